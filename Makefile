@@ -1,0 +1,86 @@
+# kineta — build with plain make.
+#   make              release build in build/ (kineta, kineta-synth, libkineta.a)
+#   make test         sanitizer (ASan+UBSan) build in build-san/, runs every test
+#   make bench        release benchmarks (see bench/)
+#   make fuzz         libFuzzer harness for the JSON loader (clang), FUZZ_SECONDS=60
+# Parallel helpers may use their own output dir: make BUILD=build-x
+CC ?= cc
+MODE ?= release
+ifeq ($(MODE),sanitize)
+BUILD ?= build-san
+OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+BUILD ?= build
+OPT = -O2 -g -DNDEBUG
+endif
+WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CPPFLAGS += -D_GNU_SOURCE -Ilib
+CFLAGS += $(WARN) $(OPT) -pthread
+LDLIBS = -lisal -lz -lm -pthread
+LDFLAGS += $(OPT)
+
+LIB_SRC := $(sort $(wildcard lib/*.c lib/*/*.c))
+CLI_SRC := $(sort $(wildcard programs/*.c))
+TEST_SRC := $(sort $(wildcard tests/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
+CLI_LIB_OBJ := $(filter-out $(BUILD)/programs/main.o,$(CLI_OBJ))
+SYNTH := $(if $(wildcard tools/kineta_synth.c),$(BUILD)/kineta-synth)
+
+.PHONY: all test sanitize bench fuzz clean
+all: $(BUILD)/kineta $(SYNTH) $(BUILD)/libkineta.a
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libkineta.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kineta: $(CLI_OBJ) $(BUILD)/libkineta.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/kineta-synth: tools/kineta_synth.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lz
+
+# The test binary links the CLI's formatting code too (minus main) so output
+# formats are unit-tested.
+$(BUILD)/kineta-tests: $(TEST_OBJ) $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+sanitize:
+	$(MAKE) MODE=sanitize all $(if $(filter build-san,$(BUILD)),,BUILD=$(BUILD))
+
+# Tests run under ASan+UBSan (LeakSanitizer included) from the repo root so
+# that ../shared (real traces and oracle outputs) is found when present.
+test:
+	$(MAKE) MODE=sanitize BUILD=$(or $(TEST_BUILD),build-san) build-san-all
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  KINETA_BIN=$(or $(TEST_BUILD),build-san)/kineta KINETA_SYNTH=$(or $(TEST_BUILD),build-san)/kineta-synth \
+	  $(or $(TEST_BUILD),build-san)/kineta-tests $(T)
+
+build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
+
+$(BUILD)/kineta-bench: $(BENCH_OBJ) $(BUILD)/libkineta.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: $(BUILD)/kineta $(BUILD)/kineta-synth $(BUILD)/kineta-bench
+	bench/run.sh $(BUILD)
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@mkdir -p build-fuzz
+	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  fuzz/fuzz_parse.c $(LIB_SRC) -o build-fuzz/fuzz_parse $(LDLIBS)
+	@mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus fuzz/seeds
+
+clean:
+	rm -rf build build-san build-fuzz build-*
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,117 @@
+/*
+ * kineta.h — the one public header of libkineta.
+ *
+ * libkineta loads PyTorch-profiler (Kineto) Chrome-trace files into a compact
+ * columnar model and runs trace analyses on it.  Design rules (why they matter):
+ *   - opaque handles and explicit error returns: callers embed us in tools,
+ *     services and bindings, so we never print, never exit, keep no globals;
+ *   - every analysis returns named result tables (kt_tables); the CLI only
+ *     formats them, so anything the CLI shows is reachable from C.
+ */
+#ifndef KINETA_H
+#define KINETA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KINETA_VERSION "0.1.0"
+
+/* ---- status codes (also the CLI exit codes where they overlap) ---------- */
+typedef enum {
+    KT_OK = 0,
+    KT_EANALYSIS = 1, /* analysis could not produce a result              */
+    KT_EUSAGE = 2,    /* bad argument / option                            */
+    KT_EINPUT = 3,    /* input unreadable, not a Kineto trace, corrupt    */
+    KT_ENOMEM = 4     /* out of memory (CLI maps it to 1)                 */
+} kt_status;
+
+const char *kt_status_str(kt_status s);
+
+/* ---- diagnostics: what the loader found wrong, never printed by us ------- */
+typedef enum { KT_DIAG_INFO, KT_DIAG_WARNING, KT_DIAG_ERROR } kt_diag_level;
+
+typedef struct kt_diag {
+    kt_diag_level level;
+    const char *file;    /* path the problem is in, or NULL               */
+    int64_t offset;      /* byte offset in the (decompressed) JSON, or -1 */
+    const char *message; /* one line, no trailing newline                 */
+} kt_diag;
+
+/* ---- loading ------------------------------------------------------------- */
+typedef struct kt_trace kt_trace; /* all loaded ranks; opaque */
+
+typedef void (*kt_progress_fn)(void *user, uint64_t bytes_done, uint64_t bytes_total);
+
+typedef struct kt_load_options {
+    int jobs;               /* worker threads; 0 = number of online cores    */
+    int hta_compat;         /* reproduce HTA load semantics (ns rounding,
+                               incomplete-iteration filtering)                */
+    const int *ranks;       /* explicit rank per path (npaths entries) or NULL */
+    kt_progress_fn progress;/* optional, called from the loading threads      */
+    void *progress_user;
+} kt_load_options;
+
+/* Load one or more paths (files or directories).  On KT_OK *out is the trace.
+ * Diagnostics (warnings about recovered damage, errors) are kept and can be
+ * read with kt_diag_count/kt_diag_get on the trace, or — when loading failed
+ * and *out is NULL — from *failure (free it with kt_diags_free).            */
+typedef struct kt_diags kt_diags;
+kt_status kt_load(const char *const *paths, size_t npaths, const kt_load_options *opt,
+                  kt_trace **out, kt_diags **failure);
+void kt_trace_free(kt_trace *t);
+
+size_t kt_diags_count(const kt_diags *d);
+const kt_diag *kt_diags_get(const kt_diags *d, size_t i);
+const kt_diags *kt_trace_diags(const kt_trace *t);
+void kt_diags_free(kt_diags *d);
+
+/* ---- result tables ------------------------------------------------------- */
+typedef enum { KT_COL_INT, KT_COL_FLOAT, KT_COL_STR } kt_col_type;
+
+typedef struct kt_table kt_table;   /* one named table: typed columns, rows  */
+typedef struct kt_tables kt_tables; /* an ordered list of tables             */
+
+const char *kt_table_name(const kt_table *t);
+size_t kt_table_ncols(const kt_table *t);
+size_t kt_table_nrows(const kt_table *t);
+const char *kt_table_col_name(const kt_table *t, size_t col);
+kt_col_type kt_table_col_type(const kt_table *t, size_t col);
+/* Float columns carry a display precision (digits after the point); -1 means
+ * shortest round-trip representation.                                       */
+int kt_table_col_precision(const kt_table *t, size_t col);
+int kt_table_is_null(const kt_table *t, size_t row, size_t col);
+int64_t kt_table_int(const kt_table *t, size_t row, size_t col);
+double kt_table_float(const kt_table *t, size_t row, size_t col);
+const char *kt_table_str(const kt_table *t, size_t row, size_t col);
+/* Column index by name, or -1. */
+long kt_table_col_index(const kt_table *t, const char *name);
+
+size_t kt_tables_count(const kt_tables *ts);
+const kt_table *kt_tables_get(const kt_tables *ts, size_t i);
+const kt_table *kt_tables_find(const kt_tables *ts, const char *name);
+void kt_tables_free(kt_tables *ts);
+
+/* ---- analyses -------------------------------------------------------------
+ * Every analysis takes the trace, a rank selection (NULL/0 = every rank) and
+ * its own options struct (NULL = defaults), and returns tables.             */
+typedef struct kt_rank_sel {
+    const int *ranks;
+    size_t nranks;
+} kt_rank_sel;
+
+/* info: per-rank summary (tables "ranks", "streams", "steps", "events") */
+kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
+
+/* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
+
+/* @@ANALYSES-TIMELINE@@ (issue 4: temporal, idle, overlap, gaps, launch,
+ * queue, memcpy-bw, counters) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KINETA_H */

@@ -1,0 +1,163 @@
+/*
+ * events.c — growing the columnar event table and looking up typed args.
+ *
+ * The loader appends events one at a time; every column grows together so an
+ * event index is valid in all of them.  Typed args are stored as a flat run
+ * per event because most events have none and a few have a dozen.
+ */
+#include "model.h"
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+kt_rank *kt_rank_new(void)
+{
+    kt_rank *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->world_size = -1;
+    r->schema_version = -1;
+    r->backend = KT_NONE;
+    return r;
+}
+
+static void events_free(kt_events *e)
+{
+    free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
+    free(e->kind); free(e->nargs); free(e->pid); free(e->tid); free(e->stream);
+    free(e->corr); free(e->ext_id); free(e->argi); free(e->args_off);
+    free(e->args_len);
+    memset(e, 0, sizeof *e);
+}
+
+void kt_rank_free(kt_rank *r)
+{
+    if (!r) return;
+    events_free(&r->ev);
+    free(r->args);
+    free(r->file);
+    free(r->xcat_id);
+    free(r->xcat_count);
+    free(r->meta_json);
+    free(r->device_names);
+    if (r->idx) kt_index_free(r->idx);
+    free(r);
+}
+
+static bool grow(void **p, size_t elem, size_t cap)
+{
+    void *q = realloc(*p, elem * cap);
+    if (!q) return false;
+    *p = q;
+    return true;
+}
+
+static bool events_reserve(kt_events *e, size_t want)
+{
+    if (want <= e->cap) return true;
+    size_t cap = e->cap ? e->cap : 1024;
+    while (cap < want) cap *= 2;
+    if (cap > UINT32_MAX - 1) return false; /* event ids are 32-bit */
+#define G(col) grow((void **)&e->col, sizeof *e->col, cap)
+    if (!(G(ts) && G(dur) && G(name) && G(cat) && G(ph) && G(kind) && G(nargs) &&
+          G(pid) && G(tid) && G(stream) && G(corr) && G(ext_id) && G(argi) &&
+          G(args_off) && G(args_len)))
+        return false;
+#undef G
+    e->cap = cap;
+    return true;
+}
+
+uint32_t kt_events_push(kt_events *e)
+{
+    if (!events_reserve(e, e->n + 1)) return KT_NONE;
+    size_t i = e->n++;
+    e->ts[i] = 0;
+    e->dur[i] = -1;
+    e->name[i] = KT_NONE;
+    e->cat[i] = KT_NONE;
+    e->ph[i] = 0;
+    e->kind[i] = KT_K_OTHER;
+    e->nargs[i] = 0;
+    e->pid[i] = 0;
+    e->tid[i] = 0;
+    e->stream[i] = -1;
+    e->corr[i] = -1;
+    e->ext_id[i] = -1;
+    e->argi[i] = KT_NONE;
+    e->args_off[i] = 0;
+    e->args_len[i] = 0;
+    return (uint32_t)i;
+}
+
+bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s)
+{
+    size_t ev = r->ev.n - 1;
+    if (r->ev.n == 0 || r->ev.nargs[ev] == UINT8_MAX) return false;
+    if (r->nargs == r->cap_args) {
+        size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
+        if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
+        r->cap_args = cap;
+    }
+    kt_arg *a = &r->args[r->nargs];
+    a->key = key;
+    a->type = type;
+    if (type == KT_ARGT_INT) a->v.i = i;
+    else if (type == KT_ARGT_FLOAT) a->v.f = f;
+    else a->v.s = s;
+    if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
+    r->ev.nargs[ev]++;
+    r->nargs++;
+    return true;
+}
+
+bool kt_rank_append(kt_rank *dst, const kt_rank *src)
+{
+    const kt_events *s = &src->ev;
+    kt_events *d = &dst->ev;
+    size_t base = d->n, abase = dst->nargs;
+    if (!events_reserve(d, base + s->n)) return false;
+    if (dst->cap_args < abase + src->nargs) {
+        if (!grow((void **)&dst->args, sizeof *dst->args, abase + src->nargs)) return false;
+        dst->cap_args = abase + src->nargs;
+    }
+    if (src->nargs) memcpy(dst->args + abase, src->args, src->nargs * sizeof *src->args);
+    dst->nargs += src->nargs;
+#define C(col) memcpy(d->col + base, s->col, s->n * sizeof *s->col)
+    C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
+    C(stream); C(corr); C(ext_id); C(args_off); C(args_len);
+#undef C
+    for (size_t i = 0; i < s->n; i++)
+        d->argi[base + i] = s->argi[i] == KT_NONE ? KT_NONE : s->argi[i] + (uint32_t)abase;
+    d->n += s->n;
+    return true;
+}
+
+const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key)
+{
+    uint32_t first = r->ev.argi[ev];
+    if (first == KT_NONE) return NULL;
+    for (uint32_t k = 0; k < r->ev.nargs[ev]; k++)
+        if (r->args[first + k].key == key) return &r->args[first + k];
+    return NULL;
+}
+
+int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt)
+{
+    const kt_arg *a = kt_event_arg(r, ev, key);
+    if (!a) return dflt;
+    return a->type == KT_ARGT_INT ? a->v.i : a->type == KT_ARGT_FLOAT ? (int64_t)a->v.f : dflt;
+}
+
+double kt_event_arg_float(const kt_rank *r, uint32_t ev, uint32_t key, double dflt)
+{
+    const kt_arg *a = kt_event_arg(r, ev, key);
+    if (!a) return dflt;
+    return a->type == KT_ARGT_FLOAT ? a->v.f : a->type == KT_ARGT_INT ? (double)a->v.i : dflt;
+}
+
+uint32_t kt_event_arg_str(const kt_rank *r, uint32_t ev, uint32_t key)
+{
+    const kt_arg *a = kt_event_arg(r, ev, key);
+    return a && a->type == KT_ARGT_STR ? a->v.s : KT_NONE;
+}

@@ -1,0 +1,84 @@
+/*
+ * index.h — per-rank indexes over the event table.
+ *
+ * Analyses ask the same structural questions again and again (which kernels
+ * ran on this stream, which runtime call launched this kernel, which CPU op
+ * is its launcher, which step is it in).  They are answered once here, after
+ * loading, so each analysis is a scan over prepared arrays.
+ */
+#ifndef KT_INDEX_H
+#define KT_INDEX_H
+
+#include "model.h"
+
+/* One GPU queue: the GPU events (kernel, memcpy, memset, and cuda_sync events
+ * that carry a stream) of one (device, stream), sorted by ts, ties by file
+ * order.  ROCm puts kernels on stream 0; that is a stream like any other.  */
+typedef struct kt_gpu_stream {
+    int64_t device;   /* the GPU events' pid (Kineto writes the device id)  */
+    int32_t stream;
+    uint32_t *ev;
+    size_t n;
+} kt_gpu_stream;
+
+/* A ProfilerStep#N interval (CPU: user_annotation; GPU: gpu_user_annotation) */
+typedef struct kt_step {
+    int64_t num;
+    uint32_t ev;
+    int64_t ts, dur;  /* ns */
+} kt_step;
+
+/* A matched flow (ph s → ph f with the same cat and id). */
+typedef struct kt_flow {
+    uint32_t start, end;
+} kt_flow;
+
+typedef struct kt_index {
+    kt_gpu_stream *streams;  /* sorted by (device, stream) */
+    size_t nstreams;
+
+    /* correlation links, per event: for a GPU event the runtime/driver call
+     * that launched it; KT_NONE if none.                                   */
+    uint32_t *launcher;
+    /* runtime call → its GPU events (several for graph launches): CSR.
+     * launch_first[ev] indexes launched[]; KT_NONE if it launched nothing. */
+    uint32_t *launch_first;
+    uint32_t *launch_count;
+    uint32_t *launched;       /* GPU events grouped by launcher, ts order */
+
+    /* CPU call tree: parent complete event on the same (pid, tid) with
+     * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.   */
+    uint32_t *parent;
+
+    kt_step *cpu_steps;  size_t ncpu_steps;  /* sorted by ts */
+    kt_step *gpu_steps;  size_t ngpu_steps;  /* sorted by ts */
+
+    kt_flow *flows;      size_t nflows;
+} kt_index;
+
+/* Build (or rebuild) r->idx.  Needs the shared string table for names. */
+kt_status kt_index_build(kt_rank *r, const kt_strtab *strs);
+void kt_index_free(kt_index *idx);
+
+/* Runtime/driver call that launched a GPU event, or KT_NONE. */
+uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev);
+/* GPU events launched by a runtime call (ts order); returns the count. */
+size_t kt_launched_events(const kt_rank *r, uint32_t rt_ev, const uint32_t **evs);
+/* Nearest enclosing cpu_op (skipping python_function and annotations) of
+ * the call that launched gpu_ev; KT_NONE if unlinked or no op encloses it. */
+uint32_t kt_launcher_op(const kt_rank *r, uint32_t gpu_ev);
+/* True for cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch calls. */
+bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev);
+/* ProfilerStep number an event belongs to, or -1.  GPU events: the GPU-side
+ * step annotation containing their start where present, else the step of
+ * their launching call; CPU events: the CPU step containing their start.   */
+int64_t kt_event_step(const kt_rank *r, uint32_t ev);
+
+/* Cross-rank origin (A2.10): t->min_ts = min ts over every rank.            */
+void kt_trace_align(kt_trace *t);
+
+/* HTA load semantics for --hta-compat (A2.3 ns rounding, A2.11 incomplete-
+ * iteration filtering).  Removes/changes events, then rebuilds indexes.     */
+kt_status kt_apply_hta_compat(kt_trace *t);
+
+#endif /* KT_INDEX_H */

@@ -1,0 +1,218 @@
+/*
+ * model.h — the in-memory trace model shared by the loader and the analyses.
+ *
+ * Why columnar: analyses scan one or two fields of millions of events; keeping
+ * each field in its own array makes those scans cache-friendly and keeps the
+ * per-event cost under ~100 bytes (a JSON event is ~350 bytes on disk).
+ * Strings are interned once in a string table shared by all ranks, so names
+ * compare by id across ranks.  Everything a field cannot hold stays reachable
+ * as the byte range of the event's raw `args` JSON in the decompressed file.
+ *
+ * Times are int64 nanoseconds, parsed exactly from the microsecond decimals
+ * in the file (no floating point).  The loader never rounds; HTA's rounding
+ * is applied by kt_apply_hta_compat() when asked for.
+ */
+#ifndef KT_MODEL_H
+#define KT_MODEL_H
+
+#include "../kineta.h"
+#include <stdbool.h>
+
+#define KT_NONE UINT32_MAX  /* "no event" / "no string" / "no arg" */
+
+/* ---- string table (model/strtab.c) ---------------------------------------
+ * One id space for every string of every rank.  Interning is thread-safe so
+ * parser threads can share it; lookups of interned ids need no lock.        */
+typedef struct kt_strtab kt_strtab;
+kt_strtab *kt_strtab_new(void);
+void kt_strtab_free(kt_strtab *t);
+/* Returns KT_NONE only on allocation failure. */
+uint32_t kt_strtab_intern(kt_strtab *t, const char *s, size_t len);
+/* Id of an already interned string, or KT_NONE. */
+uint32_t kt_strtab_find(const kt_strtab *t, const char *s, size_t len);
+const char *kt_strtab_get(const kt_strtab *t, uint32_t id); /* NUL-terminated */
+size_t kt_strtab_len(const kt_strtab *t, uint32_t id);
+size_t kt_strtab_count(const kt_strtab *t);
+size_t kt_strtab_bytes(const kt_strtab *t);
+
+/* ---- event kinds ----------------------------------------------------------
+ * Derived from ph + category at load time (legacy 2021 categories are
+ * normalized: Operator→cpu_op, Runtime→cuda_runtime, Kernel→kernel,
+ * Memcpy→gpu_memcpy, Memset→gpu_memset, flow cat async→ac2g).  GPU events
+ * are identified by kind, never by stream or pid.                           */
+typedef enum kt_kind {
+    KT_K_OTHER = 0,        /* complete event of an unrecognized category       */
+    KT_K_CPU_OP,           /* cpu_op / Operator                                */
+    KT_K_USER_ANNOTATION,  /* user_annotation (incl. ProfilerStep#N)           */
+    KT_K_PYTHON_FUNCTION,  /* python_function                                  */
+    KT_K_RUNTIME,          /* cuda_runtime / Runtime / mtia_runtime / *_runtime */
+    KT_K_DRIVER,           /* cuda_driver                                      */
+    KT_K_KERNEL,           /* kernel / Kernel / mtia_ccp_events                */
+    KT_K_MEMCPY,           /* gpu_memcpy / Memcpy                              */
+    KT_K_MEMSET,           /* gpu_memset / Memset                              */
+    KT_K_CUDA_SYNC,        /* cuda_sync                                        */
+    KT_K_GPU_ANNOTATION,   /* gpu_user_annotation                              */
+    KT_K_PROFILER_RANGE,   /* cuda_profiler_range (CUPTI range profiler)       */
+    KT_K_TRACE_SPAN,       /* cat "Trace" (the "PyTorch Profiler (0)" span)    */
+    KT_K_FLOW_START,       /* ph s                                             */
+    KT_K_FLOW_END,         /* ph f (and t)                                     */
+    KT_K_INSTANT,          /* ph i / I                                         */
+    KT_K_COUNTER,          /* ph C                                             */
+    KT_K_METADATA,         /* ph M                                             */
+    KT_K__COUNT
+} kt_kind;
+
+static inline bool kt_kind_is_gpu(uint8_t k)
+{
+    return k == KT_K_KERNEL || k == KT_K_MEMCPY || k == KT_K_MEMSET;
+}
+
+/* Flow categories (kept in the event's `cat`); the flow id is in `corr`. */
+
+/* ---- typed args -----------------------------------------------------------
+ * Only the args the analyses need are parsed into typed values; an event's
+ * typed args are a contiguous run rank->args[ev.argi .. ev.argi+ev.nargs).
+ * stream, correlation and External id are columns, not args.              */
+typedef enum kt_arg_key {
+    KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED, KT_ARG_BYTES,
+    KT_ARG_MEMORY_BW_GBPS,         /* "memory bandwidth (GB/s)" (float)      */
+    KT_ARG_GRID_X, KT_ARG_GRID_Y, KT_ARG_GRID_Z,
+    KT_ARG_BLOCK_X, KT_ARG_BLOCK_Y, KT_ARG_BLOCK_Z,
+    KT_ARG_REGISTERS_PER_THREAD, KT_ARG_SHARED_MEMORY,
+    KT_ARG_BLOCKS_PER_SM,          /* float */
+    KT_ARG_WARPS_PER_SM,           /* float */
+    KT_ARG_OCCUPANCY_PCT,          /* "est. achieved occupancy %" (float)    */
+    KT_ARG_KIND,                   /* string (AMD memcpy kind etc.)          */
+    KT_ARG_KERNEL,                 /* string (ROCm launch: kernel name)      */
+    KT_ARG_CBID, KT_ARG_CID,
+    KT_ARG_SEQUENCE_NUMBER, KT_ARG_FWD_THREAD_ID,
+    KT_ARG_PYTHON_ID, KT_ARG_PYTHON_PARENT_ID,
+    KT_ARG_WAIT_ON_STREAM, KT_ARG_WAIT_ON_EVENT_RECORD_CORR,
+    KT_ARG_COLLECTIVE_NAME,        /* string */
+    KT_ARG_IN_MSG_NELEMS, KT_ARG_OUT_MSG_NELEMS,
+    KT_ARG_DTYPE,                  /* string */
+    KT_ARG_GROUP_SIZE,
+    KT_ARG_PG_NAME, KT_ARG_PG_DESC,/* strings */
+    KT_ARG_PG_RANKS,               /* raw JSON text as string                */
+    KT_ARG_IN_SPLIT_SIZE, KT_ARG_OUT_SPLIT_SIZE, /* raw JSON text            */
+    KT_ARG_RANK,                   /* "Rank" (process rank in collectives)   */
+    KT_ARG_TRACE_ITERATION,
+    KT_ARG_META_NAME,              /* M events: args.name (string)           */
+    KT_ARG_META_SORT_INDEX,        /* M events: args.sort_index              */
+    KT_ARG__COUNT,
+    /* cuda_profiler_range and counter (ph C) events keep every arg:
+     * key = KT_ARG_DYNAMIC + strtab id of the arg's key.                    */
+    KT_ARG_DYNAMIC = 1u << 16
+} kt_arg_key;
+
+typedef enum { KT_ARGT_INT = 0, KT_ARGT_FLOAT, KT_ARGT_STR } kt_arg_type;
+
+typedef struct kt_arg {
+    uint32_t key;  /* kt_arg_key or KT_ARG_DYNAMIC + id */
+    uint32_t type; /* kt_arg_type */
+    union {
+        int64_t i;
+        double f;
+        uint32_t s; /* strtab id */
+    } v;
+} kt_arg;
+
+/* ---- per-rank columnar event table (model/events.c) ---------------------- */
+/* pid/tid may be strings in the file ("stream 7", "Spans"): such values are
+ * stored as KT_STRID_TAG | strtab id.                                       */
+#define KT_STRID_TAG ((int64_t)1 << 62)
+static inline bool kt_id_is_str(int64_t v) { return v >= KT_STRID_TAG; }
+static inline uint32_t kt_id_str(int64_t v) { return (uint32_t)(v & 0xffffffff); }
+
+typedef struct kt_events {
+    size_t n, cap;
+    int64_t *ts;        /* ns, as in the file (absolute)                    */
+    int64_t *dur;       /* ns; -1 when the event has no dur                  */
+    uint32_t *name;     /* strtab id (KT_NONE when absent)                   */
+    uint32_t *cat;      /* strtab id of the normalized category              */
+    uint8_t *ph;        /* 'X','i','s','f','C','M',...                       */
+    uint8_t *kind;      /* kt_kind                                           */
+    uint8_t *nargs;     /* number of typed args                              */
+    int64_t *pid, *tid;
+    int32_t *stream;    /* -1 none (non-numeric stream args also -1)         */
+    int64_t *corr;      /* correlation (flows: flow id); -1 none             */
+    int64_t *ext_id;    /* External id; -1 none                              */
+    uint32_t *argi;     /* first typed arg in rank->args; KT_NONE if none    */
+    uint64_t *args_off; /* byte offset of the raw args object; 0 = no args   */
+    uint32_t *args_len;
+} kt_events;
+
+typedef enum { KT_DEV_UNKNOWN = 0, KT_DEV_CUDA, KT_DEV_ROCM, KT_DEV_MTIA, KT_DEV_CPU_ONLY } kt_device_type;
+
+struct kt_index; /* model/index.h */
+
+typedef struct kt_rank {
+    int rank;           /* from distributedInfo, file name, or explicit       */
+    int world_size;     /* -1 unknown                                         */
+    char *file;         /* path as given                                      */
+    bool gzip;
+    uint64_t file_bytes, json_bytes;
+
+    kt_events ev;
+    kt_arg *args;
+    size_t nargs, cap_args;
+
+    /* counts as written in the file (before normalization / compat) */
+    uint64_t total_events;      /* every entry of traceEvents            */
+    uint64_t by_ph[128];        /* by ph character                       */
+    uint32_t *xcat_id;          /* complete events by raw category:      */
+    uint64_t *xcat_count;       /*   parallel arrays, nxcat entries      */
+    size_t nxcat;
+
+    /* top-level metadata */
+    char *meta_json;            /* every top-level key except traceEvents,
+                                   as one JSON object (raw value text)   */
+    int64_t schema_version;     /* -1 absent */
+    bool has_base_time;
+    int64_t base_time_ns;
+    kt_device_type device_type;
+    uint32_t backend;           /* distributedInfo.backend strid or KT_NONE */
+    uint32_t *device_names;     /* deviceProperties[].name strids         */
+    size_t ndevices;
+
+    struct kt_index *idx;       /* built by kt_index_build()              */
+} kt_rank;
+
+struct kt_diags {
+    kt_diag *d;
+    size_t n, cap;
+};
+
+struct kt_trace {
+    kt_strtab *strs;
+    kt_rank **ranks;  /* sorted by rank */
+    size_t nranks;
+    kt_diags diags;
+    bool hta_compat;
+    int64_t min_ts;   /* global min ts over ranks (ns), cross-rank origin */
+};
+
+/* ---- builders used by the loader (model/events.c) ------------------------ */
+kt_rank *kt_rank_new(void);
+void kt_rank_free(kt_rank *r);
+/* Append one event; returns its index or KT_NONE on allocation failure.
+ * Columns default to: dur -1, name/cat KT_NONE, pid/tid 0, stream -1,
+ * corr -1, ext_id -1, argi KT_NONE, nargs 0, args_off 0.                   */
+uint32_t kt_events_push(kt_events *e);
+/* Append a typed arg to the LAST pushed event. Returns false on OOM. */
+bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s);
+/* Append all events/args of src to dst (used to join parallel chunks). */
+bool kt_rank_append(kt_rank *dst, const kt_rank *src);
+
+/* ---- typed arg lookup ---------------------------------------------------- */
+const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);
+int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt);
+double kt_event_arg_float(const kt_rank *r, uint32_t ev, uint32_t key, double dflt);
+uint32_t kt_event_arg_str(const kt_rank *r, uint32_t ev, uint32_t key); /* KT_NONE */
+
+/* ---- diagnostics (model/diags.c) ---------------------------------------- */
+bool kt_diags_add(kt_diags *d, kt_diag_level lvl, const char *file, int64_t offset,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void kt_diags_clear(kt_diags *d);
+
+#endif /* KT_MODEL_H */

@@ -1,0 +1,187 @@
+/*
+ * table.c — named, typed result tables: the one shape every analysis returns.
+ *
+ * A single representation lets the CLI print any analysis as text, CSV or
+ * JSON without knowing it, and lets C callers read results without parsing.
+ */
+#include "table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cell {
+    union {
+        int64_t i;
+        double f;
+        char *s;
+    } v;
+    bool null;
+} cell;
+
+typedef struct column {
+    char *name;
+    kt_col_type type;
+    int precision;
+} column;
+
+struct kt_table {
+    char *name;
+    column *cols;
+    size_t ncols;
+    cell *cells; /* row-major */
+    size_t nrows, cap_rows;
+    bool failed;
+};
+
+struct kt_tables {
+    kt_table **t;
+    size_t n, cap;
+};
+
+kt_table *kt_table_new(const char *name)
+{
+    kt_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    if (!(t->name = strdup(name))) { free(t); return NULL; }
+    return t;
+}
+
+void kt_table_free(kt_table *t)
+{
+    if (!t) return;
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++)
+            if (t->cols[c].type == KT_COL_STR) free(t->cells[r * t->ncols + c].v.s);
+    for (size_t c = 0; c < t->ncols; c++) free(t->cols[c].name);
+    free(t->cols);
+    free(t->cells);
+    free(t->name);
+    free(t);
+}
+
+size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int precision)
+{
+    column *c = t->nrows ? NULL : realloc(t->cols, (t->ncols + 1) * sizeof *c);
+    char *n = c ? strdup(name) : NULL;
+    if (!n) { t->failed = true; return t->ncols; }
+    t->cols = c;
+    t->cols[t->ncols] = (column){ .name = n, .type = type, .precision = precision };
+    return t->ncols++;
+}
+
+void kt_table_add_row(kt_table *t)
+{
+    if (t->failed) return;
+    if (t->nrows == t->cap_rows) {
+        size_t cap = t->cap_rows ? t->cap_rows * 2 : 16;
+        cell *c = realloc(t->cells, cap * t->ncols * sizeof *c + 1);
+        if (!c) { t->failed = true; return; }
+        t->cells = c;
+        t->cap_rows = cap;
+    }
+    cell *row = t->cells + t->nrows * t->ncols;
+    for (size_t c = 0; c < t->ncols; c++) row[c] = (cell){ .null = true };
+    t->nrows++;
+}
+
+static cell *last(kt_table *t, size_t col)
+{
+    if (t->failed || t->nrows == 0 || col >= t->ncols) return NULL;
+    return &t->cells[(t->nrows - 1) * t->ncols + col];
+}
+
+void kt_table_set_int(kt_table *t, size_t col, int64_t v)
+{
+    cell *c = last(t, col);
+    if (c) *c = (cell){ .v.i = v, .null = false };
+}
+
+void kt_table_set_float(kt_table *t, size_t col, double v)
+{
+    cell *c = last(t, col);
+    if (c) *c = (cell){ .v.f = v, .null = isnan(v) };
+}
+
+void kt_table_set_str(kt_table *t, size_t col, const char *s)
+{
+    cell *c = last(t, col);
+    if (!c) return;
+    char *d = strdup(s ? s : "");
+    if (!d) { t->failed = true; return; }
+    free(c->null ? NULL : c->v.s);
+    *c = (cell){ .v.s = d, .null = false };
+}
+
+bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
+
+const char *kt_table_name(const kt_table *t) { return t->name; }
+size_t kt_table_ncols(const kt_table *t) { return t->ncols; }
+size_t kt_table_nrows(const kt_table *t) { return t->nrows; }
+const char *kt_table_col_name(const kt_table *t, size_t col) { return t->cols[col].name; }
+kt_col_type kt_table_col_type(const kt_table *t, size_t col) { return t->cols[col].type; }
+int kt_table_col_precision(const kt_table *t, size_t col) { return t->cols[col].precision; }
+
+static const cell *at(const kt_table *t, size_t row, size_t col)
+{
+    return &t->cells[row * t->ncols + col];
+}
+
+int kt_table_is_null(const kt_table *t, size_t row, size_t col) { return at(t, row, col)->null; }
+int64_t kt_table_int(const kt_table *t, size_t row, size_t col)
+{
+    const cell *c = at(t, row, col);
+    if (c->null) return 0;
+    return t->cols[col].type == KT_COL_FLOAT ? (int64_t)c->v.f : c->v.i;
+}
+double kt_table_float(const kt_table *t, size_t row, size_t col)
+{
+    const cell *c = at(t, row, col);
+    if (c->null) return NAN;
+    return t->cols[col].type == KT_COL_INT ? (double)c->v.i : c->v.f;
+}
+const char *kt_table_str(const kt_table *t, size_t row, size_t col)
+{
+    const cell *c = at(t, row, col);
+    return c->null || t->cols[col].type != KT_COL_STR ? "" : c->v.s;
+}
+
+long kt_table_col_index(const kt_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->cols[c].name, name) == 0) return (long)c;
+    return -1;
+}
+
+kt_tables *kt_tables_new(void) { return calloc(1, sizeof(kt_tables)); }
+
+bool kt_tables_add(kt_tables *ts, kt_table *t)
+{
+    if (!t || t->failed) { kt_table_free(t); return false; }
+    if (ts->n == ts->cap) {
+        size_t cap = ts->cap ? ts->cap * 2 : 4;
+        kt_table **nt = realloc(ts->t, cap * sizeof *nt);
+        if (!nt) { kt_table_free(t); return false; }
+        ts->t = nt;
+        ts->cap = cap;
+    }
+    ts->t[ts->n++] = t;
+    return true;
+}
+
+size_t kt_tables_count(const kt_tables *ts) { return ts ? ts->n : 0; }
+const kt_table *kt_tables_get(const kt_tables *ts, size_t i) { return i < ts->n ? ts->t[i] : NULL; }
+const kt_table *kt_tables_find(const kt_tables *ts, const char *name)
+{
+    for (size_t i = 0; i < ts->n; i++)
+        if (strcmp(ts->t[i]->name, name) == 0) return ts->t[i];
+    return NULL;
+}
+
+void kt_tables_free(kt_tables *ts)
+{
+    if (!ts) return;
+    for (size_t i = 0; i < ts->n; i++) kt_table_free(ts->t[i]);
+    free(ts->t);
+    free(ts);
+}

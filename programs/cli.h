@@ -1,0 +1,72 @@
+/*
+ * cli.h — what a `kineta <command>` needs to plug into the shared driver.
+ *
+ * The driver owns everything commands have in common (common options,
+ * loading with a progress bar, printing diagnostics, formatting tables,
+ * exit codes), so a command is just its own options plus one library call.
+ */
+#ifndef KT_CLI_H
+#define KT_CLI_H
+
+#include "kineta.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } out_format;
+
+typedef struct cli_ctx {
+    out_format format;
+    bool format_given;
+    const char *out_path;   /* -o FILE (NULL = stdout)                      */
+    const char *table;      /* --table NAME (csv: which table)              */
+    kt_rank_sel sel;
+    int jobs;
+    bool hta_compat;
+    bool quiet;
+    bool verbose;
+    const char **paths;
+    size_t npaths;
+} cli_ctx;
+
+typedef struct cli_option {
+    const char *name;   /* long name without "--" */
+    const char *arg;    /* metavariable, or NULL for a flag */
+    const char *help;
+} cli_option;
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    const char *description;      /* longer text for `--help`, may be NULL */
+    const cli_option *options;    /* terminated by {NULL}                  */
+    const char *const *tables;    /* names of the tables it prints, NULL-terminated */
+    size_t state_size;            /* bytes of per-run option state         */
+    void (*init)(void *state);    /* defaults, may be NULL                 */
+    /* Parse one command option; return 0 or print a message and return 2. */
+    int (*parse)(void *state, const char *name, const char *value);
+    /* Run on the loaded trace; return a kt_status.  Commands that write
+     * files themselves may return tables describing what they wrote.      */
+    kt_status (*run)(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out);
+    /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
+    int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
+} cli_command;
+
+/* The command list (programs/commands.c). */
+extern const cli_command *const kt_commands[];
+
+int cli_run_command(const cli_command *cmd, int argc, char **argv);
+
+/* Generic table printing (programs/print_tables.c). */
+/* Returns 0, or 2 when --table names no table. */
+int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f);
+void print_table_text(const kt_table *t, FILE *f);
+void print_table_csv(const kt_table *t, FILE *f);
+void print_table_json(const kt_table *t, FILE *f);
+void print_json_string(const char *s, FILE *f);
+void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
+
+/* Option value helpers: print a usage message and return false on error. */
+bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);
+bool cli_parse_double(const char *opt, const char *v, double *out);
+
+#endif

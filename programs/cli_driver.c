@@ -1,0 +1,306 @@
+/*
+ * cli_driver.c — what every command shares: option parsing, loading with a
+ * progress bar, diagnostics on stderr, output formatting and exit codes.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const cli_option common_options[] = {
+    { "format", "table|csv|json", "output format (default: table on a terminal, else csv)" },
+    { "table", "NAME", "with --format csv: the table to print (default: the first)" },
+    { "rank", "R", "only rank R" },
+    { "ranks", "LIST", "only these ranks, e.g. 0,2-5" },
+    { "jobs", "N", "loader threads (default: number of cores)" },
+    { "hta-compat", NULL, "reproduce HTA's load semantics (ns rounding, last-step filtering)" },
+    { "verbose", NULL, "full kernel names and more detail" },
+    { NULL, NULL, NULL },
+};
+
+static void print_options(const cli_option *o, FILE *f)
+{
+    for (; o && o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(f, "  %-30s %s\n", left, o->help);
+    }
+}
+
+static void command_help(const cli_command *cmd, FILE *f)
+{
+    fprintf(f, "usage: kineta %s [options] PATH...\n\n%s\n", cmd->name, cmd->summary);
+    if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
+    if (cmd->options && cmd->options->name) {
+        fprintf(f, "\noptions:\n");
+        print_options(cmd->options, f);
+    }
+    fprintf(f, "\ncommon options:\n");
+    print_options(common_options, f);
+    fprintf(f, "  %-30s %s\n  %-30s %s\n  %-30s %s\n", "-o FILE", "write the output to FILE",
+            "-q", "no warnings or progress on stderr", "-h, --help", "this help");
+    if (cmd->tables && cmd->tables[0]) {
+        fprintf(f, "\ntables:");
+        for (size_t i = 0; cmd->tables[i]; i++) fprintf(f, " %s", cmd->tables[i]);
+        fprintf(f, "\n");
+    }
+}
+
+bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        fprintf(stderr, "kineta: --%s expects an integer in [%lld, %lld], got '%s'\n", opt, lo, hi, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool cli_parse_double(const char *opt, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end) {
+        fprintf(stderr, "kineta: --%s expects a number, got '%s'\n", opt, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* "0,2-5" → rank list (allocated). */
+static bool parse_rank_list(const char *v, int **ranks, size_t *n)
+{
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b;
+        if (end == p || a < 0) return false;
+        b = a;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p || b < a) return false;
+        }
+        if (b - a > 1000000) return false;
+        int *nr = realloc(*ranks, (*n + (size_t)(b - a) + 1) * sizeof *nr);
+        if (!nr) return false;
+        *ranks = nr;
+        for (long r = a; r <= b; r++) (*ranks)[(*n)++] = (int)r;
+        if (*end == ',') end++;
+        else if (*end) return false;
+        p = end;
+    }
+    return *n > 0;
+}
+
+static const cli_option *find_option(const cli_option *o, const char *name, size_t len)
+{
+    for (; o && o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len)) return o;
+    return NULL;
+}
+
+static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v)
+{
+    long long x;
+    if (!strcmp(name, "format")) {
+        ctx->format_given = true;
+        if (!strcmp(v, "table")) ctx->format = FMT_TABLE;
+        else if (!strcmp(v, "csv")) ctx->format = FMT_CSV;
+        else if (!strcmp(v, "json")) ctx->format = FMT_JSON;
+        else {
+            fprintf(stderr, "kineta: --format must be table, csv or json\n");
+            return 2;
+        }
+    } else if (!strcmp(name, "table")) {
+        ctx->table = v;
+    } else if (!strcmp(name, "rank") || !strcmp(name, "ranks")) {
+        if (!parse_rank_list(v, ranks, &ctx->sel.nranks)) {
+            fprintf(stderr, "kineta: bad rank list '%s' (expected e.g. 0,2-5)\n", v);
+            return 2;
+        }
+        ctx->sel.ranks = *ranks;
+    } else if (!strcmp(name, "jobs")) {
+        if (!cli_parse_int(name, v, 1, 1024, &x)) return 2;
+        ctx->jobs = (int)x;
+    } else if (!strcmp(name, "hta-compat")) {
+        ctx->hta_compat = true;
+    } else if (!strcmp(name, "verbose")) {
+        ctx->verbose = true;
+    }
+    return 0;
+}
+
+/* Parse argv into ctx / command state.  Returns 0, 2 (usage) or -1 (help shown). */
+static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ctx, void *state,
+                      int **ranks)
+{
+    bool only_paths = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_paths || a[0] != '-' || !a[1]) {
+            ctx->paths[ctx->npaths++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) { only_paths = true; continue; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { command_help(cmd, stdout); return -1; }
+        if (!strcmp(a, "-q")) { ctx->quiet = true; continue; }
+        if (!strcmp(a, "-v")) { ctx->verbose = true; continue; }
+        if (!strcmp(a, "-o")) {
+            if (++i >= argc) { fprintf(stderr, "kineta: -o needs a file name\n"); return 2; }
+            ctx->out_path = argv[i];
+            continue;
+        }
+        if (a[1] != '-') {
+            fprintf(stderr, "kineta %s: unknown option '%s' (see --help)\n", cmd->name, a);
+            return 2;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const cli_option *o = find_option(common_options, name, len);
+        bool common = o != NULL;
+        if (!o) o = find_option(cmd->options, name, len);
+        if (!o) {
+            fprintf(stderr, "kineta %s: unknown option '--%.*s' (see --help)\n", cmd->name, (int)len, name);
+            return 2;
+        }
+        const char *value = NULL;
+        if (o->arg) {
+            if (eq) value = eq + 1;
+            else if (i + 1 < argc) value = argv[++i];
+            else { fprintf(stderr, "kineta: --%s needs a value (%s)\n", o->name, o->arg); return 2; }
+        } else if (eq) {
+            fprintf(stderr, "kineta: --%s takes no value\n", o->name);
+            return 2;
+        }
+        int rc = common ? set_common(ctx, ranks, o->name, value)
+                        : cmd->parse(state, o->name, value);
+        if (rc) return rc;
+    }
+    if (ctx->npaths == 0) {
+        fprintf(stderr, "kineta %s: no trace PATH given (see kineta %s --help)\n", cmd->name, cmd->name);
+        return 2;
+    }
+    return 0;
+}
+
+/* Progress bar: only on a terminal, only once loading has taken > 1 s. */
+typedef struct progress {
+    struct timespec start;
+    int last_pct;
+    bool shown;
+} progress;
+
+static double elapsed(const struct timespec *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->tv_sec) + (double)(now.tv_nsec - s->tv_nsec) / 1e9;
+}
+
+static void on_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress *p = user;
+    if (!total || elapsed(&p->start) < 1.0) return;
+    int pct = (int)(100.0 * (double)done / (double)total);
+    if (pct == p->last_pct) return;
+    p->last_pct = pct;
+    p->shown = true;
+    int bars = pct / 4;
+    fprintf(stderr, "\rloading [%.*s%*s] %3d%% (%.0f MB)", bars, "#########################",
+            25 - bars, "", pct, (double)total / 1e6);
+}
+
+static void print_diags(const kt_diags *d, bool quiet)
+{
+    for (size_t i = 0; i < kt_diags_count(d); i++) {
+        const kt_diag *g = kt_diags_get(d, i);
+        if (quiet && g->level != KT_DIAG_ERROR) continue;
+        const char *lvl = g->level == KT_DIAG_ERROR ? "error" : g->level == KT_DIAG_WARNING ? "warning" : "note";
+        if (g->file && g->offset >= 0)
+            fprintf(stderr, "kineta: %s: %s: byte %lld: %s\n", lvl, g->file, (long long)g->offset, g->message);
+        else if (g->file)
+            fprintf(stderr, "kineta: %s: %s: %s\n", lvl, g->file, g->message);
+        else
+            fprintf(stderr, "kineta: %s: %s\n", lvl, g->message);
+    }
+}
+
+static int exit_code(kt_status s)
+{
+    return s == KT_ENOMEM ? 1 : (int)s;
+}
+
+static kt_status load(const cli_ctx *ctx, kt_trace **t)
+{
+    progress prog = { .last_pct = -1 };
+    clock_gettime(CLOCK_MONOTONIC, &prog.start);
+    bool tty = !ctx->quiet && isatty(STDERR_FILENO);
+    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = ctx->hta_compat,
+                           .progress = tty ? on_progress : NULL, .progress_user = &prog };
+    kt_diags *failure = NULL;
+    kt_status s = kt_load(ctx->paths, ctx->npaths, &lo, t, &failure);
+    if (prog.shown) fprintf(stderr, "\r%60s\r", "");
+    if (s != KT_OK) {
+        print_diags(failure, false);
+        if (!kt_diags_count(failure)) fprintf(stderr, "kineta: %s\n", kt_status_str(s));
+        kt_diags_free(failure);
+        return s;
+    }
+    print_diags(kt_trace_diags(*t), ctx->quiet);
+    return KT_OK;
+}
+
+int cli_run_command(const cli_command *cmd, int argc, char **argv)
+{
+    cli_ctx ctx = { .format = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV };
+    int *ranks = NULL;
+    void *state = calloc(1, cmd->state_size + 1);
+    ctx.paths = calloc((size_t)argc + 1, sizeof *ctx.paths);
+    if (!state || !ctx.paths) {
+        fprintf(stderr, "kineta: out of memory\n");
+        free(state);
+        free(ctx.paths);
+        return 1;
+    }
+    if (cmd->init) cmd->init(state);
+    int rc = parse_args(cmd, argc, argv, &ctx, state, &ranks);
+    kt_trace *t = NULL;
+    kt_tables *ts = NULL;
+    if (rc == 0) rc = exit_code(load(&ctx, &t));
+    if (rc == 0) {
+        kt_status s = cmd->run(&ctx, t, state, &ts);
+        if (s != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
+        rc = exit_code(s);
+    }
+    if (rc == 0 && ts) {
+        FILE *f = ctx.out_path ? fopen(ctx.out_path, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "kineta: cannot write %s: %s\n", ctx.out_path, strerror(errno));
+            rc = 1;
+        } else {
+            if (cmd->print) rc = cmd->print(&ctx, ts, f);
+            else rc = print_tables(&ctx, cmd, ts, f);
+            if (f != stdout && fclose(f) != 0) {
+                fprintf(stderr, "kineta: error writing %s\n", ctx.out_path);
+                rc = 1;
+            }
+        }
+    }
+    fflush(stdout);
+    if (rc < 0) rc = 0; /* --help */
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    free(ranks);
+    free(state);
+    free(ctx.paths);
+    return rc;
+}

@@ -1,0 +1,11 @@
+/*
+ * commands.c — the list of `kineta` commands, in the order --help shows them.
+ */
+#include "cli.h"
+
+extern const cli_command cmd_info;
+
+const cli_command *const kt_commands[] = {
+    &cmd_info,
+    NULL,
+};
