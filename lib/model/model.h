@@ -67,7 +67,10 @@ static inline bool kt_kind_is_gpu(uint8_t k)
     return k == KT_K_KERNEL || k == KT_K_MEMCPY || k == KT_K_MEMSET;
 }
 
-/* Flow categories (kept in the event's `cat`); the flow id is in `corr`. */
+/* Kind of an event from its ph and category as written; *normalized is the
+ * category to store instead (legacy names), or NULL to keep it as written.
+ * Flow events: the flow id is stored in `corr`.                             */
+kt_kind kt_kind_of(char ph, const char *cat, size_t len, const char **normalized);
 
 /* ---- typed args -----------------------------------------------------------
  * Only the args the analyses need are parsed into typed values; an event's

@@ -1,0 +1,60 @@
+/* fixture.c — see fixture.h. */
+#include "fixture.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+kt_trace *fx_trace(void)
+{
+    kt_trace *t = calloc(1, sizeof *t);
+    t->strs = kt_strtab_new();
+    return t;
+}
+
+kt_rank *fx_rank(kt_trace *t, int rank)
+{
+    kt_rank *r = kt_rank_new();
+    r->rank = rank;
+    r->file = strdup("fixture.json");
+    t->ranks = realloc(t->ranks, (t->nranks + 1) * sizeof *t->ranks);
+    t->ranks[t->nranks++] = r;
+    return r;
+}
+
+static uint32_t intern(kt_trace *t, const char *s)
+{
+    return kt_strtab_intern(t->strs, s, strlen(s));
+}
+
+uint32_t fx_event(kt_trace *t, kt_rank *r, char ph, const char *cat, const char *name,
+                  int64_t ts, int64_t dur, int64_t pid, int64_t tid, int32_t stream, int64_t corr)
+{
+    uint32_t i = kt_events_push(&r->ev);
+    const char *norm;
+    r->ev.kind[i] = (uint8_t)kt_kind_of(ph, cat, strlen(cat), &norm);
+    r->ev.cat[i] = intern(t, norm ? norm : cat);
+    r->ev.name[i] = intern(t, name);
+    r->ev.ph[i] = (uint8_t)ph;
+    r->ev.ts[i] = ts;
+    r->ev.dur[i] = dur;
+    r->ev.pid[i] = pid;
+    r->ev.tid[i] = tid;
+    r->ev.stream[i] = stream;
+    r->ev.corr[i] = corr;
+    r->total_events++;
+    r->by_ph[(unsigned char)ph & 127]++;
+    return i;
+}
+
+void fx_arg_int(kt_rank *r, uint32_t key, int64_t v) { kt_rank_push_arg(r, key, KT_ARGT_INT, v, 0, 0); }
+void fx_arg_float(kt_rank *r, uint32_t key, double v) { kt_rank_push_arg(r, key, KT_ARGT_FLOAT, 0, v, 0); }
+void fx_arg_str(kt_trace *t, kt_rank *r, uint32_t key, const char *s)
+{
+    kt_rank_push_arg(r, key, KT_ARGT_STR, 0, 0, intern(t, s));
+}
+
+void fx_finish(kt_trace *t)
+{
+    for (size_t i = 0; i < t->nranks; i++) CHECK_INT(kt_index_build(t->ranks[i], t->strs), KT_OK);
+    kt_trace_align(t);
+}

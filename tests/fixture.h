@@ -1,0 +1,25 @@
+/*
+ * fixture.h — building small traces by hand in tests.
+ *
+ * Hand-built models give tests exact, hand-computable expectations without
+ * depending on the JSON loader.
+ */
+#ifndef KT_FIXTURE_H
+#define KT_FIXTURE_H
+
+#include "model/index.h"
+#include "model/model.h"
+
+kt_trace *fx_trace(void);
+kt_rank *fx_rank(kt_trace *t, int rank);
+/* Append an event; times in ns; cat as written in a trace (kind derived). */
+uint32_t fx_event(kt_trace *t, kt_rank *r, char ph, const char *cat, const char *name,
+                  int64_t ts, int64_t dur, int64_t pid, int64_t tid, int32_t stream, int64_t corr);
+/* Typed arg on the last event of r. */
+void fx_arg_int(kt_rank *r, uint32_t key, int64_t v);
+void fx_arg_float(kt_rank *r, uint32_t key, double v);
+void fx_arg_str(kt_trace *t, kt_rank *r, uint32_t key, const char *s);
+/* Build indexes and alignment as the loader does after parsing. */
+void fx_finish(kt_trace *t);
+
+#endif
