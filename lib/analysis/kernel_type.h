@@ -1,0 +1,33 @@
+/*
+ * kernel_type.h — HTA's kernel classification (spec A3): COMPUTATION,
+ * COMMUNICATION, MEMORY, OTHER; and its memcpy/memset sub-kinds.
+ *
+ * Temporal breakdown, kernel breakdown and overlap all partition GPU time by
+ * these types, so the rule lives in one place.  Under hta_compat it is HTA's
+ * name-only regex rule; by default the event kind decides memory vs kernel
+ * and current NCCL/RCCL names count as communication.
+ */
+#ifndef KT_KERNEL_TYPE_H
+#define KT_KERNEL_TYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    KT_TYPE_COMPUTATION = 0,
+    KT_TYPE_COMMUNICATION = 1,
+    KT_TYPE_MEMORY = 2,
+    KT_TYPE_OTHER = 3
+} kt_kernel_type;
+
+/* kind: the event's kt_kind (KT_K_KERNEL, KT_K_MEMCPY, ...). */
+kt_kernel_type kt_kernel_type_of(const char *name, uint8_t kind, bool hta_compat);
+const char *kt_kernel_type_name(kt_kernel_type t);
+/* HTA get_memory_kernel_type: "Memset", "Memcpy Unknown" or the first 11
+ * characters ("Memcpy DtoH", ...). Writes into buf (>= 16 bytes).          */
+const char *kt_memory_kernel_type(const char *name, char *buf, size_t n);
+/* Name of a communication kernel (nccl/rccl/hccl). */
+bool kt_is_comm_kernel_name(const char *name);
+
+#endif
