@@ -213,6 +213,9 @@ int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t df
 double kt_event_arg_float(const kt_rank *r, uint32_t ev, uint32_t key, double dflt);
 uint32_t kt_event_arg_str(const kt_rank *r, uint32_t ev, uint32_t key); /* KT_NONE */
 
+/* ---- rank selection (model/rank_select.c): NULL/empty selects all ---- */
+bool kt_rank_selected(const kt_rank_sel *sel, int rank);
+
 /* ---- diagnostics (model/diags.c) ---------------------------------------- */
 bool kt_diags_add(kt_diags *d, kt_diag_level lvl, const char *file, int64_t offset,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
