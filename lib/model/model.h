@@ -167,6 +167,12 @@ typedef struct kt_rank {
     uint64_t *xcat_count;       /*   parallel arrays, nxcat entries      */
     size_t nxcat;
 
+    /* Set by the loader: some event's ts was written as a JSON float
+     * ('.', 'e' or 'E' in the number) or some event had no ts.  pandas then
+     * makes HTA's ts column float and HTA rounds the rank's times (A2.3);
+     * kt_apply_hta_compat() rounds only such ranks.                         */
+    bool ns_resolution;
+
     /* top-level metadata */
     char *meta_json;            /* every top-level key except traceEvents,
                                    as one JSON object (raw value text)   */
