@@ -8,51 +8,9 @@
  * GPU events are recognized by kind, never by stream (ROCm uses stream 0).
  */
 #include "index_build.h"
+#include "i64map.h"
 
 #include <stdlib.h>
-
-/* Open-addressing map correlation id → first CPU-side call (file order). */
-typedef struct corr_map {
-    int64_t *key;
-    uint32_t *ev;
-    size_t mask;
-} corr_map;
-
-static size_t slot_of(int64_t corr, size_t mask)
-{
-    uint64_t h = (uint64_t)corr * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 32) & mask;
-}
-
-static bool map_init(corr_map *m, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    m->mask = cap - 1;
-    m->key = malloc(cap * sizeof *m->key);
-    m->ev = malloc(cap * sizeof *m->ev);
-    if (!m->key || !m->ev) return false;
-    for (size_t i = 0; i < cap; i++) m->key[i] = -1;
-    return true;
-}
-
-static void map_add(corr_map *m, int64_t corr, uint32_t ev)
-{
-    size_t s = slot_of(corr, m->mask);
-    while (m->key[s] != -1) {
-        if (m->key[s] == corr) return; /* keep the first call */
-        s = (s + 1) & m->mask;
-    }
-    m->key[s] = corr;
-    m->ev[s] = ev;
-}
-
-static uint32_t map_get(const corr_map *m, int64_t corr)
-{
-    for (size_t s = slot_of(corr, m->mask); m->key[s] != -1; s = (s + 1) & m->mask)
-        if (m->key[s] == corr) return m->ev[s];
-    return KT_NONE;
-}
 
 static bool is_launch_call(const kt_events *e, uint32_t i)
 {
@@ -65,16 +23,15 @@ static bool link_launchers(const kt_events *e, const uint32_t *gpu_by_ts, size_t
 {
     size_t ncalls = 0;
     for (uint32_t i = 0; i < e->n; i++) ncalls += is_launch_call(e, i);
-    corr_map m = { 0 };
-    bool ok = map_init(&m, ncalls);
+    kt_i64map m = { 0 };
+    bool ok = kt_i64map_init(&m, ncalls);
     for (uint32_t i = 0; ok && i < e->n; i++)
-        if (is_launch_call(e, i)) map_add(&m, e->corr[i], i);
+        if (is_launch_call(e, i)) kt_i64map_slot(&m, e->corr[i], i); /* first call wins */
     for (size_t k = 0; ok && k < ngpu; k++) {
         uint32_t g = gpu_by_ts[k];
-        if (e->corr[g] >= 0) launcher[g] = map_get(&m, e->corr[g]);
+        if (e->corr[g] >= 0) launcher[g] = kt_i64map_get(&m, e->corr[g], KT_NONE);
     }
-    free(m.key);
-    free(m.ev);
+    kt_i64map_free(&m);
     return ok;
 }
 

@@ -83,8 +83,13 @@ int64_t kt_profiler_step_number(const char *name);
 /* Cross-rank origin (A2.10): t->min_ts = min ts over every rank.            */
 void kt_trace_align(kt_trace *t);
 
-/* HTA load semantics for --hta-compat (A2.3 ns rounding, A2.11 incomplete-
- * iteration filtering).  Removes/changes events, then rebuilds indexes.     */
+/* HTA load semantics for --hta-compat, in HTA's order: keep only complete
+ * events with a category, minus the "Trace" span (A2.2); round times of
+ * ns_resolution ranks to whole µs as HTA does (A2.3: dur can become 0 or
+ * -1 µs); set t->min_ts (A2.10, before filtering, as HTA); drop the last
+ * ProfilerStep and GPU events without a kept launch, duplicates and MTIA
+ * variant included (A2.11).  Then rebuilds every rank's indexes.  Call it
+ * instead of kt_trace_align, after loading all ranks.                       */
 kt_status kt_apply_hta_compat(kt_trace *t);
 
 #endif /* KT_INDEX_H */

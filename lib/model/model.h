@@ -213,6 +213,10 @@ bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, dou
 /* Append all events/args of src to dst (used to join parallel chunks). */
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 
+/* Keep rows ids[0..n) of e, in that order (ids may repeat); args stay in
+ * place.  Invalidates indexes: rebuild them.  Returns false on OOM.      */
+bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n);
+
 /* ---- typed arg lookup ---------------------------------------------------- */
 const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);
 int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt);
