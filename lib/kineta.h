@@ -62,6 +62,11 @@ typedef struct kt_load_options {
 typedef struct kt_diags kt_diags;
 kt_status kt_load(const char *const *paths, size_t npaths, const kt_load_options *opt,
                   kt_trace **out, kt_diags **failure);
+/* Load one trace from memory (plain or gzip JSON, detected by magic bytes);
+ * name is used in diagnostics and for rank detection from a file name.
+ * opt->ranks, when given, holds the one explicit rank.                      */
+kt_status kt_load_buffer(const char *name, const void *buf, size_t len, const kt_load_options *opt,
+                         kt_trace **out, kt_diags **failure);
 void kt_trace_free(kt_trace *t);
 
 size_t kt_diags_count(const kt_diags *d);
