@@ -30,4 +30,14 @@ const char *kt_memory_kernel_type(const char *name, char *buf, size_t n);
 /* Name of a communication kernel (nccl/rccl/hccl). */
 bool kt_is_comm_kernel_name(const char *name);
 
+/* kt_kernel_type_of for events, memoized per name: analyses classify
+ * millions of events whose names repeat, and string matching would dominate
+ * their cost.  NULL on allocation failure.                                 */
+struct kt_rank;
+struct kt_strtab;
+typedef struct kt_type_cache kt_type_cache;
+kt_type_cache *kt_type_cache_new(const struct kt_strtab *strs, bool hta_compat);
+void kt_type_cache_free(kt_type_cache *c);
+kt_kernel_type kt_event_kernel_type(kt_type_cache *c, const struct kt_rank *r, uint32_t ev);
+
 #endif
