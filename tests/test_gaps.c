@@ -28,42 +28,29 @@ static kt_trace *gaps_trace(void)
     return t;
 }
 
-static const kt_table *table(const kt_tables *ts, const char *name)
-{
-    const kt_table *tb = kt_tables_find(ts, name);
-    CHECK(tb != NULL);
-    return tb;
-}
-
-static double num(const kt_table *tb, size_t row, const char *col)
-{
-    long c = kt_table_col_index(tb, col);
-    return c < 0 || row >= kt_table_nrows(tb) ? -12345 : kt_table_float(tb, row, (size_t)c);
-}
-
 TEST(gaps_device_idle_is_union_holes_not_sum_of_stream_gaps)
 {
     kt_trace *t = gaps_trace();
     kt_tables *ts;
     CHECK_INT(kt_gaps(t, NULL, NULL, &ts), KT_OK);
-    const kt_table *d = table(ts, "device_idle");
+    const kt_table *d = fx_table(ts, "device_idle");
     CHECK_INT(kt_table_nrows(d), 2);
-    CHECK_NEAR(num(d, 0, "span_us"), 50, 1e-9);
-    CHECK_NEAR(num(d, 0, "busy_us"), 43, 1e-9);
-    CHECK_NEAR(num(d, 0, "idle_us"), 7, 1e-9);
-    CHECK_NEAR(num(d, 0, "idle_intervals"), 2, 0);
-    CHECK_NEAR(num(d, 0, "max_idle_us"), 5, 1e-9);
-    CHECK_NEAR(num(d, 1, "device"), 1, 0);
-    CHECK_NEAR(num(d, 1, "idle_us"), 0, 0);
+    CHECK_NEAR(fx_num(d, 0, "span_us"), 50, 1e-9);
+    CHECK_NEAR(fx_num(d, 0, "busy_us"), 43, 1e-9);
+    CHECK_NEAR(fx_num(d, 0, "idle_us"), 7, 1e-9);
+    CHECK_NEAR(fx_num(d, 0, "idle_intervals"), 2, 0);
+    CHECK_NEAR(fx_num(d, 0, "max_idle_us"), 5, 1e-9);
+    CHECK_NEAR(fx_num(d, 1, "device"), 1, 0);
+    CHECK_NEAR(fx_num(d, 1, "idle_us"), 0, 0);
 
-    const kt_table *s = table(ts, "stream_gaps");
+    const kt_table *s = fx_table(ts, "stream_gaps");
     CHECK_INT(kt_table_nrows(s), 3);
-    CHECK_NEAR(num(s, 0, "events"), 5, 0);
-    CHECK_NEAR(num(s, 0, "gaps"), 3, 0);
-    CHECK_NEAR(num(s, 0, "gap_total_us"), 17, 1e-9); /* not the device's 7 µs idle */
-    CHECK_NEAR(num(s, 0, "gap_mean_us"), 17.0 / 3, 1e-9);
-    CHECK_NEAR(num(s, 0, "gap_max_us"), 10, 1e-9);
-    CHECK_NEAR(num(s, 1, "gaps"), 0, 0);
+    CHECK_NEAR(fx_num(s, 0, "events"), 5, 0);
+    CHECK_NEAR(fx_num(s, 0, "gaps"), 3, 0);
+    CHECK_NEAR(fx_num(s, 0, "gap_total_us"), 17, 1e-9); /* not the device's 7 µs idle */
+    CHECK_NEAR(fx_num(s, 0, "gap_mean_us"), 17.0 / 3, 1e-9);
+    CHECK_NEAR(fx_num(s, 0, "gap_max_us"), 10, 1e-9);
+    CHECK_NEAR(fx_num(s, 1, "gaps"), 0, 0);
     CHECK(kt_table_is_null(s, 1, 6));
     kt_tables_free(ts);
     kt_trace_free(t);
@@ -74,30 +61,30 @@ TEST(gaps_transitions_full_and_short_names)
     kt_trace *t = gaps_trace();
     kt_tables *ts;
     CHECK_INT(kt_gaps(t, NULL, NULL, &ts), KT_OK);
-    const kt_table *p = table(ts, "transitions");
+    const kt_table *p = fx_table(ts, "transitions");
     CHECK_INT(kt_table_nrows(p), 3); /* full names: kA<float>→kB, kB→kA<double>, kA<double>→kB */
     CHECK_STR(kt_table_str(p, 0, 1), "void kB<float>(float*) \xe2\x86\x92 void kA<double>(double*)");
-    CHECK_NEAR(num(p, 0, "total_gap_us"), 10, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "total_gap_us"), 10, 1e-9);
     kt_tables_free(ts);
 
     kt_gaps_options o = kt_gaps_defaults();
     o.short_names = 1;
     o.sort = KT_GAP_SORT_COUNT;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
-    p = table(ts, "transitions");
+    p = fx_table(ts, "transitions");
     CHECK_INT(kt_table_nrows(p), 2);
     CHECK_STR(kt_table_str(p, 0, 1), "kA \xe2\x86\x92 kB");
-    CHECK_NEAR(num(p, 0, "count"), 2, 0);
-    CHECK_NEAR(num(p, 0, "avg_gap_us"), 3.5, 1e-9);
-    CHECK_NEAR(num(p, 0, "max_gap_us"), 5, 1e-9);
-    CHECK_NEAR(num(p, 0, "min_gap_us"), 2, 1e-9);
-    CHECK_NEAR(num(p, 0, "std_gap_us"), 3 / sqrt(2), 1e-9); /* sample std */
-    CHECK_NEAR(num(p, 1, "std_gap_us"), 0, 0);               /* one gap */
+    CHECK_NEAR(fx_num(p, 0, "count"), 2, 0);
+    CHECK_NEAR(fx_num(p, 0, "avg_gap_us"), 3.5, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "max_gap_us"), 5, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "min_gap_us"), 2, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "std_gap_us"), 3 / sqrt(2), 1e-9); /* sample std */
+    CHECK_NEAR(fx_num(p, 1, "std_gap_us"), 0, 0);               /* one gap */
     kt_tables_free(ts);
 
     o.top = 1;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
-    CHECK_INT(kt_table_nrows(table(ts, "transitions")), 1);
+    CHECK_INT(kt_table_nrows(fx_table(ts, "transitions")), 1);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -108,35 +95,35 @@ TEST(gaps_histogram_bins_and_range)
     kt_gaps_options o = kt_gaps_defaults();
     kt_tables *ts;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK); /* log bins over 2..10 µs */
-    const kt_table *h = table(ts, "gap_histogram");
+    const kt_table *h = fx_table(ts, "gap_histogram");
     CHECK_INT(kt_table_nrows(h), 20);
-    CHECK_NEAR(num(h, 0, "bin_start_us"), 2, 1e-9);
-    CHECK_NEAR(num(h, 0, "count"), 1, 0);
-    CHECK_NEAR(num(h, 10, "bin_start_us"), sqrt(20), 1e-9); /* geometric middle */
-    CHECK_NEAR(num(h, 19, "bin_end_us"), 10, 1e-9);
-    CHECK_NEAR(num(h, 19, "count"), 1, 0);
+    CHECK_NEAR(fx_num(h, 0, "bin_start_us"), 2, 1e-9);
+    CHECK_NEAR(fx_num(h, 0, "count"), 1, 0);
+    CHECK_NEAR(fx_num(h, 10, "bin_start_us"), sqrt(20), 1e-9); /* geometric middle */
+    CHECK_NEAR(fx_num(h, 19, "bin_end_us"), 10, 1e-9);
+    CHECK_NEAR(fx_num(h, 19, "count"), 1, 0);
     kt_tables_free(ts);
 
     o.linear = 1;
     o.bins = 2;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
-    h = table(ts, "gap_histogram");
+    h = fx_table(ts, "gap_histogram");
     CHECK_INT(kt_table_nrows(h), 2);
-    CHECK_NEAR(num(h, 0, "bin_end_us"), 6, 1e-9);
-    CHECK_NEAR(num(h, 0, "count"), 2, 0);
-    CHECK_NEAR(num(h, 1, "count"), 1, 0);
+    CHECK_NEAR(fx_num(h, 0, "bin_end_us"), 6, 1e-9);
+    CHECK_NEAR(fx_num(h, 0, "count"), 2, 0);
+    CHECK_NEAR(fx_num(h, 1, "count"), 1, 0);
     kt_tables_free(ts);
 
     o.bins = 1;
     o.hist_min_us = 3;
     o.hist_max_us = 8;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
-    h = table(ts, "gap_histogram");
+    h = fx_table(ts, "gap_histogram");
     CHECK_INT(kt_table_nrows(h), 3); /* below, [3, 8], above */
     CHECK(kt_table_is_null(h, 0, 0));
-    CHECK_NEAR(num(h, 1, "count"), 1, 0);
+    CHECK_NEAR(fx_num(h, 1, "count"), 1, 0);
     CHECK(kt_table_is_null(h, 2, 1));
-    CHECK_NEAR(num(h, 2, "percent"), 100.0 / 3, 1e-9);
+    CHECK_NEAR(fx_num(h, 2, "percent"), 100.0 / 3, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -148,13 +135,13 @@ TEST(gaps_one_profiler_step)
     o.step = 2;
     kt_tables *ts;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
-    const kt_table *d = table(ts, "device_idle");
+    const kt_table *d = fx_table(ts, "device_idle");
     CHECK_INT(kt_table_nrows(d), 1);
-    CHECK_NEAR(num(d, 0, "idle_us"), 2, 1e-9);
-    const kt_table *s = table(ts, "stream_gaps");
+    CHECK_NEAR(fx_num(d, 0, "idle_us"), 2, 1e-9);
+    const kt_table *s = fx_table(ts, "stream_gaps");
     CHECK_INT(kt_table_nrows(s), 1);
-    CHECK_NEAR(num(s, 0, "events"), 3, 0);
-    CHECK_NEAR(num(s, 0, "gap_total_us"), 2, 1e-9);
+    CHECK_NEAR(fx_num(s, 0, "events"), 3, 0);
+    CHECK_NEAR(fx_num(s, 0, "gap_total_us"), 2, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
