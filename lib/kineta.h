@@ -171,6 +171,7 @@ typedef struct kt_gaps_options {
     size_t top;                      /* transitions per rank; 0 = all */
     kt_gap_sort sort;
     int64_t step;                    /* only this ProfilerStep; -1 = all */
+    int short_names;                 /* pairs by HTA-shortened kernel names */
 } kt_gaps_options;
 /* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
 kt_gaps_options kt_gaps_defaults(void);
