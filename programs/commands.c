@@ -5,11 +5,15 @@
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_temporal, cmd_idle, cmd_overlap;
+extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
     &cmd_temporal,
     &cmd_idle,
     &cmd_overlap,
+    &cmd_launch,
+    &cmd_queue,
+    &cmd_memcpy_bw,
     NULL,
 };
