@@ -103,7 +103,12 @@ typedef struct kt_rank_sel {
     size_t nranks;
 } kt_rank_sel;
 
-/* info: per-rank summary (tables "ranks", "streams", "steps", "events") */
+/* info: per-rank summary.  Tables: "ranks" (file, rank, world size, device
+ * type and names, event totals, time span in ns, warnings), "events" (counts
+ * as written in the file: by ph, and complete events by raw category),
+ * "streams" (per device/stream event counts), "steps" (ProfilerStep#N on
+ * the CPU and the GPU), "launch_apis" (runtime/driver calls that launched
+ * GPU work, by name).                                                       */
 kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
 /* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
@@ -166,6 +171,7 @@ typedef struct kt_gaps_options {
     size_t top;                      /* transitions per rank; 0 = all */
     kt_gap_sort sort;
     int64_t step;                    /* only this ProfilerStep; -1 = all */
+    int short_names;                 /* pairs by HTA-shortened kernel names */
 } kt_gaps_options;
 /* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
 kt_gaps_options kt_gaps_defaults(void);

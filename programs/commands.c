@@ -4,7 +4,7 @@
 #include "cli.h"
 
 extern const cli_command cmd_info;
-extern const cli_command cmd_temporal, cmd_idle, cmd_overlap;
+extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
 extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw;
 
 const cli_command *const kt_commands[] = {
@@ -12,6 +12,7 @@ const cli_command *const kt_commands[] = {
     &cmd_temporal,
     &cmd_idle,
     &cmd_overlap,
+    &cmd_gaps,
     &cmd_launch,
     &cmd_queue,
     &cmd_memcpy_bw,

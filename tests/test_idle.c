@@ -29,48 +29,35 @@ static kt_trace *idle_trace(void)
     return t;
 }
 
-static const kt_table *table(const kt_tables *ts, const char *name)
-{
-    const kt_table *tb = kt_tables_find(ts, name);
-    CHECK(tb != NULL);
-    return tb;
-}
-
-static double num(const kt_table *tb, size_t row, const char *col)
-{
-    long c = kt_table_col_index(tb, col);
-    return c < 0 || row >= kt_table_nrows(tb) ? -12345 : kt_table_float(tb, row, (size_t)c);
-}
-
 TEST(idle_default_categories_and_clamped_overlap)
 {
     kt_trace *t = idle_trace();
     kt_tables *ts;
     CHECK_INT(kt_idle(t, NULL, NULL, &ts), KT_OK);
-    const kt_table *tb = table(ts, "idle_time");
+    const kt_table *tb = fx_table(ts, "idle_time");
     CHECK_INT(kt_table_nrows(tb), 6); /* 3 categories × 2 streams */
     CHECK_STR(kt_table_col_name(tb, 5), "device");
     CHECK_STR(kt_table_str(tb, 0, 2), "host_wait");
-    CHECK_NEAR(num(tb, 0, "idle_time"), 80, 1e-9);
-    CHECK_NEAR(num(tb, 1, "idle_time"), 7, 1e-9);   /* 2 + 0 (overlap) + 5 */
-    CHECK_NEAR(num(tb, 2, "idle_time"), 50, 1e-9);
-    CHECK_NEAR(num(tb, 0, "idle_time_ratio"), 80.0 / 137, 1e-12);
+    CHECK_NEAR(fx_num(tb, 0, "idle_time"), 80, 1e-9);
+    CHECK_NEAR(fx_num(tb, 1, "idle_time"), 7, 1e-9);   /* 2 + 0 (overlap) + 5 */
+    CHECK_NEAR(fx_num(tb, 2, "idle_time"), 50, 1e-9);
+    CHECK_NEAR(fx_num(tb, 0, "idle_time_ratio"), 80.0 / 137, 1e-12);
     CHECK_INT(kt_table_int(tb, 3, 1), 8);
     CHECK_INT(kt_table_int(tb, 3, 5), 1);
-    CHECK_NEAR(num(tb, 5, "idle_time"), 0, 0);
+    CHECK_NEAR(fx_num(tb, 5, "idle_time"), 0, 0);
     CHECK(kt_table_is_null(tb, 5, 4)); /* 0/0 */
 
-    const kt_table *st = table(ts, "interval_stats");
+    const kt_table *st = fx_table(ts, "interval_stats");
     CHECK_INT(kt_table_nrows(st), 6);
     CHECK_STR(kt_table_str(st, 1, 0), "kernel_wait");
     CHECK_INT(kt_table_int(st, 1, 3), 3);
-    CHECK_NEAR(num(st, 1, "mean"), 7.0 / 3, 1e-12);
-    CHECK_NEAR(num(st, 1, "std"), sqrt(19.0 / 3), 1e-12);
-    CHECK_NEAR(num(st, 1, "min"), 0, 0);
-    CHECK_NEAR(num(st, 1, "25%"), 1, 1e-12);
-    CHECK_NEAR(num(st, 1, "50%"), 2, 1e-12);
-    CHECK_NEAR(num(st, 1, "75%"), 3.5, 1e-12);
-    CHECK_NEAR(num(st, 1, "max"), 5, 0);
+    CHECK_NEAR(fx_num(st, 1, "mean"), 7.0 / 3, 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "std"), sqrt(19.0 / 3), 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "min"), 0, 0);
+    CHECK_NEAR(fx_num(st, 1, "25%"), 1, 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "50%"), 2, 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "75%"), 3.5, 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "max"), 5, 0);
     CHECK(kt_table_is_null(st, 0, 5)); /* one host_wait gap: no std */
     CHECK_INT(kt_table_int(st, 5, 3), 0);
     CHECK(kt_table_is_null(st, 5, 4));
@@ -86,16 +73,16 @@ TEST(idle_hta_compat_negative_gap_and_sparse_rows)
     t->hta_compat = true;
     kt_tables *ts;
     CHECK_INT(kt_idle(t, NULL, NULL, &ts), KT_OK);
-    const kt_table *tb = table(ts, "idle_time");
+    const kt_table *tb = fx_table(ts, "idle_time");
     CHECK_INT(kt_table_ncols(tb), 5);
     CHECK_INT(kt_table_nrows(tb), 4); /* stream 8: only "other" */
-    CHECK_NEAR(num(tb, 1, "idle_time"), 2, 1e-9); /* 2 − 5 + 5 */
-    CHECK_NEAR(num(tb, 0, "idle_time_ratio"), 0.61, 1e-12); /* round(80/132, 2) */
+    CHECK_NEAR(fx_num(tb, 1, "idle_time"), 2, 1e-9); /* 2 − 5 + 5 */
+    CHECK_NEAR(fx_num(tb, 0, "idle_time_ratio"), 0.61, 1e-12); /* round(80/132, 2) */
     CHECK_STR(kt_table_str(tb, 3, 2), "other");
     CHECK(kt_table_is_null(tb, 3, 4));
-    const kt_table *st = table(ts, "interval_stats");
-    CHECK_NEAR(num(st, 1, "mean"), 0.67, 1e-12);
-    CHECK_NEAR(num(st, 1, "min"), -5, 0);
+    const kt_table *st = fx_table(ts, "interval_stats");
+    CHECK_NEAR(fx_num(st, 1, "mean"), 0.67, 1e-12);
+    CHECK_NEAR(fx_num(st, 1, "min"), -5, 0);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -107,10 +94,10 @@ TEST(idle_delay_and_stream_options)
     kt_idle_options o = { .consecutive_kernel_delay_us = 60, .streams = &only7, .nstreams = 1 };
     kt_tables *ts;
     CHECK_INT(kt_idle(t, NULL, &o, &ts), KT_OK);
-    const kt_table *tb = table(ts, "idle_time");
+    const kt_table *tb = fx_table(ts, "idle_time");
     CHECK_INT(kt_table_nrows(tb), 3);
-    CHECK_NEAR(num(tb, 1, "idle_time"), 57, 1e-9); /* the 50 µs gap is now kernel_wait */
-    CHECK_NEAR(num(tb, 2, "idle_time"), 0, 0);
+    CHECK_NEAR(fx_num(tb, 1, "idle_time"), 57, 1e-9); /* the 50 µs gap is now kernel_wait */
+    CHECK_NEAR(fx_num(tb, 2, "idle_time"), 0, 0);
     kt_tables_free(ts);
     kt_trace_free(t);
 }

@@ -105,3 +105,17 @@ TEST(kernel_type_cache_by_event)
     kt_rank_free(r);
     kt_strtab_free(s);
 }
+
+TEST(shorten_name_as_hta)
+{
+    char buf[256];
+    CHECK_STR(kt_shorten_name("void at::native::vectorized_elementwise_kernel<4, at::native::Foo<float> >(int, float*)",
+                              buf, sizeof buf),
+              "at::native::vectorized_elementwise_kernel");
+    CHECK_STR(kt_shorten_name("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", buf, sizeof buf),
+              "ncclDevKernel_SendRecv");
+    CHECK_STR(kt_shorten_name("Memcpy HtoD (Pageable -> Device)", buf, sizeof buf),
+              "Memcpy HtoD (Pageable -> Device)");
+    CHECK_STR(kt_shorten_name("aten::add", buf, sizeof buf), "aten::add");
+    CHECK_STR(kt_shorten_name("void f<a->b>()", buf, sizeof buf), "f");
+}

@@ -24,26 +24,18 @@ static kt_trace *two_stream_trace(void)
     return t;
 }
 
-static double cell(const kt_tables *ts, const char *table, size_t row, const char *col)
-{
-    const kt_table *tb = kt_tables_find(ts, table);
-    long c = tb ? kt_table_col_index(tb, col) : -1;
-    if (c < 0 || row >= kt_table_nrows(tb)) return -12345;
-    return kt_table_float(tb, row, (size_t)c);
-}
-
 TEST(temporal_default_counts_only_kernels_memcpy_memset)
 {
     kt_trace *t = two_stream_trace();
     kt_tables *ts;
     CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
     CHECK_INT(kt_table_nrows(kt_tables_find(ts, "temporal_breakdown")), 1);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "kernel_time(us)"), 20, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "idle_time(us)"), 10, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "compute_time(us)"), 5, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "non_compute_time(us)"), 5, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "idle_time_pctg"), 50, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "compute_time_pctg"), 25, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 20, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 10, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "compute_time(us)"), 5, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 5, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 50, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "compute_time_pctg"), 25, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -56,9 +48,9 @@ TEST(temporal_hta_compat_counts_stream_sync_events_as_busy)
     t->hta_compat = true;
     kt_tables *ts;
     CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "idle_time(us)"), 7, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "non_compute_time(us)"), 8, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "idle_time_pctg"), 35, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 7, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 8, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 35, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -105,12 +97,12 @@ TEST(temporal_by_device_and_step_split_rows)
     CHECK_INT(kt_table_int(tb, 0, 0), 3);
     CHECK_INT(kt_table_int(tb, 0, 1), 0);
     CHECK_INT(kt_table_int(tb, 0, 2), 5);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "kernel_time(us)"), 6, 1e-9);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 0, "idle_time(us)"), 3, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 3, 1e-9);
     CHECK_INT(kt_table_int(tb, 1, 2), 6);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 1, "idle_time(us)"), 0, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 1, "idle_time(us)"), 0, 1e-9);
     CHECK_INT(kt_table_int(tb, 2, 1), 1);
-    CHECK_NEAR(cell(ts, "temporal_breakdown", 2, "compute_time(us)"), 4, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 2, "compute_time(us)"), 4, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -127,37 +119,6 @@ TEST(temporal_rank_without_gpu_events_has_null_percentages)
     CHECK_INT(kt_table_nrows(tb), 1);
     CHECK_NEAR(kt_table_float(tb, 0, 4), 0, 0);
     CHECK(kt_table_is_null(tb, 0, 5));
-    kt_tables_free(ts);
-    kt_trace_free(t);
-}
-
-TEST(overlap_share_of_comm_hidden_by_compute)
-{
-    kt_trace *t = two_stream_trace();
-    kt_tables *ts;
-    CHECK_INT(kt_overlap(t, NULL, NULL, &ts), KT_OK);
-    CHECK_NEAR(cell(ts, "comm_comp_overlap", 0, "comp_comm_overlap_pctg"), 40, 1e-9);
-    kt_tables_free(ts);
-    kt_rank_sel none = { (const int[]){ 9 }, 1 };
-    CHECK_INT(kt_overlap(t, &none, NULL, &ts), KT_OK);
-    CHECK_INT(kt_table_nrows(kt_tables_find(ts, "comm_comp_overlap")), 0);
-    kt_tables_free(ts);
-    kt_trace_free(t);
-}
-
-TEST(overlap_without_comm_is_null)
-{
-    kt_trace *t = fx_trace();
-    kt_rank *r = fx_rank(t, 0);
-    fx_event(t, r, 'X', "kernel", "gemm", 0, 100, 0, 7, 7, -1);
-    fx_finish(t);
-    kt_overlap_options o = { .by_step = 1 };
-    kt_tables *ts;
-    CHECK_INT(kt_overlap(t, NULL, &o, &ts), KT_OK);
-    const kt_table *tb = kt_tables_find(ts, "comm_comp_overlap");
-    CHECK_INT(kt_table_nrows(tb), 1);
-    CHECK_INT(kt_table_int(tb, 0, 1), -1);
-    CHECK(kt_table_is_null(tb, 0, 2));
     kt_tables_free(ts);
     kt_trace_free(t);
 }

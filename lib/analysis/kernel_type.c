@@ -38,6 +38,28 @@ static bool hta_not_compute(const char *n)
     return starts(n, "cuda") && has(n + 4, "LaunchKernel");
 }
 
+const char *kt_shorten_name(const char *name, char *buf, size_t n)
+{
+    if (hta_memory(name) || !strpbrk(name, "<(") || n == 0) {
+        snprintf(buf, n, "%s", name);
+        return buf;
+    }
+    size_t top = 0; /* buf is the stack */
+    for (const char *p = name; *p; p++) {
+        if (p[0] == '-' && p[1] == '>') { p++; continue; }
+        char open = *p == '>' ? '<' : *p == ')' ? '(' : 0;
+        if (open) {
+            while (top && buf[top - 1] != open) top--;
+            if (top) top--;
+        } else if (top + 1 < n) {
+            buf[top++] = *p;
+        }
+    }
+    buf[top] = '\0';
+    const char *last = strrchr(buf, ' ');
+    return last ? last + 1 : buf;
+}
+
 bool kt_is_comm_kernel_name(const char *n)
 {
     return starts(n, "nccl") || starts(n, "rccl") || starts(n, "hccl") || has(n, "ncclKernel") ||

@@ -27,6 +27,10 @@ const char *kt_kernel_type_name(kt_kernel_type t);
 /* HTA get_memory_kernel_type: "Memset", "Memcpy Unknown" or the first 11
  * characters ("Memcpy DtoH", ...). Writes into buf (>= 16 bytes).          */
 const char *kt_memory_kernel_type(const char *name, char *buf, size_t n);
+/* HTA shorten_name: drop "->", template <...> and argument (...) groups,
+ * keep the last space-separated word ("void at::native::foo<T>(x)" →
+ * "at::native::foo"); memcpy/memset names stay whole.  Writes into buf.    */
+const char *kt_shorten_name(const char *name, char *buf, size_t n);
 /* Name of a communication kernel (nccl/rccl/hccl). */
 bool kt_is_comm_kernel_name(const char *name);
 
