@@ -108,13 +108,141 @@ typedef struct kt_rank_sel {
     size_t nranks;
 } kt_rank_sel;
 
-/* info: per-rank summary (tables "ranks", "streams", "steps", "events") */
+/* info: per-rank summary.  Tables: "ranks" (file, rank, world size, device
+ * type and names, event totals, time span in ns, warnings), "events" (counts
+ * as written in the file: by ph, and complete events by raw category),
+ * "streams" (per device/stream event counts), "steps" (ProfilerStep#N on
+ * the CPU and the GPU), "launch_apis" (runtime/driver calls that launched
+ * GPU work, by name).                                                       */
 kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
 /* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
 
 /* @@ANALYSES-TIMELINE@@ (issue 4: temporal, idle, overlap, gaps, launch,
  * queue, memcpy-bw, counters) */
+
+/* temporal: where GPU time goes (HTA temporal breakdown, A4.1).  Table
+ * "temporal_breakdown": rank, idle_time(us), compute_time(us),
+ * non_compute_time(us), kernel_time(us), idle_time_pctg, compute_time_pctg,
+ * non_compute_time_pctg; kernel_time is the span from the first GPU event
+ * to the last, idle the holes in the union of GPU activity.  by_device /
+ * by_step split rows (extra columns "device" / "step" after "rank").
+ * tracelens: TraceLens's GPU timeline instead — table "gpu_timeline":
+ * type, time ms, percent (a leading "rank" column when several ranks).    */
+typedef struct kt_temporal_options {
+    int by_step;
+    int by_device;
+    int tracelens;
+} kt_temporal_options;
+kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_temporal_options *opt,
+                      kt_tables **out);
+
+/* idle: why each GPU stream is idle (HTA idle time breakdown, A4.3).  Each
+ * gap between consecutive GPU events of a stream is host_wait (the CPU
+ * launched the next event after the previous one ended), kernel_wait (gap
+ * below consecutive_kernel_delay_us) or other.  Tables "idle_time": rank,
+ * stream, idle_category, idle_time, idle_time_ratio; "interval_stats":
+ * idle_category, rank, stream, count, mean, std, min, 25%, 50%, 75%, max
+ * (µs).  By default both also have a trailing "device" column.            */
+typedef struct kt_idle_options {
+    double consecutive_kernel_delay_us; /* default 30 */
+    const int64_t *streams;             /* only these streams; NULL = all */
+    size_t nstreams;
+} kt_idle_options;
+kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_options *opt,
+                  kt_tables **out);
+
+/* overlap: share of communication time overlapped by computation (HTA
+ * comm/comp overlap, A4.4).  Table "comm_comp_overlap": rank,
+ * comp_comm_overlap_pctg (null when a rank has no communication); by_step
+ * adds a "step" column and one row per rank and ProfilerStep.             */
+typedef struct kt_overlap_options {
+    int by_step;
+} kt_overlap_options;
+kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap_options *opt,
+                     kt_tables **out);
+
+/* gaps: idle gaps between consecutive GPU events of each stream, and device
+ * idle as the holes in the union of all GPU activity of a device.  Tables
+ * "device_idle", "stream_gaps", "gap_histogram" (of the stream gaps) and
+ * "transitions" (kernel A → kernel B: count, avg/max/min/std/total gap).  */
+typedef enum {
+    KT_GAP_SORT_TOTAL = 0, KT_GAP_SORT_COUNT, KT_GAP_SORT_AVG, KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV
+} kt_gap_sort;
+typedef struct kt_gaps_options {
+    double hist_min_us, hist_max_us; /* histogram range; <= 0: the data's */
+    int bins;                        /* default 20 */
+    int linear;                      /* equal-width bins (default log-spaced) */
+    size_t top;                      /* transitions per rank; 0 = all */
+    kt_gap_sort sort;
+    int64_t step;                    /* only this ProfilerStep; -1 = all */
+    int short_names;                 /* pairs by HTA-shortened kernel names */
+} kt_gaps_options;
+/* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
+kt_gaps_options kt_gaps_defaults(void);
+kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
+                  kt_tables **out);
+
+/* launch, queue, memcpy-bw, counters */
+
+/* launch: kernel launch statistics (HTA CUDA kernel launch stats, A4.5).
+ * Table "launches": correlation, cpu_duration, gpu_duration, launch_delay,
+ * rank — one row per launch call and GPU event it launched (µs; delay =
+ * GPU start − end of the call, clipped at 0).  Tables "short_gpu_kernels"
+ * (cpu_duration <= runtime cutoff and gpu_duration < cpu_duration),
+ * "runtime_outliers" (cpu_duration > runtime cutoff) and
+ * "launch_delay_outliers" (launch_delay > delay cutoff) — the sets HTA
+ * plots: rank, launches, pct_of_launches and describe() of the plotted
+ * value (cpu_duration_* or launch_delay_*).  By default every launch API
+ * counts (CUDA runtime and driver, HIP, graph launches, async copies and
+ * sets); under hta_compat only HTA's cudaLaunchKernel[ExC], runFunction,
+ * cudaMemcpyAsync and cudaMemsetAsync (AMD and Triton traces are empty).  */
+typedef struct kt_launch_options {
+    double runtime_cutoff_us;      /* HTA default 50 */
+    double launch_delay_cutoff_us; /* HTA default 100 */
+} kt_launch_options;
+kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_options *opt,
+                    kt_tables **out);
+
+/* queue: launches waiting on each GPU stream (HTA queue length, A4.7): +1
+ * at a launch call's start, −1 at its GPU event's start.  Tables "series":
+ * ts (µs from the trace origin), pid, tid, stream, queue_length, rank (one
+ * row per change); "summary": rank, stream, queue_length_count ... _max
+ * (describe() over the change points, as HTA); "blocked": rank, stream,
+ * duration_at_max_queue_length (µs), relative_duration_at_max_queue_length
+ * — time with at least max_queue_length launches waiting, for every stream
+ * (HTA reports only the last stream of a rank, and only under hta_compat
+ * do we); "weighted": rank, stream, duration, time-weighted mean and
+ * 50/90/99% queue length, max, pct_time_empty.                            */
+typedef struct kt_queue_options {
+    int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
+} kt_queue_options;
+kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
+                   kt_tables **out);
+
+/* memcpy-bw: memory bandwidth per memcpy/memset kind (HTA memory bandwidth
+ * time series and summary, A4.7).  Tables "series": ts (µs from the
+ * origin), pid, name ("Memcpy HtoD", "Memset", ...), memory_bw_gbps, rank
+ * — the summed bandwidth of the copies running from ts on; "summary":
+ * rank, name, memory_bw_gbps_count ... _max over the points > 0.  Where a
+ * trace has no bandwidth arg (AMD) it is bytes / duration.                 */
+kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
+
+/* counters: for each selected rank, a copy of its trace file with Chrome
+ * counter tracks for queue length ("Queue Length", id = stream) and memcpy
+ * bandwidth (one track per kind, arg "Memcpy BW"), HTA's event format
+ * (A4.7).  Every original byte is kept; the counters are appended to
+ * traceEvents.  Written to out_dir as <name>_with_counters.json[.gz]
+ * (gzip, ISA-L level 1, when the input was gzip); an existing input file
+ * is never overwritten.  Table "files": rank, input, output,
+ * counter_events, bytes (uncompressed JSON written).                       */
+typedef struct kt_counters_options {
+    const char *out_dir;  /* required */
+    int no_queue_length;  /* leave out the queue-length tracks */
+    int no_memcpy_bw;     /* leave out the bandwidth tracks */
+} kt_counters_options;
+kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
+                      kt_tables **out);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,17 @@
 #include "cli.h"
 
 extern const cli_command cmd_info;
+extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
+extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
+    &cmd_temporal,
+    &cmd_idle,
+    &cmd_overlap,
+    &cmd_gaps,
+    &cmd_launch,
+    &cmd_queue,
+    &cmd_memcpy_bw,
     NULL,
 };
