@@ -5,6 +5,7 @@
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
+extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
@@ -12,5 +13,8 @@ const cli_command *const kt_commands[] = {
     &cmd_idle,
     &cmd_overlap,
     &cmd_gaps,
+    &cmd_launch,
+    &cmd_queue,
+    &cmd_memcpy_bw,
     NULL,
 };

@@ -262,3 +262,17 @@ TEST(index_empty_rank)
     CHECK_INT(t->min_ts, 0);
     free_trace(t);
 }
+
+/* 20 events sharing one start (more than the insertion-sort run limit),
+ * written shortest first: the longer encloses the shorter.               */
+TEST(index_call_tree_long_equal_start_run)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t ev[20];
+    for (int k = 0; k < 20; k++) ev[k] = X("cpu_op", "op", 5000, 100 * (k + 1), 1, -1, -1);
+    fx_finish(t);
+    for (int k = 0; k < 19; k++) CHECK_INT(r->idx->parent[ev[k]], ev[k + 1]);
+    CHECK_INT(r->idx->parent[ev[19]], KT_NONE);
+    free_trace(t);
+}

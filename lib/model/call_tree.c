@@ -33,20 +33,54 @@ static bool in_tree(const kt_events *e, uint32_t i)
             k == KT_K_RUNTIME || k == KT_K_DRIVER);
 }
 
+static bool same_thread(const kt_events *e, uint32_t a, uint32_t b)
+{
+    return e->pid[a] == e->pid[b] && e->tid[a] == e->tid[b];
+}
+
+/* Order one run of equal (thread, ts) events longer first, file order
+ * among equal durations (ids arrive in file order: the sorts are stable). */
+static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
+{
+    if (n <= 16) { /* the usual case: insertion sort, no allocation */
+        for (size_t k = 1; k < n; k++) {
+            uint32_t v = ids[k];
+            size_t j = k;
+            for (; j > 0 && e->dur[ids[j - 1]] < e->dur[v]; j--) ids[j] = ids[j - 1];
+            ids[j] = v;
+        }
+        return true;
+    }
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (!keys) return false;
+    for (size_t k = 0; k < n; k++) keys[k] = (uint64_t)(INT64_MAX - e->dur[ids[k]]);
+    bool ok = kt_radix_sort(keys, ids, n);
+    free(keys);
+    return ok;
+}
+
+static bool longer_first(const kt_events *e, uint32_t *ids, size_t n)
+{
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]] && same_thread(e, ids[a], ids[b]); b++)
+            ;
+        if (b - a > 1 && !sort_run(e, ids + a, b - a)) return false;
+    }
+    return true;
+}
+
 /* Tree members ordered by (pid, tid, ts, longer first, file order). */
 static uint32_t *thread_order(const kt_events *e, size_t *count)
 {
     size_t n = 0;
     uint32_t *ids = kt_select_events(e, in_tree, &n);
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    bool ok = ids && keys;
-    for (size_t i = 0; ok && i < n; i++) keys[i] = (uint64_t)(INT64_MAX - e->dur[ids[i]]);
-    ok = ok && kt_radix_sort(keys, ids, n) && kt_sort_ids_by_i64(ids, n, e->ts) &&
-         kt_sort_ids_by_i64(ids, n, e->tid) && kt_sort_ids_by_i64(ids, n, e->pid);
-    free(keys);
-    if (!ok) { free(ids); return NULL; }
-    *count = n;
-    return ids;
+    if (ids && kt_sort_ids_by_i64(ids, n, e->ts) && kt_sort_ids_by_i64(ids, n, e->tid) &&
+        kt_sort_ids_by_i64(ids, n, e->pid) && longer_first(e, ids, n)) {
+        *count = n;
+        return ids;
+    }
+    free(ids);
+    return NULL;
 }
 
 static int64_t end_of(const kt_events *e, uint32_t i) { return e->ts[i] + e->dur[i]; }
@@ -78,8 +112,7 @@ kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
     uint32_t *stack = ids ? malloc((n ? n : 1) * sizeof *stack) : NULL;
     if (!stack) { free(ids); return KT_ENOMEM; }
     for (size_t start = 0, k = 1; start < n; k++) {
-        if (k < n && e->pid[ids[k]] == e->pid[ids[start]] && e->tid[ids[k]] == e->tid[ids[start]])
-            continue;
+        if (k < n && same_thread(e, ids[k], ids[start])) continue;
         build_thread(e, ids + start, k - start, stack, idx->parent);
         start = k;
     }
