@@ -129,3 +129,25 @@ TEST(temporal_rank_without_gpu_events_has_null_percentages)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* CUDA writes "stream": 4294967295 on device-wide syncs; HTA's stream != -1
+ * test counts such a Context Sync as GPU activity, we do not.             */
+TEST(temporal_hta_compat_counts_unsigned_minus_one_stream)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    fx_event(t, r, 'X', "kernel", "gemm", 0, 1000, 0, 7, 7, -1);
+    fx_event(t, r, 'X', "cuda_sync", "Context Sync", 5000, 1000, 0, 7, -1, -1);
+    fx_arg_int(r, KT_ARG_RAW_STREAM, 4294967295);
+    fx_finish(t);
+    kt_tables *ts;
+    CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 1, 1e-9);
+    kt_tables_free(ts);
+    t->hta_compat = true;
+    CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 1, 1e-9);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}

@@ -2,6 +2,7 @@
  * against HTA's own CSVs, and temporal --tracelens against TraceLens's
  * gpu_timeline.csv, on the real traces in ../shared.                      */
 #include "../programs/cli.h"
+#include "fixture.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -115,17 +116,6 @@ static void check_csv(const kt_table *t, const char *oracle_path, const char *wh
     csv_free(&want);
 }
 
-static kt_trace *load(const char *rel, bool hta_compat)
-{
-    const char *path = kt_test_shared_path(rel);
-    kt_load_options o = { .hta_compat = hta_compat };
-    kt_trace *t = NULL;
-    kt_diags *fail = NULL;
-    CHECK_INT(kt_load(&path, 1, &o, &t, &fail), KT_OK);
-    kt_diags_free(fail);
-    return t;
-}
-
 static void oracle_path(char *buf, size_t n, const char *dir, const char *file)
 {
     snprintf(buf, n, "%s/%s/%s.csv", kt_test_shared_path("oracle/hta"), dir, file);
@@ -134,7 +124,7 @@ static void oracle_path(char *buf, size_t n, const char *dir, const char *file)
 /* Every timeline output HTA produced for this trace, under --hta-compat. */
 static void check_hta(const char *oracle_dir, const char *trace)
 {
-    kt_trace *t = load(trace, true);
+    const kt_trace *t = fx_shared_trace(trace, true);
     if (!t) return;
     char path[4096];
     kt_tables *ts;
@@ -152,7 +142,6 @@ static void check_hta(const char *oracle_dir, const char *trace)
     oracle_path(path, sizeof path, oracle_dir, "idle_time_breakdown_interval_stats");
     check_csv(kt_tables_find(ts, "interval_stats"), path, "idle_time_breakdown_interval_stats");
     kt_tables_free(ts);
-    kt_trace_free(t);
 }
 
 #define HTA_ORACLE(dir, trace)                                                \
@@ -184,13 +173,12 @@ HTA_ORACLE(triton_example, "triton_example/triton_example.json.gz")
 
 static void check_tracelens(const char *trace, const char *oracle)
 {
-    kt_trace *t = load(trace, false);
+    const kt_trace *t = fx_shared_trace(trace, false);
     char *text = read_file(kt_test_shared_path(oracle));
     csv want;
     if (!t || !text || !csv_parse(text, &want)) {
         kt_test_fail(__FILE__, __LINE__, "cannot load %s or read %s", trace, oracle);
         free(text);
-        kt_trace_free(t);
         return;
     }
     kt_temporal_options o = { .tracelens = 1 };
@@ -206,7 +194,6 @@ static void check_tracelens(const char *trace, const char *oracle)
     }
     kt_tables_free(ts);
     csv_free(&want);
-    kt_trace_free(t);
 }
 
 #define TRACELENS_ORACLE(name, trace, dir)                                    \

@@ -112,13 +112,19 @@ static bool alloc_picks(picks *p, size_t n)
     return p->ev && p->group && p->cls;
 }
 
+/* HTA's test is stream != -1 on the raw integer, so 4294967295 counts. */
+static bool hta_has_stream(const kt_rank *r, uint32_t ev)
+{
+    return r->ev.stream[ev] != -1 || (r->ev.argi[ev] != KT_NONE && kt_event_arg(r, ev, KT_ARG_RAW_STREAM));
+}
+
 /* HTA: every event with a stream, in file order (the merge sorts it). */
 static kt_status pick_hta_events(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p)
 {
     if (!alloc_picks(p, r->ev.n)) return KT_ENOMEM;
     kt_status s = KT_OK;
     for (uint32_t ev = 0; ev < r->ev.n && s == KT_OK; ev++)
-        if (r->ev.stream[ev] != -1) s = pick(r, q, gs, p, ev, r->ev.pid[ev]);
+        if (hta_has_stream(r, ev)) s = pick(r, q, gs, p, ev, r->ev.pid[ev]);
     return s;
 }
 
