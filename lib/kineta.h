@@ -103,7 +103,12 @@ typedef struct kt_rank_sel {
     size_t nranks;
 } kt_rank_sel;
 
-/* info: per-rank summary (tables "ranks", "streams", "steps", "events") */
+/* info: per-rank summary.  Tables: "ranks" (file, rank, world size, device
+ * type and names, event totals, time span in ns, warnings), "events" (counts
+ * as written in the file: by ph, and complete events by raw category),
+ * "streams" (per device/stream event counts), "steps" (ProfilerStep#N on
+ * the CPU and the GPU), "launch_apis" (runtime/driver calls that launched
+ * GPU work, by name).                                                       */
 kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
 /* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
@@ -184,6 +189,68 @@ kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_cate
 
 /* @@ANALYSES-TIMELINE@@ (issue 4: temporal, idle, overlap, gaps, launch,
  * queue, memcpy-bw, counters) */
+
+/* temporal: where GPU time goes (HTA temporal breakdown, A4.1).  Table
+ * "temporal_breakdown": rank, idle_time(us), compute_time(us),
+ * non_compute_time(us), kernel_time(us), idle_time_pctg, compute_time_pctg,
+ * non_compute_time_pctg; kernel_time is the span from the first GPU event
+ * to the last, idle the holes in the union of GPU activity.  by_device /
+ * by_step split rows (extra columns "device" / "step" after "rank").
+ * tracelens: TraceLens's GPU timeline instead — table "gpu_timeline":
+ * type, time ms, percent (a leading "rank" column when several ranks).    */
+typedef struct kt_temporal_options {
+    int by_step;
+    int by_device;
+    int tracelens;
+} kt_temporal_options;
+kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_temporal_options *opt,
+                      kt_tables **out);
+
+/* idle: why each GPU stream is idle (HTA idle time breakdown, A4.3).  Each
+ * gap between consecutive GPU events of a stream is host_wait (the CPU
+ * launched the next event after the previous one ended), kernel_wait (gap
+ * below consecutive_kernel_delay_us) or other.  Tables "idle_time": rank,
+ * stream, idle_category, idle_time, idle_time_ratio; "interval_stats":
+ * idle_category, rank, stream, count, mean, std, min, 25%, 50%, 75%, max
+ * (µs).  By default both also have a trailing "device" column.            */
+typedef struct kt_idle_options {
+    double consecutive_kernel_delay_us; /* default 30 */
+    const int64_t *streams;             /* only these streams; NULL = all */
+    size_t nstreams;
+} kt_idle_options;
+kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_options *opt,
+                  kt_tables **out);
+
+/* overlap: share of communication time overlapped by computation (HTA
+ * comm/comp overlap, A4.4).  Table "comm_comp_overlap": rank,
+ * comp_comm_overlap_pctg (null when a rank has no communication); by_step
+ * adds a "step" column and one row per rank and ProfilerStep.             */
+typedef struct kt_overlap_options {
+    int by_step;
+} kt_overlap_options;
+kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap_options *opt,
+                     kt_tables **out);
+
+/* gaps: idle gaps between consecutive GPU events of each stream, and device
+ * idle as the holes in the union of all GPU activity of a device.  Tables
+ * "device_idle", "stream_gaps", "gap_histogram" (of the stream gaps) and
+ * "transitions" (kernel A → kernel B: count, avg/max/min/std/total gap).  */
+typedef enum {
+    KT_GAP_SORT_TOTAL = 0, KT_GAP_SORT_COUNT, KT_GAP_SORT_AVG, KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV
+} kt_gap_sort;
+typedef struct kt_gaps_options {
+    double hist_min_us, hist_max_us; /* histogram range; <= 0: the data's */
+    int bins;                        /* default 20 */
+    int linear;                      /* equal-width bins (default log-spaced) */
+    size_t top;                      /* transitions per rank; 0 = all */
+    kt_gap_sort sort;
+    int64_t step;                    /* only this ProfilerStep; -1 = all */
+    int short_names;                 /* pairs by HTA-shortened kernel names */
+} kt_gaps_options;
+/* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
+kt_gaps_options kt_gaps_defaults(void);
+kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
+                  kt_tables **out);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,13 @@
 #include "cli.h"
 
 extern const cli_command cmd_info;
+extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
+    &cmd_temporal,
+    &cmd_idle,
+    &cmd_overlap,
+    &cmd_gaps,
     NULL,
 };

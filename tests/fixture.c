@@ -58,3 +58,16 @@ void fx_finish(kt_trace *t)
     for (size_t i = 0; i < t->nranks; i++) CHECK_INT(kt_index_build(t->ranks[i], t->strs), KT_OK);
     kt_trace_align(t);
 }
+
+const kt_table *fx_table(const kt_tables *ts, const char *name)
+{
+    const kt_table *tb = ts ? kt_tables_find(ts, name) : NULL;
+    CHECK(tb != NULL);
+    return tb;
+}
+
+double fx_num(const kt_table *tb, size_t row, const char *col)
+{
+    long c = tb ? kt_table_col_index(tb, col) : -1;
+    return c < 0 || row >= kt_table_nrows(tb) ? -12345 : kt_table_float(tb, row, (size_t)c);
+}

@@ -22,4 +22,9 @@ void fx_arg_str(kt_trace *t, kt_rank *r, uint32_t key, const char *s);
 /* Build indexes and alignment as the loader does after parsing. */
 void fx_finish(kt_trace *t);
 
+/* Looking at results: a table by name (a failed CHECK when missing) and a
+ * numeric cell by column name (-12345 when the column or row is missing). */
+const kt_table *fx_table(const kt_tables *ts, const char *name);
+double fx_num(const kt_table *tb, size_t row, const char *col);
+
 #endif

@@ -4,6 +4,8 @@
 #include "analysis/kernel_type.h"
 #include "model/model.h"
 
+#include <string.h>
+
 TEST(intervals_merge_touching_and_nested)
 {
     kt_interval iv[] = { { 10, 20 }, { 0, 5 }, { 5, 7 }, { 12, 15 }, { 30, 40 } };
@@ -36,4 +38,84 @@ TEST(kernel_type_hta_rules)
     CHECK_STR(kt_memory_kernel_type("Memcpy DtoH (Device -> Pinned)", buf, sizeof buf), "Memcpy DtoH");
     CHECK_STR(kt_memory_kernel_type("Memset (Device)", buf, sizeof buf), "Memset");
     CHECK_STR(kt_memory_kernel_type("dma_copy", buf, sizeof buf), "Memcpy Unknown");
+}
+
+TEST(intervals_merge_runs_equals_sorted_merge)
+{
+    /* three streams' runs, each sorted by start, interleaving in time */
+    kt_interval iv[] = { { 0, 5 }, { 10, 12 }, { 30, 31 },   /* run 1 */
+                         { 4, 11 }, { 20, 25 },              /* run 2 */
+                         { 12, 13 }, { 26, 29 }, { 40, 41 } }; /* run 3 */
+    kt_interval ref[8], tmp[8];
+    memcpy(ref, iv, sizeof iv);
+    size_t nref = kt_intervals_merge(ref, 8);
+    size_t n = kt_intervals_merge_runs(iv, 8, tmp);
+    CHECK_INT(n, nref);
+    CHECK_INT(n, 5);
+    for (size_t i = 0; i < n && i < nref; i++) {
+        CHECK_INT(iv[i].start, ref[i].start);
+        CHECK_INT(iv[i].end, ref[i].end);
+    }
+    CHECK_INT(iv[0].end, 13); /* 0–5, 4–11, 10–12, 12–13 chain */
+    CHECK_INT(kt_intervals_span(iv, n), 41);
+    CHECK_INT(kt_intervals_merge_runs(iv, 0, tmp), 0);
+    CHECK_INT(kt_intervals_span(iv, 0), 0);
+}
+
+/* HTA rounding makes inverted intervals (dur −1 µs); HTA's group rule
+ * gives them a negative length, which the merge must reproduce.            */
+TEST(intervals_merge_keeps_hta_inverted_interval)
+{
+    kt_interval iv[] = { { 0, 10 }, { 11, 10 }, { 20, 22 } }, tmp[3];
+    size_t n = kt_intervals_merge_runs(iv, 3, tmp);
+    CHECK_INT(n, 3);
+    CHECK_INT(kt_intervals_length(iv, n), 10 - 1 + 2);
+}
+
+TEST(intervals_union_of_merged_sets)
+{
+    kt_interval a[] = { { 0, 10 }, { 20, 30 } }, b[] = { { 5, 15 }, { 30, 35 }, { 50, 60 } }, out[5];
+    size_t n = kt_intervals_union(a, 2, b, 3, out);
+    CHECK_INT(n, 3);
+    CHECK_INT(out[0].end, 15);
+    CHECK_INT(out[1].start, 20);
+    CHECK_INT(out[1].end, 35);
+    CHECK_INT(kt_intervals_length(out, n), 15 + 15 + 10);
+}
+
+TEST(kernel_type_cache_by_event)
+{
+    kt_strtab *s = kt_strtab_new();
+    kt_rank *r = kt_rank_new();
+    const char *names[] = { "ncclKernel_AllReduce", "Memcpy HtoD", "gemm", "Stream Wait Event" };
+    const uint8_t kinds[] = { KT_K_KERNEL, KT_K_MEMCPY, KT_K_KERNEL, KT_K_CUDA_SYNC };
+    for (int i = 0; i < 4; i++) {
+        uint32_t e = kt_events_push(&r->ev);
+        r->ev.name[e] = kt_strtab_intern(s, names[i], strlen(names[i]));
+        r->ev.kind[e] = kinds[i];
+    }
+    kt_type_cache *c = kt_type_cache_new(s, false);
+    for (int pass = 0; pass < 2; pass++) { /* second pass: memoized */
+        CHECK_INT(kt_event_kernel_type(c, r, 0), KT_TYPE_COMMUNICATION);
+        CHECK_INT(kt_event_kernel_type(c, r, 1), KT_TYPE_MEMORY);
+        CHECK_INT(kt_event_kernel_type(c, r, 2), KT_TYPE_COMPUTATION);
+        CHECK_INT(kt_event_kernel_type(c, r, 3), KT_TYPE_OTHER);
+    }
+    kt_type_cache_free(c);
+    kt_rank_free(r);
+    kt_strtab_free(s);
+}
+
+TEST(shorten_name_as_hta)
+{
+    char buf[256];
+    CHECK_STR(kt_shorten_name("void at::native::vectorized_elementwise_kernel<4, at::native::Foo<float> >(int, float*)",
+                              buf, sizeof buf),
+              "at::native::vectorized_elementwise_kernel");
+    CHECK_STR(kt_shorten_name("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", buf, sizeof buf),
+              "ncclDevKernel_SendRecv");
+    CHECK_STR(kt_shorten_name("Memcpy HtoD (Pageable -> Device)", buf, sizeof buf),
+              "Memcpy HtoD (Pageable -> Device)");
+    CHECK_STR(kt_shorten_name("aten::add", buf, sizeof buf), "aten::add");
+    CHECK_STR(kt_shorten_name("void f<a->b>()", buf, sizeof buf), "f");
 }

@@ -7,6 +7,7 @@
 #include "model/model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
@@ -45,6 +46,28 @@ static bool hta_not_compute(const char *n)
     return starts(n, "cuda") && has(n + 4, "LaunchKernel");
 }
 
+const char *kt_shorten_name(const char *name, char *buf, size_t n)
+{
+    if (hta_memory(name) || !strpbrk(name, "<(") || n == 0) {
+        snprintf(buf, n, "%s", name);
+        return buf;
+    }
+    size_t top = 0; /* buf is the stack */
+    for (const char *p = name; *p; p++) {
+        if (p[0] == '-' && p[1] == '>') { p++; continue; }
+        char open = *p == '>' ? '<' : *p == ')' ? '(' : 0;
+        if (open) {
+            while (top && buf[top - 1] != open) top--;
+            if (top) top--;
+        } else if (top + 1 < n) {
+            buf[top++] = *p;
+        }
+    }
+    buf[top] = '\0';
+    const char *last = strrchr(buf, ' ');
+    return last ? last + 1 : buf;
+}
+
 bool kt_is_comm_kernel_name(const char *n)
 {
     return starts(n, "nccl") || starts(n, "rccl") || starts(n, "hccl") || has(n, "ncclKernel") ||
@@ -78,4 +101,47 @@ const char *kt_memory_kernel_type(const char *name, char *buf, size_t n)
     if (!starts(name, "Memcpy")) return "Memcpy Unknown";
     snprintf(buf, n, "%.11s", name);
     return buf;
+}
+
+#define TYPE_UNKNOWN 0xff
+
+struct kt_type_cache {
+    const kt_strtab *strs;
+    bool hta_compat;
+    size_t n;
+    uint8_t *type; /* by name id; TYPE_UNKNOWN until first seen */
+};
+
+kt_type_cache *kt_type_cache_new(const kt_strtab *strs, bool hta_compat)
+{
+    kt_type_cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->strs = strs;
+    c->hta_compat = hta_compat;
+    c->n = kt_strtab_count(strs);
+    c->type = malloc(c->n ? c->n : 1);
+    if (!c->type) { free(c); return NULL; }
+    memset(c->type, TYPE_UNKNOWN, c->n);
+    return c;
+}
+
+void kt_type_cache_free(kt_type_cache *c)
+{
+    if (!c) return;
+    free(c->type);
+    free(c);
+}
+
+kt_kernel_type kt_event_kernel_type(kt_type_cache *c, const kt_rank *r, uint32_t ev)
+{
+    uint8_t kind = r->ev.kind[ev];
+    uint32_t name = r->ev.name[ev];
+    /* By default the kind decides for everything but kernels, so only
+     * kernel names are memoized; HTA looks at the name alone.             */
+    bool by_name = c->hta_compat || kind == KT_K_KERNEL;
+    if (!by_name || name >= c->n)
+        return kt_kernel_type_of(name < c->n ? kt_strtab_get(c->strs, name) : "", kind, c->hta_compat);
+    if (c->type[name] == TYPE_UNKNOWN)
+        c->type[name] = (uint8_t)kt_kernel_type_of(kt_strtab_get(c->strs, name), kind, c->hta_compat);
+    return (kt_kernel_type)c->type[name];
 }

@@ -27,7 +27,21 @@ const char *kt_kernel_type_name(kt_kernel_type t);
 /* HTA get_memory_kernel_type: "Memset", "Memcpy Unknown" or the first 11
  * characters ("Memcpy DtoH", ...). Writes into buf (>= 16 bytes).          */
 const char *kt_memory_kernel_type(const char *name, char *buf, size_t n);
+/* HTA shorten_name: drop "->", template <...> and argument (...) groups,
+ * keep the last space-separated word ("void at::native::foo<T>(x)" →
+ * "at::native::foo"); memcpy/memset names stay whole.  Writes into buf.    */
+const char *kt_shorten_name(const char *name, char *buf, size_t n);
 /* Name of a communication kernel (nccl/rccl/hccl). */
 bool kt_is_comm_kernel_name(const char *name);
+
+/* kt_kernel_type_of for events, memoized per name: analyses classify
+ * millions of events whose names repeat, and string matching would dominate
+ * their cost.  NULL on allocation failure.                                 */
+struct kt_rank;
+struct kt_strtab;
+typedef struct kt_type_cache kt_type_cache;
+kt_type_cache *kt_type_cache_new(const struct kt_strtab *strs, bool hta_compat);
+void kt_type_cache_free(kt_type_cache *c);
+kt_kernel_type kt_event_kernel_type(kt_type_cache *c, const struct kt_rank *r, uint32_t ev);
 
 #endif

@@ -133,6 +133,27 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     return true;
 }
 
+/* New columns holding rows ids[0..n) of e (ids may repeat). */
+bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
+{
+    kt_events out = { 0 };
+    if (!events_reserve(&out, n ? n : 1)) {
+        events_free(&out);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint32_t i = ids[k];
+#define C(col) out.col[k] = e->col[i]
+        C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
+        C(stream); C(corr); C(ext_id); C(argi); C(args_off); C(args_len);
+#undef C
+    }
+    out.n = n;
+    events_free(e);
+    *e = out;
+    return true;
+}
+
 const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key)
 {
     uint32_t first = r->ev.argi[ev];

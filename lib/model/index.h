@@ -36,6 +36,7 @@ typedef struct kt_flow {
 typedef struct kt_index {
     kt_gpu_stream *streams;  /* sorted by (device, stream) */
     size_t nstreams;
+    uint32_t *stream_events; /* storage the streams' ev arrays point into */
 
     /* correlation links, per event: for a GPU event the runtime/driver call
      * that launched it; KT_NONE if none.                                   */
@@ -50,8 +51,9 @@ typedef struct kt_index {
      * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.   */
     uint32_t *parent;
 
-    kt_step *cpu_steps;  size_t ncpu_steps;  /* sorted by ts */
-    kt_step *gpu_steps;  size_t ngpu_steps;  /* sorted by ts */
+    kt_step *cpu_steps;  size_t ncpu_steps;  /* sorted by ts, ties file order */
+    kt_step *gpu_steps;  size_t ngpu_steps;  /* sorted by ts, ties file order */
+    int64_t cpu_step_maxdur, gpu_step_maxdur; /* bound the containment search */
 
     kt_flow *flows;      size_t nflows;
 } kt_index;
@@ -74,11 +76,20 @@ bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev)
  * their launching call; CPU events: the CPU step containing their start.   */
 int64_t kt_event_step(const kt_rank *r, uint32_t ev);
 
+/* N of a "ProfilerStep#N" name (HTA: ProfilerStep\s*#\s*(\d+) at the
+ * start), or -1.                                                             */
+int64_t kt_profiler_step_number(const char *name);
+
 /* Cross-rank origin (A2.10): t->min_ts = min ts over every rank.            */
 void kt_trace_align(kt_trace *t);
 
-/* HTA load semantics for --hta-compat (A2.3 ns rounding, A2.11 incomplete-
- * iteration filtering).  Removes/changes events, then rebuilds indexes.     */
+/* HTA load semantics for --hta-compat, in HTA's order: keep only complete
+ * events with a category, minus the "Trace" span (A2.2); round times of
+ * ns_resolution ranks to whole µs as HTA does (A2.3: dur can become 0 or
+ * -1 µs); set t->min_ts (A2.10, before filtering, as HTA); drop the last
+ * ProfilerStep and GPU events without a kept launch, duplicates and MTIA
+ * variant included (A2.11).  Then rebuilds every rank's indexes.  Call it
+ * instead of kt_trace_align, after loading all ranks.                       */
 kt_status kt_apply_hta_compat(kt_trace *t);
 
 #endif /* KT_INDEX_H */

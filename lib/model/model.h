@@ -167,6 +167,12 @@ typedef struct kt_rank {
     uint64_t *xcat_count;       /*   parallel arrays, nxcat entries      */
     size_t nxcat;
 
+    /* Set by the loader: some event's ts was written as a JSON float
+     * ('.', 'e' or 'E' in the number) or some event had no ts.  pandas then
+     * makes HTA's ts column float and HTA rounds the rank's times (A2.3);
+     * kt_apply_hta_compat() rounds only such ranks.                         */
+    bool ns_resolution;
+
     /* top-level metadata */
     char *meta_json;            /* every top-level key except traceEvents,
                                    as one JSON object (raw value text)   */
@@ -206,6 +212,10 @@ uint32_t kt_events_push(kt_events *e);
 bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s);
 /* Append all events/args of src to dst (used to join parallel chunks). */
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
+
+/* Keep rows ids[0..n) of e, in that order (ids may repeat); args stay in
+ * place.  Invalidates indexes: rebuild them.  Returns false on OOM.      */
+bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n);
 
 /* ---- typed arg lookup ---------------------------------------------------- */
 const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);

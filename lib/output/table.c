@@ -169,6 +169,21 @@ bool kt_tables_add(kt_tables *ts, kt_table *t)
     return true;
 }
 
+kt_status kt_tables_from(kt_table **tb, size_t n, kt_tables **out)
+{
+    kt_tables *ts = kt_tables_new();
+    size_t i = 0;
+    while (ts && i < n && kt_tables_add(ts, tb[i])) i++;
+    if (ts && i == n) {
+        *out = ts;
+        return KT_OK;
+    }
+    for (size_t j = ts ? i + 1 : 0; j < n; j++) kt_table_free(tb[j]);
+    kt_tables_free(ts);
+    *out = NULL;
+    return KT_ENOMEM;
+}
+
 size_t kt_tables_count(const kt_tables *ts) { return ts ? ts->n : 0; }
 const kt_table *kt_tables_get(const kt_tables *ts, size_t i) { return i < ts->n ? ts->t[i] : NULL; }
 const kt_table *kt_tables_find(const kt_tables *ts, const char *name)

@@ -26,5 +26,8 @@ bool kt_table_failed(const kt_table *t);
 kt_tables *kt_tables_new(void);
 /* Takes ownership of t (frees it on failure). */
 bool kt_tables_add(kt_tables *ts, kt_table *t);
+/* The usual end of an analysis: *out = a new list of tb[0..n), taking
+ * ownership of them all; KT_ENOMEM (all freed) if any failed or is NULL.   */
+kt_status kt_tables_from(kt_table **tb, size_t n, kt_tables **out);
 
 #endif

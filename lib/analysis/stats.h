@@ -1,0 +1,25 @@
+/*
+ * stats.h — descriptive statistics the way pandas computes them.
+ *
+ * HTA reports pandas `describe()` (sample std, linearly interpolated
+ * quartiles) and numpy rounding; reproducing them bit for bit in one place
+ * lets every analysis match HTA's numbers.
+ */
+#ifndef KT_STATS_H
+#define KT_STATS_H
+
+#include <stddef.h>
+
+typedef struct kt_describe {
+    size_t count;
+    double mean, std, min, q25, q50, q75, max; /* NaN when undefined */
+} kt_describe;
+
+/* describe() of v[0..n); sorts v in place. */
+kt_describe kt_describe_values(double *v, size_t n);
+/* numpy.round(x, decimals): round half to even on x * 10^decimals. */
+double kt_np_round(double x, int decimals);
+/* 100 * part / whole, NaN when whole is 0. */
+double kt_pct(double part, double whole);
+
+#endif

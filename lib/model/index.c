@@ -1,0 +1,186 @@
+/*
+ * index.c — building a rank's indexes and answering the structural
+ * questions analyses ask per event (launcher, launcher op, step).
+ *
+ * The parts live in gpu_streams.c, correlation.c, call_tree.c, steps.c and
+ * flows.c; this file sequences them and holds the lookups that combine them.
+ */
+#include "index_build.h"
+#include "radix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t *kt_none_array(size_t n)
+{
+    uint32_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (a) memset(a, 0xff, n * sizeof *a); /* KT_NONE is all ones */
+    return a;
+}
+
+void kt_index_free(kt_index *idx)
+{
+    if (!idx) return;
+    free(idx->streams);
+    free(idx->stream_events);
+    free(idx->launcher);
+    free(idx->launch_first);
+    free(idx->launch_count);
+    free(idx->launched);
+    free(idx->parent);
+    free(idx->cpu_steps);
+    free(idx->gpu_steps);
+    free(idx->flows);
+    free(idx);
+}
+
+uint32_t *kt_select_events(const kt_events *e, bool (*keep)(const kt_events *, uint32_t),
+                           size_t *count)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < e->n; i++) n += keep(e, i);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids) return NULL;
+    n = 0;
+    for (uint32_t i = 0; i < e->n; i++)
+        if (keep(e, i)) ids[n++] = i;
+    *count = n;
+    return ids;
+}
+
+static bool is_gpu_side(const kt_events *e, uint32_t i) { return kt_kind_is_gpu_side(e->kind[i]); }
+
+/* Every GPU-side event in time order, ties in file order. */
+static uint32_t *gpu_events_by_ts(const kt_events *e, size_t *count)
+{
+    uint32_t *ids = kt_select_events(e, is_gpu_side, count);
+    if (ids && !kt_sort_ids_by_i64(ids, *count, e->ts)) {
+        free(ids);
+        return NULL;
+    }
+    return ids;
+}
+
+static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *idx)
+{
+    size_t ngpu = 0;
+    uint32_t *gpu = gpu_events_by_ts(&r->ev, &ngpu);
+    if (!gpu) return KT_ENOMEM;
+    kt_status s = kt_build_gpu_streams(r, gpu, ngpu, idx);
+    if (s == KT_OK) s = kt_build_correlation(r, gpu, ngpu, idx);
+    free(gpu);
+    if (s == KT_OK) s = kt_build_call_tree(r, idx);
+    if (s == KT_OK) s = kt_build_steps(r, strs, idx);
+    if (s == KT_OK) s = kt_build_flows(r, idx);
+    return s;
+}
+
+kt_status kt_index_build(kt_rank *r, const kt_strtab *strs)
+{
+    kt_index *idx = calloc(1, sizeof *idx);
+    if (!idx) return KT_ENOMEM;
+    kt_status s = build_parts(r, strs, idx);
+    if (s != KT_OK) {
+        kt_index_free(idx);
+        return s;
+    }
+    kt_index_free(r->idx);
+    r->idx = idx;
+    return KT_OK;
+}
+
+uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev)
+{
+    return r->idx->launcher[gpu_ev];
+}
+
+size_t kt_launched_events(const kt_rank *r, uint32_t rt_ev, const uint32_t **evs)
+{
+    const kt_index *idx = r->idx;
+    if (idx->launch_first[rt_ev] == KT_NONE) {
+        *evs = NULL;
+        return 0;
+    }
+    *evs = idx->launched + idx->launch_first[rt_ev];
+    return idx->launch_count[rt_ev];
+}
+
+uint32_t kt_launcher_op(const kt_rank *r, uint32_t gpu_ev)
+{
+    uint32_t rt = r->idx->launcher[gpu_ev];
+    if (rt == KT_NONE) return KT_NONE;
+    for (uint32_t p = r->idx->parent[rt]; p != KT_NONE; p = r->idx->parent[p])
+        if (r->ev.kind[p] == KT_K_CPU_OP) return p;
+    return KT_NONE;
+}
+
+static bool name_is(const char *name, const char *api)
+{
+    size_t n = strlen(api);
+    return !strncmp(name, api, n) && (name[n] == '\0' || name[n] == '_'); /* _v10000 suffixes */
+}
+
+bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev)
+{
+    const char *name = kt_strtab_get(strs, r->ev.name[rt_ev]);
+    return name_is(name, "cudaGraphLaunch") || name_is(name, "hipGraphLaunch") ||
+           name_is(name, "cuGraphLaunch");
+}
+
+/* Step containing ts (s.ts <= ts < s.ts + s.dur) among steps sorted by ts;
+ * device < 0: any device, else only steps whose event has that pid.  When
+ * several contain it, the one written last in the file wins (HTA).        */
+static int64_t step_at(const kt_rank *r, const kt_step *steps, size_t n, int64_t maxdur,
+                       int64_t ts, bool any_device, int64_t device)
+{
+    size_t lo = 0, hi = n; /* first step with s.ts > ts */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (steps[mid].ts <= ts) lo = mid + 1;
+        else hi = mid;
+    }
+    const kt_step *best = NULL;
+    for (size_t j = lo; j-- > 0 && steps[j].ts + maxdur > ts;) {
+        const kt_step *s = &steps[j];
+        if (ts < s->ts + s->dur && (any_device || r->ev.pid[s->ev] == device) &&
+            (!best || s->ev > best->ev))
+            best = s;
+    }
+    return best ? best->num : -1;
+}
+
+static int64_t cpu_step_at(const kt_rank *r, int64_t ts)
+{
+    const kt_index *idx = r->idx;
+    return step_at(r, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur, ts, true, 0);
+}
+
+int64_t kt_event_step(const kt_rank *r, uint32_t ev)
+{
+    const kt_index *idx = r->idx;
+    uint8_t k = r->ev.kind[ev];
+    if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION) return cpu_step_at(r, r->ev.ts[ev]);
+    int64_t step = step_at(r, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
+                           false, r->ev.pid[ev]);
+    if (step >= 0) return step;
+    uint32_t rt = idx->launcher[ev];
+    return rt == KT_NONE ? -1 : cpu_step_at(r, r->ev.ts[rt]);
+}
+
+/* HTA's origin (A2.10): the earliest complete event it keeps (ph X with a
+ * category, except the profiler's "Trace" span), over every rank.          */
+void kt_trace_align(kt_trace *t)
+{
+    bool found = false;
+    int64_t min = 0;
+    for (size_t k = 0; k < t->nranks; k++) {
+        const kt_events *e = &t->ranks[k]->ev;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (e->ph[i] == 'X' && e->cat[i] != KT_NONE && e->kind[i] != KT_K_TRACE_SPAN &&
+                (!found || e->ts[i] < min)) {
+                min = e->ts[i];
+                found = true;
+            }
+    }
+    t->min_ts = min;
+}

@@ -1,0 +1,34 @@
+/*
+ * index_build.h — the parts of kt_index_build(), one file per concern
+ * (gpu_streams.c, correlation.c, call_tree.c, steps.c, flows.c).
+ * Internal to lib/model; analyses use index.h.
+ */
+#ifndef KT_INDEX_BUILD_H
+#define KT_INDEX_BUILD_H
+
+#include "index.h"
+
+/* GPU-side events (kernel, memcpy, memset, cuda_sync): what a runtime or
+ * driver call can launch, matched by correlation.                          */
+static inline bool kt_kind_is_gpu_side(uint8_t k)
+{
+    return kt_kind_is_gpu(k) || k == KT_K_CUDA_SYNC;
+}
+
+/* Ids of the events satisfying keep(), in file order; NULL on OOM. */
+uint32_t *kt_select_events(const kt_events *e, bool (*keep)(const kt_events *, uint32_t),
+                           size_t *count);
+
+/* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM. */
+uint32_t *kt_none_array(size_t n);
+
+/* gpu_by_ts: every GPU-side event, sorted by ts, ties in file order. */
+kt_status kt_build_gpu_streams(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
+                               kt_index *idx);
+kt_status kt_build_correlation(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
+                               kt_index *idx);
+kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx);
+kt_status kt_build_steps(const kt_rank *r, const kt_strtab *strs, kt_index *idx);
+kt_status kt_build_flows(const kt_rank *r, kt_index *idx);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * cmd_gaps.c — `kineta gaps`: idle gaps between consecutive kernels of each
+ * GPU stream, device idle (holes in the union of GPU activity), a gap
+ * histogram and the kernel-pair transition table.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+extern const cli_command cmd_gaps;
+
+typedef struct gaps_state {
+    kt_gaps_options o;
+    bool top_given;
+} gaps_state;
+
+static const cli_option gaps_options[] = {
+    { "hist-min", "US", "histogram from this gap length (default: the shortest gap)" },
+    { "hist-max", "US", "histogram up to this gap length (default: the longest gap)" },
+    { "bins", "N", "histogram bins (default 20)" },
+    { "linear", NULL, "equal-width bins (default: log-spaced)" },
+    { "gap-top", "N", "kernel pairs per rank (default 15; 0 = all; all with -o)" },
+    { "gap-sort", "KEY", "rank pairs by count|avg|max|stdev|total (default total)" },
+    { "pstep", "N", "only ProfilerStep N" },
+    { NULL, NULL, NULL },
+};
+static const char *const gaps_tables[] = { "device_idle", "stream_gaps", "gap_histogram", "transitions", NULL };
+
+static void gaps_init(void *state)
+{
+    ((gaps_state *)state)->o = kt_gaps_defaults();
+}
+
+static int parse_sort(kt_gaps_options *o, const char *v)
+{
+    static const char *const keys[] = { "total", "count", "avg", "max", "stdev" };
+    static const kt_gap_sort sorts[] = { KT_GAP_SORT_TOTAL, KT_GAP_SORT_COUNT, KT_GAP_SORT_AVG,
+                                         KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(v, keys[i])) {
+            o->sort = sorts[i];
+            return 0;
+        }
+    fprintf(stderr, "kineta: --gap-sort must be count, avg, max, stdev or total\n");
+    return 2;
+}
+
+static int gaps_parse(void *state, const char *name, const char *v)
+{
+    gaps_state *s = state;
+    long long x;
+    if (!strcmp(name, "hist-min")) return cli_parse_double(name, v, &s->o.hist_min_us) ? 0 : 2;
+    if (!strcmp(name, "hist-max")) return cli_parse_double(name, v, &s->o.hist_max_us) ? 0 : 2;
+    if (!strcmp(name, "linear")) { s->o.linear = 1; return 0; }
+    if (!strcmp(name, "gap-sort")) return parse_sort(&s->o, v);
+    if (!cli_parse_int(name, v, 0, 1000000000, &x)) return 2;
+    if (!strcmp(name, "bins")) s->o.bins = x > 0 ? (int)x : 1;
+    else if (!strcmp(name, "gap-top")) s->o.top = (size_t)x, s->top_given = true;
+    else if (!strcmp(name, "pstep")) s->o.step = x;
+    return 0;
+}
+
+static kt_status gaps_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+{
+    gaps_state *s = state;
+    kt_gaps_options o = s->o;
+    if (ctx->out_path && !s->top_given) o.top = 0; /* the full report */
+    o.short_names = !ctx->verbose;
+    return kt_gaps(t, &ctx->sel, &o, out);
+}
+
+/* The histogram as bars, like the seed analyzer (and readable at a glance). */
+static void print_histogram(const kt_table *h, FILE *f)
+{
+    size_t n = kt_table_nrows(h);
+    int64_t most = 1;
+    for (size_t r = 0; r < n; r++)
+        if (kt_table_int(h, r, 2) > most) most = kt_table_int(h, r, 2);
+    fprintf(f, "== gap_histogram (%zu bins, µs)\n", n);
+    for (size_t r = 0; r < n; r++) {
+        double a = kt_table_float(h, r, 0), b = kt_table_float(h, r, 1);
+        int64_t c = kt_table_int(h, r, 2);
+        int bar = (int)(40 * c / most);
+        char range[64];
+        if (isnan(a)) snprintf(range, sizeof range, "< %.1f", b);
+        else if (isnan(b)) snprintf(range, sizeof range, "> %.1f", a);
+        else snprintf(range, sizeof range, "%.1f-%.1f", a, b);
+        fprintf(f, "%24s |", range);
+        for (int i = 0; i < 40; i++) fputs(i < bar ? "\xe2\x96\x88" : " ", f);
+        fprintf(f, "| %lld (%.1f%%)\n", (long long)c, kt_table_float(h, r, 3));
+    }
+}
+
+/* Text: every table, the histogram drawn; with -o and no --format the
+ * file is that text report.  Otherwise the generic printer.               */
+static int gaps_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
+{
+    bool report = ctx->out_path && !ctx->format_given;
+    if (ctx->format != FMT_TABLE && !report) return print_tables(ctx, &cmd_gaps, ts, f);
+    for (size_t i = 0; i < kt_tables_count(ts); i++) {
+        const kt_table *t = kt_tables_get(ts, i);
+        if (i) fputc('\n', f);
+        if (!strcmp(kt_table_name(t), "gap_histogram")) print_histogram(t, f);
+        else print_table_text(t, f);
+    }
+    return 0;
+}
+
+const cli_command cmd_gaps = {
+    .name = "gaps",
+    .summary = "gaps between consecutive kernels per GPU stream, device idle, kernel-pair transitions",
+    .description = "Gaps are measured per GPU stream (never per CPU thread); device idle is the\n"
+                   "holes in the union of all GPU activity of a device, not the sum of stream gaps.\n"
+                   "Kernel names are shortened unless --verbose.",
+    .options = gaps_options,
+    .tables = gaps_tables,
+    .state_size = sizeof(gaps_state),
+    .init = gaps_init,
+    .parse = gaps_parse,
+    .run = gaps_run,
+    .print = gaps_print,
+};

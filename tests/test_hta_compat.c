@@ -1,0 +1,149 @@
+/* test_hta_compat.c — HTA's load semantics (drops, ns rounding, incomplete-
+ * step filtering) on hand-built traces with hand-computed answers.       */
+#include "test.h"
+#include "fixture.h"
+
+#include <stdlib.h>
+
+#define US 1000 /* ns */
+#define CPU_PID 100
+
+static uint32_t cpu(kt_trace *t, kt_rank *r, const char *cat, const char *name, int64_t ts_us,
+                    int64_t dur_us, int64_t corr)
+{
+    return fx_event(t, r, 'X', cat, name, ts_us * US, dur_us * US, CPU_PID, 1, -1, corr);
+}
+
+static uint32_t gpu(kt_trace *t, kt_rank *r, const char *cat, const char *name, int64_t ts_us,
+                    int32_t stream, int64_t corr)
+{
+    return fx_event(t, r, 'X', cat, name, ts_us * US, 5 * US, 0, stream, stream, corr);
+}
+
+static const char *name_at(kt_trace *t, kt_rank *r, uint32_t i)
+{
+    return kt_strtab_get(t->strs, r->ev.name[i]);
+}
+
+/* A2.3 on a ns rank: 100.7 µs + 0.2 → ts 101, end 100, dur -1; 100.0 + 0.5
+ * → dur 0.  At epoch scale the double has 0.25 µs steps: 1712195495984501.1
+ * µs reads as ...501.0 (ceil 501, not 502) and ...501.0 + 0.9 as 502.0, so
+ * HTA gets ts 501, dur 1 where exact arithmetic would give 502, 0.  A µs
+ * rank is not rounded.  Non-complete events and the Trace span go.        */
+TEST(hta_compat_ns_rounding_and_drops)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    r->ns_resolution = true;
+    fx_event(t, r, 'M', "", "process_name", 0, -1, CPU_PID, 0, -1, -1);
+    fx_event(t, r, 'X', "Trace", "PyTorch Profiler (0)", 0, 10 * US, CPU_PID, 0, -1, -1);
+    fx_event(t, r, 's', "ac2g", "ac2g", 100700, -1, CPU_PID, 1, -1, 1);
+    fx_event(t, r, 'i', "cpu_instant_event", "[memory]", 100700, -1, CPU_PID, 1, -1, -1);
+    fx_event(t, r, 'X', "cpu_op", "a", 100700, 200, CPU_PID, 1, -1, -1);
+    fx_event(t, r, 'X', "cpu_op", "b", 100000, 500, CPU_PID, 1, -1, -1);
+    fx_event(t, r, 'X', "kernel", "c", 1712195495984501100, 900, 0, 7, 7, -1);
+    kt_rank *r1 = fx_rank(t, 1);
+    fx_event(t, r1, 'X', "cpu_op", "d", 100700, 200, CPU_PID, 1, -1, -1);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    CHECK_INT(r->ev.n, 3);
+    CHECK_STR(name_at(t, r, 0), "a");
+    CHECK_INT(r->ev.ts[0], 101 * US);
+    CHECK_INT(r->ev.dur[0], -1 * US);
+    CHECK_INT(r->ev.ts[1], 100 * US);
+    CHECK_INT(r->ev.dur[1], 0);
+    CHECK_INT(r->ev.ts[2], 1712195495984501 * US);
+    CHECK_INT(r->ev.dur[2], 1 * US);
+    CHECK_INT(r1->ev.n, 1);
+    CHECK_INT(r1->ev.ts[0], 100700);
+    CHECK_INT(r1->ev.dur[0], 200);
+    CHECK_INT(t->min_ts, 100 * US);
+    kt_trace_free(t);
+}
+
+/* Steps #1 [10,1000) and #2 [1000,2000) µs.  Kept CPU rows start before
+ * 1000.  GPU rows (stream >= 0 and corr >= 0, or Event Sync) stay once per
+ * kept CPU row with their correlation: corr 5 has two launches → twice.
+ * A kernel with corr -1 counts as a CPU row.  The orphan at ts 0 is
+ * dropped but still set the origin.  Rank 1 has no step: it loses all.   */
+TEST(hta_compat_drops_last_step_and_unlaunched_gpu_work)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 10, 990, -1);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 100, 5, 1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 200, 5, 5);
+    cpu(t, r, "cuda_driver", "cuLaunchKernel", 201, 2, 5);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 1500, 5, 2);
+    gpu(t, r, "kernel", "k1", 300, 7, 1);
+    gpu(t, r, "kernel", "k5", 400, 7, 5);
+    gpu(t, r, "kernel", "k2", 1600, 7, 2);
+    gpu(t, r, "kernel", "orphan", 0, 7, 3);
+    gpu(t, r, "kernel", "nocorr", 500, 7, -1);
+    gpu(t, r, "kernel", "nocorr_late", 1700, 7, -1);
+    fx_event(t, r, 'X', "cuda_sync", "Event Sync", 600 * US, US, 0, 7, -1, 1);
+    kt_rank *r1 = fx_rank(t, 1);
+    cpu(t, r1, "cpu_op", "aten::mm", 50, 10, -1);
+    cpu(t, r1, "cuda_runtime", "cudaLaunchKernel", 55, 1, 9);
+    gpu(t, r1, "kernel", "k9", 60, 7, 9);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "ProfilerStep#1", "cudaLaunchKernel", "cudaLaunchKernel", "cuLaunchKernel",
+                           "k1", "k5", "k5", "nocorr", "Event Sync" };
+    CHECK_INT(r->ev.n, 9);
+    for (size_t i = 0; i < 9 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(t->min_ts, 0);
+    CHECK_INT(r->idx->ncpu_steps, 1);
+    CHECK_INT(kt_gpu_launcher(r, 4), 1); /* indexes rebuilt on the new rows */
+    CHECK_INT(r1->ev.n, 0);
+    kt_trace_free(t);
+}
+
+/* One distinct ProfilerStep name in the whole job: HTA keeps everything. */
+TEST(hta_compat_single_step_keeps_all)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "user_annotation", "ProfilerStep#7", 10, 100, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 50, 5, 1);
+    gpu(t, r, "kernel", "orphan", 60, 7, 3);
+    kt_rank *r1 = fx_rank(t, 1);
+    cpu(t, r1, "user_annotation", "ProfilerStep#7", 10, 100, -1);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+    CHECK_INT(r->ev.n, 3);
+    CHECK_INT(r1->ev.n, 1);
+    kt_trace_free(t);
+}
+
+/* MTIA (backend mtia:hccl): CPU-category rows inside [first step start,
+ * last step end] = [0, 2000] µs, kernels launched from them, and memory
+ * kernels starting inside a step (stream -1 patched to the tid).          */
+TEST(hta_compat_mtia_variant)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    r->backend = kt_strtab_intern(t->strs, "mtia:hccl", 9);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 0, 1000, -1);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    cpu(t, r, "cpu_op", "aten::mm", 100, 100, -1);
+    cpu(t, r, "mtia_runtime", "runFunction - job_prep_and_submit_for_execution", 300, 100, 7);
+    cpu(t, r, "mtia_runtime", "runFunction - job_prep_and_submit_for_execution", 1900, 200, 8);
+    cpu(t, r, "cpu_op", "aten::add", 2500, 10, -1);
+    gpu(t, r, "mtia_ccp_events", "k7", 500, 3, 7);
+    gpu(t, r, "mtia_ccp_events", "k8", 2200, 3, 8);
+    fx_event(t, r, 'X', "gpu_memcpy", "Memcpy DtoD", 1500 * US, US, 0, 3, -1, -1);
+    fx_event(t, r, 'X', "gpu_memcpy", "Memcpy DtoD", 2500 * US, US, 0, 3, -1, -1);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "ProfilerStep#1", "ProfilerStep#2", "aten::mm",
+                           "runFunction - job_prep_and_submit_for_execution", "k7", "Memcpy DtoD" };
+    CHECK_INT(r->ev.n, 6);
+    for (size_t i = 0; i < 6 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(r->ev.stream[5], 3);
+    kt_trace_free(t);
+}

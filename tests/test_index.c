@@ -1,0 +1,278 @@
+/* test_index.c — GPU streams, correlation, call trees, steps, flows and
+ * alignment on hand-built traces with hand-computed answers.            */
+#include "test.h"
+#include "fixture.h"
+#include "model/radix.h"
+
+#include <stdlib.h>
+
+#define CPU_PID 100
+#define X(cat, name, ts, dur, tid, stream, corr) \
+    fx_event(t, r, 'X', cat, name, ts, dur, CPU_PID, tid, stream, corr)
+#define GPU(cat, name, ts, dur, dev, stream, corr) \
+    fx_event(t, r, 'X', cat, name, ts, dur, dev, stream, stream, corr)
+
+static void free_trace(kt_trace *t) { kt_trace_free(t); }
+
+TEST(radix_sort_is_stable_and_signed)
+{
+    uint64_t k[] = { kt_radix_key_i64(5), kt_radix_key_i64(-3), kt_radix_key_i64(5),
+                     kt_radix_key_i64(1LL << 40), kt_radix_key_i64(-3) };
+    uint32_t id[] = { 0, 1, 2, 3, 4 };
+    CHECK(kt_radix_sort(k, id, 5));
+    uint32_t want[] = { 1, 4, 0, 2, 3 };
+    for (int i = 0; i < 5; i++) CHECK_INT(id[i], want[i]);
+}
+
+/* One cudaGraphLaunch → three kernels on two streams, written out of time
+ * order; a cudaLaunchKernel → one kernel; a cuda_sync with stream -1.     */
+TEST(index_graph_launch_fans_out)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t op = X("cpu_op", "aten::graph_replay", 1000, 9000, 1, -1, -1);
+    uint32_t gl = X("cuda_runtime", "cudaGraphLaunch", 2000, 500, 1, -1, 10);
+    uint32_t lk = X("cuda_runtime", "cudaLaunchKernel", 3000, 300, 1, -1, 11);
+    uint32_t es = X("cuda_runtime", "cudaEventSynchronize", 4000, 100, 1, -1, 12);
+    uint32_t k3 = GPU("kernel", "k3", 9000, 100, 0, 8, 10);
+    uint32_t k1 = GPU("kernel", "k1", 5000, 100, 0, 7, 10);
+    uint32_t k2 = GPU("kernel", "k2", 6000, 100, 0, 8, 10);
+    uint32_t k4 = GPU("kernel", "k4", 7000, 100, 0, 7, 11);
+    uint32_t sync = GPU("cuda_sync", "Event Sync", 7500, 10, 0, -1, 12);
+    fx_finish(t);
+
+    CHECK_INT(kt_gpu_launcher(r, k1), gl);
+    CHECK_INT(kt_gpu_launcher(r, k2), gl);
+    CHECK_INT(kt_gpu_launcher(r, k3), gl);
+    CHECK_INT(kt_gpu_launcher(r, k4), lk);
+    CHECK_INT(kt_gpu_launcher(r, sync), es);
+    CHECK_INT(kt_gpu_launcher(r, op), KT_NONE);
+    const uint32_t *evs;
+    CHECK_INT(kt_launched_events(r, gl, &evs), 3);
+    CHECK_INT(evs[0], k1); /* ts order across streams */
+    CHECK_INT(evs[1], k2);
+    CHECK_INT(evs[2], k3);
+    CHECK_INT(kt_launched_events(r, lk, &evs), 1);
+    CHECK_INT(evs[0], k4);
+    CHECK_INT(kt_launched_events(r, op, &evs), 0);
+    CHECK(kt_is_graph_launch(r, t->strs, gl));
+    CHECK(!kt_is_graph_launch(r, t->strs, lk));
+    CHECK_INT(kt_launcher_op(r, k2), op);
+
+    /* streams: (0,7) = k1 k4, (0,8) = k2 k3; the stream-less sync is in none */
+    CHECK_INT(r->idx->nstreams, 2);
+    CHECK_INT(r->idx->streams[0].stream, 7);
+    CHECK_INT(r->idx->streams[0].n, 2);
+    CHECK_INT(r->idx->streams[0].ev[0], k1);
+    CHECK_INT(r->idx->streams[0].ev[1], k4);
+    CHECK_INT(r->idx->streams[1].stream, 8);
+    CHECK_INT(r->idx->streams[1].ev[0], k2);
+    CHECK_INT(r->idx->streams[1].ev[1], k3);
+    free_trace(t);
+}
+
+/* ROCm: kernels and memcpy on stream 0 of device 2 are GPU work like any
+ * other; a stream-carrying cuda_sync joins its stream; ties keep file order. */
+TEST(index_rocm_stream_zero_and_devices)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t op = X("cpu_op", "aten::mm", 0, 10000, 1, -1, -1);
+    uint32_t hl = X("cuda_runtime", "hipLaunchKernel", 100, 200, 1, -1, 5);
+    uint32_t hm = X("cuda_runtime", "hipMemcpyAsync", 400, 200, 1, -1, 6);
+    uint32_t mc = GPU("gpu_memcpy", "Memcpy HtoD", 3000, 50, 2, 0, 6);
+    uint32_t kr = GPU("kernel", "Cijk_gemm", 1000, 500, 2, 0, 5);
+    uint32_t kr2 = GPU("kernel", "other_dev", 1000, 500, 3, 0, -1);
+    uint32_t sw = GPU("cuda_sync", "Stream Wait Event", 3000, 0, 2, 0, -1);
+    fx_finish(t);
+
+    CHECK_INT(kt_gpu_launcher(r, kr), hl);
+    CHECK_INT(kt_gpu_launcher(r, mc), hm);
+    CHECK_INT(kt_launcher_op(r, kr), op);
+    CHECK_INT(kt_gpu_launcher(r, kr2), KT_NONE); /* orphan: no correlation */
+    CHECK_INT(kt_launcher_op(r, kr2), KT_NONE);
+    CHECK_INT(r->idx->nstreams, 2);
+    const kt_gpu_stream *s = &r->idx->streams[0];
+    CHECK_INT(s->device, 2);
+    CHECK_INT(s->stream, 0);
+    CHECK_INT(s->n, 3);
+    CHECK_INT(s->ev[0], kr);
+    CHECK_INT(s->ev[1], mc); /* ts tie with sw: file order */
+    CHECK_INT(s->ev[2], sw);
+    CHECK_INT(r->idx->streams[1].device, 3);
+    CHECK_INT(r->idx->streams[1].ev[0], kr2);
+    free_trace(t);
+}
+
+/* Call tree on one thread (times in ns; tolerance 1000 ns):
+ *   A [0,100000) ⊃ B [10000,20000); C [19500,25000) bleeds 500 ns out of B
+ *   → B is a sibling: parent(C) = A.  D [30000,40000); E [39000,50000)
+ *   bleeds exactly 1000 ns → left out; F [41000,42000) → A.
+ *   G [200000,210000) is a root; H [209800,215000) bleeds out of a root →
+ *   left out.  J [300000,305000) written before I [300000,310000): the
+ *   longer one is the parent.  K on another thread is a root.             */
+TEST(index_call_tree_bleed)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t A = X("cpu_op", "A", 0, 100000, 1, -1, -1);
+    uint32_t C = X("cuda_runtime", "C", 19500, 5500, 1, -1, -1);
+    uint32_t B = X("cpu_op", "B", 10000, 10000, 1, -1, -1);
+    uint32_t D = X("cpu_op", "D", 30000, 10000, 1, -1, -1);
+    uint32_t E = X("python_function", "E", 39000, 11000, 1, -1, -1);
+    uint32_t F = X("cuda_runtime", "F", 41000, 1000, 1, -1, -1);
+    uint32_t G = X("cpu_op", "G", 200000, 10000, 1, -1, -1);
+    uint32_t H = X("cuda_runtime", "H", 209800, 5200, 1, -1, -1);
+    uint32_t J = X("cpu_op", "J", 300000, 5000, 1, -1, -1);
+    uint32_t I = X("cpu_op", "I", 300000, 10000, 1, -1, -1);
+    uint32_t K = X("cpu_op", "K", 15000, 1000, 2, -1, -1);
+    uint32_t kern = GPU("kernel", "k", 50000, 10, 0, 7, -1);
+    fx_finish(t);
+
+    const uint32_t *p = r->idx->parent;
+    CHECK_INT(p[A], KT_NONE);
+    CHECK_INT(p[B], A);
+    CHECK_INT(p[C], A);
+    CHECK_INT(p[D], A);
+    CHECK_INT(p[E], KT_NONE);
+    CHECK_INT(p[F], A);
+    CHECK_INT(p[G], KT_NONE);
+    CHECK_INT(p[H], KT_NONE);
+    CHECK_INT(p[I], KT_NONE);
+    CHECK_INT(p[J], I);
+    CHECK_INT(p[K], KT_NONE);
+    CHECK_INT(p[kern], KT_NONE);
+    free_trace(t);
+}
+
+/* The launcher op skips python_function and annotations; a launch with
+ * only an annotation above it has no launcher op.                        */
+TEST(index_launcher_op_skips_python_and_annotations)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t L = X("cpu_op", "aten::linear", 0, 100000, 1, -1, -1);
+    X("python_function", "torch/nn/functional.py(12): linear", 1000, 90000, 1, -1, -1);
+    X("user_annotation", "my_region", 2000, 80000, 1, -1, -1);
+    X("cuda_runtime", "cudaLaunchKernel", 3000, 1000, 1, -1, 21);
+    X("user_annotation", "other_region", 200000, 10000, 1, -1, -1);
+    X("cuda_runtime", "cudaLaunchKernel", 201000, 1000, 1, -1, 22);
+    uint32_t k1 = GPU("kernel", "gemm", 5000, 100, 0, 7, 21);
+    uint32_t k2 = GPU("kernel", "relu", 205000, 100, 0, 7, 22);
+    fx_finish(t);
+
+    CHECK_INT(kt_launcher_op(r, k1), L);
+    CHECK(kt_gpu_launcher(r, k2) != KT_NONE);
+    CHECK_INT(kt_launcher_op(r, k2), KT_NONE);
+    free_trace(t);
+}
+
+/* CPU steps 3 [0,1e6) and 4 [1e6,2e6); GPU step 3 on device 0 [50000,1.1e6).
+ * k1 runs at 1.05e6 inside GPU step 3 although launched in CPU step 4;
+ * k2 (device 0) runs outside every GPU step → its launch's CPU step;
+ * k3 on device 1 has no GPU steps there → launch's CPU step (3).          */
+TEST(index_steps_cpu_and_gpu)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    X("user_annotation", "ProfilerStep#4", 1000000, 1000000, 1, -1, -1);
+    uint32_t s3 = X("user_annotation", "ProfilerStep#3", 0, 1000000, 1, -1, -1);
+    X("user_annotation", "ProfilerStepX", 0, 3000000, 1, -1, -1);
+    uint32_t l1 = X("cuda_runtime", "cudaLaunchKernel", 1010000, 100, 1, -1, 1);
+    X("cuda_runtime", "cudaLaunchKernel", 1500000, 100, 1, -1, 2);
+    X("cuda_runtime", "cudaLaunchKernel", 500000, 100, 1, -1, 3);
+    uint32_t late = X("cpu_op", "aten::add", 2500000, 100, 1, -1, -1);
+    uint32_t g3 = GPU("gpu_user_annotation", "ProfilerStep#3", 50000, 1050000, 0, 7, -1);
+    uint32_t k1 = GPU("kernel", "k1", 1050000, 100, 0, 7, 1);
+    uint32_t k2 = GPU("kernel", "k2", 1600000, 100, 0, 7, 2);
+    uint32_t k3 = GPU("kernel", "k3", 600000, 100, 1, 7, 3);
+    uint32_t orphan = GPU("kernel", "k4", 1900000, 100, 0, 9, -1);
+    fx_finish(t);
+
+    CHECK_INT(r->idx->ncpu_steps, 2);
+    CHECK_INT(r->idx->cpu_steps[0].num, 3);
+    CHECK_INT(r->idx->cpu_steps[0].ev, s3);
+    CHECK_INT(r->idx->cpu_steps[1].num, 4);
+    CHECK_INT(r->idx->cpu_steps[1].dur, 1000000);
+    CHECK_INT(r->idx->ngpu_steps, 1);
+    CHECK_INT(r->idx->gpu_steps[0].ev, g3);
+    CHECK_INT(kt_event_step(r, l1), 4);
+    CHECK_INT(kt_event_step(r, s3), 3);
+    CHECK_INT(kt_event_step(r, late), -1);
+    CHECK_INT(kt_event_step(r, k1), 3);
+    CHECK_INT(kt_event_step(r, k2), 4);
+    CHECK_INT(kt_event_step(r, k3), 3);
+    CHECK_INT(kt_event_step(r, orphan), -1);
+    CHECK_INT(kt_profiler_step_number("ProfilerStep # 12"), 12);
+    CHECK_INT(kt_profiler_step_number("ProfilerStep#"), -1);
+    CHECK_INT(kt_profiler_step_number("xProfilerStep#1"), -1);
+    free_trace(t);
+}
+
+/* ac2g id 10: s then f; an f without s (id 11); fwdbwd reusing id 10 pairs
+ * separately; a repeated ac2g id pairs first-with-first.                   */
+TEST(index_flows_pair_by_cat_and_id)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t s1 = fx_event(t, r, 's', "ac2g", "ac2g", 100, -1, CPU_PID, 1, -1, 10);
+    uint32_t fb_s = fx_event(t, r, 's', "fwdbwd", "fwdbwd", 150, -1, CPU_PID, 1, -1, 10);
+    fx_event(t, r, 'f', "ac2g", "ac2g", 300, -1, 0, 7, -1, 11);
+    uint32_t f1 = fx_event(t, r, 'f', "ac2g", "ac2g", 200, -1, 0, 7, -1, 10);
+    uint32_t fb_f = fx_event(t, r, 'f', "fwdbwd", "fwdbwd", 900, -1, CPU_PID, 2, -1, 10);
+    uint32_t s2 = fx_event(t, r, 's', "ac2g", "ac2g", 1000, -1, CPU_PID, 1, -1, 10);
+    uint32_t f2 = fx_event(t, r, 'f', "ac2g", "ac2g", 1100, -1, 0, 7, -1, 10);
+    fx_finish(t);
+
+    CHECK_INT(r->idx->nflows, 3);
+    CHECK_INT(r->idx->flows[0].start, s1);
+    CHECK_INT(r->idx->flows[0].end, f1);
+    CHECK_INT(r->idx->flows[1].start, fb_s);
+    CHECK_INT(r->idx->flows[1].end, fb_f);
+    CHECK_INT(r->idx->flows[2].start, s2);
+    CHECK_INT(r->idx->flows[2].end, f2);
+    free_trace(t);
+}
+
+/* The origin is the earliest complete event over all ranks, ignoring
+ * metadata (ts 0) and the profiler's Trace span.                         */
+TEST(index_trace_align_origin)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    fx_event(t, r, 'M', "", "process_name", 0, -1, CPU_PID, 0, -1, -1);
+    fx_event(t, r, 'X', "Trace", "PyTorch Profiler (0)", 500, 100000, CPU_PID, 0, -1, -1);
+    X("cpu_op", "aten::mm", 7000, 10, 1, -1, -1);
+    kt_rank *r1 = fx_rank(t, 1);
+    fx_event(t, r1, 'X', "cpu_op", "aten::mm", 5000, 10, CPU_PID, 1, -1, -1);
+    fx_event(t, r1, 'i', "cpu_instant_event", "[memory]", 10, -1, CPU_PID, 1, -1, -1);
+    fx_finish(t);
+    CHECK_INT(t->min_ts, 5000);
+    free_trace(t);
+}
+
+TEST(index_empty_rank)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    fx_finish(t);
+    CHECK_INT(r->idx->nstreams, 0);
+    CHECK_INT(r->idx->ncpu_steps, 0);
+    CHECK_INT(r->idx->nflows, 0);
+    CHECK_INT(t->min_ts, 0);
+    free_trace(t);
+}
+
+/* 20 events sharing one start (more than the insertion-sort run limit),
+ * written shortest first: the longer encloses the shorter.               */
+TEST(index_call_tree_long_equal_start_run)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t ev[20];
+    for (int k = 0; k < 20; k++) ev[k] = X("cpu_op", "op", 5000, 100 * (k + 1), 1, -1, -1);
+    fx_finish(t);
+    for (int k = 0; k < 19; k++) CHECK_INT(r->idx->parent[ev[k]], ev[k + 1]);
+    CHECK_INT(r->idx->parent[ev[19]], KT_NONE);
+    free_trace(t);
+}
