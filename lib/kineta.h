@@ -150,7 +150,7 @@ typedef struct kt_kernels_options {
     const kt_categorizer *categorizer; /* NULL = built-in rules           */
 } kt_kernels_options;
 /* Defaults: sort by count, by name, top 10, kernels only, short names, all steps. */
-void kt_kernels_options_init(kt_kernels_options *o);
+kt_kernels_options kt_kernels_defaults(void);
 kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                      kt_tables **out);
 
@@ -166,7 +166,8 @@ typedef struct kt_breakdown_options {
     double duration_ratio;  /* HTA's cumulative-time quantile (0.8)        */
     int memory;             /* analyse MEMORY kernels too (1)              */
 } kt_breakdown_options;
-void kt_breakdown_options_init(kt_breakdown_options *o);
+/* Defaults: HTA's (10 kernels, ratio 0.8, memory kernels included). */
+kt_breakdown_options kt_breakdown_defaults(void);
 kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
                        kt_tables **out);
 
@@ -183,7 +184,8 @@ typedef struct kt_categories_options {
     int64_t pstep;          /* -1 = everything                             */
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
 } kt_categories_options;
-void kt_categories_options_init(kt_categories_options *o);
+/* Defaults: memory included, short names, all rows, all steps. */
+kt_categories_options kt_categories_defaults(void);
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out);
 

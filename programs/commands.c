@@ -5,9 +5,13 @@
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
+extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
+    &cmd_kernels,
+    &cmd_breakdown,
+    &cmd_categories,
     &cmd_temporal,
     &cmd_idle,
     &cmd_overlap,

@@ -33,21 +33,10 @@ static kt_trace *two_ranks(bool compat)
     return t;
 }
 
-/* Row index where column col equals s (and column "rank" equals rank, if >= 0). */
-static long find_row(const kt_table *tb, const char *col, const char *s, int rank)
-{
-    long c = kt_table_col_index(tb, col), rc = kt_table_col_index(tb, "rank");
-    for (size_t i = 0; c >= 0 && i < kt_table_nrows(tb); i++)
-        if (!strcmp(kt_table_str(tb, i, (size_t)c), s) && (rank < 0 || kt_table_int(tb, i, (size_t)rc) == rank))
-            return (long)i;
-    return -1;
-}
-
+/* Cell of column col in row (from fx_row); NaN when there is no such row. */
 static double cell(const kt_table *tb, long row, const char *col)
 {
-    long c = kt_table_col_index(tb, col);
-    if (row < 0 || c < 0) return NAN;
-    return kt_table_float(tb, (size_t)row, (size_t)c);
+    return row < 0 ? NAN : fx_num(tb, (size_t)row, col);
 }
 
 TEST(breakdown_kernel_type_partition)
@@ -67,17 +56,16 @@ TEST(breakdown_kernel_type_partition)
     CHECK_STR(kt_table_str(kt, 3, 0), "MEMORY");
     CHECK_NEAR(kt_table_float(kt, 3, 2), 100.0 * 50 / 360, 1e-9);
     const kt_table *br = kt_tables_find(ts, "kernel_type_by_rank");
-    CHECK_NEAR(cell(br, find_row(br, "kernel_type", "COMPUTATION", 1), "percentage"), 100, 1e-9);
-    CHECK_NEAR(cell(br, find_row(br, "kernel_type", "COMPUTATION", 0), "sum"), 70, 1e-9);
+    CHECK_NEAR(cell(br, fx_row(br, "kernel_type", "COMPUTATION", 1), "percentage"), 100, 1e-9);
+    CHECK_NEAR(cell(br, fx_row(br, "kernel_type", "COMPUTATION", 0), "sum"), 70, 1e-9);
     kt_tables_free(ts);
 
-    kt_breakdown_options o;
-    kt_breakdown_options_init(&o);
+    kt_breakdown_options o = kt_breakdown_defaults();
     o.memory = 0; /* no MEMORY type: the memcpy's 50 µs disappear */
     CHECK_INT(kt_breakdown(t, NULL, &o, &ts), KT_OK);
     kt = kt_tables_find(ts, "kernel_type");
     CHECK_INT(kt_table_nrows(kt), 3);
-    CHECK_INT(find_row(kt, "kernel_type", "MEMORY", -1), -1);
+    CHECK_INT(fx_row(kt, "kernel_type", "MEMORY", -1), -1);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -85,13 +73,12 @@ TEST(breakdown_kernel_type_partition)
 TEST(breakdown_folding_reports_real_statistics)
 {
     kt_trace *t = two_ranks(false);
-    kt_breakdown_options o;
-    kt_breakdown_options_init(&o);
+    kt_breakdown_options o = kt_breakdown_defaults();
     o.num_kernels = 1; /* rank 0 COMPUTATION has 2 names: elementwise_b folds */
     kt_tables *ts = NULL;
     CHECK_INT(kt_breakdown(t, NULL, &o, &ts), KT_OK);
     const kt_table *k = kt_tables_find(ts, "kernels");
-    long a = find_row(k, "name", "gemm_a", 0), others = find_row(k, "name", "others", 0);
+    long a = fx_row(k, "name", "gemm_a", 0), others = fx_row(k, "name", "others", 0);
     CHECK(a >= 0 && others >= 0);
     CHECK_NEAR(cell(k, a, "sum (us)"), 160, 1e-9);
     CHECK_NEAR(cell(k, a, "max (us)"), 100, 1e-9);
@@ -101,17 +88,17 @@ TEST(breakdown_folding_reports_real_statistics)
     CHECK_NEAR(cell(k, a, "count"), 2, 0);
     CHECK_NEAR(cell(k, others, "sum (us)"), 10, 1e-9);
     CHECK_NEAR(cell(k, others, "count"), 1, 0);
-    CHECK_INT(find_row(k, "name", "elementwise_b", -1), -1);
+    CHECK_INT(fx_row(k, "name", "elementwise_b", -1), -1);
     CHECK(a < others); /* named kernels before "others" */
     /* rank 1 has one name: never folded */
-    CHECK_NEAR(cell(k, find_row(k, "name", "gemm_a", 1), "mean (us)"), 40, 1e-9);
+    CHECK_NEAR(cell(k, fx_row(k, "name", "gemm_a", 1), "mean (us)"), 40, 1e-9);
     CHECK_INT(kt_table_nrows(k), 5); /* + nccl, memcpy */
     /* distribution: top kernels on every rank they ran on; not elementwise_b */
     const kt_table *d = kt_tables_find(ts, "distribution");
     CHECK_INT(kt_table_nrows(d), 4);
-    CHECK_NEAR(cell(d, find_row(d, "name", "gemm_a", 1), "max (us)"), 40, 1e-9);
-    CHECK_NEAR(cell(d, find_row(d, "name", "gemm_a", 0), "min (us)"), 60, 1e-9);
-    CHECK_INT(find_row(d, "name", "elementwise_b", -1), -1);
+    CHECK_NEAR(cell(d, fx_row(d, "name", "gemm_a", 1), "max (us)"), 40, 1e-9);
+    CHECK_NEAR(cell(d, fx_row(d, "name", "gemm_a", 0), "min (us)"), 60, 1e-9);
+    CHECK_INT(fx_row(d, "name", "elementwise_b", -1), -1);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -119,14 +106,13 @@ TEST(breakdown_folding_reports_real_statistics)
 TEST(breakdown_hta_compat_reproduces_folding_bug)
 {
     kt_trace *t = two_ranks(true);
-    kt_breakdown_options o;
-    kt_breakdown_options_init(&o);
+    kt_breakdown_options o = kt_breakdown_defaults();
     o.num_kernels = 1;
     kt_tables *ts = NULL;
     CHECK_INT(kt_breakdown(t, NULL, &o, &ts), KT_OK);
     const kt_table *k = kt_tables_find(ts, "kernels");
     CHECK_INT(kt_table_col_index(k, "count"), -1); /* HTA's columns only */
-    long a = find_row(k, "name", "gemm_a", 0);
+    long a = fx_row(k, "name", "gemm_a", 0);
     CHECK_NEAR(cell(k, a, "max (us)"), 160, 1e-9); /* HTA: max = min = mean = sum */
     CHECK_NEAR(cell(k, a, "min (us)"), 160, 1e-9);
     CHECK_NEAR(cell(k, a, "mean (us)"), 160, 1e-9);
@@ -152,8 +138,7 @@ TEST(breakdown_rank_selection)
     CHECK_NEAR(kt_table_float(kt, 0, 1), 40, 1e-9);
     CHECK_INT(kt_table_nrows(kt_tables_find(ts, "kernels")), 1);
     kt_tables_free(ts);
-    kt_breakdown_options o;
-    kt_breakdown_options_init(&o);
+    kt_breakdown_options o = kt_breakdown_defaults();
     o.duration_ratio = 1.5;
     CHECK_INT(kt_breakdown(t, NULL, &o, &ts), KT_EUSAGE);
     kt_trace_free(t);

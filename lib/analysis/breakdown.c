@@ -9,7 +9,7 @@
  * hta_compat the bug, HTA's "stream != -1" event set and its name-only
  * classification are reproduced instead (docs/kernels.md).
  */
-#include "analysis/intervals.h"
+#include "analysis/gpu_busy.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/kernel_type.h"
 #include "model/model.h"
@@ -23,9 +23,9 @@
 #define NTYPES 3           /* COMPUTATION, COMMUNICATION, MEMORY: bits 1, 2, 4 */
 #define OTHERS KT_NONE     /* name id of the folded row */
 
-void kt_breakdown_options_init(kt_breakdown_options *o)
+kt_breakdown_options kt_breakdown_defaults(void)
 {
-    *o = (kt_breakdown_options){ .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
+    return (kt_breakdown_options){ .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
 }
 
 /* One row of the per-kernel table (and of the distribution table). */
@@ -45,6 +45,7 @@ typedef struct bd {
     const kt_trace *t;
     kt_breakdown_options o;
     bool compat;
+    kt_type_cache *types;
     int64_t label_ns[1 << NTYPES]; /* all ranks, by type bitmask */
     kt_table *by_rank;
     bd_rows kernels;         /* rows of "kernels" */
@@ -82,9 +83,7 @@ static bool is_gpu_row(const kt_rank *r, uint32_t i, bool compat)
 /* Type of a GPU row, or -1 when the breakdown does not analyse it. */
 static int analysed_type(const bd *b, const kt_rank *r, uint32_t i)
 {
-    uint32_t name = r->ev.name[i];
-    const char *s = name == KT_NONE ? "" : kt_strtab_get(b->t->strs, name);
-    kt_kernel_type ty = kt_kernel_type_of(s, r->ev.kind[i], b->compat);
+    kt_kernel_type ty = kt_event_kernel_type(b->types, r, i);
     if (ty == KT_TYPE_OTHER || (ty == KT_TYPE_MEMORY && !b->o.memory)) return -1;
     return (int)ty;
 }
@@ -103,21 +102,21 @@ static int by_time(const void *a, const void *b)
     return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
 }
 
-/* HTA's sweep: per type, merge intervals; +bit at starts, -bit at ends;
- * the running sum is the set of active types; sum segment lengths per set.
- * At equal times ends go first, so touching intervals of different types
- * never produce zero-length overlap classes.                              */
-static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int64_t label_ns[1 << NTYPES])
+/* HTA's sweep over the merged union of each type (class 1 + type of g):
+ * +bit at starts, -bit at ends; the running sum is the set of active types;
+ * sum segment lengths per set.  At equal times ends go first, so touching
+ * intervals of different types never produce zero-length overlap classes. */
+static bool sweep(const kt_busy_group *g, int64_t label_ns[1 << NTYPES])
 {
     size_t total = 0;
-    for (int ty = 0; ty < NTYPES; ty++) total += 2 * (n[ty] = kt_intervals_merge(iv[ty], n[ty]));
+    for (int ty = 0; ty < NTYPES; ty++) total += 2 * g->n[1 + ty];
     point *p = malloc((total ? total : 1) * sizeof *p);
     if (!p) return false;
     size_t np = 0;
     for (int ty = 0; ty < NTYPES; ty++)
-        for (size_t k = 0; k < n[ty]; k++) {
-            p[np++] = (point){ iv[ty][k].start, 1 << ty };
-            p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
+        for (size_t k = 0; k < g->n[1 + ty]; k++) {
+            p[np++] = (point){ g->iv[1 + ty][k].start, 1 << ty };
+            p[np++] = (point){ g->iv[1 + ty][k].end, -(1 << ty) };
         }
     qsort(p, np, sizeof *p, by_time);
     int running = 0;
@@ -305,30 +304,14 @@ static bool fold_and_emit(bd *b, bd_row *g, size_t k)
 /* ---- one rank ------------------------------------------------------------- */
 
 typedef struct rank_scan {
-    kt_interval *iv[NTYPES];
-    size_t n[NTYPES], cap[NTYPES];
     kt_group_map groups;      /* key: type << 32 | name id */
     kt_samples samples;
 } rank_scan;
 
 static void scan_free(rank_scan *s)
 {
-    for (int ty = 0; ty < NTYPES; ty++) free(s->iv[ty]);
     kt_group_map_free(&s->groups);
     kt_samples_free(&s->samples);
-}
-
-static bool push_interval(rank_scan *s, int ty, int64_t start, int64_t end)
-{
-    if (s->n[ty] == s->cap[ty]) {
-        size_t cap = s->cap[ty] ? s->cap[ty] * 2 : 1024;
-        kt_interval *iv = realloc(s->iv[ty], cap * sizeof *iv);
-        if (!iv) return false;
-        s->iv[ty] = iv;
-        s->cap[ty] = cap;
-    }
-    s->iv[ty][s->n[ty]++] = (kt_interval){ start, end };
-    return true;
 }
 
 static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
@@ -339,9 +322,7 @@ static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
         if (ty < 0) continue;
         int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
         uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
-        if (g == UINT32_MAX || !push_interval(s, ty, r->ev.ts[i], r->ev.ts[i] + dur) ||
-            !kt_samples_push(&s->samples, g, dur))
-            return false;
+        if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur)) return false;
     }
     return true;
 }
@@ -351,7 +332,7 @@ static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
 static bool kernel_rows(bd *b, int rank, rank_scan *s)
 {
     size_t ng = s->groups.n;
-    kt_dur_stats *st = kt_group_stats(&s->samples, ng, false);
+    kt_dur_stats *st = kt_group_stats(&s->samples, ng);
     bd_row *g = malloc((ng ? ng : 1) * sizeof *g);
     bool ok = st && g;
     for (int ty = 0; ok && ty < NTYPES; ty++) {
@@ -370,11 +351,22 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
     return ok;
 }
 
+/* kt_busy classifier: class 1 + type for the analysed types. */
+static int busy_class(void *ctx, const kt_rank *r, uint32_t ev)
+{
+    int ty = analysed_type(ctx, r, ev);
+    return ty < 0 ? 0 : 1 + ty;
+}
+
 static bool analyse_rank(bd *b, const kt_rank *r)
 {
     rank_scan s = { 0 };
     int64_t ns[1 << NTYPES] = { 0 };
-    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ns) && kernel_rows(b, r->rank, &s);
+    kt_busy busy;
+    kt_busy_query q = { .hta_events = b->compat, .classify = busy_class, .ctx = b };
+    if (kt_busy_build(r, &q, &busy) != KT_OK) return false;
+    bool ok = sweep(&busy.g[0], ns) && scan_rank(b, r, &s) && kernel_rows(b, r->rank, &s);
+    kt_busy_free(&busy);
     if (ok) {
         for (int m = 0; m < (1 << NTYPES); m++) b->label_ns[m] += ns[m];
         add_type_rows(b->by_rank, ns, r->rank);
@@ -506,14 +498,13 @@ static kt_table *distribution_table(bd *b)
 kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
                        kt_tables **out)
 {
-    bd b = { .t = t, .compat = t->hta_compat };
-    if (opt) b.o = *opt;
-    else kt_breakdown_options_init(&b.o);
+    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults() };
     *out = NULL;
     if (b.o.duration_ratio < 0 || b.o.duration_ratio > 1) return KT_EUSAGE;
     kt_tables *ts = kt_tables_new();
     b.by_rank = type_table("kernel_type_by_rank", true);
-    bool ok = ts && b.by_rank;
+    b.types = kt_type_cache_new(t->strs, b.compat);
+    bool ok = ts && b.by_rank && b.types;
     for (size_t i = 0; ok && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) ok = analyse_rank(&b, t->ranks[i]);
     kt_table *all_types = ok ? type_table("kernel_type", false) : NULL;
@@ -525,6 +516,7 @@ kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_break
     else kt_table_free(b.by_rank);
     free(b.kernels.r);
     free(b.all.r);
+    kt_type_cache_free(b.types);
     if (!ok) {
         kt_tables_free(ts);
         return KT_ENOMEM;

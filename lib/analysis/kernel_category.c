@@ -141,6 +141,42 @@ const char *kt_categorize(const kt_categorizer *c, const char *kernel_name)
     return kt_category_name(c, kt_category_of(c, kernel_name, KT_K_KERNEL));
 }
 
+struct kt_category_cache {
+    const kt_categorizer *c;
+    const kt_strtab *strs;
+    size_t n;
+    uint16_t *cat; /* by name id: category + 1; 0 = not yet known */
+};
+
+kt_category_cache *kt_category_cache_new(const kt_categorizer *c, const kt_strtab *strs)
+{
+    kt_category_cache *cc = calloc(1, sizeof *cc);
+    if (!cc) return NULL;
+    *cc = (kt_category_cache){ c, strs, kt_strtab_count(strs), NULL };
+    if (!(cc->cat = calloc(cc->n ? cc->n : 1, sizeof *cc->cat))) {
+        free(cc);
+        return NULL;
+    }
+    return cc;
+}
+
+void kt_category_cache_free(kt_category_cache *cc)
+{
+    if (!cc) return;
+    free(cc->cat);
+    free(cc);
+}
+
+uint32_t kt_event_category(kt_category_cache *cc, const kt_rank *r, uint32_t ev)
+{
+    uint8_t kind = r->ev.kind[ev];
+    uint32_t name = r->ev.name[ev];
+    if (kind == KT_K_MEMCPY || kind == KT_K_MEMSET || name >= cc->n || cc->c->ncats >= UINT16_MAX)
+        return kt_category_of(cc->c, name < cc->n ? kt_strtab_get(cc->strs, name) : "", kind);
+    if (!cc->cat[name]) cc->cat[name] = (uint16_t)(1 + kt_category_of(cc->c, kt_strtab_get(cc->strs, name), kind));
+    return cc->cat[name] - 1u;
+}
+
 /* ---- building the table -------------------------------------------------- */
 
 static void rule_free(rule *r)

@@ -5,6 +5,7 @@
  * demand by kt_kernel_display_names.
  */
 #include "kernel_names.h"
+#include "kernel_type.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,69 +20,12 @@ static bool is_ident(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-static bool keep_as_is(const char *name)
+/* Start of the component after the last "::" in s[0, end). */
+static size_t last_component(const char *s, size_t end)
 {
-    return (!strchr(name, '<') && !strchr(name, '(')) || !strncmp(name, "Memcpy", 6) ||
-           !strncmp(name, "Memset", 6);
-}
-
-/* The name's top-level text (outside every bracket group, "->" ignored),
- * with at[i] = index in the name of txt[i].                               */
-typedef struct flat {
-    char *txt;
-    size_t *at;
-    size_t n;
-} flat;
-
-static bool flatten(const char *s, flat *f)
-{
-    size_t len = strlen(s);
-    f->txt = malloc(len + 1);
-    f->at = malloc((len + 1) * sizeof *f->at);
-    f->n = 0;
-    if (!f->txt || !f->at) return false;
-    int depth = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '-' && s[i + 1] == '>') { i++; continue; }
-        if (is_open(c)) depth++;
-        else if (is_close(c)) depth -= depth > 0;
-        else if (depth == 0) {
-            f->txt[f->n] = c;
-            f->at[f->n++] = i;
-        }
-    }
-    f->txt[f->n] = '\0';
-    return true;
-}
-
-static void flat_free(flat *f)
-{
-    free(f->txt);
-    free(f->at);
-}
-
-/* [*ws, *end) = the last top-level word, without a trailing " const". */
-static void last_word(const flat *f, size_t *ws, size_t *end)
-{
-    size_t e = f->n;
-    for (;;) {
-        while (e > 0 && f->txt[e - 1] == ' ') e--;
-        if (e >= 6 && !memcmp(f->txt + e - 6, " const", 6)) e -= 6;
-        else break;
-    }
-    size_t s = e;
-    while (s > 0 && f->txt[s - 1] != ' ') s--;
-    *ws = s;
-    *end = e;
-}
-
-/* Start of the component after the last "::" in txt[ws, end). */
-static size_t last_component(const char *txt, size_t ws, size_t end)
-{
-    for (size_t i = end; i >= ws + 2; i--)
-        if (txt[i - 1] == ':' && txt[i - 2] == ':') return i;
-    return ws;
+    for (size_t i = end; i >= 2; i--)
+        if (s[i - 1] == ':' && s[i - 2] == ':') return i;
+    return 0;
 }
 
 static bool generic_component(const char *s, size_t len)
@@ -104,6 +48,19 @@ static size_t group_end(const char *name, size_t open)
     return strlen(name);
 }
 
+/* Where the kernel's own bracket groups start: just after the first
+ * occurrence of comp[0, len) that is followed by '<' or '(' — the function
+ * name precedes its template arguments and parameters.  0 if none.        */
+static size_t groups_after(const char *name, const char *comp, size_t len)
+{
+    for (const char *p = name; len && (p = strstr(p, comp)); p++) {
+        const char *q = p;
+        for (size_t k = 0; k < len && q; k++) q = q[0] == comp[k] ? q + 1 : NULL;
+        if (q && (*q == '<' || *q == '(') && (p == name || !is_ident(p[-1]))) return (size_t)(q - name);
+    }
+    return 0;
+}
+
 /* First template argument at name[open] == '<' if it looks like a kernel's
  * own name (cutlass_80_tensorop_..._align1): a long identifier with an
  * underscore, not a type such as int or float.                            */
@@ -119,40 +76,48 @@ static char *identifier_argument(const char *name, size_t open)
     return strndup(name + b, e - b);
 }
 
+/* HTA's short word ("at::native::::CatArrayBatchedCopy") in a malloc'd
+ * buffer (*buf), with *word pointing into it.                              */
+static bool hta_word(const char *name, char **buf, const char **word)
+{
+    size_t len = strlen(name) + 1;
+    if (!(*buf = malloc(len))) return false;
+    *word = kt_shorten_name(name, *buf, len);
+    return true;
+}
+
 char *kt_kernel_short_name(const char *name)
 {
-    if (keep_as_is(name)) return strdup(name);
-    flat f;
-    char *out = NULL;
-    if (!flatten(name, &f)) goto done;
-    size_t ws, end;
-    last_word(&f, &ws, &end);
-    size_t cs = last_component(f.txt, ws, end);
-    if (cs >= end) { out = strdup(name); goto done; }
-    if (generic_component(f.txt + cs, end - cs)) {
-        size_t after = f.at[end - 1] + 1;
-        if (name[after] == '<' && (out = identifier_argument(name, after))) goto done;
-        if (cs > ws + 2) cs = last_component(f.txt, ws, cs - 2);
+    char *buf, *out = NULL;
+    const char *word;
+    if (!hta_word(name, &buf, &word)) return NULL;
+    if (!strpbrk(name, "<(") || !strcmp(word, name)) {
+        out = strdup(word); /* kept whole (memcpy, plain names) */
+        goto done;
     }
-    out = strndup(f.txt + cs, end - cs);
+    size_t end = strlen(word), cs = last_component(word, end);
+    if (cs < end && generic_component(word + cs, end - cs)) {
+        size_t after = groups_after(name, word + cs, end - cs);
+        if (after && name[after] == '<' && (out = identifier_argument(name, after))) goto done;
+        if (cs > 2) cs = last_component(word, cs - 2);
+    }
+    out = cs < end ? strndup(word + cs, end - cs) : strdup(name);
 done:
-    flat_free(&f);
+    free(buf);
     return out;
 }
 
-/* Template arguments (or, lacking them, parameters) of the name's last
- * word, without namespaces and parameter lists, at most ARGS_MAX chars:
- * "<float, unsigned int, 1, 128, 1>".  NULL if the word has neither.       */
+/* Template arguments (or, lacking them, parameters) of the kernel's own
+ * name, without namespaces and parameter lists, at most ARGS_MAX chars:
+ * "<float, unsigned int, 1, 128, 1>".  NULL if it has neither.            */
 static char *simplified_arguments(const char *name)
 {
-    flat f;
-    char *out = NULL;
-    if (!flatten(name, &f) || f.n == 0) goto done;
-    size_t ws, end;
-    last_word(&f, &ws, &end);
-    if (end == 0) goto done;
-    size_t open = f.at[end - 1] + 1;
-    if (name[open] != '<' && name[open] != '(') goto done;
+    char *buf, *out = NULL;
+    const char *word;
+    if (!hta_word(name, &buf, &word)) return NULL;
+    size_t end = strlen(word), cs = last_component(word, end);
+    size_t open = groups_after(name, word + cs, end - cs);
+    if (!open) goto done;
     size_t close = group_end(name, open);
     out = malloc(ARGS_MAX + 8);
     if (!out) goto done;
@@ -176,7 +141,7 @@ static char *simplified_arguments(const char *name)
     if (n >= ARGS_MAX) n += (size_t)snprintf(out + n, 8, "...%c", name[open] == '<' ? '>' : ')');
     out[n] = '\0';
 done:
-    flat_free(&f);
+    free(buf);
     return out;
 }
 

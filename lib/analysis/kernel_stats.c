@@ -2,8 +2,8 @@
  * kernel_stats.c — see kernel_stats.h.
  */
 #include "kernel_stats.h"
+#include "stats.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 static size_t slot_of(uint64_t key, size_t nslots)
@@ -65,16 +65,25 @@ void kt_group_map_free(kt_group_map *m)
     *m = (kt_group_map){ 0 };
 }
 
+bool kt_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap * 2 : 256;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
 bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur)
 {
     if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        uint32_t *g = realloc(s->group, cap * sizeof *g);
-        if (!g) return false;
-        s->group = g;
-        int64_t *d = realloc(s->dur, cap * sizeof *d);
-        if (!d) return false;
-        s->dur = d;
+        size_t cap = s->cap;
+        if (!kt_grow((void **)&s->group, &cap, s->n + 1, sizeof *s->group)) return false;
+        cap = s->cap;
+        if (!kt_grow((void **)&s->dur, &cap, s->n + 1, sizeof *s->dur)) return false;
         s->cap = cap;
     }
     s->group[s->n] = group;
@@ -89,45 +98,33 @@ void kt_samples_free(kt_samples *s)
     *s = (kt_samples){ 0 };
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Statistics of one group's durations v[0..n) (sorted when median). */
-static void summarize(int64_t *v, size_t n, bool median, kt_dur_stats *st)
-{
-    if (median) qsort(v, n, sizeof *v, cmp_i64);
-    int64_t sum = 0, lo = v[0], hi = v[0];
-    for (size_t i = 0; i < n; i++) {
-        sum += v[i];
-        if (v[i] < lo) lo = v[i];
-        if (v[i] > hi) hi = v[i];
-    }
-    double mean = (double)sum / (double)n, ss = 0;
-    for (size_t i = 0; i < n; i++) ss += ((double)v[i] - mean) * ((double)v[i] - mean);
-    *st = (kt_dur_stats){ .count = n, .sum = sum, .min = lo, .max = hi, .mean = mean,
-                          .std = n > 1 ? sqrt(ss / (double)(n - 1)) : 0 };
-    st->median = !median ? NAN : n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
-kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups, bool median)
+kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups)
 {
     kt_dur_stats *st = calloc(ngroups ? ngroups : 1, sizeof *st);
     size_t *start = calloc(ngroups + 1, sizeof *start);
-    int64_t *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
+    double *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
     if (!st || !start || !sorted) {
         free(st);
         st = NULL;
         goto done;
     }
-    for (size_t i = 0; i < s->n; i++) start[s->group[i] + 1]++;
+    for (size_t i = 0; i < s->n; i++) {
+        start[s->group[i] + 1]++;
+        st[s->group[i]].sum += s->dur[i];
+    }
     for (size_t g = 0; g < ngroups; g++) start[g + 1] += start[g];
-    for (size_t i = 0; i < s->n; i++) sorted[start[s->group[i]]++] = s->dur[i];
+    for (size_t i = 0; i < s->n; i++) sorted[start[s->group[i]]++] = (double)s->dur[i];
     /* start[g] now ends group g; group g begins where g-1 ended */
-    for (size_t g = 0, b = 0; g < ngroups; b = start[g++])
-        if (start[g] > b) summarize(sorted + b, start[g] - b, median, &st[g]);
+    for (size_t g = 0, b = 0; g < ngroups; b = start[g++]) {
+        if (start[g] == b) continue;
+        kt_describe d = kt_describe_values(sorted + b, start[g] - b);
+        st[g].count = d.count;
+        st[g].min = (int64_t)d.min;
+        st[g].max = (int64_t)d.max;
+        st[g].mean = d.mean;
+        st[g].median = d.q50;
+        st[g].std = d.count > 1 ? d.std : 0;
+    }
 done:
     free(start);
     free(sorted);

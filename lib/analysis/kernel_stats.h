@@ -27,6 +27,10 @@ uint32_t kt_group_id(kt_group_map *m, uint64_t key);
 uint32_t kt_group_find(const kt_group_map *m, uint64_t key);
 void kt_group_map_free(kt_group_map *m);
 
+/* Grow *p (elements of elem bytes, capacity *cap) to hold need elements,
+ * doubling; false on allocation failure (*p unchanged).                  */
+bool kt_grow(void **p, size_t *cap, size_t need, size_t elem);
+
 /* (group, duration) samples collected while scanning events. */
 typedef struct kt_samples {
     uint32_t *group;
@@ -44,8 +48,8 @@ typedef struct kt_dur_stats {
 } kt_dur_stats;
 
 /* Statistics of every group in [0, ngroups) (calloc'd array; a group with
- * no samples has count 0).  The median costs a sort per group; skip it
- * when not shown.  NULL on allocation failure.                            */
-kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups, bool median);
+ * no samples has count 0), computed as pandas does (kt_describe_values).
+ * NULL on allocation failure.                                             */
+kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups);
 
 #endif
