@@ -62,6 +62,11 @@ typedef struct kt_load_options {
 typedef struct kt_diags kt_diags;
 kt_status kt_load(const char *const *paths, size_t npaths, const kt_load_options *opt,
                   kt_trace **out, kt_diags **failure);
+/* Load one trace from memory (plain or gzip JSON, detected by magic bytes);
+ * name is used in diagnostics and for rank detection from a file name.
+ * opt->ranks, when given, holds the one explicit rank.                      */
+kt_status kt_load_buffer(const char *name, const void *buf, size_t len, const kt_load_options *opt,
+                         kt_trace **out, kt_diags **failure);
 void kt_trace_free(kt_trace *t);
 
 size_t kt_diags_count(const kt_diags *d);
@@ -253,6 +258,67 @@ typedef struct kt_gaps_options {
 kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
+
+/* launch, queue, memcpy-bw, counters */
+
+/* launch: kernel launch statistics (HTA CUDA kernel launch stats, A4.5).
+ * Table "launches": correlation, cpu_duration, gpu_duration, launch_delay,
+ * rank — one row per launch call and GPU event it launched (µs; delay =
+ * GPU start − end of the call, clipped at 0).  Tables "short_gpu_kernels"
+ * (cpu_duration <= runtime cutoff and gpu_duration < cpu_duration),
+ * "runtime_outliers" (cpu_duration > runtime cutoff) and
+ * "launch_delay_outliers" (launch_delay > delay cutoff) — the sets HTA
+ * plots: rank, launches, pct_of_launches and describe() of the plotted
+ * value (cpu_duration_* or launch_delay_*).  By default every launch API
+ * counts (CUDA runtime and driver, HIP, graph launches, async copies and
+ * sets); under hta_compat only HTA's cudaLaunchKernel[ExC], runFunction,
+ * cudaMemcpyAsync and cudaMemsetAsync (AMD and Triton traces are empty).  */
+typedef struct kt_launch_options {
+    double runtime_cutoff_us;      /* HTA default 50 */
+    double launch_delay_cutoff_us; /* HTA default 100 */
+} kt_launch_options;
+kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_options *opt,
+                    kt_tables **out);
+
+/* queue: launches waiting on each GPU stream (HTA queue length, A4.7): +1
+ * at a launch call's start, −1 at its GPU event's start.  Tables "series":
+ * ts (µs from the trace origin), pid, tid, stream, queue_length, rank (one
+ * row per change); "summary": rank, stream, queue_length_count ... _max
+ * (describe() over the change points, as HTA); "blocked": rank, stream,
+ * duration_at_max_queue_length (µs), relative_duration_at_max_queue_length
+ * — time with at least max_queue_length launches waiting, for every stream
+ * (HTA reports only the last stream of a rank, and only under hta_compat
+ * do we); "weighted": rank, stream, duration, time-weighted mean and
+ * 50/90/99% queue length, max, pct_time_empty.                            */
+typedef struct kt_queue_options {
+    int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
+} kt_queue_options;
+kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
+                   kt_tables **out);
+
+/* memcpy-bw: memory bandwidth per memcpy/memset kind (HTA memory bandwidth
+ * time series and summary, A4.7).  Tables "series": ts (µs from the
+ * origin), pid, name ("Memcpy HtoD", "Memset", ...), memory_bw_gbps, rank
+ * — the summed bandwidth of the copies running from ts on; "summary":
+ * rank, name, memory_bw_gbps_count ... _max over the points > 0.  Where a
+ * trace has no bandwidth arg (AMD) it is bytes / duration.                 */
+kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
+
+/* counters: for each selected rank, a copy of its trace file with Chrome
+ * counter tracks for queue length ("Queue Length", id = stream) and memcpy
+ * bandwidth (one track per kind, arg "Memcpy BW"), HTA's event format
+ * (A4.7).  Every original byte is kept; the counters are appended to
+ * traceEvents.  Written to out_dir as <name>_with_counters.json[.gz]
+ * (gzip, ISA-L level 1, when the input was gzip); an existing input file
+ * is never overwritten.  Table "files": rank, input, output,
+ * counter_events, bytes (uncompressed JSON written).                       */
+typedef struct kt_counters_options {
+    const char *out_dir;  /* required */
+    int no_queue_length;  /* leave out the queue-length tracks */
+    int no_memcpy_bw;     /* leave out the bandwidth tracks */
+} kt_counters_options;
+kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
+                      kt_tables **out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,131 @@
+/*
+ * discover.c — paths given by the user → the trace files to load.
+ *
+ * A job's traces usually sit one file per rank in a directory, so a
+ * directory stands for every trace file directly in it (not recursive, like
+ * HTA), in name order so that results do not depend on readdir order.
+ */
+#include "load_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* *.json and *.json.gz (which covers *.pt.trace.json[.gz]). */
+static bool is_trace_name(const char *name)
+{
+    return name[0] != '.' && (ends_with(name, ".json") || ends_with(name, ".json.gz"));
+}
+
+static bool add_file(kt_filelist *l, const char *path, int rank)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **p = realloc(l->paths, cap * sizeof *p);
+        if (!p) return false;
+        l->paths = p;
+        int *r = realloc(l->explicit_rank, cap * sizeof *r);
+        if (!r) return false;
+        l->explicit_rank = r;
+        l->cap = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy) return false;
+    l->paths[l->n] = copy;
+    l->explicit_rank[l->n++] = rank;
+    return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static kt_status add_directory(kt_filelist *l, const char *dir, int rank, kt_diags *diags)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "cannot open directory: %s", strerror(errno));
+        return KT_EINPUT;
+    }
+    size_t first = l->n;
+    kt_status st = KT_OK;
+    struct dirent *e;
+    while (st == KT_OK && (e = readdir(d))) {
+        if (!is_trace_name(e->d_name)) continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(n);
+        if (!path) {
+            st = KT_ENOMEM;
+            break;
+        }
+        snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && !add_file(l, path, rank)) st = KT_ENOMEM;
+        free(path);
+    }
+    closedir(d);
+    if (st != KT_OK) return st;
+    qsort(l->paths + first, l->n - first, sizeof *l->paths, by_name);
+    if (l->n == first) {
+        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "no trace files (*.json, *.json.gz) in directory");
+        return KT_EINPUT;
+    }
+    if (rank >= 0 && l->n - first > 1) {
+        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1,
+                     "an explicit rank was given for a directory holding %zu trace files",
+                     l->n - first);
+        return KT_EUSAGE;
+    }
+    return KT_OK;
+}
+
+kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
+                      kt_filelist *out, kt_diags *diags)
+{
+    memset(out, 0, sizeof *out);
+    if (npaths == 0) {
+        kt_diags_add(diags, KT_DIAG_ERROR, NULL, -1, "no trace path given");
+        return KT_EUSAGE;
+    }
+    for (size_t i = 0; i < npaths; i++) {
+        int rank = ranks ? ranks[i] : -1;
+        if (ranks && rank < 0) {
+            kt_diags_add(diags, KT_DIAG_ERROR, paths[i], -1, "negative explicit rank %d", rank);
+            return KT_EUSAGE;
+        }
+        struct stat sb;
+        if (stat(paths[i], &sb) != 0) {
+            kt_diags_add(diags, KT_DIAG_ERROR, paths[i], -1, "cannot open: %s", strerror(errno));
+            return KT_EINPUT;
+        }
+        kt_status st = S_ISDIR(sb.st_mode) ? add_directory(out, paths[i], rank, diags)
+                       : add_file(out, paths[i], rank) ? KT_OK
+                                                       : KT_ENOMEM;
+        if (st != KT_OK) return st;
+    }
+    return KT_OK;
+}
+
+void kt_filelist_free(kt_filelist *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->paths[i]);
+    free(l->paths);
+    free(l->explicit_rank);
+    memset(l, 0, sizeof *l);
+}
+
+uint64_t kt_file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}

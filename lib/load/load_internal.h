@@ -1,0 +1,276 @@
+/*
+ * load_internal.h — what the loader's files share (not part of the API).
+ *
+ * The loader is a pipeline: discover.c turns paths into files, read_input.c
+ * turns a file (plain or gzip, by magic bytes) into a stream of bytes in a
+ * reused window, parse_json.c / parse_event.c / parse_meta.c scan that window
+ * into a rank's columns, rank_detect.c names the rank, load.c runs it all on
+ * a thread pool and finishes the trace.
+ */
+#ifndef KT_LOAD_INTERNAL_H
+#define KT_LOAD_INTERNAL_H
+
+#include "model/model.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- input sources (read_input.c) ----------------------------------------- */
+typedef struct kt_src kt_src;
+
+/* Open a file; gzip is detected by its magic bytes, never by its name.
+ * On failure returns KT_EINPUT (or KT_ENOMEM) with a one-line reason in err. */
+kt_status kt_src_open_file(const char *path, kt_src **out, char *err, size_t errlen);
+/* Plain files only: read just the decompressed byte range [start, end). */
+kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_src **out,
+                            char *err, size_t errlen);
+/* A caller's buffer (plain or gzip). The buffer must outlive the source. */
+kt_status kt_src_open_mem(const void *buf, size_t len, kt_src **out);
+/* Decompress in a background thread so inflating overlaps parsing.         */
+void kt_src_start_prefetch(kt_src *s);
+bool kt_src_is_gzip(const kt_src *s);
+uint64_t kt_src_file_bytes(const kt_src *s);
+/* Input bytes consumed so far (compressed bytes for gzip): for progress.   */
+uint64_t kt_src_consumed(const kt_src *s);
+/* Read up to cap bytes; 0 = end of data, -1 = error (see kt_src_error).     */
+ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap);
+const char *kt_src_error(const kt_src *s);
+/* A problem that did not stop reading (e.g. garbage after the last gzip
+ * member), or NULL.                                                          */
+const char *kt_src_warning(const kt_src *s);
+void kt_src_close(kt_src *s);
+
+/* ---- the read window (read_input.c) ---------------------------------------
+ * A reused, 64-byte-aligned buffer holding a stretch of the decompressed
+ * JSON.  data[len..len+KT_WIN_PAD) are always zero so scanners may look
+ * ahead a vector width without bounds checks.                                */
+#define KT_WIN_PAD 64
+typedef struct kt_window {
+    char *mem;
+    size_t cap;     /* usable bytes in mem (mem has cap + KT_WIN_PAD)        */
+    char *data;     /* first valid byte                                      */
+    size_t len;     /* valid bytes                                           */
+    uint64_t base;  /* offset of data[0] in the decompressed stream          */
+    bool eof;       /* the source has no more bytes                          */
+} kt_window;
+
+bool kt_window_init(kt_window *w, uint64_t base);
+void kt_window_free(kt_window *w);
+/* Drop the bytes before keep, read more after the kept ones (growing the
+ * window when keep is already at its start).  False on read error or OOM. */
+bool kt_window_refill(kt_window *w, kt_src *s, const char *keep);
+
+/* ---- diagnostics collected while parsing (parse_json.c) -------------------
+ * Each kind of problem is reported once per file (first offset and count). */
+typedef enum {
+    KT_PD_TRUNCATED, KT_PD_SYNTAX, KT_PD_BIGINT, KT_PD_UTF8, KT_PD_CTRL,
+    KT_PD_QUOTE, KT_PD_TRAILING_COMMA, KT_PD_TIME_ROUNDED, KT_PD_NON_OBJECT,
+    KT_PD_BAD_FIELD, KT_PD_BAD_ESCAPE, KT_PD_ARGS_RANGE, KT_PD_GARBAGE,
+    KT_PD_TOO_MANY_ARGS, KT_PD__COUNT
+} kt_pdiag_kind;
+
+typedef struct kt_pdiag {
+    uint64_t count;
+    int64_t offset;   /* first occurrence */
+    char detail[160]; /* what was skipped or recovered, first occurrence */
+} kt_pdiag;
+
+/* ---- per-thread string interning cache (parse_json.c) ---------------------- */
+#define KT_ICACHE_SIZE 4096
+typedef struct kt_icache {
+    uint64_t hash[KT_ICACHE_SIZE];
+    uint32_t id[KT_ICACHE_SIZE];
+} kt_icache;
+
+/* Raw category → complete-event count, per parser (merged into the rank). */
+typedef struct kt_catcount {
+    uint32_t *id;
+    uint64_t *count;
+    size_t n, cap; /* open addressing, cap power of two */
+} kt_catcount;
+
+/* ---- the parser: one per file or per byte range of a file ----------------- */
+typedef enum {
+    KT_PS_TOP_START,   /* before the top-level '{'                           */
+    KT_PS_TOP_KEY,     /* expecting a top-level key or '}'                   */
+    KT_PS_TOP_NEXT,    /* after a top-level value: ',' or '}'               */
+    KT_PS_EVENT,       /* inside traceEvents: an event or ']'               */
+    KT_PS_EVENT_NEXT,  /* after an event: ',' or ']'                        */
+    KT_PS_RESYNC,      /* looking for the next event after damage            */
+    KT_PS_DONE,        /* after the top-level object                         */
+    KT_PS_STOPPED,     /* range mode: reached an event at or after limit     */
+    KT_PS_FAILED       /* not a Kineto trace / unreadable                    */
+} kt_pstate;
+
+typedef struct kt_parser {
+    kt_rank *r;          /* events, args, counts and metadata go here        */
+    kt_strtab *strs;
+    kt_icache *cache;
+    const char *file;    /* for diagnostics                                  */
+    kt_window *w;
+
+    kt_pstate state;
+    uint64_t limit;      /* stop at an event starting at or after this offset */
+    uint64_t end_off;    /* where parsing stopped (offset of the next event)  */
+    bool seen_events;    /* the traceEvents key was found                     */
+    bool in_range;       /* parsing a byte range (no top-level start)         */
+    bool after_comma;    /* the last traceEvents separator was a ','          */
+    bool oom;            /* an allocation failed: the load fails with ENOMEM  */
+    int64_t resync_from, resync_err; /* damage being skipped (KT_PS_RESYNC)     */
+
+    char *scratch;       /* unescaping / UTF-8 repair                          */
+    size_t scratch_cap;
+    kt_pdiag pd[KT_PD__COUNT];
+    char fail[256];      /* why the file is not a Kineto trace                */
+
+    kt_catcount xcat;
+    char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
+    size_t meta_len, meta_cap;
+    int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */
+    bool looks_et;       /* a top-level "nodes" key: a PyTorch execution trace */
+    uint32_t empty_str;  /* strtab id of ""                                    */
+
+    atomic_uint_fast64_t *progress_done; /* shared counter or NULL            */
+    uint64_t reported;                   /* consumed bytes already counted     */
+    const kt_load_options *opt;
+    uint64_t progress_total;
+} kt_parser;
+
+bool kt_parser_init(kt_parser *p, kt_rank *r, kt_strtab *strs, kt_icache *cache,
+                    const char *file, kt_window *w);
+void kt_parser_free(kt_parser *p);
+/* Parse from the window's current data until the source ends, the top-level
+ * object ends, or (range mode) an event starts at or after p->limit.
+ * Returns false only when the input is not a Kineto trace or unreadable
+ * (p->fail says why).                                                       */
+bool kt_parse_stream(kt_parser *p, kt_src *src);
+void kt_pdiag_note(kt_parser *p, kt_pdiag_kind k, int64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Emit the collected problems as one diag per kind. */
+bool kt_pdiag_flush(kt_parser *p, kt_diags *out);
+
+/* ---- scanner primitives (parse_json.c) ------------------------------------ */
+enum { KT_STR_ESC = 1, KT_STR_HIGH = 2, KT_STR_CTRL = 4, KT_STR_QUOTE = 8 };
+typedef enum { KT_SCAN_OK, KT_SCAN_MORE, KT_SCAN_ERR } kt_scan_res;
+
+static inline const char *kt_skip_ws(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) s++;
+    return s;
+}
+/* s points after the opening quote; *close gets the closing quote.          */
+kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char **close,
+                           unsigned *flags);
+/* Skip one value of any type starting at s; *next gets the byte after it.  */
+kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char **next,
+                          unsigned *flags);
+/* Members of an object, one at a time.  Start with q just after the '{'. */
+typedef struct kt_obj {
+    const char *q, *end;
+    bool eof;             /* end is the end of the data (no more will come)  */
+    bool after_comma, trailing_comma;
+    bool closed;          /* the closing '}' was consumed                     */
+    const char *err;      /* where scanning stopped on MORE / ERR            */
+} kt_obj;
+typedef struct kt_pair {
+    const char *key;      /* raw key bytes (between the quotes)              */
+    size_t klen;
+    unsigned kflags;
+    const char *v, *vend; /* raw value text                                  */
+    unsigned vflags;      /* string flags found inside the value             */
+} kt_pair;
+/* The next member with its value skipped; *done (and nothing in pr) once
+ * the object has ended.                                                     */
+kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done);
+/* The pieces, for callers that parse values in place: the key (pr->v is
+ * the value's first byte) or *closed when '}' comes instead; after a value
+ * ending at vend, the ',' or the closing '}' (*closed).                     */
+kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed);
+kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed);
+/* Skip the value of pr (sets pr->vend / pr->vflags).                       */
+kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr);
+bool kt_key_is(const kt_pair *pr, const char *lit, size_t len);
+#define KT_KEY_IS(pr, lit) kt_key_is((pr), lit, sizeof lit - 1)
+
+/* Decoded string bytes (unescaped, UTF-8 repaired) in p->scratch or in
+ * place; reports problems at offset.                                        */
+bool kt_string_text(kt_parser *p, const char *s, size_t len, unsigned flags, const char **out,
+                    size_t *outlen);
+uint32_t kt_intern(kt_parser *p, const char *s, size_t len);
+/* Intern a raw JSON string body (between the quotes). KT_NONE on OOM.       */
+uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags);
+int64_t kt_offset_of(const kt_parser *p, const char *s);
+
+typedef enum { KT_NUM_NONE, KT_NUM_INT, KT_NUM_FLOAT, KT_NUM_BIGINT } kt_num_kind;
+typedef struct kt_num {
+    kt_num_kind kind;
+    int64_t i;
+    double f;       /* also set for INT and BIGINT                           */
+} kt_num;
+/* Parse a JSON number at s (up to end); returns the byte after it or NULL. */
+const char *kt_parse_number(const char *s, const char *end, kt_num *out);
+/* Microseconds as written → exact ns.  *rounded when sub-ns digits or an
+ * exponent forced rounding.  Returns the byte after the number or NULL.   */
+const char *kt_parse_us_as_ns(const char *s, const char *end, int64_t *ns, bool *rounded,
+                              bool *overflow);
+
+/* ---- events and metadata (parse_event.c, parse_meta.c) -------------------- */
+/* Parse one event object starting at '{' (s) into p->r.  *next = the byte
+ * after '}'; on KT_SCAN_ERR / KT_SCAN_MORE *err = where scanning stopped.   */
+kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
+                           const char **next, const char **err);
+/* One top-level key:value pair (value is the raw text [v, vend)).           */
+bool kt_meta_handle(kt_parser *p, const char *key, size_t klen, unsigned kflags, const char *v,
+                    const char *vend);
+/* Finish the rank's meta_json from the collected pairs.                    */
+bool kt_meta_finish(kt_parser *p);
+bool kt_catcount_add(kt_catcount *c, uint32_t id, uint64_t n);
+void kt_catcount_free(kt_catcount *c);
+
+/* ---- ranks and files (rank_detect.c, discover.c) --------------------------- */
+/* Rank from a file name: rank-3, rank_3, rank3, worker3; -1 if none.      */
+int kt_rank_from_filename(const char *path);
+
+typedef struct kt_filelist {
+    char **paths;
+    int *explicit_rank; /* -1 = detect */
+    size_t n, cap;
+} kt_filelist;
+/* Expand paths: a directory contributes its *.json, *.json.gz,
+ * *.pt.trace.json[.gz] files (non-recursive, sorted).                       */
+kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
+                      kt_filelist *out, kt_diags *diags);
+void kt_filelist_free(kt_filelist *l);
+
+uint64_t kt_file_size(const char *path); /* 0 when unknown */
+
+/* ---- the load (load.c) ------------------------------------------------------ */
+typedef struct kt_file_job {
+    const char *path;      /* file path, or the name of a caller's buffer      */
+    const void *buf;       /* the caller's buffer, or NULL for a file          */
+    size_t len;
+    int explicit_rank;     /* -1 = detect                                      */
+    uint64_t file_bytes;
+    kt_rank *rank;         /* result                                           */
+    kt_diags diags;        /* this file's reports                              */
+    kt_status status;
+    int64_t dist_rank;     /* distributedInfo.rank, -1 absent                  */
+} kt_file_job;
+
+typedef struct kt_load_ctx {
+    kt_strtab *strs;
+    const kt_load_options *opt;
+    kt_file_job *jobs;
+    size_t njobs;
+    atomic_size_t next;          /* next job to take                       */
+    atomic_uint_fast64_t done;   /* input bytes consumed, for progress     */
+    uint64_t total;
+    int threads;
+} kt_load_ctx;
+
+kt_icache *kt_icache_new(void);
+void kt_detect_device_type(kt_rank *r, const kt_strtab *strs);
+
+#endif /* KT_LOAD_INTERNAL_H */

@@ -1,0 +1,542 @@
+/*
+ * parse_event.c — one traceEvents object into the rank's columns.
+ *
+ * The event's members may come in any order and its kind depends on ph and
+ * cat.  One pass over the object locates the members; args are parsed in
+ * that same pass when ph and cat came first (as Kineto writes them), else
+ * afterwards from their byte range.  Members are converted as follows: times exactly to ns, pid/tid to
+ * numbers or interned strings, args either into the typed args the
+ * analyses use (model.h: kt_arg_key) or, for counters, instants and CUPTI
+ * range events, every arg under its own interned key.  Whatever is not
+ * converted stays reachable through the raw args byte range.
+ */
+#include "load_internal.h"
+
+#include <string.h>
+
+typedef struct member {
+    const char *v, *vend;
+    unsigned flags;
+} member;
+
+typedef struct raw_event {
+    member ph, cat, name, ts, dur, pid, tid, id, args;
+    bool pushed;      /* the event row exists (its args were parsed in place) */
+} raw_event;
+
+/* Which member of raw_event a key names, or NULL. */
+static member *member_of(raw_event *e, const char *k, size_t n)
+{
+    switch (n) {
+    case 2:
+        if (k[0] == 'p' && k[1] == 'h') return &e->ph;
+        if (k[0] == 't' && k[1] == 's') return &e->ts;
+        if (k[0] == 'i' && k[1] == 'd') return &e->id;
+        break;
+    case 3:
+        if (!memcmp(k, "cat", 3)) return &e->cat;
+        if (!memcmp(k, "dur", 3)) return &e->dur;
+        if (!memcmp(k, "pid", 3)) return &e->pid;
+        if (!memcmp(k, "tid", 3)) return &e->tid;
+        break;
+    case 4:
+        if (!memcmp(k, "name", 4)) return &e->name;
+        if (!memcmp(k, "args", 4)) return &e->args;
+        break;
+    default: break;
+    }
+    return NULL;
+}
+
+static bool is_string(const member *m) { return m->v && *m->v == '"'; }
+
+/* ---- scalar members ------------------------------------------------------------ */
+/* A time in µs (number, or a number in a string) → ns.  False if unusable. */
+static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+{
+    const char *s = m->v, *end = m->vend;
+    if (is_string(m)) {
+        s++;
+        end--;
+    }
+    bool rounded, overflow;
+    const char *after = kt_parse_us_as_ns(s, end, ns, &rounded, &overflow);
+    int64_t off = kt_offset_of(p, m->v);
+    if (!after || after != end || overflow) {
+        kt_pdiag_note(p, KT_PD_BAD_FIELD, off, "event at byte %lld has an unusable %s \"%.*s\"",
+                      (long long)off, what, (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+        return false;
+    }
+    if (rounded)
+        kt_pdiag_note(p, KT_PD_TIME_ROUNDED, off,
+                      "%s \"%.*s\" has sub-nanosecond digits (rounded to the nearest ns)", what,
+                      (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+    return true;
+}
+
+/* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG). */
+static int64_t thread_id(kt_parser *p, const member *m)
+{
+    if (!m->v) return 0;
+    uint32_t id;
+    if (is_string(m)) {
+        id = kt_intern_json(p, m->v + 1, (size_t)(m->vend - m->v - 2), m->flags);
+    } else {
+        kt_num n;
+        const char *after = kt_parse_number(m->v, m->vend, &n);
+        if (after == m->vend && n.kind == KT_NUM_INT) return n.i;
+        if (after == m->vend && n.kind == KT_NUM_BIGINT)
+            kt_pdiag_note(p, KT_PD_BIGINT, kt_offset_of(p, m->v),
+                          "integer beyond int64 in pid/tid (kept as text)");
+        id = kt_intern(p, m->v, (size_t)(m->vend - m->v));
+    }
+    if (id == KT_NONE) p->oom = true;
+    return KT_STRID_TAG | id;
+}
+
+/* Flow ids are numbers or numeric strings ("0x1f" in some writers). */
+static int64_t flow_id(kt_parser *p, const member *m)
+{
+    if (!m->v) return -1;
+    kt_num n;
+    const char *s = m->v, *end = m->vend;
+    if (is_string(m)) {
+        s++;
+        end--;
+        if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+            uint64_t v = 0;
+            const char *q = s + 2;
+            for (; q < end && v < (UINT64_MAX >> 5); q++) {
+                int d = (*q >= '0' && *q <= '9') ? *q - '0'
+                        : (*q >= 'a' && *q <= 'f') ? *q - 'a' + 10
+                        : (*q >= 'A' && *q <= 'F') ? *q - 'A' + 10 : -1;
+                if (d < 0) break;
+                v = v * 16 + (uint64_t)d;
+            }
+            if (q == end && v <= INT64_MAX) return (int64_t)v;
+        }
+    }
+    if (kt_parse_number(s, end, &n) == end && n.kind == KT_NUM_INT) return n.i;
+    kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, m->v),
+                  "flow event with an unusable id \"%.*s\" (id ignored)",
+                  (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+    return -1;
+}
+
+/* ---- args ------------------------------------------------------------------- */
+typedef enum { AT_NATURAL, AT_FLOAT, AT_RAW, AT_XYZ, AT_CORR, AT_EXT, AT_STREAM } arg_how;
+typedef struct arg_spec {
+    uint32_t key;
+    arg_how how;
+} arg_spec;
+
+#define ARG(lit, k, h)                                                                 \
+    do {                                                                               \
+        if (n == sizeof lit - 1 && memcmp(key, lit, sizeof lit - 1) == 0)              \
+            return (arg_spec){ k, h };                                                 \
+    } while (0)
+
+/* The args the analyses use (HTA's default set plus kernel launch details). */
+static arg_spec typed_arg(const char *key, size_t n)
+{
+    switch (n) {
+    case 3: ARG("cid", KT_ARG_CID, AT_NATURAL); break;
+    case 4:
+        ARG("kind", KT_ARG_KIND, AT_NATURAL);
+        ARG("cbid", KT_ARG_CBID, AT_NATURAL);
+        ARG("grid", KT_ARG_GRID_X, AT_XYZ);
+        ARG("Rank", KT_ARG_RANK, AT_NATURAL);
+        break;
+    case 5:
+        ARG("bytes", KT_ARG_BYTES, AT_NATURAL);
+        ARG("block", KT_ARG_BLOCK_X, AT_XYZ);
+        ARG("dtype", KT_ARG_DTYPE, AT_NATURAL);
+        break;
+    case 6:
+        ARG("stream", 0, AT_STREAM);
+        ARG("device", KT_ARG_DEVICE, AT_NATURAL);
+        ARG("queued", KT_ARG_QUEUED, AT_NATURAL);
+        ARG("kernel", KT_ARG_KERNEL, AT_NATURAL);
+        break;
+    case 7: ARG("context", KT_ARG_CONTEXT, AT_NATURAL); break;
+    case 9: ARG("Python id", KT_ARG_PYTHON_ID, AT_NATURAL); break;
+    case 10: ARG("Group size", KT_ARG_GROUP_SIZE, AT_NATURAL); break;
+    case 11:
+        ARG("correlation", 0, AT_CORR);
+        ARG("External id", 0, AT_EXT);
+        break;
+    case 12: ARG("warps per SM", KT_ARG_WARPS_PER_SM, AT_FLOAT); break;
+    case 13:
+        ARG("shared memory", KT_ARG_SHARED_MEMORY, AT_NATURAL);
+        ARG("blocks per SM", KT_ARG_BLOCKS_PER_SM, AT_FLOAT);
+        ARG("Fwd thread id", KT_ARG_FWD_THREAD_ID, AT_NATURAL);
+        ARG("In msg nelems", KT_ARG_IN_MSG_NELEMS, AT_NATURAL);
+        ARG("In split size", KT_ARG_IN_SPLIT_SIZE, AT_RAW);
+        break;
+    case 14:
+        ARG("Out msg nelems", KT_ARG_OUT_MSG_NELEMS, AT_NATURAL);
+        ARG("Out split size", KT_ARG_OUT_SPLIT_SIZE, AT_RAW);
+        ARG("wait_on_stream", KT_ARG_WAIT_ON_STREAM, AT_NATURAL);
+        break;
+    case 15:
+        ARG("Sequence number", KT_ARG_SEQUENCE_NUMBER, AT_NATURAL);
+        ARG("Collective name", KT_ARG_COLLECTIVE_NAME, AT_NATURAL);
+        ARG("Trace iteration", KT_ARG_TRACE_ITERATION, AT_NATURAL);
+        break;
+    case 16: ARG("Python parent id", KT_ARG_PYTHON_PARENT_ID, AT_NATURAL); break;
+    case 18: ARG("Process Group Name", KT_ARG_PG_NAME, AT_NATURAL); break;
+    case 19: ARG("Process Group Ranks", KT_ARG_PG_RANKS, AT_RAW); break;
+    case 20: ARG("registers per thread", KT_ARG_REGISTERS_PER_THREAD, AT_NATURAL); break;
+    case 23: ARG("memory bandwidth (GB/s)", KT_ARG_MEMORY_BW_GBPS, AT_FLOAT); break;
+    case 25:
+        ARG("est. achieved occupancy %", KT_ARG_OCCUPANCY_PCT, AT_FLOAT);
+        ARG("Process Group Description", KT_ARG_PG_DESC, AT_NATURAL);
+        break;
+    case 33: ARG("wait_on_cuda_event_record_corr_id", KT_ARG_WAIT_ON_EVENT_RECORD_CORR, AT_NATURAL); break;
+    default: break;
+    }
+    return (arg_spec){ 0, AT_NATURAL };
+}
+
+static arg_spec meta_arg(const char *key, size_t n)
+{
+    ARG("name", KT_ARG_META_NAME, AT_NATURAL);
+    ARG("sort_index", KT_ARG_META_SORT_INDEX, AT_NATURAL);
+    return (arg_spec){ 0, AT_NATURAL };
+}
+#undef ARG
+
+/* HTA (pandas) makes a rank's ts column float, and then rounds its times,
+ * when any ts is written as a float or is missing (model.h).              */
+static void note_ns_resolution(kt_rank *r, const member *ts)
+{
+    bool is_float = !ts->v; /* a missing ts is NaN in pandas: float too */
+    for (const char *c = ts->v; c && c < ts->vend && !is_float; c++)
+        is_float = *c == '.' || *c == 'e' || *c == 'E';
+    r->ns_resolution |= is_float;
+}
+
+static void push_arg(kt_parser *p, uint32_t key, kt_arg_type t, int64_t i, double f, uint32_t s)
+{
+    kt_rank *r = p->r;
+    if (r->ev.nargs[r->ev.n - 1] == UINT8_MAX) {
+        kt_pdiag_note(p, KT_PD_TOO_MANY_ARGS, -1,
+                      "an event has more than 255 args (the rest are only in the raw args text)");
+        return;
+    }
+    if (!kt_rank_push_arg(r, key, t, i, f, s)) p->oom = true;
+}
+
+static bool is_literal(const kt_pair *pr, const char *lit, size_t n)
+{
+    return (size_t)(pr->vend - pr->v) == n && memcmp(pr->v, lit, n) == 0;
+}
+
+static int clip(const kt_pair *pr) { return (int)(pr->vend - pr->v > 30 ? 30 : pr->vend - pr->v); }
+
+/* A string arg, or an array/object kept as its raw JSON text. */
+static void push_text(kt_parser *p, uint32_t key, const kt_pair *pr)
+{
+    uint32_t id = *pr->v == '"' ? kt_intern_json(p, pr->v + 1, (size_t)(pr->vend - pr->v - 2), pr->vflags)
+                                : kt_intern(p, pr->v, (size_t)(pr->vend - pr->v));
+    if (id == KT_NONE) p->oom = true;
+    else push_arg(p, key, KT_ARGT_STR, 0, 0, id);
+}
+
+static void note_bigint(kt_parser *p, const kt_pair *pr, const char *what)
+{
+    kt_pdiag_note(p, KT_PD_BIGINT, kt_offset_of(p, pr->v),
+                  "integer beyond int64 in args (\"%.*s\": %.*s) %s", (int)pr->klen, pr->key,
+                  clip(pr), pr->v, what);
+}
+
+/* A number as what it is (int or float); floats where the arg is one. */
+static void push_number(kt_parser *p, uint32_t key, const kt_pair *pr, const kt_num *n, bool as_float)
+{
+    if (n->kind == KT_NUM_BIGINT) note_bigint(p, pr, "stored as a float");
+    if (n->kind == KT_NUM_INT && !as_float) push_arg(p, key, KT_ARGT_INT, n->i, 0, 0);
+    else push_arg(p, key, KT_ARGT_FLOAT, 0, n->f, 0);
+}
+
+/* A value that is not a number: string, array/object (raw text), bool. */
+static void push_other(kt_parser *p, uint32_t key, const kt_pair *pr)
+{
+    if (is_literal(pr, "null", 4)) return;
+    if (is_literal(pr, "true", 4) || is_literal(pr, "false", 5))
+        push_arg(p, key, KT_ARGT_INT, *pr->v == 't', 0, 0);
+    else
+        push_text(p, key, pr);
+}
+
+/* An integer column (correlation, External id, stream); -1 if none. */
+static int64_t column_int(kt_parser *p, const kt_pair *pr, const kt_num *n)
+{
+    if (!n) return -1; /* not a number, e.g. ROCm's "stream": "0x0" */
+    if (n->kind == KT_NUM_BIGINT) {
+        note_bigint(p, pr, "ignored");
+        return -1;
+    }
+    return n->kind == KT_NUM_INT ? n->i : (int64_t)n->f;
+}
+
+/* grid / block: [x, y, z] → three consecutive keys. */
+static void push_xyz(kt_parser *p, uint32_t key, const kt_pair *pr)
+{
+    const char *q = pr->v + 1;
+    for (uint32_t i = 0; i < 3; i++) {
+        q = kt_skip_ws(q, pr->vend);
+        kt_num n;
+        const char *after = kt_parse_number(q, pr->vend, &n);
+        if (!after || n.kind != KT_NUM_INT) return;
+        push_arg(p, key + i, KT_ARGT_INT, n.i, 0, 0);
+        q = kt_skip_ws(after, pr->vend);
+        if (q < pr->vend && *q == ',') q++;
+    }
+}
+
+/* Store one wanted arg; n is its value when it is a number, else NULL. */
+static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_num *n)
+{
+    kt_events *ev = &p->r->ev;
+    size_t i = ev->n - 1;
+    switch (spec.how) {
+    case AT_CORR: ev->corr[i] = column_int(p, pr, n); return;
+    case AT_EXT: ev->ext_id[i] = column_int(p, pr, n); return;
+    case AT_STREAM: {
+        int64_t v = column_int(p, pr, n);
+        ev->stream[i] = v >= INT32_MIN && v <= INT32_MAX ? (int32_t)v : -1;
+        return;
+    }
+    case AT_XYZ:
+        if (*pr->v == '[') {
+            push_xyz(p, spec.key, pr);
+            return;
+        }
+        break;
+    case AT_RAW:
+        push_text(p, spec.key, pr);
+        return;
+    default: break;
+    }
+    if (n) push_number(p, spec.key, pr, n, spec.how == AT_FLOAT);
+    else push_other(p, spec.key, pr);
+}
+
+typedef enum { ARGS_TYPED, ARGS_META, ARGS_ALL } args_mode;
+
+static args_mode args_mode_of(kt_kind k)
+{
+    if (k == KT_K_COUNTER || k == KT_K_PROFILER_RANGE || k == KT_K_INSTANT) return ARGS_ALL;
+    if (k == KT_K_METADATA) return ARGS_META;
+    return ARGS_TYPED;
+}
+
+/* What to do with an arg: spec.key 0 and AT_NATURAL means skip it. */
+static arg_spec spec_of(kt_parser *p, args_mode mode, const kt_pair *pr)
+{
+    if (mode == ARGS_TYPED) return typed_arg(pr->key, pr->klen);
+    if (mode == ARGS_META) return meta_arg(pr->key, pr->klen);
+    uint32_t id = kt_intern_json(p, pr->key, pr->klen, pr->kflags);
+    if (id == KT_NONE) p->oom = true;
+    if (id == KT_NONE || id > UINT32_MAX - KT_ARG_DYNAMIC) return (arg_spec){ 0, AT_NATURAL };
+    return (arg_spec){ KT_ARG_DYNAMIC + id, AT_NATURAL };
+}
+
+/* One arg's value at pr->v: parsed in place when wanted, else skipped. */
+static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *pr)
+{
+    arg_spec spec = spec_of(p, mode, pr);
+    if (!spec.key && spec.how == AT_NATURAL) return kt_member_skip(o, pr);
+    char c = *pr->v;
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        kt_num n;
+        const char *after = kt_parse_number(pr->v, o->end, &n);
+        if (after && after >= o->end && !o->eof) {
+            o->err = pr->v;
+            return KT_SCAN_MORE;
+        }
+        if (after) {
+            pr->vend = after;
+            store_arg(p, spec, pr, &n);
+            return KT_SCAN_OK;
+        }
+    }
+    kt_scan_res r = kt_member_skip(o, pr);
+    if (r == KT_SCAN_OK) store_arg(p, spec, pr, NULL);
+    return r;
+}
+
+/* The args object at a (its '{') into the last event's typed args. */
+static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const char *end, bool eof,
+                              const char **vend, const char **err)
+{
+    kt_obj o = { .q = a + 1, .end = end, .eof = eof };
+    for (bool closed = false; !closed;) {
+        kt_pair pr;
+        kt_scan_res r = kt_member_key(&o, &pr, &closed);
+        if (r == KT_SCAN_OK && !closed) r = arg_value(p, mode, &o, &pr);
+        if (r == KT_SCAN_OK && !closed) r = kt_member_sep(&o, pr.vend, &closed);
+        if (r != KT_SCAN_OK) {
+            *err = o.err;
+            return r;
+        }
+    }
+    if (o.trailing_comma)
+        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.q - 1),
+                      "trailing comma before '}' (ignored)");
+    *vend = o.q;
+    return KT_SCAN_OK;
+}
+
+/* ---- the event ------------------------------------------------------------- */
+static uint32_t intern_member(kt_parser *p, const member *m)
+{
+    if (!is_string(m)) return KT_NONE;
+    uint32_t id = kt_intern_json(p, m->v + 1, (size_t)(m->vend - m->v - 2), m->flags);
+    if (id == KT_NONE) p->oom = true;
+    return id;
+}
+
+static char ph_of(const raw_event *e)
+{
+    return is_string(&e->ph) && e->ph.vend - e->ph.v > 2 ? e->ph.v[1] : 0;
+}
+
+/* Kind of the event; *cat (optional) gets the strtab id of the category to
+ * store (normalized) and *raw the category as written ("" when absent).  */
+static kt_kind event_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
+{
+    const char *txt = "";
+    size_t n = 0;
+    if (is_string(&e->cat) &&
+        !kt_string_text(p, e->cat.v + 1, (size_t)(e->cat.vend - e->cat.v - 2), e->cat.flags, &txt, &n))
+        p->oom = true;
+    const char *norm;
+    kt_kind kind = kt_kind_of(ph_of(e), txt, n, &norm);
+    if (!cat) return kind;
+    *raw = is_string(&e->cat) ? kt_intern(p, txt, n) : p->empty_str;
+    *cat = norm ? kt_intern(p, norm, strlen(norm)) : is_string(&e->cat) ? *raw : KT_NONE;
+    if (*raw == KT_NONE || (norm && *cat == KT_NONE)) p->oom = true;
+    return kind;
+}
+
+static bool push_row(kt_parser *p)
+{
+    if (kt_events_push(&p->r->ev) != KT_NONE) return true;
+    p->oom = true;
+    return false;
+}
+
+static void set_args_range(kt_parser *p, const member *a)
+{
+    kt_events *ev = &p->r->ev;
+    size_t len = (size_t)(a->vend - a->v);
+    if (len > UINT32_MAX) {
+        kt_pdiag_note(p, KT_PD_ARGS_RANGE, kt_offset_of(p, a->v),
+                      "args of 4 GiB or more: raw args text not kept");
+        return;
+    }
+    ev->args_off[ev->n - 1] = (uint64_t)kt_offset_of(p, a->v);
+    ev->args_len[ev->n - 1] = (uint32_t)len;
+}
+
+/* Kineto writes ph and cat before args: then args are parsed during the
+ * one pass over the event (the row is created early).                     */
+static bool args_now(const raw_event *e, const kt_pair *pr)
+{
+    char ph = ph_of(e);
+    return *pr->v == '{' && ph && (ph != 'X' || e->cat.v);
+}
+
+static kt_scan_res args_in_place(kt_parser *p, raw_event *e, kt_obj *o, kt_pair *pr)
+{
+    if (!push_row(p)) return KT_SCAN_ERR;
+    e->pushed = true;
+    kt_scan_res r = parse_args(p, args_mode_of(event_kind(p, e, NULL, NULL)), pr->v, o->end, o->eof,
+                               &pr->vend, &o->err);
+    e->args = (member){ pr->v, pr->vend, 0 };
+    return r;
+}
+
+/* Count the event as written, then store it (unless its ts is unusable). */
+static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
+{
+    kt_rank *r = p->r;
+    char ph = ph_of(e);
+    uint32_t cat, raw;
+    kt_kind kind = event_kind(p, e, &cat, &raw);
+    r->total_events++;
+    r->by_ph[(unsigned char)ph & 127]++;
+    if (ph == 'X' && !kt_catcount_add(&p->xcat, raw, 1)) p->oom = true;
+    if (!r->ns_resolution) note_ns_resolution(r, &e->ts);
+    int64_t ts = 0, dur = -1;
+    bool usable = e->ts.v ? time_ns(p, &e->ts, "ts", &ts) : ph == 'M';
+    if (!e->ts.v && ph != 'M') kt_pdiag_note(p, KT_PD_BAD_FIELD, -1, "event without ts (skipped)");
+    if (!usable || (!e->pushed && !push_row(p))) {
+        r->ev.n = n0;
+        r->nargs = a0;
+        return;
+    }
+    if (e->dur.v && !time_ns(p, &e->dur, "dur", &dur)) dur = -1;
+    kt_events *ev = &r->ev;
+    size_t i = ev->n - 1;
+    ev->ts[i] = ts;
+    ev->dur[i] = dur;
+    ev->ph[i] = (uint8_t)ph;
+    ev->kind[i] = (uint8_t)kind;
+    ev->cat[i] = cat;
+    ev->name[i] = intern_member(p, &e->name);
+    ev->pid[i] = thread_id(p, &e->pid);
+    ev->tid[i] = thread_id(p, &e->tid);
+    if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) ev->corr[i] = flow_id(p, &e->id);
+    if (!e->args.v) return;
+    if (*e->args.v != '{') {
+        kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, e->args.v),
+                      "event args at byte %lld is not an object (ignored)",
+                      (long long)kt_offset_of(p, e->args.v));
+        return;
+    }
+    set_args_range(p, &e->args);
+    const char *vend, *err;
+    if (!e->pushed &&
+        parse_args(p, args_mode_of(kind), e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
+        kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
+                      "invalid JSON inside args at byte %lld (the event's later args were not read)",
+                      (long long)kt_offset_of(p, err));
+}
+
+kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
+                           const char **next, const char **err)
+{
+    kt_rank *r = p->r;
+    size_t n0 = r->ev.n, a0 = r->nargs;
+    raw_event e;
+    memset(&e, 0, sizeof e);
+    kt_obj o = { .q = s + 1, .end = end, .eof = eof };
+    for (bool closed = false; !closed;) {
+        kt_pair pr;
+        kt_scan_res res = kt_member_key(&o, &pr, &closed);
+        if (res == KT_SCAN_OK && !closed) {
+            member *m = member_of(&e, pr.key, pr.klen);
+            if (m == &e.args && !e.pushed && args_now(&e, &pr)) {
+                res = args_in_place(p, &e, &o, &pr);
+            } else {
+                res = kt_member_skip(&o, &pr);
+                if (m) *m = (member){ pr.v, pr.vend, pr.vflags };
+            }
+        }
+        if (res == KT_SCAN_OK && !closed) res = kt_member_sep(&o, pr.vend, &closed);
+        if (res != KT_SCAN_OK) { /* nothing of a partial event stays */
+            r->ev.n = n0;
+            r->nargs = a0;
+            *err = o.err;
+            return res;
+        }
+    }
+    if (o.trailing_comma)
+        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.q - 1),
+                      "trailing comma before '}' (ignored)");
+    *next = o.q;
+    commit(p, &e, n0, a0);
+    return KT_SCAN_OK;
+}

@@ -1,0 +1,354 @@
+/*
+ * parse_json.c — the JSON scanner primitives: strings, values, numbers,
+ * object members.
+ *
+ * Why not a JSON library: a DOM costs 2-3x the file in memory and runs at
+ * 0.3-0.8 GB/s on the target machines (performance-notes.md §2).  A trace is
+ * a flat list of small objects of which we keep a handful of fields, so a
+ * scanner that walks each object once, skips what it does not need with
+ * SIMD, and parses numbers straight into integers is both faster and
+ * tolerant of the damage real traces carry (unescaped quotes, control
+ * characters, integers beyond int64).  All functions work on a window whose
+ * data is followed by KT_WIN_PAD zero bytes, so vector loads never fault.
+ */
+#include "load_internal.h"
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* A closing quote must be followed by one of these (after blanks), else it
+ * is an unescaped quote inside the string (old Kineto wrote those).       */
+static bool ends_string(char c) { return c == ',' || c == ':' || c == '}' || c == ']'; }
+
+/* Offset of the next quote, backslash, control or non-ASCII byte in the 16
+ * bytes at s, or 16.  Bytes past the data are zero, i.e. "control".      */
+static inline unsigned special_in_16(const char *s)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                             _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))); /* signed: <0x20 or >=0x80 */
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    return mask ? (unsigned)__builtin_ctz(mask) : 16;
+#else
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return i;
+    }
+    return 16;
+#endif
+}
+
+kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char **close,
+                           unsigned *flags)
+{
+    unsigned fl = 0;
+    const char *p = s;
+    for (;;) {
+        unsigned k = special_in_16(p);
+        p += k;
+        if (k == 16) continue;
+        if (p >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            const char *t = kt_skip_ws(p + 1, end);
+            if (t >= end && !eof) return KT_SCAN_MORE;
+            if (t >= end || ends_string(*t)) {
+                *close = p;
+                *flags = fl;
+                return KT_SCAN_OK;
+            }
+            fl |= KT_STR_QUOTE;
+            p++;
+        } else if (c == '\\') {
+            fl |= KT_STR_ESC;
+            if (p + 1 >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+            p += 2;
+        } else {
+            fl |= c >= 0x80 ? KT_STR_HIGH : KT_STR_CTRL;
+            p++;
+        }
+    }
+}
+
+static bool is_scalar_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+           c == '+' || c == '.';
+}
+
+/* Offset of the next quote or bracket in the 16 bytes at s, or 16. */
+static inline unsigned structural_in_16(const char *s)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' → '{', ']' → '}' */
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                             _mm_or_si128(_mm_cmpeq_epi8(lower, _mm_set1_epi8('{')),
+                                          _mm_cmpeq_epi8(lower, _mm_set1_epi8('}'))));
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    return mask ? (unsigned)__builtin_ctz(mask) : 16;
+#else
+    for (unsigned i = 0; i < 16; i++) {
+        char c = s[i];
+        if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') return i;
+    }
+    return 16;
+#endif
+}
+
+/* Skip a nested object/array: count brackets, skip strings. */
+static kt_scan_res skip_nested(const char *s, const char *end, bool eof, const char **next,
+                               unsigned *flags)
+{
+    size_t depth = 0;
+    const char *p = s;
+    for (;;) {
+        unsigned k = structural_in_16(p);
+        p += k;
+        if (p >= end) break;
+        if (k == 16) continue;
+        char c = *p;
+        if (c == '"') {
+            const char *close;
+            unsigned fl;
+            kt_scan_res r = kt_scan_string(p + 1, end, eof, &close, &fl);
+            if (r != KT_SCAN_OK) return r;
+            *flags |= fl;
+            p = close + 1;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (--depth == 0) {
+            *next = p + 1;
+            return KT_SCAN_OK;
+        }
+        p++;
+    }
+    return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+}
+
+kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char **next,
+                          unsigned *flags)
+{
+    *flags = 0;
+    if (s >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    char c = *s;
+    if (c == '"') {
+        const char *close;
+        kt_scan_res r = kt_scan_string(s + 1, end, eof, &close, flags);
+        if (r == KT_SCAN_OK) *next = close + 1;
+        return r;
+    }
+    if (c == '{' || c == '[') return skip_nested(s, end, eof, next, flags);
+    const char *p = s;
+    while (p < end && is_scalar_char((unsigned char)*p)) p++;
+    if (p == s) return KT_SCAN_ERR;
+    if (p >= end && !eof) return KT_SCAN_MORE;
+    *next = p;
+    return KT_SCAN_OK;
+}
+
+/* ---- object members ---------------------------------------------------------- */
+static kt_scan_res obj_stop(kt_obj *o, const char *at, bool incomplete)
+{
+    o->err = at;
+    return incomplete && !o->eof ? KT_SCAN_MORE : KT_SCAN_ERR;
+}
+
+kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
+{
+    const char *q = kt_skip_ws(o->q, o->end);
+    *closed = false;
+    if (q >= o->end) return obj_stop(o, q, true);
+    if (*q == '}') {
+        o->trailing_comma |= o->after_comma;
+        o->q = q + 1;
+        *closed = true;
+        return KT_SCAN_OK;
+    }
+    if (*q != '"') return obj_stop(o, q, false);
+    const char *close;
+    kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
+    if (r != KT_SCAN_OK) return obj_stop(o, q, r == KT_SCAN_MORE);
+    pr->key = q + 1;
+    pr->klen = (size_t)(close - pr->key);
+    q = kt_skip_ws(close + 1, o->end);
+    if (q >= o->end) return obj_stop(o, q, true);
+    if (*q != ':') return obj_stop(o, q, false);
+    q = kt_skip_ws(q + 1, o->end);
+    if (q >= o->end) return obj_stop(o, q, true);
+    o->after_comma = false;
+    pr->v = q;
+    o->q = q;
+    return KT_SCAN_OK;
+}
+
+kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed)
+{
+    const char *q = kt_skip_ws(vend, o->end);
+    if (q >= o->end) return obj_stop(o, q, true);
+    if (*q == ',') o->after_comma = true;
+    else if (*q != '}') return obj_stop(o, q, false);
+    *closed = *q == '}';
+    o->q = q + 1;
+    return KT_SCAN_OK;
+}
+
+kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
+{
+    kt_scan_res r = kt_skip_value(pr->v, o->end, o->eof, &pr->vend, &pr->vflags);
+    if (r != KT_SCAN_OK) o->err = pr->v;
+    return r;
+}
+
+kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done)
+{
+    if (o->closed) {
+        *done = true;
+        return KT_SCAN_OK;
+    }
+    kt_scan_res r = kt_member_key(o, pr, done);
+    if (r != KT_SCAN_OK || *done) return r;
+    r = kt_member_skip(o, pr);
+    if (r != KT_SCAN_OK) return r;
+    return kt_member_sep(o, pr->vend, &o->closed);
+}
+
+bool kt_key_is(const kt_pair *pr, const char *lit, size_t len)
+{
+    return pr->klen == len && memcmp(pr->key, lit, len) == 0;
+}
+
+/* ---- numbers ------------------------------------------------------------------ */
+static const double pow10_tab[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+static double scale10(double m, int e)
+{
+    while (e > 22) { m *= 1e22; e -= 22; }
+    while (e < -22) { m /= 1e22; e += 22; }
+    return e >= 0 ? m * pow10_tab[e] : m / pow10_tab[-e];
+}
+
+/* Decimal digits of a JSON number: up to 19 significant digits in m, the
+ * power of ten they are scaled by, and whether digits were dropped.      */
+typedef struct decimal {
+    bool neg, frac_or_exp, dropped;
+    uint64_t m;
+    int ndigits;     /* significant digits kept in m                       */
+    int64_t exp10;   /* value = m * 10^exp10, plus the dropped digits       */
+} decimal;
+
+static const char *scan_decimal(const char *s, const char *end, decimal *d)
+{
+    memset(d, 0, sizeof *d);
+    const char *p = s;
+    if (p < end && (*p == '-' || *p == '+')) d->neg = *p++ == '-';
+    const char *digits = p;
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        if (d->ndigits < 19) {
+            if (d->m || *p != '0') d->ndigits++;
+            d->m = d->m * 10 + (uint64_t)(*p - '0');
+        } else {
+            d->dropped |= *p != '0';
+            d->exp10++;
+        }
+    }
+    bool any = p > digits;
+    if (p < end && *p == '.') {
+        d->frac_or_exp = true;
+        for (p++; p < end && *p >= '0' && *p <= '9'; p++) {
+            any = true;
+            if (d->ndigits < 19) {
+                if (d->m || *p != '0') d->ndigits++;
+                d->m = d->m * 10 + (uint64_t)(*p - '0');
+                d->exp10--;
+            } else {
+                d->dropped |= *p != '0';
+            }
+        }
+    }
+    if (!any) return NULL;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        d->frac_or_exp = true;
+        p++;
+        bool eneg = false;
+        if (p < end && (*p == '-' || *p == '+')) eneg = *p++ == '-';
+        if (p >= end || *p < '0' || *p > '9') return NULL;
+        int64_t e = 0;
+        for (; p < end && *p >= '0' && *p <= '9'; p++)
+            if (e < 100000) e = e * 10 + (*p - '0');
+        d->exp10 += eneg ? -e : e;
+    }
+    return p;
+}
+
+const char *kt_parse_number(const char *s, const char *end, kt_num *out)
+{
+    decimal d;
+    const char *p = scan_decimal(s, end, &d);
+    if (!p) return NULL;
+    out->f = scale10((double)d.m, (int)(d.exp10 < -400 ? -400 : d.exp10 > 400 ? 400 : d.exp10));
+    if (d.neg) out->f = -out->f;
+    if (d.frac_or_exp) {
+        out->kind = KT_NUM_FLOAT;
+        out->i = (int64_t)out->f;
+        return p;
+    }
+    if (d.exp10 != 0 || d.m > (uint64_t)INT64_MAX + d.neg) {
+        out->kind = KT_NUM_BIGINT;
+        out->i = 0;
+        return p;
+    }
+    out->kind = KT_NUM_INT;
+    out->i = d.neg ? (int64_t)(0 - d.m) : (int64_t)d.m;
+    return p;
+}
+
+static const uint64_t pow10_u64[] = { 1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+                                      1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+                                      10000000000ull, 100000000000ull, 1000000000000ull,
+                                      10000000000000ull, 100000000000000ull,
+                                      1000000000000000ull, 10000000000000000ull,
+                                      100000000000000000ull, 1000000000000000000ull,
+                                      10000000000000000000ull };
+
+const char *kt_parse_us_as_ns(const char *s, const char *end, int64_t *ns, bool *rounded,
+                              bool *overflow)
+{
+    decimal d;
+    const char *p = scan_decimal(s, end, &d);
+    *rounded = false;
+    *overflow = false;
+    if (!p) return NULL;
+    int64_t scale = d.exp10 + 3; /* µs → ns */
+    uint64_t v;
+    if (scale >= 0) {
+        if (scale > 19 || (d.m && d.m > UINT64_MAX / pow10_u64[scale])) {
+            *overflow = d.m != 0;
+            v = 0;
+        } else {
+            v = d.m * pow10_u64[scale];
+        }
+        *rounded = d.dropped; /* only when > 19 digits, i.e. overflow anyway */
+    } else if (-scale > 19) { /* far below 1 ns */
+        v = 0;
+        *rounded = d.m != 0;
+    } else {
+        uint64_t div = pow10_u64[-scale], r = d.m % div;
+        v = d.m / div + (r >= div - r); /* round half up (on the magnitude) */
+        *rounded = r != 0 || d.dropped;
+    }
+    if (v > (uint64_t)INT64_MAX) {
+        *overflow = true;
+        v = 0;
+    }
+    *ns = d.neg ? -(int64_t)v : (int64_t)v;
+    return p;
+}

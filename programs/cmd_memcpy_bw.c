@@ -1,0 +1,31 @@
+/*
+ * cmd_memcpy_bw.c — `kineta memcpy-bw`: memory bandwidth per memcpy /
+ * memset kind over time and its summary (HTA).
+ */
+#include "cli.h"
+
+static const cli_option memcpy_bw_options[] = { { NULL, NULL, NULL } };
+static const char *const memcpy_bw_tables[] = { "series", "summary", NULL };
+
+static int memcpy_bw_parse(void *state, const char *name, const char *value)
+{
+    (void)state; (void)name; (void)value;
+    return 2;
+}
+
+static kt_status memcpy_bw_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+{
+    (void)state;
+    return kt_memcpy_bw(t, &ctx->sel, out);
+}
+
+const cli_command cmd_memcpy_bw = {
+    .name = "memcpy-bw",
+    .summary = "memory bandwidth per memcpy/memset kind: time series and summary (HTA)",
+    .description = "GB/s summed over the copies running at each instant.  Traces without\n"
+                   "Kineto's bandwidth arg (AMD) get bytes / duration.",
+    .options = memcpy_bw_options,
+    .tables = memcpy_bw_tables,
+    .parse = memcpy_bw_parse,
+    .run = memcpy_bw_run,
+};

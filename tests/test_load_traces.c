@@ -1,0 +1,189 @@
+/*
+ * test_load_traces.c — every real trace under ../shared/traces loads, and its
+ * event counts equal those of an independent parser (tests/count_events.py,
+ * Python's json module).  Files that are not Kineto traces must fail with
+ * "not a Kineto trace".
+ *
+ * Python needs ~20 s for the large files, so by default it checks the files
+ * up to SCRIPT_MAX_GZ bytes and the large ones are checked against the event
+ * totals published in ../shared/traces/README.md; KINETA_TEST_ALL=1 runs the
+ * script on every file.
+ */
+#include "test.h"
+#include "model/model.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILES 128
+#define SCRIPT_MAX_GZ (600u << 10)
+
+/* Totals from ../shared/traces/README.md for the files too big for Python. */
+static const struct {
+    const char *suffix;
+    uint64_t total;
+} readme_totals[] = {
+    { "df_index_resolver.json.gz", 216092 },
+    { "mtia_rank_0.json.gz", 455739 },
+    { "nccl_data.json.gz", 40573 },
+    { "negative_queue_length_values_check/rank0.json.gz", 108936 },
+    { "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", 68692 },
+    { "trace_diff/control/control.json.gz", 109123 },
+    { "trace_diff/test/test.json.gz", 105167 },
+};
+
+static char *found[MAX_FILES];
+static size_t nfound;
+
+static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    size_t n = strlen(path);
+    bool trace = (n > 3 && !strcmp(path + n - 3, ".gz")) || (n > 5 && !strcmp(path + n - 5, ".json"));
+    if (type == FTW_F && trace && nfound < MAX_FILES) found[nfound++] = strdup(path);
+    return 0;
+}
+
+static int by_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "xcat N CATEGORY\n" lines by CATEGORY */
+static int by_category(const void *a, const void *b)
+{
+    return strcmp(strchr(*(char *const *)a + 5, ' '), strchr(*(char *const *)b + 5, ' '));
+}
+
+/* Our counts in count_events.py's format. */
+static void our_counts(const kt_trace *t, char *out, size_t cap)
+{
+    const kt_rank *r = t->ranks[0];
+    size_t len = (size_t)snprintf(out, cap, "total %llu\n", (unsigned long long)r->total_events);
+    for (int c = 0; c < 128; c++)
+        if (r->by_ph[c])
+            len += (size_t)snprintf(out + len, cap - len, "ph %c %llu\n", c ? c : '-',
+                                    (unsigned long long)r->by_ph[c]);
+    char *lines[512];
+    size_t n = 0;
+    for (size_t i = 0; i < r->nxcat && n < 512; i++) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "xcat %llu %s\n", (unsigned long long)r->xcat_count[i],
+                 kt_strtab_get(t->strs, r->xcat_id[i]));
+        lines[n++] = strdup(buf);
+    }
+    qsort(lines, n, sizeof *lines, by_category); /* as the script prints them */
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)snprintf(out + len, cap - len, "%s", lines[i]);
+        free(lines[i]);
+    }
+}
+
+static bool script_checks(const char *path)
+{
+    const char *all = getenv("KINETA_TEST_ALL");
+    struct stat sb;
+    return (all && *all == '1') || (stat(path, &sb) == 0 && (uint64_t)sb.st_size <= SCRIPT_MAX_GZ);
+}
+
+/* The README total for a large file, or 0 if it has none. */
+static uint64_t readme_total(const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof readme_totals / sizeof readme_totals[0]; i++) {
+        size_t m = strlen(readme_totals[i].suffix);
+        if (n >= m && !strcmp(path + n - m, readme_totals[i].suffix)) return readme_totals[i].total;
+    }
+    return 0;
+}
+
+/* Without the script: at least the counts must be consistent. */
+static void check_consistent(const kt_trace *t, const char *path)
+{
+    const kt_rank *r = t->ranks[0];
+    uint64_t sum = 0, xsum = 0;
+    for (int c = 0; c < 128; c++) sum += r->by_ph[c];
+    for (size_t i = 0; i < r->nxcat; i++) xsum += r->xcat_count[i];
+    if (sum != r->total_events || xsum != r->by_ph['X'] || r->ev.n != r->total_events)
+        kt_test_fail(__FILE__, __LINE__, "%s: inconsistent counts", path);
+    uint64_t want = readme_total(path);
+    if (want && r->total_events != want)
+        kt_test_fail(__FILE__, __LINE__, "%s: %llu events, README says %llu", path,
+                     (unsigned long long)r->total_events, (unsigned long long)want);
+}
+
+/* One Python process for all files (interpreter start-up is slow). */
+static FILE *start_script(void)
+{
+    static char cmd[1 << 15];
+    size_t len = (size_t)snprintf(cmd, sizeof cmd, "python3 tests/count_events.py");
+    for (size_t i = 0; i < nfound; i++)
+        if (script_checks(found[i]) && len + strlen(found[i]) + 8 < sizeof cmd)
+            len += (size_t)snprintf(cmd + len, sizeof cmd - len, " '%s'", found[i]);
+    return popen(cmd, "r");
+}
+
+/* The script's section for path (it prints them in file order). */
+static bool script_section(FILE *f, const char *path, char *out, size_t cap)
+{
+    static char line[4096];
+    static bool pending;
+    size_t len = 0;
+    out[0] = '\0';
+    if (!pending && !fgets(line, sizeof line, f)) return false;
+    pending = false;
+    if (strncmp(line, "== ", 3) || strncmp(line + 3, path, strlen(path))) {
+        pending = true; /* not this file's section */
+        return false;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "== ", 3)) {
+            pending = true;
+            break;
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s", line);
+    }
+    return true;
+}
+
+TEST(load_every_shared_trace_matches_independent_counts)
+{
+    NEED_SHARED();
+    if (system("python3 -c 'import json, gzip' >/dev/null 2>&1") != 0) {
+        kt_test_skip("python3 not available");
+        return;
+    }
+    nftw(kt_test_shared_path("traces"), collect, 16, FTW_PHYS);
+    qsort(found, nfound, sizeof *found, by_str);
+    CHECK(nfound >= 30);
+    FILE *script = start_script(); /* runs while we load */
+    CHECK(script != NULL);
+    static char want[1 << 16], got[1 << 16];
+    for (size_t i = 0; i < nfound; i++) {
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        const char *path = found[i];
+        kt_status st = kt_load(&path, 1, NULL, &t, &fail);
+        bool checked = script && script_checks(path) && script_section(script, path, want, sizeof want);
+        if (checked && !strcmp(want, "not-kineto\n")) {
+            CHECK_INT(st, KT_EINPUT);
+            const kt_diag *d = kt_diags_get(fail, kt_diags_count(fail) - 1);
+            if (!d || !strstr(d->message, "not a Kineto trace"))
+                kt_test_fail(__FILE__, __LINE__, "%s: expected 'not a Kineto trace', got '%s'", path,
+                             d ? d->message : "(none)");
+        } else if (st != KT_OK) {
+            kt_test_fail(__FILE__, __LINE__, "%s: load failed (%d)", path, st);
+        } else if (!checked) {
+            check_consistent(t, path);
+        } else {
+            our_counts(t, got, sizeof got);
+            if (strcmp(got, want) != 0)
+                kt_test_fail(__FILE__, __LINE__, "%s: counts differ\n--- ours\n%s--- python\n%s", path, got, want);
+        }
+        kt_trace_free(t);
+        kt_diags_free(fail);
+    }
+    if (script) pclose(script);
+    for (size_t i = 0; i < nfound; i++) free(found[i]);
+    nfound = 0;
+}
