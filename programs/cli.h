@@ -68,6 +68,10 @@ void print_table_json(const kt_table *t, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
 
+/* A categorizer with the rules of file rules added (NULL rules: *out = NULL,
+ * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */
+kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
+
 /* Option value helpers: print a usage message and return false on error. */
 bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);
 bool cli_parse_double(const char *opt, const char *v, double *out);

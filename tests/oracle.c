@@ -2,112 +2,135 @@
 #include "oracle.h"
 #include "test.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-kt_trace *kt_test_load(const char *path, bool hta_compat)
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
+    if (s) s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* One field starting at *p (quoted or not); advances past it. */
+static char *field(const char **p)
+{
+    const char *s = *p;
+    size_t cap = 64, n = 0;
+    char *out = malloc(cap);
+    bool quoted = *s == '"';
+    if (quoted) s++;
+    for (; *s; s++) {
+        if (quoted && *s == '"' && s[1] == '"') s++;
+        else if (quoted && *s == '"') { quoted = false; continue; }
+        else if (!quoted && (*s == ',' || *s == '\n' || *s == '\r')) break;
+        if (n + 1 >= cap) out = realloc(out, cap *= 2);
+        out[n++] = *s;
+    }
+    out[n] = '\0';
+    *p = s;
+    return out;
+}
+
+fx_csv *fx_csv_read(const char *rel)
+{
+    const char *path = kt_test_shared_path(rel);
+    char *text = path ? read_all(path) : NULL;
+    if (!text) return NULL;
+    fx_csv *c = calloc(1, sizeof *c);
+    size_t cap = 0;
+    for (const char *p = text; *p;) {
+        if (c->nrows == cap) {
+            cap = cap ? cap * 2 : 64;
+            c->row = realloc(c->row, cap * sizeof *c->row);
+            c->ncols = realloc(c->ncols, cap * sizeof *c->ncols);
+        }
+        char **r = NULL;
+        size_t n = 0;
+        for (;;) {
+            r = realloc(r, (n + 1) * sizeof *r);
+            r[n++] = field(&p);
+            if (*p != ',') break;
+            p++;
+        }
+        while (*p == '\r' || *p == '\n') p++;
+        c->row[c->nrows] = r;
+        c->ncols[c->nrows++] = n;
+    }
+    free(text);
+    return c;
+}
+
+void fx_csv_free(fx_csv *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->nrows; i++) {
+        for (size_t j = 0; j < c->ncols[i]; j++) free(c->row[i][j]);
+        free(c->row[i]);
+    }
+    free(c->row);
+    free(c->ncols);
+    free(c);
+}
+
+long fx_csv_col(const fx_csv *c, const char *name)
+{
+    for (size_t j = 0; c && c->nrows && j < c->ncols[0]; j++)
+        if (!strcmp(c->row[0][j], name)) return (long)j;
+    return -1;
+}
+
+const char *fx_csv_get(const fx_csv *c, size_t row, const char *name)
+{
+    long j = fx_csv_col(c, name);
+    return j < 0 || row >= c->nrows || (size_t)j >= c->ncols[row] ? "" : c->row[row][j];
+}
+
+const char *fx_hta_trace(const char *oracle_dir)
+{
+    static const char *const map[][2] = {
+        { "amd_trace", "traces/hta/amd_trace" },
+        { "cp_alexnet", "traces/hta/critical_path/alexnet" },
+        { "cp_cuda_event_sync", "traces/hta/critical_path/cuda_event_sync" },
+        { "cp_cuda_event_sync_multi_stream", "traces/hta/critical_path/cuda_event_sync_multi_stream" },
+        { "cp_simple_add", "traces/hta/critical_path/simple_add" },
+        { "cupti_profiler", "traces/hta/cupti_profiler" },
+        { "df_index_resolver", "traces/hta/df_index_resolver" },
+        { "execution_trace", "traces/hta/execution_trace/benchmark_simple_add_trace.json.gz" },
+        { "mtia_trace_single_rank", "traces/hta/mtia_trace_single_rank" },
+        { "nccl_parser_config", "traces/hta/nccl_parser_config" },
+        { "negative_queue_length_values_check", "traces/hta/negative_queue_length_values_check" },
+        { "ns_resolution_trace", "traces/hta/ns_resolution_trace" },
+        { "timeline_analysis", "traces/hta/timeline_analysis" },
+        { "trace_diff_control", "traces/hta/trace_diff/control" },
+        { "trace_diff_test", "traces/hta/trace_diff/test" },
+        { "trace_filter_2ranks", "traces/hta/trace_filter" },
+        { "triton_example", "traces/hta/triton_example" },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(map[i][0], oracle_dir)) return map[i][1];
+    return NULL;
+}
+
+kt_trace *fx_load_path(const char *path, bool hta_compat)
 {
     kt_load_options o = { .hta_compat = hta_compat };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    if (kt_load(&path, 1, &o, &t, &fail) != KT_OK) {
-        kt_test_fail(__FILE__, __LINE__, "cannot load %s", path);
-        kt_diags_free(fail);
-    }
-    return t;
+    kt_status s = path ? kt_load(&path, 1, &o, &t, &fail) : KT_EINPUT;
+    kt_diags_free(fail);
+    if (s != KT_OK) kt_test_fail(__FILE__, __LINE__, "loading %s: %s", path ? path : "(null)", kt_status_str(s));
+    return s == KT_OK ? t : NULL;
 }
 
-static char *slurp(const char *path, size_t *len)
+kt_trace *fx_load_shared(const char *rel, bool hta_compat)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (cap - n - 1 == 0) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; }
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
-/* Next field at *p (quoted or not), unquoted in place; sets *eol at the
- * end of a line.                                                           */
-static char *field(char **p, int *eol)
-{
-    char *s = *p, *out = s, *start = s;
-    if (*s == '"') {
-        for (s++; *s; s++) {
-            if (*s == '"' && s[1] == '"') { *out++ = '"'; s++; }
-            else if (*s == '"') { s++; break; }
-            else *out++ = *s;
-        }
-    } else {
-        while (*s && *s != ',' && *s != '\n' && *s != '\r') *out++ = *s++;
-    }
-    if (*s == '\r') s++;
-    *eol = *s == '\n' || !*s;
-    if (*s) s++;
-    *out = '\0';
-    *p = s;
-    return start;
-}
-
-kt_csv *kt_csv_read(const char *path)
-{
-    size_t len;
-    char *text = slurp(path, &len);
-    if (!text) return NULL;
-    kt_csv *c = calloc(1, sizeof *c);
-    char **cells = malloc((len + 2) * sizeof *cells); /* at most one field per byte */
-    if (!c || !cells) { free(c); free(cells); free(text); return NULL; }
-    char *p = text;
-    size_t n = 0, ncols = 0;
-    int eol = 0;
-    while (*p && !eol) cells[ncols++] = field(&p, &eol);
-    n = ncols;
-    while (*p) {
-        size_t k = 0;
-        eol = 0;
-        while (*p && !eol) { cells[n++] = field(&p, &eol); k++; }
-        if (k != ncols) n -= k; /* blank or ragged line: dropped */
-    }
-    c->text = text;
-    c->header = cells;
-    c->cells = cells + ncols;
-    c->ncols = ncols;
-    c->nrows = ncols ? (n - ncols) / ncols : 0;
-    return c;
-}
-
-void kt_csv_free(kt_csv *c)
-{
-    if (!c) return;
-    free(c->text);
-    free(c->header);
-    free(c);
-}
-
-long kt_csv_col(const kt_csv *c, const char *name)
-{
-    for (size_t i = 0; i < c->ncols; i++)
-        if (!strcmp(c->header[i], name)) return (long)i;
-    return -1;
-}
-
-const char *kt_csv_str(const kt_csv *c, size_t row, size_t col) { return c->cells[row * c->ncols + col]; }
-
-double kt_csv_num(const kt_csv *c, size_t row, size_t col)
-{
-    const char *s = kt_csv_str(c, row, col);
-    return *s ? strtod(s, NULL) : NAN;
+    return fx_load_path(kt_test_shared_path(rel), hta_compat);
 }

@@ -1,9 +1,10 @@
 /*
- * oracle.h — what oracle tests need: loading a trace and reading the
- * reference tools' CSV outputs.
+ * oracle.h — comparing against HTA's and TraceLens's outputs in ../shared.
  *
- * Oracle tests compare our tables with HTA's / TraceLens's CSV files
- * (pandas to_csv: a header row, RFC 4180 quoting for names with commas).
+ * Oracle tests read reference CSVs and load the matching real traces; these
+ * helpers keep that plumbing (CSV quoting, oracle dir → trace path) in one
+ * place.  Every function returns NULL when ../shared is absent or a file is
+ * missing, so callers NEED_SHARED() first.
  */
 #ifndef KT_ORACLE_H
 #define KT_ORACLE_H
@@ -13,23 +14,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* kt_load of one path; NULL (and a test failure) when it fails. */
-kt_trace *kt_test_load(const char *path, bool hta_compat);
+/* A CSV file read whole (RFC 4180 quoting): rows of fields, row 0 = header. */
+typedef struct fx_csv {
+    char ***row;
+    size_t *ncols;
+    size_t nrows;
+} fx_csv;
 
-typedef struct kt_csv {
-    char **header;
-    char **cells; /* row-major, nrows × ncols */
-    size_t nrows, ncols;
-    char *text; /* the file, fields unquoted in place */
-} kt_csv;
+/* path relative to the shared dir; NULL if absent or unreadable. */
+fx_csv *fx_csv_read(const char *rel);
+void fx_csv_free(fx_csv *c);
+/* Column index of a header name, or -1. */
+long fx_csv_col(const fx_csv *c, const char *name);
+/* Field (row >= 1 for data) of column name; "" when missing. */
+const char *fx_csv_get(const fx_csv *c, size_t row, const char *name);
 
-/* NULL when the file is absent or unreadable. */
-kt_csv *kt_csv_read(const char *path);
-void kt_csv_free(kt_csv *c);
-/* Column index by header name, or -1. */
-long kt_csv_col(const kt_csv *c, const char *name);
-const char *kt_csv_str(const kt_csv *c, size_t row, size_t col);
-/* The cell as a number; NaN when empty. */
-double kt_csv_num(const kt_csv *c, size_t row, size_t col);
+/* The trace (relative to the shared dir) HTA ran on for oracle/hta/<dir>
+ * (mapping in ../shared/oracle/README.md), or NULL.                       */
+const char *fx_hta_trace(const char *oracle_dir);
+/* Load a trace relative to the shared dir; NULL on failure (a failed CHECK). */
+kt_trace *fx_load_shared(const char *rel, bool hta_compat);
+/* The same for any path (e.g. a trace a test wrote). */
+kt_trace *fx_load_path(const char *path, bool hta_compat);
 
 #endif

@@ -66,7 +66,7 @@ TEST(counters_plain_copy_keeps_bytes)
     char dir[] = "/tmp/kt_counters_XXXXXX", out[300], in[300];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, tiny_events));
-    kt_trace *t = kt_test_load(in, false);
+    kt_trace *t = fx_load_path(in, false);
     if (!t) return;
     kt_counters_options o = { .out_dir = dir };
     kt_tables *ts;
@@ -110,7 +110,7 @@ TEST(counters_empty_array_and_truncated_file)
     CHECK(mkdtemp(dir) != NULL);
     snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, ""));
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
-    kt_trace *t = kt_test_load(in, false);
+    kt_trace *t = fx_load_path(in, false);
     kt_counters_options o = { .out_dir = dir };
     kt_tables *ts = NULL;
     if (t) {
@@ -127,7 +127,7 @@ TEST(counters_empty_array_and_truncated_file)
     char text[1024];
     snprintf(text, sizeof text, "{\"distributedInfo\": {\"rank\": 0}, \"traceEvents\": [%s", tiny_events);
     write_file(in, text);
-    t = kt_test_load(in, false);
+    t = fx_load_path(in, false);
     char err[256] = "";
     o.err = err;
     o.errlen = sizeof err;
@@ -156,7 +156,7 @@ TEST(counters_hta_compat_events_match_oracle)
         char rel[256], dir[] = "/tmp/kt_counters_XXXXXX", oracle[512];
         CHECK(mkdtemp(dir) != NULL);
         snprintf(rel, sizeof rel, "traces/hta/%s", cases[i][0]);
-        kt_trace *t = kt_test_load(kt_test_shared_path(rel), true);
+        kt_trace *t = fx_load_shared(rel, true);
         if (!t) continue;
         kt_counters_options o = { .out_dir = dir };
         kt_tables *ts;

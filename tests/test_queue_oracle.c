@@ -16,44 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct oracle_trace {
-    const char *oracle; /* dir under oracle/hta */
-    const char *trace;  /* dir under traces/hta */
-} oracle_trace;
-
-/* Every trace HTA produced these outputs for. */
-static const oracle_trace traces[] = {
-    { "amd_trace", "amd_trace" },
-    { "cp_alexnet", "critical_path/alexnet" },
-    { "cp_cuda_event_sync", "critical_path/cuda_event_sync" },
-    { "cp_cuda_event_sync_multi_stream", "critical_path/cuda_event_sync_multi_stream" },
-    { "cp_simple_add", "critical_path/simple_add" },
-    { "cupti_profiler", "cupti_profiler" },
-    { "execution_trace", "execution_trace/benchmark_simple_add_trace.json.gz" },
-    { "nccl_parser_config", "nccl_parser_config" },
-    { "timeline_analysis", "timeline_analysis" },
-    { "trace_filter_2ranks", "trace_filter" },
-    { "triton_example", "triton_example" },
-    { "df_index_resolver", "df_index_resolver" },
-    { "negative_queue_length_values_check", "negative_queue_length_values_check" },
-    { "ns_resolution_trace", "ns_resolution_trace" },
-    { "trace_diff_control", "trace_diff/control" },
-    { "trace_diff_test", "trace_diff/test" },
-    { "mtia_trace_single_rank", "mtia_trace_single_rank" },
+/* Every trace HTA produced these outputs for (oracle dir names). */
+static const char *const traces[] = {
+    "amd_trace", "cp_alexnet", "cp_cuda_event_sync", "cp_cuda_event_sync_multi_stream", "cp_simple_add",
+    "cupti_profiler", "execution_trace", "nccl_parser_config", "timeline_analysis", "trace_filter_2ranks",
+    "triton_example",
+    /* large: */
+    "df_index_resolver", "negative_queue_length_values_check", "ns_resolution_trace", "trace_diff_control",
+    "trace_diff_test", "mtia_trace_single_rank",
 };
 
-static kt_trace *load(const char *rel, bool compat)
-{
-    char path[512];
-    snprintf(path, sizeof path, "traces/hta/%s", rel);
-    return kt_test_load(kt_test_shared_path(path), compat);
-}
-
-static kt_csv *oracle(const char *dir, const char *file)
+static fx_csv *oracle(const char *dir, const char *file)
 {
     char rel[512];
     snprintf(rel, sizeof rel, "oracle/hta/%s/%s.csv", dir, file);
-    return kt_csv_read(kt_test_shared_path(rel));
+    return fx_csv_read(rel);
 }
 
 static bool close_to(double a, double b)
@@ -71,50 +48,50 @@ static void cell_text(const kt_table *t, size_t i, size_t j, char *buf, size_t c
 /* Table `name` has the CSV's rows, column by column (the CSV's columns,
  * minus pandas' index): strings and, unless approx, numbers exactly equal.
  * No CSV (HTA returned None) means no rows.                               */
-static void compare(const char *what, const kt_tables *ts, const char *name, const kt_csv *c, bool approx)
+static void compare(const char *what, const kt_tables *ts, const char *name, const fx_csv *c, bool approx)
 {
     const kt_table *t = kt_tables_find(ts, name);
-    size_t want = c ? c->nrows : 0, bad = 0;
+    size_t want = c && c->nrows ? c->nrows - 1 : 0, bad = 0;
     if (!t || kt_table_nrows(t) != want) {
         kt_test_fail(__FILE__, __LINE__, "%s %s: %zu rows, HTA %zu", what, name, t ? kt_table_nrows(t) : 0, want);
         return;
     }
-    for (size_t k = 0; c && k < c->ncols; k++) {
-        const char *col = c->header[k];
+    for (size_t k = 0; c && c->nrows && k < c->ncols[0]; k++) {
+        const char *col = c->row[0][k];
         if (!strcmp(col, "index")) continue;
         long j = kt_table_col_index(t, col);
         if (j < 0) {
             kt_test_fail(__FILE__, __LINE__, "%s %s: no column %s", what, name, col);
             return;
         }
-        for (size_t i = 0; i < c->nrows; i++) {
+        for (size_t i = 0; i < want; i++) {
+            const char *theirs = fx_csv_get(c, i + 1, col);
             bool ok;
             if (kt_table_col_type(t, (size_t)j) == KT_COL_STR) {
-                ok = !strcmp(kt_table_str(t, i, (size_t)j), kt_csv_str(c, i, k));
+                ok = !strcmp(kt_table_str(t, i, (size_t)j), theirs);
             } else {
-                double a = kt_table_float(t, i, (size_t)j), b = kt_csv_num(c, i, k);
+                double a = kt_table_float(t, i, (size_t)j), b = *theirs ? strtod(theirs, NULL) : NAN;
                 ok = approx ? close_to(a, b) : (a == b || (isnan(a) && isnan(b)));
             }
             char ours[64];
             cell_text(t, i, (size_t)j, ours, sizeof ours);
             if (!ok && bad++ < 3)
                 kt_test_fail(__FILE__, __LINE__, "%s %s row %zu %s: ours %s, HTA %s", what, name, i, col, ours,
-                             kt_csv_str(c, i, k));
+                             theirs);
         }
     }
 }
 
-static void compare_with(const oracle_trace *o, const kt_tables *ts, const char *table, const char *file,
-                         bool approx)
+static void compare_with(const char *o, const kt_tables *ts, const char *table, const char *file, bool approx)
 {
-    kt_csv *c = oracle(o->oracle, file);
-    compare(o->oracle, ts, table, c, approx);
-    kt_csv_free(c);
+    fx_csv *c = oracle(o, file);
+    compare(o, ts, table, c, approx);
+    fx_csv_free(c);
 }
 
-static void check_trace(const oracle_trace *o)
+static void check_trace(const char *o)
 {
-    kt_trace *t = load(o->trace, true);
+    kt_trace *t = fx_load_shared(fx_hta_trace(o), true);
     if (!t) return;
     kt_tables *ts;
     CHECK_INT(kt_launch(t, NULL, NULL, &ts), KT_OK);
@@ -143,7 +120,7 @@ static void check_trace(const oracle_trace *o)
     TEST(name)                        \
     {                                 \
         NEED_SHARED();                \
-        check_trace(&traces[i]);      \
+        check_trace(traces[i]);      \
     }
 
 /* The six large traces (15-87 MB) take ~10 s under the sanitizers: run
@@ -156,7 +133,7 @@ static void check_trace(const oracle_trace *o)
             kt_test_skip("large trace: set KINETA_ORACLE_ALL=1");                          \
             return;                                                                        \
         }                                                                                  \
-        check_trace(&traces[i]);                                                           \
+        check_trace(traces[i]);                                                           \
     }
 ORACLE_TEST(queue_oracle_amd_trace, 0)
 ORACLE_TEST(queue_oracle_cp_alexnet, 1)
@@ -188,7 +165,7 @@ static double cell(const kt_tables *ts, const char *table, size_t row, const cha
 TEST(launch_amd_trace_not_empty_by_default)
 {
     NEED_SHARED();
-    kt_trace *t = load("amd_trace", false);
+    kt_trace *t = fx_load_shared(fx_hta_trace("amd_trace"), false);
     if (!t) return;
     kt_tables *ts;
     CHECK_INT(kt_launch(t, NULL, NULL, &ts), KT_OK);
@@ -219,7 +196,7 @@ TEST(launch_amd_trace_not_empty_by_default)
 TEST(launch_triton_not_empty_by_default)
 {
     NEED_SHARED();
-    kt_trace *t = load("triton_example", false);
+    kt_trace *t = fx_load_shared(fx_hta_trace("triton_example"), false);
     if (!t) return;
     kt_tables *ts;
     CHECK_INT(kt_launch(t, NULL, NULL, &ts), KT_OK);
