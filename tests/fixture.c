@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 kt_trace *fx_trace(void)
 {
@@ -80,4 +81,41 @@ long fx_row(const kt_table *tb, const char *col, const char *value, int rank)
             (rank < 0 || (rc >= 0 && kt_table_int(tb, i, (size_t)rc) == rank)))
             return (long)i;
     return -1;
+}
+
+typedef struct cached_trace {
+    char *rel;
+    bool hta_compat;
+    kt_trace *t;
+} cached_trace;
+
+static cached_trace cache[64];
+static size_t ncache;
+
+static void free_cache(void)
+{
+    for (size_t i = 0; i < ncache; i++) {
+        kt_trace_free(cache[i].t);
+        free(cache[i].rel);
+    }
+}
+
+const kt_trace *fx_shared_trace(const char *rel, bool hta_compat)
+{
+    for (size_t i = 0; i < ncache; i++)
+        if (cache[i].hta_compat == hta_compat && !strcmp(cache[i].rel, rel)) return cache[i].t;
+    CHECK(ncache < sizeof cache / sizeof cache[0]);
+    const char *path = kt_test_shared_path(rel);
+    kt_load_options o = { .hta_compat = hta_compat };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(&path, 1, &o, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    if (!t || ncache == sizeof cache / sizeof cache[0]) {
+        kt_trace_free(t);
+        return NULL;
+    }
+    if (ncache == 0) atexit(free_cache);
+    cache[ncache++] = (cached_trace){ strdup(rel), hta_compat, t };
+    return t;
 }

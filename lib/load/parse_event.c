@@ -304,7 +304,9 @@ static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_n
     case AT_EXT: ev->ext_id[i] = column_int(p, pr, n); return;
     case AT_STREAM: {
         int64_t v = column_int(p, pr, n);
-        ev->stream[i] = v >= INT32_MIN && v <= INT32_MAX ? (int32_t)v : -1;
+        bool fits = v >= INT32_MIN && v <= INT32_MAX;
+        ev->stream[i] = fits ? (int32_t)v : -1;
+        if (!fits) push_arg(p, KT_ARG_RAW_STREAM, KT_ARGT_INT, v, 0, 0);
         return;
     }
     case AT_XYZ:

@@ -102,6 +102,9 @@ typedef enum kt_arg_key {
     KT_ARG_TRACE_ITERATION,
     KT_ARG_META_NAME,              /* M events: args.name (string)           */
     KT_ARG_META_SORT_INDEX,        /* M events: args.sort_index              */
+    KT_ARG_RAW_STREAM,             /* "stream" too big for the stream column
+                                      (CUDA writes 4294967295 on device-wide
+                                      syncs; HTA counts it as a stream)     */
     KT_ARG__COUNT,
     /* cuda_profiler_range and counter (ph C) events keep every arg:
      * key = KT_ARG_DYNAMIC + strtab id of the arg's key.                    */
