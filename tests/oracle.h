@@ -34,5 +34,7 @@ const char *fx_csv_get(const fx_csv *c, size_t row, const char *name);
 const char *fx_hta_trace(const char *oracle_dir);
 /* Load a trace relative to the shared dir; NULL on failure (a failed CHECK). */
 kt_trace *fx_load_shared(const char *rel, bool hta_compat);
+/* The same for any path (e.g. a trace a test wrote). */
+kt_trace *fx_load_path(const char *path, bool hta_compat);
 
 #endif
