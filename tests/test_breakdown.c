@@ -4,6 +4,7 @@
 #include "test.h"
 #include "fixture.h"
 #include "kineta.h"
+#include "oracle.h"
 
 #include <stdlib.h>
 
@@ -142,4 +143,97 @@ TEST(breakdown_rank_selection)
     o.duration_ratio = 1.5;
     CHECK_INT(kt_breakdown(t, NULL, &o, &ts), KT_EUSAGE);
     kt_trace_free(t);
+}
+
+/* ---- against HTA's own outputs (../shared/oracle/hta) --------------------- */
+
+static bool same_number(const char *hta, double ours)
+{
+    double h = strtod(hta, NULL);
+    return fabs(h - ours) <= 1e-9 * fmax(1, fabs(h));
+}
+
+/* HTA's kernel_type rows, minus its zero-length overlap classes (an artefact
+ * of its unstable sort of equal times, docs/kernels.md), in order; sums
+ * exact, percentages as HTA rounds them (one decimal).                    */
+static void compare_kernel_type(const char *dir, const kt_table *ours, const fx_csv *hta)
+{
+    size_t k = 0;
+    for (size_t r = 1; r < hta->nrows; r++) {
+        if (strtod(fx_csv_get(hta, r, "sum"), NULL) == 0) continue;
+        if (k >= kt_table_nrows(ours)) { kt_test_fail(__FILE__, __LINE__, "%s: kernel_type row %zu missing", dir, r); return; }
+        double pct = fx_num(ours, k, "percentage");
+        if (strcmp(kt_table_str(ours, k, 0), fx_csv_get(hta, r, "kernel_type")) ||
+            !same_number(fx_csv_get(hta, r, "sum"), fx_num(ours, k, "sum")) ||
+            fabs(round(pct * 10) / 10 - strtod(fx_csv_get(hta, r, "percentage"), NULL)) > 1e-9)
+            kt_test_fail(__FILE__, __LINE__, "%s: kernel_type row %zu: %s %s %s vs ours %s %.17g %.17g", dir, r,
+                         fx_csv_get(hta, r, "kernel_type"), fx_csv_get(hta, r, "sum"),
+                         fx_csv_get(hta, r, "percentage"), kt_table_str(ours, k, 0), fx_num(ours, k, "sum"), pct);
+        k++;
+    }
+    CHECK_INT(kt_table_nrows(ours), k);
+}
+
+/* Per-kernel rows: same order, names, types, ranks; every statistic. */
+static void compare_kernels(const char *dir, const char *file, const kt_table *ours, const fx_csv *hta)
+{
+    static const char *const nums[] = { "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)" };
+    if (kt_table_nrows(ours) != hta->nrows - 1) {
+        kt_test_fail(__FILE__, __LINE__, "%s %s: %zu rows, HTA %zu", dir, file, kt_table_nrows(ours), hta->nrows - 1);
+        return;
+    }
+    for (size_t r = 1; r < hta->nrows; r++) {
+        bool ok = !strcmp(kt_table_str(ours, r - 1, 0), fx_csv_get(hta, r, "name")) &&
+                  !strcmp(kt_table_str(ours, r - 1, 6), fx_csv_get(hta, r, "kernel_type")) &&
+                  fx_num(ours, r - 1, "rank") == strtod(fx_csv_get(hta, r, "rank"), NULL);
+        for (int c = 0; c < 5; c++) ok = ok && same_number(fx_csv_get(hta, r, nums[c]), fx_num(ours, r - 1, nums[c]));
+        if (!ok)
+            kt_test_fail(__FILE__, __LINE__, "%s %s row %zu: %.60s sum %s mean %s vs ours %.60s sum %.17g mean %.17g", dir,
+                         file, r, fx_csv_get(hta, r, "name"), fx_csv_get(hta, r, "sum (us)"),
+                         fx_csv_get(hta, r, "mean (us)"), kt_table_str(ours, r - 1, 0), fx_num(ours, r - 1, "sum (us)"),
+                         fx_num(ours, r - 1, "mean (us)"));
+    }
+}
+
+/* One HTA run: its two CSVs against our tables with the same options. */
+static void compare_run(const char *dir, const kt_trace *t, const char *prefix, const kt_breakdown_options *o)
+{
+    char a[256], b[256];
+    snprintf(a, sizeof a, "oracle/hta/%s/%s_kernel_type.csv", dir, prefix);
+    snprintf(b, sizeof b, "oracle/hta/%s/%s_all_kernels.csv", dir, prefix);
+    fx_csv *types = fx_csv_read(a), *kernels = fx_csv_read(b);
+    kt_tables *ts = NULL;
+    CHECK(types && kernels);
+    CHECK_INT(kt_breakdown(t, NULL, o, &ts), KT_OK);
+    if (types && kernels && ts) {
+        compare_kernel_type(dir, fx_table(ts, "kernel_type"), types);
+        compare_kernels(dir, prefix, fx_table(ts, "kernels"), kernels);
+    }
+    kt_tables_free(ts);
+    fx_csv_free(types);
+    fx_csv_free(kernels);
+}
+
+/* Every trace HTA produced a kernel breakdown for: --hta-compat gives HTA's
+ * tables — the default run (10 kernels, ratio 0.8, memory: HTA's folding
+ * bug included) and the unfolded one (1000 kernels, no memory).           */
+TEST(breakdown_hta_compat_equals_hta_oracle)
+{
+    NEED_SHARED();
+    static const char *const dirs[] = {
+        "amd_trace", "cp_alexnet", "cp_cuda_event_sync", "cp_cuda_event_sync_multi_stream", "cp_simple_add",
+        "cupti_profiler", "df_index_resolver", "execution_trace", "mtia_trace_single_rank", "nccl_parser_config",
+        "negative_queue_length_values_check", "ns_resolution_trace", "timeline_analysis", "trace_diff_control",
+        "trace_diff_test", "trace_filter_2ranks", "triton_example",
+    };
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        kt_trace *t = fx_load_shared(fx_hta_trace(dirs[i]), true);
+        if (!t) continue;
+        kt_breakdown_options o = kt_breakdown_defaults();
+        compare_run(dirs[i], t, "gpu_kernel_breakdown", &o);
+        o.num_kernels = 1000;
+        o.memory = 0;
+        compare_run(dirs[i], t, "gpu_kernel_breakdown_n1000_nomem", &o);
+        kt_trace_free(t);
+    }
 }

@@ -3,6 +3,7 @@
 #include "test.h"
 #include "fixture.h"
 #include "kineta.h"
+#include "oracle.h"
 
 #include <stdlib.h>
 
@@ -220,4 +221,124 @@ TEST(categories_by_launching_op)
     kt_tables_free(ts);
     kt_categorizer_free(cz);
     kt_trace_free(t);
+}
+
+/* ---- against TraceLens's kernel_summary.csv (../shared/oracle/tracelens) ---- */
+
+typedef struct tally {
+    char key[2][4096]; /* launcher ("" when compared by kernel only), kernel name */
+    int64_t count;
+    double sum_us;
+} tally;
+
+typedef struct tallies {
+    tally *t;
+    size_t n;
+} tallies;
+
+static void tally_add(tallies *ts, const char *launcher, const char *kernel, int64_t count, double sum_us)
+{
+    for (size_t i = 0; i < ts->n; i++)
+        if (!strcmp(ts->t[i].key[0], launcher) && !strcmp(ts->t[i].key[1], kernel)) {
+            ts->t[i].count += count;
+            ts->t[i].sum_us += sum_us;
+            return;
+        }
+    ts->t = realloc(ts->t, (ts->n + 1) * sizeof *ts->t);
+    tally *x = &ts->t[ts->n++];
+    snprintf(x->key[0], sizeof x->key[0], "%s", launcher);
+    snprintf(x->key[1], sizeof x->key[1], "%s", kernel);
+    x->count = count;
+    x->sum_us = sum_us;
+}
+
+/* Every tally of a equals the one with the same key in b, and vice versa. */
+static void same_tallies(const char *what, const tallies *a, const tallies *b)
+{
+    CHECK_INT(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        const tally *x = &a->t[i], *y = NULL;
+        for (size_t j = 0; j < b->n && !y; j++)
+            if (!strcmp(b->t[j].key[0], x->key[0]) && !strcmp(b->t[j].key[1], x->key[1])) y = &b->t[j];
+        if (!y || y->count != x->count || fabs(y->sum_us - x->sum_us) > 1e-6 * fmax(1, x->sum_us))
+            kt_test_fail(__FILE__, __LINE__, "%s: [%s] %.80s: TraceLens %lld / %.3f us, ours %lld / %.3f us", what,
+                         x->key[0], x->key[1], (long long)x->count, x->sum_us, y ? (long long)y->count : -1LL,
+                         y ? y->sum_us : -1.0);
+    }
+}
+
+/* Our categories tables (full names, kernels only) tallied like TraceLens's
+ * kernel_summary: per (launching op, kernel) and per kernel, linked kernels;
+ * unlinked ones separately.                                               */
+static void our_tallies(const kt_table *k, tallies *pairs, tallies *kernels, tallies *unlinked)
+{
+    for (size_t r = 0; r < kt_table_nrows(k); r++) {
+        const char *op = kt_table_str(k, r, 0), *name = kt_table_str(k, r, 2);
+        int64_t count = (int64_t)fx_num(k, r, "count");
+        double us = fx_num(k, r, "total_time_ms") * 1e3;
+        if (!strcmp(op, "(unlinked)")) {
+            tally_add(unlinked, "", name, count, us);
+            continue;
+        }
+        tally_add(pairs, op, name, count, us);
+        tally_add(kernels, "", name, count, us);
+    }
+}
+
+/* Sums and counts per kernel equal TraceLens's kernel_summary for linked
+ * kernels (per launching op too where TraceLens has one) and for unlinked
+ * ones, on every TraceLens trace.                                         */
+TEST(categories_equal_tracelens_kernel_summary)
+{
+    NEED_SHARED();
+    static const char *const runs[][2] = {
+        { "h100/Falconsai_nsfw_image_detection__1016002", "h100/Falconsai_nsfw_image_detection__1016002.json.gz" },
+        { "h100/Qwen_Qwen1.5-0.5B-Chat__1016005", "h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" },
+        { "h100/facebook_timesformer-base-finetuned-k400__1016002", "h100/facebook_timesformer-base-finetuned-k400__1016002.json.gz" },
+        { "h100/gaunernst_bert-small-uncased__1016001", "h100/gaunernst_bert-small-uncased__1016001.json.gz" },
+        { "h100/google_owlv2-large-patch14-ensemble__1016001", "h100/google_owlv2-large-patch14-ensemble__1016001.json.gz" },
+        { "mi210/gpu_only_trace/gpu_only_trace", "mi210/gpu_only_trace/gpu_only_trace.json.gz" },
+        { "perf_model/normalization/normalization_layer_test", "perf_model/normalization/normalization_layer_test.json.gz" },
+        { "torch_compile_triton/trace", "torch_compile_triton/trace.json.gz" },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char csv_path[256], trace[256];
+        snprintf(csv_path, sizeof csv_path, "oracle/tracelens/%s/kernel_summary.csv", runs[i][0]);
+        snprintf(trace, sizeof trace, "traces/tracelens/%s", runs[i][1]);
+        fx_csv *c = fx_csv_read(csv_path);
+        kt_trace *t = fx_load_shared(trace, false);
+        CHECK(c != NULL);
+        kt_categories_options o = kt_categories_defaults();
+        o.memory = 0; /* kernel_summary has cat == kernel only */
+        o.full_names = 1;
+        kt_tables *ts = NULL;
+        if (!c || !t || kt_categories(t, NULL, &o, &ts) != KT_OK) {
+            CHECK(false);
+            fx_csv_free(c);
+            kt_trace_free(t);
+            continue;
+        }
+        tallies tp = { 0 }, tk = { 0 }, tu = { 0 }, op = { 0 }, ok = { 0 }, ou = { 0 };
+        bool has_op = fx_csv_col(c, "Parent cpu_op") >= 0;
+        for (size_t r = 1; r < c->nrows; r++) {
+            const char *name = fx_csv_get(c, r, "Kernel name");
+            int64_t count = strtoll(fx_csv_get(c, r, "Kernel duration (\xc2\xb5s)_count"), NULL, 10);
+            double us = strtod(fx_csv_get(c, r, "Kernel duration (\xc2\xb5s)_sum"), NULL);
+            if (!*fx_csv_get(c, r, "Parent op category")) {
+                tally_add(&tu, "", name, count, us);
+                continue;
+            }
+            if (has_op) tally_add(&tp, fx_csv_get(c, r, "Parent cpu_op"), name, count, us);
+            tally_add(&tk, "", name, count, us);
+        }
+        our_tallies(fx_table(ts, "kernels"), &op, &ok, &ou);
+        CHECK(tk.n > 0);
+        same_tallies(runs[i][0], &tk, &ok);
+        same_tallies(runs[i][0], &tu, &ou);
+        if (has_op) same_tallies(runs[i][0], &tp, &op);
+        free(tp.t), free(tk.t), free(tu.t), free(op.t), free(ok.t), free(ou.t);
+        kt_tables_free(ts);
+        kt_trace_free(t);
+        fx_csv_free(c);
+    }
 }

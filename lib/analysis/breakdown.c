@@ -9,7 +9,7 @@
  * hta_compat the bug, HTA's "stream != -1" event set and its name-only
  * classification are reproduced instead (docs/kernels.md).
  */
-#include "analysis/gpu_busy.h"
+#include "analysis/intervals.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/kernel_type.h"
 #include "model/model.h"
@@ -102,21 +102,23 @@ static int by_time(const void *a, const void *b)
     return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
 }
 
-/* HTA's sweep over the merged union of each type (class 1 + type of g):
- * +bit at starts, -bit at ends; the running sum is the set of active types;
- * sum segment lengths per set.  At equal times ends go first, so touching
- * intervals of different types never produce zero-length overlap classes. */
-static bool sweep(const kt_busy_group *g, int64_t label_ns[1 << NTYPES])
+/* HTA's sweep: merge each type's intervals (touching ones merge), +bit at
+ * merged starts, -bit at merged ends; the running sum is the set of active
+ * types; sum segment lengths per set.  At equal times ends go first, so
+ * touching intervals of different types never make zero-length overlap
+ * classes.  Under hta_compat intervals can be negative (HTA's rounding):
+ * they go through the same arithmetic as in HTA.                           */
+static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int64_t label_ns[1 << NTYPES])
 {
     size_t total = 0;
-    for (int ty = 0; ty < NTYPES; ty++) total += 2 * g->n[1 + ty];
+    for (int ty = 0; ty < NTYPES; ty++) total += 2 * (n[ty] = kt_intervals_merge(iv[ty], n[ty]));
     point *p = malloc((total ? total : 1) * sizeof *p);
     if (!p) return false;
     size_t np = 0;
     for (int ty = 0; ty < NTYPES; ty++)
-        for (size_t k = 0; k < g->n[1 + ty]; k++) {
-            p[np++] = (point){ g->iv[1 + ty][k].start, 1 << ty };
-            p[np++] = (point){ g->iv[1 + ty][k].end, -(1 << ty) };
+        for (size_t k = 0; k < n[ty]; k++) {
+            p[np++] = (point){ iv[ty][k].start, 1 << ty };
+            p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
         }
     qsort(p, np, sizeof *p, by_time);
     int running = 0;
@@ -304,12 +306,15 @@ static bool fold_and_emit(bd *b, bd_row *g, size_t k)
 /* ---- one rank ------------------------------------------------------------- */
 
 typedef struct rank_scan {
+    kt_interval *iv[NTYPES];
+    size_t n[NTYPES], cap[NTYPES];
     kt_group_map groups;      /* key: type << 32 | name id */
     kt_samples samples;
 } rank_scan;
 
 static void scan_free(rank_scan *s)
 {
+    for (int ty = 0; ty < NTYPES; ty++) free(s->iv[ty]);
     kt_group_map_free(&s->groups);
     kt_samples_free(&s->samples);
 }
@@ -322,7 +327,10 @@ static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
         if (ty < 0) continue;
         int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
         uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
-        if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur)) return false;
+        if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
+            !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
+            return false;
+        s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], r->ev.ts[i] + dur };
     }
     return true;
 }
@@ -351,22 +359,11 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
     return ok;
 }
 
-/* kt_busy classifier: class 1 + type for the analysed types. */
-static int busy_class(void *ctx, const kt_rank *r, uint32_t ev)
-{
-    int ty = analysed_type(ctx, r, ev);
-    return ty < 0 ? 0 : 1 + ty;
-}
-
 static bool analyse_rank(bd *b, const kt_rank *r)
 {
     rank_scan s = { 0 };
     int64_t ns[1 << NTYPES] = { 0 };
-    kt_busy busy;
-    kt_busy_query q = { .hta_events = b->compat, .classify = busy_class, .ctx = b };
-    if (kt_busy_build(r, &q, &busy) != KT_OK) return false;
-    bool ok = sweep(&busy.g[0], ns) && scan_rank(b, r, &s) && kernel_rows(b, r->rank, &s);
-    kt_busy_free(&busy);
+    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ns) && kernel_rows(b, r->rank, &s);
     if (ok) {
         for (int m = 0; m < (1 << NTYPES); m++) b->label_ns[m] += ns[m];
         add_type_rows(b->by_rank, ns, r->rank);
@@ -405,7 +402,8 @@ static kt_table *kernels_table(bd *b)
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
     kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     if (!b->compat) kt_table_add_col(tb, "count", KT_COL_INT, 0);
-    qsort_r(b->kernels.r, b->kernels.n, sizeof *b->kernels.r, b->compat ? by_hta_order : by_type_rank_sum, b);
+    if (b->kernels.n)
+        qsort_r(b->kernels.r, b->kernels.n, sizeof *b->kernels.r, b->compat ? by_hta_order : by_type_rank_sum, b);
     for (size_t i = 0; i < b->kernels.n; i++) {
         const bd_row *row = &b->kernels.r[i];
         double v[5] = { (double)row->st.sum, (double)row->st.max, (double)row->st.min, row->st.std,

@@ -216,7 +216,7 @@ static kt_status make_tables(cscan *s, kt_tables *ts)
     int64_t all = 0;
     for (size_t i = 0; i < s->pairs.n; i++) all += s->p[i].sum;
     /* the pair table is sorted for display; totals do not depend on order */
-    qsort(s->p, s->pairs.n, sizeof *s->p, by_sum_desc);
+    if (s->pairs.n) qsort(s->p, s->pairs.n, sizeof *s->p, by_sum_desc);
     size_t n = s->o.top && s->o.top < s->pairs.n ? s->o.top : s->pairs.n;
     bool ok = kt_tables_add(ts, kernels_table(s, s->p, n)) && kt_tables_add(ts, totals_table(s, true, all)) &&
               kt_tables_add(ts, totals_table(s, false, all));
