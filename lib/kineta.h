@@ -317,6 +317,8 @@ typedef struct kt_counters_options {
     const char *out_dir;  /* required */
     int no_queue_length;  /* leave out the queue-length tracks */
     int no_memcpy_bw;     /* leave out the bandwidth tracks */
+    char *err;            /* optional: why a file could not be written */
+    size_t errlen;
 } kt_counters_options;
 kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
                       kt_tables **out);

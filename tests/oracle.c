@@ -119,16 +119,20 @@ const char *fx_hta_trace(const char *oracle_dir)
     return NULL;
 }
 
-kt_trace *fx_load_shared(const char *rel, bool hta_compat)
+kt_trace *fx_load_path(const char *path, bool hta_compat)
 {
-    const char *path = kt_test_shared_path(rel);
     kt_load_options o = { .hta_compat = hta_compat };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     kt_status s = path ? kt_load(&path, 1, &o, &t, &fail) : KT_EINPUT;
     kt_diags_free(fail);
-    if (s != KT_OK) kt_test_fail(__FILE__, __LINE__, "loading %s: %s", rel, kt_status_str(s));
+    if (s != KT_OK) kt_test_fail(__FILE__, __LINE__, "loading %s: %s", path ? path : "(null)", kt_status_str(s));
     return s == KT_OK ? t : NULL;
+}
+
+kt_trace *fx_load_shared(const char *rel, bool hta_compat)
+{
+    return fx_load_path(kt_test_shared_path(rel), hta_compat);
 }
 
 typedef struct cached_trace {

@@ -124,6 +124,8 @@ static char *simplified_arguments(const char *name)
     size_t n = 0;
     for (size_t i = open; i < close && n < ARGS_MAX; i++) {
         if (!strncmp(name + i, "(anonymous namespace)::", 23)) { i += 22; continue; }
+        if (!strncmp(name + i, "::operator()()", 14)) { i += 13; continue; } /* lambda bodies */
+        if (!strncmp(name + i, " const", 6) && !is_ident(name[i + 6])) { i += 5; continue; }
         if (is_ident(name[i]) && (i == open || !is_ident(name[i - 1]))) {
             size_t e = i;
             while (is_ident(name[e])) e++;

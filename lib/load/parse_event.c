@@ -146,6 +146,7 @@ static arg_spec typed_arg(const char *key, size_t n)
         ARG("cbid", KT_ARG_CBID, AT_NATURAL);
         ARG("grid", KT_ARG_GRID_X, AT_XYZ);
         ARG("Rank", KT_ARG_RANK, AT_NATURAL);
+        ARG("size", KT_ARG_BYTES, AT_NATURAL); /* ROCm copy calls: bytes, as a string */
         break;
     case 5:
         ARG("bytes", KT_ARG_BYTES, AT_NATURAL);
