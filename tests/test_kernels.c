@@ -309,7 +309,7 @@ TEST(categories_equal_tracelens_kernel_summary)
         snprintf(csv_path, sizeof csv_path, "oracle/tracelens/%s/kernel_summary.csv", runs[i][0]);
         snprintf(trace, sizeof trace, "traces/tracelens/%s", runs[i][1]);
         fx_csv *c = fx_csv_read(csv_path);
-        kt_trace *t = fx_load_shared(trace, false);
+        const kt_trace *t = fx_shared_trace(trace, false);
         CHECK(c != NULL);
         kt_categories_options o = kt_categories_defaults();
         o.memory = 0; /* kernel_summary has cat == kernel only */
@@ -318,7 +318,6 @@ TEST(categories_equal_tracelens_kernel_summary)
         if (!c || !t || kt_categories(t, NULL, &o, &ts) != KT_OK) {
             CHECK(false);
             fx_csv_free(c);
-            kt_trace_free(t);
             continue;
         }
         tallies tp = { 0 }, tk = { 0 }, tu = { 0 }, op = { 0 }, ok = { 0 }, ou = { 0 };
@@ -341,7 +340,6 @@ TEST(categories_equal_tracelens_kernel_summary)
         if (has_op) same_tallies(runs[i][0], &tp, &op);
         free(tp.t), free(tk.t), free(tu.t), free(op.t), free(ok.t), free(ou.t);
         kt_tables_free(ts);
-        kt_trace_free(t);
         fx_csv_free(c);
     }
 }
