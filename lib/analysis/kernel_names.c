@@ -131,10 +131,11 @@ static char *simplified_arguments(const char *name)
             while (is_ident(name[e])) e++;
             if (name[e] == ':' && name[e + 1] == ':') { i = e + 1; continue; }
         }
-        if (name[i] == '(' && i > open) {
-            i = group_end(name, i) - 1;
-            out[n++] = '(';
-            out[n++] = ')';
+        if (name[i] == '(' && i > open) { /* parameter lists as "()", casts "(T)3" as "3" */
+            size_t e = group_end(name, i);
+            bool cast = (name[e] >= '0' && name[e] <= '9') || name[e] == '-';
+            i = e - 1;
+            if (!cast) out[n++] = '(', out[n++] = ')';
             continue;
         }
         if (name[i] == ' ' && n > 0 && out[n - 1] == ' ') continue;
