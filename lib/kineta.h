@@ -118,6 +118,82 @@ kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
 /* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
 
+/* Kernel categories by name (rules and format: docs/categories.md).  A
+ * categorizer starts with the built-in rules; rule text or files add to or
+ * override them.  Errors in rule text: KT_EUSAGE and "line N: why" in err. */
+typedef struct kt_categorizer kt_categorizer;
+kt_status kt_categorizer_new(kt_categorizer **out);
+kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, char *err, size_t errlen);
+/* As add_rules, from a file (KT_EINPUT when it cannot be read). */
+kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, char *err, size_t errlen);
+/* Category of a kernel name ("Other" when no rule matches); the string
+ * lives as long as c.                                                       */
+const char *kt_categorize(const kt_categorizer *c, const char *kernel_name);
+/* The built-in rules as rule-file text. */
+const char *kt_categorizer_builtin_rules(void);
+void kt_categorizer_free(kt_categorizer *c);
+
+/* kernels: one row per kernel (or per --by key) with count, total, avg,
+ * median, min, max, sample std, shares of launches / kernel time / GPU wall
+ * time, category and HTA type; tables "kernels" and "summary".  Only GPU
+ * work (kernel; with memory also memcpy/memset), never runtime calls.     */
+typedef enum {
+    KT_KSORT_COUNT,        /* launches (default)                 */
+    KT_KSORT_DURATION,     /* average duration                   */
+    KT_KSORT_TOTAL,        /* total duration                     */
+    KT_KSORT_PERCENTAGE,   /* % of launches (same order as count) */
+    KT_KSORT_DURATION_PCT  /* % of kernel time (same as total)    */
+} kt_kernel_sort;
+typedef enum { KT_KBY_NAME, KT_KBY_SHORT, KT_KBY_CATEGORY, KT_KBY_TYPE, KT_KBY_LAUNCHER } kt_kernel_key;
+typedef struct kt_kernels_options {
+    kt_kernel_sort sort;
+    kt_kernel_key by;       /* grouping key; names are full names unless KT_KBY_SHORT */
+    size_t top;             /* rows kept; 0 = all                         */
+    int memory;             /* include memcpy/memset                      */
+    int full_names;         /* show full names instead of short forms     */
+    int64_t pstep;          /* only ProfilerStep#pstep; -1 = everything   */
+    const kt_categorizer *categorizer; /* NULL = built-in rules           */
+} kt_kernels_options;
+/* Defaults: sort by count, by name, top 10, kernels only, short names, all steps. */
+kt_kernels_options kt_kernels_defaults(void);
+kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
+                     kt_tables **out);
+
+/* breakdown: HTA's get_gpu_kernel_breakdown (docs/kernels.md).  Tables
+ * "kernel_type" (kernel_type,sum,percentage: time partitioned into types and
+ * their overlaps, all ranks), "kernels" (name,sum (us),max (us),min (us),
+ * stddev,mean (us),kernel_type,rank + count: per rank and type, the tail
+ * folded into "others"), "distribution" (each top kernel's mean/min/max on
+ * every rank) and "kernel_type_by_rank".  Statistics are real per-launch
+ * statistics; under hta_compat HTA's folding bug and columns are kept.     */
+typedef struct kt_breakdown_options {
+    size_t num_kernels;     /* named kernels kept per rank and type (10)  */
+    double duration_ratio;  /* HTA's cumulative-time quantile (0.8)        */
+    int memory;             /* analyse MEMORY kernels too (1)              */
+} kt_breakdown_options;
+/* Defaults: HTA's (10 kernels, ratio 0.8, memory kernels included). */
+kt_breakdown_options kt_breakdown_defaults(void);
+kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                       kt_tables **out);
+
+/* categories: every kernel's kernel_category, attributed to its launching
+ * CPU op.  Tables "kernels" (cpu_op,kernel_category,kernel_name,count,
+ * total_time_ms,avg_time_us), "op_categories" (cpu_op,kernel_category,count,
+ * total_time_ms,% of op time) and "categories" (per category).  Kernels
+ * of graph launches are attributed to the graph launch call, kernels with
+ * no launch link to "(unlinked)".                                           */
+typedef struct kt_categories_options {
+    int memory;             /* include memcpy/memset (1)                   */
+    int full_names;
+    size_t top;             /* rows of "kernels" and "op_categories"; 0 = all */
+    int64_t pstep;          /* -1 = everything                             */
+    const kt_categorizer *categorizer; /* NULL = built-in rules            */
+} kt_categories_options;
+/* Defaults: memory included, short names, all rows, all steps. */
+kt_categories_options kt_categories_defaults(void);
+kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
+                        kt_tables **out);
+
 /* @@ANALYSES-TIMELINE@@ (issue 4: temporal, idle, overlap, gaps, launch,
  * queue, memcpy-bw, counters) */
 
@@ -176,9 +252,10 @@ typedef struct kt_gaps_options {
     size_t top;                      /* transitions per rank; 0 = all */
     kt_gap_sort sort;
     int64_t step;                    /* only this ProfilerStep; -1 = all */
-    int short_names;                 /* pairs by HTA-shortened kernel names */
+    int short_names;                 /* print pairs with short display names */
 } kt_gaps_options;
-/* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
+/* The defaults (what NULL options mean): 20 log-spaced bins over the data's
+ * range, top 15 pairs by total gap, every step, full names.                */
 kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
@@ -240,6 +317,8 @@ typedef struct kt_counters_options {
     const char *out_dir;  /* required */
     int no_queue_length;  /* leave out the queue-length tracks */
     int no_memcpy_bw;     /* leave out the bandwidth tracks */
+    char *err;            /* optional: why a file could not be written */
+    size_t errlen;
 } kt_counters_options;
 kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
                       kt_tables **out);

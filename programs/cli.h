@@ -47,6 +47,9 @@ typedef struct cli_command {
     /* Run on the loaded trace; return a kt_status.  Commands that write
      * files themselves may return tables describing what they wrote.      */
     kt_status (*run)(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out);
+    /* -o names a directory the command writes its files into (counters);
+     * its tables then go to stdout.                                       */
+    bool output_dir;
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
 } cli_command;
@@ -64,6 +67,10 @@ void print_table_csv(const kt_table *t, FILE *f);
 void print_table_json(const kt_table *t, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
+
+/* A categorizer with the rules of file rules added (NULL rules: *out = NULL,
+ * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */
+kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
 
 /* Option value helpers: print a usage message and return false on error. */
 bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);

@@ -40,7 +40,8 @@ static void command_help(const cli_command *cmd, FILE *f)
     }
     fprintf(f, "\ncommon options:\n");
     print_options(common_options, f);
-    fprintf(f, "  %-30s %s\n  %-30s %s\n  %-30s %s\n", "-o FILE", "write the output to FILE",
+    fprintf(f, "  %-30s %s\n  %-30s %s\n  %-30s %s\n", cmd->output_dir ? "-o DIR" : "-o FILE",
+            cmd->output_dir ? "write the files into DIR" : "write the output to FILE",
             "-q", "no warnings or progress on stderr", "-h, --help", "this help");
     if (cmd->tables && cmd->tables[0]) {
         fprintf(f, "\ntables:");
@@ -282,14 +283,15 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
         rc = exit_code(s);
     }
     if (rc == 0 && ts) {
-        FILE *f = ctx.out_path ? fopen(ctx.out_path, "w") : stdout;
+        bool to_file = ctx.out_path && !cmd->output_dir;
+        FILE *f = to_file ? fopen(ctx.out_path, "w") : stdout;
         if (!f) {
             fprintf(stderr, "kineta: cannot write %s: %s\n", ctx.out_path, strerror(errno));
             rc = 1;
         } else {
             if (cmd->print) rc = cmd->print(&ctx, ts, f);
             else rc = print_tables(&ctx, cmd, ts, f);
-            if (f != stdout && fclose(f) != 0) {
+            if (to_file && fclose(f) != 0) {
                 fprintf(stderr, "kineta: error writing %s\n", ctx.out_path);
                 rc = 1;
             }

@@ -5,10 +5,14 @@
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
-extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw;
+extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
+extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
+    &cmd_kernels,
+    &cmd_breakdown,
+    &cmd_categories,
     &cmd_temporal,
     &cmd_idle,
     &cmd_overlap,
@@ -16,5 +20,6 @@ const cli_command *const kt_commands[] = {
     &cmd_launch,
     &cmd_queue,
     &cmd_memcpy_bw,
+    &cmd_counters,
     NULL,
 };

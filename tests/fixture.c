@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 kt_trace *fx_trace(void)
 {
@@ -70,4 +71,14 @@ double fx_num(const kt_table *tb, size_t row, const char *col)
 {
     long c = tb ? kt_table_col_index(tb, col) : -1;
     return c < 0 || row >= kt_table_nrows(tb) ? -12345 : kt_table_float(tb, row, (size_t)c);
+}
+
+long fx_row(const kt_table *tb, const char *col, const char *value, int rank)
+{
+    long c = tb ? kt_table_col_index(tb, col) : -1, rc = tb ? kt_table_col_index(tb, "rank") : -1;
+    for (size_t i = 0; c >= 0 && i < kt_table_nrows(tb); i++)
+        if (!strcmp(kt_table_str(tb, i, (size_t)c), value) &&
+            (rank < 0 || (rc >= 0 && kt_table_int(tb, i, (size_t)rc) == rank)))
+            return (long)i;
+    return -1;
 }

@@ -26,5 +26,8 @@ void fx_finish(kt_trace *t);
  * numeric cell by column name (-12345 when the column or row is missing). */
 const kt_table *fx_table(const kt_tables *ts, const char *name);
 double fx_num(const kt_table *tb, size_t row, const char *col);
+/* First row whose string column col is value (and, when rank >= 0, whose
+ * "rank" column is rank); -1 if none.                                     */
+long fx_row(const kt_table *tb, const char *col, const char *value, int rank);
 
 #endif

@@ -67,19 +67,17 @@ TEST(gaps_transitions_full_and_short_names)
     CHECK_NEAR(fx_num(p, 0, "total_gap_us"), 10, 1e-9);
     kt_tables_free(ts);
 
+    /* short names stay distinct (kA<float> vs kA<double>), so no merging */
     kt_gaps_options o = kt_gaps_defaults();
     o.short_names = 1;
-    o.sort = KT_GAP_SORT_COUNT;
+    o.sort = KT_GAP_SORT_AVG;
     CHECK_INT(kt_gaps(t, NULL, &o, &ts), KT_OK);
     p = fx_table(ts, "transitions");
-    CHECK_INT(kt_table_nrows(p), 2);
-    CHECK_STR(kt_table_str(p, 0, 1), "kA \xe2\x86\x92 kB");
-    CHECK_NEAR(fx_num(p, 0, "count"), 2, 0);
-    CHECK_NEAR(fx_num(p, 0, "avg_gap_us"), 3.5, 1e-9);
-    CHECK_NEAR(fx_num(p, 0, "max_gap_us"), 5, 1e-9);
-    CHECK_NEAR(fx_num(p, 0, "min_gap_us"), 2, 1e-9);
-    CHECK_NEAR(fx_num(p, 0, "std_gap_us"), 3 / sqrt(2), 1e-9); /* sample std */
-    CHECK_NEAR(fx_num(p, 1, "std_gap_us"), 0, 0);               /* one gap */
+    CHECK_INT(kt_table_nrows(p), 3);
+    CHECK_STR(kt_table_str(p, 0, 1), "kB \xe2\x86\x92 kA<double>");
+    CHECK_STR(kt_table_str(p, 1, 1), "kA<float> \xe2\x86\x92 kB");
+    CHECK_NEAR(fx_num(p, 2, "avg_gap_us"), 2, 1e-9);
+    CHECK_NEAR(fx_num(p, 2, "std_gap_us"), 0, 0); /* one gap */
     kt_tables_free(ts);
 
     o.top = 1;
@@ -142,6 +140,28 @@ TEST(gaps_one_profiler_step)
     CHECK_INT(kt_table_nrows(s), 1);
     CHECK_NEAR(fx_num(s, 0, "events"), 3, 0);
     CHECK_NEAR(fx_num(s, 0, "gap_total_us"), 2, 1e-9);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+TEST(gaps_transition_statistics)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    static const struct { const char *name; int64_t ts; } k[] = { { "A", 0 }, { "B", 3 }, { "A", 10 }, { "B", 16 } };
+    for (size_t i = 0; i < 4; i++) fx_event(t, r, 'X', "kernel", k[i].name, k[i].ts * US, US, 0, 7, 7, -1);
+    fx_finish(t);
+    kt_tables *ts;
+    CHECK_INT(kt_gaps(t, NULL, NULL, &ts), KT_OK);
+    const kt_table *p = fx_table(ts, "transitions");
+    CHECK_INT(kt_table_nrows(p), 2);
+    CHECK_STR(kt_table_str(p, 0, 1), "A \xe2\x86\x92 B"); /* total 2 + 5 beats B → A's 6 */
+    CHECK_NEAR(fx_num(p, 0, "count"), 2, 0);
+    CHECK_NEAR(fx_num(p, 0, "avg_gap_us"), 3.5, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "min_gap_us"), 2, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "max_gap_us"), 5, 1e-9);
+    CHECK_NEAR(fx_num(p, 0, "std_gap_us"), 3 / sqrt(2), 1e-9); /* sample std */
+    CHECK_NEAR(fx_num(p, 0, "total_gap_us"), 7, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }

@@ -7,7 +7,8 @@
 
 /* One rank, two streams (µs): gemm 1–5 (s7), nccl 3–8 (s8), memcpy 10–12
  * (s7), Stream Wait Event 12–15 (s8, a cuda_sync), elementwise 20–21 (s7,
- * not linked to a launch).                                                 */
+ * no launch).  A memset (s7, 16–17) has a launch but no ac2g flow, as ROCm
+ * writes hipMemsetAsync: TraceLens cannot attach it.                       */
 static kt_trace *two_stream_trace(void)
 {
     kt_trace *t = fx_trace();
@@ -15,11 +16,17 @@ static kt_trace *two_stream_trace(void)
     fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", 500, 100, 1, 1, -1, 11);
     fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", 600, 100, 1, 1, -1, 12);
     fx_event(t, r, 'X', "cuda_runtime", "cudaMemcpyAsync", 700, 100, 1, 1, -1, 13);
+    fx_event(t, r, 'X', "cuda_runtime", "cudaMemsetAsync", 800, 100, 1, 1, -1, 14);
     fx_event(t, r, 'X', "kernel", "void gemm_kernel<float>(float*)", 1000, 4000, 0, 7, 7, 11);
     fx_event(t, r, 'X', "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 3000, 5000, 0, 8, 8, 12);
     fx_event(t, r, 'X', "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 10000, 2000, 0, 7, 7, 13);
     fx_event(t, r, 'X', "cuda_sync", "Stream Wait Event", 12000, 3000, 0, 8, 8, -1);
+    fx_event(t, r, 'X', "gpu_memset", "Memset (Device)", 16000, 1000, 0, 7, 7, 14);
     fx_event(t, r, 'X', "kernel", "elementwise_kernel", 20000, 1000, 0, 7, 7, 99);
+    for (int64_t corr = 11; corr <= 13; corr++) { /* launch → GPU flows, as Kineto writes them */
+        fx_event(t, r, 's', "ac2g", "", 500 + 100 * (corr - 11), -1, 1, 1, -1, corr);
+        fx_event(t, r, 'f', "ac2g", "", corr == 12 ? 3000 : corr == 11 ? 1000 : 10000, -1, 0, corr == 12 ? 8 : 7, -1, corr);
+    }
     fx_finish(t);
     return t;
 }
@@ -31,10 +38,10 @@ TEST(temporal_default_counts_only_kernels_memcpy_memset)
     CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
     CHECK_INT(kt_table_nrows(kt_tables_find(ts, "temporal_breakdown")), 1);
     CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 20, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 10, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 9, 1e-9);
     CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "compute_time(us)"), 5, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 5, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 50, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 45, 1e-9);
     CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "compute_time_pctg"), 25, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
@@ -48,9 +55,9 @@ TEST(temporal_hta_compat_counts_stream_sync_events_as_busy)
     t->hta_compat = true;
     kt_tables *ts;
     CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 7, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 8, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 35, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 9, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "idle_time_pctg"), 30, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }
@@ -119,6 +126,28 @@ TEST(temporal_rank_without_gpu_events_has_null_percentages)
     CHECK_INT(kt_table_nrows(tb), 1);
     CHECK_NEAR(kt_table_float(tb, 0, 4), 0, 0);
     CHECK(kt_table_is_null(tb, 0, 5));
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+/* CUDA writes "stream": 4294967295 on device-wide syncs; HTA's stream != -1
+ * test counts such a Context Sync as GPU activity, we do not.             */
+TEST(temporal_hta_compat_counts_unsigned_minus_one_stream)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    fx_event(t, r, 'X', "kernel", "gemm", 0, 1000, 0, 7, 7, -1);
+    fx_event(t, r, 'X', "cuda_sync", "Context Sync", 5000, 1000, 0, 7, -1, -1);
+    fx_arg_int(r, KT_ARG_RAW_STREAM, 4294967295);
+    fx_finish(t);
+    kt_tables *ts;
+    CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 1, 1e-9);
+    kt_tables_free(ts);
+    t->hta_compat = true;
+    CHECK_INT(kt_temporal(t, NULL, NULL, &ts), KT_OK);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "kernel_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(fx_table(ts, "temporal_breakdown"), 0, "non_compute_time(us)"), 1, 1e-9);
     kt_tables_free(ts);
     kt_trace_free(t);
 }

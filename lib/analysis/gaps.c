@@ -10,7 +10,7 @@
  * by default because gap distributions are heavy-tailed.
  */
 #include "analysis/gpu_busy.h"
-#include "analysis/kernel_type.h"
+#include "analysis/kernel_names.h"
 #include "analysis/stats.h"
 #include "model/i64map.h"
 #include "model/index.h"
@@ -58,8 +58,9 @@ static bool make_tables(gaps_run *g)
     g->pairs = kt_table_new("transitions");
     if (!g->device || !g->streams || !g->hist || !g->pairs) return false;
     static const char *const dev[] = { "rank", "device", "idle_intervals", "span_us", "busy_us", "idle_us",
-                                       "idle_pctg", "max_idle_us" };
-    add_cols(g->device, dev, 8, 3, 3);
+                                       "max_idle_us" };
+    add_cols(g->device, dev, 7, 3, 3);
+    kt_table_add_col(g->device, "idle_pctg", KT_COL_FLOAT, 2);
     static const char *const st[] = { "rank", "device", "stream", "events", "gaps", "gap_total_us",
                                       "gap_mean_us", "gap_max_us" };
     add_cols(g->streams, st, 8, 5, 3);
@@ -95,8 +96,8 @@ static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
         kt_table_set_float(tb, 3, (double)span / 1e3);
         kt_table_set_float(tb, 4, (double)busy / 1e3);
         kt_table_set_float(tb, 5, (double)(span - busy) / 1e3);
-        kt_table_set_float(tb, 6, kt_pct((double)(span - busy), (double)span));
-        kt_table_set_float(tb, 7, (double)hole / 1e3);
+        kt_table_set_float(tb, 6, (double)hole / 1e3);
+        kt_table_set_float(tb, 7, kt_pct((double)(span - busy), (double)span));
     }
     return KT_OK;
 }
@@ -184,39 +185,57 @@ static double pair_std(const pair_stats *p)
     return p->n > 1 ? sqrt(p->m2 / (double)(p->n - 1)) : 0;
 }
 
-/* Chan et al.'s parallel update: fold b into a. */
-static void pair_combine(pair_stats *a, const pair_stats *b)
+/* "A → B" labels: full names, or the distinct short display names the
+ * kernels commands use (so a pair reads the same there and never merges
+ * two different kernels).                                                  */
+static const char *name_of(const kt_strtab *strs, uint32_t id)
 {
-    double n = (double)(a->n + b->n), d = b->mean - a->mean;
-    a->m2 += b->m2 + d * d * (double)a->n * (double)b->n / n;
-    a->mean += d * (double)b->n / n;
-    a->sum += b->sum;
-    if (b->min < a->min) a->min = b->min;
-    if (b->max > a->max) a->max = b->max;
-    a->n += b->n;
+    return id == KT_NONE ? "" : kt_strtab_get(strs, id);
 }
 
-static char *pair_label(const kt_strtab *strs, const pair_stats *p, bool short_names)
+static char *join_pair(const char *a, const char *b)
 {
-    const char *a = p->a == KT_NONE ? "" : kt_strtab_get(strs, p->a);
-    const char *b = p->b == KT_NONE ? "" : kt_strtab_get(strs, p->b);
-    size_t la = strlen(a) + 1, lb = strlen(b) + 1;
-    char *sa = malloc(la), *sb = malloc(lb), *out = malloc(la + lb + 8);
-    if (sa && sb && out)
-        snprintf(out, la + lb + 8, "%s \xe2\x86\x92 %s", short_names ? kt_shorten_name(a, sa, la) : a,
-                 short_names ? kt_shorten_name(b, sb, lb) : b);
-    free(sa);
-    free(sb);
-    if (!(sa && sb)) {
-        free(out);
-        return NULL;
-    }
+    size_t n = strlen(a) + strlen(b) + 8;
+    char *out = malloc(n);
+    if (out) snprintf(out, n, "%s \xe2\x86\x92 %s", a, b);
     return out;
 }
 
-static int by_label(const void *x, const void *y)
+static kt_status label_full(gaps_run *g)
 {
-    return strcmp(((const pair_stats *)x)->label, ((const pair_stats *)y)->label);
+    for (size_t i = 0; i < g->nps; i++) {
+        pair_stats *p = &g->ps[i];
+        if (!(p->label = join_pair(name_of(g->t->strs, p->a), name_of(g->t->strs, p->b)))) return KT_ENOMEM;
+    }
+    return KT_OK;
+}
+
+static kt_status label_short(gaps_run *g)
+{
+    kt_i64map slot; /* name id → index in full[] */
+    const char **full = malloc((2 * g->nps + 1) * sizeof *full);
+    char **disp = calloc(2 * g->nps + 1, sizeof *disp);
+    size_t n = 0;
+    kt_status s = full && disp && kt_i64map_init(&slot, 2 * g->nps + 1) ? KT_OK : KT_ENOMEM;
+    for (size_t i = 0; i < g->nps && s == KT_OK; i++)
+        for (int k = 0; k < 2; k++) {
+            uint32_t id = k ? g->ps[i].b : g->ps[i].a, *v = kt_i64map_slot(&slot, id, KT_NONE);
+            if (*v == KT_NONE) {
+                *v = (uint32_t)n;
+                full[n++] = name_of(g->t->strs, id);
+            }
+        }
+    if (s == KT_OK && !kt_kernel_display_names(full, n, disp)) s = KT_ENOMEM;
+    for (size_t i = 0; i < g->nps && s == KT_OK; i++) {
+        pair_stats *p = &g->ps[i];
+        p->label = join_pair(disp[kt_i64map_get(&slot, p->a, 0)], disp[kt_i64map_get(&slot, p->b, 0)]);
+        if (!p->label) s = KT_ENOMEM;
+    }
+    for (size_t i = 0; disp && i < n; i++) free(disp[i]);
+    free(disp);
+    free(full);
+    if (full && disp) kt_i64map_free(&slot);
+    return s;
 }
 
 static double sort_key(const pair_stats *p, kt_gap_sort s)
@@ -244,27 +263,16 @@ static int by_key_desc(const void *x, const void *y)
     return strcmp(a->p->label, b->p->label);
 }
 
-/* Label, merge pairs that print alike (short names), rank and emit. */
+/* Label, rank and emit the rank's pairs. */
 static kt_status emit_pairs(gaps_run *g, int rank)
 {
-    for (size_t i = 0; i < g->nps; i++)
-        if (!(g->ps[i].label = pair_label(g->t->strs, &g->ps[i], g->o.short_names))) return KT_ENOMEM;
-    qsort(g->ps, g->nps, sizeof *g->ps, by_label);
-    size_t m = 0;
-    for (size_t i = 0; i < g->nps; i++) {
-        if (m && !strcmp(g->ps[m - 1].label, g->ps[i].label)) {
-            pair_combine(&g->ps[m - 1], &g->ps[i]);
-            free(g->ps[i].label);
-        } else {
-            g->ps[m++] = g->ps[i];
-        }
-    }
-    g->nps = m;
-    ranked *order = malloc((m ? m : 1) * sizeof *order);
+    kt_status s = g->o.short_names ? label_short(g) : label_full(g);
+    if (s != KT_OK) return s;
+    ranked *order = malloc((g->nps ? g->nps : 1) * sizeof *order);
     if (!order) return KT_ENOMEM;
-    for (size_t i = 0; i < m; i++) order[i] = (ranked){ sort_key(&g->ps[i], g->o.sort), &g->ps[i] };
-    qsort(order, m, sizeof *order, by_key_desc);
-    size_t n = g->o.top && g->o.top < m ? g->o.top : m;
+    for (size_t i = 0; i < g->nps; i++) order[i] = (ranked){ sort_key(&g->ps[i], g->o.sort), &g->ps[i] };
+    qsort(order, g->nps, sizeof *order, by_key_desc);
+    size_t n = g->o.top && g->o.top < g->nps ? g->o.top : g->nps;
     for (size_t i = 0; i < n; i++) {
         const pair_stats *p = order[i].p;
         double v[] = { p->mean, p->max, p->min, pair_std(p), p->sum };

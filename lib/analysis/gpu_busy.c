@@ -5,7 +5,8 @@
  * group (device, step) and class and counts, the second copies intervals
  * into one block per (group, class) in stream order.  Each block is then a
  * few time-sorted runs (one per stream), which kt_intervals_merge_runs
- * merges in linear time.
+ * merges in linear time.  (HTA's event set is taken in file order, which
+ * is nearly sorted; the merge costs n log n at worst.)
  */
 #include "gpu_busy.h"
 #include "analysis/kernel_type.h"
@@ -81,45 +82,67 @@ static size_t group_of(groups *gs, int64_t dev, int64_t step)
     return gs->last = gs->slot[i] - 1;
 }
 
-static bool selected(const kt_rank *r, const kt_busy_query *q, uint32_t ev)
-{
-    if (!q->hta_events && (!kt_kind_is_gpu(r->ev.kind[ev]) || r->ev.dur[ev] < 0)) return false;
-    return !q->linked_only || kt_gpu_launcher(r, ev) != KT_NONE;
-}
-
-/* The selected events in stream order, with their group and class. */
+/* The selected events in walk order, with their group and class. */
 typedef struct picks {
     uint32_t *ev, *group;
     uint8_t *cls;
     size_t n;
 } picks;
 
-static kt_status pick_events(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p)
+static kt_status pick(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p, uint32_t ev, int64_t dev)
+{
+    int c = q->classify ? q->classify(q->ctx, r, ev) : 0;
+    if (c < 0) return KT_OK;
+    size_t g = group_of(gs, q->by_device ? dev : KT_BUSY_ALL, q->by_step ? kt_event_step(r, ev) : KT_BUSY_ALL);
+    if (g == SIZE_MAX) return KT_ENOMEM;
+    p->ev[p->n] = ev;
+    p->group[p->n] = (uint32_t)g;
+    p->cls[p->n] = (uint8_t)c;
+    p->n++;
+    gs->count[g][0]++;
+    if (c > 0) gs->count[g][c]++;
+    return KT_OK;
+}
+
+static bool alloc_picks(picks *p, size_t n)
+{
+    p->ev = malloc((n ? n : 1) * sizeof *p->ev);
+    p->group = malloc((n ? n : 1) * sizeof *p->group);
+    p->cls = malloc(n ? n : 1);
+    return p->ev && p->group && p->cls;
+}
+
+/* HTA's test is stream != -1 on the raw integer, so 4294967295 counts. */
+static bool hta_has_stream(const kt_rank *r, uint32_t ev)
+{
+    return r->ev.stream[ev] != -1 || (r->ev.argi[ev] != KT_NONE && kt_event_arg(r, ev, KT_ARG_RAW_STREAM));
+}
+
+/* HTA: every event with a stream, in file order (the merge sorts it). */
+static kt_status pick_hta_events(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p)
+{
+    if (!alloc_picks(p, r->ev.n)) return KT_ENOMEM;
+    kt_status s = KT_OK;
+    for (uint32_t ev = 0; ev < r->ev.n && s == KT_OK; ev++)
+        if (hta_has_stream(r, ev)) s = pick(r, q, gs, p, ev, r->ev.pid[ev]);
+    return s;
+}
+
+/* Kernels, memcpys and memsets from the index's time-sorted streams. */
+static kt_status pick_gpu_events(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p)
 {
     size_t total = 0;
-    for (size_t s = 0; s < r->idx->nstreams; s++) total += r->idx->streams[s].n;
-    p->ev = malloc((total ? total : 1) * sizeof *p->ev);
-    p->group = malloc((total ? total : 1) * sizeof *p->group);
-    p->cls = malloc(total ? total : 1);
-    if (!p->ev || !p->group || !p->cls) return KT_ENOMEM;
-    for (size_t s = 0; s < r->idx->nstreams; s++) {
-        const kt_gpu_stream *st = &r->idx->streams[s];
-        int64_t dev = q->by_device ? st->device : KT_BUSY_ALL;
-        for (size_t i = 0; i < st->n; i++) {
-            uint32_t ev = st->ev[i];
-            if (!selected(r, q, ev)) continue;
-            size_t g = group_of(gs, dev, q->by_step ? kt_event_step(r, ev) : KT_BUSY_ALL);
-            if (g == SIZE_MAX) return KT_ENOMEM;
-            int c = q->classify ? q->classify(q->ctx, r, ev) : 0;
-            p->ev[p->n] = ev;
-            p->group[p->n] = (uint32_t)g;
-            p->cls[p->n] = (uint8_t)c;
-            p->n++;
-            gs->count[g][0]++;
-            if (c > 0) gs->count[g][c]++;
+    for (size_t i = 0; i < r->idx->nstreams; i++) total += r->idx->streams[i].n;
+    if (!alloc_picks(p, total)) return KT_ENOMEM;
+    kt_status s = KT_OK;
+    for (size_t i = 0; i < r->idx->nstreams && s == KT_OK; i++) {
+        const kt_gpu_stream *st = &r->idx->streams[i];
+        for (size_t k = 0; k < st->n && s == KT_OK; k++) {
+            uint32_t ev = st->ev[k];
+            if (kt_kind_is_gpu(r->ev.kind[ev]) && r->ev.dur[ev] >= 0) s = pick(r, q, gs, p, ev, st->device);
         }
     }
-    return KT_OK;
+    return s;
 }
 
 /* Copy intervals into one block per (group, class), then merge each. */
@@ -166,7 +189,9 @@ kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out)
     memset(out, 0, sizeof *out);
     groups gs = { 0 };
     picks p = { 0 };
-    kt_status s = r->idx ? pick_events(r, q, &gs, &p) : KT_OK;
+    kt_status s = q->hta_events ? pick_hta_events(r, q, &gs, &p)
+                  : r->idx    ? pick_gpu_events(r, q, &gs, &p)
+                              : KT_OK;
     if (s == KT_OK) s = fill_and_merge(r, &gs, &p, out);
     free(p.ev);
     free(p.group);

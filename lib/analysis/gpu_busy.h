@@ -21,12 +21,12 @@
 
 typedef struct kt_busy_query {
     /* Which events keep the GPU busy.  HTA: every event that carries a
-     * stream, including cuda_sync ones (Stream Wait Event...); otherwise
-     * kernels, memcpys and memsets only.                                   */
+     * stream — cuda_sync markers (Stream Wait Event...) and Triton's cpu_ops
+     * included; otherwise kernels, memcpys and memsets only.               */
     bool hta_events;
-    bool linked_only;  /* only events launched by a known runtime call */
-    bool by_device, by_step;
-    /* Class (1..KT_BUSY_CLASSES-1) of a selected event, or 0 for none. */
+    bool by_device, by_step;  /* device = the event's pid */
+    /* Class (1..KT_BUSY_CLASSES-1) of a selected event, 0 for none, or -1
+     * to leave the event out altogether.                                   */
     int (*classify)(void *ctx, const kt_rank *r, uint32_t ev);
     void *ctx;
 } kt_busy_query;

@@ -108,7 +108,8 @@ static kt_status select_streams(const kt_rank *r, const kt_idle_options *o, bool
     if (!sel) return KT_ENOMEM;
     for (size_t i = 0; i < ns; i++) {
         const kt_gpu_stream *st = &r->idx->streams[i];
-        if (!wanted_stream(o, st->stream)) continue;
+        /* HTA: events without a stream are not GPU events (MTIA has such) */
+        if (!wanted_stream(o, st->stream) || (compat && st->stream == -1)) continue;
         size_t j = 0;
         while (compat && j < k && sel[j].stream != st->stream) j++;
         if (j == k || !compat)

@@ -26,6 +26,14 @@ static bool hta_memory(const char *n)
            starts(n, "hipMemset") || starts(n, "dma");
 }
 
+/* ROCm 7.1 runs copies and fills as kernels named after the rocclr blit
+ * (7.2 emits gpu_memcpy/gpu_memset again).                                 */
+static bool rocm_blit(const char *n)
+{
+    return starts(n, "__amd_rocclr_copyBuffer") || starts(n, "__amd_rocclr_fillBuffer") ||
+           starts(n, "MEMORY_COPY_");
+}
+
 /* The negated COMPUTATION pattern: names that are not computation. */
 static bool hta_not_compute(const char *n)
 {
@@ -63,7 +71,8 @@ const char *kt_shorten_name(const char *name, char *buf, size_t n)
 bool kt_is_comm_kernel_name(const char *n)
 {
     return starts(n, "nccl") || starts(n, "rccl") || starts(n, "hccl") || has(n, "ncclKernel") ||
-           has(n, "ncclDevKernel") || has(n, "rccl_") || starts(n, "msccl");
+           has(n, "ncclDevKernel") || has(n, "rccl_") || has(n, "rcclGenericKernel") ||
+           starts(n, "msccl") || has(n, "cross_device_reduce") || has(n, "multimem_all_reduce");
 }
 
 kt_kernel_type kt_kernel_type_of(const char *name, uint8_t kind, bool hta_compat)
@@ -76,7 +85,7 @@ kt_kernel_type kt_kernel_type_of(const char *name, uint8_t kind, bool hta_compat
     if (kind == KT_K_MEMCPY || kind == KT_K_MEMSET) return KT_TYPE_MEMORY;
     if (kind != KT_K_KERNEL) return KT_TYPE_OTHER;
     if (kt_is_comm_kernel_name(name)) return KT_TYPE_COMMUNICATION;
-    if (hta_memory(name)) return KT_TYPE_MEMORY;
+    if (hta_memory(name) || rocm_blit(name)) return KT_TYPE_MEMORY;
     return hta_not_compute(name) ? KT_TYPE_OTHER : KT_TYPE_COMPUTATION;
 }
 

@@ -35,20 +35,27 @@ static bool is_copy(const kt_rank *r, uint32_t i, kt_type_cache *types, bool hta
     return kt_kind_is_gpu(e->kind[i]) && e->dur[i] > 0 && kt_event_kernel_type(types, r, i) == KT_TYPE_MEMORY;
 }
 
-/* Bytes moved: the copy's own "bytes" arg, else its launching call's. */
-static int64_t copy_bytes(const kt_rank *r, uint32_t ev)
+/* An event's byte count: a number, or a string of digits (ROCm). */
+static int64_t bytes_arg(const kt_rank *r, const kt_strtab *strs, uint32_t ev)
 {
-    int64_t b = kt_event_arg_int(r, ev, KT_ARG_BYTES, -1);
+    uint32_t s = kt_event_arg_str(r, ev, KT_ARG_BYTES);
+    return s == KT_NONE ? kt_event_arg_int(r, ev, KT_ARG_BYTES, -1) : strtoll(kt_strtab_get(strs, s), NULL, 10);
+}
+
+/* Bytes moved: the copy's own "bytes" arg, else its launching call's. */
+static int64_t copy_bytes(const kt_rank *r, const kt_strtab *strs, uint32_t ev)
+{
+    int64_t b = bytes_arg(r, strs, ev);
     uint32_t call = kt_gpu_launcher(r, ev);
-    if (b < 0 && call != KT_NONE) b = kt_event_arg_int(r, call, KT_ARG_BYTES, -1);
+    if (b < 0 && call != KT_NONE) b = bytes_arg(r, strs, call);
     return b;
 }
 
-static double copy_gbps(const kt_rank *r, uint32_t ev, bool hta)
+static double copy_gbps(const kt_rank *r, const kt_strtab *strs, uint32_t ev, bool hta)
 {
     double bw = kt_event_arg_float(r, ev, KT_ARG_MEMORY_BW_GBPS, 0.0);
     if (hta || bw > 0) return bw;
-    int64_t bytes = copy_bytes(r, ev);
+    int64_t bytes = copy_bytes(r, strs, ev);
     return bytes > 0 ? (double)bytes / (double)r->ev.dur[ev] : 0.0; /* bytes/ns = GB/s */
 }
 
@@ -69,7 +76,8 @@ static int by_name(const void *a, const void *b) { return strcmp(a, b); }
 /* Renumber kinds in name order (HTA groups by name, sorted). */
 static bool sort_kinds(kt_bw_series *s, copies *c)
 {
-    size_t nk = s->nkinds ? s->nkinds : 1;
+    if (!s->nkinds) return true;
+    size_t nk = s->nkinds;
     char(*old)[16] = malloc(nk * sizeof *old);
     uint32_t *map = malloc(nk * sizeof *map);
     bool ok = old && map;
@@ -103,7 +111,7 @@ static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_b
         int64_t dur = hta && e->dur[i] == 0 ? 1000 : e->dur[i];
         c->ev[c->n] = i;
         c->kind[c->n] = kind_of(s, kt_memory_kernel_type(name, buf, sizeof buf), &oom);
-        c->gbps[c->n] = copy_gbps(r, i, hta);
+        c->gbps[c->n] = copy_gbps(r, strs, i, hta);
         c->end[c->n++] = e->ts[i] + dur;
     }
     kt_type_cache_free(types);

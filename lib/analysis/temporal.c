@@ -9,6 +9,8 @@
 #include "analysis/gpu_busy.h"
 #include "analysis/kernel_type.h"
 #include "analysis/stats.h"
+#include "model/i64map.h"
+#include "model/index.h"
 #include "output/table.h"
 
 #include <stdlib.h>
@@ -123,11 +125,46 @@ typedef struct tl_ctx {
     const kt_strtab *strs;
     uint8_t *bucket; /* memo by name id and kind class; 0 = not yet */
     size_t n;
+    const kt_rank *rank; /* whose ac2g flow ids are in flows */
+    kt_i64map flows;
+    kt_status status;
 } tl_ctx;
+
+/* The ids of the rank's ac2g flows that have both a start and an end, in
+ * any file order (Kineto may write the end first; TraceLens keys both by
+ * id).  Value bits: 1 start seen, 2 end seen.                              */
+static bool load_flows(tl_ctx *c, const kt_rank *r)
+{
+    kt_i64map_free(&c->flows);
+    c->rank = r;
+    uint32_t ac2g = kt_strtab_find(c->strs, "ac2g", 4);
+    size_t n = 0;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) n += r->ev.cat[ev] == ac2g;
+    if (!kt_i64map_init(&c->flows, n + 1)) return false;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        uint8_t k = r->ev.kind[ev];
+        if (r->ev.cat[ev] == ac2g && (k == KT_K_FLOW_START || k == KT_K_FLOW_END))
+            *kt_i64map_slot(&c->flows, r->ev.corr[ev], 0) |= k == KT_K_FLOW_START ? 1 : 2;
+    }
+    return true;
+}
+
+/* TraceLens attaches a GPU event to the tree through the ac2g flow of its
+ * launch (graph launches: every event with the launch's correlation);
+ * unattached events are left out of its timeline.                          */
+static bool tracelens_linked(tl_ctx *c, const kt_rank *r, uint32_t ev)
+{
+    uint32_t launch = kt_gpu_launcher(r, ev);
+    if (launch == KT_NONE) return false;
+    if (kt_is_graph_launch(r, c->strs, launch)) return true;
+    return kt_i64map_get(&c->flows, r->ev.corr[ev], 0) == 3;
+}
 
 static int tracelens_class(void *ctx, const kt_rank *r, uint32_t ev)
 {
     tl_ctx *c = ctx;
+    if (c->rank != r && !load_flows(c, r)) c->status = KT_ENOMEM;
+    if (c->status != KT_OK || !tracelens_linked(c, r, ev)) return -1;
     uint32_t name = r->ev.name[ev];
     uint8_t kind = r->ev.kind[ev];
     if (name >= c->n) return tracelens_bucket("", kind);
@@ -191,12 +228,14 @@ static kt_status tracelens_timeline(const kt_trace *t, const kt_rank_sel *sel, k
 {
     bool with_rank = count_selected(t, sel) > 1;
     if (!(*tbp = gpu_timeline_table(with_rank))) return KT_ENOMEM;
-    tl_ctx ctx = { t->strs, NULL, kt_strtab_count(t->strs) };
+    tl_ctx ctx = { .strs = t->strs, .n = kt_strtab_count(t->strs), .status = KT_OK };
     if (!(ctx.bucket = calloc(2 * ctx.n + 1, 1))) return KT_ENOMEM;
-    kt_busy_query q = { .linked_only = true, .classify = tracelens_class, .ctx = &ctx };
+    kt_busy_query q = { .classify = tracelens_class, .ctx = &ctx };
     temporal_ctx c = { *tbp, NULL, false, with_rank };
     kt_status s = kt_busy_each_rank(t, sel, &q, gpu_timeline_rows, &c);
+    if (s == KT_OK) s = ctx.status;
     free(ctx.bucket);
+    kt_i64map_free(&ctx.flows);
     return s;
 }
 

@@ -146,6 +146,7 @@ static arg_spec typed_arg(const char *key, size_t n)
         ARG("cbid", KT_ARG_CBID, AT_NATURAL);
         ARG("grid", KT_ARG_GRID_X, AT_XYZ);
         ARG("Rank", KT_ARG_RANK, AT_NATURAL);
+        ARG("size", KT_ARG_BYTES, AT_NATURAL); /* ROCm copy calls: bytes, as a string */
         break;
     case 5:
         ARG("bytes", KT_ARG_BYTES, AT_NATURAL);
@@ -304,7 +305,9 @@ static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_n
     case AT_EXT: ev->ext_id[i] = column_int(p, pr, n); return;
     case AT_STREAM: {
         int64_t v = column_int(p, pr, n);
-        ev->stream[i] = v >= INT32_MIN && v <= INT32_MAX ? (int32_t)v : -1;
+        bool fits = v >= INT32_MIN && v <= INT32_MAX;
+        ev->stream[i] = fits ? (int32_t)v : -1;
+        if (!fits) push_arg(p, KT_ARG_RAW_STREAM, KT_ARGT_INT, v, 0, 0);
         return;
     }
     case AT_XYZ:

@@ -13,6 +13,7 @@
  */
 #include "load_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -291,6 +292,25 @@ static const char *scan_decimal(const char *s, const char *end, decimal *d)
     return p;
 }
 
+/* m · 10^e is correctly rounded by one multiplication or division when m
+ * and the power of ten are exact doubles (Clinger's fast path).            */
+static bool exact_fast_path(const decimal *d)
+{
+    return !d->dropped && d->m <= (UINT64_C(1) << 53) && d->exp10 >= -22 && d->exp10 <= 22;
+}
+
+/* Longer mantissas (17-19 digits, e.g. bandwidth args) round twice above;
+ * strtod rounds once, as Python's float() does for HTA.                    */
+static double correctly_rounded(const char *s, const char *p, double approx)
+{
+    char buf[64];
+    size_t len = (size_t)(p - s);
+    if (len >= sizeof buf) return approx;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return strtod(buf, NULL);
+}
+
 const char *kt_parse_number(const char *s, const char *end, kt_num *out)
 {
     decimal d;
@@ -298,6 +318,7 @@ const char *kt_parse_number(const char *s, const char *end, kt_num *out)
     if (!p) return NULL;
     out->f = scale10((double)d.m, (int)(d.exp10 < -400 ? -400 : d.exp10 > 400 ? 400 : d.exp10));
     if (d.neg) out->f = -out->f;
+    if (d.frac_or_exp && !exact_fast_path(&d)) out->f = correctly_rounded(s, p, out->f);
     if (d.frac_or_exp) {
         out->kind = KT_NUM_FLOAT;
         out->i = (int64_t)out->f;

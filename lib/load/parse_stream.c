@@ -262,6 +262,7 @@ static kt_scan_res event(kt_parser *p, cursor *c)
     if (*q == ']') {
         if (p->after_comma)
             kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
+        p->r->events_end = (uint64_t)kt_offset_of(p, q);
         p->state = KT_PS_TOP_NEXT;
         c->q = q + 1;
         return KT_SCAN_OK;
@@ -307,6 +308,7 @@ static kt_scan_res event_next(kt_parser *p, cursor *c)
         p->state = KT_PS_EVENT;
         c->q = q + 1;
     } else if (*q == ']') {
+        p->r->events_end = (uint64_t)kt_offset_of(p, q);
         p->state = KT_PS_TOP_NEXT;
         c->q = q + 1;
     } else if (*q == '{') { /* a missing comma: take the event anyway */

@@ -77,7 +77,8 @@ kt_kind kt_kind_of(char ph, const char *cat, size_t len, const char **normalized
  * typed args are a contiguous run rank->args[ev.argi .. ev.argi+ev.nargs).
  * stream, correlation and External id are columns, not args.              */
 typedef enum kt_arg_key {
-    KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED, KT_ARG_BYTES,
+    KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED,
+    KT_ARG_BYTES,                  /* "bytes"; ROCm copy calls' "size" (string) */
     KT_ARG_MEMORY_BW_GBPS,         /* "memory bandwidth (GB/s)" (float)      */
     KT_ARG_GRID_X, KT_ARG_GRID_Y, KT_ARG_GRID_Z,
     KT_ARG_BLOCK_X, KT_ARG_BLOCK_Y, KT_ARG_BLOCK_Z,
@@ -102,6 +103,9 @@ typedef enum kt_arg_key {
     KT_ARG_TRACE_ITERATION,
     KT_ARG_META_NAME,              /* M events: args.name (string)           */
     KT_ARG_META_SORT_INDEX,        /* M events: args.sort_index              */
+    KT_ARG_RAW_STREAM,             /* "stream" too big for the stream column
+                                      (CUDA writes 4294967295 on device-wide
+                                      syncs; HTA counts it as a stream)     */
     KT_ARG__COUNT,
     /* cuda_profiler_range, counter (ph C) and instant (ph i, e.g. [memory])
      * events keep every arg:
@@ -173,6 +177,11 @@ typedef struct kt_rank {
      * makes HTA's ts column float and HTA rounds the rank's times (A2.3);
      * kt_apply_hta_compat() rounds only such ranks.                         */
     bool ns_resolution;
+
+    /* Offset of the ']' closing traceEvents in the decompressed JSON, 0 if
+     * the file ends inside it: where writers of trace copies (counters)
+     * insert their events.                                                  */
+    uint64_t events_end;
 
     /* top-level metadata */
     char *meta_json;            /* every top-level key except traceEvents,

@@ -1,0 +1,184 @@
+/* test_counters.c — trace copies with counter tracks: original bytes kept,
+ * valid JSON (python3 json.load), gzip in → gzip out, HTA's events. */
+#include "oracle.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Exit status of `python3 -c script args...`; -1 when python3 is missing. */
+static int python(const char *script, const char *a, const char *b)
+{
+    if (system("python3 -c pass >/dev/null 2>&1") != 0) return -1;
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "python3 -c '%s' '%s' '%s'", script, a, b ? b : "");
+    return system(cmd);
+}
+
+/* A launch (0 µs) and its kernel (10–15 µs), then "traceName" after the
+ * array; returns the dir holding trace.json.                              */
+static const char *tiny_trace(char *dir, const char *events)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0},\n\"traceEvents\": [%s],\n"
+             "\"traceName\": \"t\"}\n",
+             events);
+    write_file(path, text);
+    return dir;
+}
+
+static const char *const tiny_events =
+    "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+    " \"ts\": 100, \"dur\": 5, \"args\": {\"correlation\": 7}},"
+    "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k [x] {y}\", \"pid\": 0, \"tid\": 7,"
+    " \"ts\": 110, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 7}}\n";
+
+TEST(counters_plain_copy_keeps_bytes)
+{
+    char dir[] = "/tmp/kt_counters_XXXXXX", out[300], in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, tiny_events));
+    kt_trace *t = fx_load_path(in, false);
+    if (!t) return;
+    kt_counters_options o = { .out_dir = dir };
+    kt_tables *ts;
+    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    const kt_table *f = kt_tables_find(ts, "files");
+    CHECK_INT(kt_table_nrows(f), 1);
+    snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
+    CHECK_STR(kt_table_str(f, 0, 2), out);
+    CHECK_INT(kt_table_int(f, 0, 3), 2); /* queue 1 at 100, 0 at 110 */
+    size_t nin, nout;
+    char *a = read_file(in, &nin), *b = read_file(out, &nout);
+    CHECK(a && b);
+    if (a && b) {
+        const char *end = strrchr(a, ']'); /* the array's end: last ']' here */
+        size_t head = (size_t)(end - a), tail = nin - head;
+        CHECK_INT(kt_table_int(f, 0, 4), nout);
+        CHECK(nout > nin && !memcmp(a, b, head) && !memcmp(a + head, b + nout - tail, tail));
+        CHECK(strstr(b + head, "{\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": 0, \"ts\": 100, \"id\": 7, "
+                               "\"args\": {\"Queue Length\": 1}}") != NULL);
+    }
+    int rc = python("import json,sys; d=json.load(open(sys.argv[1])); "
+                    "c=[e for e in d[\"traceEvents\"] if e[\"ph\"]==\"C\"]; "
+                    "sys.exit(0 if len(d[\"traceEvents\"])==4 and [e[\"ts\"] for e in c]==[100,110] "
+                    "and d[\"traceName\"]==\"t\" else 1)",
+                    out, NULL);
+    if (rc >= 0) CHECK_INT(rc, 0);
+    free(a);
+    free(b);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
+
+/* No events, no counters: a byte-identical copy; a file cut off inside
+ * traceEvents cannot be completed and is refused.                          */
+TEST(counters_empty_array_and_truncated_file)
+{
+    char dir[] = "/tmp/kt_counters_XXXXXX", in[300], out[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, ""));
+    snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
+    kt_trace *t = fx_load_path(in, false);
+    kt_counters_options o = { .out_dir = dir };
+    kt_tables *ts = NULL;
+    if (t) {
+        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+        size_t na, nb;
+        char *a = read_file(in, &na), *b = read_file(out, &nb);
+        CHECK(a && b && na == nb && !memcmp(a, b, na));
+        free(a);
+        free(b);
+        kt_tables_free(ts);
+        kt_trace_free(t);
+    }
+    unlink(out);
+    char text[1024];
+    snprintf(text, sizeof text, "{\"distributedInfo\": {\"rank\": 0}, \"traceEvents\": [%s", tiny_events);
+    write_file(in, text);
+    t = fx_load_path(in, false);
+    char err[256] = "";
+    o.err = err;
+    o.errlen = sizeof err;
+    if (t) {
+        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_EINPUT);
+        CHECK(strstr(err, "end of traceEvents was not found") != NULL);
+        kt_trace_free(t);
+    }
+    CHECK(access(out, F_OK) != 0);
+    unlink(in);
+    rmdir(dir);
+}
+
+/* --hta-compat: the counter events are exactly HTA's (its oracle output),
+ * the original events come first unchanged, gzip in gives gzip out.       */
+TEST(counters_hta_compat_events_match_oracle)
+{
+    NEED_SHARED();
+    static const char *const cases[][2] = {
+        { "critical_path/cuda_event_sync", "cp_cuda_event_sync/event_sync_trace_with_counters.json.gz" },
+        { "critical_path/alexnet",
+          "cp_alexnet/benchmark_result_2869224_1695835535_trace_with_counters.json.gz" },
+        { "nccl_parser_config", "nccl_parser_config/nccl_data_with_counters.json.gz" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char rel[256], dir[] = "/tmp/kt_counters_XXXXXX", oracle[512];
+        CHECK(mkdtemp(dir) != NULL);
+        snprintf(rel, sizeof rel, "traces/hta/%s", cases[i][0]);
+        kt_trace *t = fx_load_shared(rel, true);
+        if (!t) continue;
+        kt_counters_options o = { .out_dir = dir };
+        kt_tables *ts;
+        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+        const char *out = kt_table_str(kt_tables_find(ts, "files"), 0, 2);
+        const char *in = kt_table_str(kt_tables_find(ts, "files"), 0, 1);
+        snprintf(rel, sizeof rel, "oracle/hta/%s", cases[i][1]);
+        snprintf(oracle, sizeof oracle, "%s", kt_test_shared_path(rel));
+        CHECK(strstr(out, ".json.gz") != NULL);
+        char script[2048];
+        snprintf(script, sizeof script,
+                 "import gzip,json,sys; a=json.load(gzip.open(sys.argv[1])); b=json.load(gzip.open(sys.argv[2])); "
+                 "o=json.load(gzip.open(\"%s\"))[\"traceEvents\"]; n=len(o); "
+                 "C=lambda d: [e for e in d[\"traceEvents\"] if e.get(\"ph\")==\"C\" and \"args\" in e and "
+                 "(\"Queue Length\" in e[\"args\"] or \"Memcpy BW\" in e[\"args\"])]; "
+                 "sys.exit(0 if a[\"traceEvents\"][:n]==o and C(a)==C(b) and len(C(a))>0 else 1)",
+                 in);
+        int rc = python(script, out, oracle);
+        if (rc >= 0) CHECK_INT(rc, 0);
+        unlink(out);
+        rmdir(dir);
+        kt_tables_free(ts);
+        kt_trace_free(t);
+    }
+}
