@@ -8,7 +8,7 @@ set -eu
 build=${1:-build}
 [ $# -gt 0 ] && shift
 make -s BUILD="$build" "$build/libkineta.a" "$build/kineta-synth"
-cc -std=c11 -O2 -D_GNU_SOURCE -Ilib -o "$build/bench_timeline" bench/timeline/bench_timeline.c \
+cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -o "$build/bench_timeline" bench/timeline/bench_timeline.c \
     "$build/libkineta.a" -lisal -lz -lm -pthread
 if [ $# -eq 0 ]; then
     dir=${KINETA_BENCH_DIR:-/tmp/kineta-bench}

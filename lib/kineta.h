@@ -252,9 +252,10 @@ typedef struct kt_gaps_options {
     size_t top;                      /* transitions per rank; 0 = all */
     kt_gap_sort sort;
     int64_t step;                    /* only this ProfilerStep; -1 = all */
-    int short_names;                 /* pairs by HTA-shortened kernel names */
+    int short_names;                 /* print pairs with short display names */
 } kt_gaps_options;
-/* Defaults for the fields above (0 fields of a zeroed struct mean "all"). */
+/* The defaults (what NULL options mean): 20 log-spaced bins over the data's
+ * range, top 15 pairs by total gap, every step, full names.                */
 kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);

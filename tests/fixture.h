@@ -22,12 +22,6 @@ void fx_arg_str(kt_trace *t, kt_rank *r, uint32_t key, const char *s);
 /* Build indexes and alignment as the loader does after parsing. */
 void fx_finish(kt_trace *t);
 
-/* A trace under ../shared (path relative to it), loaded once per test run
- * and shared by every test that asks for it with the same hta_compat (the
- * oracle tests of several analyses read the same large traces); NULL and a
- * failed CHECK when it cannot be loaded.  Do not free or modify it.        */
-const kt_trace *fx_shared_trace(const char *rel, bool hta_compat);
-
 /* Looking at results: a table by name (a failed CHECK when missing) and a
  * numeric cell by column name (-12345 when the column or row is missing). */
 const kt_table *fx_table(const kt_tables *ts, const char *name);

@@ -134,3 +134,32 @@ kt_trace *fx_load_shared(const char *rel, bool hta_compat)
 {
     return fx_load_path(kt_test_shared_path(rel), hta_compat);
 }
+
+typedef struct cached_trace {
+    char *rel;
+    bool hta_compat;
+    kt_trace *t;
+} cached_trace;
+
+static cached_trace cache[64];
+static size_t ncache;
+
+static void free_cache(void)
+{
+    for (size_t i = 0; i < ncache; i++) {
+        kt_trace_free(cache[i].t);
+        free(cache[i].rel);
+    }
+}
+
+const kt_trace *fx_shared_trace(const char *rel, bool hta_compat)
+{
+    for (size_t i = 0; i < ncache; i++)
+        if (cache[i].hta_compat == hta_compat && !strcmp(cache[i].rel, rel)) return cache[i].t;
+    CHECK(ncache < sizeof cache / sizeof cache[0]);
+    kt_trace *t = ncache < sizeof cache / sizeof cache[0] ? fx_load_shared(rel, hta_compat) : NULL;
+    if (!t) return NULL;
+    if (ncache == 0) atexit(free_cache);
+    cache[ncache++] = (cached_trace){ strdup(rel), hta_compat, t };
+    return t;
+}

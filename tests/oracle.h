@@ -36,5 +36,9 @@ const char *fx_hta_trace(const char *oracle_dir);
 kt_trace *fx_load_shared(const char *rel, bool hta_compat);
 /* The same for any path (e.g. a trace a test wrote). */
 kt_trace *fx_load_path(const char *path, bool hta_compat);
+/* fx_load_shared, but loaded once per test run and shared by every test
+ * asking for the same (rel, hta_compat): oracle tests of several analyses
+ * read the same large traces.  Freed at exit; do not free or modify it.    */
+const kt_trace *fx_shared_trace(const char *rel, bool hta_compat);
 
 #endif

@@ -227,13 +227,12 @@ TEST(breakdown_hta_compat_equals_hta_oracle)
         "trace_diff_test", "trace_filter_2ranks", "triton_example",
     };
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        kt_trace *t = fx_load_shared(fx_hta_trace(dirs[i]), true);
+        const kt_trace *t = fx_shared_trace(fx_hta_trace(dirs[i]), true);
         if (!t) continue;
         kt_breakdown_options o = kt_breakdown_defaults();
         compare_run(dirs[i], t, "gpu_kernel_breakdown", &o);
         o.num_kernels = 1000;
         o.memory = 0;
         compare_run(dirs[i], t, "gpu_kernel_breakdown_n1000_nomem", &o);
-        kt_trace_free(t);
     }
 }

@@ -276,3 +276,29 @@ TEST(index_call_tree_long_equal_start_run)
     CHECK_INT(r->idx->parent[ev[19]], KT_NONE);
     free_trace(t);
 }
+
+/* Few ascending runs take the merge path, many the radix path: both
+ * stable and equal to a reference insertion sort.                         */
+TEST(sort_ids_merge_and_radix_paths)
+{
+    for (int runs = 1; runs <= 200; runs *= 7) {
+        size_t n = 1000;
+        int64_t *col = malloc(n * sizeof *col);
+        uint32_t *ids = malloc(n * sizeof *ids), *ref = malloc(n * sizeof *ref);
+        for (size_t i = 0; i < n; i++) {
+            col[i] = (int64_t)((i * (size_t)runs) % n) / 3 - 100; /* runs ascending runs, ties */
+            ids[i] = ref[i] = (uint32_t)i;
+        }
+        for (size_t k = 1; k < n; k++) { /* stable insertion sort */
+            uint32_t v = ref[k];
+            size_t j = k;
+            for (; j > 0 && col[ref[j - 1]] > col[v]; j--) ref[j] = ref[j - 1];
+            ref[j] = v;
+        }
+        CHECK(kt_sort_ids_by_i64(ids, n, col));
+        for (size_t i = 0; i < n; i++) CHECK_INT(ids[i], ref[i]);
+        free(col);
+        free(ids);
+        free(ref);
+    }
+}

@@ -42,9 +42,9 @@ static kt_trace *info_fixture(void)
     return t;
 }
 
-static char *print_info(const kt_tables *ts, out_format fmt)
+static char *print_info_table(const kt_tables *ts, out_format fmt, const char *table)
 {
-    cli_ctx ctx = { .format = fmt };
+    cli_ctx ctx = { .format = fmt, .table = table };
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -52,6 +52,8 @@ static char *print_info(const kt_tables *ts, out_format fmt)
     fclose(f);
     return buf;
 }
+
+static char *print_info(const kt_tables *ts, out_format fmt) { return print_info_table(ts, fmt, NULL); }
 
 TEST(info_json_shape)
 {
@@ -101,6 +103,9 @@ TEST(info_tables_and_rank_selection)
     s = print_info(ts, FMT_TABLE);
     CHECK(strstr(s, "streams device 0 stream 7: 1 kernels, 1 memcpy, 0 memset, 0 sync") != NULL);
     CHECK(strstr(s, "launches cudaLaunchKernel: 1 calls, 1 GPU events") != NULL);
+    free(s);
+    s = print_info_table(ts, FMT_CSV, "steps");
+    CHECK_STR(s, "rank,side,step,ts_ns,dur_ns,device\n0,cpu,1,1000500,100000,\n");
     free(s);
     kt_tables_free(ts);
     kt_trace_free(t);

@@ -4,6 +4,7 @@
 #include "fixture.h"
 #include "kineta.h"
 #include "oracle.h"
+#include "../programs/cli.h"
 
 #include <stdlib.h>
 
@@ -56,6 +57,8 @@ static kt_trace *launch_trace(void)
     fx_finish(t);
     return t;
 }
+
+extern const cli_command cmd_kernels;
 
 static double at(const kt_table *tb, const char *col, const char *value, const char *num)
 {
@@ -306,7 +309,7 @@ TEST(categories_equal_tracelens_kernel_summary)
         snprintf(csv_path, sizeof csv_path, "oracle/tracelens/%s/kernel_summary.csv", runs[i][0]);
         snprintf(trace, sizeof trace, "traces/tracelens/%s", runs[i][1]);
         fx_csv *c = fx_csv_read(csv_path);
-        kt_trace *t = fx_load_shared(trace, false);
+        const kt_trace *t = fx_shared_trace(trace, false);
         CHECK(c != NULL);
         kt_categories_options o = kt_categories_defaults();
         o.memory = 0; /* kernel_summary has cat == kernel only */
@@ -315,7 +318,6 @@ TEST(categories_equal_tracelens_kernel_summary)
         if (!c || !t || kt_categories(t, NULL, &o, &ts) != KT_OK) {
             CHECK(false);
             fx_csv_free(c);
-            kt_trace_free(t);
             continue;
         }
         tallies tp = { 0 }, tk = { 0 }, tu = { 0 }, op = { 0 }, ok = { 0 }, ou = { 0 };
@@ -338,7 +340,43 @@ TEST(categories_equal_tracelens_kernel_summary)
         if (has_op) same_tallies(runs[i][0], &tp, &op);
         free(tp.t), free(tk.t), free(tu.t), free(op.t), free(ok.t), free(ou.t);
         kt_tables_free(ts);
-        kt_trace_free(t);
         fx_csv_free(c);
     }
+}
+
+/* -o FILE without --format: the detailed text report, one block per kernel
+ * with its full name; with --format the generic table.                    */
+TEST(kernels_cli_report_and_rules)
+{
+    kt_trace *t = launch_trace();
+    kt_kernels_options o = kt_kernels_defaults();
+    o.top = 0;
+    o.full_names = 1;
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_kernels(t, NULL, &o, &ts), KT_OK);
+    cli_ctx ctx = { .format = FMT_TABLE, .out_path = "report.txt" };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
+    fclose(f);
+    CHECK(strstr(buf, "Rank 1: " GEMM "\n  Count: 3 (30.00% of launches)") != NULL);
+    CHECK(strstr(buf, "Rank 4: " CAT_F "\n") != NULL);
+    CHECK(strstr(buf, "Launches: 10") != NULL);
+    free(buf);
+    ctx.format = FMT_CSV;
+    ctx.format_given = true;
+    f = open_memstream(&buf, &len);
+    CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
+    fclose(f);
+    CHECK(!strncmp(buf, "rank,name,count,total (us)", 26));
+    free(buf);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+
+    kt_categorizer *c = NULL;
+    CHECK_INT(cli_load_categorizer(NULL, &c), KT_OK);
+    CHECK(c == NULL);
+    CHECK_INT(cli_load_categorizer("/nonexistent/rules.txt", &c), KT_EUSAGE);
+    CHECK(c == NULL);
 }

@@ -4,8 +4,9 @@
  * The goal ("all of issue 4's commands together in under 2x the load
  * time") is about analysis cost relative to parsing, so this loads once and
  * times each analysis on the loaded trace; the CLI would reload per command.
- * Built and run by bench/timeline.sh (kept out of bench/*.c, which the
- * Makefile links into one kineta-bench program).
+ * (counters is left out: it rewrites the trace files, a cost of writing.)
+ * Built and run by bench/timeline.sh (kept out of the bench directory's top level,
+ * whose C files the Makefile links into one kineta-bench program).
  *
  * usage: bench_timeline PATH...
  */
@@ -24,58 +25,28 @@ static double now(void)
 
 typedef kt_status (*analysis_fn)(const kt_trace *t);
 
-static kt_status temporal(const kt_trace *t)
-{
-    kt_tables *ts;
-    kt_status s = kt_temporal(t, NULL, NULL, &ts);
-    kt_tables_free(ts);
-    return s;
-}
+/* One analysis with fixed options, its tables dropped. */
+#define ANALYSIS(id, call)                                                    \
+    static kt_status id(const kt_trace *t)                                    \
+    {                                                                         \
+        kt_tables *ts = NULL;                                                 \
+        kt_status s = call;                                                   \
+        kt_tables_free(ts);                                                   \
+        return s;                                                             \
+    }
 
-static kt_status temporal_by_step(const kt_trace *t)
-{
-    kt_temporal_options o = { .by_step = 1, .by_device = 1 };
-    kt_tables *ts;
-    kt_status s = kt_temporal(t, NULL, &o, &ts);
-    kt_tables_free(ts);
-    return s;
-}
+static const kt_temporal_options by_step = { .by_step = 1, .by_device = 1 }, tracelens = { .tracelens = 1 };
+static const kt_gaps_options all_pairs = { .bins = 20, .sort = KT_GAP_SORT_TOTAL, .step = -1, .short_names = 1 };
 
-static kt_status tracelens(const kt_trace *t)
-{
-    kt_temporal_options o = { .tracelens = 1 };
-    kt_tables *ts;
-    kt_status s = kt_temporal(t, NULL, &o, &ts);
-    kt_tables_free(ts);
-    return s;
-}
-
-static kt_status idle(const kt_trace *t)
-{
-    kt_tables *ts;
-    kt_status s = kt_idle(t, NULL, NULL, &ts);
-    kt_tables_free(ts);
-    return s;
-}
-
-static kt_status overlap(const kt_trace *t)
-{
-    kt_tables *ts;
-    kt_status s = kt_overlap(t, NULL, NULL, &ts);
-    kt_tables_free(ts);
-    return s;
-}
-
-static kt_status gaps(const kt_trace *t)
-{
-    kt_gaps_options o = kt_gaps_defaults();
-    o.top = 0;
-    o.short_names = 1;
-    kt_tables *ts;
-    kt_status s = kt_gaps(t, NULL, &o, &ts);
-    kt_tables_free(ts);
-    return s;
-}
+ANALYSIS(temporal, kt_temporal(t, NULL, NULL, &ts))
+ANALYSIS(temporal_by_step, kt_temporal(t, NULL, &by_step, &ts))
+ANALYSIS(temporal_tracelens, kt_temporal(t, NULL, &tracelens, &ts))
+ANALYSIS(idle, kt_idle(t, NULL, NULL, &ts))
+ANALYSIS(overlap, kt_overlap(t, NULL, NULL, &ts))
+ANALYSIS(gaps, kt_gaps(t, NULL, &all_pairs, &ts))
+ANALYSIS(launch, kt_launch(t, NULL, NULL, &ts))
+ANALYSIS(queue, kt_queue(t, NULL, NULL, &ts))
+ANALYSIS(memcpy_bw, kt_memcpy_bw(t, NULL, &ts))
 
 int main(int argc, char **argv)
 {
@@ -96,8 +67,8 @@ int main(int argc, char **argv)
     printf("%-22s %8.3f s\n", "load", load);
     static const struct { const char *name; analysis_fn fn; } runs[] = {
         { "temporal", temporal }, { "temporal --by-step", temporal_by_step },
-        { "temporal --tracelens", tracelens }, { "idle", idle }, { "overlap", overlap },
-        { "gaps (all pairs)", gaps },
+        { "temporal --tracelens", temporal_tracelens }, { "idle", idle }, { "overlap", overlap },
+        { "gaps (all pairs)", gaps }, { "launch", launch }, { "queue", queue }, { "memcpy-bw", memcpy_bw },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         double s = now();

@@ -398,7 +398,8 @@ static kt_table *kernels_table(bd *b)
     if (!tb) return NULL;
     static const char *const cols[] = { "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)" };
     kt_table_add_col(tb, "name", KT_COL_STR, 0);
-    for (int c = 0; c < 5; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, -1);
+    /* HTA prints Python's repr; ours are ns-exact µs, readable with 3 decimals */
+    for (int c = 0; c < 5; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, b->compat ? -1 : 3);
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
     kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     if (!b->compat) kt_table_add_col(tb, "count", KT_COL_INT, 0);
@@ -477,7 +478,7 @@ static kt_table *distribution_table(bd *b)
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
     kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     kt_table_add_col(tb, "count", KT_COL_INT, 0);
-    for (int c = 0; c < 3; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, -1);
+    for (int c = 0; c < 3; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, 3);
     for (size_t i = 0; i < n; i++) {
         const kt_dur_stats *st = &d[i].row.st;
         kt_table_add_row(tb);

@@ -154,11 +154,13 @@ static bool kernel_names(const cscan *s, const pair *p, size_t n, char **names)
     return ok;
 }
 
-static kt_table *kernels_table(const cscan *s, pair *p, size_t n)
+/* The first n of the np pairs; names are made distinct over all pairs, so
+ * a kernel is shown the same whatever --top is.                          */
+static kt_table *kernels_table(const cscan *s, pair *p, size_t np, size_t n)
 {
     kt_table *tb = kt_table_new("kernels");
-    char **names = calloc(n ? n : 1, sizeof *names);
-    if (tb && names && kernel_names(s, p, n, names)) {
+    char **names = calloc(np ? np : 1, sizeof *names);
+    if (tb && names && kernel_names(s, p, np, names)) {
         kt_table_add_col(tb, "cpu_op", KT_COL_STR, 0);
         kt_table_add_col(tb, "kernel_category", KT_COL_STR, 0);
         kt_table_add_col(tb, "kernel_name", KT_COL_STR, 0);
@@ -178,7 +180,7 @@ static kt_table *kernels_table(const cscan *s, pair *p, size_t n)
         kt_table_free(tb);
         tb = NULL;
     }
-    for (size_t i = 0; names && i < n; i++) free(names[i]);
+    for (size_t i = 0; names && i < np; i++) free(names[i]);
     free(names);
     return tb;
 }
@@ -218,7 +220,7 @@ static kt_status make_tables(cscan *s, kt_tables *ts)
     /* the pair table is sorted for display; totals do not depend on order */
     if (s->pairs.n) qsort(s->p, s->pairs.n, sizeof *s->p, by_sum_desc);
     size_t n = s->o.top && s->o.top < s->pairs.n ? s->o.top : s->pairs.n;
-    bool ok = kt_tables_add(ts, kernels_table(s, s->p, n)) && kt_tables_add(ts, totals_table(s, true, all)) &&
+    bool ok = kt_tables_add(ts, kernels_table(s, s->p, s->pairs.n, n)) && kt_tables_add(ts, totals_table(s, true, all)) &&
               kt_tables_add(ts, totals_table(s, false, all));
     return ok ? KT_OK : KT_ENOMEM;
 }

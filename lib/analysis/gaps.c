@@ -58,8 +58,9 @@ static bool make_tables(gaps_run *g)
     g->pairs = kt_table_new("transitions");
     if (!g->device || !g->streams || !g->hist || !g->pairs) return false;
     static const char *const dev[] = { "rank", "device", "idle_intervals", "span_us", "busy_us", "idle_us",
-                                       "idle_pctg", "max_idle_us" };
-    add_cols(g->device, dev, 8, 3, 3);
+                                       "max_idle_us" };
+    add_cols(g->device, dev, 7, 3, 3);
+    kt_table_add_col(g->device, "idle_pctg", KT_COL_FLOAT, 2);
     static const char *const st[] = { "rank", "device", "stream", "events", "gaps", "gap_total_us",
                                       "gap_mean_us", "gap_max_us" };
     add_cols(g->streams, st, 8, 5, 3);
@@ -95,8 +96,8 @@ static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
         kt_table_set_float(tb, 3, (double)span / 1e3);
         kt_table_set_float(tb, 4, (double)busy / 1e3);
         kt_table_set_float(tb, 5, (double)(span - busy) / 1e3);
-        kt_table_set_float(tb, 6, kt_pct((double)(span - busy), (double)span));
-        kt_table_set_float(tb, 7, (double)hole / 1e3);
+        kt_table_set_float(tb, 6, (double)hole / 1e3);
+        kt_table_set_float(tb, 7, kt_pct((double)(span - busy), (double)span));
     }
     return KT_OK;
 }

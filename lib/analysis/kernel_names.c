@@ -124,15 +124,18 @@ static char *simplified_arguments(const char *name)
     size_t n = 0;
     for (size_t i = open; i < close && n < ARGS_MAX; i++) {
         if (!strncmp(name + i, "(anonymous namespace)::", 23)) { i += 22; continue; }
+        if (!strncmp(name + i, "::operator()()", 14)) { i += 13; continue; } /* lambda bodies */
+        if (!strncmp(name + i, " const", 6) && !is_ident(name[i + 6])) { i += 5; continue; }
         if (is_ident(name[i]) && (i == open || !is_ident(name[i - 1]))) {
             size_t e = i;
             while (is_ident(name[e])) e++;
             if (name[e] == ':' && name[e + 1] == ':') { i = e + 1; continue; }
         }
-        if (name[i] == '(' && i > open) {
-            i = group_end(name, i) - 1;
-            out[n++] = '(';
-            out[n++] = ')';
+        if (name[i] == '(' && i > open) { /* parameter lists as "()", casts "(T)3" as "3" */
+            size_t e = group_end(name, i);
+            bool cast = (name[e] >= '0' && name[e] <= '9') || name[e] == '-';
+            i = e - 1;
+            if (!cast) out[n++] = '(', out[n++] = ')';
             continue;
         }
         if (name[i] == ' ' && n > 0 && out[n - 1] == ' ') continue;

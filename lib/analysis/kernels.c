@@ -253,10 +253,11 @@ static kt_status make_tables(kscan *s, kt_tables *ts)
     }
     size_t n = s->o.top && s->o.top < ng ? s->o.top : ng;
     if (ok) qsort_r(rows, ng, sizeof *rows, by_sort_key, &(sort_ctx){ st, s->o.sort });
-    ok = ok && display_names(s, rows, n, names);
+    /* distinct over all rows, so a kernel is shown the same whatever --top is */
+    ok = ok && display_names(s, rows, ng, names);
     ok = ok && kt_tables_add(ts, kernels_table(s, st, rows, n, names, &all));
     ok = ok && kt_tables_add(ts, summary_table(s, &all));
-    for (size_t i = 0; names && i < n; i++) free(names[i]);
+    for (size_t i = 0; names && i < ng; i++) free(names[i]);
     free(names);
     free(rows);
     free(st);

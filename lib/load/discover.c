@@ -75,7 +75,7 @@ static kt_status add_directory(kt_filelist *l, const char *dir, int rank, kt_dia
     }
     closedir(d);
     if (st != KT_OK) return st;
-    qsort(l->paths + first, l->n - first, sizeof *l->paths, by_name);
+    if (l->n > first) qsort(l->paths + first, l->n - first, sizeof *l->paths, by_name);
     if (l->n == first) {
         kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "no trace files (*.json, *.json.gz) in directory");
         return KT_EINPUT;

@@ -68,7 +68,7 @@ typedef enum {
     KT_PD_TRUNCATED, KT_PD_SYNTAX, KT_PD_BIGINT, KT_PD_UTF8, KT_PD_CTRL,
     KT_PD_QUOTE, KT_PD_TRAILING_COMMA, KT_PD_TIME_ROUNDED, KT_PD_NON_OBJECT,
     KT_PD_BAD_FIELD, KT_PD_BAD_ESCAPE, KT_PD_ARGS_RANGE, KT_PD_GARBAGE,
-    KT_PD_TOO_MANY_ARGS, KT_PD__COUNT
+    KT_PD_TOO_MANY_ARGS, KT_PD_MISSING_COMMA, KT_PD__COUNT
 } kt_pdiag_kind;
 
 typedef struct kt_pdiag {
@@ -153,7 +153,9 @@ bool kt_pdiag_flush(kt_parser *p, kt_diags *out);
 
 /* ---- scanner primitives (parse_json.c) ------------------------------------ */
 enum { KT_STR_ESC = 1, KT_STR_HIGH = 2, KT_STR_CTRL = 4, KT_STR_QUOTE = 8 };
-typedef enum { KT_SCAN_OK, KT_SCAN_MORE, KT_SCAN_ERR } kt_scan_res;
+/* OK; MORE: the window ends inside the value (refill and retry); ERR: not
+ * valid JSON here; TRUNC: the data ends inside the value (end of file).    */
+typedef enum { KT_SCAN_OK, KT_SCAN_MORE, KT_SCAN_ERR, KT_SCAN_TRUNC } kt_scan_res;
 
 static inline const char *kt_skip_ws(const char *s, const char *end)
 {
@@ -171,6 +173,7 @@ typedef struct kt_obj {
     const char *q, *end;
     bool eof;             /* end is the end of the data (no more will come)  */
     bool after_comma, trailing_comma;
+    const char *comma;    /* the last ',' consumed (for trailing-comma reports) */
     bool closed;          /* the closing '}' was consumed                     */
     const char *err;      /* where scanning stopped on MORE / ERR            */
 } kt_obj;
@@ -218,7 +221,7 @@ const char *kt_parse_us_as_ns(const char *s, const char *end, int64_t *ns, bool 
 
 /* ---- events and metadata (parse_event.c, parse_meta.c) -------------------- */
 /* Parse one event object starting at '{' (s) into p->r.  *next = the byte
- * after '}'; on KT_SCAN_ERR / KT_SCAN_MORE *err = where scanning stopped.   */
+ * after '}'; otherwise *err = where scanning stopped.   */
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err);
 /* One top-level key:value pair (value is the raw text [v, vend)).           */

@@ -385,7 +385,7 @@ static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const
         }
     }
     if (o.trailing_comma)
-        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.q - 1),
+        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.comma),
                       "trailing comma before '}' (ignored)");
     *vend = o.q;
     return KT_SCAN_OK;
@@ -537,7 +537,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
         }
     }
     if (o.trailing_comma)
-        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.q - 1),
+        kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.comma),
                       "trailing comma before '}' (ignored)");
     *next = o.q;
     commit(p, &e, n0, a0);

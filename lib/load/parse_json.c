@@ -52,7 +52,7 @@ kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char 
         unsigned k = special_in_16(p);
         p += k;
         if (k == 16) continue;
-        if (p >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+        if (p >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
         unsigned char c = (unsigned char)*p;
         if (c == '"') {
             const char *t = kt_skip_ws(p + 1, end);
@@ -66,7 +66,7 @@ kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char 
             p++;
         } else if (c == '\\') {
             fl |= KT_STR_ESC;
-            if (p + 1 >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+            if (p + 1 >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
             p += 2;
         } else {
             fl |= c >= 0x80 ? KT_STR_HIGH : KT_STR_CTRL;
@@ -130,14 +130,14 @@ static kt_scan_res skip_nested(const char *s, const char *end, bool eof, const c
         }
         p++;
     }
-    return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
 }
 
 kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char **next,
                           unsigned *flags)
 {
     *flags = 0;
-    if (s >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    if (s >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     char c = *s;
     if (c == '"') {
         const char *close;
@@ -158,7 +158,7 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
 static kt_scan_res obj_stop(kt_obj *o, const char *at, bool incomplete)
 {
     o->err = at;
-    return incomplete && !o->eof ? KT_SCAN_MORE : KT_SCAN_ERR;
+    return !incomplete ? KT_SCAN_ERR : o->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
 }
 
 kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
@@ -193,8 +193,10 @@ kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed)
 {
     const char *q = kt_skip_ws(vend, o->end);
     if (q >= o->end) return obj_stop(o, q, true);
-    if (*q == ',') o->after_comma = true;
-    else if (*q != '}') return obj_stop(o, q, false);
+    if (*q == ',') {
+        o->after_comma = true;
+        o->comma = q;
+    } else if (*q != '}') return obj_stop(o, q, false);
     *closed = *q == '}';
     o->q = q + 1;
     return KT_SCAN_OK;

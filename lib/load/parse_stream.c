@@ -46,7 +46,7 @@ void kt_parser_free(kt_parser *p)
 void kt_pdiag_note(kt_parser *p, kt_pdiag_kind k, int64_t offset, const char *fmt, ...)
 {
     kt_pdiag *d = &p->pd[k];
-    if (d->count++ > 0) return;
+    if (d->count++ > 0 && (offset < 0 || (d->offset >= 0 && d->offset <= offset))) return;
     d->offset = offset;
     va_list ap;
     va_start(ap, fmt);
@@ -127,11 +127,11 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
     kt_obj o = { .q = c->q, .end = c->end, .eof = c->eof };
     const char *q = kt_skip_ws(c->q, c->end);
     if (c->end - q < 14 && !c->eof) return KT_SCAN_MORE; /* room to recognize traceEvents */
-    if (q >= c->end) return KT_SCAN_ERR;
+    if (q >= c->end) return KT_SCAN_TRUNC;
     if (*q == '"' && c->end - q >= 14 && !memcmp(q, "\"traceEvents\"", 13)) {
         const char *t = kt_skip_ws(q + 13, c->end);
         if (t < c->end && *t == ':') t = kt_skip_ws(t + 1, c->end);
-        if (t >= c->end) return c->eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+        if (t >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
         if (*t != '[') {
             fail(p, "not a Kineto trace (traceEvents is not a list)");
             return KT_SCAN_OK;
@@ -144,8 +144,8 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
     kt_pair pr;
     bool done;
     kt_scan_res r = kt_obj_next(&o, &pr, &done);
-    if (r == KT_SCAN_MORE) return r;
-    if (r == KT_SCAN_ERR) return c->eof && o.err >= c->end ? KT_SCAN_ERR : top_damage(p, o.err);
+    if (r == KT_SCAN_ERR) return top_damage(p, o.err);
+    if (r != KT_SCAN_OK) return r;
     const char *after = done || o.closed ? NULL : kt_skip_ws(o.q, c->end);
     if (after && after >= c->end && !c->eof) return KT_SCAN_MORE; /* before any side effect */
     if (!done && !kt_meta_handle(p, pr.key, pr.klen, pr.kflags, pr.v, pr.vend)) {
@@ -155,7 +155,7 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
     }
     if (!after) {
         if (o.trailing_comma)
-            kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.q - 1),
+            kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.comma),
                           "trailing comma before '}' (ignored)");
         p->state = KT_PS_DONE;
     } else if (after < c->end && *after == '}') {
@@ -168,7 +168,7 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
 static kt_scan_res top_next(kt_parser *p, cursor *c)
 {
     const char *q = kt_skip_ws(c->q, c->end);
-    if (q >= c->end) return c->eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     if (*q == ',') {
         const char *t = kt_skip_ws(q + 1, c->end);
         if (t >= c->end && !c->eof) return KT_SCAN_MORE;
@@ -258,7 +258,7 @@ static kt_scan_res resync_more(kt_parser *p, cursor *c)
 static kt_scan_res event(kt_parser *p, cursor *c)
 {
     const char *q = kt_skip_ws(c->q, c->end);
-    if (q >= c->end) return c->eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     if (*q == ']') {
         if (p->after_comma)
             kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
@@ -281,11 +281,11 @@ static kt_scan_res event(kt_parser *p, cursor *c)
     if (*q == '{') {
         const char *err = q;
         r = kt_parse_event(p, q, c->end, c->eof, &next, &err);
-        if (r == KT_SCAN_ERR) return c->eof && err >= c->end ? KT_SCAN_ERR : resync(p, c, err, q);
+        if (r == KT_SCAN_ERR) return resync(p, c, err, q);
     } else {
         unsigned fl;
         r = kt_skip_value(q, c->end, c->eof, &next, &fl);
-        if (r == KT_SCAN_ERR) return c->eof && q >= c->end ? KT_SCAN_ERR : resync(p, c, q, q);
+        if (r == KT_SCAN_ERR) return resync(p, c, q, q);
         if (r == KT_SCAN_OK) {
             p->r->total_events++;
             kt_pdiag_note(p, KT_PD_NON_OBJECT, kt_offset_of(p, q),
@@ -302,7 +302,7 @@ static kt_scan_res event(kt_parser *p, cursor *c)
 static kt_scan_res event_next(kt_parser *p, cursor *c)
 {
     const char *q = kt_skip_ws(c->q, c->end);
-    if (q >= c->end) return c->eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     if (*q == ',') {
         p->after_comma = true;
         p->state = KT_PS_EVENT;
@@ -312,7 +312,7 @@ static kt_scan_res event_next(kt_parser *p, cursor *c)
         p->state = KT_PS_TOP_NEXT;
         c->q = q + 1;
     } else if (*q == '{') { /* a missing comma: take the event anyway */
-        kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, q), "missing ',' between events at byte %lld (assumed)",
+        kt_pdiag_note(p, KT_PD_MISSING_COMMA, kt_offset_of(p, q), "missing ',' between events at byte %lld (assumed)",
                       (long long)kt_offset_of(p, q));
         p->state = KT_PS_EVENT;
         c->q = q;
@@ -340,8 +340,8 @@ static kt_scan_res step(kt_parser *p, cursor *c)
     }
 }
 
-/* The data ended inside a unit. */
-static void ended_early(kt_parser *p, const cursor *c)
+/* The data ended inside a unit: the rest of the window is that unit. */
+static void ended_early(kt_parser *p, cursor *c)
 {
     int64_t at = kt_offset_of(p, kt_skip_ws(c->q, c->end));
     int64_t end = kt_offset_of(p, c->end);
@@ -368,6 +368,7 @@ static void ended_early(kt_parser *p, const cursor *c)
                       (long long)at);
     }
     p->state = KT_PS_DONE;
+    c->q = c->end;
 }
 
 static void report_progress(kt_parser *p, kt_src *src)
@@ -395,8 +396,12 @@ bool kt_parse_stream(kt_parser *p, kt_src *src)
     cursor c = { .q = w->data, .end = w->data + w->len, .eof = w->eof };
     while (p->state != KT_PS_DONE && p->state != KT_PS_FAILED && p->state != KT_PS_STOPPED) {
         kt_scan_res r = step(p, &c);
+        if (p->oom) {
+            fail(p, "out of memory");
+            break;
+        }
         if (r == KT_SCAN_OK) continue;
-        if (r == KT_SCAN_ERR || w->eof) {
+        if (r != KT_SCAN_MORE || w->eof) {
             ended_early(p, &c);
             break;
         }

@@ -461,7 +461,10 @@ bool kt_window_refill(kt_window *w, kt_src *s, const char *keep)
     size_t drop = (size_t)(keep - w->data);
     size_t tail = w->len - drop;
     /* a kept tail that fills half the window means one huge value: grow */
-    if (tail + READ_BLOCK / 4 > w->cap / 2 && !window_grow(w, 2 * (tail + READ_BLOCK))) return false;
+    if (tail + READ_BLOCK / 4 > w->cap / 2) {
+        if (!window_grow(w, 2 * (tail + READ_BLOCK))) return false;
+        keep = w->data + drop; /* the bytes moved */
+    }
     /* Place the tail so that the read lands 64-byte aligned (5x faster
      * copy_to_user on AMD); the tail itself is short.                      */
     size_t lead = (64 - (tail & 63)) & 63;

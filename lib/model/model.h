@@ -107,7 +107,8 @@ typedef enum kt_arg_key {
                                       (CUDA writes 4294967295 on device-wide
                                       syncs; HTA counts it as a stream)     */
     KT_ARG__COUNT,
-    /* cuda_profiler_range and counter (ph C) events keep every arg:
+    /* cuda_profiler_range, counter (ph C) and instant (ph i, e.g. [memory])
+     * events keep every arg:
      * key = KT_ARG_DYNAMIC + strtab id of the arg's key.                    */
     KT_ARG_DYNAMIC = 1u << 16
 } kt_arg_key;
@@ -234,6 +235,20 @@ uint32_t kt_event_arg_str(const kt_rank *r, uint32_t ev, uint32_t key); /* KT_NO
 
 /* ---- rank selection (model/rank_select.c): NULL/empty selects all ---- */
 bool kt_rank_selected(const kt_rank_sel *sel, int rank);
+
+/* ---- raw args text (load/raw_args.c) ---------------------------------------
+ * Args the model does not type stay in the file: these re-read an event's
+ * raw args object (plain files: one pread; gzip: decompressed again up to
+ * it).  KT_EINPUT when the event has no args, or the file is gone or has
+ * changed, or the trace came from kt_load_buffer with a name that is not
+ * the file.  A reader is cheapest used in file order (args_off).           */
+typedef struct kt_args_reader kt_args_reader;
+kt_status kt_args_reader_open(const kt_rank *r, kt_args_reader **out);
+/* *text (NUL-terminated) stays valid until the next call or close. */
+kt_status kt_args_reader_get(kt_args_reader *rd, uint32_t ev, const char **text, size_t *len);
+void kt_args_reader_close(kt_args_reader *rd);
+/* One event's args text, malloc'ed (free it). */
+kt_status kt_event_args_json(const kt_rank *r, uint32_t ev, char **text, size_t *len);
 
 /* ---- diagnostics (model/diags.c) ---------------------------------------- */
 bool kt_diags_add(kt_diags *d, kt_diag_level lvl, const char *file, int64_t offset,

@@ -4,12 +4,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Kineto writes events almost in time order (a handful of descents per
+ * rank), so key sequences are usually a few ascending runs: merging those
+ * is a couple of sequential passes, cheaper than radix scatters.          */
+#define MERGE_MAX_RUNS 32
+
+/* Run boundaries (bounds[0] = 0 ... bounds[runs] = n); 0 if too many. */
+static size_t find_runs(const uint64_t *keys, size_t n, size_t *bounds)
+{
+    size_t runs = 0;
+    bounds[0] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (keys[i] < keys[i - 1]) {
+            if (++runs == MERGE_MAX_RUNS) return 0;
+            bounds[runs] = i;
+        }
+    bounds[++runs] = n;
+    return runs;
+}
+
+/* Stable merge of [a, m) and [m, b) of (ks, is) into (kd, id). */
+static void merge2(const uint64_t *ks, const uint32_t *is, uint64_t *kd, uint32_t *id, size_t a,
+                   size_t m, size_t b)
+{
+    size_t i = a, j = m, o = a;
+    while (i < m && j < b) {
+        bool right = ks[j] < ks[i]; /* ties: the left (earlier) run first */
+        kd[o] = right ? ks[j] : ks[i];
+        id[o++] = right ? is[j++] : is[i++];
+    }
+    for (; i < m; i++, o++) kd[o] = ks[i], id[o] = is[i];
+    for (; j < b; j++, o++) kd[o] = ks[j], id[o] = is[j];
+}
+
+static bool merge_runs(uint64_t *keys, uint32_t *ids, size_t n, size_t *bounds, size_t runs)
+{
+    uint64_t *k2 = malloc(n * sizeof *k2);
+    uint32_t *i2 = malloc(n * sizeof *i2);
+    if (!k2 || !i2) { free(k2); free(i2); return false; }
+    uint64_t *ks = keys, *kd = k2;
+    uint32_t *is = ids, *id = i2;
+    while (runs > 1) {
+        size_t merged = 0;
+        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
+            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
+            merge2(ks, is, kd, id, a, m, b);
+            bounds[merged++] = a;
+        }
+        bounds[merged] = n;
+        runs = merged;
+        uint64_t *kt = ks; ks = kd; kd = kt;
+        uint32_t *it = is; is = id; id = it;
+    }
+    if (ks != keys) {
+        memcpy(keys, ks, n * sizeof *keys);
+        memcpy(ids, is, n * sizeof *ids);
+    }
+    free(k2);
+    free(i2);
+    return true;
+}
+
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
 {
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     if (!keys) return false;
     for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
-    bool ok = kt_radix_sort(keys, ids, n);
+    size_t bounds[MERGE_MAX_RUNS + 1];
+    size_t runs = n ? find_runs(keys, n, bounds) : 1;
+    bool ok = runs == 1 || (runs ? merge_runs(keys, ids, n, bounds, runs) : kt_radix_sort(keys, ids, n));
     free(keys);
     return ok;
 }
