@@ -74,6 +74,7 @@ static bool sink_open(sink *s, const char *path, bool gzip)
     s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (s->fd < 0) {
         snprintf(s->err, s->errlen, "cannot create %s: %s", path, strerror(errno));
+        s->failed = true;
         return false;
     }
     if (!gzip) return true;
@@ -85,6 +86,7 @@ static bool sink_open(sink *s, const char *path, bool gzip)
     s->zbuf = malloc(CHUNK);
     if (!s->z.level_buf || !s->zbuf) {
         snprintf(s->err, s->errlen, "out of memory");
+        s->failed = true;
         return false;
     }
     return true;
