@@ -30,7 +30,7 @@ BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/programs/main.o,$(CLI_OBJ))
 SYNTH := $(if $(wildcard tools/kineta_synth.c),$(BUILD)/kineta-synth)
 
-.PHONY: all test sanitize bench fuzz clean
+.PHONY: all test sanitize bench fuzz clean demo
 all: $(BUILD)/kineta $(SYNTH) $(BUILD)/libkineta.a
 
 $(BUILD)/%.o: %.c
@@ -79,6 +79,18 @@ fuzz:
 	  fuzz/fuzz_parse.c $(LIB_SRC) -o build-fuzz/fuzz_parse $(LDLIBS)
 	@mkdir -p build-fuzz/corpus
 	build-fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus fuzz/seeds
+
+# The README's first command: synthesize example traces (2 CUDA ranks with
+# NCCL and CUDA graphs; 1 ROCm rank, gzip, ns timestamps) and analyze them.
+EXAMPLES = $(BUILD)/examples
+demo: all
+	@mkdir -p $(EXAMPLES)
+	$(BUILD)/kineta-synth --ranks 2 --size 20M --graphs -o $(EXAMPLES)/cuda
+	$(BUILD)/kineta-synth --vendor rocm --size 10M --ns --gzip -o $(EXAMPLES)/rocm/rank-0.json.gz
+	$(BUILD)/kineta info $(EXAMPLES)/cuda --format table
+	$(BUILD)/kineta temporal $(EXAMPLES)/cuda --format table
+	$(BUILD)/kineta breakdown $(EXAMPLES)/cuda --format table --num-kernels 5
+	$(BUILD)/kineta categories $(EXAMPLES)/rocm --format table
 
 clean:
 	rm -rf build build-san build-fuzz build-*

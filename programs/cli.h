@@ -47,8 +47,8 @@ typedef struct cli_command {
     /* Run on the loaded trace; return a kt_status.  Commands that write
      * files themselves may return tables describing what they wrote.      */
     kt_status (*run)(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out);
-    /* -o names a directory the command writes its files into (counters);
-     * its tables then go to stdout.                                       */
+    /* -o names a directory the command writes its files into (counters),
+     * required; its tables then go to stdout.                             */
     bool output_dir;
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);

@@ -186,6 +186,10 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
                         : cmd->parse(state, o->name, value);
         if (rc) return rc;
     }
+    if (cmd->output_dir && !ctx->out_path) {
+        fprintf(stderr, "kineta %s: -o DIR is required (the directory to write into)\n", cmd->name);
+        return 2;
+    }
     if (ctx->npaths == 0) {
         fprintf(stderr, "kineta %s: no trace PATH given (see kineta %s --help)\n", cmd->name, cmd->name);
         return 2;

@@ -32,10 +32,6 @@ static int counters_parse(void *state, const char *name, const char *value)
 static kt_status counters_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     counters_state *s = state;
-    if (!ctx->out_path) {
-        fprintf(stderr, "kineta counters: -o DIR is required (the directory to write the traces into)\n");
-        return KT_EUSAGE;
-    }
     s->o.out_dir = ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;

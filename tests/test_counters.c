@@ -182,3 +182,19 @@ TEST(counters_hta_compat_events_match_oracle)
         kt_trace_free(t);
     }
 }
+
+/* An output directory that cannot be written: an error with the reason,
+ * for plain and gzip inputs alike, nothing left behind.                   */
+TEST(counters_unwritable_output_dir)
+{
+    NEED_SHARED();
+    kt_trace *t = fx_load_shared("traces/hta/triton_example", false);
+    if (!t) return;
+    char err[256] = "";
+    kt_counters_options o = { .out_dir = "/nonexistent-kineta-dir", .err = err, .errlen = sizeof err };
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_EANALYSIS);
+    CHECK(ts == NULL);
+    CHECK(strstr(err, "cannot create /nonexistent-kineta-dir/triton_example_with_counters.json.gz") != NULL);
+    kt_trace_free(t);
+}

@@ -2,6 +2,9 @@
 #include "fixture.h"
 #include "output/table.h"
 #include "test.h"
+#include "../programs/cli.h"
+
+#include <stdlib.h>
 
 #define US 1000
 
@@ -162,6 +165,38 @@ TEST(gaps_transition_statistics)
     CHECK_NEAR(fx_num(p, 0, "max_gap_us"), 5, 1e-9);
     CHECK_NEAR(fx_num(p, 0, "std_gap_us"), 3 / sqrt(2), 1e-9); /* sample std */
     CHECK_NEAR(fx_num(p, 0, "total_gap_us"), 7, 1e-9);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+extern const cli_command cmd_gaps;
+
+static char *print_gaps(const kt_tables *ts, const cli_ctx *ctx)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_INT(cmd_gaps.print(ctx, ts, f), 0);
+    fclose(f);
+    return buf;
+}
+
+/* -o FILE without --format: a text report of every table, histogram drawn. */
+TEST(gaps_report_prints_every_table)
+{
+    kt_trace *t = gaps_trace();
+    kt_tables *ts;
+    CHECK_INT(kt_gaps(t, NULL, NULL, &ts), KT_OK);
+    cli_ctx report = { .format = FMT_CSV, .out_path = "report.txt" };
+    char *s = print_gaps(ts, &report);
+    CHECK(strstr(s, "== device_idle (2 rows)") && strstr(s, "== stream_gaps (3 rows)"));
+    CHECK(strstr(s, "== gap_histogram (20 bins") && strstr(s, "\xe2\x96\x88| 1 (33.3%)"));
+    CHECK(strstr(s, "== transitions (3 rows)") != NULL);
+    free(s);
+    cli_ctx csv = { .format = FMT_CSV, .format_given = true, .table = "stream_gaps" };
+    s = print_gaps(ts, &csv);
+    CHECK(!strncmp(s, "rank,device,stream,events,gaps,gap_total_us,gap_mean_us,gap_max_us\n0,0,7,5,3,17.000,", 66));
+    free(s);
     kt_tables_free(ts);
     kt_trace_free(t);
 }

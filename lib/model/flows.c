@@ -6,7 +6,7 @@
  * backward op) links as flow events; TraceLens follows ac2g to attach
  * kernels and fwdbwd to pair forward and backward ops.  Within one
  * (cat, id), starts and ends pair up in file order (first start with first
- * end); ends without a start (Kineto writes some) are ignored.
+ * end), whichever comes first in the file; unmatched ones are ignored.
  */
 #include "index_build.h"
 #include "radix.h"
@@ -33,20 +33,28 @@ static uint32_t *group_flows(const kt_events *e, size_t *count)
     return ids;
 }
 
-/* Pair starts and ends inside each group; end_of[start] = its end. */
-static size_t pair_groups(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *queue,
+/* Pair the k-th start with the k-th end of one (cat, id) group, whatever
+ * their file order: Kineto often writes the end (ph f) before its start.  */
+static size_t pair_group(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *starts,
+                         uint32_t *end_of)
+{
+    size_t nstarts = 0, next = 0;
+    for (size_t k = 0; k < n; k++)
+        if (e->kind[ids[k]] == KT_K_FLOW_START) starts[nstarts++] = ids[k];
+    for (size_t k = 0; k < n && next < nstarts; k++)
+        if (e->kind[ids[k]] == KT_K_FLOW_END) end_of[starts[next++]] = ids[k];
+    return next;
+}
+
+static size_t pair_groups(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *starts,
                           uint32_t *end_of)
 {
-    size_t pairs = 0, head = 0, tail = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t i = ids[k];
-        if (k && (e->cat[i] != e->cat[ids[k - 1]] || e->corr[i] != e->corr[ids[k - 1]]))
-            head = tail = 0; /* new group: drop unmatched starts */
-        if (e->kind[i] == KT_K_FLOW_START) queue[tail++] = i;
-        else if (head < tail) {
-            end_of[queue[head++]] = i;
-            pairs++;
-        }
+    size_t pairs = 0, g = 0;
+    for (size_t k = 1; k <= n; k++) {
+        if (k < n && e->cat[ids[k]] == e->cat[ids[g]] && e->corr[ids[k]] == e->corr[ids[g]])
+            continue;
+        pairs += pair_group(e, ids + g, k - g, starts, end_of);
+        g = k;
     }
     return pairs;
 }

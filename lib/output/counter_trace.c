@@ -74,6 +74,7 @@ static bool sink_open(sink *s, const char *path, bool gzip)
     s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (s->fd < 0) {
         snprintf(s->err, s->errlen, "cannot create %s: %s", path, strerror(errno));
+        s->failed = true;
         return false;
     }
     if (!gzip) return true;
@@ -85,6 +86,7 @@ static bool sink_open(sink *s, const char *path, bool gzip)
     s->zbuf = malloc(CHUNK);
     if (!s->z.level_buf || !s->zbuf) {
         snprintf(s->err, s->errlen, "out of memory");
+        s->failed = true;
         return false;
     }
     return true;
@@ -114,9 +116,10 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Copy the input, inserting the events right before the closing ']'. */
-static kt_status copy_with_events(kt_src *src, sink *s, const kt_trace_copy *c, char *buf, char *err,
-                                  size_t errlen)
+/* gzip input: inflate (background thread), deflate, inserting the events
+ * right before the closing ']'.                                          */
+static kt_status stream_with_events(kt_src *src, sink *s, const kt_trace_copy *c, char *buf, char *err,
+                                    size_t errlen)
 {
     uint64_t off = 0;
     bool inserted = false;
@@ -138,17 +141,61 @@ static kt_status copy_with_events(kt_src *src, sink *s, const kt_trace_copy *c, 
         snprintf(err, errlen, "cannot read %s: %s", c->in_path, kt_src_error(src));
         return KT_EINPUT;
     }
-    if (!inserted) {
-        snprintf(err, errlen, "%s changed since it was loaded (no ']' at byte %llu)", c->in_path,
-                 (unsigned long long)c->events_end);
+    return inserted ? KT_OK : KT_EINPUT;
+}
+
+/* Plain bytes [from, from + len) of the input: copied inside the kernel
+ * (copy_file_range), else through buf.                                    */
+static void copy_range(sink *s, int in, uint64_t from, uint64_t len, char *buf)
+{
+    loff_t off = (loff_t)from;
+    s->json_bytes += len;
+    while (len && !s->failed) {
+        ssize_t n = copy_file_range(in, &off, s->fd, NULL, len, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break; /* unsupported here, or the file shrank: below */
+        len -= (uint64_t)n;
+    }
+    while (len && !s->failed) {
+        ssize_t n = pread(in, buf, len < CHUNK ? len : CHUNK, off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            snprintf(s->err, s->errlen, "cannot read the input: %s", n ? strerror(errno) : "it shrank");
+            s->failed = true;
+            return;
+        }
+        write_all(s, buf, (size_t)n);
+        off += n;
+        len -= (uint64_t)n;
+    }
+}
+
+/* Plain input: the original bytes never leave the kernel. */
+static kt_status copy_with_events(sink *s, const kt_trace_copy *c, char *buf, char *err, size_t errlen)
+{
+    int in = open(c->in_path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    char close_bracket = 0;
+    if (in < 0 || fstat(in, &st) != 0) {
+        snprintf(err, errlen, "cannot read %s: %s", c->in_path, strerror(errno));
+        if (in >= 0) close(in);
         return KT_EINPUT;
     }
-    return KT_OK;
+    if (pread(in, &close_bracket, 1, (off_t)c->events_end) != 1 || close_bracket != ']') {
+        close(in);
+        return KT_EINPUT;
+    }
+    copy_range(s, in, 0, c->events_end, buf);
+    emit_events(s, c, buf);
+    copy_range(s, in, c->events_end, (uint64_t)st.st_size - c->events_end, buf);
+    close(in);
+    return s->failed ? KT_EANALYSIS : KT_OK;
 }
 
 kt_status kt_write_trace_copy(const kt_trace_copy *c, uint64_t *json_bytes, char *err, size_t errlen)
 {
     *json_bytes = 0;
+    if (errlen) err[0] = '\0';
     if (same_file(c->in_path, c->out_path)) {
         snprintf(err, errlen, "refusing to overwrite the input %s", c->in_path);
         return KT_EUSAGE;
@@ -156,12 +203,16 @@ kt_status kt_write_trace_copy(const kt_trace_copy *c, uint64_t *json_bytes, char
     kt_src *src;
     kt_status st = kt_src_open_file(c->in_path, &src, err, errlen);
     if (st != KT_OK) return st;
-    kt_src_start_prefetch(src);
+    bool gzip = kt_src_is_gzip(src);
+    if (gzip) kt_src_start_prefetch(src);
     sink s = { .fd = -1, .err = err, .errlen = errlen };
     char *buf = malloc(2 * (size_t)CHUNK); /* input chunk + event text */
     if (!buf) st = KT_ENOMEM;
-    else if (!sink_open(&s, c->out_path, kt_src_is_gzip(src))) st = KT_EANALYSIS;
-    else st = copy_with_events(src, &s, c, buf, err, errlen);
+    else if (!sink_open(&s, c->out_path, gzip)) st = KT_EANALYSIS;
+    else st = gzip ? stream_with_events(src, &s, c, buf, err, errlen) : copy_with_events(&s, c, buf, err, errlen);
+    if (st == KT_EINPUT && !err[0])
+        snprintf(err, errlen, "%s changed since it was loaded (no ']' at byte %llu)", c->in_path,
+                 (unsigned long long)c->events_end);
     if (!sink_close(&s) && st == KT_OK) st = KT_EANALYSIS;
     if (st != KT_OK && s.fd >= 0) unlink(c->out_path);
     *json_bytes = s.json_bytes;

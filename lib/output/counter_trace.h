@@ -2,11 +2,12 @@
  * counter_trace.h — a copy of a trace file with extra events appended to
  * its traceEvents array (the counter tracks of `kineta counters`).
  *
- * The original bytes are streamed through unchanged — no re-parsing or
+ * The original bytes go through unchanged — no re-parsing or
  * re-serializing as HTA does — so the copy keeps every event byte for byte
- * and is written at disk/compression speed: the input is inflated in a
- * background thread (the loader's source reader) while this thread copies
- * and, for gzip inputs, deflates with ISA-L at level 1.
+ * and is written at disk/compression speed: a plain input is copied inside
+ * the kernel (copy_file_range); a gzip input is inflated in a background
+ * thread (the loader's source reader) while this thread deflates it again
+ * with ISA-L at level 1.
  */
 #ifndef KT_COUNTER_TRACE_H
 #define KT_COUNTER_TRACE_H
