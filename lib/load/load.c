@@ -31,10 +31,10 @@ kt_icache *kt_icache_new(void)
 }
 
 /* ---- one file ----------------------------------------------------------------- */
-static bool finish_rank(kt_parser *p, kt_window *w)
+static bool finish_rank(kt_parser *p, uint64_t json_bytes)
 {
     kt_rank *r = p->r;
-    r->json_bytes = w->base + w->len;
+    r->json_bytes = json_bytes;
     if (!kt_meta_finish(p)) return false;
     kt_catcount *c = &p->xcat;
     r->xcat_id = malloc((c->n ? c->n : 1) * sizeof *r->xcat_id);
@@ -47,6 +47,27 @@ static bool finish_rank(kt_parser *p, kt_window *w)
             r->xcat_count[r->nxcat++] = c->count[i];
         }
     return true;
+}
+
+bool kt_job_parser(kt_parser *p, kt_load_ctx *ctx, kt_file_job *j, kt_rank *r, kt_icache *cache,
+                   kt_window *w)
+{
+    if (!kt_parser_init(p, r, ctx->strs, cache, j->path, w)) return false;
+    p->opt = ctx->opt;
+    p->progress_done = &ctx->done;
+    p->progress_total = ctx->total;
+    return true;
+}
+
+kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_bytes)
+{
+    kt_status st = p->oom ? KT_ENOMEM : ok ? KT_OK : KT_EINPUT;
+    if (st == KT_OK && !finish_rank(p, json_bytes)) st = KT_ENOMEM;
+    j->dist_rank = p->dist_rank;
+    if (!kt_pdiag_flush(p, &j->diags)) st = KT_ENOMEM;
+    if (st == KT_EINPUT) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "%s", p->fail);
+    if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
+    return st;
 }
 
 static kt_status open_job_source(kt_file_job *j, kt_src **src)
@@ -63,22 +84,13 @@ static kt_status parse_whole(kt_load_ctx *ctx, kt_file_job *j, kt_src *src, kt_i
 {
     kt_window w;
     kt_parser p;
-    kt_rank *r = j->rank;
     if (!kt_window_init(&w, 0)) return KT_ENOMEM;
-    if (!kt_parser_init(&p, r, ctx->strs, cache, j->path, &w)) {
+    if (!kt_job_parser(&p, ctx, j, j->rank, cache, &w)) {
         kt_window_free(&w);
         return KT_ENOMEM;
     }
-    p.opt = ctx->opt;
-    p.progress_done = &ctx->done;
-    p.progress_total = ctx->total;
     bool ok = kt_parse_stream(&p, src);
-    kt_status st = p.oom ? KT_ENOMEM : ok ? KT_OK : KT_EINPUT;
-    if (st == KT_OK && !finish_rank(&p, &w)) st = KT_ENOMEM;
-    j->dist_rank = p.dist_rank;
-    if (!kt_pdiag_flush(&p, &j->diags)) st = KT_ENOMEM;
-    if (st == KT_EINPUT) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "%s", p.fail);
-    if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
+    kt_status st = kt_finish_job(j, &p, ok, w.base + w.len);
     kt_parser_free(&p);
     kt_window_free(&w);
     return st;
@@ -98,7 +110,10 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     j->rank->gzip = kt_src_is_gzip(src);
     j->rank->file_bytes = kt_src_file_bytes(src);
     if (j->rank->gzip) kt_src_start_prefetch(src);
-    j->status = parse_whole(ctx, j, src, cache);
+    if (kt_split_worth_it(ctx, j))
+        j->status = kt_parse_split(ctx, j, cache);
+    else
+        j->status = parse_whole(ctx, j, src, cache);
     const char *warn = kt_src_warning(src);
     if (warn) kt_diags_add(&j->diags, KT_DIAG_WARNING, j->path, -1, "%s", warn);
     kt_src_close(src);
@@ -219,10 +234,10 @@ static kt_status fail_with(kt_trace *t, kt_status st, kt_diags **failure)
 }
 
 static kt_status load_jobs(kt_file_job *jobs, size_t njobs, const kt_load_options *opt,
-                           kt_trace *t, kt_trace **out, kt_diags **failure)
+                           uint64_t range_bytes, kt_trace *t, kt_trace **out, kt_diags **failure)
 {
     kt_load_ctx ctx = { .strs = t->strs, .opt = opt, .jobs = jobs, .njobs = njobs,
-                        .threads = default_jobs(opt) };
+                        .threads = default_jobs(opt), .range_bytes = range_bytes };
     for (size_t i = 0; i < njobs; i++) ctx.total += jobs[i].file_bytes;
     t->ranks = calloc(njobs ? njobs : 1, sizeof *t->ranks);
     if (!t->ranks) return fail_with(t, KT_ENOMEM, failure);
@@ -250,6 +265,12 @@ static kt_trace *trace_new(void)
 kt_status kt_load(const char *const *paths, size_t npaths, const kt_load_options *opt,
                   kt_trace **out, kt_diags **failure)
 {
+    return kt_load_ranges(paths, npaths, opt, KT_RANGE_BYTES, out, failure);
+}
+
+kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_options *opt,
+                         uint64_t range_bytes, kt_trace **out, kt_diags **failure)
+{
     *out = NULL;
     if (failure) *failure = NULL;
     kt_trace *t = trace_new();
@@ -265,7 +286,7 @@ kt_status kt_load(const char *const *paths, size_t npaths, const kt_load_options
     for (size_t i = 0; i < files.n; i++)
         jobs[i] = (kt_file_job){ .path = files.paths[i], .explicit_rank = files.explicit_rank[i],
                                  .file_bytes = kt_file_size(files.paths[i]) };
-    st = load_jobs(jobs, files.n, opt, t, out, failure);
+    st = load_jobs(jobs, files.n, opt, range_bytes, t, out, failure);
     free(jobs);
     kt_filelist_free(&files);
     return st;
@@ -281,7 +302,7 @@ kt_status kt_load_buffer(const char *name, const void *buf, size_t len, const kt
     int explicit_rank = opt && opt->ranks ? opt->ranks[0] : -1;
     kt_file_job job = { .path = name ? name : "(buffer)", .buf = buf ? buf : "", .len = len,
                         .explicit_rank = explicit_rank, .file_bytes = len };
-    return load_jobs(&job, 1, opt, t, out, failure);
+    return load_jobs(&job, 1, opt, KT_RANGE_BYTES, t, out, failure);
 }
 
 void kt_trace_free(kt_trace *t)

@@ -57,6 +57,8 @@ typedef struct kt_window {
 } kt_window;
 
 bool kt_window_init(kt_window *w, uint64_t base);
+/* Empty the window for a new stream starting at offset base. */
+void kt_window_reset(kt_window *w, uint64_t base);
 void kt_window_free(kt_window *w);
 /* Drop the bytes before keep, read more after the kept ones (growing the
  * window when keep is already at its start).  False on read error or OOM. */
@@ -81,8 +83,19 @@ typedef struct kt_pdiag {
 #define KT_ICACHE_SIZE 4096
 typedef struct kt_icache {
     uint64_t hash[KT_ICACHE_SIZE];
+    const char *str[KT_ICACHE_SIZE]; /* the interned text (never moves) */
+    uint32_t len[KT_ICACHE_SIZE];
     uint32_t id[KT_ICACHE_SIZE];
 } kt_icache;
+
+/* Kind and stored category for (ph, category as written), memoized. */
+#define KT_KIND_MEMO 64
+typedef struct kt_kind_memo {
+    uint32_t raw, cat;
+    char ph;
+    uint8_t kind;
+    bool valid;
+} kt_kind_memo;
 
 /* Raw category → complete-event count, per parser (merged into the rank). */
 typedef struct kt_catcount {
@@ -126,6 +139,7 @@ typedef struct kt_parser {
     char fail[256];      /* why the file is not a Kineto trace                */
 
     kt_catcount xcat;
+    kt_kind_memo kinds[KT_KIND_MEMO];
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */
@@ -157,14 +171,6 @@ enum { KT_STR_ESC = 1, KT_STR_HIGH = 2, KT_STR_CTRL = 4, KT_STR_QUOTE = 8 };
  * valid JSON here; TRUNC: the data ends inside the value (end of file).    */
 typedef enum { KT_SCAN_OK, KT_SCAN_MORE, KT_SCAN_ERR, KT_SCAN_TRUNC } kt_scan_res;
 
-static inline const char *kt_skip_ws(const char *s, const char *end)
-{
-    while (s < end && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) s++;
-    return s;
-}
-/* s points after the opening quote; *close gets the closing quote.          */
-kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char **close,
-                           unsigned *flags);
 /* Skip one value of any type starting at s; *next gets the byte after it.  */
 kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char **next,
                           unsigned *flags);
@@ -187,11 +193,8 @@ typedef struct kt_pair {
 /* The next member with its value skipped; *done (and nothing in pr) once
  * the object has ended.                                                     */
 kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done);
-/* The pieces, for callers that parse values in place: the key (pr->v is
- * the value's first byte) or *closed when '}' comes instead; after a value
- * ending at vend, the ',' or the closing '}' (*closed).                     */
-kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed);
-kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed);
+/* The pieces for callers that parse values in place, kt_member_key and
+ * kt_member_sep, are in scan_inline.h.                                      */
 /* Skip the value of pr (sets pr->vend / pr->vflags).                       */
 kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr);
 bool kt_key_is(const kt_pair *pr, const char *lit, size_t len);
@@ -271,9 +274,27 @@ typedef struct kt_load_ctx {
     atomic_uint_fast64_t done;   /* input bytes consumed, for progress     */
     uint64_t total;
     int threads;
+    uint64_t range_bytes;        /* split.c: bytes per parallel range      */
 } kt_load_ctx;
 
+/* A large plain file is parsed in ranges of this many bytes, in parallel. */
+#define KT_RANGE_BYTES ((uint64_t)32 << 20)
+/* kt_load with another range size (tests exercise splitting on small files). */
+kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_options *opt,
+                         uint64_t range_bytes, kt_trace **out, kt_diags **failure);
+
 kt_icache *kt_icache_new(void);
+/* A parser for job j writing into r (j->rank or a staging rank). */
+bool kt_job_parser(kt_parser *p, kt_load_ctx *ctx, kt_file_job *j, kt_rank *r, kt_icache *cache,
+                   kt_window *w);
+/* Status, metadata, counts and reports of a parsed job into j. */
+kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_bytes);
+
+/* ---- one large plain file on several threads (split.c) -------------------- */
+bool kt_split_worth_it(const kt_load_ctx *ctx, const kt_file_job *j);
+kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache);
 void kt_detect_device_type(kt_rank *r, const kt_strtab *strs);
+
+#include "scan_inline.h"
 
 #endif /* KT_LOAD_INTERNAL_H */

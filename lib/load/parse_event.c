@@ -4,8 +4,9 @@
  * The event's members may come in any order and its kind depends on ph and
  * cat.  One pass over the object locates the members; args are parsed in
  * that same pass when ph and cat came first (as Kineto writes them), else
- * afterwards from their byte range.  Members are converted as follows: times exactly to ns, pid/tid to
- * numbers or interned strings, args either into the typed args the
+ * afterwards from their byte range; numbers are parsed where they stand.
+ * Conversions: times exactly to ns, pid/tid to numbers or interned
+ * strings, args either into the typed args the
  * analyses use (model.h: kt_arg_key) or, for counters, instants and CUPTI
  * range events, every arg under its own interned key.  Whatever is not
  * converted stays reachable through the raw args byte range.
@@ -15,14 +16,25 @@
 #include <string.h>
 
 typedef struct member {
-    const char *v, *vend;
-    unsigned flags;
+    const char *v, *vend; /* v NULL: absent                                   */
+    unsigned flags;       /* string flags                                     */
+    bool parsed;          /* num holds the value (ns for ts/dur)              */
+    bool rounded;         /* ts/dur: sub-ns digits were rounded               */
+    int64_t num;
 } member;
 
 typedef struct raw_event {
     member ph, cat, name, ts, dur, pid, tid, id, args;
     bool pushed;      /* the event row exists (its args were parsed in place) */
 } raw_event;
+
+static void raw_event_init(raw_event *e)
+{
+    /* only v matters until a member is seen (a memset here showed up in profiles) */
+    e->ph.v = e->cat.v = e->name.v = e->ts.v = e->dur.v = NULL;
+    e->pid.v = e->tid.v = e->id.v = e->args.v = NULL;
+    e->pushed = false;
+}
 
 /* Which member of raw_event a key names, or NULL. */
 static member *member_of(raw_event *e, const char *k, size_t n)
@@ -51,9 +63,21 @@ static member *member_of(raw_event *e, const char *k, size_t n)
 static bool is_string(const member *m) { return m->v && *m->v == '"'; }
 
 /* ---- scalar members ------------------------------------------------------------ */
+static void note_rounded(kt_parser *p, const member *m, const char *what)
+{
+    kt_pdiag_note(p, KT_PD_TIME_ROUNDED, kt_offset_of(p, m->v),
+                  "%s \"%.*s\" has sub-nanosecond digits (rounded to the nearest ns)", what,
+                  (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+}
+
 /* A time in µs (number, or a number in a string) → ns.  False if unusable. */
 static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
 {
+    if (m->parsed) {
+        if (m->rounded) note_rounded(p, m, what);
+        *ns = m->num;
+        return true;
+    }
     const char *s = m->v, *end = m->vend;
     if (is_string(m)) {
         s++;
@@ -67,10 +91,7 @@ static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns
                       (long long)off, what, (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
         return false;
     }
-    if (rounded)
-        kt_pdiag_note(p, KT_PD_TIME_ROUNDED, off,
-                      "%s \"%.*s\" has sub-nanosecond digits (rounded to the nearest ns)", what,
-                      (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+    if (rounded) note_rounded(p, m, what);
     return true;
 }
 
@@ -78,6 +99,7 @@ static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns
 static int64_t thread_id(kt_parser *p, const member *m)
 {
     if (!m->v) return 0;
+    if (m->parsed) return m->num;
     uint32_t id;
     if (is_string(m)) {
         id = kt_intern_json(p, m->v + 1, (size_t)(m->vend - m->v - 2), m->flags);
@@ -116,7 +138,7 @@ static int64_t flow_id(kt_parser *p, const member *m)
             if (q == end && v <= INT64_MAX) return (int64_t)v;
         }
     }
-    if (kt_parse_number(s, end, &n) == end && n.kind == KT_NUM_INT) return n.i;
+    if (kt_number(s, end, &n) == end && n.kind == KT_NUM_INT) return n.i;
     kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, m->v),
                   "flow event with an unusable id \"%.*s\" (id ignored)",
                   (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
@@ -287,7 +309,7 @@ static void push_xyz(kt_parser *p, uint32_t key, const kt_pair *pr)
     for (uint32_t i = 0; i < 3; i++) {
         q = kt_skip_ws(q, pr->vend);
         kt_num n;
-        const char *after = kt_parse_number(q, pr->vend, &n);
+        const char *after = kt_number(q, pr->vend, &n);
         if (!after || n.kind != KT_NUM_INT) return;
         push_arg(p, key + i, KT_ARGT_INT, n.i, 0, 0);
         q = kt_skip_ws(after, pr->vend);
@@ -353,7 +375,7 @@ static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *p
     char c = *pr->v;
     if (c == '-' || (c >= '0' && c <= '9')) {
         kt_num n;
-        const char *after = kt_parse_number(pr->v, o->end, &n);
+        const char *after = kt_number(pr->v, o->end, &n);
         if (after && after >= o->end && !o->eof) {
             o->err = pr->v;
             return KT_SCAN_MORE;
@@ -409,18 +431,21 @@ static char ph_of(const raw_event *e)
  * store (normalized) and *raw the category as written ("" when absent).  */
 static kt_kind event_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
 {
-    const char *txt = "";
-    size_t n = 0;
-    if (is_string(&e->cat) &&
-        !kt_string_text(p, e->cat.v + 1, (size_t)(e->cat.vend - e->cat.v - 2), e->cat.flags, &txt, &n))
-        p->oom = true;
-    const char *norm;
-    kt_kind kind = kt_kind_of(ph_of(e), txt, n, &norm);
-    if (!cat) return kind;
-    *raw = is_string(&e->cat) ? kt_intern(p, txt, n) : p->empty_str;
-    *cat = norm ? kt_intern(p, norm, strlen(norm)) : is_string(&e->cat) ? *raw : KT_NONE;
-    if (*raw == KT_NONE || (norm && *cat == KT_NONE)) p->oom = true;
-    return kind;
+    char ph = ph_of(e);
+    uint32_t id = is_string(&e->cat) ? intern_member(p, &e->cat) : KT_NONE; /* as written */
+    *raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind_memo *k = &p->kinds[((id * 31u) ^ (unsigned char)ph) % KT_KIND_MEMO];
+    if (!k->valid || k->raw != id || k->ph != ph) {
+        const char *norm;
+        k->kind = kt_kind_of(ph, kt_strtab_get(p->strs, *raw), kt_strtab_len(p->strs, *raw), &norm);
+        k->cat = norm ? kt_intern(p, norm, strlen(norm)) : id;
+        if (norm && k->cat == KT_NONE) p->oom = true;
+        k->raw = id;
+        k->ph = ph;
+        k->valid = !p->oom;
+    }
+    *cat = k->cat;
+    return (kt_kind)k->kind;
 }
 
 static bool push_row(kt_parser *p)
@@ -455,9 +480,10 @@ static kt_scan_res args_in_place(kt_parser *p, raw_event *e, kt_obj *o, kt_pair 
 {
     if (!push_row(p)) return KT_SCAN_ERR;
     e->pushed = true;
-    kt_scan_res r = parse_args(p, args_mode_of(event_kind(p, e, NULL, NULL)), pr->v, o->end, o->eof,
+    uint32_t cat, raw;
+    kt_scan_res r = parse_args(p, args_mode_of(event_kind(p, e, &cat, &raw)), pr->v, o->end, o->eof,
                                &pr->vend, &o->err);
-    e->args = (member){ pr->v, pr->vend, 0 };
+    e->args = (member){ pr->v, pr->vend, 0, false, false, 0 };
     return r;
 }
 
@@ -508,25 +534,62 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
                       (long long)kt_offset_of(p, err));
 }
 
+/* A number parsed where it stands: ts/dur to ns, pid/tid as integers. */
+static kt_scan_res parse_in_place(raw_event *e, member *m, kt_obj *o, kt_pair *pr)
+{
+    const char *after;
+    bool overflow = false;
+    if (m == &e->ts || m == &e->dur) {
+        after = kt_us_to_ns(pr->v, o->end, &m->num, &m->rounded, &overflow);
+    } else {
+        kt_num n;
+        after = kt_number(pr->v, o->end, &n);
+        overflow = n.kind != KT_NUM_INT;
+        m->num = n.i;
+        m->rounded = false;
+    }
+    if (after && after >= o->end && !o->eof) {
+        o->err = pr->v;
+        return KT_SCAN_MORE;
+    }
+    if (!after || overflow) return KT_SCAN_ERR; /* not a plain number: the general path */
+    pr->vend = after;
+    *m = (member){ pr->v, after, 0, true, m->rounded, m->num };
+    return KT_SCAN_OK;
+}
+
+/* A member's value: numbers of ts/dur/pid/tid parsed in place, the others
+ * located (and skipped); m is NULL for members we do not use.             */
+static kt_scan_res member_value(raw_event *e, member *m, kt_obj *o, kt_pair *pr)
+{
+    char c = *pr->v;
+    if (m && m != &e->id && (m == &e->ts || m == &e->dur || m == &e->pid || m == &e->tid) &&
+        (kt_is_digit(c) || c == '-')) {
+        kt_scan_res r = parse_in_place(e, m, o, pr);
+        if (r != KT_SCAN_ERR) return r;
+    }
+    kt_scan_res r = kt_member_skip(o, pr);
+    if (r == KT_SCAN_OK && m) *m = (member){ pr->v, pr->vend, pr->vflags, false, false, 0 };
+    return r;
+}
+
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err)
 {
     kt_rank *r = p->r;
     size_t n0 = r->ev.n, a0 = r->nargs;
     raw_event e;
-    memset(&e, 0, sizeof e);
+    raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
     for (bool closed = false; !closed;) {
         kt_pair pr;
         kt_scan_res res = kt_member_key(&o, &pr, &closed);
         if (res == KT_SCAN_OK && !closed) {
             member *m = member_of(&e, pr.key, pr.klen);
-            if (m == &e.args && !e.pushed && args_now(&e, &pr)) {
+            if (m == &e.args && !e.pushed && args_now(&e, &pr))
                 res = args_in_place(p, &e, &o, &pr);
-            } else {
-                res = kt_member_skip(&o, &pr);
-                if (m) *m = (member){ pr.v, pr.vend, pr.vflags };
-            }
+            else
+                res = member_value(&e, m, &o, &pr);
         }
         if (res == KT_SCAN_OK && !closed) res = kt_member_sep(&o, pr.vend, &closed);
         if (res != KT_SCAN_OK) { /* nothing of a partial event stays */

@@ -15,65 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-/* A closing quote must be followed by one of these (after blanks), else it
- * is an unescaped quote inside the string (old Kineto wrote those).       */
-static bool ends_string(char c) { return c == ',' || c == ':' || c == '}' || c == ']'; }
-
-/* Offset of the next quote, backslash, control or non-ASCII byte in the 16
- * bytes at s, or 16.  Bytes past the data are zero, i.e. "control".      */
-static inline unsigned special_in_16(const char *s)
-{
-#ifdef __SSE2__
-    __m128i v = _mm_loadu_si128((const __m128i *)s);
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                             _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))); /* signed: <0x20 or >=0x80 */
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
-    return mask ? (unsigned)__builtin_ctz(mask) : 16;
-#else
-    for (unsigned i = 0; i < 16; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return i;
-    }
-    return 16;
-#endif
-}
-
-kt_scan_res kt_scan_string(const char *s, const char *end, bool eof, const char **close,
-                           unsigned *flags)
-{
-    unsigned fl = 0;
-    const char *p = s;
-    for (;;) {
-        unsigned k = special_in_16(p);
-        p += k;
-        if (k == 16) continue;
-        if (p >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
-        unsigned char c = (unsigned char)*p;
-        if (c == '"') {
-            const char *t = kt_skip_ws(p + 1, end);
-            if (t >= end && !eof) return KT_SCAN_MORE;
-            if (t >= end || ends_string(*t)) {
-                *close = p;
-                *flags = fl;
-                return KT_SCAN_OK;
-            }
-            fl |= KT_STR_QUOTE;
-            p++;
-        } else if (c == '\\') {
-            fl |= KT_STR_ESC;
-            if (p + 1 >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
-            p += 2;
-        } else {
-            fl |= c >= 0x80 ? KT_STR_HIGH : KT_STR_CTRL;
-            p++;
-        }
-    }
-}
 
 static bool is_scalar_char(unsigned char c)
 {
@@ -155,53 +96,6 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
 }
 
 /* ---- object members ---------------------------------------------------------- */
-static kt_scan_res obj_stop(kt_obj *o, const char *at, bool incomplete)
-{
-    o->err = at;
-    return !incomplete ? KT_SCAN_ERR : o->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
-}
-
-kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
-{
-    const char *q = kt_skip_ws(o->q, o->end);
-    *closed = false;
-    if (q >= o->end) return obj_stop(o, q, true);
-    if (*q == '}') {
-        o->trailing_comma |= o->after_comma;
-        o->q = q + 1;
-        *closed = true;
-        return KT_SCAN_OK;
-    }
-    if (*q != '"') return obj_stop(o, q, false);
-    const char *close;
-    kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
-    if (r != KT_SCAN_OK) return obj_stop(o, q, r == KT_SCAN_MORE);
-    pr->key = q + 1;
-    pr->klen = (size_t)(close - pr->key);
-    q = kt_skip_ws(close + 1, o->end);
-    if (q >= o->end) return obj_stop(o, q, true);
-    if (*q != ':') return obj_stop(o, q, false);
-    q = kt_skip_ws(q + 1, o->end);
-    if (q >= o->end) return obj_stop(o, q, true);
-    o->after_comma = false;
-    pr->v = q;
-    o->q = q;
-    return KT_SCAN_OK;
-}
-
-kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed)
-{
-    const char *q = kt_skip_ws(vend, o->end);
-    if (q >= o->end) return obj_stop(o, q, true);
-    if (*q == ',') {
-        o->after_comma = true;
-        o->comma = q;
-    } else if (*q != '}') return obj_stop(o, q, false);
-    *closed = *q == '}';
-    o->q = q + 1;
-    return KT_SCAN_OK;
-}
-
 kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
 {
     kt_scan_res r = kt_skip_value(pr->v, o->end, o->eof, &pr->vend, &pr->vflags);

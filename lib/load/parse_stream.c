@@ -267,7 +267,7 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         c->q = q + 1;
         return KT_SCAN_OK;
     }
-    if (p->in_range && *q == '{' && (uint64_t)kt_offset_of(p, q) >= p->limit) {
+    if (*q == '{' && (uint64_t)kt_offset_of(p, q) >= p->limit) {
         p->end_off = (uint64_t)kt_offset_of(p, q);
         p->state = KT_PS_STOPPED;
         c->q = q;
@@ -378,6 +378,7 @@ static void report_progress(kt_parser *p, kt_src *src)
     uint64_t delta = now - p->reported;
     p->reported = now;
     uint64_t done = atomic_fetch_add(p->progress_done, delta) + delta;
+    if (done > p->progress_total) done = p->progress_total; /* split ranges overlap a little */
     if (p->opt && p->opt->progress) p->opt->progress(p->opt->progress_user, done, p->progress_total);
 }
 

@@ -434,6 +434,15 @@ bool kt_window_init(kt_window *w, uint64_t base)
     return true;
 }
 
+void kt_window_reset(kt_window *w, uint64_t base)
+{
+    w->data = w->mem;
+    w->len = 0;
+    w->base = base;
+    w->eof = false;
+    memset(w->mem, 0, KT_WIN_PAD);
+}
+
 void kt_window_free(kt_window *w)
 {
     free(w->mem);

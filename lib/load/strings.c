@@ -237,35 +237,62 @@ bool kt_string_text(kt_parser *p, const char *s, size_t len, unsigned flags, con
     return true;
 }
 
+static uint64_t load64(const char *s)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return w;
+}
+
+/* Up to 7 bytes as a word, without a byte loop through memory (that made
+ * the store-to-load stall the top cost of interning).                     */
+static uint64_t load_short(const char *s, size_t n)
+{
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        return a | (uint64_t)b << 32;
+    }
+    if (!n) return 0;
+    return (uint8_t)s[0] | (uint64_t)(uint8_t)s[n / 2] << 8 | (uint64_t)(uint8_t)s[n - 1] << 16;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+/* Cache hash: short strings whole; long ones (kernel names run to
+ * hundreds of bytes) by length, head, middle and tail — collisions only
+ * cost a cache miss, the strings are compared anyway.                     */
 static uint64_t fast_hash(const char *s, size_t n)
 {
     uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ull;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
+    if (n >= 32) {
+        h = mix(mix(mix(h, load64(s)), load64(s + 8)), load64(s + n / 2 - 4));
+        return mix(mix(h, load64(s + n - 16)), load64(s + n - 8));
     }
-    if (n) {
-        uint64_t w = 0;
-        memcpy(&w, s, n);
-        h = (h ^ w) * 0x94d049bb133111ebull;
-    }
-    return h ^ (h >> 29);
+    if (n < 8) return mix(h, load_short(s, n));
+    for (size_t i = 0; i + 8 <= n; i += 8) h = mix(h, load64(s + i));
+    return mix(h, load64(s + n - 8));
 }
 
 uint32_t kt_intern(kt_parser *p, const char *s, size_t len)
 {
     uint64_t h = fast_hash(s, len);
     size_t slot = h & (KT_ICACHE_SIZE - 1);
-    uint32_t id = p->cache->id[slot];
-    if (id != KT_NONE && p->cache->hash[slot] == h && kt_strtab_len(p->strs, id) == len &&
-        memcmp(kt_strtab_get(p->strs, id), s, len) == 0)
+    kt_icache *c = p->cache;
+    uint32_t id = c->id[slot];
+    if (id != KT_NONE && c->hash[slot] == h && c->len[slot] == len && memcmp(c->str[slot], s, len) == 0)
         return id;
     id = kt_strtab_intern(p->strs, s, len);
     if (id != KT_NONE) {
-        p->cache->hash[slot] = h;
-        p->cache->id[slot] = id;
+        c->hash[slot] = h;
+        c->id[slot] = id;
+        c->str[slot] = kt_strtab_get(p->strs, id);
+        c->len[slot] = (uint32_t)len;
     }
     return id;
 }

@@ -116,6 +116,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     const kt_events *s = &src->ev;
     kt_events *d = &dst->ev;
     size_t base = d->n, abase = dst->nargs;
+    if (s->n == 0) return true; /* its columns may not even be allocated */
     if (!events_reserve(d, base + s->n)) return false;
     if (dst->cap_args < abase + src->nargs) {
         if (!grow((void **)&dst->args, sizeof *dst->args, abase + src->nargs)) return false;

@@ -1,0 +1,195 @@
+/*
+ * scan_inline.h — the scanner's innermost steps, inlined into every caller.
+ *
+ * These run for every key and value of every event (tens of millions of
+ * times per GB), so a call per step and the store-to-load round trips of
+ * out-parameters through memory cost more than the work itself; inlining
+ * them into the event loop roughly doubled the parse rate.  Included by
+ * load_internal.h only.
+ */
+#ifndef KT_SCAN_INLINE_H
+#define KT_SCAN_INLINE_H
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Blanks: JSON's four, and (leniently) any other byte below 0x21 between
+ * tokens.  Usually zero or one byte; indentation runs go 16 at a time.   */
+static inline const char *kt_skip_ws(const char *s, const char *end)
+{
+    if (s >= end || (unsigned char)*s > ' ') return s;
+    if (s + 1 >= end || (unsigned char)s[1] > ' ') return s + 1;
+#ifdef __SSE2__
+    for (s += 2; s < end; s += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)s);
+        __m128i blank = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(' ')), _mm_set1_epi8(' '));
+        unsigned mask = ~(unsigned)_mm_movemask_epi8(blank) & 0xffff;
+        if (mask) return s + __builtin_ctz(mask) < end ? s + __builtin_ctz(mask) : end;
+    }
+    return end;
+#else
+    while (s < end && (unsigned char)*s <= ' ') s++;
+    return s;
+#endif
+}
+
+static inline bool kt_is_digit(char c) { return (unsigned)(c - '0') < 10; }
+
+/* A closing quote must be followed by one of these (after blanks), else it
+ * is an unescaped quote inside the string (old Kineto wrote those).       */
+static inline bool kt_ends_string(char c) { return c == ',' || c == ':' || c == '}' || c == ']'; }
+
+/* Offset of the next quote, backslash, control or non-ASCII byte in the 16
+ * bytes at s, or 16.  Bytes past the data are zero, i.e. "control".      */
+static inline unsigned kt_special_in_16(const char *s)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                             _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))); /* signed: <0x20 or >=0x80 */
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    return mask ? (unsigned)__builtin_ctz(mask) : 16;
+#else
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return i;
+    }
+    return 16;
+#endif
+}
+
+/* s points after the opening quote; *close gets the closing quote. */
+static inline kt_scan_res kt_scan_string(const char *s, const char *end, bool eof,
+                                         const char **close, unsigned *flags)
+{
+    unsigned fl = 0;
+    const char *p = s;
+    for (;;) {
+        unsigned k = kt_special_in_16(p);
+        p += k;
+        if (k == 16) continue;
+        if (p >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            const char *t = p + 1;
+            if (t < end && kt_ends_string(*t)) { /* the usual case: '":' or '",' */
+                *close = p;
+                *flags = fl;
+                return KT_SCAN_OK;
+            }
+            t = kt_skip_ws(t, end);
+            if (t >= end && !eof) return KT_SCAN_MORE;
+            if (t >= end || kt_ends_string(*t)) {
+                *close = p;
+                *flags = fl;
+                return KT_SCAN_OK;
+            }
+            fl |= KT_STR_QUOTE;
+            p++;
+        } else if (c == '\\') {
+            fl |= KT_STR_ESC;
+            if (p + 1 >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
+            p += 2;
+        } else {
+            fl |= c >= 0x80 ? KT_STR_HIGH : KT_STR_CTRL;
+            p++;
+        }
+    }
+}
+
+static inline kt_scan_res kt_obj_stop(kt_obj *o, const char *at, bool incomplete)
+{
+    o->err = at;
+    return !incomplete ? KT_SCAN_ERR : o->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
+}
+
+/* The next member's key (pr->v = the value's first byte), or *closed when
+ * the object's '}' comes instead.                                          */
+static inline kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
+{
+    const char *q = kt_skip_ws(o->q, o->end);
+    *closed = false;
+    if (q >= o->end) return kt_obj_stop(o, q, true);
+    if (*q == '}') {
+        o->trailing_comma |= o->after_comma;
+        o->q = q + 1;
+        *closed = true;
+        return KT_SCAN_OK;
+    }
+    if (*q != '"') return kt_obj_stop(o, q, false);
+    const char *close;
+    kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
+    if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+    pr->key = q + 1;
+    pr->klen = (size_t)(close - pr->key);
+    q = close + 1;
+    if (q < o->end && *q != ':') q = kt_skip_ws(q, o->end);
+    if (q >= o->end) return kt_obj_stop(o, q, true);
+    if (*q != ':') return kt_obj_stop(o, q, false);
+    q = kt_skip_ws(q + 1, o->end);
+    if (q >= o->end) return kt_obj_stop(o, q, true);
+    o->after_comma = false;
+    pr->v = q;
+    o->q = q;
+    return KT_SCAN_OK;
+}
+
+/* After a value ending at vend: the ',' or the closing '}' (*closed). */
+static inline kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *closed)
+{
+    const char *q = kt_skip_ws(vend, o->end);
+    if (q >= o->end) return kt_obj_stop(o, q, true);
+    if (*q == ',') {
+        o->after_comma = true;
+        o->comma = q;
+    } else if (*q != '}') {
+        return kt_obj_stop(o, q, false);
+    }
+    *closed = *q == '}';
+    o->q = q + 1;
+    return KT_SCAN_OK;
+}
+
+/* Microseconds as written → ns: the plain "123" and "123.456" forms inline,
+ * everything else (more digits, exponents, signs) through the general path. */
+static inline const char *kt_us_to_ns(const char *s, const char *end, int64_t *ns, bool *rounded,
+                                      bool *overflow)
+{
+    static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
+    const char *p = s;
+    int64_t v = 0;
+    while (p < end && kt_is_digit(*p) && p - s < 16) v = v * 10 + (*p++ - '0');
+    if (p > s && p - s < 16 && p < end) {
+        int64_t frac = 0;
+        const char *f = p;
+        if (*p == '.')
+            for (f = p + 1; f < end && kt_is_digit(*f) && f - p <= 3; f++) frac = frac * 10 + (*f - '0');
+        int nd = f > p ? (int)(f - p - 1) : 0;
+        if ((*p != '.' || nd > 0) && f < end && !kt_is_digit(*f) && *f != 'e' && *f != 'E') {
+            *ns = v * 1000 + frac * frac_scale[nd];
+            *rounded = *overflow = false;
+            return f;
+        }
+    }
+    return kt_parse_us_as_ns(s, end, ns, rounded, overflow);
+}
+
+/* A JSON number: plain integers inline, the rest through kt_parse_number. */
+static inline const char *kt_number(const char *s, const char *end, kt_num *out)
+{
+    const char *p = s + (s < end && *s == '-');
+    const char *d = p;
+    int64_t v = 0;
+    while (p < end && kt_is_digit(*p) && p - d < 18) v = v * 10 + (*p++ - '0');
+    if (p > d && p < end && !kt_is_digit(*p) && *p != '.' && *p != 'e' && *p != 'E') {
+        out->kind = KT_NUM_INT;
+        out->i = d > s ? -v : v;
+        out->f = (double)out->i;
+        return p;
+    }
+    return kt_parse_number(s, end, out);
+}
+
+#endif /* KT_SCAN_INLINE_H */
