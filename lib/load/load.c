@@ -109,11 +109,12 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     }
     j->rank->gzip = kt_src_is_gzip(src);
     j->rank->file_bytes = kt_src_file_bytes(src);
-    if (j->rank->gzip) kt_src_start_prefetch(src);
-    if (kt_split_worth_it(ctx, j))
-        j->status = kt_parse_split(ctx, j, cache);
-    else
+    if (kt_split_worth_it(ctx, j)) {
+        j->status = j->rank->gzip ? kt_parse_gzip_split(ctx, j, src, cache) : kt_parse_split(ctx, j, cache);
+    } else {
+        if (j->rank->gzip) kt_src_start_prefetch(src); /* inflate while parsing */
         j->status = parse_whole(ctx, j, src, cache);
+    }
     const char *warn = kt_src_warning(src);
     if (warn) kt_diags_add(&j->diags, KT_DIAG_WARNING, j->path, -1, "%s", warn);
     kt_src_close(src);
