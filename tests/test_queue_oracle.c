@@ -123,18 +123,6 @@ static void check_trace(const char *o)
         check_trace(traces[i]);      \
     }
 
-/* The six large traces (15-87 MB) take ~10 s under the sanitizers: run
- * them with KINETA_ORACLE_ALL=1 (they pass; see docs/timeline-queue.md).  */
-#define ORACLE_TEST_BIG(name, i)                                                           \
-    TEST(name)                                                                             \
-    {                                                                                      \
-        NEED_SHARED();                                                                     \
-        if (!getenv("KINETA_ORACLE_ALL")) {                                                \
-            kt_test_skip("large trace: set KINETA_ORACLE_ALL=1");                          \
-            return;                                                                        \
-        }                                                                                  \
-        check_trace(traces[i]);                                                           \
-    }
 ORACLE_TEST(queue_oracle_amd_trace, 0)
 ORACLE_TEST(queue_oracle_cp_alexnet, 1)
 ORACLE_TEST(queue_oracle_cp_cuda_event_sync, 2)
@@ -146,12 +134,12 @@ ORACLE_TEST(queue_oracle_nccl_parser_config, 7)
 ORACLE_TEST(queue_oracle_timeline_analysis, 8)
 ORACLE_TEST(queue_oracle_trace_filter_2ranks, 9)
 ORACLE_TEST(queue_oracle_triton_example, 10)
-ORACLE_TEST_BIG(queue_oracle_big_df_index_resolver, 11)
-ORACLE_TEST_BIG(queue_oracle_big_negative_queue_length, 12)
-ORACLE_TEST_BIG(queue_oracle_big_ns_resolution_trace, 13)
-ORACLE_TEST_BIG(queue_oracle_big_trace_diff_control, 14)
-ORACLE_TEST_BIG(queue_oracle_big_trace_diff_test, 15)
-ORACLE_TEST_BIG(queue_oracle_big_mtia, 16)
+ORACLE_TEST(queue_oracle_df_index_resolver, 11)
+ORACLE_TEST(queue_oracle_negative_queue_length, 12)
+ORACLE_TEST(queue_oracle_ns_resolution_trace, 13)
+ORACLE_TEST(queue_oracle_trace_diff_control, 14)
+ORACLE_TEST(queue_oracle_trace_diff_test, 15)
+ORACLE_TEST(queue_oracle_mtia, 16)
 
 static double cell(const kt_tables *ts, const char *table, size_t row, const char *col)
 {
