@@ -301,6 +301,8 @@ static void check_same(const kt_trace *a, const kt_trace *b)
     CHECK_INT(x->nxcat, y->nxcat);
     CHECK_STR(x->meta_json, y->meta_json);
     CHECK_INT(x->world_size, y->world_size);
+    CHECK_INT(x->events_end, y->events_end);
+    CHECK(x->events_end > 0);
     CHECK_INT(kt_diags_count(kt_trace_diags(a)), kt_diags_count(kt_trace_diags(b)));
     for (size_t i = 0; i < kt_diags_count(kt_trace_diags(a)) && i < kt_diags_count(kt_trace_diags(b)); i++) {
         CHECK_STR(kt_diags_get(kt_trace_diags(a), i)->message, kt_diags_get(kt_trace_diags(b), i)->message);
