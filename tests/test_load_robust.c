@@ -385,3 +385,35 @@ TEST(load_rank_from_file_name)
         kt_diags_free(fail);
     }
 }
+
+TEST(load_non_object_entries_are_counted_and_reported)
+{
+    const char *json = HEAD "42, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1, \"dur\": 1}, [1], \"s\"]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    CHECK_INT(r->ev.n, 1);
+    CHECK_INT(r->total_events, 4);
+    CHECK_INT(r->by_ph[0], 3); /* count_events.py's "-" */
+    CHECK_INT(r->by_ph['X'], 1);
+    const kt_diag *g = diag_with(kt_trace_diags(t), "not an object");
+    if (g) {
+        CHECK_INT(g->offset, offset_of(json, "42"));
+        CHECK(strstr(g->message, "3 times"));
+    }
+    kt_trace_free(t);
+}
+
+TEST(load_huge_float_args_do_not_overflow)
+{
+    const char *json = HEAD "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1,"
+                       " \"args\": {\"correlation\": 1e300, \"device\": 1e999, \"context\": -1e19}}]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    CHECK_INT(r->ev.corr[0], -1);
+    CHECK_INT(kt_event_arg_int(r, 0, KT_ARG_DEVICE, -7), -7);
+    CHECK_INT(kt_event_arg_int(r, 0, KT_ARG_CONTEXT, -7), -7);
+    CHECK(kt_event_arg_float(r, 0, KT_ARG_CONTEXT, 0) == -1e19);
+    kt_trace_free(t);
+}

@@ -3,10 +3,12 @@
  *
  * Files are parsed on a pool of worker threads (one file at a time per
  * worker; a large plain file is itself split into byte ranges, see
- * split.c), each worker with its own window and intern cache.  Afterwards,
- * on the calling thread: diagnostics in file order, rank assignment and the
- * duplicate check, the per-rank indexes, the cross-rank origin and, when
- * asked, HTA's load semantics.
+ * split.c), each worker with its own window and intern cache, and builds
+ * the rank's indexes right after parsing it (ranks are independent, so
+ * indexes of several files are built in parallel).  Afterwards, on the
+ * calling thread: diagnostics in file order, rank assignment and the
+ * duplicate check, the cross-rank origin and, when asked, HTA's load
+ * semantics.
  */
 #include "load_internal.h"
 #include "model/index.h"
@@ -109,14 +111,19 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     }
     j->rank->gzip = kt_src_is_gzip(src);
     j->rank->file_bytes = kt_src_file_bytes(src);
-    if (j->rank->gzip) kt_src_start_prefetch(src);
-    if (kt_split_worth_it(ctx, j))
-        j->status = kt_parse_split(ctx, j, cache);
-    else
+    if (kt_split_worth_it(ctx, j)) {
+        j->status = j->rank->gzip ? kt_parse_gzip_split(ctx, j, src, cache) : kt_parse_split(ctx, j, cache);
+    } else {
+        if (j->rank->gzip) kt_src_start_prefetch(src); /* inflate while parsing */
         j->status = parse_whole(ctx, j, src, cache);
+    }
     const char *warn = kt_src_warning(src);
     if (warn) kt_diags_add(&j->diags, KT_DIAG_WARNING, j->path, -1, "%s", warn);
     kt_src_close(src);
+    if (j->status != KT_OK) return;
+    /* per-rank work that needs no other rank, on this worker */
+    kt_detect_device_type(j->rank, ctx->strs);
+    j->status = kt_index_build(j->rank, ctx->strs);
 }
 
 /* ---- the pool -------------------------------------------------------------- */
@@ -203,14 +210,12 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
             continue;
         }
         assign_rank(t, j);
-        kt_detect_device_type(j->rank, t->strs);
         t->ranks[t->nranks++] = j->rank;
         j->rank = NULL;
     }
     if (st != KT_OK) return st;
     qsort(t->ranks, t->nranks, sizeof *t->ranks, by_rank);
     st = check_duplicates(t);
-    for (size_t i = 0; st == KT_OK && i < t->nranks; i++) st = kt_index_build(t->ranks[i], t->strs);
     if (st != KT_OK) return st;
     kt_trace_align(t);
     if (ctx->opt && ctx->opt->hta_compat) {

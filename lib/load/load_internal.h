@@ -26,6 +26,9 @@ kt_status kt_src_open_file(const char *path, kt_src **out, char *err, size_t err
 /* Plain files only: read just the decompressed byte range [start, end). */
 kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_src **out,
                             char *err, size_t errlen);
+/* Decompressed bytes from offset off of a block stream (gz_blocks.c). */
+typedef struct kt_blocks kt_blocks;
+kt_status kt_src_open_blocks(kt_blocks *b, uint64_t off, kt_src **out);
 /* A caller's buffer (plain or gzip). The buffer must outlive the source. */
 kt_status kt_src_open_mem(const void *buf, size_t len, kt_src **out);
 /* Decompress in a background thread so inflating overlaps parsing.         */
@@ -290,9 +293,36 @@ bool kt_job_parser(kt_parser *p, kt_load_ctx *ctx, kt_file_job *j, kt_rank *r, k
 /* Status, metadata, counts and reports of a parsed job into j. */
 kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_bytes);
 
-/* ---- one large plain file on several threads (split.c) -------------------- */
+/* ---- one large file on several threads (split.c) --------------------------
+ * The file is parsed in byte ranges of the decompressed JSON; where the
+ * ranges start and how their bytes are read depends on the input:          */
+typedef enum { KT_RANGE_AT, KT_RANGE_NONE, KT_RANGE_END } kt_range_kind;
+typedef struct kt_range_io {
+    void *ctx;
+    /* Guessed start of range k (AT), no start in it (NONE: it joins the
+     * range before), or no such range (END).  May wait for data.          */
+    kt_range_kind (*start)(void *ctx, size_t k, uint64_t *off);
+    /* The bytes from off on. */
+    kt_status (*open)(void *ctx, uint64_t off, kt_src **out);
+    /* Parsing is final up to end, and ranges before next are committed:
+     * data before both will not be read again.                            */
+    void (*release)(void *ctx, uint64_t end, size_t next);
+} kt_range_io;
+
 bool kt_split_worth_it(const kt_load_ctx *ctx, const kt_file_job *j);
 kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache);
+/* The ranges driver, for both kinds of input. */
+kt_status kt_parse_ranges(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache, const kt_range_io *io,
+                          uint64_t *json_bytes);
+/* A plausible event start in buf ('{' after ',' or '[', '"' after it). */
+long kt_event_start_in(const char *buf, size_t n);
+
+/* ---- gzip decompressed into shared blocks (gz_blocks.c) ------------------- */
+/* Inflate src (a gzip source) on a background thread into blocks of
+ * block_bytes, at most max_live alive at once; parse them in ranges.      */
+kt_status kt_parse_gzip_split(kt_load_ctx *ctx, kt_file_job *j, kt_src *src, kt_icache *cache);
+/* Copy up to cap bytes from offset pos (waits for the inflater); 0 = end. */
+size_t kt_blocks_read(kt_blocks *b, uint64_t pos, char *dst, size_t cap);
 void kt_detect_device_type(kt_rank *r, const kt_strtab *strs);
 
 #include "scan_inline.h"

@@ -299,7 +299,7 @@ static int64_t column_int(kt_parser *p, const kt_pair *pr, const kt_num *n)
         note_bigint(p, pr, "ignored");
         return -1;
     }
-    return n->kind == KT_NUM_INT ? n->i : (int64_t)n->f;
+    return n->kind == KT_NUM_INT ? n->i : kt_double_to_i64(n->f, -1);
 }
 
 /* grid / block: [x, y, z] → three consecutive keys. */

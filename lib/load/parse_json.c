@@ -215,7 +215,7 @@ const char *kt_parse_number(const char *s, const char *end, kt_num *out)
     if (d.frac_or_exp && !exact_fast_path(&d)) out->f = correctly_rounded(s, p, out->f);
     if (d.frac_or_exp) {
         out->kind = KT_NUM_FLOAT;
-        out->i = (int64_t)out->f;
+        out->i = kt_double_to_i64(out->f, 0);
         return p;
     }
     if (d.exp10 != 0 || d.m > (uint64_t)INT64_MAX + d.neg) {

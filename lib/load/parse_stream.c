@@ -288,6 +288,7 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         if (r == KT_SCAN_ERR) return resync(p, c, q, q);
         if (r == KT_SCAN_OK) {
             p->r->total_events++;
+            p->r->by_ph[0]++; /* counted as an entry without ph */
             kt_pdiag_note(p, KT_PD_NON_OBJECT, kt_offset_of(p, q),
                           "traceEvents entry at byte %lld is not an object (skipped)",
                           (long long)kt_offset_of(p, q));

@@ -54,6 +54,7 @@ struct kt_src {
     _Atomic uint64_t consumed_shared;
 
     prefetch *pf;
+    kt_blocks *blocks;      /* decompressed blocks shared by range parsers  */
     char err[256];
     char warn[256];
 };
@@ -145,6 +146,16 @@ kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_s
     }
     s->pos = start;
     if (end < s->end) s->end = end;
+    *out = s;
+    return KT_OK;
+}
+
+kt_status kt_src_open_blocks(kt_blocks *b, uint64_t off, kt_src **out)
+{
+    kt_src *s;
+    if (src_new(&s) != KT_OK) return KT_ENOMEM;
+    s->blocks = b;
+    s->pos = off;
     *out = s;
     return KT_OK;
 }
@@ -408,6 +419,11 @@ static void prefetch_stop(kt_src *s)
 
 ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap)
 {
+    if (s->blocks) {
+        size_t n = kt_blocks_read(s->blocks, s->pos, dst, cap);
+        s->pos += n;
+        return (ptrdiff_t)n;
+    }
     return s->pf ? prefetch_read(s, dst, cap) : direct_read(s, dst, cap);
 }
 

@@ -36,6 +36,12 @@ static inline const char *kt_skip_ws(const char *s, const char *end)
 
 static inline bool kt_is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
+/* f truncated to an integer, or dflt when it has none (NaN, inf, huge). */
+static inline int64_t kt_double_to_i64(double f, int64_t dflt)
+{
+    return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : dflt;
+}
+
 /* A closing quote must be followed by one of these (after blanks), else it
  * is an unescaped quote inside the string (old Kineto wrote those).       */
 static inline bool kt_ends_string(char c) { return c == ',' || c == ':' || c == '}' || c == ']'; }

@@ -1,8 +1,10 @@
 /*
- * split.c — one large plain trace parsed by several threads at once.
+ * split.c — one large trace parsed by several threads at once.
  *
  * A single rank's file is often most of the work (one 2 GB trace and
- * nothing else), so the file is cut into byte ranges parsed in parallel.
+ * nothing else), so its JSON is cut into byte ranges parsed in parallel
+ * (plain files: ranges of the file read with pread; gzip: ranges of the
+ * decompressed stream, see gz_blocks.c).
  * Where a range starts is a guess: the first '{' after the cut that looks
  * like an event start (a ',' or '[' before it, a '"' after it).  The guess
  * is never trusted: ranges are committed in file order, and a range is
@@ -29,8 +31,7 @@
 typedef struct split {
     kt_load_ctx *ctx;
     kt_file_job *j;
-    uint64_t *starts;     /* guessed start of each range; starts[0] = 0      */
-    size_t n;
+    const kt_range_io *io;
 
     pthread_mutex_t lock;
     pthread_cond_t turn;
@@ -42,18 +43,16 @@ typedef struct split {
     uint64_t end;         /* offset where the prefix's parse stopped       */
     bool complete;        /* the prefix reached the end of the data        */
     bool failed;
-    bool ok;              /* the file is a Kineto trace (range 0 said so)  */
 } split;
 
 bool kt_split_worth_it(const kt_load_ctx *ctx, const kt_file_job *j)
 {
-    return !j->buf && !j->rank->gzip && ctx->threads > 1 && (size_t)ctx->threads > ctx->njobs &&
-           j->rank->file_bytes >= 2 * ctx->range_bytes; /* smaller: one thread */
+    if (j->buf || ctx->threads < 2 || (size_t)ctx->threads <= ctx->njobs) return false;
+    /* smaller files: one thread; gzip compresses traces ~10x */
+    return j->rank->file_bytes >= (j->rank->gzip ? ctx->range_bytes / 4 : 2 * ctx->range_bytes);
 }
 
-/* A plausible event start in buf: '{' with ',' or '[' before it and '"'
- * after it (blanks allowed).  Returns its index or -1.                   */
-static long event_start_in(const char *buf, size_t n)
+long kt_event_start_in(const char *buf, size_t n)
 {
     for (const char *b = buf; (b = memchr(b, '{', (size_t)(buf + n - b))); b++) {
         const char *before = b;
@@ -67,32 +66,58 @@ static long event_start_in(const char *buf, size_t n)
     return -1;
 }
 
+/* ---- plain files: ranges of the file --------------------------------------- */
+typedef struct file_ranges {
+    const kt_file_job *j;
+    uint64_t *starts; /* guessed start of each range; starts[0] = 0 */
+    size_t n;
+} file_ranges;
+
 /* Guess range starts every range_bytes (ranges without a guess merge
  * into the previous one).                                                 */
-static bool guess_starts(split *s)
+static bool guess_starts(file_ranges *f, uint64_t step)
 {
-    uint64_t size = s->j->rank->file_bytes;
-    uint64_t step = s->ctx->range_bytes;
+    uint64_t size = f->j->rank->file_bytes;
     size_t max = (size_t)(size / step) + 1;
     char *buf = malloc(PROBE_BYTES);
-    s->starts = malloc(max * sizeof *s->starts);
-    if (!buf || !s->starts) {
+    f->starts = malloc(max * sizeof *f->starts);
+    if (!buf || !f->starts) {
         free(buf);
         return false;
     }
     char err[256];
     kt_src *src = NULL;
-    s->starts[s->n++] = 0;
+    f->starts[f->n++] = 0;
     for (size_t k = 1; k < max; k++) {
         uint64_t at = (uint64_t)k * step;
-        if (kt_src_open_range(s->j->path, at, at + PROBE_BYTES, &src, err, sizeof err) != KT_OK) break;
+        if (kt_src_open_range(f->j->path, at, at + PROBE_BYTES, &src, err, sizeof err) != KT_OK) break;
         ptrdiff_t got = kt_src_read(src, buf, PROBE_BYTES);
         kt_src_close(src);
-        long pos = got > 0 ? event_start_in(buf, (size_t)got) : -1;
-        if (pos >= 0 && at + (uint64_t)pos > s->starts[s->n - 1]) s->starts[s->n++] = at + (uint64_t)pos;
+        long pos = got > 0 ? kt_event_start_in(buf, (size_t)got) : -1;
+        if (pos >= 0 && at + (uint64_t)pos > f->starts[f->n - 1]) f->starts[f->n++] = at + (uint64_t)pos;
     }
     free(buf);
     return true;
+}
+
+static kt_range_kind file_start(void *ctx, size_t k, uint64_t *off)
+{
+    file_ranges *f = ctx;
+    if (k >= f->n) return KT_RANGE_END;
+    *off = f->starts[k];
+    return KT_RANGE_AT;
+}
+
+static kt_status file_open(void *ctx, uint64_t off, kt_src **out)
+{
+    file_ranges *f = ctx;
+    char err[256];
+    return kt_src_open_range(f->j->path, off, f->j->rank->file_bytes, out, err, sizeof err);
+}
+
+static void file_release(void *ctx, uint64_t end, size_t next)
+{
+    (void)ctx, (void)end, (void)next; /* the page cache holds the file */
 }
 
 /* ---- merging a range's results into the file's ------------------------------ */
@@ -155,6 +180,7 @@ static bool merge_range(split *s, kt_parser *p)
     dst->total_events += src->total_events;
     for (int c = 0; c < 128; c++) dst->by_ph[c] += src->by_ph[c];
     dst->ns_resolution |= src->ns_resolution;
+    if (src->events_end) dst->events_end = src->events_end;
     for (size_t i = 0; i < p->xcat.cap; i++)
         if (p->xcat.id[i] != KT_NONE && !kt_catcount_add(&acc->xcat, p->xcat.id[i], p->xcat.count[i]))
             return false;
@@ -179,23 +205,33 @@ static void reset_staging(kt_rank *r)
     r->total_events = 0;
     memset(r->by_ph, 0, sizeof r->by_ph);
     r->ns_resolution = false;
+    r->events_end = 0;
 }
 
-/* Parse [from, next range's guess) into ws->staging. */
+/* Where range k ends: the next range's guessed start. */
+static uint64_t range_limit(split *s, size_t k)
+{
+    uint64_t off;
+    for (size_t next = k + 1;; next++) {
+        kt_range_kind kind = s->io->start(s->io->ctx, next, &off);
+        if (kind == KT_RANGE_AT) return off;
+        if (kind == KT_RANGE_END) return UINT64_MAX;
+    }
+}
+
+/* Parse [from, the next range's guess) into ws->staging. */
 static bool parse_range(split *s, worker_state *ws, size_t k, uint64_t from)
 {
     if (ws->have_parser) kt_parser_free(&ws->p);
     ws->have_parser = false;
     reset_staging(ws->staging);
     kt_src *src;
-    char err[256];
-    if (kt_src_open_range(s->j->path, from, s->j->rank->file_bytes, &src, err, sizeof err) != KT_OK)
-        return false;
+    if (s->io->open(s->io->ctx, from, &src) != KT_OK) return false;
     kt_window_reset(&ws->w, from);
     bool ok = kt_job_parser(&ws->p, s->ctx, s->j, ws->staging, ws->cache, &ws->w);
     if (ok) {
         ws->have_parser = true;
-        ws->p.limit = k + 1 < s->n ? s->starts[k + 1] : UINT64_MAX;
+        ws->p.limit = range_limit(s, k);
         if (from > 0) {
             ws->p.state = KT_PS_EVENT;
             ws->p.in_range = true;
@@ -224,19 +260,19 @@ static bool accept(split *s, kt_parser *p)
     return true;
 }
 
-/* Range k (parsed into ws) in its turn: accept it if it starts where the
- * prefix ended, else parse again from the true end of the prefix.        */
-static void commit(split *s, worker_state *ws, size_t k, bool parsed)
+/* Range k (parsed into ws from start) in its turn: accept it if it starts
+ * where the prefix ended, else parse again from the true end of the prefix. */
+static void commit(split *s, worker_state *ws, size_t k, uint64_t start, bool parsed)
 {
     if (s->failed || s->complete) return; /* after the end: guesses inside trailing data */
-    if (k > 0 && s->end != s->starts[k]) parsed = parse_range(s, ws, k, s->end);
+    if (k > 0 && s->end != start) parsed = parse_range(s, ws, k, s->end);
     if (!parsed) {
         s->failed = true;
         s->acc.oom |= ws->have_parser && ws->p.oom;
         if (!s->acc.fail[0]) snprintf(s->acc.fail, sizeof s->acc.fail, "cannot read the file");
         return;
     }
-    accept(s, &ws->p);
+    if (accept(s, &ws->p)) s->io->release(s->io->ctx, s->end, k + 1);
 }
 
 static void *range_worker(void *arg)
@@ -247,15 +283,17 @@ static void *range_worker(void *arg)
     for (;;) {
         pthread_mutex_lock(&s->lock);
         size_t k = s->next_task++;
-        bool stop = k >= s->n || s->failed;
+        bool stop = s->failed;
         pthread_mutex_unlock(&s->lock);
-        if (stop) break;
-        bool parsed = ready && parse_range(s, &ws, k, s->starts[k]);
+        uint64_t start = 0;
+        kt_range_kind kind = stop ? KT_RANGE_END : s->io->start(s->io->ctx, k, &start);
+        if (kind == KT_RANGE_END) break;
+        bool parsed = kind == KT_RANGE_AT && ready && parse_range(s, &ws, k, start);
         pthread_mutex_lock(&s->lock);
         while (s->next_commit != k) pthread_cond_wait(&s->turn, &s->lock);
         pthread_mutex_unlock(&s->lock);
-        if (ready) commit(s, &ws, k, parsed);
-        else s->failed = true;
+        if (!ready) s->failed = true;
+        else if (kind == KT_RANGE_AT) commit(s, &ws, k, start, parsed);
         pthread_mutex_lock(&s->lock);
         s->next_commit++;
         pthread_cond_broadcast(&s->turn);
@@ -278,18 +316,15 @@ static void run_ranges(split *s, int threads)
     for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
 }
 
-kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
+kt_status kt_parse_ranges(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache, const kt_range_io *io,
+                          uint64_t *json_bytes)
 {
-    split s = { .ctx = ctx, .j = j };
+    split s = { .ctx = ctx, .j = j, .io = io };
     kt_window none = { 0 };
-    if (!guess_starts(&s) || !kt_job_parser(&s.acc, ctx, j, j->rank, cache, &none)) {
-        free(s.starts);
-        return KT_ENOMEM;
-    }
+    if (!kt_job_parser(&s.acc, ctx, j, j->rank, cache, &none)) return KT_ENOMEM;
     pthread_mutex_init(&s.lock, NULL);
     pthread_cond_init(&s.turn, NULL);
-    int threads = ctx->threads - (int)ctx->njobs + 1;
-    run_ranges(&s, threads);
+    run_ranges(&s, ctx->threads - (int)ctx->njobs + 1);
     pthread_mutex_destroy(&s.lock);
     pthread_cond_destroy(&s.turn);
     bool ok = !s.failed;
@@ -298,8 +333,18 @@ kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
                  s.acc.looks_et ? "; looks like a PyTorch execution trace" : "");
         ok = false;
     }
-    kt_status st = kt_finish_job(j, &s.acc, ok, j->rank->file_bytes);
+    kt_status st = kt_finish_job(j, &s.acc, ok, *json_bytes ? *json_bytes : s.end);
     kt_parser_free(&s.acc);
-    free(s.starts);
+    return st;
+}
+
+kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
+{
+    file_ranges f = { .j = j };
+    kt_range_io io = { &f, file_start, file_open, file_release };
+    uint64_t json_bytes = j->rank->file_bytes;
+    kt_status st = guess_starts(&f, ctx->range_bytes) ? kt_parse_ranges(ctx, j, cache, &io, &json_bytes)
+                                                       : KT_ENOMEM;
+    free(f.starts);
     return st;
 }

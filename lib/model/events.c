@@ -168,7 +168,9 @@ int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t df
 {
     const kt_arg *a = kt_event_arg(r, ev, key);
     if (!a) return dflt;
-    return a->type == KT_ARGT_INT ? a->v.i : a->type == KT_ARGT_FLOAT ? (int64_t)a->v.f : dflt;
+    if (a->type == KT_ARGT_FLOAT) /* integers beyond int64 are stored as floats */
+        return a->v.f > -9.2e18 && a->v.f < 9.2e18 ? (int64_t)a->v.f : dflt;
+    return a->type == KT_ARGT_INT ? a->v.i : dflt;
 }
 
 double kt_event_arg_float(const kt_rank *r, uint32_t ev, uint32_t key, double dflt)
