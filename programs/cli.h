@@ -20,6 +20,8 @@ typedef struct cli_ctx {
     const char *out_path;   /* -o FILE (NULL = stdout)                      */
     const char *table;      /* --table NAME (csv: which table)              */
     kt_rank_sel sel;
+    int *file_ranks;        /* --file-ranks: rank of each PATH, or NULL      */
+    size_t nfile_ranks;
     int jobs;
     bool hta_compat;
     bool quiet;
@@ -42,7 +44,8 @@ typedef struct cli_command {
     const char *const *tables;    /* names of the tables it prints, NULL-terminated */
     size_t state_size;            /* bytes of per-run option state         */
     void (*init)(void *state);    /* defaults, may be NULL                 */
-    /* Parse one command option; return 0 or print a message and return 2. */
+    /* Parse one command option; return 0, or print a message and return 2,
+     * or return -1 when the option did all there is to do (exit 0).       */
     int (*parse)(void *state, const char *name, const char *value);
     /* Run on the loaded trace; return a kt_status.  Commands that write
      * files themselves may return tables describing what they wrote.      */

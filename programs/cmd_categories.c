@@ -34,8 +34,7 @@ static int categories_parse(void *state, const char *name, const char *v)
     long long x;
     if (!strcmp(name, "print-rules")) {
         fputs(kt_categorizer_builtin_rules(), stdout);
-        fflush(stdout);
-        exit(0);
+        return -1; /* done: like --help, nothing to load */
     }
     if (!strcmp(name, "rules")) s->rules = v;
     else if (!strcmp(name, "no-memory")) s->o.memory = 0;
