@@ -20,6 +20,8 @@ typedef struct cli_ctx {
     const char *out_path;   /* -o FILE (NULL = stdout)                      */
     const char *table;      /* --table NAME (csv: which table)              */
     kt_rank_sel sel;
+    int *file_ranks;        /* --file-ranks: rank of each PATH, or NULL      */
+    size_t nfile_ranks;
     int jobs;
     bool hta_compat;
     bool quiet;

@@ -15,6 +15,7 @@ static const cli_option common_options[] = {
     { "table", "NAME", "with --format csv: the table to print (default: the first)" },
     { "rank", "R", "only rank R" },
     { "ranks", "LIST", "only these ranks, e.g. 0,2-5" },
+    { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0)" },
     { "jobs", "N", "loader threads (default: number of cores)" },
     { "hta-compat", NULL, "reproduce HTA's load semantics (ns rounding, last-step filtering)" },
     { "verbose", NULL, "full kernel names and more detail" },
@@ -129,6 +130,13 @@ static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v
             return 2;
         }
         ctx->sel.ranks = *ranks;
+    } else if (!strcmp(name, "file-ranks")) {
+        size_t n = 0;
+        if (!parse_rank_list(v, &ctx->file_ranks, &n)) {
+            fprintf(stderr, "kineta: bad --file-ranks list '%s'\n", v);
+            return 2;
+        }
+        ctx->nfile_ranks = n;
     } else if (!strcmp(name, "jobs")) {
         if (!cli_parse_int(name, v, 1, 1024, &x)) return 2;
         ctx->jobs = (int)x;
@@ -194,6 +202,10 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         fprintf(stderr, "kineta %s: no trace PATH given (see kineta %s --help)\n", cmd->name, cmd->name);
         return 2;
     }
+    if (ctx->file_ranks && ctx->nfile_ranks != ctx->npaths) {
+        fprintf(stderr, "kineta: --file-ranks gives %zu ranks for %zu PATHs\n", ctx->nfile_ranks, ctx->npaths);
+        return 2;
+    }
     return 0;
 }
 
@@ -249,7 +261,7 @@ static kt_status load(const cli_ctx *ctx, kt_trace **t)
     progress prog = { .last_pct = -1 };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     bool tty = !ctx->quiet && isatty(STDERR_FILENO);
-    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = ctx->hta_compat,
+    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = ctx->hta_compat, .ranks = ctx->file_ranks,
                            .progress = tty ? on_progress : NULL, .progress_user = &prog };
     kt_diags *failure = NULL;
     kt_status s = kt_load(ctx->paths, ctx->npaths, &lo, t, &failure);
@@ -306,6 +318,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     kt_tables_free(ts);
     kt_trace_free(t);
     free(ranks);
+    free(ctx.file_ranks);
     free(state);
     free(ctx.paths);
     return rc;

@@ -66,6 +66,7 @@ kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_byt
     kt_status st = p->oom ? KT_ENOMEM : ok ? KT_OK : KT_EINPUT;
     if (st == KT_OK && !finish_rank(p, json_bytes)) st = KT_ENOMEM;
     j->dist_rank = p->dist_rank;
+    j->not_trace = st == KT_EINPUT && p->not_trace;
     if (!kt_pdiag_flush(p, &j->diags)) st = KT_ENOMEM;
     if (st == KT_EINPUT) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "%s", p->fail);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
@@ -201,12 +202,23 @@ static kt_status check_duplicates(kt_trace *t)
     for (size_t i = 1; i < t->nranks; i++)
         if (t->ranks[i]->rank == t->ranks[i - 1]->rank) {
             kt_diags_add(&t->diags, KT_DIAG_ERROR, t->ranks[i]->file, -1,
-                         "rank %d is also the rank of %s: give each file its own rank (explicit "
-                         "ranks, or load them separately)",
+                         "rank %d is also the rank of %s: give each file its own rank (--file-ranks, "
+                         "kt_load_options.ranks), or load them separately",
                          t->ranks[i]->rank, t->ranks[i - 1]->file);
             st = KT_EINPUT;
         }
     return st;
+}
+
+/* A directory may hold other JSON beside the rank files (a synthesizer's
+ * truth.json, a memory snapshot): such a file is skipped with a note.  A
+ * file named explicitly stays an error.                                    */
+static bool skip_non_trace(kt_trace *t, kt_file_job *j)
+{
+    if (!j->in_dir || !j->not_trace) return false;
+    kt_diags_clear(&j->diags);
+    kt_diags_add(&t->diags, KT_DIAG_INFO, j->path, -1, "skipped: valid JSON but not a Kineto trace");
+    return true;
 }
 
 static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
@@ -214,6 +226,7 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
     kt_status st = KT_OK;
     for (size_t i = 0; i < ctx->njobs; i++) {
         kt_file_job *j = &ctx->jobs[i];
+        if (skip_non_trace(t, j)) continue;
         if (!move_diags(&t->diags, &j->diags)) st = KT_ENOMEM;
         if (j->status != KT_OK) {
             if (st == KT_OK || j->status == KT_ENOMEM) st = j->status;
@@ -222,6 +235,10 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
         assign_rank(t, j);
         t->ranks[t->nranks++] = j->rank;
         j->rank = NULL;
+    }
+    if (st == KT_OK && t->nranks == 0) {
+        kt_diags_add(&t->diags, KT_DIAG_ERROR, NULL, -1, "no Kineto trace among the input files");
+        st = KT_EINPUT;
     }
     if (st != KT_OK) return st;
     qsort(t->ranks, t->nranks, sizeof *t->ranks, by_rank);
@@ -300,7 +317,7 @@ kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_
     }
     for (size_t i = 0; i < files.n; i++)
         jobs[i] = (kt_file_job){ .path = files.paths[i], .explicit_rank = files.explicit_rank[i],
-                                 .file_bytes = kt_file_size(files.paths[i]) };
+                                 .in_dir = files.in_dir[i], .file_bytes = kt_file_size(files.paths[i]) };
     st = load_jobs(jobs, files.n, opt, range_bytes, t, out, failure);
     free(jobs);
     kt_filelist_free(&files);

@@ -33,8 +33,7 @@ static double us_double(int64_t ns)
     if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
     char buf[48]; /* (double)ns would round before the division: go via text */
     uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
-             (unsigned long long)(a % 1000));
+    snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a); /* no radix: any locale */
     return strtod(buf, NULL);
 }
 
