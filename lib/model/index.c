@@ -35,20 +35,6 @@ void kt_index_free(kt_index *idx)
     free(idx);
 }
 
-uint32_t *kt_select_events(const kt_events *e, bool (*keep)(const kt_events *, uint32_t),
-                           size_t *count)
-{
-    size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += keep(e, i);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!ids) return NULL;
-    n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (keep(e, i)) ids[n++] = i;
-    *count = n;
-    return ids;
-}
-
 static bool is_gpu_side(const kt_events *e, uint32_t i) { return kt_kind_is_gpu_side(e->kind[i]); }
 
 /* Every GPU-side event in time order, ties in file order. */
