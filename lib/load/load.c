@@ -124,7 +124,10 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */
     kt_detect_device_type(j->rank, ctx->strs);
-    j->status = kt_index_build(j->rank, ctx->strs);
+    if (ctx->opt && ctx->opt->hta_compat) return; /* kt_apply_hta_compat builds it */
+    /* a second thread only while some worker has run out of files */
+    int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
+    j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
 }
 
 /* ---- the pool -------------------------------------------------------------- */
@@ -141,6 +144,7 @@ static void *worker(void *arg)
         }
         load_one(ctx, &ctx->jobs[i], cache);
     }
+    atomic_fetch_sub(&ctx->working, 1);
     free(cache);
     return NULL;
 }
@@ -150,8 +154,14 @@ static void run_pool(kt_load_ctx *ctx)
     size_t n = (size_t)ctx->threads < ctx->njobs ? (size_t)ctx->threads : ctx->njobs;
     pthread_t *th = calloc(n, sizeof *th);
     size_t started = 0;
-    for (size_t i = 1; th && i < n; i++, started++)
-        if (pthread_create(&th[i], NULL, worker, ctx) != 0) break;
+    atomic_store(&ctx->working, 1); /* this thread */
+    for (size_t i = 1; th && i < n; i++, started++) {
+        atomic_fetch_add(&ctx->working, 1);
+        if (pthread_create(&th[i], NULL, worker, ctx) != 0) {
+            atomic_fetch_sub(&ctx->working, 1);
+            break;
+        }
+    }
     worker(ctx); /* the calling thread works too */
     for (size_t i = 1; i <= started; i++) pthread_join(th[i], NULL);
     free(th);

@@ -278,6 +278,7 @@ typedef struct kt_load_ctx {
     kt_file_job *jobs;
     size_t njobs;
     atomic_size_t next;          /* next job to take                       */
+    atomic_int working;          /* workers not yet out of jobs            */
     atomic_uint_fast64_t done;   /* input bytes consumed, for progress     */
     uint64_t total;
     int threads;

@@ -7,7 +7,7 @@
  * profiled step and the GPU work without a kept launch (A2.11).  Users who
  * compare our numbers with HTA's need the same event set, so this file
  * reproduces those steps, quirks included, on the columnar model and then
- * rebuilds the indexes.  The default (no compat) never does any of this.
+ * builds the indexes.  The default (no compat) never does any of this.
  */
 #include "index.h"
 #include "i64map.h"
