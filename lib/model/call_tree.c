@@ -90,18 +90,22 @@ static bool thread_number(thread_table *t, int64_t pid, int64_t tid, uint32_t *n
     return true;
 }
 
-/* thread[k] = thread number of ids[k]; returns the number of threads, or
- * SIZE_MAX on OOM.  Events come in runs of one thread: look up only on change. */
-static size_t number_threads(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *thread)
+/* thread[i] = thread number of event i if it is a tree member, else
+ * KT_NONE; returns the number of threads, or SIZE_MAX on OOM.  Events come
+ * in runs of one thread: look up only on change.                            */
+static size_t number_threads(const kt_events *e, uint32_t *thread)
 {
     thread_table t;
     bool ok = thread_table_init(&t, 64);
-    for (size_t k = 0; ok && k < n; k++) {
-        uint32_t i = ids[k];
-        if (k && e->pid[i] == e->pid[ids[k - 1]] && e->tid[i] == e->tid[ids[k - 1]])
-            thread[k] = thread[k - 1];
+    uint32_t last = KT_NONE; /* the previous member */
+    for (uint32_t i = 0; ok && i < e->n; i++) {
+        thread[i] = KT_NONE;
+        if (!in_tree(e, i)) continue;
+        if (last != KT_NONE && e->pid[i] == e->pid[last] && e->tid[i] == e->tid[last])
+            thread[i] = thread[last];
         else
-            ok = thread_number(&t, e->pid[i], e->tid[i], &thread[k]);
+            ok = thread_number(&t, e->pid[i], e->tid[i], &thread[i]);
+        last = i;
     }
     size_t count = t.count;
     thread_table_free(&t);
@@ -144,15 +148,17 @@ static bool order_thread(const kt_events *e, uint32_t *ids, size_t n)
     return true;
 }
 
-/* Stable counting sort of ids by thread; first[t]..first[t+1] is thread t. */
-static uint32_t *group_by_thread(const uint32_t *ids, const uint32_t *thread, size_t n,
-                                 size_t nthreads, size_t *first)
+/* Members grouped by thread, file order inside (a counting sort);
+ * first[t]..first[t+1] is thread t.                                         */
+static uint32_t *group_by_thread(const uint32_t *thread, size_t n, size_t nthreads, size_t *first)
 {
-    uint32_t *out = malloc((n ? n : 1) * sizeof *out);
-    if (!out) return NULL;
-    for (size_t k = 0; k < n; k++) first[thread[k] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        if (thread[i] != KT_NONE) first[thread[i] + 1]++;
     for (size_t t = 0; t < nthreads; t++) first[t + 1] += first[t];
-    for (size_t k = 0; k < n; k++) out[first[thread[k]]++] = ids[k];
+    uint32_t *out = malloc((first[nthreads] ? first[nthreads] : 1) * sizeof *out);
+    if (!out) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (thread[i] != KT_NONE) out[first[thread[i]]++] = (uint32_t)i;
     for (size_t t = nthreads; t > 0; t--) first[t] = first[t - 1]; /* undo the cursors */
     first[0] = 0;
     return out;
@@ -162,13 +168,11 @@ static uint32_t *group_by_thread(const uint32_t *ids, const uint32_t *thread, si
  * by (ts, longer first, file order).                                       */
 static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nthreads_out)
 {
-    size_t n = 0, nthreads = SIZE_MAX;
-    uint32_t *ids = kt_select_events(e, in_tree, &n);
-    uint32_t *thread = ids ? malloc((n ? n : 1) * sizeof *thread) : NULL;
-    if (thread) nthreads = number_threads(e, ids, n, thread);
+    size_t nthreads = SIZE_MAX;
+    uint32_t *thread = malloc((e->n ? e->n : 1) * sizeof *thread);
+    if (thread) nthreads = number_threads(e, thread);
     size_t *first = nthreads != SIZE_MAX ? calloc(nthreads + 1, sizeof *first) : NULL;
-    uint32_t *out = first ? group_by_thread(ids, thread, n, nthreads, first) : NULL;
-    free(ids);
+    uint32_t *out = first ? group_by_thread(thread, e->n, nthreads, first) : NULL;
     free(thread);
     for (size_t t = 0; out && t < nthreads; t++)
         if (!order_thread(e, out + first[t], first[t + 1] - first[t])) {
