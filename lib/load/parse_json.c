@@ -82,6 +82,11 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
     if (s >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     char c = *s;
     if (c == '"') {
+        unsigned k = kt_special_in_16(s + 1); /* short plain strings: "X", a category */
+        if (s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k])) {
+            *next = s + 2 + k;
+            return KT_SCAN_OK;
+        }
         const char *close;
         kt_scan_res r = kt_scan_string(s + 1, end, eof, &close, flags);
         if (r == KT_SCAN_OK) *next = close + 1;

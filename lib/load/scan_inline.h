@@ -128,8 +128,14 @@ static inline kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
     }
     if (*q != '"') return kt_obj_stop(o, q, false);
     const char *close;
-    kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
-    if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+    unsigned k = kt_special_in_16(q + 1); /* the usual key: short, plain, '":' */
+    if (q + 2 + k < o->end && q[1 + k] == '"' && q[2 + k] == ':') {
+        close = q + 1 + k;
+        pr->kflags = 0;
+    } else {
+        kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
+        if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+    }
     pr->key = q + 1;
     pr->klen = (size_t)(close - pr->key);
     q = close + 1;
