@@ -321,3 +321,61 @@ TEST(sort_ids_merge_and_radix_paths)
         free(ref);
     }
 }
+
+/* Threads are told apart by (pid, tid), however many and however
+ * interleaved; each thread's events may come out of start order.          */
+TEST(index_call_tree_many_interleaved_threads)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    enum { NT = 100 };
+    uint32_t child[NT], parent[NT], other_pid[NT];
+    for (int k = 0; k < NT; k++) /* children first: out of start order */
+        child[k] = X("cuda_runtime", "c", 2000 + k, 10, k, -1, -1);
+    for (int k = 0; k < NT; k++) {
+        parent[k] = X("cpu_op", "p", 1000, 5000, k, -1, -1);
+        other_pid[k] = fx_event(t, r, 'X', "cpu_op", "q", 1500, 10000, CPU_PID + 1, k, -1, -1);
+    }
+    fx_finish(t);
+    for (int k = 0; k < NT; k++) {
+        CHECK_INT(r->idx->parent[child[k]], parent[k]);
+        CHECK_INT(r->idx->parent[parent[k]], KT_NONE);
+        CHECK_INT(r->idx->parent[other_pid[k]], KT_NONE);
+    }
+    free_trace(t);
+}
+
+static uint32_t *copy_u32(const uint32_t *a, size_t n)
+{
+    uint32_t *c = malloc(n * sizeof *c);
+    for (size_t i = 0; i < n; i++) c[i] = a[i];
+    return c;
+}
+
+/* A rank large enough for the two-thread build gets the same index. */
+TEST(index_two_threads_same_as_one)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    for (int k = 0; k < 70000; k++) {
+        int64_t ts = 1000 * (int64_t)k;
+        X("cpu_op", "op", ts, 900, k % 3, -1, -1);
+        X("cuda_runtime", "cudaLaunchKernel", ts + 100, 200, k % 3, -1, k);
+        GPU("kernel", "k", ts + 500, 300, 0, 7 + k % 2, k);
+    }
+    fx_finish(t);
+    size_t n = r->ev.n;
+    CHECK_INT(kt_index_build_threads(r, t->strs, 1), KT_OK);
+    uint32_t *parent = copy_u32(r->idx->parent, n), *launcher = copy_u32(r->idx->launcher, n);
+    CHECK_INT(kt_index_build_threads(r, t->strs, 2), KT_OK);
+    size_t diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff += parent[i] != r->idx->parent[i] || launcher[i] != r->idx->launcher[i];
+    CHECK_INT(diff, 0);
+    CHECK_INT(r->idx->parent[1], 0);   /* the first launch sits in the first op */
+    CHECK_INT(r->idx->launcher[2], 1); /* and launched the first kernel */
+    CHECK_INT(r->idx->nstreams, 2);
+    free(parent);
+    free(launcher);
+    free_trace(t);
+}

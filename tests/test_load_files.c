@@ -107,6 +107,45 @@ TEST(load_directory_sorted_gzip_by_magic)
     remove_dir();
 }
 
+/* Other JSON beside the rank files is skipped with a note in directory
+ * mode; named explicitly, it stays an error; a damaged file is no excuse. */
+TEST(load_directory_skips_non_trace_json)
+{
+    make_dir();
+    write_plain("rank0.json", trace_text(0, "r0"));
+    write_plain("truth.json", "{\"ranks\": 1, \"events\": [1, 2]}");
+    write_plain("timeline.json", "[1, 2, 3]");
+    const char *paths[] = { dir };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(load_paths(paths, 1, NULL, &t, &fail), KT_OK);
+    if (t) {
+        CHECK_INT(t->nranks, 1);
+        CHECK_STR(event_name(t, 0, 0), "r0");
+        size_t notes = 0;
+        for (size_t i = 0; i < kt_diags_count(kt_trace_diags(t)); i++) {
+            const kt_diag *d = kt_diags_get(kt_trace_diags(t), i);
+            bool named = d->file && (strcmp(d->file, path_of("truth.json")) == 0 ||
+                                       strcmp(d->file, path_of("timeline.json")) == 0);
+            notes += d->level == KT_DIAG_INFO && named && strstr(d->message, "not a Kineto trace");
+        }
+        CHECK_INT(notes, 2);
+    }
+    kt_trace_free(t);
+    const char *named[] = { path_of("truth.json") };
+    CHECK_INT(load_paths(named, 1, NULL, &t, &fail), KT_EINPUT);
+    kt_diags_free(fail);
+    remove(path_of("rank0.json"));
+    CHECK_INT(load_paths(paths, 1, NULL, &t, &fail), KT_EINPUT); /* nothing left to load */
+    CHECK(fail && strstr(kt_diags_get(fail, kt_diags_count(fail) - 1)->message, "no Kineto trace"));
+    kt_diags_free(fail);
+    write_plain("rank0.json", "{\"traceEvents\": [{\"ph\": ");
+    write_plain("rank1.json", "{\"distributedInfo\": ");         /* cut off: not skipped */
+    CHECK_INT(load_paths(paths, 1, NULL, &t, &fail), KT_EINPUT);
+    kt_diags_free(fail);
+    remove_dir();
+}
+
 TEST(load_multi_member_gzip)
 {
     make_dir();

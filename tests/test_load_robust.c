@@ -7,6 +7,7 @@
 #include "test.h"
 #include "load/load_internal.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,4 +417,37 @@ TEST(load_huge_float_args_do_not_overflow)
     CHECK_INT(kt_event_arg_int(r, 0, KT_ARG_CONTEXT, -7), -7);
     CHECK(kt_event_arg_float(r, 0, KT_ARG_CONTEXT, 0) == -1e19);
     kt_trace_free(t);
+}
+
+/* Long float args are rounded once, exactly as Python's float(), and the
+ * process locale's radix character (',' under de_DE) does not matter.    */
+static void check_long_floats(void)
+{
+    const char *json = HEAD
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 5,\n"
+        " \"args\": {\"memory bandwidth (GB/s)\": 123.45678901234567891, \"blocks per SM\": 1.2345678901234567e-5,\n"
+        "  \"warps per SM\": 98765432109876543.21e-10}}\n"
+        "]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    CHECK(kt_event_arg_float(r, 0, KT_ARG_MEMORY_BW_GBPS, -1) == 123.45678901234567891);
+    CHECK(kt_event_arg_float(r, 0, KT_ARG_BLOCKS_PER_SM, -1) == 1.2345678901234567e-5);
+    CHECK(kt_event_arg_float(r, 0, KT_ARG_WARPS_PER_SM, -1) == 98765432109876543.21e-10);
+    kt_trace_free(t);
+}
+
+TEST(load_long_floats_exact_in_any_locale)
+{
+    check_long_floats();
+    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
+    bool switched = false;
+    for (size_t i = 0; i < sizeof comma / sizeof *comma && !switched; i++)
+        switched = setlocale(LC_NUMERIC, comma[i]) != NULL;
+    if (!switched) {
+        kt_test_skip("no locale with a decimal comma installed");
+        return;
+    }
+    check_long_floats();
+    setlocale(LC_NUMERIC, "C");
 }

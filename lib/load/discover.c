@@ -26,7 +26,7 @@ static bool is_trace_name(const char *name)
     return name[0] != '.' && (ends_with(name, ".json") || ends_with(name, ".json.gz"));
 }
 
-static bool add_file(kt_filelist *l, const char *path, int rank)
+static bool add_file(kt_filelist *l, const char *path, int rank, bool in_dir)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
@@ -36,12 +36,16 @@ static bool add_file(kt_filelist *l, const char *path, int rank)
         int *r = realloc(l->explicit_rank, cap * sizeof *r);
         if (!r) return false;
         l->explicit_rank = r;
+        bool *in = realloc(l->in_dir, cap * sizeof *in);
+        if (!in) return false;
+        l->in_dir = in;
         l->cap = cap;
     }
     char *copy = strdup(path);
     if (!copy) return false;
     l->paths[l->n] = copy;
-    l->explicit_rank[l->n++] = rank;
+    l->explicit_rank[l->n] = rank;
+    l->in_dir[l->n++] = in_dir;
     return true;
 }
 
@@ -70,7 +74,7 @@ static kt_status add_directory(kt_filelist *l, const char *dir, int rank, kt_dia
         }
         snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
         struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && !add_file(l, path, rank)) st = KT_ENOMEM;
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && !add_file(l, path, rank, true)) st = KT_ENOMEM;
         free(path);
     }
     closedir(d);
@@ -109,7 +113,7 @@ kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
             return KT_EINPUT;
         }
         kt_status st = S_ISDIR(sb.st_mode) ? add_directory(out, paths[i], rank, diags)
-                       : add_file(out, paths[i], rank) ? KT_OK
+                       : add_file(out, paths[i], rank, false) ? KT_OK
                                                        : KT_ENOMEM;
         if (st != KT_OK) return st;
     }
@@ -121,6 +125,7 @@ void kt_filelist_free(kt_filelist *l)
     for (size_t i = 0; i < l->n; i++) free(l->paths[i]);
     free(l->paths);
     free(l->explicit_rank);
+    free(l->in_dir);
     memset(l, 0, sizeof *l);
 }
 

@@ -66,6 +66,7 @@ kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_byt
     kt_status st = p->oom ? KT_ENOMEM : ok ? KT_OK : KT_EINPUT;
     if (st == KT_OK && !finish_rank(p, json_bytes)) st = KT_ENOMEM;
     j->dist_rank = p->dist_rank;
+    j->not_trace = st == KT_EINPUT && p->not_trace;
     if (!kt_pdiag_flush(p, &j->diags)) st = KT_ENOMEM;
     if (st == KT_EINPUT) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "%s", p->fail);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
@@ -123,7 +124,10 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */
     kt_detect_device_type(j->rank, ctx->strs);
-    j->status = kt_index_build(j->rank, ctx->strs);
+    if (ctx->opt && ctx->opt->hta_compat) return; /* kt_apply_hta_compat builds it */
+    /* a second thread only while some worker has run out of files */
+    int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
+    j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
 }
 
 /* ---- the pool -------------------------------------------------------------- */
@@ -140,6 +144,7 @@ static void *worker(void *arg)
         }
         load_one(ctx, &ctx->jobs[i], cache);
     }
+    atomic_fetch_sub(&ctx->working, 1);
     free(cache);
     return NULL;
 }
@@ -149,8 +154,14 @@ static void run_pool(kt_load_ctx *ctx)
     size_t n = (size_t)ctx->threads < ctx->njobs ? (size_t)ctx->threads : ctx->njobs;
     pthread_t *th = calloc(n, sizeof *th);
     size_t started = 0;
-    for (size_t i = 1; th && i < n; i++, started++)
-        if (pthread_create(&th[i], NULL, worker, ctx) != 0) break;
+    atomic_store(&ctx->working, 1); /* this thread */
+    for (size_t i = 1; th && i < n; i++, started++) {
+        atomic_fetch_add(&ctx->working, 1);
+        if (pthread_create(&th[i], NULL, worker, ctx) != 0) {
+            atomic_fetch_sub(&ctx->working, 1);
+            break;
+        }
+    }
     worker(ctx); /* the calling thread works too */
     for (size_t i = 1; i <= started; i++) pthread_join(th[i], NULL);
     free(th);
@@ -199,11 +210,23 @@ static kt_status check_duplicates(kt_trace *t)
     return st;
 }
 
+/* A directory may hold other JSON beside the rank files (a synthesizer's
+ * truth.json, a memory snapshot): such a file is skipped with a note.  A
+ * file named explicitly stays an error.                                    */
+static bool skip_non_trace(kt_trace *t, kt_file_job *j)
+{
+    if (!j->in_dir || !j->not_trace) return false;
+    kt_diags_clear(&j->diags);
+    kt_diags_add(&t->diags, KT_DIAG_INFO, j->path, -1, "skipped: valid JSON but not a Kineto trace");
+    return true;
+}
+
 static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
 {
     kt_status st = KT_OK;
     for (size_t i = 0; i < ctx->njobs; i++) {
         kt_file_job *j = &ctx->jobs[i];
+        if (skip_non_trace(t, j)) continue;
         if (!move_diags(&t->diags, &j->diags)) st = KT_ENOMEM;
         if (j->status != KT_OK) {
             if (st == KT_OK || j->status == KT_ENOMEM) st = j->status;
@@ -212,6 +235,10 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
         assign_rank(t, j);
         t->ranks[t->nranks++] = j->rank;
         j->rank = NULL;
+    }
+    if (st == KT_OK && t->nranks == 0) {
+        kt_diags_add(&t->diags, KT_DIAG_ERROR, NULL, -1, "no Kineto trace among the input files");
+        st = KT_EINPUT;
     }
     if (st != KT_OK) return st;
     qsort(t->ranks, t->nranks, sizeof *t->ranks, by_rank);
@@ -290,7 +317,7 @@ kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_
     }
     for (size_t i = 0; i < files.n; i++)
         jobs[i] = (kt_file_job){ .path = files.paths[i], .explicit_rank = files.explicit_rank[i],
-                                 .file_bytes = kt_file_size(files.paths[i]) };
+                                 .in_dir = files.in_dir[i], .file_bytes = kt_file_size(files.paths[i]) };
     st = load_jobs(jobs, files.n, opt, range_bytes, t, out, failure);
     free(jobs);
     kt_filelist_free(&files);

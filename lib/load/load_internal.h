@@ -146,6 +146,7 @@ typedef struct kt_parser {
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */
+    bool not_trace;      /* valid JSON, but no traceEvents list in it          */
     bool looks_et;       /* a top-level "nodes" key: a PyTorch execution trace */
     uint32_t empty_str;  /* strtab id of ""                                    */
 
@@ -245,6 +246,7 @@ int kt_rank_from_filename(const char *path);
 typedef struct kt_filelist {
     char **paths;
     int *explicit_rank; /* -1 = detect */
+    bool *in_dir;       /* found in a directory (not named explicitly) */
     size_t n, cap;
 } kt_filelist;
 /* Expand paths: a directory contributes its *.json, *.json.gz,
@@ -261,6 +263,8 @@ typedef struct kt_file_job {
     const void *buf;       /* the caller's buffer, or NULL for a file          */
     size_t len;
     int explicit_rank;     /* -1 = detect                                      */
+    bool in_dir;           /* a directory's file: skipped if not a trace        */
+    bool not_trace;        /* valid JSON without traceEvents                   */
     uint64_t file_bytes;
     kt_rank *rank;         /* result                                           */
     kt_diags diags;        /* this file's reports                              */
@@ -274,6 +278,7 @@ typedef struct kt_load_ctx {
     kt_file_job *jobs;
     size_t njobs;
     atomic_size_t next;          /* next job to take                       */
+    atomic_int working;          /* workers not yet out of jobs            */
     atomic_uint_fast64_t done;   /* input bytes consumed, for progress     */
     uint64_t total;
     int threads;

@@ -23,9 +23,18 @@ typedef struct member {
     int64_t num;
 } member;
 
+/* The kind of an event as last computed, from the ph and cat seen then. */
+typedef struct kind_memo {
+    const char *ph_v, *cat_v; /* the members it was computed from (NULL: none) */
+    kt_kind kind;
+    uint32_t cat, raw;
+} kind_memo;
+
 typedef struct raw_event {
     member ph, cat, name, ts, dur, pid, tid, id, args;
     bool pushed;      /* the event row exists (its args were parsed in place) */
+    bool kind_known;  /* kind holds the kind for the current ph and cat      */
+    kind_memo kind;
 } raw_event;
 
 static void raw_event_init(raw_event *e)
@@ -33,7 +42,7 @@ static void raw_event_init(raw_event *e)
     /* only v matters until a member is seen (a memset here showed up in profiles) */
     e->ph.v = e->cat.v = e->name.v = e->ts.v = e->dur.v = NULL;
     e->pid.v = e->tid.v = e->id.v = e->args.v = NULL;
-    e->pushed = false;
+    e->pushed = e->kind_known = false;
 }
 
 /* Which member of raw_event a key names, or NULL. */
@@ -429,7 +438,7 @@ static char ph_of(const raw_event *e)
 
 /* Kind of the event; *cat (optional) gets the strtab id of the category to
  * store (normalized) and *raw the category as written ("" when absent).  */
-static kt_kind event_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
+static kt_kind compute_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
 {
     char ph = ph_of(e);
     uint32_t id = is_string(&e->cat) ? intern_member(p, &e->cat) : KT_NONE; /* as written */
@@ -446,6 +455,22 @@ static kt_kind event_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint3
     }
     *cat = k->cat;
     return (kt_kind)k->kind;
+}
+
+/* The kind is needed twice when args are parsed in place: once is enough
+ * (interning the category is the expensive part).                         */
+static kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
+{
+    kind_memo *m = &e->kind;
+    if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
+        m->kind = compute_kind(p, e, &m->cat, &m->raw);
+        m->ph_v = e->ph.v;
+        m->cat_v = e->cat.v;
+        e->kind_known = true;
+    }
+    *cat = m->cat;
+    *raw = m->raw;
+    return m->kind;
 }
 
 static bool push_row(kt_parser *p)

@@ -13,6 +13,7 @@
  */
 #include "load_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,11 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
     if (s >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     char c = *s;
     if (c == '"') {
+        unsigned k = kt_special_in_16(s + 1); /* short plain strings: "X", a category */
+        if (s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k])) {
+            *next = s + 2 + k;
+            return KT_SCAN_OK;
+        }
         const char *close;
         kt_scan_res r = kt_scan_string(s + 1, end, eof, &close, flags);
         if (r == KT_SCAN_OK) *next = close + 1;
@@ -88,6 +94,11 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
     }
     if (c == '{' || c == '[') return skip_nested(s, end, eof, next, flags);
     const char *p = s;
+    if (end - s >= 24) { /* numbers: their digits 8 at a time */
+        uint64_t v;
+        p += c == '-';
+        p += kt_digits16(p, &v);
+    }
     while (p < end && is_scalar_char((unsigned char)*p)) p++;
     if (p == s) return KT_SCAN_ERR;
     if (p >= end && !eof) return KT_SCAN_MORE;
@@ -194,14 +205,31 @@ static bool exact_fast_path(const decimal *d)
 }
 
 /* Longer mantissas (17-19 digits, e.g. bandwidth args) round twice above;
- * strtod rounds once, as Python's float() does for HTA.                    */
+ * strtod rounds once, as Python's float() does for HTA.  strtod reads the
+ * radix character of the process locale (',' under de_DE), and a library
+ * must not depend on that: the number is handed over without one, as
+ * digits and a power of ten ("12.5e3" → "125e2").                          */
 static double correctly_rounded(const char *s, const char *p, double approx)
 {
-    char buf[64];
-    size_t len = (size_t)(p - s);
-    if (len >= sizeof buf) return approx;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
+    char buf[96];
+    size_t k = 0;
+    int64_t shift = 0, exp = 0;
+    bool in_frac = false, eneg = false;
+    const char *q = s;
+    for (; q < p && *q != 'e' && *q != 'E'; q++) {
+        if (*q == '.') {
+            in_frac = true;
+            continue;
+        }
+        if (k + 24 >= sizeof buf) return approx;
+        buf[k++] = *q;
+        shift -= in_frac;
+    }
+    if (q < p) q++;
+    if (q < p && (*q == '-' || *q == '+')) eneg = *q++ == '-';
+    for (; q < p; q++)
+        if (exp < 100000) exp = exp * 10 + (*q - '0');
+    snprintf(buf + k, sizeof buf - k, "e%lld", (long long)((eneg ? -exp : exp) + shift));
     return strtod(buf, NULL);
 }
 

@@ -100,6 +100,7 @@ static kt_scan_res top_start(kt_parser *p, cursor *c)
     } else if (*q == '[') {
         fail(p, "not a Kineto trace (the JSON is a list, e.g. a memory timeline, not an object "
                 "with traceEvents)");
+        p->not_trace = true;
     } else {
         fail(p, "not a Kineto trace (not JSON: byte %lld is '%c')", (long long)kt_offset_of(p, q),
              (*q >= 0x20 && *q < 0x7f) ? *q : '?');
@@ -134,6 +135,7 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
         if (t >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
         if (*t != '[') {
             fail(p, "not a Kineto trace (traceEvents is not a list)");
+            p->not_trace = true;
             return KT_SCAN_OK;
         }
         p->seen_events = true;
@@ -423,6 +425,7 @@ bool kt_parse_stream(kt_parser *p, kt_src *src)
     if (p->state == KT_PS_DONE && !p->seen_events && !p->in_range) {
         fail(p, "not a Kineto trace (no traceEvents%s)",
              p->looks_et ? "; looks like a PyTorch execution trace" : "");
+        p->not_trace = true;
         return false;
     }
     return true;

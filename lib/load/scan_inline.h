@@ -10,6 +10,8 @@
 #ifndef KT_SCAN_INLINE_H
 #define KT_SCAN_INLINE_H
 
+#include <string.h>
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -126,8 +128,14 @@ static inline kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
     }
     if (*q != '"') return kt_obj_stop(o, q, false);
     const char *close;
-    kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
-    if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+    unsigned k = kt_special_in_16(q + 1); /* the usual key: short, plain, '":' */
+    if (q + 2 + k < o->end && q[1 + k] == '"' && q[2 + k] == ':') {
+        close = q + 1 + k;
+        pr->kflags = 0;
+    } else {
+        kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
+        if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+    }
     pr->key = q + 1;
     pr->klen = (size_t)(close - pr->key);
     q = close + 1;
@@ -158,12 +166,63 @@ static inline kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *close
     return KT_SCAN_OK;
 }
 
+/* Leading decimal digits of the 8 bytes at p (readable): their count (0-8)
+ * and *val their value, without a branch per digit (SWAR).  Numbers are
+ * most of a trace's bytes (ts, dur, pid, tid, ids).                         */
+static inline unsigned kt_digits8(const char *p, uint64_t *val)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
+    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
+                                                  0xF0F0F0F0F0F0F0F0ull);
+    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+    if (n == 0) {
+        *val = 0;
+        return 0;
+    }
+    uint64_t v = a << (8 * (8 - n)); /* the n digits last, zeros (leading) before them */
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+         (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+    *val = v;
+    return n;
+}
+
+static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+
+/* Up to 16 leading digits at p (16 readable bytes) → *v; their count. */
+static inline unsigned kt_digits16(const char *p, uint64_t *v)
+{
+    unsigned n = kt_digits8(p, v);
+    if (n < 8) return n;
+    uint64_t lo;
+    unsigned m = kt_digits8(p + 8, &lo);
+    *v = *v * kt_pow10_8[m] + lo;
+    return 8 + m;
+}
+
 /* Microseconds as written → ns: the plain "123" and "123.456" forms inline,
  * everything else (more digits, exponents, signs) through the general path. */
 static inline const char *kt_us_to_ns(const char *s, const char *end, int64_t *ns, bool *rounded,
                                       bool *overflow)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
+    if (end - s >= 24) { /* the usual "1700008032422.732": whole 8-byte steps */
+        uint64_t v, frac = 0;
+        unsigned n = kt_digits16(s, &v), nd = 0;
+        const char *p = s + n;
+        if (n > 0 && n < 16) {
+            if (*p == '.') nd = kt_digits8(p + 1, &frac);
+            const char *f = *p == '.' ? p + 1 + nd : p;
+            if ((*p != '.' || (nd > 0 && nd <= 3)) && !kt_is_digit(*f) && *f != 'e' && *f != 'E') {
+                *ns = (int64_t)v * 1000 + (int64_t)frac * frac_scale[nd];
+                *rounded = *overflow = false;
+                return f;
+            }
+        }
+        return kt_parse_us_as_ns(s, end, ns, rounded, overflow);
+    }
     const char *p = s;
     int64_t v = 0;
     while (p < end && kt_is_digit(*p) && p - s < 16) v = v * 10 + (*p++ - '0');
@@ -187,6 +246,18 @@ static inline const char *kt_number(const char *s, const char *end, kt_num *out)
 {
     const char *p = s + (s < end && *s == '-');
     const char *d = p;
+    if (end - p >= 24) { /* room for 16 digits and the byte after them */
+        uint64_t u;
+        unsigned n = kt_digits16(p, &u);
+        p += n;
+        if (n > 0 && n < 16 && *p != '.' && *p != 'e' && *p != 'E') {
+            out->kind = KT_NUM_INT;
+            out->i = d > s ? -(int64_t)u : (int64_t)u;
+            out->f = (double)out->i;
+            return p;
+        }
+        return kt_parse_number(s, end, out);
+    }
     int64_t v = 0;
     while (p < end && kt_is_digit(*p) && p - d < 18) v = v * 10 + (*p++ - '0');
     if (p > d && p < end && !kt_is_digit(*p) && *p != '.' && *p != 'e' && *p != 'E') {

@@ -331,6 +331,7 @@ kt_status kt_parse_ranges(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache, co
     if (ok && !s.acc.seen_events) {
         snprintf(s.acc.fail, sizeof s.acc.fail, "not a Kineto trace (no traceEvents%s)",
                  s.acc.looks_et ? "; looks like a PyTorch execution trace" : "");
+        s.acc.not_trace = true;
         ok = false;
     }
     kt_status st = kt_finish_job(j, &s.acc, ok, *json_bytes ? *json_bytes : s.end);

@@ -299,6 +299,7 @@ uint32_t kt_intern(kt_parser *p, const char *s, size_t len)
 
 uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags)
 {
+    if (!flags) return kt_intern(p, s, len); /* nearly always: nothing to decode */
     const char *t;
     size_t n;
     if (!kt_string_text(p, s, len, flags, &t, &n)) return KT_NONE;

@@ -33,13 +33,87 @@ static bool in_tree(const kt_events *e, uint32_t i)
             k == KT_K_RUNTIME || k == KT_K_DRIVER);
 }
 
-static bool same_thread(const kt_events *e, uint32_t a, uint32_t b)
+/* Dense thread numbers for (pid, tid) pairs: a growing open-addressing
+ * table (a trace has a handful to a few thousand threads).                 */
+typedef struct thread_table {
+    int64_t *pid, *tid;
+    uint32_t *num; /* KT_NONE = empty slot */
+    size_t mask, count;
+} thread_table;
+
+static size_t thread_slot(const thread_table *t, int64_t pid, int64_t tid)
 {
-    return e->pid[a] == e->pid[b] && e->tid[a] == e->tid[b];
+    uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15u) ^ ((uint64_t)tid * 0xC2B2AE3D27D4EB4Fu);
+    size_t s = (size_t)(h >> 32) & t->mask;
+    while (t->num[s] != KT_NONE && (t->pid[s] != pid || t->tid[s] != tid)) s = (s + 1) & t->mask;
+    return s;
 }
 
-/* Order one run of equal (thread, ts) events longer first, file order
- * among equal durations (ids arrive in file order: the sorts are stable). */
+static void thread_table_free(thread_table *t)
+{
+    free(t->pid);
+    free(t->tid);
+    free(t->num);
+}
+
+static bool thread_table_init(thread_table *t, size_t slots)
+{
+    *t = (thread_table){ .pid = malloc(slots * sizeof *t->pid), .tid = malloc(slots * sizeof *t->tid),
+                         .num = kt_none_array(slots), .mask = slots - 1 };
+    return t->pid && t->tid && t->num;
+}
+
+static bool thread_table_grow(thread_table *t)
+{
+    thread_table bigger;
+    if (!thread_table_init(&bigger, 2 * (t->mask + 1))) { thread_table_free(&bigger); return false; }
+    for (size_t s = 0; s <= t->mask; s++)
+        if (t->num[s] != KT_NONE) {
+            size_t d = thread_slot(&bigger, t->pid[s], t->tid[s]);
+            bigger.pid[d] = t->pid[s], bigger.tid[d] = t->tid[s], bigger.num[d] = t->num[s];
+        }
+    bigger.count = t->count;
+    thread_table_free(t);
+    *t = bigger;
+    return true;
+}
+
+/* The thread number of (pid, tid), numbering new pairs as they come. */
+static bool thread_number(thread_table *t, int64_t pid, int64_t tid, uint32_t *num)
+{
+    if (2 * (t->count + 1) > t->mask + 1 && !thread_table_grow(t)) return false;
+    size_t s = thread_slot(t, pid, tid);
+    if (t->num[s] == KT_NONE) {
+        t->pid[s] = pid, t->tid[s] = tid, t->num[s] = (uint32_t)t->count++;
+    }
+    *num = t->num[s];
+    return true;
+}
+
+/* thread[i] = thread number of event i if it is a tree member, else
+ * KT_NONE; returns the number of threads, or SIZE_MAX on OOM.  Events come
+ * in runs of one thread: look up only on change.                            */
+static size_t number_threads(const kt_events *e, uint32_t *thread)
+{
+    thread_table t;
+    bool ok = thread_table_init(&t, 64);
+    uint32_t last = KT_NONE; /* the previous member */
+    for (uint32_t i = 0; ok && i < e->n; i++) {
+        thread[i] = KT_NONE;
+        if (!in_tree(e, i)) continue;
+        if (last != KT_NONE && e->pid[i] == e->pid[last] && e->tid[i] == e->tid[last])
+            thread[i] = thread[last];
+        else
+            ok = thread_number(&t, e->pid[i], e->tid[i], &thread[i]);
+        last = i;
+    }
+    size_t count = t.count;
+    thread_table_free(&t);
+    return ok ? count : SIZE_MAX;
+}
+
+/* Order one run of equal ts events longer first, file order among equal
+ * durations (ids arrive in file order: the sorts are stable).              */
 static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
 {
     if (n <= 16) { /* the usual case: insertion sort, no allocation */
@@ -59,28 +133,56 @@ static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
     return ok;
 }
 
-static bool longer_first(const kt_events *e, uint32_t *ids, size_t n)
+/* One thread's events, in file order, into (ts, longer first, file order).
+ * Kineto writes a thread's events nearly in start order: sort only if not. */
+static bool order_thread(const kt_events *e, uint32_t *ids, size_t n)
 {
+    size_t k = 1;
+    while (k < n && e->ts[ids[k]] >= e->ts[ids[k - 1]]) k++;
+    if (k < n && !kt_sort_ids_by_i64(ids, n, e->ts)) return false;
     for (size_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]] && same_thread(e, ids[a], ids[b]); b++)
+        for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]]; b++)
             ;
         if (b - a > 1 && !sort_run(e, ids + a, b - a)) return false;
     }
     return true;
 }
 
-/* Tree members ordered by (pid, tid, ts, longer first, file order). */
-static uint32_t *thread_order(const kt_events *e, size_t *count)
+/* Members grouped by thread, file order inside (a counting sort);
+ * first[t]..first[t+1] is thread t.                                         */
+static uint32_t *group_by_thread(const uint32_t *thread, size_t n, size_t nthreads, size_t *first)
 {
-    size_t n = 0;
-    uint32_t *ids = kt_select_events(e, in_tree, &n);
-    if (ids && kt_sort_ids_by_i64(ids, n, e->ts) && kt_sort_ids_by_i64(ids, n, e->tid) &&
-        kt_sort_ids_by_i64(ids, n, e->pid) && longer_first(e, ids, n)) {
-        *count = n;
-        return ids;
-    }
-    free(ids);
-    return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (thread[i] != KT_NONE) first[thread[i] + 1]++;
+    for (size_t t = 0; t < nthreads; t++) first[t + 1] += first[t];
+    uint32_t *out = malloc((first[nthreads] ? first[nthreads] : 1) * sizeof *out);
+    if (!out) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (thread[i] != KT_NONE) out[first[thread[i]]++] = (uint32_t)i;
+    for (size_t t = nthreads; t > 0; t--) first[t] = first[t - 1]; /* undo the cursors */
+    first[0] = 0;
+    return out;
+}
+
+/* Tree members grouped by thread (first[0..nthreads]), each thread ordered
+ * by (ts, longer first, file order).                                       */
+static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nthreads_out)
+{
+    size_t nthreads = SIZE_MAX;
+    uint32_t *thread = malloc((e->n ? e->n : 1) * sizeof *thread);
+    if (thread) nthreads = number_threads(e, thread);
+    size_t *first = nthreads != SIZE_MAX ? calloc(nthreads + 1, sizeof *first) : NULL;
+    uint32_t *out = first ? group_by_thread(thread, e->n, nthreads, first) : NULL;
+    free(thread);
+    for (size_t t = 0; out && t < nthreads; t++)
+        if (!order_thread(e, out + first[t], first[t + 1] - first[t])) {
+            free(out);
+            out = NULL;
+        }
+    if (!out) { free(first); return NULL; }
+    *first_out = first;
+    *nthreads_out = nthreads;
+    return out;
 }
 
 static int64_t end_of(const kt_events *e, uint32_t i) { return e->ts[i] + e->dur[i]; }
@@ -107,16 +209,15 @@ kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
 {
     const kt_events *e = &r->ev;
     idx->parent = kt_none_array(e->n);
-    size_t n = 0;
-    uint32_t *ids = idx->parent ? thread_order(e, &n) : NULL;
+    size_t *first = NULL, nthreads = 0;
+    uint32_t *ids = idx->parent ? thread_order(e, &first, &nthreads) : NULL;
+    size_t n = ids ? first[nthreads] : 0;
     uint32_t *stack = ids ? malloc((n ? n : 1) * sizeof *stack) : NULL;
-    if (!stack) { free(ids); return KT_ENOMEM; }
-    for (size_t start = 0, k = 1; start < n; k++) {
-        if (k < n && same_thread(e, ids[k], ids[start])) continue;
-        build_thread(e, ids + start, k - start, stack, idx->parent);
-        start = k;
-    }
+    if (!stack) { free(ids); free(first); return KT_ENOMEM; }
+    for (size_t t = 0; t < nthreads; t++)
+        build_thread(e, ids + first[t], first[t + 1] - first[t], stack, idx->parent);
     free(stack);
     free(ids);
+    free(first);
     return KT_OK;
 }

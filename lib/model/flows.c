@@ -34,26 +34,27 @@ static uint32_t *group_flows(const kt_events *e, size_t *count)
 }
 
 /* Pair the k-th start with the k-th end of one (cat, id) group, whatever
- * their file order: Kineto often writes the end (ph f) before its start.  */
-static size_t pair_group(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *starts,
+ * their file order: Kineto often writes the end (ph f) before its start.
+ * Appends the pairs to (start_of, end_of); returns how many.               */
+static size_t pair_group(const kt_events *e, const uint32_t *ids, size_t n, uint64_t *start_of,
                          uint32_t *end_of)
 {
     size_t nstarts = 0, next = 0;
     for (size_t k = 0; k < n; k++)
-        if (e->kind[ids[k]] == KT_K_FLOW_START) starts[nstarts++] = ids[k];
+        if (e->kind[ids[k]] == KT_K_FLOW_START) start_of[nstarts++] = ids[k];
     for (size_t k = 0; k < n && next < nstarts; k++)
-        if (e->kind[ids[k]] == KT_K_FLOW_END) end_of[starts[next++]] = ids[k];
+        if (e->kind[ids[k]] == KT_K_FLOW_END) end_of[next++] = ids[k];
     return next;
 }
 
-static size_t pair_groups(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *starts,
+static size_t pair_groups(const kt_events *e, const uint32_t *ids, size_t n, uint64_t *start_of,
                           uint32_t *end_of)
 {
     size_t pairs = 0, g = 0;
     for (size_t k = 1; k <= n; k++) {
         if (k < n && e->cat[ids[k]] == e->cat[ids[g]] && e->corr[ids[k]] == e->corr[ids[g]])
             continue;
-        pairs += pair_group(e, ids + g, k - g, starts, end_of);
+        pairs += pair_group(e, ids + g, k - g, start_of + pairs, end_of + pairs);
         g = k;
     }
     return pairs;
@@ -64,17 +65,17 @@ kt_status kt_build_flows(const kt_rank *r, kt_index *idx)
     const kt_events *e = &r->ev;
     size_t n = 0;
     uint32_t *ids = group_flows(e, &n);
-    uint32_t *queue = ids ? malloc((n ? n : 1) * sizeof *queue) : NULL;
-    uint32_t *end_of = queue ? kt_none_array(e->n) : NULL;
-    if (!end_of) { free(ids); free(queue); return KT_ENOMEM; }
-    size_t pairs = pair_groups(e, ids, n, queue, end_of);
-    idx->flows = malloc((pairs ? pairs : 1) * sizeof *idx->flows);
-    if (idx->flows) {
-        for (uint32_t i = 0; i < e->n; i++) /* listed in the starts' file order */
-            if (end_of[i] != KT_NONE) idx->flows[idx->nflows++] = (kt_flow){ i, end_of[i] };
-    }
+    uint64_t *start_of = ids ? malloc((n ? n : 1) * sizeof *start_of) : NULL;
+    uint32_t *end_of = start_of ? malloc((n ? n : 1) * sizeof *end_of) : NULL;
+    size_t pairs = end_of ? pair_groups(e, ids, n, start_of, end_of) : 0;
     free(ids);
-    free(queue);
+    /* listed in the starts' file order */
+    idx->flows = end_of && kt_radix_sort(start_of, end_of, pairs)
+                     ? malloc((pairs ? pairs : 1) * sizeof *idx->flows) : NULL;
+    for (size_t k = 0; idx->flows && k < pairs; k++)
+        idx->flows[k] = (kt_flow){ (uint32_t)start_of[k], end_of[k] };
+    idx->nflows = idx->flows ? pairs : 0;
+    free(start_of);
     free(end_of);
     return idx->flows ? KT_OK : KT_ENOMEM;
 }

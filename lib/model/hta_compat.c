@@ -7,7 +7,7 @@
  * profiled step and the GPU work without a kept launch (A2.11).  Users who
  * compare our numbers with HTA's need the same event set, so this file
  * reproduces those steps, quirks included, on the columnar model and then
- * rebuilds the indexes.  The default (no compat) never does any of this.
+ * builds the indexes.  The default (no compat) never does any of this.
  */
 #include "index.h"
 #include "i64map.h"
@@ -33,8 +33,7 @@ static double us_double(int64_t ns)
     if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
     char buf[48]; /* (double)ns would round before the division: go via text */
     uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
-             (unsigned long long)(a % 1000));
+    snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a); /* no radix: any locale */
     return strtod(buf, NULL);
 }
 

@@ -8,6 +8,7 @@
 #include "index_build.h"
 #include "radix.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,20 +35,6 @@ void kt_index_free(kt_index *idx)
     free(idx);
 }
 
-uint32_t *kt_select_events(const kt_events *e, bool (*keep)(const kt_events *, uint32_t),
-                           size_t *count)
-{
-    size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += keep(e, i);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    if (!ids) return NULL;
-    n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (keep(e, i)) ids[n++] = i;
-    *count = n;
-    return ids;
-}
-
 static bool is_gpu_side(const kt_events *e, uint32_t i) { return kt_kind_is_gpu_side(e->kind[i]); }
 
 /* Every GPU-side event in time order, ties in file order. */
@@ -61,7 +48,29 @@ static uint32_t *gpu_events_by_ts(const kt_events *e, size_t *count)
     return ids;
 }
 
-static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *idx)
+/* Ranks with more events than this build their call tree (and steps) on a
+ * second thread while this one does the GPU side: below it a thread costs
+ * more than it saves.                                                      */
+#define TWO_THREADS_MIN_EVENTS 200000
+
+typedef struct cpu_side_job {
+    const kt_rank *r;
+    const kt_strtab *strs;
+    kt_index *idx;
+    kt_status status;
+} cpu_side_job;
+
+/* Call tree and steps: they write only idx->parent and idx->*steps. */
+static void *build_cpu_side(void *arg)
+{
+    cpu_side_job *j = arg;
+    j->status = kt_build_call_tree(j->r, j->idx);
+    if (j->status == KT_OK) j->status = kt_build_steps(j->r, j->strs, j->idx);
+    return NULL;
+}
+
+/* Streams, correlation and flows: the other fields of idx. */
+static kt_status build_gpu_side(const kt_rank *r, kt_index *idx)
 {
     size_t ngpu = 0;
     uint32_t *gpu = gpu_events_by_ts(&r->ev, &ngpu);
@@ -69,17 +78,27 @@ static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *
     kt_status s = kt_build_gpu_streams(r, gpu, ngpu, idx);
     if (s == KT_OK) s = kt_build_correlation(r, gpu, ngpu, idx);
     free(gpu);
-    if (s == KT_OK) s = kt_build_call_tree(r, idx);
-    if (s == KT_OK) s = kt_build_steps(r, strs, idx);
     if (s == KT_OK) s = kt_build_flows(r, idx);
     return s;
 }
 
-kt_status kt_index_build(kt_rank *r, const kt_strtab *strs)
+static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *idx, int threads)
+{
+    cpu_side_job job = { r, strs, idx, KT_OK };
+    pthread_t th;
+    bool spawned = threads >= 2 && r->ev.n > TWO_THREADS_MIN_EVENTS &&
+                   pthread_create(&th, NULL, build_cpu_side, &job) == 0;
+    if (!spawned) build_cpu_side(&job);
+    kt_status s = build_gpu_side(r, idx);
+    if (spawned) pthread_join(th, NULL);
+    return s != KT_OK ? s : job.status;
+}
+
+kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads)
 {
     kt_index *idx = calloc(1, sizeof *idx);
     if (!idx) return KT_ENOMEM;
-    kt_status s = build_parts(r, strs, idx);
+    kt_status s = build_parts(r, strs, idx, threads);
     if (s != KT_OK) {
         kt_index_free(idx);
         return s;
@@ -87,6 +106,11 @@ kt_status kt_index_build(kt_rank *r, const kt_strtab *strs)
     kt_index_free(r->idx);
     r->idx = idx;
     return KT_OK;
+}
+
+kt_status kt_index_build(kt_rank *r, const kt_strtab *strs)
+{
+    return kt_index_build_threads(r, strs, 2);
 }
 
 uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev)

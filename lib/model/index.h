@@ -58,8 +58,12 @@ typedef struct kt_index {
     kt_flow *flows;      size_t nflows;
 } kt_index;
 
-/* Build (or rebuild) r->idx.  Needs the shared string table for names. */
+/* Build (or rebuild) r->idx.  Needs the shared string table for names.
+ * Large ranks use a second thread (the result does not depend on it).     */
 kt_status kt_index_build(kt_rank *r, const kt_strtab *strs);
+/* The same with at most `threads` threads (1 or 2): callers already running
+ * one thread per core (the loader's pool) pass 1.                          */
+kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads);
 void kt_index_free(kt_index *idx);
 
 /* Runtime/driver call that launched a GPU event, or KT_NONE. */
@@ -88,8 +92,9 @@ void kt_trace_align(kt_trace *t);
  * ns_resolution ranks to whole µs as HTA does (A2.3: dur can become 0 or
  * -1 µs); set t->min_ts (A2.10, before filtering, as HTA); drop the last
  * ProfilerStep and GPU events without a kept launch, duplicates and MTIA
- * variant included (A2.11).  Then rebuilds every rank's indexes.  Call it
- * instead of kt_trace_align, after loading all ranks.                       */
+ * variant included (A2.11).  Then builds every rank's indexes (the loader
+ * leaves them unbuilt under hta_compat).  Call it instead of
+ * kt_trace_align, after loading all ranks.                                  */
 kt_status kt_apply_hta_compat(kt_trace *t);
 
 #endif /* KT_INDEX_H */

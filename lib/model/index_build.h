@@ -8,6 +8,8 @@
 
 #include "index.h"
 
+#include <stdlib.h>
+
 /* GPU-side events (kernel, memcpy, memset, cuda_sync): what a runtime or
  * driver call can launch, matched by correlation.                          */
 static inline bool kt_kind_is_gpu_side(uint8_t k)
@@ -15,9 +17,21 @@ static inline bool kt_kind_is_gpu_side(uint8_t k)
     return kt_kind_is_gpu(k) || k == KT_K_CUDA_SYNC;
 }
 
-/* Ids of the events satisfying keep(), in file order; NULL on OOM. */
-uint32_t *kt_select_events(const kt_events *e, bool (*keep)(const kt_events *, uint32_t),
-                           size_t *count);
+/* Ids of the events satisfying keep(), in file order; NULL on OOM.
+ * Inline so that keep() is inlined into the two passes over every event. */
+static inline uint32_t *kt_select_events(const kt_events *e,
+                                         bool (*keep)(const kt_events *, uint32_t), size_t *count)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < e->n; i++) n += keep(e, i);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!ids) return NULL;
+    n = 0;
+    for (uint32_t i = 0; i < e->n; i++)
+        if (keep(e, i)) ids[n++] = i;
+    *count = n;
+    return ids;
+}
 
 /* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM. */
 uint32_t *kt_none_array(size_t n);

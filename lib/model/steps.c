@@ -29,19 +29,39 @@ int64_t kt_profiler_step_number(const char *name)
     return v;
 }
 
-static bool is_step(const kt_events *e, const kt_strtab *strs, uint8_t kind, uint32_t i)
+/* Step numbers of names, remembered per name id: a trace has millions of
+ * annotations but few distinct names, so parse each name about once.      */
+#define MEMO_SLOTS 1024
+typedef struct step_memo {
+    uint32_t name[MEMO_SLOTS];
+    int64_t num[MEMO_SLOTS];
+} step_memo;
+
+static int64_t step_number_of(step_memo *m, const kt_strtab *strs, uint32_t name)
 {
-    return e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE &&
-           kt_profiler_step_number(kt_strtab_get(strs, e->name[i])) >= 0;
+    size_t slot = name % MEMO_SLOTS;
+    if (m->name[slot] != name) {
+        m->name[slot] = name;
+        m->num[slot] = kt_profiler_step_number(kt_strtab_get(strs, name));
+    }
+    return m->num[slot];
 }
 
-/* Steps of one annotation kind, sorted by ts (stable); NULL+0 when none. */
-static kt_status collect(const kt_rank *r, const kt_strtab *strs, uint8_t kind, kt_step **out,
+static bool is_annotation(const kt_events *e, uint32_t i)
+{
+    return (e->kind[i] == KT_K_USER_ANNOTATION || e->kind[i] == KT_K_GPU_ANNOTATION) &&
+           e->ph[i] == 'X' && e->name[i] != KT_NONE;
+}
+
+/* Steps of one annotation kind among the step events (file order), sorted
+ * by ts (stable); NULL+0 when none.                                          */
+static kt_status collect(const kt_rank *r, const kt_strtab *strs, step_memo *memo,
+                         const uint32_t *step_evs, size_t nsteps, uint8_t kind, kt_step **out,
                          size_t *count, int64_t *maxdur)
 {
     const kt_events *e = &r->ev;
     size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += is_step(e, strs, kind, i);
+    for (size_t k = 0; k < nsteps; k++) n += e->kind[step_evs[k]] == kind;
     *out = NULL;
     *count = 0;
     *maxdur = 0;
@@ -50,13 +70,13 @@ static kt_status collect(const kt_rank *r, const kt_strtab *strs, uint8_t kind, 
     kt_step *steps = malloc(n * sizeof *steps);
     if (!ids || !steps) goto oom;
     n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (is_step(e, strs, kind, i)) ids[n++] = i;
+    for (size_t k = 0; k < nsteps; k++)
+        if (e->kind[step_evs[k]] == kind) ids[n++] = step_evs[k];
     if (!kt_sort_ids_by_i64(ids, n, e->ts)) goto oom;
     for (size_t k = 0; k < n; k++) {
         uint32_t i = ids[k];
-        steps[k] = (kt_step){ .num = kt_profiler_step_number(kt_strtab_get(strs, e->name[i])),
-                              .ev = i, .ts = e->ts[i], .dur = e->dur[i] };
+        steps[k] = (kt_step){ .num = step_number_of(memo, strs, e->name[i]), .ev = i,
+                              .ts = e->ts[i], .dur = e->dur[i] };
         if (e->dur[i] > *maxdur) *maxdur = e->dur[i];
     }
     free(ids);
@@ -71,9 +91,19 @@ oom:
 
 kt_status kt_build_steps(const kt_rank *r, const kt_strtab *strs, kt_index *idx)
 {
-    kt_status s = collect(r, strs, KT_K_USER_ANNOTATION, &idx->cpu_steps, &idx->ncpu_steps,
-                          &idx->cpu_step_maxdur);
-    if (s != KT_OK) return s;
-    return collect(r, strs, KT_K_GPU_ANNOTATION, &idx->gpu_steps, &idx->ngpu_steps,
-                   &idx->gpu_step_maxdur);
+    step_memo *memo = malloc(sizeof *memo);
+    size_t nann = 0, n = 0;
+    uint32_t *ids = memo ? kt_select_events(&r->ev, is_annotation, &nann) : NULL;
+    if (!ids) { free(memo); return KT_ENOMEM; }
+    memset(memo->name, 0xff, sizeof memo->name); /* KT_NONE: never a name here */
+    for (size_t k = 0; k < nann; k++) /* keep the step annotations, in place */
+        if (step_number_of(memo, strs, r->ev.name[ids[k]]) >= 0) ids[n++] = ids[k];
+    kt_status s = collect(r, strs, memo, ids, n, KT_K_USER_ANNOTATION, &idx->cpu_steps,
+                          &idx->ncpu_steps, &idx->cpu_step_maxdur);
+    if (s == KT_OK)
+        s = collect(r, strs, memo, ids, n, KT_K_GPU_ANNOTATION, &idx->gpu_steps, &idx->ngpu_steps,
+                    &idx->gpu_step_maxdur);
+    free(ids);
+    free(memo);
+    return s;
 }
