@@ -4,6 +4,7 @@
 #include "oracle.h"
 #include "test.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -262,6 +263,35 @@ TEST(counters_and_info_keep_original_pid_tid)
         CHECK(strstr(b, "\"Queue Length\", \"pid\": -7, \"ts\": 101, \"id\": 8,") != NULL);
         CHECK(strstr(b, "\"Queue Length\", \"pid\": 139873452345, \"ts\": 102, \"id\": 9,") != NULL);
     }
+    free(b);
+    remove_copy(t, ts, in, out, dir);
+}
+
+/* Counter values are JSON numbers ('.' radix) even when the host program
+ * runs under a locale whose radix is ',' (skipped where none is installed;
+ * CI generates de_DE.UTF-8).                                               */
+TEST(counters_numbers_ignore_the_locale_radix)
+{
+    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8" };
+    bool switched = false;
+    for (size_t i = 0; i < sizeof comma / sizeof comma[0] && !switched; i++)
+        switched = setlocale(LC_NUMERIC, comma[i]) != NULL;
+    if (!switched) { kt_test_skip("no locale with a comma radix installed"); return; }
+    char dir[] = "/tmp/kt_counters_XXXXXX", out[300], in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/trace.json",
+             tiny_trace(dir, "\n{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\","
+                             " \"pid\": 0, \"tid\": 7, \"ts\": 110, \"dur\": 4,"
+                             " \"args\": {\"stream\": 7, \"bytes\": 6000, \"memory bandwidth (GB/s)\": 1.5}}\n"));
+    kt_trace *t = fx_load_path(in, false);
+    kt_tables *ts = NULL;
+    kt_counters_options o = { .out_dir = dir, .no_queue_length = 1 };
+    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    setlocale(LC_NUMERIC, "C");
+    snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
+    size_t n;
+    char *b = read_file(out, &n);
+    CHECK(b && strstr(b, "\"args\": {\"Memcpy BW\": 1.5}}") != NULL);
     free(b);
     remove_copy(t, ts, in, out, dir);
 }

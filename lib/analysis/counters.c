@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 
 #define MAX_EVENT 512 /* longest counter event text (bounded pid/name) */
@@ -47,10 +48,16 @@ static int put_pid(char *b, size_t cap, const kt_strtab *strs, int64_t pid)
     return (int)k + snprintf(b + k, cap - k, "\"");
 }
 
+/* Shortest round-trip form.  JSON needs '.' as the radix whatever
+ * LC_NUMERIC the host program set, so the locale's radix is replaced.     */
 static int put_double(char *b, size_t cap, double v)
 {
     int n = snprintf(b, cap, "%.15g", v);
     if (strtod(b, NULL) != v) n = snprintf(b, cap, "%.17g", v);
+    char radix = localeconv()->decimal_point[0];
+    if (radix != '.')
+        for (char *p = b; *p; p++)
+            if (*p == radix) *p = '.';
     return n;
 }
 
