@@ -142,7 +142,7 @@ static inline __attribute__((always_inline)) kt_scan_res kt_member_key(kt_obj *o
     const char *close;
     unsigned k = kt_special_in_16(q + 1); /* the usual key: short, plain, '":' */
     pr->key = q + 1;
-    if (q + 2 + k < o->end && q[1 + k] == '"' && q[2 + k] == ':') {
+    if (q + 2 + k < o->end && memcmp(q + 1 + k, "\":", 2) == 0) { /* one 16-bit compare */
         pr->klen = k;
         pr->kflags = 0;
         q += 3 + k;
