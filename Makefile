@@ -84,13 +84,13 @@ fuzz:
 # NCCL and CUDA graphs; 1 ROCm rank, gzip, ns timestamps) and analyze them.
 EXAMPLES = $(BUILD)/examples
 demo: all
-	@mkdir -p $(EXAMPLES)
+	@mkdir -p $(EXAMPLES)/cuda $(EXAMPLES)/rocm
 	$(BUILD)/kineta-synth --ranks 2 --size 20M --graphs -o $(EXAMPLES)/cuda
 	$(BUILD)/kineta-synth --vendor rocm --size 10M --ns --gzip -o $(EXAMPLES)/rocm/rank-0.json.gz
 	$(BUILD)/kineta info $(EXAMPLES)/cuda --format table
 	$(BUILD)/kineta temporal $(EXAMPLES)/cuda --format table
 	$(BUILD)/kineta breakdown $(EXAMPLES)/cuda --format table --num-kernels 5
-	$(BUILD)/kineta categories $(EXAMPLES)/rocm --format table
+	$(BUILD)/kineta categories -q $(EXAMPLES)/rocm --format table
 
 clean:
 	rm -rf build build-san build-fuzz build-*

@@ -116,7 +116,7 @@ typedef struct kt_rank_sel {
  * GPU work, by name).                                                       */
 kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
-/* @@ANALYSES-KERNELS@@ (issue 3: kernels, breakdown, categories) */
+/* ---- kernel analyses: kernels, breakdown, categories --------------------- */
 
 /* Kernel categories by name (rules and format: docs/categories.md).  A
  * categorizer starts with the built-in rules; rule text or files add to or
@@ -194,8 +194,7 @@ kt_categories_options kt_categories_defaults(void);
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out);
 
-/* @@ANALYSES-TIMELINE@@ (issue 4: temporal, idle, overlap, gaps, launch,
- * queue, memcpy-bw, counters) */
+/* ---- timeline analyses: temporal, idle, overlap, gaps ------------------- */
 
 /* temporal: where GPU time goes (HTA temporal breakdown, A4.1).  Table
  * "temporal_breakdown": rank, idle_time(us), compute_time(us),
@@ -260,7 +259,7 @@ kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
 
-/* launch, queue, memcpy-bw, counters */
+/* ---- launch and queue analyses: launch, queue, memcpy-bw, counters ----- */
 
 /* launch: kernel launch statistics (HTA CUDA kernel launch stats, A4.5).
  * Table "launches": correlation, cpu_duration, gpu_duration, launch_delay,
