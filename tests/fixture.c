@@ -38,8 +38,7 @@ uint32_t fx_event(kt_trace *t, kt_rank *r, char ph, const char *cat, const char 
     r->ev.ph[i] = (uint8_t)ph;
     r->ev.ts[i] = ts;
     r->ev.dur[i] = dur;
-    r->ev.pid[i] = pid;
-    r->ev.tid[i] = tid;
+    if (!kt_rank_id_put(r, pid, &r->ev.pid[i]) || !kt_rank_id_put(r, tid, &r->ev.tid[i])) return KT_NONE;
     r->ev.stream[i] = stream;
     r->ev.corr[i] = corr;
     r->total_events++;

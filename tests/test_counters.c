@@ -1,5 +1,6 @@
 /* test_counters.c — trace copies with counter tracks: original bytes kept,
  * valid JSON (python3 json.load), gzip in → gzip out, HTA's events. */
+#include "model/model.h"
 #include "oracle.h"
 #include "test.h"
 
@@ -55,6 +56,16 @@ static const char *tiny_trace(char *dir, const char *events)
     return dir;
 }
 
+/* Frees what a copy test made and removes its files. */
+static void remove_copy(kt_trace *t, kt_tables *ts, const char *in, const char *out, const char *dir)
+{
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
+
 static const char *const tiny_events =
     "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
     " \"ts\": 100, \"dur\": 5, \"args\": {\"correlation\": 7}},"
@@ -95,11 +106,7 @@ TEST(counters_plain_copy_keeps_bytes)
     if (rc >= 0) CHECK_INT(rc, 0);
     free(a);
     free(b);
-    kt_tables_free(ts);
-    kt_trace_free(t);
-    unlink(in);
-    unlink(out);
-    rmdir(dir);
+    remove_copy(t, ts, in, out, dir);
 }
 
 /* No events, no counters: a byte-identical copy; a file cut off inside
@@ -197,4 +204,64 @@ TEST(counters_unwritable_output_dir)
     CHECK(ts == NULL);
     CHECK(strstr(err, "cannot create /nonexistent-kineta-dir/triton_example_with_counters.json.gz") != NULL);
     kt_trace_free(t);
+}
+
+/* pid/tid values the 32-bit columns keep in the rank's table (strings,
+ * 64-bit pthread ids) and small ones (0, negative) come back as written:
+ * in the model, in info's streams and in the written counter events.       */
+TEST(counters_and_info_keep_original_pid_tid)
+{
+    static const char *const events =
+        "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 0, \"tid\": \"Spans\","
+        " \"ts\": 100, \"dur\": 5, \"args\": {\"correlation\": 1}},"
+        "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": -7, \"tid\": 139873452345,"
+        " \"ts\": 101, \"dur\": 5, \"args\": {\"correlation\": 2}},"
+        "\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": -2000000000, \"tid\": 3,"
+        " \"ts\": 102, \"dur\": 5, \"args\": {\"correlation\": 3}},"
+        "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7,"
+        " \"ts\": 110, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 1}},"
+        "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": -7, \"tid\": 8,"
+        " \"ts\": 111, \"dur\": 5, \"args\": {\"stream\": 8, \"correlation\": 2}},"
+        "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 139873452345, \"tid\": 9,"
+        " \"ts\": 112, \"dur\": 5, \"args\": {\"stream\": 9, \"correlation\": 3}}\n";
+    char dir[] = "/tmp/kt_counters_XXXXXX", out[300], in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, events));
+    kt_trace *t = fx_load_path(in, false);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    CHECK_INT(kt_event_pid(r, 0), 0);
+    CHECK(kt_id_is_str(kt_event_tid(r, 0)));
+    CHECK_STR(kt_strtab_get(t->strs, kt_id_str(kt_event_tid(r, 0))), "Spans");
+    CHECK_INT(kt_event_pid(r, 1), -7);
+    CHECK_INT(kt_event_tid(r, 1), 139873452345);
+    CHECK_INT(kt_event_pid(r, 2), -2000000000);
+    CHECK_INT(kt_event_pid(r, 5), 139873452345);
+    CHECK_INT(r->ev.pid[5], r->ev.tid[1]); /* equal values, equal column values */
+
+    kt_tables *info;
+    CHECK_INT(kt_info(t, NULL, &info), KT_OK);
+    const kt_table *st = kt_tables_find(info, "streams");
+    CHECK_INT(kt_table_nrows(st), 3);
+    if (kt_table_nrows(st) == 3) {
+        CHECK_INT(kt_table_int(st, 0, 1), -7);
+        CHECK_INT(kt_table_int(st, 1, 1), 0);
+        CHECK_INT(kt_table_int(st, 2, 1), 139873452345);
+    }
+    kt_tables_free(info);
+
+    kt_counters_options o = { .out_dir = dir };
+    kt_tables *ts;
+    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
+    size_t nout;
+    char *b = read_file(out, &nout);
+    CHECK(b != NULL);
+    if (b) {
+        CHECK(strstr(b, "\"Queue Length\", \"pid\": 0, \"ts\": 100, \"id\": 7,") != NULL);
+        CHECK(strstr(b, "\"Queue Length\", \"pid\": -7, \"ts\": 101, \"id\": 8,") != NULL);
+        CHECK(strstr(b, "\"Queue Length\", \"pid\": 139873452345, \"ts\": 102, \"id\": 9,") != NULL);
+    }
+    free(b);
+    remove_copy(t, ts, in, out, dir);
 }

@@ -110,7 +110,7 @@ TEST(traces_rocm_stream_zero)
     CHECK(with_op > 0);
     CHECK_INT(r->idx->ngpu_steps, 1);
     CHECK_INT(r->idx->gpu_steps[0].num, 1);
-    CHECK_INT(r->ev.pid[r->idx->gpu_steps[0].ev], 2);
+    CHECK_INT(kt_event_pid(r, r->idx->gpu_steps[0].ev), 2);
     CHECK_INT(kt_event_step(r, s->ev[0]), 1);
     kt_trace_free(t);
 }

@@ -330,6 +330,14 @@ TEST(load_events_across_window_refills_and_raw_args)
 }
 
 /* Every column and count of two loads of the same file agree. */
+/* pid/tid values of two traces: string ids differ, compare the strings. */
+static bool same_id(const kt_trace *a, const kt_trace *b, int64_t u, int64_t v)
+{
+    if (kt_id_is_str(u) != kt_id_is_str(v)) return false;
+    if (!kt_id_is_str(u)) return u == v;
+    return !strcmp(kt_strtab_get(a->strs, kt_id_str(u)), kt_strtab_get(b->strs, kt_id_str(v)));
+}
+
 static void check_same(const kt_trace *a, const kt_trace *b)
 {
     const kt_rank *x = a->ranks[0], *y = b->ranks[0];
@@ -358,9 +366,8 @@ static void check_same(const kt_trace *a, const kt_trace *b)
     for (size_t i = 0; i < n; i++) {
         bad += strcmp(kt_strtab_get(a->strs, x->ev.name[i]), kt_strtab_get(b->strs, y->ev.name[i])) != 0;
         bad += strcmp(kt_strtab_get(a->strs, x->ev.cat[i]), kt_strtab_get(b->strs, y->ev.cat[i])) != 0;
-        bad += kt_id_is_str(x->ev.tid[i]) ? strcmp(kt_strtab_get(a->strs, kt_id_str(x->ev.tid[i])),
-                                                   kt_strtab_get(b->strs, kt_id_str(y->ev.tid[i]))) != 0
-                                          : x->ev.tid[i] != y->ev.tid[i];
+        bad += !same_id(a, b, kt_event_pid(x, i), kt_event_pid(y, i));
+        bad += !same_id(a, b, kt_event_tid(x, i), kt_event_tid(y, i));
     }
     for (size_t i = 0; i < x->nargs; i++) {
         const kt_arg *p = &x->args[i], *q = &y->args[i];
@@ -389,11 +396,13 @@ static char *tricky_trace(size_t n)
             memset(s + len, 'y', 20000);
             len += 20000;
             len += (size_t)snprintf(s + len, cap - len, "\"}}%s\n", tail);
-        } else if (i % 3) {
+        } else if (i % 3) { /* pid/tid of every kind the 32-bit columns hold */
+            static const char *const pids[] = { "1", "-2000000000", "4294967296" };
+            static const char *const tids[] = { "2", "139873452345", "\"stream 7\"", "-5", "0" };
             len += (size_t)snprintf(s + len, cap - len,
-                                    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%zu\", \"pid\": 1, \"tid\": 2, "
+                                    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%zu\", \"pid\": %s, \"tid\": %s, "
                                     "\"ts\": %zu.5, \"dur\": 2, \"args\": {\"External id\": %zu, \"l\": [1, {\"a\": 1}, {\"b\": [2, {\"c\": 3}]}]}}%s\n",
-                                    i % 7, i, i, tail);
+                                    i % 7, pids[i % 3], tids[i % 5], i, i, tail);
         } else {
             len += (size_t)snprintf(s + len, cap - len,
                                     "{\"ph\":\"s\",\"id\":%zu,\"pid\":1,\"tid\":2,\"ts\":%zu,\"cat\":\"ac2g\",\"name\":\"ac2g\"}%s", i, i, tail);

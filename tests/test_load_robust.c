@@ -84,8 +84,8 @@ TEST(load_times_exact_ns)
     /* legacy category normalized, raw category counted as written */
     CHECK_STR(kt_strtab_get(t->strs, e->cat[1]), "cpu_op");
     CHECK_INT(e->kind[1], KT_K_CPU_OP);
-    CHECK(kt_id_is_str(e->tid[1]));
-    CHECK_STR(kt_strtab_get(t->strs, kt_id_str(e->tid[1])), "1890023232");
+    CHECK(kt_id_is_str(kt_event_tid(t->ranks[0], 1)));
+    CHECK_STR(kt_strtab_get(t->strs, kt_id_str(kt_event_tid(t->ranks[0], 1))), "1890023232");
     const kt_rank *r = t->ranks[0];
     CHECK_INT(r->nxcat, 3);
     for (size_t i = 0; i < r->nxcat; i++)
@@ -240,8 +240,8 @@ TEST(load_damage_bigint_utf8_control_quotes)
     const kt_diags *d = kt_trace_diags(t);
     CHECK_INT(r->ev.n, 5);
     /* pid beyond int64 kept as text; correlation beyond int64 ignored; arg stored as float */
-    CHECK(kt_id_is_str(r->ev.pid[0]));
-    CHECK_STR(kt_strtab_get(t->strs, kt_id_str(r->ev.pid[0])), "18446744073709551616");
+    CHECK(kt_id_is_str(kt_event_pid(r, 0)));
+    CHECK_STR(kt_strtab_get(t->strs, kt_id_str(kt_event_pid(r, 0))), "18446744073709551616");
     CHECK_INT(r->ev.corr[0], -1);
     CHECK_NEAR(kt_event_arg_float(r, 0, KT_ARG_SEQUENCE_NUMBER, 0), 18446744073709551615.0, 1e4);
     const kt_diag *g = diag_with(d, "beyond int64");

@@ -124,7 +124,7 @@ static kt_status pick_hta_events(const kt_rank *r, const kt_busy_query *q, group
     if (!alloc_picks(p, r->ev.n)) return KT_ENOMEM;
     kt_status s = KT_OK;
     for (uint32_t ev = 0; ev < r->ev.n && s == KT_OK; ev++)
-        if (hta_has_stream(r, ev)) s = pick(r, q, gs, p, ev, r->ev.pid[ev]);
+        if (hta_has_stream(r, ev)) s = pick(r, q, gs, p, ev, kt_event_pid(r, ev));
     return s;
 }
 

@@ -221,7 +221,7 @@ static void add_step_rows(kt_table *tb, const kt_rank *r, const kt_step *steps, 
         kt_table_set_int(tb, P_STEP, steps[k].num);
         kt_table_set_int(tb, P_TS, steps[k].ts);
         kt_table_set_int(tb, P_DUR, steps[k].dur);
-        int64_t dev = r->ev.pid[steps[k].ev];
+        int64_t dev = kt_event_pid(r, steps[k].ev);
         if (gpu && !kt_id_is_str(dev)) kt_table_set_int(tb, P_DEVICE, dev);
     }
 }

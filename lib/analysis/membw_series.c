@@ -127,8 +127,9 @@ static int64_t change_ts(const kt_events *e, const copies *c, size_t k)
 
 /* HTA: numpy quicksort of [starts..., ends...] by ts, stable group by kind.
  * Default: by (kind, device, ts), ends before starts at equal ts.          */
-static uint32_t *order_changes(const kt_events *e, const copies *c, bool hta)
+static uint32_t *order_changes(const kt_rank *r, const copies *c, bool hta)
 {
+    const kt_events *e = &r->ev;
     size_t m = 2 * c->n;
     uint32_t *ord = malloc((m ? m : 1) * sizeof *ord);
     uint64_t *keys = malloc((m ? m : 1) * sizeof *keys);
@@ -145,7 +146,7 @@ static uint32_t *order_changes(const kt_events *e, const copies *c, bool hta)
         for (size_t k = 0; ok && k < m; k++) keys[k] = kt_radix_key_i64(ts[ord[k]]);
         ok = ok && kt_radix_sort(keys, ord, m);
     }
-    for (size_t k = 0; ok && !hta && k < m; k++) keys[k] = kt_radix_key_i64(e->pid[c->ev[ord[k] % c->n]]);
+    for (size_t k = 0; ok && !hta && k < m; k++) keys[k] = kt_radix_key_i64(kt_event_pid(r, c->ev[ord[k] % c->n]));
     ok = ok && (hta || kt_radix_sort(keys, ord, m));
     for (size_t k = 0; ok && k < m; k++) keys[k] = c->kind[ord[k] % c->n];
     ok = ok && kt_radix_sort(keys, ord, m);
@@ -160,15 +161,16 @@ static uint32_t *order_changes(const kt_events *e, const copies *c, bool hta)
 
 /* Running sums per series, one point per change.  Default: exactly 0
  * whenever no copy runs (HTA keeps float residues like 1e-13).             */
-static void accumulate(const kt_events *e, const copies *c, const uint32_t *ord, bool hta,
+static void accumulate(const kt_rank *r, const copies *c, const uint32_t *ord, bool hta,
                        kt_step_point *out)
 {
+    const kt_events *e = &r->ev;
     double sum = 0;
     long active = 0;
     for (size_t k = 0; k < 2 * c->n; k++) {
         size_t i = ord[k] % c->n;
         bool start = ord[k] < c->n;
-        int64_t pid = e->pid[c->ev[i]];
+        int64_t pid = kt_event_pid(r, c->ev[i]);
         if (k == 0 || (int32_t)c->kind[i] != out[k - 1].key || (!hta && pid != out[k - 1].pid)) sum = 0, active = 0;
         sum += start ? c->gbps[i] : -c->gbps[i];
         active += start ? 1 : -1;
@@ -182,11 +184,11 @@ kt_status kt_membw_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     *out = (kt_bw_series){ 0 };
     copies c = { 0 };
     kt_status s = collect(r, strs, hta_compat, out, &c);
-    uint32_t *ord = s == KT_OK ? order_changes(&r->ev, &c, hta_compat) : NULL;
+    uint32_t *ord = s == KT_OK ? order_changes(r, &c, hta_compat) : NULL;
     if (s == KT_OK && ord) out->p = malloc((c.n ? 2 * c.n : 1) * sizeof *out->p);
     if (s == KT_OK && (!ord || !out->p)) s = KT_ENOMEM;
     if (s == KT_OK) {
-        accumulate(&r->ev, &c, ord, hta_compat, out->p);
+        accumulate(r, &c, ord, hta_compat, out->p);
         out->n = hta_compat ? 2 * c.n : kt_merge_steps(out->p, 2 * c.n);
     }
     free(ord);

@@ -71,8 +71,9 @@ static bool default_changes(const kt_events *e, const kt_launch_pair *p, size_t 
 
 /* Order of the changes: HTA = numpy quicksort by ts, then a stable group by
  * stream; default = stable by (device, stream, ts).                        */
-static uint32_t *order_changes(const kt_events *e, const change *c, bool hta)
+static uint32_t *order_changes(const kt_rank *r, const change *c, bool hta)
 {
+    const kt_events *e = &r->ev;
     uint32_t *ord = malloc((c->n ? c->n : 1) * sizeof *ord);
     uint64_t *keys = malloc((c->n ? c->n : 1) * sizeof *keys);
     bool ok = ord && keys;
@@ -84,7 +85,7 @@ static uint32_t *order_changes(const kt_events *e, const change *c, bool hta)
     }
     for (size_t i = 0; ok && i < c->n; i++) keys[i] = kt_radix_key_i64(e->stream[c->gpu[ord[i]]]);
     ok = ok && kt_radix_sort(keys, ord, c->n);
-    for (size_t i = 0; ok && !hta && i < c->n; i++) keys[i] = kt_radix_key_i64(e->pid[c->gpu[ord[i]]]);
+    for (size_t i = 0; ok && !hta && i < c->n; i++) keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[ord[i]]));
     ok = ok && (hta || kt_radix_sort(keys, ord, c->n));
     free(keys);
     if (!ok) {
@@ -100,16 +101,17 @@ static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
 }
 
 /* Running sums per queue, one point per change. */
-static size_t accumulate(const kt_events *e, const change *c, const uint32_t *ord, bool hta,
+static size_t accumulate(const kt_rank *r, const change *c, const uint32_t *ord, bool hta,
                          kt_step_point *out)
 {
+    const kt_events *e = &r->ev;
     int32_t len = 0;
     for (size_t k = 0; k < c->n; k++) {
         size_t i = ord[k];
         uint32_t g = c->gpu[i];
         if (k == 0 || !same_queue(e, g, c->gpu[ord[k - 1]], hta)) len = 0;
         len += c->delta[i];
-        out[k] = (kt_step_point){ .ts = c->ts[i], .pid = e->pid[g], .tid = e->tid[g],
+        out[k] = (kt_step_point){ .ts = c->ts[i], .pid = kt_event_pid(r, g), .tid = kt_event_tid(r, g),
                                   .key = e->stream[g], .value = len };
     }
     return c->n;
@@ -127,10 +129,10 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     if (s != KT_OK) return s;
     change c = { 0 };
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
-    uint32_t *ord = ok ? order_changes(&r->ev, &c, hta_compat) : NULL;
+    uint32_t *ord = ok ? order_changes(r, &c, hta_compat) : NULL;
     kt_step_point *pts = ord ? malloc((c.n ? c.n : 1) * sizeof *pts) : NULL;
     if (pts) {
-        *n = accumulate(&r->ev, &c, ord, hta_compat, pts);
+        *n = accumulate(r, &c, ord, hta_compat, pts);
         if (!hta_compat) *n = kt_merge_steps(pts, *n);
         *out = pts;
     }

@@ -540,8 +540,9 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     ev->kind[i] = (uint8_t)kind;
     ev->cat[i] = cat;
     ev->name[i] = intern_member(p, &e->name);
-    ev->pid[i] = thread_id(p, &e->pid);
-    ev->tid[i] = thread_id(p, &e->tid);
+    if (!kt_rank_id_put(r, thread_id(p, &e->pid), &ev->pid[i]) ||
+        !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
+        p->oom = true;
     if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) ev->corr[i] = flow_id(p, &e->id);
     if (!e->args.v) return;
     if (*e->args.v != '{') {

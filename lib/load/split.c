@@ -206,6 +206,7 @@ static void reset_staging(kt_rank *r)
     memset(r->by_ph, 0, sizeof r->by_ph);
     r->ns_resolution = false;
     r->events_end = 0;
+    kt_idtab_free(&r->ids);
 }
 
 /* Where range k ends: the next range's guessed start. */

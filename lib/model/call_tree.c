@@ -36,12 +36,12 @@ static bool in_tree(const kt_events *e, uint32_t i)
 /* Dense thread numbers for (pid, tid) pairs: a growing open-addressing
  * table (a trace has a handful to a few thousand threads).                 */
 typedef struct thread_table {
-    int64_t *pid, *tid;
+    int32_t *pid, *tid;
     uint32_t *num; /* KT_NONE = empty slot */
     size_t mask, count;
 } thread_table;
 
-static size_t thread_slot(const thread_table *t, int64_t pid, int64_t tid)
+static size_t thread_slot(const thread_table *t, int32_t pid, int32_t tid)
 {
     uint64_t h = ((uint64_t)pid * 0x9E3779B97F4A7C15u) ^ ((uint64_t)tid * 0xC2B2AE3D27D4EB4Fu);
     size_t s = (size_t)(h >> 32) & t->mask;
@@ -79,7 +79,7 @@ static bool thread_table_grow(thread_table *t)
 }
 
 /* The thread number of (pid, tid), numbering new pairs as they come. */
-static bool thread_number(thread_table *t, int64_t pid, int64_t tid, uint32_t *num)
+static bool thread_number(thread_table *t, int32_t pid, int32_t tid, uint32_t *num)
 {
     if (2 * (t->count + 1) > t->mask + 1 && !thread_table_grow(t)) return false;
     size_t s = thread_slot(t, pid, tid);

@@ -34,6 +34,7 @@ void kt_rank_free(kt_rank *r)
 {
     if (!r) return;
     events_free(&r->ev);
+    kt_idtab_free(&r->ids);
     free(r->args);
     free(r->file);
     free(r->xcat_id);
@@ -111,6 +112,17 @@ bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, dou
     return true;
 }
 
+/* src's pid/tid references point into src's table: re-put them in dst's. */
+static bool rebase_ids(kt_rank *dst, const kt_rank *src, size_t base)
+{
+    kt_events *d = &dst->ev;
+    for (size_t i = 0; i < src->ev.n; i++)
+        if (!kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.pid[i]), &d->pid[base + i]) ||
+            !kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.tid[i]), &d->tid[base + i]))
+            return false;
+    return true;
+}
+
 bool kt_rank_append(kt_rank *dst, const kt_rank *src)
 {
     const kt_events *s = &src->ev;
@@ -130,6 +142,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
 #undef C
     for (size_t i = 0; i < s->n; i++)
         d->argi[base + i] = s->argi[i] == KT_NONE ? KT_NONE : s->argi[i] + (uint32_t)abase;
+    if (src->ids.n && !rebase_ids(dst, src, base)) return false;
     d->n += s->n;
     return true;
 }

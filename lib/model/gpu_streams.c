@@ -20,12 +20,15 @@ static bool on_stream(const kt_events *e, uint32_t i)
 }
 
 /* Stable re-sort of ids by (device, stream), keeping the ts order inside. */
-static bool sort_by_queue(const kt_events *e, uint32_t *ids, size_t n)
+static bool sort_by_queue(const kt_rank *r, uint32_t *ids, size_t n)
 {
+    const kt_events *e = &r->ev;
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     if (!keys) return false;
     for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(e->stream[ids[i]]);
-    bool ok = kt_radix_sort(keys, ids, n) && kt_sort_ids_by_i64(ids, n, e->pid);
+    bool ok = kt_radix_sort(keys, ids, n);
+    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(kt_event_pid(r, ids[i]));
+    ok = ok && kt_radix_sort(keys, ids, n);
     free(keys);
     return ok;
 }
@@ -48,14 +51,14 @@ kt_status kt_build_gpu_streams(const kt_rank *r, const uint32_t *gpu_by_ts, size
     size_t n = 0;
     for (size_t i = 0; i < ngpu; i++)
         if (on_stream(e, gpu_by_ts[i])) ids[n++] = gpu_by_ts[i];
-    if (!sort_by_queue(e, ids, n)) { free(ids); return KT_ENOMEM; }
+    if (!sort_by_queue(r, ids, n)) { free(ids); return KT_ENOMEM; }
     size_t nq = count_queues(e, ids, n);
     kt_gpu_stream *qs = calloc(nq ? nq : 1, sizeof *qs);
     if (!qs) { free(ids); return KT_ENOMEM; }
     size_t q = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || e->pid[ids[i]] != qs[q - 1].device || e->stream[ids[i]] != qs[q - 1].stream) {
-            qs[q++] = (kt_gpu_stream){ .device = e->pid[ids[i]], .stream = e->stream[ids[i]], .ev = ids + i };
+        if (i == 0 || kt_event_pid(r, ids[i]) != qs[q - 1].device || e->stream[ids[i]] != qs[q - 1].stream) {
+            qs[q++] = (kt_gpu_stream){ .device = kt_event_pid(r, ids[i]), .stream = e->stream[ids[i]], .ev = ids + i };
         }
         qs[q - 1].n++;
     }

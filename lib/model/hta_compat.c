@@ -194,8 +194,9 @@ static bool in_any_step(const kt_events *e, const uint32_t *steps, size_t nsteps
     return false;
 }
 
-static uint32_t *filter_rank_mtia(kt_events *e, const kt_strtab *strs, size_t *count)
+static uint32_t *filter_rank_mtia(kt_rank *r, const kt_strtab *strs, size_t *count)
 {
+    kt_events *e = &r->ev;
     uint32_t *steps = malloc((e->n ? e->n : 1) * sizeof *steps);
     uint32_t *keep = malloc((e->n ? e->n : 1) * sizeof *keep);
     kt_i64map corr = { 0 };
@@ -218,7 +219,8 @@ static uint32_t *filter_rank_mtia(kt_events *e, const kt_strtab *strs, size_t *c
         bool cpu = is_cpu_category(cat) && e->ts[i] >= t0 && e->ts[i] + e->dur[i] <= t1;
         bool kernel = is_gpu_kernel_category(cat) && kt_i64map_get(&corr, e->corr[i], 0);
         bool memory = is_memory_name(name_of(strs, e, i)) && in_any_step(e, steps, nsteps, e->ts[i]);
-        if (memory && e->stream[i] == -1 && !kt_id_is_str(e->tid[i])) e->stream[i] = (int32_t)e->tid[i];
+        if (memory && e->stream[i] == -1 && !kt_id_is_str(kt_event_tid(r, i)))
+            e->stream[i] = (int32_t)kt_event_tid(r, i);
         if (cpu || kernel || memory) keep[n++] = i;
     }
     free(steps);
@@ -241,7 +243,7 @@ static bool filter_incomplete_steps(kt_trace *t)
     for (size_t k = 0; k < t->nranks; k++) {
         kt_events *e = &t->ranks[k]->ev;
         size_t n = 0;
-        uint32_t *keep = mtia ? filter_rank_mtia(e, t->strs, &n) : filter_rank(e, t->strs, g, &n);
+        uint32_t *keep = mtia ? filter_rank_mtia(t->ranks[k], t->strs, &n) : filter_rank(e, t->strs, g, &n);
         bool ok = keep && kt_events_select(e, keep, n);
         free(keep);
         if (!ok) return false;

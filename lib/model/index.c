@@ -166,7 +166,7 @@ static int64_t step_at(const kt_rank *r, const kt_step *steps, size_t n, int64_t
     const kt_step *best = NULL;
     for (size_t j = lo; j-- > 0 && steps[j].ts + maxdur > ts;) {
         const kt_step *s = &steps[j];
-        if (ts < s->ts + s->dur && (any_device || r->ev.pid[s->ev] == device) &&
+        if (ts < s->ts + s->dur && (any_device || kt_event_pid(r, s->ev) == device) &&
             (!best || s->ev > best->ev))
             best = s;
     }
@@ -185,7 +185,7 @@ int64_t kt_event_step(const kt_rank *r, uint32_t ev)
     uint8_t k = r->ev.kind[ev];
     if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION) return cpu_step_at(r, r->ev.ts[ev]);
     int64_t step = step_at(r, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
-                           false, r->ev.pid[ev]);
+                           false, kt_event_pid(r, ev));
     if (step >= 0) return step;
     uint32_t rt = idx->launcher[ev];
     return rt == KT_NONE ? -1 : cpu_step_at(r, r->ev.ts[rt]);

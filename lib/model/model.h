@@ -127,10 +127,24 @@ typedef struct kt_arg {
 
 /* ---- per-rank columnar event table (model/events.c) ---------------------- */
 /* pid/tid may be strings in the file ("stream 7", "Spans"): such values are
- * stored as KT_STRID_TAG | strtab id.                                       */
+ * given as KT_STRID_TAG | strtab id by kt_event_pid / kt_event_tid.         */
 #define KT_STRID_TAG ((int64_t)1 << 62)
 static inline bool kt_id_is_str(int64_t v) { return v >= KT_STRID_TAG; }
 static inline uint32_t kt_id_str(int64_t v) { return (uint32_t)(v & 0xffffffff); }
+
+/* The pid/tid columns are 32-bit: values in [KT_ID_SMALL_MIN, INT32_MAX]
+ * as themselves, any other value (strings as above, numbers beyond) as
+ * INT32_MIN + its index in the rank's table of such values (model/ids.c).
+ * Equal values get equal column values within a rank, so the columns can
+ * be compared directly; read the original with kt_event_pid / _tid.        */
+#define KT_ID_SMALL_MIN (-((int64_t)1 << 30))
+#define KT_ID_REFS_MAX ((size_t)1 << 30)
+typedef struct kt_idtab {
+    int64_t *v;         /* original values, by index                          */
+    size_t n, cap;
+    uint32_t *slot;     /* hash of v: index or KT_NONE                        */
+    size_t mask;
+} kt_idtab;
 
 typedef struct kt_events {
     size_t n, cap;
@@ -141,7 +155,7 @@ typedef struct kt_events {
     uint8_t *ph;        /* 'X','i','s','f','C','M',...                       */
     uint8_t *kind;      /* kt_kind                                           */
     uint8_t *nargs;     /* number of typed args                              */
-    int64_t *pid, *tid;
+    int32_t *pid, *tid; /* see KT_ID_SMALL_MIN                          */
     int32_t *stream;    /* -1 none (non-numeric stream args also -1)         */
     int64_t *corr;      /* correlation (flows: flow id); -1 none             */
     int64_t *ext_id;    /* External id; -1 none                              */
@@ -162,6 +176,7 @@ typedef struct kt_rank {
     uint64_t file_bytes, json_bytes;
 
     kt_events ev;
+    kt_idtab ids;       /* pid/tid values the 32-bit columns cannot hold */
     kt_arg *args;
     size_t nargs, cap_args;
 
@@ -220,6 +235,16 @@ void kt_rank_free(kt_rank *r);
 uint32_t kt_events_push(kt_events *e);
 /* Append a typed arg to the LAST pushed event. Returns false on OOM. */
 bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s);
+/* Column value for pid/tid value v (false on OOM or table full). */
+bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out);
+void kt_idtab_free(kt_idtab *t);
+/* The original pid/tid value of a column value. */
+static inline int64_t kt_rank_id_get(const kt_rank *r, int32_t s)
+{
+    return s >= KT_ID_SMALL_MIN ? s : r->ids.v[(int64_t)s - INT32_MIN];
+}
+static inline int64_t kt_event_pid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.pid[ev]); }
+static inline int64_t kt_event_tid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.tid[ev]); }
 /* Append all events/args of src to dst (used to join parallel chunks). */
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 
