@@ -197,10 +197,8 @@ typedef struct kt_pair {
 /* The next member with its value skipped; *done (and nothing in pr) once
  * the object has ended.                                                     */
 kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done);
-/* The pieces for callers that parse values in place, kt_member_key and
- * kt_member_sep, are in scan_inline.h.                                      */
-/* Skip the value of pr (sets pr->vend / pr->vflags).                       */
-kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr);
+/* The pieces for callers that parse values in place, kt_member_key,
+ * kt_member_skip and kt_member_sep, are in scan_inline.h.                   */
 bool kt_key_is(const kt_pair *pr, const char *lit, size_t len);
 #define KT_KEY_IS(pr, lit) kt_key_is((pr), lit, sizeof lit - 1)
 

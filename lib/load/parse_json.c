@@ -82,9 +82,9 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
     if (s >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     char c = *s;
     if (c == '"') {
-        unsigned k = kt_special_in_16(s + 1); /* short plain strings: "X", a category */
-        if (s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k])) {
-            *next = s + 2 + k;
+        const char *e = kt_short_plain_string(s, end);
+        if (e) {
+            *next = e;
             return KT_SCAN_OK;
         }
         const char *close;
@@ -107,13 +107,6 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
 }
 
 /* ---- object members ---------------------------------------------------------- */
-kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
-{
-    kt_scan_res r = kt_skip_value(pr->v, o->end, o->eof, &pr->vend, &pr->vflags);
-    if (r != KT_SCAN_OK) o->err = pr->v;
-    return r;
-}
-
 kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done)
 {
     if (o->closed) {

@@ -20,8 +20,10 @@
  * tokens.  Usually zero or one byte; indentation runs go 16 at a time.   */
 static inline const char *kt_skip_ws(const char *s, const char *end)
 {
-    if (s >= end || (unsigned char)*s > ' ') return s;
-    if (s + 1 >= end || (unsigned char)s[1] > ' ') return s + 1;
+    /* *end is readable (the window's zero padding, or data past a
+     * sub-range), so the bound is checked only once a blank was found.   */
+    if ((unsigned char)*s > ' ' || s >= end) return s;
+    if ((unsigned char)s[1] > ' ' || s + 1 >= end) return s + 1;
 #ifdef __SSE2__
     for (s += 2; s < end; s += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)s);
@@ -107,6 +109,15 @@ static inline kt_scan_res kt_scan_string(const char *s, const char *end, bool eo
     }
 }
 
+/* The end of the string starting at the quote s when it is short and plain
+ * (a category, "X") and ends with '",' '":' etc., found by one 16-byte
+ * compare; NULL otherwise (then kt_scan_string decides).                  */
+static inline const char *kt_short_plain_string(const char *s, const char *end)
+{
+    unsigned k = kt_special_in_16(s + 1);
+    return s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k]) ? s + 2 + k : NULL;
+}
+
 static inline kt_scan_res kt_obj_stop(kt_obj *o, const char *at, bool incomplete)
 {
     o->err = at;
@@ -115,7 +126,8 @@ static inline kt_scan_res kt_obj_stop(kt_obj *o, const char *at, bool incomplete
 
 /* The next member's key (pr->v = the value's first byte), or *closed when
  * the object's '}' comes instead.                                          */
-static inline kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
+static inline __attribute__((always_inline)) kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr,
+                                                                        bool *closed)
 {
     const char *q = kt_skip_ws(o->q, o->end);
     *closed = false;
@@ -129,25 +141,41 @@ static inline kt_scan_res kt_member_key(kt_obj *o, kt_pair *pr, bool *closed)
     if (*q != '"') return kt_obj_stop(o, q, false);
     const char *close;
     unsigned k = kt_special_in_16(q + 1); /* the usual key: short, plain, '":' */
-    if (q + 2 + k < o->end && q[1 + k] == '"' && q[2 + k] == ':') {
-        close = q + 1 + k;
+    pr->key = q + 1;
+    if (q + 2 + k < o->end && memcmp(q + 1 + k, "\":", 2) == 0) { /* one 16-bit compare */
+        pr->klen = k;
         pr->kflags = 0;
+        q += 3 + k;
     } else {
         kt_scan_res r = kt_scan_string(q + 1, o->end, o->eof, &close, &pr->kflags);
         if (r != KT_SCAN_OK) return kt_obj_stop(o, q, r == KT_SCAN_MORE || r == KT_SCAN_TRUNC);
+        pr->klen = (size_t)(close - pr->key);
+        q = kt_skip_ws(close + 1, o->end);
+        if (q >= o->end) return kt_obj_stop(o, q, true);
+        if (*q != ':') return kt_obj_stop(o, q, false);
+        q++;
     }
-    pr->key = q + 1;
-    pr->klen = (size_t)(close - pr->key);
-    q = close + 1;
-    if (q < o->end && *q != ':') q = kt_skip_ws(q, o->end);
-    if (q >= o->end) return kt_obj_stop(o, q, true);
-    if (*q != ':') return kt_obj_stop(o, q, false);
-    q = kt_skip_ws(q + 1, o->end);
+    q = kt_skip_ws(q, o->end);
     if (q >= o->end) return kt_obj_stop(o, q, true);
     o->after_comma = false;
     pr->v = q;
     o->q = q;
     return KT_SCAN_OK;
+}
+
+/* Skip the value of pr (sets pr->vend / pr->vflags): short plain strings
+ * inline, everything else through kt_skip_value.                          */
+static inline kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
+{
+    const char *e = *pr->v == '"' ? kt_short_plain_string(pr->v, o->end) : NULL;
+    if (e) {
+        pr->vend = e;
+        pr->vflags = 0;
+        return KT_SCAN_OK;
+    }
+    kt_scan_res r = kt_skip_value(pr->v, o->end, o->eof, &pr->vend, &pr->vflags);
+    if (r != KT_SCAN_OK) o->err = pr->v;
+    return r;
 }
 
 /* After a value ending at vend: the ',' or the closing '}' (*closed). */
@@ -242,7 +270,8 @@ static inline const char *kt_us_to_ns(const char *s, const char *end, int64_t *n
 }
 
 /* A JSON number: plain integers inline, the rest through kt_parse_number. */
-static inline const char *kt_number(const char *s, const char *end, kt_num *out)
+static inline __attribute__((always_inline)) const char *kt_number(const char *s, const char *end,
+                                                                    kt_num *out)
 {
     const char *p = s + (s < end && *s == '-');
     const char *d = p;
