@@ -23,6 +23,7 @@ json_bytes=$(wc -c <"$plain")
 gz_bytes=$(wc -c <"$gz")
 echo "trace: $plain ($(mb "$json_bytes") MB JSON; gzip $(mb "$gz_bytes") MB)"
 echo
+# /usr/bin/time reports peak RSS in KiB; MB below are 10^6 bytes.
 printf '| command | wall s | JSON MB/s | peak RSS MB | RSS / JSON |\n|---|---|---|---|---|\n'
 row() { # label, command...
     label=$1
@@ -31,7 +32,7 @@ row() { # label, command...
     wall=${out% *}
     rss=${out#* }
     awk -v l="$label" -v w="$wall" -v r="$rss" -v j="$json_bytes" \
-        'BEGIN { printf "| `%s` | %.2f | %.0f | %.0f | %.2f |\n", l, w, j / 1e6 / (w > 0 ? w : 0.001), r / 1e3, r * 1e3 / j }'
+        'BEGIN { printf "| `%s` | %.2f | %.0f | %.0f | %.3f |\n", l, w, j / 1e6 / (w > 0 ? w : 0.001), r * 1024 / 1e6, r * 1024 / j }'
 }
 row "cat FILE.json > /dev/null" cat "$plain"
 row "kineta info FILE.json" "$build/kineta" info "$plain"
