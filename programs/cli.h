@@ -40,12 +40,13 @@ typedef struct cli_command {
     const char *name;
     const char *summary;
     const char *description;      /* longer text for `--help`, may be NULL */
-    const cli_option *options;    /* terminated by {NULL}                  */
+    const cli_option *options;    /* terminated by {NULL}; NULL = none     */
     const char *const *tables;    /* names of the tables it prints, NULL-terminated */
     size_t state_size;            /* bytes of per-run option state         */
     void (*init)(void *state);    /* defaults, may be NULL                 */
-    /* Parse one command option; return 0, or print a message and return 2,
-     * or return -1 when the option did all there is to do (exit 0).       */
+    /* Parse one command option (NULL when it has none); return 0, or print
+     * a message and return 2, or return -1 when the option did all there
+     * is to do (exit 0).                                                   */
     int (*parse)(void *state, const char *name, const char *value);
     /* Run on the loaded trace; return a kt_status.  Commands that write
      * files themselves may return tables describing what they wrote.      */

@@ -11,14 +11,7 @@
 
 extern const cli_command cmd_info;
 
-static const cli_option info_options[] = { { NULL, NULL, NULL } };
 static const char *const info_table_names[] = { "ranks", "events", "streams", "steps", "launch_apis", NULL };
-
-static int info_parse(void *state, const char *name, const char *value)
-{
-    (void)state; (void)name; (void)value;
-    return 2;
-}
 
 static kt_status info_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
@@ -287,9 +280,7 @@ const cli_command cmd_info = {
     .summary = "per rank: file, rank, devices, event counts, GPU streams, steps, time span",
     .description = "Counts are as written in the file (before --hta-compat); times are µs as in the\n"
                    "file (tables: ns).  --format csv --table NAME prints one of the tables.",
-    .options = info_options,
     .tables = info_table_names,
-    .parse = info_parse,
     .run = info_run,
     .print = info_print,
 };

@@ -4,14 +4,7 @@
  */
 #include "cli.h"
 
-static const cli_option memcpy_bw_options[] = { { NULL, NULL, NULL } };
 static const char *const memcpy_bw_tables[] = { "series", "summary", NULL };
-
-static int memcpy_bw_parse(void *state, const char *name, const char *value)
-{
-    (void)state; (void)name; (void)value;
-    return 2;
-}
 
 static kt_status memcpy_bw_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
@@ -24,8 +17,6 @@ const cli_command cmd_memcpy_bw = {
     .summary = "memory bandwidth per memcpy/memset kind: time series and summary (HTA)",
     .description = "GB/s summed over the copies running at each instant.  Traces without\n"
                    "Kineto's bandwidth arg (AMD) get bytes / duration.",
-    .options = memcpy_bw_options,
     .tables = memcpy_bw_tables,
-    .parse = memcpy_bw_parse,
     .run = memcpy_bw_run,
 };
