@@ -13,6 +13,7 @@
  */
 #include "load_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct member {
@@ -599,6 +600,48 @@ static kt_scan_res member_value(raw_event *e, member *m, kt_obj *o, kt_pair *pr)
     return r;
 }
 
+/* The members in the order Kineto writes them: each key is first looked
+ * for where the previous one predicts it (one masked 8-byte compare
+ * instead of a key scan and a dispatch).                                  */
+typedef struct expected_key {
+    uint64_t w, mask; /* '"key":' as a little-endian word, its bytes        */
+    unsigned len;
+    size_t member;    /* offsetof(raw_event, ...)                          */
+} expected_key;
+
+#define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
+static const expected_key kineto_order[] = {
+    { KB('"', 0) | KB('p', 1) | KB('h', 2) | KB('"', 3) | KB(':', 4), 0xFFFFFFFFFFull, 5, offsetof(raw_event, ph) },
+    { KB('"', 0) | KB('c', 1) | KB('a', 2) | KB('t', 3) | KB('"', 4) | KB(':', 5), 0xFFFFFFFFFFFFull, 6, offsetof(raw_event, cat) },
+    { KB('"', 0) | KB('n', 1) | KB('a', 2) | KB('m', 3) | KB('e', 4) | KB('"', 5) | KB(':', 6), 0xFFFFFFFFFFFFFFull, 7, offsetof(raw_event, name) },
+    { KB('"', 0) | KB('p', 1) | KB('i', 2) | KB('d', 3) | KB('"', 4) | KB(':', 5), 0xFFFFFFFFFFFFull, 6, offsetof(raw_event, pid) },
+    { KB('"', 0) | KB('t', 1) | KB('i', 2) | KB('d', 3) | KB('"', 4) | KB(':', 5), 0xFFFFFFFFFFFFull, 6, offsetof(raw_event, tid) },
+    { KB('"', 0) | KB('t', 1) | KB('s', 2) | KB('"', 3) | KB(':', 4), 0xFFFFFFFFFFull, 5, offsetof(raw_event, ts) },
+    { KB('"', 0) | KB('d', 1) | KB('u', 2) | KB('r', 3) | KB('"', 4) | KB(':', 5), 0xFFFFFFFFFFFFull, 6, offsetof(raw_event, dur) },
+    { KB('"', 0) | KB('a', 1) | KB('r', 2) | KB('g', 3) | KB('s', 4) | KB('"', 5) | KB(':', 6), 0xFFFFFFFFFFFFFFull, 7, offsetof(raw_event, args) },
+};
+#undef KB
+#define N_EXPECTED (sizeof kineto_order / sizeof kineto_order[0])
+
+/* The next key: the expected one (*at then advances), else any. */
+static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, kt_obj *o, kt_pair *pr,
+                                                                  bool *closed, member **m, size_t *at)
+{
+    if (*at < N_EXPECTED) {
+        const expected_key *x = &kineto_order[*at];
+        if (kt_member_key_expected(o, pr, x->w, x->mask, x->len)) {
+            *closed = false;
+            *m = (member *)((char *)e + x->member);
+            (*at)++;
+            return KT_SCAN_OK;
+        }
+        *at = N_EXPECTED; /* another layout: no more guesses for this event */
+    }
+    kt_scan_res res = kt_member_key(o, pr, closed);
+    *m = res == KT_SCAN_OK && !*closed ? member_of(e, pr->key, pr->klen) : NULL;
+    return res;
+}
+
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err)
 {
@@ -607,11 +650,12 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event e;
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
+    size_t at = 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;
-        kt_scan_res res = kt_member_key(&o, &pr, &closed);
+        member *m;
+        kt_scan_res res = next_key(&e, &o, &pr, &closed, &m, &at);
         if (res == KT_SCAN_OK && !closed) {
-            member *m = member_of(&e, pr.key, pr.klen);
             if (m == &e.args && !e.pushed && args_now(&e, &pr))
                 res = args_in_place(p, &e, &o, &pr);
             else

@@ -163,6 +163,30 @@ static inline __attribute__((always_inline)) kt_scan_res kt_member_key(kt_obj *o
     return KT_SCAN_OK;
 }
 
+/* A key written as expected, found by one masked 8-byte compare: w holds
+ * the quoted key and its ':' ("\"ph\":"), mask covers its len bytes (at
+ * most 8; the 16 bytes after a key's quote are always readable).  True
+ * with pr and o as kt_member_key leaves them; false (nothing changed)
+ * when the text differs, then kt_member_key decides.                   */
+static inline __attribute__((always_inline)) bool kt_member_key_expected(kt_obj *o, kt_pair *pr,
+                                                                          uint64_t w, uint64_t mask,
+                                                                          unsigned len)
+{
+    const char *q = kt_skip_ws(o->q, o->end);
+    uint64_t x;
+    memcpy(&x, q, 8);
+    if (q + len >= o->end || (x & mask) != w) return false;
+    const char *v = kt_skip_ws(q + len, o->end);
+    if (v >= o->end) return false;
+    pr->key = q + 1;
+    pr->klen = len - 3;
+    pr->kflags = 0;
+    o->after_comma = false;
+    pr->v = v;
+    o->q = v;
+    return true;
+}
+
 /* Skip the value of pr (sets pr->vend / pr->vflags): short plain strings
  * inline, everything else through kt_skip_value.                          */
 static inline kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
