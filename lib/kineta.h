@@ -309,8 +309,9 @@ kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **ou
  * bandwidth (one track per kind, arg "Memcpy BW"), HTA's event format
  * (A4.7).  Every original byte is kept; the counters are appended to
  * traceEvents.  Written to out_dir as <name>_with_counters.json[.gz]
- * (gzip, ISA-L level 1, when the input was gzip); an existing input file
- * is never overwritten.  Table "files": rank, input, output,
+ * (gzip, ISA-L level 1, when the input was gzip; <name>_rank<R>_... when
+ * two ranks' files share a name); an existing input file is never
+ * overwritten.  Table "files": rank, input, output,
  * counter_events, bytes (uncompressed JSON written).                       */
 typedef struct kt_counters_options {
     const char *out_dir;  /* required */
