@@ -289,7 +289,9 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * — time with at least max_queue_length launches waiting, for every stream
  * (HTA reports only the last stream of a rank, and only under hta_compat
  * do we); "weighted": rank, stream, duration, time-weighted mean and
- * 50/90/99% queue length, max, pct_time_empty.                            */
+ * 50/90/99% queue length, max, pct_time_empty.  Queues are per (device,
+ * stream): summary, blocked and weighted end with a "device" column unless
+ * hta_compat.                                                              */
 typedef struct kt_queue_options {
     int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
 } kt_queue_options;
