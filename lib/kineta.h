@@ -289,7 +289,9 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * — time with at least max_queue_length launches waiting, for every stream
  * (HTA reports only the last stream of a rank, and only under hta_compat
  * do we); "weighted": rank, stream, duration, time-weighted mean and
- * 50/90/99% queue length, max, pct_time_empty.                            */
+ * 50/90/99% queue length, max, pct_time_empty.  Queues are per (device,
+ * stream): summary, blocked and weighted end with a "device" column unless
+ * hta_compat.                                                              */
 typedef struct kt_queue_options {
     int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
 } kt_queue_options;
@@ -309,8 +311,9 @@ kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **ou
  * bandwidth (one track per kind, arg "Memcpy BW"), HTA's event format
  * (A4.7).  Every original byte is kept; the counters are appended to
  * traceEvents.  Written to out_dir as <name>_with_counters.json[.gz]
- * (gzip, ISA-L level 1, when the input was gzip); an existing input file
- * is never overwritten.  Table "files": rank, input, output,
+ * (gzip, ISA-L level 1, when the input was gzip; <name>_rank<R>_... when
+ * two ranks' files share a name); an existing input file is never
+ * overwritten.  Table "files": rank, input, output,
  * counter_events, bytes (uncompressed JSON written).                       */
 typedef struct kt_counters_options {
     const char *out_dir;  /* required */

@@ -295,3 +295,50 @@ TEST(counters_numbers_ignore_the_locale_radix)
     free(b);
     remove_copy(t, ts, in, out, dir);
 }
+
+/* Two ranks whose files have the same name (one directory per rank) get
+ * distinct outputs instead of the second overwriting the first.            */
+TEST(counters_same_file_name_in_two_dirs)
+{
+    char dir[] = "/tmp/kt_counters_XXXXXX", d0[300], d1[300], p0[320], p1[320];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(d0, sizeof d0, "%s/r0", dir);
+    snprintf(d1, sizeof d1, "%s/r1", dir);
+    mkdir(d0, 0700);
+    mkdir(d1, 0700);
+    const char *text = "{\"distributedInfo\": {\"rank\": %d},\n\"traceEvents\": [%s]}\n";
+    char buf[2048];
+    snprintf(p0, sizeof p0, "%s/trace.json", d0);
+    snprintf(buf, sizeof buf, text, 0, tiny_events);
+    write_file(p0, buf);
+    snprintf(p1, sizeof p1, "%s/trace.json", d1);
+    snprintf(buf, sizeof buf, text, 1, tiny_events);
+    write_file(p1, buf);
+    const char *paths[] = { p0, p1 };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(paths, 2, NULL, &t, &fail), KT_OK);
+    kt_tables *ts = NULL;
+    kt_counters_options o = { .out_dir = dir };
+    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    const kt_table *f = ts ? kt_tables_find(ts, "files") : NULL;
+    char want0[400], want1[400];
+    snprintf(want0, sizeof want0, "%s/trace_rank0_with_counters.json", dir);
+    snprintf(want1, sizeof want1, "%s/trace_rank1_with_counters.json", dir);
+    CHECK(f && kt_table_nrows(f) == 2);
+    if (f && kt_table_nrows(f) == 2) {
+        CHECK_STR(kt_table_str(f, 0, 2), want0);
+        CHECK_STR(kt_table_str(f, 1, 2), want1);
+    }
+    CHECK(access(want0, R_OK) == 0 && access(want1, R_OK) == 0);
+    unlink(want0);
+    unlink(want1);
+    unlink(p0);
+    unlink(p1);
+    rmdir(d0);
+    rmdir(d1);
+    rmdir(dir);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}

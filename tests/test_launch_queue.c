@@ -210,6 +210,36 @@ TEST(queue_default_step_function_with_graph_launches)
     kt_trace_free(t);
 }
 
+/* Two GPUs of one rank both use stream 7: two queues, told apart by the
+ * trailing "device" column (HTA's columns, under --hta-compat, lack it).   */
+TEST(queue_same_stream_on_two_devices)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    launch(t, r, "cuda_runtime", "cudaLaunchKernel", 0, 2, 1);
+    fx_event(t, r, 'X', "kernel", "k", 10 * US, 5 * US, 0, 7, 7, 1);
+    launch(t, r, "cuda_runtime", "cudaLaunchKernel", 1, 2, 2);
+    fx_event(t, r, 'X', "kernel", "k", 20 * US, 5 * US, 1, 7, 7, 2);
+    fx_finish(t);
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    static const char *const per_queue[] = { "summary", "blocked", "weighted" };
+    for (size_t i = 0; i < 3; i++) {
+        const kt_table *tb = table(ts, per_queue[i]);
+        CHECK_INT(kt_table_nrows(tb), 2);
+        CHECK_NEAR(num(tb, 0, "stream"), 7, 0);
+        CHECK_NEAR(num(tb, 1, "stream"), 7, 0);
+        CHECK_NEAR(num(tb, 0, "device"), 0, 0);
+        CHECK_NEAR(num(tb, 1, "device"), 1, 0);
+    }
+    kt_tables_free(ts);
+    t->hta_compat = true;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    CHECK_INT(kt_table_col_index(table(ts, "summary"), "device"), -1);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
 /* HTA: no graph launches, one row per change (insertion-sort order at the
  * tie: the launch, concatenated first, before the kernel), and "blocked"
  * keeps only the last stream of the rank.                                 */

@@ -94,18 +94,39 @@ static size_t next_text(void *user, char *buf, size_t cap)
     return n;
 }
 
-/* <dir>/<name>_with_counters.json[.gz]: the suffix goes before the last
- * ".json" of the input's file name (HTA), else before a final ".gz".      */
-static bool output_path(const char *dir, const char *in, char *out, size_t cap)
+static const char *base_name(const char *path)
 {
-    const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* <dir>/<name>_with_counters.json[.gz]: the suffix goes before the last
+ * ".json" of the input's file name (HTA), else before a final ".gz".  When
+ * two selected ranks' files share a name (rank dirs), "_rank<R>" is added
+ * so that one output cannot overwrite the other.                          */
+static bool output_path(const char *dir, const char *in, int rank_tag, char *out, size_t cap)
+{
+    const char *base = base_name(in);
     const char *cut = NULL;
     for (const char *p = strstr(base, ".json"); p; p = strstr(p + 1, ".json")) cut = p;
     size_t len = strlen(base);
     if (!cut) cut = len > 3 && !strcmp(base + len - 3, ".gz") ? base + len - 3 : base + len;
-    int n = snprintf(out, cap, "%s/%.*s_with_counters%s%s", dir, (int)(cut - base), base, cut,
+    char tag[32] = "";
+    if (rank_tag >= 0) snprintf(tag, sizeof tag, "_rank%d", rank_tag);
+    int n = snprintf(out, cap, "%s/%.*s%s_with_counters%s%s", dir, (int)(cut - base), base, tag, cut,
                      *cut ? "" : ".json");
     return n > 0 && (size_t)n < cap;
+}
+
+/* Does another selected rank's input file have r's file name? */
+static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r)
+{
+    for (size_t i = 0; i < t->nranks; i++) {
+        const kt_rank *o = t->ranks[i];
+        if (o != r && kt_rank_selected(sel, o->rank) && !strcmp(base_name(o->file), base_name(r->file)))
+            return true;
+    }
+    return false;
 }
 
 static kt_table *files_table(void)
@@ -122,7 +143,8 @@ static void say(const kt_counters_options *o, const char *msg)
     if (o->err && o->errlen) snprintf(o->err, o->errlen, "%s", msg);
 }
 
-static kt_status write_rank(const kt_trace *t, const kt_rank *r, const kt_counters_options *o, kt_table *files)
+static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r,
+                            const kt_counters_options *o, kt_table *files)
 {
     char out[4096], err[512] = "";
     if (!r->events_end) {
@@ -130,7 +152,8 @@ static kt_status write_rank(const kt_trace *t, const kt_rank *r, const kt_counte
         say(o, err);
         return KT_EINPUT;
     }
-    if (!output_path(o->out_dir, r->file, out, sizeof out)) return KT_EUSAGE;
+    int tag = name_shared(t, sel, r) ? r->rank : -1;
+    if (!output_path(o->out_dir, r->file, tag, out, sizeof out)) return KT_EUSAGE;
     kt_step_point *q = NULL;
     size_t nq = 0;
     kt_bw_series bw = { 0 };
@@ -164,7 +187,7 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
     kt_table *files = files_table();
     kt_status s = files ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = write_rank(t, t->ranks[i], opt, files);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = write_rank(t, sel, t->ranks[i], opt, files);
     if (s != KT_OK) {
         kt_table_free(files);
         return s;

@@ -15,6 +15,7 @@
 typedef struct queue_tables {
     kt_table *series, *summary, *blocked, *weighted;
     size_t summary_stats;
+    bool with_device; /* per-queue tables end with "device" (not HTA's) */
 } queue_tables;
 
 static kt_table *new_table(const char *name, const char *const *cols, const kt_col_type *types,
@@ -51,7 +52,17 @@ static bool make_tables(queue_tables *q)
     }
     q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4);
     q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9);
+    kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
+    for (size_t i = 0; q->with_device && i < 3; i++)
+        if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
     return q->series && q->summary && q->blocked && q->weighted;
+}
+
+/* Queues are per (device, stream): name the device unless HTA's columns
+ * were asked for, so two GPUs' equal stream ids stay apart.               */
+static void set_device(const queue_tables *q, kt_table *t, int64_t device)
+{
+    if (q->with_device) kt_table_set_int(t, kt_table_ncols(t) - 1, device);
 }
 
 /* Points [a, b) of one queue. */
@@ -85,6 +96,7 @@ static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_
     kt_table_set_int(q->summary, 0, rank);
     kt_table_set_int(q->summary, 1, p[0].key);
     kt_describe_set(q->summary, q->summary_stats, &d);
+    set_device(q, q->summary, p[0].pid);
     free(v);
     return true;
 }
@@ -103,11 +115,14 @@ static int64_t time_at_least(const kt_step_point *p, size_t n, int64_t max, bool
     return sum;
 }
 
-static void add_blocked(kt_table *t, int rank, int32_t stream, int64_t ns, int64_t span)
+static void add_blocked(const queue_tables *q, int rank, const kt_step_point *first, int64_t ns,
+                        int64_t span)
 {
+    kt_table *t = q->blocked;
     kt_table_add_row(t);
+    set_device(q, t, first->pid);
     kt_table_set_int(t, 0, rank);
-    kt_table_set_int(t, 1, stream);
+    kt_table_set_int(t, 1, first->key);
     kt_table_set_float(t, 2, (double)ns / 1e3);
     kt_table_set_float(t, 3, span > 0 ? (double)ns / (double)span : NAN);
 }
@@ -134,8 +149,9 @@ static int32_t weighted_quantile(const segment *s, size_t n, int64_t total, doub
     return n ? s[n - 1].len : 0;
 }
 
-static bool add_weighted(kt_table *t, int rank, const kt_step_point *p, size_t n)
+static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p, size_t n)
 {
+    kt_table *t = q->weighted;
     segment *s = malloc((n ? n : 1) * sizeof *s);
     if (!s) return false;
     int64_t total = p[n - 1].ts - p[0].ts, empty = 0;
@@ -160,6 +176,7 @@ static bool add_weighted(kt_table *t, int rank, const kt_step_point *p, size_t n
         kt_table_set_float(t, 8, kt_pct((double)empty, (double)total));
     }
     kt_table_set_int(t, 7, max);
+    set_device(q, t, p[0].pid);
     free(s);
     return true;
 }
@@ -187,22 +204,20 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     if (s != KT_OK) return s;
     add_series(q->series, r->rank, t->min_ts, p, n);
     int64_t span = rank_span(r, t->hta_compat), last_ns = 0;
-    int32_t last_stream = 0;
-    bool any = false;
+    const kt_step_point *last = NULL;
     for (size_t a = 0, b; a < n && s == KT_OK; a = b) {
         b = queue_end(p, a, n);
-        if (!add_summary(q, r->rank, p + a, b - a) || !add_weighted(q->weighted, r->rank, p + a, b - a))
+        if (!add_summary(q, r->rank, p + a, b - a) || !add_weighted(q, r->rank, p + a, b - a))
             s = KT_ENOMEM;
         bool reached;
         int64_t ns = time_at_least(p + a, b - a, max, &reached);
-        if (!t->hta_compat) add_blocked(q->blocked, r->rank, p[a].key, ns, span);
+        if (!t->hta_compat) add_blocked(q, r->rank, p + a, ns, span);
         else if (reached) { /* HTA keeps one stream per rank: the last [BUG] */
-            any = true;
             last_ns = ns;
-            last_stream = p[a].key;
+            last = p + a;
         }
     }
-    if (any) add_blocked(q->blocked, r->rank, last_stream, last_ns, span);
+    if (last) add_blocked(q, r->rank, last, last_ns, span);
     free(p);
     return s;
 }
@@ -211,7 +226,7 @@ kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_opt
                    kt_tables **out)
 {
     int64_t max = opt ? opt->max_queue_length : 1024;
-    queue_tables q = { 0 };
+    queue_tables q = { .with_device = !t->hta_compat };
     kt_status s = make_tables(&q) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max);

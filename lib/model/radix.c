@@ -9,13 +9,14 @@
  * is a couple of sequential passes, cheaper than radix scatters.          */
 #define MERGE_MAX_RUNS 32
 
-/* Run boundaries (bounds[0] = 0 ... bounds[runs] = n); 0 if too many. */
-static size_t find_runs(const uint64_t *keys, size_t n, size_t *bounds)
+/* Run boundaries of col[ids[]] (bounds[0] = 0 ... bounds[runs] = n); 0 if
+ * too many.                                                               */
+static size_t find_runs(const uint32_t *ids, size_t n, const int64_t *col, size_t *bounds)
 {
     size_t runs = 0;
     bounds[0] = 0;
     for (size_t i = 1; i < n; i++)
-        if (keys[i] < keys[i - 1]) {
+        if (col[ids[i]] < col[ids[i - 1]]) {
             if (++runs == MERGE_MAX_RUNS) return 0;
             bounds[runs] = i;
         }
@@ -23,58 +24,58 @@ static size_t find_runs(const uint64_t *keys, size_t n, size_t *bounds)
     return runs;
 }
 
-/* Stable merge of [a, m) and [m, b) of (ks, is) into (kd, id). */
-static void merge2(const uint64_t *ks, const uint32_t *is, uint64_t *kd, uint32_t *id, size_t a,
-                   size_t m, size_t b)
+/* Stable merge of [a, m) and [m, b) of src into dst, by col. */
+static void merge2(const int64_t *col, const uint32_t *src, uint32_t *dst, size_t a, size_t m,
+                   size_t b)
 {
     size_t i = a, j = m, o = a;
     while (i < m && j < b) {
-        bool right = ks[j] < ks[i]; /* ties: the left (earlier) run first */
-        kd[o] = right ? ks[j] : ks[i];
-        id[o++] = right ? is[j++] : is[i++];
+        bool right = col[src[j]] < col[src[i]]; /* ties: the left (earlier) run first */
+        dst[o++] = right ? src[j++] : src[i++];
     }
-    for (; i < m; i++, o++) kd[o] = ks[i], id[o] = is[i];
-    for (; j < b; j++, o++) kd[o] = ks[j], id[o] = is[j];
+    for (; i < m; i++) dst[o++] = src[i];
+    for (; j < b; j++) dst[o++] = src[j];
 }
 
-static bool merge_runs(uint64_t *keys, uint32_t *ids, size_t n, size_t *bounds, size_t runs)
+/* Merges ids only, reading keys from the column: one spare id array is
+ * all the memory it needs (keys would cost three times that).             */
+static bool merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *bounds, size_t runs)
 {
-    uint64_t *k2 = malloc(n * sizeof *k2);
-    uint32_t *i2 = malloc(n * sizeof *i2);
-    if (!k2 || !i2) { free(k2); free(i2); return false; }
-    uint64_t *ks = keys, *kd = k2;
-    uint32_t *is = ids, *id = i2;
+    uint32_t *spare = malloc(n * sizeof *spare);
+    if (!spare) return false;
+    uint32_t *src = ids, *dst = spare;
     while (runs > 1) {
         size_t merged = 0;
         for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
             size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
-            merge2(ks, is, kd, id, a, m, b);
+            merge2(col, src, dst, a, m, b);
             bounds[merged++] = a;
         }
         bounds[merged] = n;
         runs = merged;
-        uint64_t *kt = ks; ks = kd; kd = kt;
-        uint32_t *it = is; is = id; id = it;
+        uint32_t *t = src; src = dst; dst = t;
     }
-    if (ks != keys) {
-        memcpy(keys, ks, n * sizeof *keys);
-        memcpy(ids, is, n * sizeof *ids);
-    }
-    free(k2);
-    free(i2);
+    if (src != ids) memcpy(ids, src, n * sizeof *ids);
+    free(spare);
     return true;
+}
+
+static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col)
+{
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (!keys) return false;
+    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
+    bool ok = kt_radix_sort(keys, ids, n);
+    free(keys);
+    return ok;
 }
 
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
 {
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
+    if (n < 2) return true;
     size_t bounds[MERGE_MAX_RUNS + 1];
-    size_t runs = n ? find_runs(keys, n, bounds) : 1;
-    bool ok = runs == 1 || (runs ? merge_runs(keys, ids, n, bounds, runs) : kt_radix_sort(keys, ids, n));
-    free(keys);
-    return ok;
+    size_t runs = find_runs(ids, n, col, bounds);
+    return runs == 1 || (runs ? merge_runs(ids, n, col, bounds, runs) : radix_sort_by(ids, n, col));
 }
 
 bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
