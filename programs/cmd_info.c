@@ -210,13 +210,34 @@ static void text_counts(const rank_rows *ev, const char *group, const char *sep,
     }
 }
 
+/* "A;A;A;B" → "3 x A, B": nodes usually have 8 identical GPUs. */
+static void text_devices(const char *names, FILE *f)
+{
+    const char *p = names;
+    bool first = true;
+    while (*p) {
+        size_t len = strcspn(p, ";"), n = 1;
+        const char *next = p + len + (p[len] == ';');
+        while (*next && strncmp(next, p, len) == 0 && (next[len] == ';' || next[len] == '\0')) {
+            n++;
+            next += len + (next[len] == ';');
+        }
+        fprintf(f, "%s", first ? ": " : ", ");
+        if (n > 1) fprintf(f, "%zu x ", n);
+        fprintf(f, "%.*s", (int)len, p);
+        first = false;
+        p = next;
+    }
+}
+
 static void text_rank(info_tables *it, size_t row, FILE *f)
 {
     const kt_table *r = it->ranks;
     fprintf(f, "rank %lld", (long long)cell_int(r, row, "rank"));
     if (!cell_null(r, row, "world_size")) fprintf(f, " of %lld", (long long)cell_int(r, row, "world_size"));
-    fprintf(f, "  %s\n  device    %s%s%s\n", cell_str(r, row, "file"), cell_str(r, row, "device_type"),
-            *cell_str(r, row, "devices") ? ": " : "", cell_str(r, row, "devices"));
+    fprintf(f, "  %s\n  device    %s", cell_str(r, row, "file"), cell_str(r, row, "device_type"));
+    text_devices(cell_str(r, row, "devices"), f);
+    fputc('\n', f);
     fprintf(f, "  events    %lld in file (", (long long)cell_int(r, row, "events"));
     text_counts(&it->events, "ph", ", ", f);
     fprintf(f, "), %lld loaded\n  complete  ", (long long)cell_int(r, row, "events_loaded"));

@@ -110,3 +110,24 @@ TEST(info_tables_and_rank_selection)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* Text output names a node's identical GPUs once, with a count. */
+TEST(info_text_counts_identical_devices)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    static const char *const names[] = { "NVIDIA A100", "NVIDIA A100", "NVIDIA A100", "NVIDIA H100" };
+    r->device_type = KT_DEV_CUDA;
+    r->device_names = malloc(4 * sizeof *r->device_names);
+    for (size_t i = 0; i < 4; i++)
+        r->device_names[r->ndevices++] = kt_strtab_intern(t->strs, names[i], strlen(names[i]));
+    fx_event(t, r, 'X', "cpu_op", "aten::add", 3000, 1000, 100, 1, -1, -1);
+    fx_finish(t);
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_info(t, NULL, &ts), KT_OK);
+    char *s = print_info(ts, FMT_TABLE);
+    CHECK(s && strstr(s, "device    CUDA: 3 x NVIDIA A100, NVIDIA H100\n") != NULL);
+    free(s);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
