@@ -81,3 +81,18 @@ long fx_row(const kt_table *tb, const char *col, const char *value, int rank)
             return (long)i;
     return -1;
 }
+
+char *fx_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
+    if (s) s[n] = '\0';
+    if (s && len) *len = (size_t)n;
+    fclose(f);
+    return s;
+}

@@ -30,4 +30,8 @@ double fx_num(const kt_table *tb, size_t row, const char *col);
  * "rank" column is rank); -1 if none.                                     */
 long fx_row(const kt_table *tb, const char *col, const char *value, int rank);
 
+/* A whole file as a NUL-terminated string (binary-safe length in *len when
+ * len is not NULL); NULL if it cannot be read.  Free with free().          */
+char *fx_read_file(const char *path, size_t *len);
+
 #endif

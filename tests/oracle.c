@@ -1,23 +1,10 @@
 /* oracle.c — see oracle.h. */
+#include "fixture.h"
 #include "oracle.h"
 #include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* One field starting at *p (quoted or not); advances past it. */
 static char *field(const char **p)
@@ -42,7 +29,7 @@ static char *field(const char **p)
 fx_csv *fx_csv_read(const char *rel)
 {
     const char *path = kt_test_shared_path(rel);
-    char *text = path ? read_all(path) : NULL;
+    char *text = path ? fx_read_file(path, NULL) : NULL;
     if (!text) return NULL;
     fx_csv *c = calloc(1, sizeof *c);
     size_t cap = 0;

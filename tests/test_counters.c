@@ -1,5 +1,6 @@
 /* test_counters.c — trace copies with counter tracks: original bytes kept,
  * valid JSON (python3 json.load), gzip in → gzip out, HTA's events. */
+#include "fixture.h"
 #include "model/model.h"
 #include "oracle.h"
 #include "test.h"
@@ -8,21 +9,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -89,7 +75,7 @@ TEST(counters_plain_copy_keeps_bytes)
     CHECK_STR(kt_table_str(f, 0, 2), out);
     CHECK_INT(kt_table_int(f, 0, 3), 2); /* queue 1 at 100, 0 at 110 */
     size_t nin, nout;
-    char *a = read_file(in, &nin), *b = read_file(out, &nout);
+    char *a = fx_read_file(in, &nin), *b = fx_read_file(out, &nout);
     CHECK(a && b);
     if (a && b) {
         const char *end = strrchr(a, ']'); /* the array's end: last ']' here */
@@ -124,7 +110,7 @@ TEST(counters_empty_array_and_truncated_file)
     if (t) {
         CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
         size_t na, nb;
-        char *a = read_file(in, &na), *b = read_file(out, &nb);
+        char *a = fx_read_file(in, &na), *b = fx_read_file(out, &nb);
         CHECK(a && b && na == nb && !memcmp(a, b, na));
         free(a);
         free(b);
@@ -256,7 +242,7 @@ TEST(counters_and_info_keep_original_pid_tid)
     CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
     size_t nout;
-    char *b = read_file(out, &nout);
+    char *b = fx_read_file(out, &nout);
     CHECK(b != NULL);
     if (b) {
         CHECK(strstr(b, "\"Queue Length\", \"pid\": 0, \"ts\": 100, \"id\": 7,") != NULL);
@@ -290,7 +276,7 @@ TEST(counters_numbers_ignore_the_locale_radix)
     setlocale(LC_NUMERIC, "C");
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
     size_t n;
-    char *b = read_file(out, &n);
+    char *b = fx_read_file(out, &n);
     CHECK(b && strstr(b, "\"args\": {\"Memcpy BW\": 1.5}}") != NULL);
     free(b);
     remove_copy(t, ts, in, out, dir);

@@ -1,6 +1,7 @@
 /* test_index_traces.c — indexes, `info` and --hta-compat on the real traces
  * in ../shared: counts computed from the JSON with Python, and HTA's own
  * rows-after-load, origin and profiler steps from ../shared/oracle/hta.  */
+#include "fixture.h"
 #include "test.h"
 #include "model/index.h"
 #include "model/model.h"
@@ -116,20 +117,6 @@ TEST(traces_rocm_stream_zero)
 }
 
 /* ---- --hta-compat against HTA's own load (../shared/oracle/hta) -------- */
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* status.json: "events_after_load": {"0": 17952, ...} and "min_ts": 4458676416789.0 */
 static size_t oracle_rows(const char *status, int64_t *rows, size_t max, int64_t *min_ts_us)
 {
@@ -174,9 +161,9 @@ static void check_compat(const char *oracle, const char *trace)
 {
     char path[512];
     snprintf(path, sizeof path, "oracle/hta/%s/status.json", oracle);
-    char *status = read_text(kt_test_shared_path(path));
+    char *status = fx_read_file(kt_test_shared_path(path), NULL);
     snprintf(path, sizeof path, "oracle/hta/%s/profiler_steps.csv", oracle);
-    char *csv = read_text(kt_test_shared_path(path));
+    char *csv = fx_read_file(kt_test_shared_path(path), NULL);
     snprintf(path, sizeof path, "traces/hta/%s", trace);
     kt_trace *t = status && csv ? load_shared(path, 1) : NULL;
     if (!t) kt_test_fail(__FILE__, __LINE__, "%s: missing oracle or trace", oracle);

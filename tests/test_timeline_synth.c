@@ -11,19 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* The truth.json object of one rank ("rank": R up to the next rank). */
 static const char *truth_rank(const char *truth, int rank)
 {
@@ -104,7 +91,7 @@ static void check_synth(const char *args)
     snprintf(cmd, sizeof cmd, "%s %s -o %s/trace > /dev/null", synth, args, dir);
     CHECK_INT(system(cmd), 0);
     snprintf(path, sizeof path, "%s/trace/truth.json", dir);
-    char *truth = slurp(path);
+    char *truth = fx_read_file(path, NULL);
     snprintf(path, sizeof path, "%s/trace/rank-*", dir); /* not truth.json */
     glob_t g;
     CHECK_INT(glob(path, 0, NULL, &g), 0);
