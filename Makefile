@@ -69,6 +69,12 @@ build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
 $(BUILD)/kineta-bench: $(BENCH_OBJ) $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Per-analysis benchmark programs: bench/<name>/bench_<name>.c (used by
+# bench/bench_kernels.sh, bench/timeline.sh, bench/queue.sh).
+.SECONDEXPANSION:
+$(BUILD)/bench_%: bench/$$*/bench_$$*.c $(BUILD)/libkineta.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkineta.a $(LDLIBS)
+
 bench: $(BUILD)/kineta $(BUILD)/kineta-synth $(BUILD)/kineta-bench
 	bench/run.sh $(BUILD)
 

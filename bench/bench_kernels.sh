@@ -6,19 +6,10 @@
 # timestamps) is made once with kineta-synth in $KINETA_BENCH_DIR
 # (default /tmp/kineta-bench).
 set -eu
+. "$(dirname "$0")/common.sh"
 build=${1:-build}
 [ $# -gt 0 ] && shift
-make -s BUILD="$build" "$build/libkineta.a" "$build/kineta-synth"
-cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib -o "$build/bench_kernels" bench/kernels/bench_kernels.c \
-    "$build/libkineta.a" -lisal -lz -lm -pthread
-if [ $# -eq 0 ]; then
-    dir=${KINETA_BENCH_DIR:-/tmp/kineta-bench}
-    trace="$dir/synth-1g-graphs.json"
-    if [ ! -f "$trace" ]; then
-        mkdir -p "$dir"
-        "$build/kineta-synth" --size 1G --graphs --ns -o "$trace"
-    fi
-    set -- "$trace"
-fi
+bench_program "$build" kernels
+[ $# -gt 0 ] || set -- "$(bench_trace "$build" synth-1g-graphs.json --size 1G --graphs --ns)"
 ls -l "$@"
 "$build/bench_kernels" "$@"

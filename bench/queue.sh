@@ -7,20 +7,13 @@
 # The trace copies go to a temporary directory (under $KINETA_BENCH_OUT, e.g.
 # /dev/shm to leave the disk out, else $TMPDIR or /tmp), removed afterwards.
 set -eu
+. "$(dirname "$0")/common.sh"
 build=${1:-build}
 [ $# -gt 0 ] && shift
-make -s BUILD="$build" "$build/libkineta.a" "$build/kineta-synth"
-cc -std=c11 -O2 -D_GNU_SOURCE -Ilib -o "$build/bench_queue" bench/queue/bench_queue.c \
-    "$build/libkineta.a" -lisal -lz -lm -pthread
+bench_program "$build" queue
 if [ $# -eq 0 ]; then
-    dir=${KINETA_BENCH_DIR:-/tmp/kineta-bench}
-    mkdir -p "$dir"
-    for ext in json json.gz; do
-        trace="$dir/synth-1g.$ext"
-        [ -f "$trace" ] || "$build/kineta-synth" --size 1G --streams 3 --ns \
-            $([ "$ext" = json.gz ] && echo --gzip) -o "$trace"
-    done
-    set -- "$dir/synth-1g.json" "$dir/synth-1g.json.gz"
+    set -- "$(bench_trace "$build" synth-1g.json --size 1G --streams 3 --ns)" \
+        "$(bench_trace "$build" synth-1g.json.gz --size 1G --streams 3 --ns --gzip)"
 fi
 out=$(mktemp -d "${KINETA_BENCH_OUT:-${TMPDIR:-/tmp}}/kineta-queue.XXXXXX")
 trap 'rm -rf "$out"' EXIT

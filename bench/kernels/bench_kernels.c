@@ -5,8 +5,8 @@
  * The goal is "each command adds under 10% to the load time", so this loads
  * once and times each analysis on the loaded trace (best of three runs, to
  * see through other load on the machine); the CLI reloads per command.
- * Built and run by bench/bench_kernels.sh (kept out of the bench directory's
- * top level, whose C files the Makefile links into one kineta-bench program).
+ * Built by `make build/bench_kernels` (one program per bench/<name>/ folder),
+ * run by bench/bench_kernels.sh.
  *
  * usage: bench_kernels PATH...
  */

@@ -3,8 +3,8 @@
  *
  * Loads once and times each analysis on the loaded trace (the CLI would
  * reload per command); for counters it also reports the writing speed in
- * MB/s of JSON written.  Built and run by bench/queue.sh (kept out of
- * bench/*.c, which the Makefile links into one kineta-bench program).
+ * MB/s of JSON written.  Built by `make build/bench_queue` (one program
+ * per bench/<name>/ folder), run by bench/queue.sh.
  *
  * usage: bench_queue OUT_DIR PATH
  */

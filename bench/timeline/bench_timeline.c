@@ -5,8 +5,8 @@
  * time") is about analysis cost relative to parsing, so this loads once and
  * times each analysis on the loaded trace; the CLI would reload per command.
  * (counters is left out: it rewrites the trace files, a cost of writing.)
- * Built and run by bench/timeline.sh (kept out of the bench directory's top level,
- * whose C files the Makefile links into one kineta-bench program).
+ * Built by `make build/bench_timeline` (one program per bench/<name>/ folder),
+ * run by bench/timeline.sh.
  *
  * usage: bench_timeline PATH...
  */
