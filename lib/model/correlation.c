@@ -17,16 +17,14 @@ static bool is_launch_call(const kt_events *e, uint32_t i)
     return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
 }
 
-/* launcher[] for every GPU-side event; returns false on OOM. */
-static bool link_launchers(const kt_events *e, const uint32_t *gpu_by_ts, size_t ngpu,
-                           uint32_t *launcher)
+/* launcher[] for every GPU-side event, from the launch calls (file order). */
+static bool link_launchers(const kt_events *e, const uint32_t *calls, size_t ncalls,
+                           const uint32_t *gpu_by_ts, size_t ngpu, uint32_t *launcher)
 {
-    size_t ncalls = 0;
-    for (uint32_t i = 0; i < e->n; i++) ncalls += is_launch_call(e, i);
     kt_i64map m = { 0 };
     bool ok = kt_i64map_init(&m, ncalls);
-    for (uint32_t i = 0; ok && i < e->n; i++)
-        if (is_launch_call(e, i)) kt_i64map_slot(&m, e->corr[i], i); /* first call wins */
+    for (size_t k = 0; ok && k < ncalls; k++)
+        kt_i64map_slot(&m, e->corr[calls[k]], calls[k]); /* first call wins */
     for (size_t k = 0; ok && k < ngpu; k++) {
         uint32_t g = gpu_by_ts[k];
         if (e->corr[g] >= 0) launcher[g] = kt_i64map_get(&m, e->corr[g], KT_NONE);
@@ -35,9 +33,11 @@ static bool link_launchers(const kt_events *e, const uint32_t *gpu_by_ts, size_t
     return ok;
 }
 
-/* CSR call → GPU events, each call's list in ts order. */
-static bool group_by_launcher(const kt_events *e, const uint32_t *gpu_by_ts, size_t ngpu,
-                              kt_index *idx)
+/* CSR call → GPU events, each call's list in ts order.  Only launch calls
+ * can have GPU events: walking them, not every event, lays out the lists
+ * in the same (file) order.                                                */
+static bool group_by_launcher(const uint32_t *calls, size_t ncalls, const uint32_t *gpu_by_ts,
+                              size_t ngpu, kt_index *idx)
 {
     idx->launched = malloc((ngpu ? ngpu : 1) * sizeof *idx->launched);
     if (!idx->launched) return false;
@@ -46,19 +46,19 @@ static bool group_by_launcher(const kt_events *e, const uint32_t *gpu_by_ts, siz
         if (c != KT_NONE) idx->launch_count[c]++;
     }
     uint32_t pos = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (idx->launch_count[i]) {
-            idx->launch_first[i] = pos;
-            pos += idx->launch_count[i];
+    for (size_t k = 0; k < ncalls; k++)
+        if (idx->launch_count[calls[k]]) {
+            idx->launch_first[calls[k]] = pos;
+            pos += idx->launch_count[calls[k]];
         }
-    /* fill using launch_count as a cursor, then restore it */
+    /* fill using launch_first as a cursor, then restore it */
     for (size_t k = 0; k < ngpu; k++) {
         uint32_t c = idx->launcher[gpu_by_ts[k]];
         if (c == KT_NONE) continue;
         idx->launched[idx->launch_first[c]++] = gpu_by_ts[k];
     }
-    for (uint32_t i = 0; i < e->n; i++)
-        if (idx->launch_count[i]) idx->launch_first[i] -= idx->launch_count[i];
+    for (size_t k = 0; k < ncalls; k++)
+        if (idx->launch_count[calls[k]]) idx->launch_first[calls[k]] -= idx->launch_count[calls[k]];
     return true;
 }
 
@@ -66,10 +66,14 @@ kt_status kt_build_correlation(const kt_rank *r, const uint32_t *gpu_by_ts, size
                                kt_index *idx)
 {
     const kt_events *e = &r->ev;
+    size_t ncalls = 0;
+    uint32_t *calls = kt_select_events(e, is_launch_call, &ncalls);
     idx->launcher = kt_none_array(e->n);
     idx->launch_first = kt_none_array(e->n);
     idx->launch_count = calloc(e->n ? e->n : 1, sizeof *idx->launch_count);
-    if (!idx->launcher || !idx->launch_first || !idx->launch_count) return KT_ENOMEM;
-    if (!link_launchers(e, gpu_by_ts, ngpu, idx->launcher)) return KT_ENOMEM;
-    return group_by_launcher(e, gpu_by_ts, ngpu, idx) ? KT_OK : KT_ENOMEM;
+    bool ok = calls && idx->launcher && idx->launch_first && idx->launch_count &&
+              link_launchers(e, calls, ncalls, gpu_by_ts, ngpu, idx->launcher) &&
+              group_by_launcher(calls, ncalls, gpu_by_ts, ngpu, idx);
+    free(calls);
+    return ok ? KT_OK : KT_ENOMEM;
 }
