@@ -37,20 +37,32 @@ static bool split_flows(const kt_events *e, uint32_t **starts, size_t *ns, uint3
     return true;
 }
 
-/* Whether two starts next to each other in pos[] share an id but not a
- * category.                                                                */
-static bool ids_meet_across_cats(const kt_events *e, const uint32_t *starts, const uint32_t *pos,
-                                 size_t ns, const int64_t *id)
+/* Longest run of equal ids ordered by insertion; longer ones by radix. */
+#define SHORT_RUN 16
+
+/* Orders each run of equal ids in pos[] by cat, stably.  Such runs are a
+ * flow id that ac2g and fwdbwd both use: short, unless every flow shares
+ * an id (then false: too long for insertion).                             */
+static bool order_cats_in_runs(const kt_events *e, const uint32_t *starts, uint32_t *pos,
+                               size_t ns, const int64_t *id)
 {
-    for (size_t k = 1; k < ns; k++)
-        if (id[pos[k]] == id[pos[k - 1]] && e->cat[starts[pos[k]]] != e->cat[starts[pos[k - 1]]])
-            return true;
-    return false;
+    for (size_t a = 0, b; a < ns; a = b) {
+        for (b = a + 1; b < ns && id[pos[b]] == id[pos[a]]; b++)
+            ;
+        if (b - a > SHORT_RUN) return false;
+        for (size_t k = a + 1; k < b; k++) {
+            uint32_t p = pos[k], cat = e->cat[starts[p]];
+            size_t j = k;
+            for (; j > a && e->cat[starts[pos[j - 1]]] > cat; j--) pos[j] = pos[j - 1];
+            pos[j] = p;
+        }
+    }
+    return true;
 }
 
-/* Stable order of the start positions by (id, cat), given their ids.  Ids
- * of different categories rarely meet, so sorting by id alone usually
- * suffices (and costs one check pass when Kineto wrote them in order).    */
+/* Stable order of the start positions by (id, cat), given their ids:
+ * usually one check pass (Kineto writes starts in id order) and a few
+ * shared ids to order by cat.                                              */
 static uint32_t *order_starts(const kt_events *e, const uint32_t *starts, size_t ns,
                               const int64_t *id)
 {
@@ -58,7 +70,7 @@ static uint32_t *order_starts(const kt_events *e, const uint32_t *starts, size_t
     if (!pos) return NULL;
     for (size_t p = 0; p < ns; p++) pos[p] = (uint32_t)p;
     bool ok = kt_sort_ids_by_i64(pos, ns, id);
-    if (ok && ids_meet_across_cats(e, starts, pos, ns, id)) { /* by cat, then stably by id */
+    if (ok && !order_cats_in_runs(e, starts, pos, ns, id)) { /* by cat, then stably by id */
         uint64_t *keys = malloc(ns * sizeof *keys);
         for (size_t p = 0; keys && p < ns; p++) keys[p] = e->cat[starts[p]], pos[p] = (uint32_t)p;
         ok = keys && kt_radix_sort(keys, pos, ns) && kt_sort_ids_by_i64(pos, ns, id);
