@@ -99,6 +99,7 @@ typedef struct thread_run {
 typedef struct thread_runs {
     thread_run *run;
     size_t n, cap, nthreads;
+    uint64_t *member; /* bit i: event i is a tree member */
 } thread_runs;
 
 /* Closes the last run (if any) at end with its member count. */
@@ -119,28 +120,53 @@ static bool open_run(thread_runs *runs, uint32_t first, uint32_t thread)
     return true;
 }
 
-/* Cuts the events into thread runs, numbering (pid, tid) pairs as they
- * come: one pass that writes nothing per event.                            */
+/* Bit i % 64 set when event i (of w * 64 ... + 63) is a tree member. */
+static uint64_t member_bits(const kt_events *e, size_t w)
+{
+    uint64_t bits = 0;
+    uint32_t end = e->n - w * 64 < 64 ? (uint32_t)e->n : (uint32_t)(w * 64 + 64);
+    for (uint32_t i = (uint32_t)(w * 64); i < end; i++) bits |= (uint64_t)in_tree(e, i) << (i % 64);
+    return bits;
+}
+
+/* Marks the tree members and cuts the events into thread runs, numbering
+ * (pid, tid) pairs as they come: the columns are read once, here.          */
 static bool split_runs(const kt_events *e, thread_runs *runs)
 {
     thread_table t;
-    bool ok = thread_table_init(&t, 64);
-    uint32_t last = KT_NONE, members = 0; /* the previous member; the open run's count */
-    for (uint32_t i = 0; ok && i < e->n; i++) {
-        if (!in_tree(e, i)) continue;
-        if (last == KT_NONE || e->pid[i] != e->pid[last] || e->tid[i] != e->tid[last]) {
-            uint32_t thread;
-            close_run(runs, i, members);
-            ok = thread_number(&t, e->pid[i], e->tid[i], &thread) && open_run(runs, i, thread);
-            members = 0;
+    runs->member = malloc(((e->n + 63) / 64 + 1) * sizeof *runs->member);
+    bool ok = thread_table_init(&t, 64) && runs->member;
+    int32_t pid = 0, tid = 0; /* the open run's */
+    uint32_t members = 0;
+    for (size_t w = 0; ok && w * 64 < e->n; w++) {
+        uint64_t bits = runs->member[w] = member_bits(e, w);
+        for (; ok && bits; bits &= bits - 1) {
+            uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits), thread;
+            if (!members || e->pid[i] != pid || e->tid[i] != tid) {
+                close_run(runs, i, members);
+                pid = e->pid[i], tid = e->tid[i], members = 0;
+                ok = thread_number(&t, pid, tid, &thread) && open_run(runs, i, thread);
+            }
+            members++;
         }
-        members++;
-        last = i;
     }
     close_run(runs, (uint32_t)e->n, members);
     runs->nthreads = t.count;
     thread_table_free(&t);
     return ok;
+}
+
+/* Appends the members among events [first, end) to dst; returns its end. */
+static uint32_t *append_members(const uint64_t *member, uint32_t first, uint32_t end,
+                                uint32_t *dst)
+{
+    for (uint32_t w = first / 64; first < end && w <= (end - 1) / 64; w++) {
+        uint64_t bits = member[w];
+        if (w == first / 64) bits &= ~(uint64_t)0 << (first % 64);
+        if (w == (end - 1) / 64 && end % 64) bits &= ~(uint64_t)0 >> (64 - end % 64);
+        for (; bits; bits &= bits - 1) *dst++ = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    return dst;
 }
 
 /* Order one run of equal ts events longer first, file order among equal
@@ -166,7 +192,7 @@ static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
 
 /* Members grouped by thread, file order inside: each run's members are
  * appended to its thread's part; first[t]..first[t+1] is thread t.        */
-static uint32_t *group_by_thread(const kt_events *e, const thread_runs *runs, size_t *first)
+static uint32_t *group_by_thread(const thread_runs *runs, size_t *first)
 {
     for (size_t k = 0; k < runs->n; k++) first[runs->run[k].thread + 1] += runs->run[k].members;
     for (size_t t = 0; t < runs->nthreads; t++) first[t + 1] += first[t];
@@ -174,9 +200,7 @@ static uint32_t *group_by_thread(const kt_events *e, const thread_runs *runs, si
     if (!out) return NULL;
     for (size_t k = 0; k < runs->n; k++) {
         const thread_run *run = &runs->run[k];
-        uint32_t *dst = out + first[run->thread];
-        for (uint32_t i = run->first; i < run->end; i++)
-            if (in_tree(e, i)) *dst++ = i;
+        append_members(runs->member, run->first, run->end, out + first[run->thread]);
         first[run->thread] += run->members;
     }
     for (size_t t = runs->nthreads; t > 0; t--) first[t] = first[t - 1]; /* undo the cursors */
@@ -185,24 +209,21 @@ static uint32_t *group_by_thread(const kt_events *e, const thread_runs *runs, si
 }
 
 /* Tree members grouped by thread (first[0..nthreads]), each thread ordered
- * by ts (Kineto writes a thread's events nearly in start order: sort only
- * if not); build_thread() orders the events that share a ts.              */
+ * by ts (Kineto writes a thread's events nearly in start order: the sort
+ * merges a few runs); build_thread() orders the events that share a ts.   */
 static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nthreads_out)
 {
     thread_runs runs = { 0 };
     bool ok = split_runs(e, &runs);
     size_t *first = ok ? calloc(runs.nthreads + 1, sizeof *first) : NULL;
-    uint32_t *out = first ? group_by_thread(e, &runs, first) : NULL;
+    uint32_t *out = first ? group_by_thread(&runs, first) : NULL;
     free(runs.run);
-    for (size_t t = 0; out && t < runs.nthreads; t++) {
-        uint32_t *ids = out + first[t];
-        size_t n = first[t + 1] - first[t], k = 1;
-        while (k < n && e->ts[ids[k]] >= e->ts[ids[k - 1]]) k++;
-        if (k < n && !kt_sort_ids_by_i64(ids, n, e->ts)) {
+    free(runs.member);
+    for (size_t t = 0; out && t < runs.nthreads; t++)
+        if (!kt_sort_ids_by_i64(out + first[t], first[t + 1] - first[t], e->ts)) {
             free(out);
             out = NULL;
         }
-    }
     if (!out) { free(first); return NULL; }
     *first_out = first;
     *nthreads_out = runs.nthreads;
