@@ -78,10 +78,24 @@ bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
     return runs == 1 || (runs ? merge_runs(ids, n, col, bounds, runs) : radix_sort_by(ids, n, col));
 }
 
+/* The bytes (0 = lowest) in which some key differs from keys[0], into
+ * byte[]; returns how many.  Only those need counting and a pass: most
+ * keys (absolute times, small stream or category numbers) share the rest. */
+static int varying_bytes(const uint64_t *keys, size_t n, int byte[8])
+{
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++) diff |= keys[i] ^ keys[0];
+    int nb = 0;
+    for (int b = 0; b < 8; b++)
+        if ((diff >> (8 * b)) & 0xff) byte[nb++] = b;
+    return nb;
+}
+
 bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
 {
-    if (n < 2) return true;
-    size_t (*count)[256] = calloc(8, sizeof *count);
+    int byte[8], nb = n < 2 ? 0 : varying_bytes(keys, n, byte);
+    if (nb == 0) return true;
+    size_t (*count)[256] = calloc((size_t)nb, sizeof *count);
     uint64_t *k2 = malloc(n * sizeof *k2);
     uint32_t *i2 = malloc(n * sizeof *i2);
     if (!count || !k2 || !i2) {
@@ -89,20 +103,19 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
         return false;
     }
     for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 8; b++) count[b][(keys[i] >> (8 * b)) & 0xff]++;
+        for (int p = 0; p < nb; p++) count[p][(keys[i] >> (8 * byte[p])) & 0xff]++;
     uint64_t *ks = keys, *kd = k2;
     uint32_t *is = ids, *id = i2;
-    for (int b = 0; b < 8; b++) {
-        size_t *c = count[b];
-        if (c[(ks[0] >> (8 * b)) & 0xff] == n) continue; /* every key shares this byte */
-        size_t pos = 0;
+    for (int p = 0; p < nb; p++) {
+        size_t *c = count[p], pos = 0;
+        int shift = 8 * byte[p];
         for (int v = 0; v < 256; v++) {
             size_t k = c[v];
             c[v] = pos;
             pos += k;
         }
         for (size_t i = 0; i < n; i++) {
-            size_t at = c[(ks[i] >> (8 * b)) & 0xff]++;
+            size_t at = c[(ks[i] >> shift) & 0xff]++;
             kd[at] = ks[i];
             id[at] = is[i];
         }
