@@ -22,6 +22,7 @@
 #include "radix.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define BLEED_TOLERANCE_NS 1000
 
@@ -211,7 +212,8 @@ static uint32_t *group_by_thread(const thread_runs *runs, size_t *first)
 /* Tree members grouped by thread (first[0..nthreads]), each thread ordered
  * by ts (Kineto writes a thread's events nearly in start order: the sort
  * merges a few runs); build_thread() orders the events that share a ts.   */
-static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nthreads_out)
+static uint32_t *thread_order(const kt_events *e, uint32_t *spare, size_t **first_out,
+                              size_t *nthreads_out)
 {
     thread_runs runs = { 0 };
     bool ok = split_runs(e, &runs);
@@ -220,7 +222,7 @@ static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nt
     free(runs.run);
     free(runs.member);
     for (size_t t = 0; out && t < runs.nthreads; t++)
-        if (!kt_sort_ids_by_i64(out + first[t], first[t + 1] - first[t], e->ts)) {
+        if (!kt_sort_ids_by_i64_using(out + first[t], first[t + 1] - first[t], e->ts, spare)) {
             free(out);
             out = NULL;
         }
@@ -270,9 +272,12 @@ static bool build_thread(const kt_events *e, uint32_t *ids, size_t n, open_event
 kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
 {
     const kt_events *e = &r->ev;
-    idx->parent = kt_none_array(e->n);
+    /* parent serves as the sort's spare before it is filled: the pages the
+     * merges touch are then the ones parent needs anyway                   */
+    idx->parent = malloc((e->n ? e->n : 1) * sizeof *idx->parent);
     size_t *first = NULL, nthreads = 0;
-    uint32_t *ids = idx->parent ? thread_order(e, &first, &nthreads) : NULL;
+    uint32_t *ids = idx->parent ? thread_order(e, idx->parent, &first, &nthreads) : NULL;
+    if (ids) memset(idx->parent, 0xff, e->n * sizeof *idx->parent); /* KT_NONE */
     size_t n = ids ? first[nthreads] : 0;
     open_event *stack = ids ? malloc((n ? n : 1) * sizeof *stack) : NULL;
     bool ok = stack;

@@ -39,10 +39,9 @@ static void merge2(const int64_t *col, const uint32_t *src, uint32_t *dst, size_
 
 /* Merges ids only, reading keys from the column: one spare id array is
  * all the memory it needs (keys would cost three times that).             */
-static bool merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *bounds, size_t runs)
+static void merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *bounds, size_t runs,
+                       uint32_t *spare)
 {
-    uint32_t *spare = malloc(n * sizeof *spare);
-    if (!spare) return false;
     uint32_t *src = ids, *dst = spare;
     while (runs > 1) {
         size_t merged = 0;
@@ -56,8 +55,6 @@ static bool merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *boun
         uint32_t *t = src; src = dst; dst = t;
     }
     if (src != ids) memcpy(ids, src, n * sizeof *ids);
-    free(spare);
-    return true;
 }
 
 static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col)
@@ -70,12 +67,22 @@ static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col)
     return ok;
 }
 
-bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
+bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint32_t *spare)
 {
     if (n < 2) return true;
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = find_runs(ids, n, col, bounds);
-    return runs == 1 || (runs ? merge_runs(ids, n, col, bounds, runs) : radix_sort_by(ids, n, col));
+    if (!runs) return radix_sort_by(ids, n, col);
+    if (runs > 1) merge_runs(ids, n, col, bounds, runs, spare);
+    return true;
+}
+
+bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
+{
+    uint32_t *spare = malloc((n ? n : 1) * sizeof *spare); /* touched only if merging */
+    bool ok = spare && kt_sort_ids_by_i64_using(ids, n, col, spare);
+    free(spare);
+    return ok;
 }
 
 /* The bytes (0 = lowest) in which some key differs from keys[0], into

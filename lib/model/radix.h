@@ -21,6 +21,10 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n);
 
 /* Stable sort of event ids by an int64 column (ts, pid, tid, corr, ...). */
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col);
+/* The same, merging nearly ordered ids through spare (room for n ids, any
+ * content) instead of memory of its own: a caller with an array not yet
+ * filled saves touching fresh pages (a third of the index build's cost). */
+bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint32_t *spare);
 
 /* Order-preserving map of a signed value onto an unsigned key. */
 static inline uint64_t kt_radix_key_i64(int64_t v) { return (uint64_t)v ^ ((uint64_t)1 << 63); }
