@@ -253,6 +253,33 @@ TEST(index_flows_pair_end_before_start)
     free_trace(t);
 }
 
+/* 40 starts share id 5 (20 ac2g, 20 fwdbwd interleaved: more than the
+ * insertion limit for ordering shared ids by category); ends in the
+ * opposite category order still pair k-th with k-th within each category. */
+TEST(index_flows_pair_many_sharing_an_id)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t s_ac[20], s_fb[20], f_ac[20], f_fb[20];
+    for (int k = 0; k < 20; k++) {
+        s_ac[k] = fx_event(t, r, 's', "ac2g", "ac2g", 100 + k, -1, CPU_PID, 1, -1, 5);
+        s_fb[k] = fx_event(t, r, 's', "fwdbwd", "fwdbwd", 100 + k, -1, CPU_PID, 1, -1, 5);
+    }
+    for (int k = 0; k < 20; k++) {
+        f_fb[k] = fx_event(t, r, 'f', "fwdbwd", "fwdbwd", 500 + k, -1, CPU_PID, 2, -1, 5);
+        f_ac[k] = fx_event(t, r, 'f', "ac2g", "ac2g", 500 + k, -1, 0, 7, -1, 5);
+    }
+    fx_finish(t);
+    CHECK_INT(r->idx->nflows, 40);
+    for (int k = 0; k < 20; k++) {
+        CHECK_INT(r->idx->flows[2 * k].start, s_ac[k]);
+        CHECK_INT(r->idx->flows[2 * k].end, f_ac[k]);
+        CHECK_INT(r->idx->flows[2 * k + 1].start, s_fb[k]);
+        CHECK_INT(r->idx->flows[2 * k + 1].end, f_fb[k]);
+    }
+    free_trace(t);
+}
+
 /* The origin is the earliest complete event over all ranks, ignoring
  * metadata (ts 0) and the profiler's Trace span.                         */
 TEST(index_trace_align_origin)

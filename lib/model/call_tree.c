@@ -135,7 +135,7 @@ static uint64_t member_bits(const kt_events *e, size_t w)
 static bool split_runs(const kt_events *e, thread_runs *runs)
 {
     thread_table t;
-    runs->member = malloc(((e->n + 63) / 64 + 1) * sizeof *runs->member);
+    runs->member = malloc((e->n / 64 + 1) * sizeof *runs->member);
     bool ok = thread_table_init(&t, 64) && runs->member;
     int32_t pid = 0, tid = 0; /* the open run's */
     uint32_t members = 0;
@@ -157,9 +157,8 @@ static bool split_runs(const kt_events *e, thread_runs *runs)
     return ok;
 }
 
-/* Appends the members among events [first, end) to dst; returns its end. */
-static uint32_t *append_members(const uint64_t *member, uint32_t first, uint32_t end,
-                                uint32_t *dst)
+/* Writes the members among events [first, end) to dst, in order. */
+static void append_members(const uint64_t *member, uint32_t first, uint32_t end, uint32_t *dst)
 {
     for (uint32_t w = first / 64; first < end && w <= (end - 1) / 64; w++) {
         uint64_t bits = member[w];
@@ -167,7 +166,6 @@ static uint32_t *append_members(const uint64_t *member, uint32_t first, uint32_t
         if (w == (end - 1) / 64 && end % 64) bits &= ~(uint64_t)0 >> (64 - end % 64);
         for (; bits; bits &= bits - 1) *dst++ = w * 64 + (uint32_t)__builtin_ctzll(bits);
     }
-    return dst;
 }
 
 /* Order one run of equal ts events longer first, file order among equal

@@ -18,7 +18,7 @@ static bool is_launch_call(const kt_events *e, uint32_t i)
 }
 
 /* Launch calls by correlation id.  CUPTI numbers API calls in turn, so a
- * rank's ids are nearly dense: a table indexed by id - min takes a third
+ * rank's ids are nearly dense: a table indexed by id - min takes a fraction
  * of a hash map's memory (fresh pages are most of this file's cost) and
  * needs no probing.  Sparse ids (hand-made traces) use the map.            */
 #define DENSE_SLOTS_PER_CALL 4
@@ -30,7 +30,8 @@ typedef struct call_index {
     kt_i64map map;
 } call_index;
 
-static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *calls, size_t ncalls)
+static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *calls,
+                            size_t ncalls)
 {
     int64_t min = INT64_MAX, max = -1;
     for (size_t k = 0; k < ncalls; k++) {
@@ -57,7 +58,8 @@ static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *
 static uint32_t call_of(const call_index *ci, int64_t corr)
 {
     if (!ci->range) return kt_i64map_get(&ci->map, corr, KT_NONE);
-    return corr >= ci->min && (uint64_t)(corr - ci->min) < ci->range ? ci->dense[corr - ci->min] : KT_NONE;
+    bool inside = corr >= ci->min && (uint64_t)(corr - ci->min) < ci->range;
+    return inside ? ci->dense[corr - ci->min] : KT_NONE;
 }
 
 /* launcher[] for every GPU-side event, from the launch calls (file order). */
