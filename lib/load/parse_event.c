@@ -437,25 +437,42 @@ static char ph_of(const raw_event *e)
     return is_string(&e->ph) && e->ph.vend - e->ph.v > 2 ? e->ph.v[1] : 0;
 }
 
-/* Kind of the event; *cat (optional) gets the strtab id of the category to
- * store (normalized) and *raw the category as written ("" when absent).  */
-static kt_kind compute_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
+/* Kind and stored category of (ph, category id as written). */
+static kt_kind kind_of_category(kt_parser *p, char ph, uint32_t id, uint32_t *cat)
 {
-    char ph = ph_of(e);
-    uint32_t id = is_string(&e->cat) ? intern_member(p, &e->cat) : KT_NONE; /* as written */
-    *raw = id == KT_NONE ? p->empty_str : id;
-    kt_kind_memo *k = &p->kinds[((id * 31u) ^ (unsigned char)ph) % KT_KIND_MEMO];
-    if (!k->valid || k->raw != id || k->ph != ph) {
-        const char *norm;
-        k->kind = kt_kind_of(ph, kt_strtab_get(p->strs, *raw), kt_strtab_len(p->strs, *raw), &norm);
-        k->cat = norm ? kt_intern(p, norm, strlen(norm)) : id;
-        if (norm && k->cat == KT_NONE) p->oom = true;
-        k->raw = id;
-        k->ph = ph;
-        k->valid = !p->oom;
+    const char *norm;
+    uint32_t raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind kind = kt_kind_of(ph, kt_strtab_get(p->strs, raw), kt_strtab_len(p->strs, raw), &norm);
+    *cat = norm ? kt_intern(p, norm, strlen(norm)) : id;
+    if (norm && *cat == KT_NONE) p->oom = true;
+    return kind;
+}
+
+/* Kind of the event; *cat gets the strtab id of the category to store
+ * (normalized) and *raw the category as written ("" when absent).  Short
+ * plain categories are memoized by their bytes (nearly every event).     */
+static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw)
+{
+    const char *c = is_string(cm) ? cm->v + 1 : NULL;
+    size_t n = c ? (size_t)(cm->vend - c - 1) : 0;
+    bool memo = c && !cm->flags && n <= KT_MEMO_TEXT;
+    kt_kind_memo *k = memo ? &p->kinds[kt_memo_slot(c, n, (unsigned char)ph, KT_KIND_MEMO_BITS)] : NULL;
+    if (k && k->ph == ph && kt_memo_hit(&k->key, c, n)) {
+        *cat = k->cat;
+        *raw = k->raw;
+        return (kt_kind)k->kind;
     }
-    *cat = k->cat;
-    return (kt_kind)k->kind;
+    uint32_t id = c ? intern_member(p, cm) : KT_NONE; /* as written */
+    *raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind kind = kind_of_category(p, ph, id, cat);
+    if (k && !p->oom) {
+        kt_memo_set(&k->key, c, n);
+        k->ph = ph;
+        k->kind = (uint8_t)kind;
+        k->cat = *cat;
+        k->raw = *raw;
+    }
+    return kind;
 }
 
 /* The kind is needed twice when args are parsed in place: once is enough
@@ -464,7 +481,7 @@ static kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *r
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
-        m->kind = compute_kind(p, e, &m->cat, &m->raw);
+        m->kind = compute_kind(p, ph_of(e), &e->cat, &m->cat, &m->raw);
         m->ph_v = e->ph.v;
         m->cat_v = e->cat.v;
         e->kind_known = true;
@@ -642,6 +659,112 @@ static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, 
     return res;
 }
 
+/* ---- Kineto's leading members, straight through -----------------------------
+ * Nearly every event starts as Kineto writes it: ph, cat, name, pid, tid,
+ * ts, dur in that order, plain strings, integer pid/tid, decimal µs.  These
+ * members are read by straight-line code that fills raw_event exactly as
+ * the member loop would; at the first member that differs it stops, and
+ * the loop goes on from that member's start (so any layout still works).  */
+
+/* Past key word w (mask, len bytes: '"key":') and the blanks around it,
+ * or NULL when the next member has another key.                          */
+static inline const char *fast_key(const char *q, const char *end, uint64_t w, uint64_t mask,
+                                   unsigned len)
+{
+    q = kt_skip_ws(q, end);
+    uint64_t x;
+    memcpy(&x, q, 8);
+    if ((x & mask) != w || q + len >= end) return NULL;
+    return kt_skip_ws(q + len, end);
+}
+
+/* Past the ',' after a value ending at q, else NULL. */
+static inline const char *fast_comma(const char *q, const char *end)
+{
+    q = kt_skip_ws(q, end);
+    return q < end && *q == ',' ? q + 1 : NULL;
+}
+
+/* A string without escapes, control or non-ASCII bytes, else NULL. */
+static inline const char *fast_plain_string(const char *q, const char *end, member *m)
+{
+    if (*q != '"') return NULL;
+    const char *c = q + 1;
+    unsigned k;
+    while ((k = kt_special_in_16(c)) == 16 && c < end) c += 16;
+    c += k;
+    if (c >= end || *c != '"') return NULL;
+    *m = (member){ q, c + 1, 0, false, false, 0 };
+    return c + 1;
+}
+
+/* A plain integer below 16 digits (pid, tid), else NULL. */
+static inline const char *fast_int(const char *q, const char *end, member *m)
+{
+    const char *d = q + (*q == '-');
+    uint64_t u;
+    unsigned n = kt_digits16(d, &u);
+    const char *e = d + n;
+    if (n == 0 || n >= 16 || e >= end || *e == '.' || *e == 'e' || *e == 'E') return NULL;
+    *m = (member){ q, e, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
+    return e;
+}
+
+/* A time in µs, exact in ns, else NULL. */
+static inline const char *fast_time(const char *q, const char *end, member *m)
+{
+    bool rounded, overflow;
+    int64_t ns;
+    if (!kt_is_digit(*q)) return NULL;
+    const char *e = kt_us_to_ns(q, end, &ns, &rounded, &overflow);
+    if (!e || e >= end || rounded || overflow) return NULL;
+    *m = (member){ q, e, 0, true, false, ns };
+    return e;
+}
+
+#define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
+#define KEY2(a, b) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB('"', 3) | KB(':', 4)), 0xFFFFFFFFFFull, 5
+#define KEY3(a, b, c) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB('"', 4) | KB(':', 5)), 0xFFFFFFFFFFFFull, 6
+#define KEY4(a, b, c, d) \
+    (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB(d, 4) | KB('"', 5) | KB(':', 6)), 0xFFFFFFFFFFFFFFull, 7
+
+/* One member: key, value (into e->field), ','; on a mismatch return the
+ * number of members read so far (o->q is at this member's start).        */
+#define FAST_MEMBER(n, key, value_fn, field)                                  \
+    do {                                                                      \
+        const char *v_ = fast_key(o->q, o->end, key);                         \
+        if (!v_ || !(v_ = value_fn(v_, o->end, &e->field))) return n;         \
+        if (!(v_ = fast_comma(v_, o->end))) return n;                         \
+        o->comma = v_ - 1;                                                    \
+        o->q = v_;                                                            \
+    } while (0)
+
+static inline const char *fast_ph_x(const char *q, const char *end, member *m)
+{
+    if (end - q < 3 || memcmp(q, "\"X\"", 3) != 0) return NULL;
+    *m = (member){ q, q + 3, 0, false, false, 0 };
+    return q + 3;
+}
+
+/* The leading members of the event whose '{' precedes o->q: how many were
+ * read (kineto_order's first ones), o->q after the last one's ','.        */
+static size_t fast_members(raw_event *e, kt_obj *o)
+{
+    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph_x, ph);
+    FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string, cat);
+    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string, name);
+    FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_int, pid);
+    FAST_MEMBER(4, KEY3('t', 'i', 'd'), fast_int, tid);
+    FAST_MEMBER(5, KEY2('t', 's'), fast_time, ts);
+    FAST_MEMBER(6, KEY3('d', 'u', 'r'), fast_time, dur);
+    return 7;
+}
+#undef FAST_MEMBER
+#undef KEY2
+#undef KEY3
+#undef KEY4
+#undef KB
+
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err)
 {
@@ -650,7 +773,8 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event e;
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
-    size_t at = 0;
+    size_t at = fast_members(&e, &o);
+    o.after_comma = at > 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;
         member *m;

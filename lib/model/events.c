@@ -91,24 +91,13 @@ uint32_t kt_events_push(kt_events *e)
     return (uint32_t)i;
 }
 
-bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s)
+bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
-    size_t ev = r->ev.n - 1;
-    if (r->ev.n == 0 || r->ev.nargs[ev] == UINT8_MAX) return false;
-    if (r->nargs == r->cap_args) {
-        size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
-        if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
-        r->cap_args = cap;
-    }
-    kt_arg *a = &r->args[r->nargs];
-    a->key = key;
-    a->type = type;
-    if (type == KT_ARGT_INT) a->v.i = i;
-    else if (type == KT_ARGT_FLOAT) a->v.f = f;
-    else a->v.s = s;
-    if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
-    r->ev.nargs[ev]++;
-    r->nargs++;
+    if (n <= r->cap_args) return true;
+    size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
+    while (cap < n) cap *= 2;
+    if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
+    r->cap_args = cap;
     return true;
 }
 
