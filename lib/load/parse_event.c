@@ -710,15 +710,30 @@ static inline const char *fast_int(const char *q, const char *end, member *m)
     return e;
 }
 
-/* A time in µs, exact in ns, else NULL. */
+/* A time in µs written "I" or "I.F" (I below 16 digits, F up to 3: exact
+ * ns), else NULL.  The digits go 8 at a time (kt_digits8), straight.     */
 static inline const char *fast_time(const char *q, const char *end, member *m)
 {
-    bool rounded, overflow;
-    int64_t ns;
-    if (!kt_is_digit(*q)) return NULL;
-    const char *e = kt_us_to_ns(q, end, &ns, &rounded, &overflow);
-    if (!e || e >= end || rounded || overflow) return NULL;
-    *m = (member){ q, e, 0, true, false, ns };
+    static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
+    uint64_t whole, low, frac = 0;
+    unsigned n = kt_digits8(q, &whole);
+    if (n == 8) {
+        unsigned n2 = kt_digits8(q + 8, &low);
+        if (n2 == 8) return NULL;
+        whole = whole * kt_pow10_8[n2] + low;
+        n += n2;
+    } else if (n == 0) {
+        return NULL;
+    }
+    const char *e = q + n;
+    unsigned nd = 0;
+    if (*e == '.') {
+        nd = kt_digits8(e + 1, &frac);
+        if (nd == 0 || nd > 3) return NULL;
+        e += 1 + nd;
+    }
+    if (e >= end || *e == 'e' || *e == 'E') return NULL;
+    *m = (member){ q, e, 0, true, false, (int64_t)whole * 1000 + (int64_t)frac * frac_scale[nd] };
     return e;
 }
 
