@@ -660,11 +660,12 @@ static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, 
 }
 
 /* ---- Kineto's leading members, straight through -----------------------------
- * Nearly every event starts as Kineto writes it: ph, cat, name, pid, tid,
- * ts, dur in that order, plain strings, integer pid/tid, decimal µs.  These
- * members are read by straight-line code that fills raw_event exactly as
- * the member loop would; at the first member that differs it stops, and
- * the loop goes on from that member's start (so any layout still works).  */
+ * Nearly every event starts as Kineto writes it: complete events with ph,
+ * cat, name, pid, tid, ts, dur, flows with ph, id, pid, tid, ts, cat, name;
+ * plain strings, integer ids, decimal µs.  These members are read by
+ * straight-line code that fills raw_event exactly as the member loop would;
+ * at the first member that differs it stops, and the loop goes on from that
+ * member's start (so any layout still works, only slower).               */
 
 /* Past key word w (mask, len bytes: '"key":') and the blanks around it,
  * or NULL when the next member has another key.                          */
@@ -754,18 +755,35 @@ static inline const char *fast_time(const char *q, const char *end, member *m)
         o->q = v_;                                                            \
     } while (0)
 
-static inline const char *fast_ph_x(const char *q, const char *end, member *m)
+/* A one-letter ph ("X", "f", ...). */
+static inline const char *fast_ph(const char *q, const char *end, member *m)
 {
-    if (end - q < 3 || memcmp(q, "\"X\"", 3) != 0) return NULL;
+    if (end - q < 3 || q[0] != '"' || q[2] != '"' || q[1] == '\\') return NULL;
     *m = (member){ q, q + 3, 0, false, false, 0 };
     return q + 3;
 }
 
-/* The leading members of the event whose '{' precedes o->q: how many were
- * read (kineto_order's first ones), o->q after the last one's ','.        */
+/* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
+ * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
+static size_t fast_flow_members(raw_event *e, kt_obj *o)
+{
+    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), fast_int, id);
+    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), fast_int, pid);
+    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), fast_int, tid);
+    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), fast_time, ts);
+    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), fast_plain_string, cat);
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), fast_plain_string, name);
+    return N_EXPECTED;
+}
+
+/* The leading members of the event whose '{' precedes o->q, o->q after
+ * the last one's ','; returns how far kineto_order was followed (the
+ * member loop predicts from there).                                       */
 static size_t fast_members(raw_event *e, kt_obj *o)
 {
-    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph_x, ph);
+    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph, ph);
+    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') return fast_flow_members(e, o);
+    if (e->ph.v[1] != 'X') return 1;
     FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string, cat);
     FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string, name);
     FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_int, pid);
