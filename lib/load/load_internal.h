@@ -118,6 +118,13 @@ typedef struct kt_catcount {
     size_t n, cap; /* open addressing, cap power of two */
 } kt_catcount;
 
+/* The last short pid or tid as written (its 8 bytes) and its value. */
+typedef struct kt_id_memo {
+    uint64_t word;
+    uint8_t len;      /* bytes of the id; 0: nothing remembered            */
+    int64_t value;
+} kt_id_memo;
+
 /* ---- the parser: one per file or per byte range of a file ----------------- */
 typedef enum {
     KT_PS_TOP_START,   /* before the top-level '{'                           */
@@ -154,6 +161,7 @@ typedef struct kt_parser {
 
     kt_catcount xcat;
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
+    kt_id_memo thread_ids[2];                     /* pid, tid           */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */

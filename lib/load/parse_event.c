@@ -699,6 +699,17 @@ static inline const char *fast_plain_string(const char *q, const char *end, memb
     return c + 1;
 }
 
+/* pid and tid repeat from event to event: an id whose 8 bytes (digits and
+ * what follows them) equal the previous ones' has the previous value.    */
+static inline const char *fast_repeated_int(const char *q, const char *end, member *m, kt_id_memo *memo)
+{
+    uint64_t w;
+    memcpy(&w, q, 8);
+    if (w != memo->word || !memo->len || q + memo->len >= end) return NULL;
+    *m = (member){ q, q + memo->len, 0, true, false, memo->value };
+    return q + memo->len;
+}
+
 /* A plain integer below 16 digits (pid, tid), else NULL. */
 static inline const char *fast_int(const char *q, const char *end, member *m)
 {
@@ -708,6 +719,17 @@ static inline const char *fast_int(const char *q, const char *end, member *m)
     const char *e = d + n;
     if (n == 0 || n >= 16 || e >= end || *e == '.' || *e == 'e' || *e == 'E') return NULL;
     *m = (member){ q, e, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
+    return e;
+}
+
+/* fast_int for pid/tid, remembering short ones in memo. */
+static inline const char *fast_thread_id(const char *q, const char *end, member *m, kt_id_memo *memo)
+{
+    const char *e = fast_repeated_int(q, end, m, memo);
+    if (e || !(e = fast_int(q, end, m))) return e;
+    memo->len = e - q < 8 ? (uint8_t)(e - q) : 0; /* the 8 bytes hold the id and its end */
+    memcpy(&memo->word, q, 8);
+    memo->value = m->num;
     return e;
 }
 
@@ -744,12 +766,13 @@ static inline const char *fast_time(const char *q, const char *end, member *m)
 #define KEY4(a, b, c, d) \
     (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB(d, 4) | KB('"', 5) | KB(':', 6)), 0xFFFFFFFFFFFFFFull, 7
 
-/* One member: key, value (into e->field), ','; on a mismatch return the
- * number of members read so far (o->q is at this member's start).        */
-#define FAST_MEMBER(n, key, value_fn, field)                                  \
+/* One member: its key, then read_value (an expression reading the value
+ * at v_ into raw_event, NULL when it cannot), then ','.  On a mismatch the
+ * function returns n (o->q stays at this member's start).                */
+#define FAST_MEMBER(n, key, read_value)                                       \
     do {                                                                      \
         const char *v_ = fast_key(o->q, o->end, key);                         \
-        if (!v_ || !(v_ = value_fn(v_, o->end, &e->field))) return n;         \
+        if (!v_ || !(v_ = read_value)) return n;                              \
         if (!(v_ = fast_comma(v_, o->end))) return n;                         \
         o->comma = v_ - 1;                                                    \
         o->q = v_;                                                            \
@@ -765,31 +788,31 @@ static inline const char *fast_ph(const char *q, const char *end, member *m)
 
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
-static size_t fast_flow_members(raw_event *e, kt_obj *o)
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[2])
 {
-    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), fast_int, id);
-    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), fast_int, pid);
-    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), fast_int, tid);
-    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), fast_time, ts);
-    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), fast_plain_string, cat);
-    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), fast_plain_string, name);
+    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
+    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), fast_time(v_, o->end, &e->ts));
+    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     return N_EXPECTED;
 }
 
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).                                       */
-static size_t fast_members(raw_event *e, kt_obj *o)
+static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[2])
 {
-    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph, ph);
-    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') return fast_flow_members(e, o);
+    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
+    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') return fast_flow_members(e, o, ids);
     if (e->ph.v[1] != 'X') return 1;
-    FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string, cat);
-    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string, name);
-    FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_int, pid);
-    FAST_MEMBER(4, KEY3('t', 'i', 'd'), fast_int, tid);
-    FAST_MEMBER(5, KEY2('t', 's'), fast_time, ts);
-    FAST_MEMBER(6, KEY3('d', 'u', 'r'), fast_time, dur);
+    FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(4, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(5, KEY2('t', 's'), fast_time(v_, o->end, &e->ts));
+    FAST_MEMBER(6, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur));
     return 7;
 }
 #undef FAST_MEMBER
@@ -806,7 +829,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event e;
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
-    size_t at = fast_members(&e, &o);
+    size_t at = fast_members(&e, &o, p->thread_ids);
     o.after_comma = at > 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;
