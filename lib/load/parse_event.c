@@ -81,7 +81,7 @@ static void note_rounded(kt_parser *p, const member *m, const char *what)
 }
 
 /* A time in µs (number, or a number in a string) → ns.  False if unusable. */
-static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+static bool time_ns_slow(kt_parser *p, const member *m, const char *what, int64_t *ns)
 {
     if (m->parsed) {
         if (m->rounded) note_rounded(p, m, what);
@@ -103,6 +103,15 @@ static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns
     }
     if (rounded) note_rounded(p, m, what);
     return true;
+}
+
+static inline bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+{
+    if (m->parsed && !m->rounded) { /* nearly always: parsed where it stood */
+        *ns = m->num;
+        return true;
+    }
+    return time_ns_slow(p, m, what, ns);
 }
 
 /* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG). */
