@@ -411,11 +411,62 @@ static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *p
 }
 
 /* The args object at a (its '{') into the last event's typed args. */
+/* An integer typed arg as the analyses read it; false (nothing stored)
+ * when the general path must decide (a stream beyond int32, raw text).  */
+static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
+{
+    kt_events *ev = &p->r->ev;
+    size_t i = ev->n - 1;
+    switch (spec.how) {
+    case AT_CORR: ev->corr[i] = v; return true;
+    case AT_EXT: ev->ext_id[i] = v; return true;
+    case AT_STREAM:
+        if (v < INT32_MIN || v > INT32_MAX) return false;
+        ev->stream[i] = (int32_t)v;
+        return true;
+    case AT_RAW: return false;
+    case AT_FLOAT: push_arg(p, spec.key, KT_ARGT_FLOAT, 0, (double)v, 0); return true;
+    default:
+        if (spec.key) push_arg(p, spec.key, KT_ARGT_INT, v, 0, 0);
+        return true;
+    }
+}
+
+/* The most common arg, "key": integer (below 16 digits), stored straight;
+ * the position after its ',' or '}' (*closed), else NULL with nothing
+ * stored (the member loop reads it).                                     */
+static inline const char *fast_int_arg(kt_parser *p, const char *q, const char *end, bool *closed)
+{
+    q = kt_skip_ws(q, end);
+    if (*q != '"') return NULL;
+    const char *kq = q + 1;
+    unsigned k;
+    while ((k = kt_special_in_16(kq)) == 16 && kq < end) kq += 16;
+    kq += k;
+    if (kq + 1 >= end || kq[0] != '"' || kq[1] != ':') return NULL;
+    const char *v = kt_skip_ws(kq + 2, end), *d = v + (*v == '-');
+    uint64_t u;
+    unsigned n = kt_digits16(d, &u);
+    const char *e = d + n, *sep = kt_skip_ws(e, end);
+    if (n == 0 || n >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
+    if (!store_int_arg(p, typed_arg(q + 1, (size_t)(kq - q - 1)), d > v ? -(int64_t)u : (int64_t)u))
+        return NULL;
+    *closed = *sep == '}';
+    return sep + 1;
+}
+
 static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const char *end, bool eof,
                               const char **vend, const char **err)
 {
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
     for (bool closed = false; !closed;) {
+        const char *next = mode == ARGS_TYPED ? fast_int_arg(p, o.q, end, &closed) : NULL;
+        if (next) {
+            o.after_comma = !closed;
+            o.comma = next - 1;
+            o.q = next;
+            continue;
+        }
         kt_pair pr;
         kt_scan_res r = kt_member_key(&o, &pr, &closed);
         if (r == KT_SCAN_OK && !closed) r = arg_value(p, mode, &o, &pr);
