@@ -90,26 +90,57 @@ static bool thread_number(thread_table *t, int32_t pid, int32_t tid, uint32_t *n
     return true;
 }
 
-/* thread[i] = thread number of event i if it is a tree member, else
- * KT_NONE; returns the number of threads, or SIZE_MAX on OOM.  Events come
- * in runs of one thread: look up only on change.                            */
-static size_t number_threads(const kt_events *e, uint32_t *thread)
+/* A stretch of events [first, end) whose tree members all belong to one
+ * thread.  Kineto writes a thread's events together, so there are few.    */
+typedef struct thread_run {
+    uint32_t first, end, thread, members;
+} thread_run;
+
+typedef struct thread_runs {
+    thread_run *run;
+    size_t n, cap, nthreads;
+} thread_runs;
+
+/* Closes the last run (if any) at end with its member count. */
+static void close_run(thread_runs *runs, uint32_t end, uint32_t members)
+{
+    if (runs->n) runs->run[runs->n - 1].end = end, runs->run[runs->n - 1].members = members;
+}
+
+static bool open_run(thread_runs *runs, uint32_t first, uint32_t thread)
+{
+    if (runs->n == runs->cap) {
+        size_t cap = runs->cap ? 2 * runs->cap : 64;
+        thread_run *p = realloc(runs->run, cap * sizeof *p);
+        if (!p) return false;
+        runs->run = p, runs->cap = cap;
+    }
+    runs->run[runs->n++] = (thread_run){ first, first, thread, 0 };
+    return true;
+}
+
+/* Cuts the events into thread runs, numbering (pid, tid) pairs as they
+ * come: one pass that writes nothing per event.                            */
+static bool split_runs(const kt_events *e, thread_runs *runs)
 {
     thread_table t;
     bool ok = thread_table_init(&t, 64);
-    uint32_t last = KT_NONE; /* the previous member */
+    uint32_t last = KT_NONE, members = 0; /* the previous member; the open run's count */
     for (uint32_t i = 0; ok && i < e->n; i++) {
-        thread[i] = KT_NONE;
         if (!in_tree(e, i)) continue;
-        if (last != KT_NONE && e->pid[i] == e->pid[last] && e->tid[i] == e->tid[last])
-            thread[i] = thread[last];
-        else
-            ok = thread_number(&t, e->pid[i], e->tid[i], &thread[i]);
+        if (last == KT_NONE || e->pid[i] != e->pid[last] || e->tid[i] != e->tid[last]) {
+            uint32_t thread;
+            close_run(runs, i, members);
+            ok = thread_number(&t, e->pid[i], e->tid[i], &thread) && open_run(runs, i, thread);
+            members = 0;
+        }
+        members++;
         last = i;
     }
-    size_t count = t.count;
+    close_run(runs, (uint32_t)e->n, members);
+    runs->nthreads = t.count;
     thread_table_free(&t);
-    return ok ? count : SIZE_MAX;
+    return ok;
 }
 
 /* Order one run of equal ts events longer first, file order among equal
@@ -133,76 +164,86 @@ static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
     return ok;
 }
 
-/* One thread's events, in file order, into (ts, longer first, file order).
- * Kineto writes a thread's events nearly in start order: sort only if not. */
-static bool order_thread(const kt_events *e, uint32_t *ids, size_t n)
+/* Members grouped by thread, file order inside: each run's members are
+ * appended to its thread's part; first[t]..first[t+1] is thread t.        */
+static uint32_t *group_by_thread(const kt_events *e, const thread_runs *runs, size_t *first)
 {
-    size_t k = 1;
-    while (k < n && e->ts[ids[k]] >= e->ts[ids[k - 1]]) k++;
-    if (k < n && !kt_sort_ids_by_i64(ids, n, e->ts)) return false;
-    for (size_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]]; b++)
-            ;
-        if (b - a > 1 && !sort_run(e, ids + a, b - a)) return false;
-    }
-    return true;
-}
-
-/* Members grouped by thread, file order inside (a counting sort);
- * first[t]..first[t+1] is thread t.                                         */
-static uint32_t *group_by_thread(const uint32_t *thread, size_t n, size_t nthreads, size_t *first)
-{
-    for (size_t i = 0; i < n; i++)
-        if (thread[i] != KT_NONE) first[thread[i] + 1]++;
-    for (size_t t = 0; t < nthreads; t++) first[t + 1] += first[t];
-    uint32_t *out = malloc((first[nthreads] ? first[nthreads] : 1) * sizeof *out);
+    for (size_t k = 0; k < runs->n; k++) first[runs->run[k].thread + 1] += runs->run[k].members;
+    for (size_t t = 0; t < runs->nthreads; t++) first[t + 1] += first[t];
+    uint32_t *out = malloc((first[runs->nthreads] ? first[runs->nthreads] : 1) * sizeof *out);
     if (!out) return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (thread[i] != KT_NONE) out[first[thread[i]]++] = (uint32_t)i;
-    for (size_t t = nthreads; t > 0; t--) first[t] = first[t - 1]; /* undo the cursors */
+    for (size_t k = 0; k < runs->n; k++) {
+        const thread_run *run = &runs->run[k];
+        uint32_t *dst = out + first[run->thread];
+        for (uint32_t i = run->first; i < run->end; i++)
+            if (in_tree(e, i)) *dst++ = i;
+        first[run->thread] += run->members;
+    }
+    for (size_t t = runs->nthreads; t > 0; t--) first[t] = first[t - 1]; /* undo the cursors */
     first[0] = 0;
     return out;
 }
 
 /* Tree members grouped by thread (first[0..nthreads]), each thread ordered
- * by (ts, longer first, file order).                                       */
+ * by ts (Kineto writes a thread's events nearly in start order: sort only
+ * if not); build_thread() orders the events that share a ts.              */
 static uint32_t *thread_order(const kt_events *e, size_t **first_out, size_t *nthreads_out)
 {
-    size_t nthreads = SIZE_MAX;
-    uint32_t *thread = malloc((e->n ? e->n : 1) * sizeof *thread);
-    if (thread) nthreads = number_threads(e, thread);
-    size_t *first = nthreads != SIZE_MAX ? calloc(nthreads + 1, sizeof *first) : NULL;
-    uint32_t *out = first ? group_by_thread(thread, e->n, nthreads, first) : NULL;
-    free(thread);
-    for (size_t t = 0; out && t < nthreads; t++)
-        if (!order_thread(e, out + first[t], first[t + 1] - first[t])) {
+    thread_runs runs = { 0 };
+    bool ok = split_runs(e, &runs);
+    size_t *first = ok ? calloc(runs.nthreads + 1, sizeof *first) : NULL;
+    uint32_t *out = first ? group_by_thread(e, &runs, first) : NULL;
+    free(runs.run);
+    for (size_t t = 0; out && t < runs.nthreads; t++) {
+        uint32_t *ids = out + first[t];
+        size_t n = first[t + 1] - first[t], k = 1;
+        while (k < n && e->ts[ids[k]] >= e->ts[ids[k - 1]]) k++;
+        if (k < n && !kt_sort_ids_by_i64(ids, n, e->ts)) {
             free(out);
             out = NULL;
         }
+    }
     if (!out) { free(first); return NULL; }
     *first_out = first;
-    *nthreads_out = nthreads;
+    *nthreads_out = runs.nthreads;
     return out;
 }
 
-static int64_t end_of(const kt_events *e, uint32_t i) { return e->ts[i] + e->dur[i]; }
+/* Orders the events sharing ids[k]'s ts (longer first); returns the index
+ * after them, 0 on OOM.                                                     */
+static size_t order_ties(const kt_events *e, uint32_t *ids, size_t n, size_t k)
+{
+    size_t b = k + 1;
+    while (b < n && e->ts[ids[b]] == e->ts[ids[k]]) b++;
+    return b - k == 1 || sort_run(e, ids + k, b - k) ? b : 0;
+}
 
-/* One thread's events (in thread order): set parent[], using stack as space. */
-static void build_thread(const kt_events *e, const uint32_t *ids, size_t n, uint32_t *stack,
+/* An event on a thread's stack, with its end at hand. */
+typedef struct open_event {
+    uint32_t ev;
+    int64_t end;
+} open_event;
+
+/* One thread's events (in ts order; ties ordered on the way): set parent[],
+ * using stack as space.  False on OOM.                                     */
+static bool build_thread(const kt_events *e, uint32_t *ids, size_t n, open_event *stack,
                          uint32_t *parent)
 {
     size_t depth = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0, ties_end = 0; k < n; k++) {
+        if (k == ties_end && !(ties_end = order_ties(e, ids, n, k))) return false;
         uint32_t ev = ids[k];
-        while (depth && e->ts[ev] >= end_of(e, stack[depth - 1])) depth--;
-        if (depth && end_of(e, ev) > end_of(e, stack[depth - 1])) {
-            int64_t overlap = end_of(e, stack[depth - 1]) - e->ts[ev];
+        int64_t ts = e->ts[ev], end = ts + e->dur[ev];
+        while (depth && ts >= stack[depth - 1].end) depth--;
+        if (depth && end > stack[depth - 1].end) {
+            int64_t overlap = stack[depth - 1].end - ts;
             if (overlap >= BLEED_TOLERANCE_NS || depth < 2) continue; /* left out */
             depth--;                                                   /* sibling */
         }
-        parent[ev] = depth ? stack[depth - 1] : KT_NONE;
-        stack[depth++] = ev;
+        parent[ev] = depth ? stack[depth - 1].ev : KT_NONE;
+        stack[depth++] = (open_event){ ev, end };
     }
+    return true;
 }
 
 kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
@@ -212,12 +253,12 @@ kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
     size_t *first = NULL, nthreads = 0;
     uint32_t *ids = idx->parent ? thread_order(e, &first, &nthreads) : NULL;
     size_t n = ids ? first[nthreads] : 0;
-    uint32_t *stack = ids ? malloc((n ? n : 1) * sizeof *stack) : NULL;
-    if (!stack) { free(ids); free(first); return KT_ENOMEM; }
-    for (size_t t = 0; t < nthreads; t++)
-        build_thread(e, ids + first[t], first[t + 1] - first[t], stack, idx->parent);
+    open_event *stack = ids ? malloc((n ? n : 1) * sizeof *stack) : NULL;
+    bool ok = stack;
+    for (size_t t = 0; ok && t < nthreads; t++)
+        ok = build_thread(e, ids + first[t], first[t + 1] - first[t], stack, idx->parent);
     free(stack);
     free(ids);
     free(first);
-    return KT_OK;
+    return ok ? KT_OK : KT_ENOMEM;
 }

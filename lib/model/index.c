@@ -9,6 +9,7 @@
 #include "radix.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,50 +49,62 @@ static uint32_t *gpu_events_by_ts(const kt_events *e, size_t *count)
     return ids;
 }
 
-/* Ranks with more events than this build their call tree (and steps) on a
- * second thread while this one does the GPU side: below it a thread costs
- * more than it saves.                                                      */
+/* Ranks with more events than this build their index on two threads:
+ * below it a thread costs more than it saves.                              */
 #define TWO_THREADS_MIN_EVENTS 200000
+#define NTASKS 4
 
-typedef struct cpu_side_job {
+/* The parts of an index as tasks that threads claim in turn; each writes
+ * its own fields of idx.  Largest first: the two big ones start at once,
+ * one per thread, and the small ones go to whichever thread frees up
+ * first, which keeps the threads even whatever the mix of events.          */
+typedef struct build_job {
     const kt_rank *r;
     const kt_strtab *strs;
     kt_index *idx;
-    kt_status status;
-} cpu_side_job;
+    atomic_size_t next; /* the next task to claim */
+    kt_status status[NTASKS]; /* KT_OK (0) until the task fails */
+} build_job;
 
-/* Call tree and steps: they write only idx->parent and idx->*steps. */
-static void *build_cpu_side(void *arg)
-{
-    cpu_side_job *j = arg;
-    j->status = kt_build_call_tree(j->r, j->idx);
-    if (j->status == KT_OK) j->status = kt_build_steps(j->r, j->strs, j->idx);
-    return NULL;
-}
+static kt_status call_tree_task(build_job *j) { return kt_build_call_tree(j->r, j->idx); }
+static kt_status flows_task(build_job *j) { return kt_build_flows(j->r, j->idx); }
+static kt_status steps_task(build_job *j) { return kt_build_steps(j->r, j->strs, j->idx); }
 
-/* Streams, correlation and flows: the other fields of idx. */
-static kt_status build_gpu_side(const kt_rank *r, kt_index *idx)
+/* Streams and correlation: both need the GPU events in time order. */
+static kt_status gpu_task(build_job *j)
 {
     size_t ngpu = 0;
-    uint32_t *gpu = gpu_events_by_ts(&r->ev, &ngpu);
+    uint32_t *gpu = gpu_events_by_ts(&j->r->ev, &ngpu);
     if (!gpu) return KT_ENOMEM;
-    kt_status s = kt_build_gpu_streams(r, gpu, ngpu, idx);
-    if (s == KT_OK) s = kt_build_correlation(r, gpu, ngpu, idx);
+    kt_status s = kt_build_gpu_streams(j->r, gpu, ngpu, j->idx);
+    if (s == KT_OK) s = kt_build_correlation(j->r, gpu, ngpu, j->idx);
     free(gpu);
-    if (s == KT_OK) s = kt_build_flows(r, idx);
     return s;
+}
+
+static kt_status (*const build_tasks[])(build_job *) = { call_tree_task, gpu_task, flows_task,
+                                                         steps_task };
+_Static_assert(sizeof build_tasks / sizeof *build_tasks == NTASKS, "one status per task");
+
+static void *run_tasks(void *arg)
+{
+    build_job *j = arg;
+    for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < NTASKS;) j->status[t] = build_tasks[t](j);
+    return NULL;
 }
 
 static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *idx, int threads)
 {
-    cpu_side_job job = { r, strs, idx, KT_OK };
+    build_job job = { .r = r, .strs = strs, .idx = idx };
+    atomic_init(&job.next, 0);
     pthread_t th;
     bool spawned = threads >= 2 && r->ev.n > TWO_THREADS_MIN_EVENTS &&
-                   pthread_create(&th, NULL, build_cpu_side, &job) == 0;
-    if (!spawned) build_cpu_side(&job);
-    kt_status s = build_gpu_side(r, idx);
+                   pthread_create(&th, NULL, run_tasks, &job) == 0;
+    run_tasks(&job);
     if (spawned) pthread_join(th, NULL);
-    return s != KT_OK ? s : job.status;
+    for (size_t t = 0; t < NTASKS; t++)
+        if (job.status[t] != KT_OK) return job.status[t];
+    return KT_OK;
 }
 
 kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads)

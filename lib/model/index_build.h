@@ -18,17 +18,19 @@ static inline bool kt_kind_is_gpu_side(uint8_t k)
 }
 
 /* Ids of the events satisfying keep(), in file order; NULL on OOM.
- * Inline so that keep() is inlined into the two passes over every event. */
+ * One pass over the columns: the array has room for every event, but only
+ * the pages the selected ids fill are ever touched.  Inline so that keep()
+ * is inlined into the pass over every event.                               */
 static inline uint32_t *kt_select_events(const kt_events *e,
                                          bool (*keep)(const kt_events *, uint32_t), size_t *count)
 {
-    size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += keep(e, i);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    uint32_t *ids = malloc((e->n ? e->n : 1) * sizeof *ids);
     if (!ids) return NULL;
-    n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (keep(e, i)) ids[n++] = i;
+    size_t n = 0;
+    for (uint32_t i = 0; i < e->n; i++) {
+        ids[n] = i; /* kept only if keep(): no branch to mispredict */
+        n += keep(e, i);
+    }
     *count = n;
     return ids;
 }
