@@ -3,8 +3,11 @@
 #include "oracle.h"
 #include "test.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 /* One field starting at *p (quoted or not); advances past it. */
 static char *field(const char **p)
@@ -149,4 +152,41 @@ const kt_trace *fx_shared_trace(const char *rel, bool hta_compat)
     if (ncache == 0) atexit(free_cache);
     cache[ncache++] = (cached_trace){ strdup(rel), hta_compat, t };
     return t;
+}
+
+/* ---- every shared trace file --------------------------------------------- */
+#define MAX_TRACE_FILES 256
+static char **walk_found;
+static size_t walk_n;
+
+static int collect_trace(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    size_t n = strlen(path);
+    bool trace = (n > 3 && !strcmp(path + n - 3, ".gz")) || (n > 5 && !strcmp(path + n - 5, ".json"));
+    if (type == FTW_F && trace && walk_n < MAX_TRACE_FILES) walk_found[walk_n++] = strdup(path);
+    return 0;
+}
+
+static int by_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **fx_shared_trace_files(size_t *n)
+{
+    const char *dir = kt_test_shared_path("traces");
+    *n = 0;
+    if (!dir || !(walk_found = calloc(MAX_TRACE_FILES, sizeof *walk_found))) return NULL;
+    walk_n = 0; /* nftw has no user pointer: the walk's state is file-local */
+    nftw(dir, collect_trace, 16, FTW_PHYS);
+    qsort(walk_found, walk_n, sizeof *walk_found, by_str);
+    *n = walk_n;
+    char **out = walk_found;
+    walk_found = NULL;
+    return out;
+}
+
+void fx_free_paths(char **paths, size_t n)
+{
+    for (size_t i = 0; paths && i < n; i++) free(paths[i]);
+    free(paths);
 }

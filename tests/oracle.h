@@ -41,4 +41,9 @@ kt_trace *fx_load_path(const char *path, bool hta_compat);
  * read the same large traces.  Freed at exit; do not free or modify it.    */
 const kt_trace *fx_shared_trace(const char *rel, bool hta_compat);
 
+/* Every *.json and *.gz file under ../shared/traces, sorted; *n gets the
+ * count.  Free with fx_free_paths.                                        */
+char **fx_shared_trace_files(size_t *n);
+void fx_free_paths(char **paths, size_t n);
+
 #endif

@@ -4,6 +4,7 @@
  * ranks, unreadable inputs, raw args re-reading, events across window
  * refills, progress reports.
  */
+#include "model_compare.h"
 #include "test.h"
 #include "load/load_internal.h"
 
@@ -329,57 +330,6 @@ TEST(load_events_across_window_refills_and_raw_args)
     remove_dir();
 }
 
-/* Every column and count of two loads of the same file agree. */
-/* pid/tid values of two traces: string ids differ, compare the strings. */
-static bool same_id(const kt_trace *a, const kt_trace *b, int64_t u, int64_t v)
-{
-    if (kt_id_is_str(u) != kt_id_is_str(v)) return false;
-    if (!kt_id_is_str(u)) return u == v;
-    return !strcmp(kt_strtab_get(a->strs, kt_id_str(u)), kt_strtab_get(b->strs, kt_id_str(v)));
-}
-
-static void check_same(const kt_trace *a, const kt_trace *b)
-{
-    const kt_rank *x = a->ranks[0], *y = b->ranks[0];
-    CHECK_INT(x->ev.n, y->ev.n);
-    CHECK_INT(x->nargs, y->nargs);
-    CHECK_INT(x->total_events, y->total_events);
-    CHECK(!memcmp(x->by_ph, y->by_ph, sizeof x->by_ph));
-    CHECK_INT(x->nxcat, y->nxcat);
-    CHECK_STR(x->meta_json, y->meta_json);
-    CHECK_INT(x->world_size, y->world_size);
-    CHECK_INT(x->events_end, y->events_end);
-    CHECK(x->events_end > 0);
-    CHECK_INT(kt_diags_count(kt_trace_diags(a)), kt_diags_count(kt_trace_diags(b)));
-    for (size_t i = 0; i < kt_diags_count(kt_trace_diags(a)) && i < kt_diags_count(kt_trace_diags(b)); i++) {
-        CHECK_STR(kt_diags_get(kt_trace_diags(a), i)->message, kt_diags_get(kt_trace_diags(b), i)->message);
-        CHECK_INT(kt_diags_get(kt_trace_diags(a), i)->offset, kt_diags_get(kt_trace_diags(b), i)->offset);
-    }
-    if (x->ev.n != y->ev.n || x->nargs != y->nargs) return;
-    size_t n = x->ev.n;
-#define SAME(col) CHECK(!memcmp(x->ev.col, y->ev.col, n * sizeof *x->ev.col))
-    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs); SAME(stream); SAME(corr); SAME(ext_id);
-    SAME(argi); SAME(args_off); SAME(args_len);
-#undef SAME
-    /* string ids depend on interning order: compare the strings */
-    size_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        bad += strcmp(kt_strtab_get(a->strs, x->ev.name[i]), kt_strtab_get(b->strs, y->ev.name[i])) != 0;
-        bad += strcmp(kt_strtab_get(a->strs, x->ev.cat[i]), kt_strtab_get(b->strs, y->ev.cat[i])) != 0;
-        bad += !same_id(a, b, kt_event_pid(x, i), kt_event_pid(y, i));
-        bad += !same_id(a, b, kt_event_tid(x, i), kt_event_tid(y, i));
-    }
-    for (size_t i = 0; i < x->nargs; i++) {
-        const kt_arg *p = &x->args[i], *q = &y->args[i];
-        bool dyn = p->key >= KT_ARG_DYNAMIC;
-        bad += p->type != q->type || dyn != (q->key >= KT_ARG_DYNAMIC) || (!dyn && p->key != q->key);
-        if (dyn) bad += strcmp(kt_strtab_get(a->strs, p->key - KT_ARG_DYNAMIC), kt_strtab_get(b->strs, q->key - KT_ARG_DYNAMIC)) != 0;
-        if (p->type == KT_ARGT_STR) bad += strcmp(kt_strtab_get(a->strs, p->v.s), kt_strtab_get(b->strs, q->v.s)) != 0;
-        else bad += p->v.i != q->v.i;
-    }
-    CHECK_INT(bad, 0);
-}
-
 /* Events whose args hold objects after commas (", {\"" inside an event:
  * false range starts), damage, and list-valued metadata after the events. */
 static char *tricky_trace(size_t n)
@@ -427,7 +377,7 @@ TEST(load_split_ranges_equal_sequential_plain_and_gzip)
     for (size_t i = 0; seq && i < sizeof sizes / sizeof sizes[0]; i++) {
         for (int z = 0; z < 2; z++) {
             CHECK_INT(kt_load_ranges(z ? gz : paths, 1, i % 2 ? &three : &two, sizes[i], &par, &fail), KT_OK);
-            if (par) check_same(seq, par);
+            if (par) kt_check_same_model(seq, par, true);
             if (par && z) CHECK_INT(par->ranks[0]->json_bytes, strlen(text));
             kt_trace_free(par);
             par = NULL;

@@ -5,30 +5,12 @@
  * "not a Kineto trace".
  * Python takes ~17 s for all of them; it runs while we load.
  */
+#include "oracle.h"
 #include "test.h"
 #include "model/model.h"
 
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#define MAX_FILES 128
-
-static char *found[MAX_FILES];
-static size_t nfound;
-
-static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    size_t n = strlen(path);
-    bool trace = (n > 3 && !strcmp(path + n - 3, ".gz")) || (n > 5 && !strcmp(path + n - 5, ".json"));
-    if (type == FTW_F && trace && nfound < MAX_FILES) found[nfound++] = strdup(path);
-    return 0;
-}
-
-static int by_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* "xcat N CATEGORY\n" lines by CATEGORY */
 static int by_category(const void *a, const void *b)
@@ -72,7 +54,7 @@ static void check_consistent(const kt_trace *t, const char *path)
 }
 
 /* One Python process for all files (interpreter start-up is slow). */
-static FILE *start_script(void)
+static FILE *start_script(char **found, size_t nfound)
 {
     static char cmd[1 << 15];
     size_t len = (size_t)snprintf(cmd, sizeof cmd, "python3 tests/count_events.py");
@@ -112,10 +94,10 @@ TEST(load_every_shared_trace_matches_independent_counts)
         kt_test_skip("python3 not available");
         return;
     }
-    nftw(kt_test_shared_path("traces"), collect, 16, FTW_PHYS);
-    qsort(found, nfound, sizeof *found, by_str);
+    size_t nfound = 0;
+    char **found = fx_shared_trace_files(&nfound);
     CHECK(nfound >= 30);
-    FILE *script = start_script(); /* runs while we load */
+    FILE *script = start_script(found, nfound); /* runs while we load */
     CHECK(script != NULL);
     static char want[1 << 16], got[1 << 16];
     for (size_t i = 0; i < nfound; i++) {
@@ -144,6 +126,5 @@ TEST(load_every_shared_trace_matches_independent_counts)
         kt_diags_free(fail);
     }
     if (script) pclose(script);
-    for (size_t i = 0; i < nfound; i++) free(found[i]);
-    nfound = 0;
+    fx_free_paths(found, nfound);
 }

@@ -91,13 +91,24 @@ typedef struct kt_icache {
     uint32_t id[KT_ICACHE_SIZE];
 } kt_icache;
 
-/* Kind and stored category for (ph, category as written), memoized. */
-#define KT_KIND_MEMO 64
+/* A short text (a category) remembered with what was derived
+ * from it, so that the per-event work is one hash and one 32-byte compare
+ * (scan_inline.h: kt_memo_slot, kt_memo_hit, kt_memo_set).               */
+#define KT_MEMO_TEXT 32
+typedef struct kt_memo_key {
+    char text[KT_MEMO_TEXT]; /* zero padded                               */
+    uint8_t len;
+    bool valid;
+} kt_memo_key;
+
+/* Kind and stored category for (ph, category as written), memoized by the
+ * category's bytes: interning it for every event cost more than parsing. */
+#define KT_KIND_MEMO_BITS 6
 typedef struct kt_kind_memo {
-    uint32_t raw, cat;
+    kt_memo_key key;
     char ph;
     uint8_t kind;
-    bool valid;
+    uint32_t raw, cat;
 } kt_kind_memo;
 
 /* Raw category → complete-event count, per parser (merged into the rank). */
@@ -106,6 +117,13 @@ typedef struct kt_catcount {
     uint64_t *count;
     size_t n, cap; /* open addressing, cap power of two */
 } kt_catcount;
+
+/* The last short pid or tid as written (its 8 bytes) and its value. */
+typedef struct kt_id_memo {
+    uint64_t word;
+    uint8_t len;      /* bytes of the id; 0: nothing remembered            */
+    int64_t value;
+} kt_id_memo;
 
 /* ---- the parser: one per file or per byte range of a file ----------------- */
 typedef enum {
@@ -142,7 +160,8 @@ typedef struct kt_parser {
     char fail[256];      /* why the file is not a Kineto trace                */
 
     kt_catcount xcat;
-    kt_kind_memo kinds[KT_KIND_MEMO];
+    kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
+    kt_id_memo thread_ids[2];                     /* pid, tid           */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */

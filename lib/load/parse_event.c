@@ -81,7 +81,7 @@ static void note_rounded(kt_parser *p, const member *m, const char *what)
 }
 
 /* A time in µs (number, or a number in a string) → ns.  False if unusable. */
-static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+static bool time_ns_slow(kt_parser *p, const member *m, const char *what, int64_t *ns)
 {
     if (m->parsed) {
         if (m->rounded) note_rounded(p, m, what);
@@ -103,6 +103,15 @@ static bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns
     }
     if (rounded) note_rounded(p, m, what);
     return true;
+}
+
+static inline bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+{
+    if (m->parsed && !m->rounded) { /* nearly always: parsed where it stood */
+        *ns = m->num;
+        return true;
+    }
+    return time_ns_slow(p, m, what, ns);
 }
 
 /* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG). */
@@ -402,11 +411,62 @@ static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *p
 }
 
 /* The args object at a (its '{') into the last event's typed args. */
+/* An integer typed arg as the analyses read it; false (nothing stored)
+ * when the general path must decide (a stream beyond int32, raw text).  */
+static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
+{
+    kt_events *ev = &p->r->ev;
+    size_t i = ev->n - 1;
+    switch (spec.how) {
+    case AT_CORR: ev->corr[i] = v; return true;
+    case AT_EXT: ev->ext_id[i] = v; return true;
+    case AT_STREAM:
+        if (v < INT32_MIN || v > INT32_MAX) return false;
+        ev->stream[i] = (int32_t)v;
+        return true;
+    case AT_RAW: return false;
+    case AT_FLOAT: push_arg(p, spec.key, KT_ARGT_FLOAT, 0, (double)v, 0); return true;
+    default:
+        if (spec.key) push_arg(p, spec.key, KT_ARGT_INT, v, 0, 0);
+        return true;
+    }
+}
+
+/* The most common arg, "key": integer (below 16 digits), stored straight;
+ * the position after its ',' or '}' (*closed), else NULL with nothing
+ * stored (the member loop reads it).                                     */
+static inline const char *fast_int_arg(kt_parser *p, const char *q, const char *end, bool *closed)
+{
+    q = kt_skip_ws(q, end);
+    if (*q != '"') return NULL;
+    const char *kq = q + 1;
+    unsigned k;
+    while ((k = kt_special_in_16(kq)) == 16 && kq < end) kq += 16;
+    kq += k;
+    if (kq + 1 >= end || kq[0] != '"' || kq[1] != ':') return NULL;
+    const char *v = kt_skip_ws(kq + 2, end), *d = v + (*v == '-');
+    uint64_t u;
+    unsigned n = kt_digits16(d, &u);
+    const char *e = d + n, *sep = kt_skip_ws(e, end);
+    if (n == 0 || n >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
+    if (!store_int_arg(p, typed_arg(q + 1, (size_t)(kq - q - 1)), d > v ? -(int64_t)u : (int64_t)u))
+        return NULL;
+    *closed = *sep == '}';
+    return sep + 1;
+}
+
 static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const char *end, bool eof,
                               const char **vend, const char **err)
 {
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
     for (bool closed = false; !closed;) {
+        const char *next = mode == ARGS_TYPED ? fast_int_arg(p, o.q, end, &closed) : NULL;
+        if (next) {
+            o.after_comma = !closed;
+            o.comma = next - 1;
+            o.q = next;
+            continue;
+        }
         kt_pair pr;
         kt_scan_res r = kt_member_key(&o, &pr, &closed);
         if (r == KT_SCAN_OK && !closed) r = arg_value(p, mode, &o, &pr);
@@ -437,25 +497,42 @@ static char ph_of(const raw_event *e)
     return is_string(&e->ph) && e->ph.vend - e->ph.v > 2 ? e->ph.v[1] : 0;
 }
 
-/* Kind of the event; *cat (optional) gets the strtab id of the category to
- * store (normalized) and *raw the category as written ("" when absent).  */
-static kt_kind compute_kind(kt_parser *p, const raw_event *e, uint32_t *cat, uint32_t *raw)
+/* Kind and stored category of (ph, category id as written). */
+static kt_kind kind_of_category(kt_parser *p, char ph, uint32_t id, uint32_t *cat)
 {
-    char ph = ph_of(e);
-    uint32_t id = is_string(&e->cat) ? intern_member(p, &e->cat) : KT_NONE; /* as written */
-    *raw = id == KT_NONE ? p->empty_str : id;
-    kt_kind_memo *k = &p->kinds[((id * 31u) ^ (unsigned char)ph) % KT_KIND_MEMO];
-    if (!k->valid || k->raw != id || k->ph != ph) {
-        const char *norm;
-        k->kind = kt_kind_of(ph, kt_strtab_get(p->strs, *raw), kt_strtab_len(p->strs, *raw), &norm);
-        k->cat = norm ? kt_intern(p, norm, strlen(norm)) : id;
-        if (norm && k->cat == KT_NONE) p->oom = true;
-        k->raw = id;
-        k->ph = ph;
-        k->valid = !p->oom;
+    const char *norm;
+    uint32_t raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind kind = kt_kind_of(ph, kt_strtab_get(p->strs, raw), kt_strtab_len(p->strs, raw), &norm);
+    *cat = norm ? kt_intern(p, norm, strlen(norm)) : id;
+    if (norm && *cat == KT_NONE) p->oom = true;
+    return kind;
+}
+
+/* Kind of the event; *cat gets the strtab id of the category to store
+ * (normalized) and *raw the category as written ("" when absent).  Short
+ * plain categories are memoized by their bytes (nearly every event).     */
+static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw)
+{
+    const char *c = is_string(cm) ? cm->v + 1 : NULL;
+    size_t n = c ? (size_t)(cm->vend - c - 1) : 0;
+    bool memo = c && !cm->flags && n <= KT_MEMO_TEXT;
+    kt_kind_memo *k = memo ? &p->kinds[kt_memo_slot(c, n, (unsigned char)ph, KT_KIND_MEMO_BITS)] : NULL;
+    if (k && k->ph == ph && kt_memo_hit(&k->key, c, n)) {
+        *cat = k->cat;
+        *raw = k->raw;
+        return (kt_kind)k->kind;
     }
-    *cat = k->cat;
-    return (kt_kind)k->kind;
+    uint32_t id = c ? intern_member(p, cm) : KT_NONE; /* as written */
+    *raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind kind = kind_of_category(p, ph, id, cat);
+    if (k && !p->oom) {
+        kt_memo_set(&k->key, c, n);
+        k->ph = ph;
+        k->kind = (uint8_t)kind;
+        k->cat = *cat;
+        k->raw = *raw;
+    }
+    return kind;
 }
 
 /* The kind is needed twice when args are parsed in place: once is enough
@@ -464,7 +541,7 @@ static kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *r
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
-        m->kind = compute_kind(p, e, &m->cat, &m->raw);
+        m->kind = compute_kind(p, ph_of(e), &e->cat, &m->cat, &m->raw);
         m->ph_v = e->ph.v;
         m->cat_v = e->cat.v;
         e->kind_known = true;
@@ -642,6 +719,168 @@ static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, 
     return res;
 }
 
+/* ---- Kineto's leading members, straight through -----------------------------
+ * Nearly every event starts as Kineto writes it: complete events with ph,
+ * cat, name, pid, tid, ts, dur, flows with ph, id, pid, tid, ts, cat, name;
+ * plain strings, integer ids, decimal µs.  These members are read by
+ * straight-line code that fills raw_event exactly as the member loop would;
+ * at the first member that differs it stops, and the loop goes on from that
+ * member's start (so any layout still works, only slower).               */
+
+/* Past key word w (mask, len bytes: '"key":') and the blanks around it,
+ * or NULL when the next member has another key.                          */
+static inline const char *fast_key(const char *q, const char *end, uint64_t w, uint64_t mask,
+                                   unsigned len)
+{
+    q = kt_skip_ws(q, end);
+    uint64_t x;
+    memcpy(&x, q, 8);
+    if ((x & mask) != w || q + len >= end) return NULL;
+    return kt_skip_ws(q + len, end);
+}
+
+/* Past the ',' after a value ending at q, else NULL. */
+static inline const char *fast_comma(const char *q, const char *end)
+{
+    q = kt_skip_ws(q, end);
+    return q < end && *q == ',' ? q + 1 : NULL;
+}
+
+/* A string without escapes, control or non-ASCII bytes, else NULL. */
+static inline const char *fast_plain_string(const char *q, const char *end, member *m)
+{
+    if (*q != '"') return NULL;
+    const char *c = q + 1;
+    unsigned k;
+    while ((k = kt_special_in_16(c)) == 16 && c < end) c += 16;
+    c += k;
+    if (c >= end || *c != '"') return NULL;
+    *m = (member){ q, c + 1, 0, false, false, 0 };
+    return c + 1;
+}
+
+/* pid and tid repeat from event to event: an id whose 8 bytes (digits and
+ * what follows them) equal the previous ones' has the previous value.    */
+static inline const char *fast_repeated_int(const char *q, const char *end, member *m, kt_id_memo *memo)
+{
+    uint64_t w;
+    memcpy(&w, q, 8);
+    if (w != memo->word || !memo->len || q + memo->len >= end) return NULL;
+    *m = (member){ q, q + memo->len, 0, true, false, memo->value };
+    return q + memo->len;
+}
+
+/* A plain integer below 16 digits (pid, tid), else NULL. */
+static inline const char *fast_int(const char *q, const char *end, member *m)
+{
+    const char *d = q + (*q == '-');
+    uint64_t u;
+    unsigned n = kt_digits16(d, &u);
+    const char *e = d + n;
+    if (n == 0 || n >= 16 || e >= end || *e == '.' || *e == 'e' || *e == 'E') return NULL;
+    *m = (member){ q, e, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
+    return e;
+}
+
+/* fast_int for pid/tid, remembering short ones in memo. */
+static inline const char *fast_thread_id(const char *q, const char *end, member *m, kt_id_memo *memo)
+{
+    const char *e = fast_repeated_int(q, end, m, memo);
+    if (e || !(e = fast_int(q, end, m))) return e;
+    memo->len = e - q < 8 ? (uint8_t)(e - q) : 0; /* the 8 bytes hold the id and its end */
+    memcpy(&memo->word, q, 8);
+    memo->value = m->num;
+    return e;
+}
+
+/* A time in µs written "I" or "I.F" (I below 16 digits, F up to 3: exact
+ * ns), else NULL.  The digits go 8 at a time (kt_digits8), straight.     */
+static inline const char *fast_time(const char *q, const char *end, member *m)
+{
+    static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
+    uint64_t whole, low, frac = 0;
+    unsigned n = kt_digits8(q, &whole);
+    if (n == 8) {
+        unsigned n2 = kt_digits8(q + 8, &low);
+        if (n2 == 8) return NULL;
+        whole = whole * kt_pow10_8[n2] + low;
+        n += n2;
+    } else if (n == 0) {
+        return NULL;
+    }
+    const char *e = q + n;
+    unsigned nd = 0;
+    if (*e == '.') {
+        nd = kt_digits8(e + 1, &frac);
+        if (nd == 0 || nd > 3) return NULL;
+        e += 1 + nd;
+    }
+    if (e >= end || *e == 'e' || *e == 'E') return NULL;
+    *m = (member){ q, e, 0, true, false, (int64_t)whole * 1000 + (int64_t)frac * frac_scale[nd] };
+    return e;
+}
+
+#define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
+#define KEY2(a, b) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB('"', 3) | KB(':', 4)), 0xFFFFFFFFFFull, 5
+#define KEY3(a, b, c) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB('"', 4) | KB(':', 5)), 0xFFFFFFFFFFFFull, 6
+#define KEY4(a, b, c, d) \
+    (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB(d, 4) | KB('"', 5) | KB(':', 6)), 0xFFFFFFFFFFFFFFull, 7
+
+/* One member: its key, then read_value (an expression reading the value
+ * at v_ into raw_event, NULL when it cannot), then ','.  On a mismatch the
+ * function returns n (o->q stays at this member's start).                */
+#define FAST_MEMBER(n, key, read_value)                                       \
+    do {                                                                      \
+        const char *v_ = fast_key(o->q, o->end, key);                         \
+        if (!v_ || !(v_ = read_value)) return n;                              \
+        if (!(v_ = fast_comma(v_, o->end))) return n;                         \
+        o->comma = v_ - 1;                                                    \
+        o->q = v_;                                                            \
+    } while (0)
+
+/* A one-letter ph ("X", "f", ...). */
+static inline const char *fast_ph(const char *q, const char *end, member *m)
+{
+    if (end - q < 3 || q[0] != '"' || q[2] != '"' || q[1] == '\\') return NULL;
+    *m = (member){ q, q + 3, 0, false, false, 0 };
+    return q + 3;
+}
+
+/* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
+ * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[2])
+{
+    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
+    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), fast_time(v_, o->end, &e->ts));
+    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    return N_EXPECTED;
+}
+
+/* The leading members of the event whose '{' precedes o->q, o->q after
+ * the last one's ','; returns how far kineto_order was followed (the
+ * member loop predicts from there).                                       */
+static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[2])
+{
+    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
+    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') return fast_flow_members(e, o, ids);
+    if (e->ph.v[1] != 'X') return 1;
+    FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(4, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(5, KEY2('t', 's'), fast_time(v_, o->end, &e->ts));
+    FAST_MEMBER(6, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur));
+    return 7;
+}
+#undef FAST_MEMBER
+#undef KEY2
+#undef KEY3
+#undef KEY4
+#undef KB
+
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err)
 {
@@ -650,7 +889,8 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event e;
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
-    size_t at = 0;
+    size_t at = fast_members(&e, &o, p->thread_ids);
+    o.after_comma = at > 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;
         member *m;

@@ -46,6 +46,47 @@ static inline int64_t kt_double_to_i64(double f, int64_t dflt)
     return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : dflt;
 }
 
+/* s[0..n) == t[0..n) for n <= 32, where 32 bytes at both are readable
+ * (window text has 64 zero bytes after it; memo keys are 32-byte arrays):
+ * two 16-byte compares instead of a call to memcmp.                      */
+static inline bool kt_eq_upto32(const char *s, const char *t, size_t n)
+{
+#ifdef __SSE2__
+    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), _mm_loadu_si128((const __m128i *)t));
+    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
+                               _mm_loadu_si128((const __m128i *)(t + 16)));
+    uint32_t same = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+    uint32_t want = n >= 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1;
+    return (same & want) == want;
+#else
+    return memcmp(s, t, n) == 0;
+#endif
+}
+
+/* Slot of text s[0..n) (n <= KT_MEMO_TEXT, 8 bytes readable) in a memo of
+ * 1 << bits entries; salt separates otherwise equal texts (ph).           */
+static inline unsigned kt_memo_slot(const char *s, size_t n, unsigned salt, unsigned bits)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    if (n < 8) w &= ((uint64_t)1 << (8 * n)) - 1;
+    w ^= (uint64_t)(unsigned char)s[n ? n - 1 : 0] << 56 ^ (uint64_t)(n * 64 + salt) << 40;
+    return (unsigned)((w * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+static inline bool kt_memo_hit(const kt_memo_key *k, const char *s, size_t n)
+{
+    return k->valid && k->len == n && kt_eq_upto32(s, k->text, n);
+}
+
+static inline void kt_memo_set(kt_memo_key *k, const char *s, size_t n)
+{
+    memset(k->text, 0, sizeof k->text);
+    memcpy(k->text, s, n);
+    k->len = (uint8_t)n;
+    k->valid = true;
+}
+
 /* A closing quote must be followed by one of these (after blanks), else it
  * is an unescaped quote inside the string (old Kineto wrote those).       */
 static inline bool kt_ends_string(char c) { return c == ',' || c == ':' || c == '}' || c == ']'; }
@@ -116,6 +157,54 @@ static inline const char *kt_short_plain_string(const char *s, const char *end)
 {
     unsigned k = kt_special_in_16(s + 1);
     return s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k]) ? s + 2 + k : NULL;
+}
+
+/* Leading decimal digits of the 8 bytes at p (readable): their count (0-8)
+ * and *val their value, without a branch per digit (SWAR).  Numbers are
+ * most of a trace's bytes (ts, dur, pid, tid, ids).                         */
+static inline unsigned kt_digits8(const char *p, uint64_t *val)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
+    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
+                                                  0xF0F0F0F0F0F0F0F0ull);
+    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+    if (n == 0) {
+        *val = 0;
+        return 0;
+    }
+    uint64_t v = a << (8 * (8 - n)); /* the n digits last, zeros (leading) before them */
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+         (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+    *val = v;
+    return n;
+}
+
+static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+
+/* Up to 16 leading digits at p (16 readable bytes) → *v; their count. */
+static inline unsigned kt_digits16(const char *p, uint64_t *v)
+{
+    unsigned n = kt_digits8(p, v);
+    if (n < 8) return n;
+    uint64_t lo;
+    unsigned m = kt_digits8(p + 8, &lo);
+    *v = *v * kt_pow10_8[m] + lo;
+    return 8 + m;
+}
+
+/* The end of the integer at s when it is short (< 16 digits) and followed
+ * by a separator or a blank (an id, a count); NULL otherwise (then
+ * kt_skip_value decides).  Needs 24 readable bytes.                      */
+static inline const char *kt_plain_int_end(const char *s, const char *end)
+{
+    const char *d = s + (*s == '-');
+    uint64_t v;
+    unsigned n = kt_digits16(d, &v);
+    const char *e = d + n;
+    return n > 0 && n < 16 && e < end && (kt_ends_string(*e) || (unsigned char)*e <= ' ') ? e : NULL;
 }
 
 static inline kt_scan_res kt_obj_stop(kt_obj *o, const char *at, bool incomplete)
@@ -191,7 +280,7 @@ static inline __attribute__((always_inline)) bool kt_member_key_expected(kt_obj 
  * inline, everything else through kt_skip_value.                          */
 static inline kt_scan_res kt_member_skip(kt_obj *o, kt_pair *pr)
 {
-    const char *e = *pr->v == '"' ? kt_short_plain_string(pr->v, o->end) : NULL;
+    const char *e = *pr->v == '"' ? kt_short_plain_string(pr->v, o->end) : kt_plain_int_end(pr->v, o->end);
     if (e) {
         pr->vend = e;
         pr->vflags = 0;
@@ -216,42 +305,6 @@ static inline kt_scan_res kt_member_sep(kt_obj *o, const char *vend, bool *close
     *closed = *q == '}';
     o->q = q + 1;
     return KT_SCAN_OK;
-}
-
-/* Leading decimal digits of the 8 bytes at p (readable): their count (0-8)
- * and *val their value, without a branch per digit (SWAR).  Numbers are
- * most of a trace's bytes (ts, dur, pid, tid, ids).                         */
-static inline unsigned kt_digits8(const char *p, uint64_t *val)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-    uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
-    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
-                                                  0xF0F0F0F0F0F0F0F0ull);
-    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
-    if (n == 0) {
-        *val = 0;
-        return 0;
-    }
-    uint64_t v = a << (8 * (8 - n)); /* the n digits last, zeros (leading) before them */
-    v = (v * 10) + (v >> 8);
-    v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-         (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-    *val = v;
-    return n;
-}
-
-static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
-
-/* Up to 16 leading digits at p (16 readable bytes) → *v; their count. */
-static inline unsigned kt_digits16(const char *p, uint64_t *v)
-{
-    unsigned n = kt_digits8(p, v);
-    if (n < 8) return n;
-    uint64_t lo;
-    unsigned m = kt_digits8(p + 8, &lo);
-    *v = *v * kt_pow10_8[m] + lo;
-    return 8 + m;
 }
 
 /* Microseconds as written → ns: the plain "123" and "123.456" forms inline,

@@ -53,7 +53,7 @@ static bool grow(void **p, size_t elem, size_t cap)
     return true;
 }
 
-static bool events_reserve(kt_events *e, size_t want)
+bool kt_events_reserve(kt_events *e, size_t want)
 {
     if (want <= e->cap) return true;
     size_t cap = e->cap ? e->cap : 1024;
@@ -69,46 +69,13 @@ static bool events_reserve(kt_events *e, size_t want)
     return true;
 }
 
-uint32_t kt_events_push(kt_events *e)
+bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
-    if (!events_reserve(e, e->n + 1)) return KT_NONE;
-    size_t i = e->n++;
-    e->ts[i] = 0;
-    e->dur[i] = -1;
-    e->name[i] = KT_NONE;
-    e->cat[i] = KT_NONE;
-    e->ph[i] = 0;
-    e->kind[i] = KT_K_OTHER;
-    e->nargs[i] = 0;
-    e->pid[i] = 0;
-    e->tid[i] = 0;
-    e->stream[i] = -1;
-    e->corr[i] = -1;
-    e->ext_id[i] = -1;
-    e->argi[i] = KT_NONE;
-    e->args_off[i] = 0;
-    e->args_len[i] = 0;
-    return (uint32_t)i;
-}
-
-bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s)
-{
-    size_t ev = r->ev.n - 1;
-    if (r->ev.n == 0 || r->ev.nargs[ev] == UINT8_MAX) return false;
-    if (r->nargs == r->cap_args) {
-        size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
-        if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
-        r->cap_args = cap;
-    }
-    kt_arg *a = &r->args[r->nargs];
-    a->key = key;
-    a->type = type;
-    if (type == KT_ARGT_INT) a->v.i = i;
-    else if (type == KT_ARGT_FLOAT) a->v.f = f;
-    else a->v.s = s;
-    if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
-    r->ev.nargs[ev]++;
-    r->nargs++;
+    if (n <= r->cap_args) return true;
+    size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
+    while (cap < n) cap *= 2;
+    if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
+    r->cap_args = cap;
     return true;
 }
 
@@ -129,7 +96,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     kt_events *d = &dst->ev;
     size_t base = d->n, abase = dst->nargs;
     if (s->n == 0) return true; /* its columns may not even be allocated */
-    if (!events_reserve(d, base + s->n)) return false;
+    if (!kt_events_reserve(d, base + s->n)) return false;
     if (dst->cap_args < abase + src->nargs) {
         if (!grow((void **)&dst->args, sizeof *dst->args, abase + src->nargs)) return false;
         dst->cap_args = abase + src->nargs;
@@ -151,7 +118,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
 bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
 {
     kt_events out = { 0 };
-    if (!events_reserve(&out, n ? n : 1)) {
+    if (!kt_events_reserve(&out, n ? n : 1)) {
         events_free(&out);
         return false;
     }

@@ -229,12 +229,55 @@ struct kt_trace {
 /* ---- builders used by the loader (model/events.c) ------------------------ */
 kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
+/* Room for want events in every column (false on OOM or past 2^32-1). */
+bool kt_events_reserve(kt_events *e, size_t want);
 /* Append one event; returns its index or KT_NONE on allocation failure.
  * Columns default to: dur -1, name/cat KT_NONE, pid/tid 0, stream -1,
- * corr -1, ext_id -1, argi KT_NONE, nargs 0, args_off 0.                   */
-uint32_t kt_events_push(kt_events *e);
-/* Append a typed arg to the LAST pushed event. Returns false on OOM. */
-bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f, uint32_t s);
+ * corr -1, ext_id -1, argi KT_NONE, nargs 0, args_off 0.  Inline: the
+ * loader calls it for every event.                                        */
+static inline uint32_t kt_events_push(kt_events *e)
+{
+    if (e->n == e->cap && !kt_events_reserve(e, e->n + 1)) return KT_NONE;
+    size_t i = e->n++;
+    e->ts[i] = 0;
+    e->dur[i] = -1;
+    e->name[i] = KT_NONE;
+    e->cat[i] = KT_NONE;
+    e->ph[i] = 0;
+    e->kind[i] = KT_K_OTHER;
+    e->nargs[i] = 0;
+    e->pid[i] = 0;
+    e->tid[i] = 0;
+    e->stream[i] = -1;
+    e->corr[i] = -1;
+    e->ext_id[i] = -1;
+    e->argi[i] = KT_NONE;
+    e->args_off[i] = 0;
+    e->args_len[i] = 0;
+    return (uint32_t)i;
+}
+/* Room for n typed args in all (false on OOM). */
+bool kt_rank_reserve_args(kt_rank *r, size_t n);
+/* Append a typed arg to the LAST pushed event. Returns false on OOM or
+ * when the event has 255 args already.  Inline: the loader calls it for
+ * most events, several times each.                                       */
+static inline bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, int64_t i, double f,
+                                    uint32_t s)
+{
+    size_t ev = r->ev.n - 1;
+    if (r->ev.n == 0 || r->ev.nargs[ev] == UINT8_MAX) return false;
+    if (r->nargs == r->cap_args && !kt_rank_reserve_args(r, r->nargs + 1)) return false;
+    kt_arg *a = &r->args[r->nargs];
+    a->key = key;
+    a->type = type;
+    if (type == KT_ARGT_INT) a->v.i = i;
+    else if (type == KT_ARGT_FLOAT) a->v.f = f;
+    else a->v.s = s;
+    if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
+    r->ev.nargs[ev]++;
+    r->nargs++;
+    return true;
+}
 /* Column value for pid/tid value v (false on OOM or table full). */
 bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out);
 void kt_idtab_free(kt_idtab *t);

@@ -1,0 +1,62 @@
+/*
+ * model_compare.c — column-by-column equality of two loaded traces (see
+ * model_compare.h).
+ */
+#include "model_compare.h"
+
+#include "kineta.h"
+#include "test.h"
+
+#include <string.h>
+
+/* pid/tid values of two traces: string ids differ, compare the strings. */
+static bool same_id(const kt_trace *a, const kt_trace *b, int64_t u, int64_t v)
+{
+    if (kt_id_is_str(u) != kt_id_is_str(v)) return false;
+    if (!kt_id_is_str(u)) return u == v;
+    return !strcmp(kt_strtab_get(a->strs, kt_id_str(u)), kt_strtab_get(b->strs, kt_id_str(v)));
+}
+
+void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets)
+{
+    const kt_rank *x = a->ranks[0], *y = b->ranks[0];
+    CHECK_INT(x->ev.n, y->ev.n);
+    CHECK_INT(x->nargs, y->nargs);
+    CHECK_INT(x->total_events, y->total_events);
+    CHECK(!memcmp(x->by_ph, y->by_ph, sizeof x->by_ph));
+    CHECK_INT(x->nxcat, y->nxcat);
+    CHECK_STR(x->meta_json, y->meta_json);
+    CHECK_INT(x->world_size, y->world_size);
+    CHECK(x->events_end > 0);
+    CHECK_INT(kt_diags_count(kt_trace_diags(a)), kt_diags_count(kt_trace_diags(b)));
+    if (same_offsets) CHECK_INT(x->events_end, y->events_end);
+    for (size_t i = 0; same_offsets && i < kt_diags_count(kt_trace_diags(a)) && i < kt_diags_count(kt_trace_diags(b)); i++) {
+        CHECK_STR(kt_diags_get(kt_trace_diags(a), i)->message, kt_diags_get(kt_trace_diags(b), i)->message);
+        CHECK_INT(kt_diags_get(kt_trace_diags(a), i)->offset, kt_diags_get(kt_trace_diags(b), i)->offset);
+    }
+    if (x->ev.n != y->ev.n || x->nargs != y->nargs) return;
+    size_t n = x->ev.n;
+#define SAME(col) CHECK(!memcmp(x->ev.col, y->ev.col, n * sizeof *x->ev.col))
+    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs); SAME(stream); SAME(corr); SAME(ext_id);
+    SAME(argi); SAME(args_len);
+    if (same_offsets) SAME(args_off);
+#undef SAME
+    /* string ids depend on interning order: compare the strings */
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        bad += strcmp(kt_strtab_get(a->strs, x->ev.name[i]), kt_strtab_get(b->strs, y->ev.name[i])) != 0;
+        bad += strcmp(kt_strtab_get(a->strs, x->ev.cat[i]), kt_strtab_get(b->strs, y->ev.cat[i])) != 0;
+        bad += !same_id(a, b, kt_event_pid(x, i), kt_event_pid(y, i));
+        bad += !same_id(a, b, kt_event_tid(x, i), kt_event_tid(y, i));
+    }
+    for (size_t i = 0; i < x->nargs; i++) {
+        const kt_arg *p = &x->args[i], *q = &y->args[i];
+        bool dyn = p->key >= KT_ARG_DYNAMIC;
+        bad += p->type != q->type || dyn != (q->key >= KT_ARG_DYNAMIC) || (!dyn && p->key != q->key);
+        if (dyn) bad += strcmp(kt_strtab_get(a->strs, p->key - KT_ARG_DYNAMIC), kt_strtab_get(b->strs, q->key - KT_ARG_DYNAMIC)) != 0;
+        if (p->type == KT_ARGT_STR) bad += strcmp(kt_strtab_get(a->strs, p->v.s), kt_strtab_get(b->strs, q->v.s)) != 0;
+        else bad += p->v.i != q->v.i;
+    }
+    CHECK_INT(bad, 0);
+}
+

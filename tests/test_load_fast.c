@@ -1,0 +1,166 @@
+/*
+ * test_load_fast.c — the Kineto fast path (parse_event.c: fast_members)
+ * gives exactly what the general member loop gives.
+ *
+ * Each input is loaded as written and again with an unknown member put in
+ * front of every event's "ph": then the fast path reads nothing and the
+ * member loop reads every member.  Both models must agree column by column
+ * (tests/model_compare.c), on hand-made edge cases and on every shared
+ * trace.
+ */
+#include "model_compare.h"
+#include "oracle.h"
+#include "test.h"
+#include "kineta.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* text with "\"_\": 0, " inserted after each '{' that starts an event
+ * (a '{' followed, after blanks, by the "ph" key).                        */
+static char *without_fast_path(const char *text, size_t len, size_t *outlen)
+{
+    static const char extra[] = "\"_\": 0, ";
+    size_t cap = len * 2 + 64, n = 0;
+    char *out = malloc(cap);
+    for (size_t i = 0; out && i < len; i++) {
+        if (n + sizeof extra + 1 >= cap) {
+            char *grown = realloc(out, cap *= 2);
+            if (!grown) {
+                free(out);
+                return NULL;
+            }
+            out = grown;
+        }
+        out[n++] = text[i];
+        size_t j = i + 1;
+        while (j < len && (text[j] == ' ' || text[j] == '\n' || text[j] == '\t' || text[j] == '\r')) j++;
+        if (text[i] == '{' && j + 4 <= len && !memcmp(text + j, "\"ph\"", 4)) {
+            memcpy(out + n, extra, sizeof extra - 1);
+            n += sizeof extra - 1;
+        }
+    }
+    *outlen = n;
+    return out;
+}
+
+static kt_trace *load_text(const char *name, const char *text, size_t len)
+{
+    kt_load_options one = { .jobs = 1 };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    kt_status st = kt_load_buffer(name, text, len, &one, &t, &fail);
+    if (st != KT_OK) kt_test_fail(__FILE__, __LINE__, "%s: load failed (%d)", name, (int)st);
+    kt_diags_free(fail);
+    return t;
+}
+
+/* Loads text both ways and compares; returns the events of the fast load. */
+static size_t check_fast_equals_general(const char *name, const char *text, size_t len)
+{
+    size_t slow_len = 0;
+    char *slow = without_fast_path(text, len, &slow_len);
+    CHECK(slow != NULL && slow_len > len);
+    kt_trace *fast = load_text(name, text, len), *general = slow ? load_text(name, slow, slow_len) : NULL;
+    size_t n = fast ? fast->ranks[0]->ev.n : 0;
+    if (fast && general) kt_check_same_model(fast, general, false);
+    kt_trace_free(fast);
+    kt_trace_free(general);
+    free(slow);
+    return n;
+}
+
+/* Kineto's layout, and every way an event can leave it part way. */
+static const char edge_cases[] =
+    "{\"schemaVersion\": 1, \"traceEvents\": [\n"
+    "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void gemm_kernel<float, 128>(float const*, float*)\", "
+    "\"pid\": 0, \"tid\": 7,\n    \"ts\": 1700000002701.522, \"dur\": 10.420,\n    \"args\": {\n"
+    "      \"External id\": 42,      \"queued\": 0, \"device\": 0, \"context\": 1,      \"stream\": 7, "
+    "\"correlation\": 4,      \"registers per thread\": 32, \"blocks per SM\": 18.962963, "
+    "\"grid\": [2048, 1, 1], \"block\": [128, 1, 1], \"est. achieved occupancy %\": 100\n    }\n  },\n"
+    "  {\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"torch/nn/modules/module.py(1501): _call_impl\", "
+    "\"pid\": 1127087, \"tid\": 1127087, \"ts\": 1700000002702, \"dur\": 3, "
+    "\"args\": {\"Python parent id\": 5, \"Python id\": 6, \"Ev Idx\": 7}},\n"
+    /* escapes, non-ASCII, an unescaped quote: the name leaves the fast path */
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"say \\\"hi\\\" \\u00e9\", \"pid\": 1, \"tid\": 2, \"ts\": 3.5, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"caf\xc3\xa9 \xff\", \"pid\": 1, \"tid\": 2, \"ts\": 4, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\"b\", \"pid\": 1, \"tid\": 2, \"ts\": 5, \"dur\": 1},\n"
+    /* times: sub-ns digits, exponent, negative, missing dur, string ts */
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"r\", \"pid\": 1, \"tid\": 2, \"ts\": 6.12345, \"dur\": 1.00001},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"e\", \"pid\": 1, \"tid\": 2, \"ts\": 7e3, \"dur\": -1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nodur\", \"pid\": 1, \"tid\": 2, \"ts\": 8},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"strts\", \"pid\": 1, \"tid\": 2, \"ts\": \"9.5\", \"dur\": 1},\n"
+    /* pid/tid: negative, string, beyond 16 digits and beyond int64 */
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ids\", \"pid\": -3, \"tid\": \"stream 7\", \"ts\": 10, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"big\", \"pid\": 12345678901234567, "
+    "\"tid\": 99999999999999999999, \"ts\": 11, \"dur\": 1},\n"
+    /* args: bigint, trailing comma, non-object, members after args */
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 2, \"ts\": 12, "
+    "\"dur\": 1, \"args\": {\"correlation\": 18446744073709551616, \"cbid\": 211,}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"notobj\", \"pid\": 1, \"tid\": 2, \"ts\": 13, \"dur\": 1, \"args\": 5},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"after\", \"pid\": 1, \"tid\": 2, \"ts\": 14, \"dur\": 1, "
+    "\"args\": {\"External id\": 9}, \"extra\": [1, 2]},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"trailing\", \"pid\": 1, \"tid\": 2, \"ts\": 15, \"dur\": 1, },\n"
+    /* other kinds and orders, compact and category-less events */
+    "  {\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#3\",\"pid\":0,\"tid\":7,\"ts\":16,\"dur\":9},\n"
+    "  {\"ph\": \"X\", \"name\": \"nocat\", \"pid\": 1, \"tid\": 2, \"ts\": 17, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_profiler_range\", \"name\": \"r\", \"pid\": 0, \"tid\": 7, \"ts\": 18, \"dur\": 2, "
+    "\"args\": {\"sm__cycles\": 1234, \"dram__bytes\": 5.5}},\n"
+    "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"mark\", \"pid\": 1, \"tid\": 2, \"ts\": 19},\n"
+    "  {\"ph\": \"s\", \"id\": 4, \"pid\": 1, \"tid\": 2, \"ts\": 20, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+    "  {\"ph\": \"f\", \"id\": 4, \"pid\": 0, \"tid\": 7, \"ts\": 21, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"main\"}},\n"
+    "  {\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 22, \"args\": {\"bytes\": 1024}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"legacy\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 23, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"last\", \"pid\": 1, \"tid\": 2, \"ts\": 24, \"dur\": 1}\n"
+    "]}\n";
+
+TEST(load_fast_path_equals_member_loop_edge_cases)
+{
+    size_t n = check_fast_equals_general("edge.json", edge_cases, sizeof edge_cases - 1);
+    CHECK_INT(n, 25); /* every event is usable */
+}
+
+/* A whole (possibly gzip) file, inflated. */
+static char *read_inflated(const char *path, size_t *len)
+{
+    gzFile f = gzopen(path, "rb");
+    size_t cap = 1 << 20, n = 0;
+    char *buf = f ? malloc(cap) : NULL;
+    for (int got = 1; buf && got > 0;) {
+        if (n + (1 << 16) > cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown) break;
+            buf = grown;
+        }
+        got = gzread(f, buf + n, 1 << 16);
+        if (got > 0) n += (size_t)got;
+    }
+    if (f) gzclose(f);
+    *len = n;
+    return buf;
+}
+
+TEST(load_fast_path_equals_member_loop_on_every_shared_trace)
+{
+    NEED_SHARED();
+    size_t nfound = 0;
+    char **found = fx_shared_trace_files(&nfound);
+    CHECK(nfound >= 30);
+    size_t traces = 0;
+    for (size_t i = 0; i < nfound; i++) {
+        size_t len = 0;
+        char *text = read_inflated(found[i], &len);
+        kt_load_options one = { .jobs = 1 };
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        bool is_trace = text && kt_load_buffer(found[i], text, len, &one, &t, &fail) == KT_OK;
+        kt_trace_free(t);
+        kt_diags_free(fail);
+        if (is_trace) traces += check_fast_equals_general(found[i], text, len) > 0;
+        free(text);
+    }
+    CHECK(traces >= 28);
+    fx_free_paths(found, nfound);
+}
