@@ -118,7 +118,8 @@ typedef struct kt_catcount {
     size_t n, cap; /* open addressing, cap power of two */
 } kt_catcount;
 
-/* The last short pid or tid as written (its 8 bytes) and its value. */
+/* The last short pid or tid as written (its 8 bytes) and its value; for
+ * ts, its first 8 digits and their value.                               */
 typedef struct kt_id_memo {
     uint64_t word;
     uint8_t len;      /* bytes of the id; 0: nothing remembered            */
@@ -161,7 +162,7 @@ typedef struct kt_parser {
 
     kt_catcount xcat;
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
-    kt_id_memo thread_ids[2];                     /* pid, tid           */
+    kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */
