@@ -537,7 +537,7 @@ static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *c
 
 /* The kind is needed twice when args are parsed in place: once is enough
  * (interning the category is the expensive part).                         */
-static kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
+static inline kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
