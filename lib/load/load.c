@@ -28,7 +28,7 @@ static int default_jobs(const kt_load_options *opt)
 kt_icache *kt_icache_new(void)
 {
     kt_icache *c = malloc(sizeof *c);
-    if (c) memset(c->id, 0xff, sizeof c->id);
+    for (size_t i = 0; c && i < KT_ICACHE_SIZE; i++) c->e[i].id = KT_NONE;
     return c;
 }
 

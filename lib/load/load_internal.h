@@ -84,11 +84,14 @@ typedef struct kt_pdiag {
 
 /* ---- per-thread string interning cache (parse_json.c) ---------------------- */
 #define KT_ICACHE_SIZE 4096
+typedef struct kt_icache_entry { /* one cache line holds a whole entry  */
+    uint64_t hash;
+    const char *str; /* the interned text (never moves)                   */
+    uint32_t len;
+    uint32_t id;     /* KT_NONE: empty                                     */
+} kt_icache_entry;
 typedef struct kt_icache {
-    uint64_t hash[KT_ICACHE_SIZE];
-    const char *str[KT_ICACHE_SIZE]; /* the interned text (never moves) */
-    uint32_t len[KT_ICACHE_SIZE];
-    uint32_t id[KT_ICACHE_SIZE];
+    kt_icache_entry e[KT_ICACHE_SIZE];
 } kt_icache;
 
 /* A short text (a category) remembered with what was derived

@@ -282,18 +282,10 @@ static uint64_t fast_hash(const char *s, size_t n)
 uint32_t kt_intern(kt_parser *p, const char *s, size_t len)
 {
     uint64_t h = fast_hash(s, len);
-    size_t slot = h & (KT_ICACHE_SIZE - 1);
-    kt_icache *c = p->cache;
-    uint32_t id = c->id[slot];
-    if (id != KT_NONE && c->hash[slot] == h && c->len[slot] == len && memcmp(c->str[slot], s, len) == 0)
-        return id;
-    id = kt_strtab_intern(p->strs, s, len);
-    if (id != KT_NONE) {
-        c->hash[slot] = h;
-        c->id[slot] = id;
-        c->str[slot] = kt_strtab_get(p->strs, id);
-        c->len[slot] = (uint32_t)len;
-    }
+    kt_icache_entry *c = &p->cache->e[h & (KT_ICACHE_SIZE - 1)];
+    if (c->id != KT_NONE && c->hash == h && c->len == len && memcmp(c->str, s, len) == 0) return c->id;
+    uint32_t id = kt_strtab_intern(p->strs, s, len);
+    if (id != KT_NONE) *c = (kt_icache_entry){ h, kt_strtab_get(p->strs, id), (uint32_t)len, id };
     return id;
 }
 

@@ -42,12 +42,8 @@ static bool idtab_add(kt_idtab *t, int64_t v)
     return true;
 }
 
-bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out)
+bool kt_rank_id_put_big(kt_rank *r, int64_t v, int32_t *out)
 {
-    if (v >= KT_ID_SMALL_MIN && v <= INT32_MAX) {
-        *out = (int32_t)v;
-        return true;
-    }
     kt_idtab *t = &r->ids;
     if (!t->slot && !idtab_rehash(t, 16)) return false;
     size_t s = id_slot(t, v);

@@ -278,8 +278,17 @@ static inline bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, 
     r->nargs++;
     return true;
 }
-/* Column value for pid/tid value v (false on OOM or table full). */
-bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out);
+/* Column value for pid/tid value v (false on OOM or table full); inline
+ * for the usual small values, the side table for the others.             */
+bool kt_rank_id_put_big(kt_rank *r, int64_t v, int32_t *out);
+static inline bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out)
+{
+    if (v >= KT_ID_SMALL_MIN && v <= INT32_MAX) {
+        *out = (int32_t)v;
+        return true;
+    }
+    return kt_rank_id_put_big(r, v, out);
+}
 void kt_idtab_free(kt_idtab *t);
 /* The original pid/tid value of a column value. */
 static inline int64_t kt_rank_id_get(const kt_rank *r, int32_t s)
