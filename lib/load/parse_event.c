@@ -432,11 +432,28 @@ static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
     }
 }
 
-/* The most common arg, "key": integer (below 16 digits), stored straight;
- * the position after its ',' or '}' (*closed), else NULL with nothing
- * stored (the member loop reads it).                                     */
-static inline const char *fast_int_arg(kt_parser *p, const char *q, const char *end, bool *closed)
+/* A decimal typed arg (kernels' blocks per SM, occupancy, bandwidth). */
+static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f)
 {
+    switch (spec.how) {
+    case AT_CORR:
+    case AT_EXT:
+    case AT_STREAM: return store_int_arg(p, spec, kt_double_to_i64(f, -1));
+    case AT_RAW: return false;
+    default:
+        if (spec.key) push_arg(p, spec.key, KT_ARGT_FLOAT, 0, f, 0);
+        return true;
+    }
+}
+
+/* The most common args, "key": 123 or "key": 1.25 (below 16 digits in
+ * all), stored straight; the position after the ',' or '}' (*closed),
+ * else NULL with nothing stored (the member loop reads it).  m / 10^k with
+ * m < 2^53 and k <= 15 is the correctly rounded double (both are exact). */
+static inline const char *fast_number_arg(kt_parser *p, const char *q, const char *end, bool *closed)
+{
+    static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
     q = kt_skip_ws(q, end);
     if (*q != '"') return NULL;
     const char *kq = q + 1;
@@ -445,12 +462,21 @@ static inline const char *fast_int_arg(kt_parser *p, const char *q, const char *
     kq += k;
     if (kq + 1 >= end || kq[0] != '"' || kq[1] != ':') return NULL;
     const char *v = kt_skip_ws(kq + 2, end), *d = v + (*v == '-');
-    uint64_t u;
-    unsigned n = kt_digits16(d, &u);
-    const char *e = d + n, *sep = kt_skip_ws(e, end);
-    if (n == 0 || n >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
-    if (!store_int_arg(p, typed_arg(q + 1, (size_t)(kq - q - 1)), d > v ? -(int64_t)u : (int64_t)u))
-        return NULL;
+    uint64_t whole, frac = 0;
+    unsigned n = kt_digits16(d, &whole), nf = 0;
+    const char *e = d + n;
+    if (n > 0 && *e == '.' && (nf = kt_digits16(e + 1, &frac)) > 0) e += 1 + nf;
+    const char *sep = kt_skip_ws(e, end);
+    if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
+    arg_spec spec = typed_arg(q + 1, (size_t)(kq - q - 1));
+    bool stored;
+    if (nf == 0) {
+        stored = store_int_arg(p, spec, d > v ? -(int64_t)whole : (int64_t)whole);
+    } else {
+        uint64_t m = whole * (uint64_t)pow10[nf] + frac;
+        stored = m && store_float_arg(p, spec, (d > v ? -(double)m : (double)m) / pow10[nf]);
+    }
+    if (!stored) return NULL;
     *closed = *sep == '}';
     return sep + 1;
 }
@@ -460,7 +486,7 @@ static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const
 {
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
     for (bool closed = false; !closed;) {
-        const char *next = mode == ARGS_TYPED ? fast_int_arg(p, o.q, end, &closed) : NULL;
+        const char *next = mode == ARGS_TYPED ? fast_number_arg(p, o.q, end, &closed) : NULL;
         if (next) {
             o.after_comma = !closed;
             o.comma = next - 1;
