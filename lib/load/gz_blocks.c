@@ -5,7 +5,9 @@
  * one parser a .json.gz loads at parse speed on one core.  Here a thread
  * inflates into fixed-size blocks that the range parsers of split.c read
  * as one stream: range k starts at the first event start guessed in block
- * k, and is verified like a plain file's range.  At most max_live blocks
+ * k, and is verified like a plain file's range; parsers read a block in
+ * place (kt_blocks_lend), copying only where an event crosses into the
+ * next block.  At most max_live blocks
  * exist at once (the inflater waits for the parsers), and their buffers
  * are recycled, so memory stays small and warm whatever the file size.
  */
@@ -57,7 +59,7 @@ static char *take_buffer(kt_blocks *b)
     char *buf = b->stop ? NULL : b->nspare ? b->spare[--b->nspare] : NULL;
     bool stop = b->stop;
     pthread_mutex_unlock(&b->lock);
-    if (!buf && !stop && posix_memalign((void **)&buf, 64, b->block_bytes)) buf = NULL;
+    if (!buf && !stop && posix_memalign((void **)&buf, 64, b->block_bytes + KT_WIN_PAD)) buf = NULL;
     return buf;
 }
 
@@ -98,6 +100,7 @@ static void *inflater(void *arg)
             got += (size_t)n;
         }
         report_progress(b);
+        if (buf) memset(buf + got, 0, KT_WIN_PAD); /* parsers read blocks in place */
         bool more = buf && got == b->block_bytes;
         if (!buf || !got || !publish(b, buf, got)) free(buf);
         if (!more) break;
@@ -132,6 +135,17 @@ size_t kt_blocks_read(kt_blocks *b, uint64_t pos, char *dst, size_t cap)
     if (n > cap) n = cap;
     if (n) memcpy(dst, src, n); /* blocks a reader may still need are never released */
     return n;
+}
+
+size_t kt_blocks_lend(kt_blocks *b, uint64_t pos, const char **at)
+{
+    size_t k = (size_t)(pos / b->block_bytes), off = (size_t)(pos % b->block_bytes);
+    pthread_mutex_lock(&b->lock);
+    bool have = wait_block(b, k) && b->blk[k] && off < b->len[k];
+    *at = have ? b->blk[k] + off : NULL;
+    size_t n = have ? b->len[k] - off : 0;
+    pthread_mutex_unlock(&b->lock);
+    return n; /* blocks a reader may still need are never released */
 }
 
 static kt_range_kind block_start(void *ctx, size_t k, uint64_t *off)

@@ -39,6 +39,10 @@ uint64_t kt_src_file_bytes(const kt_src *s);
 uint64_t kt_src_consumed(const kt_src *s);
 /* Read up to cap bytes; 0 = end of data, -1 = error (see kt_src_error).     */
 ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap);
+/* Sources whose bytes already sit in memory followed by KT_WIN_PAD zero
+ * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
+ * if read.  -1: this source only copies (kt_src_read).                    */
+ptrdiff_t kt_src_lend(kt_src *s, const char **at);
 const char *kt_src_error(const kt_src *s);
 /* A problem that did not stop reading (e.g. garbage after the last gzip
  * member), or NULL.                                                          */
@@ -53,10 +57,11 @@ void kt_src_close(kt_src *s);
 typedef struct kt_window {
     char *mem;
     size_t cap;     /* usable bytes in mem (mem has cap + KT_WIN_PAD)        */
-    char *data;     /* first valid byte                                      */
+    char *data;     /* first valid byte: in mem, or lent by the source       */
     size_t len;     /* valid bytes                                           */
     uint64_t base;  /* offset of data[0] in the decompressed stream          */
     bool eof;       /* the source has no more bytes                          */
+    bool lent;      /* data is the source's memory (kt_src_lend), not mem    */
 } kt_window;
 
 bool kt_window_init(kt_window *w, uint64_t base);
@@ -349,6 +354,9 @@ long kt_event_start_in(const char *buf, size_t n);
 kt_status kt_parse_gzip_split(kt_load_ctx *ctx, kt_file_job *j, kt_src *src, kt_icache *cache);
 /* Copy up to cap bytes from offset pos (waits for the inflater); 0 = end. */
 size_t kt_blocks_read(kt_blocks *b, uint64_t pos, char *dst, size_t cap);
+/* The bytes from pos to the end of their block, in place (*at; KT_WIN_PAD
+ * zero bytes follow them); 0 = end.  Valid until the block is released.   */
+size_t kt_blocks_lend(kt_blocks *b, uint64_t pos, const char **at);
 void kt_detect_device_type(kt_rank *r, const kt_strtab *strs);
 
 #include "scan_inline.h"

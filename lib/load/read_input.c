@@ -427,6 +427,14 @@ ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap)
     return s->pf ? prefetch_read(s, dst, cap) : direct_read(s, dst, cap);
 }
 
+ptrdiff_t kt_src_lend(kt_src *s, const char **at)
+{
+    if (!s->blocks) return -1;
+    size_t n = kt_blocks_lend(s->blocks, s->pos, at);
+    s->pos += n;
+    return (ptrdiff_t)n;
+}
+
 void kt_src_close(kt_src *s)
 {
     if (!s) return;
@@ -453,6 +461,7 @@ bool kt_window_init(kt_window *w, uint64_t base)
 void kt_window_reset(kt_window *w, uint64_t base)
 {
     w->data = w->mem;
+    w->lent = false;
     w->len = 0;
     w->base = base;
     w->eof = false;
@@ -480,11 +489,53 @@ static bool window_grow(kt_window *w, size_t need)
     return true;
 }
 
+/* Nothing kept and the source lends its bytes: look at them in place. */
+static bool window_lent(kt_window *w, kt_src *s, size_t drop)
+{
+    const char *at;
+    ptrdiff_t n = kt_src_lend(s, &at);
+    if (n < 0) return false;
+    w->base += drop;
+    w->data = n ? (char *)at : w->mem;
+    w->len = (size_t)n;
+    w->eof = n == 0;
+    w->lent = n > 0;
+    if (!n) memset(w->mem, 0, KT_WIN_PAD);
+    return true;
+}
+
+/* The kept tail of lent bytes into the window's own memory (grown when
+ * the tail needs it), as if it had been read there.                      */
+static bool window_own(kt_window *w, const char *keep, size_t tail)
+{
+    if (tail + READ_BLOCK > w->cap) {
+        size_t cap = w->cap;
+        while (cap < tail + READ_BLOCK) cap *= 2;
+        char *m = aligned_buf(cap + KT_WIN_PAD);
+        if (!m) return false;
+        free(w->mem);
+        w->mem = m;
+        w->cap = cap;
+    }
+    memcpy(w->mem, keep, tail);
+    w->base += (uint64_t)(keep - w->data);
+    w->data = w->mem;
+    w->len = tail;
+    w->lent = false;
+    return true;
+}
+
 bool kt_window_refill(kt_window *w, kt_src *s, const char *keep)
 {
     if (w->eof) return true;
     size_t drop = (size_t)(keep - w->data);
     size_t tail = w->len - drop;
+    if (tail == 0 && window_lent(w, s, drop)) return true;
+    if (w->lent) {
+        if (!window_own(w, keep, tail)) return false;
+        keep = w->data;
+        drop = 0;
+    }
     /* a kept tail that fills half the window means one huge value: grow */
     if (tail + READ_BLOCK / 4 > w->cap / 2) {
         if (!window_grow(w, 2 * (tail + READ_BLOCK))) return false;
