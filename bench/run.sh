@@ -6,7 +6,8 @@
 # times, side by side: reading the file (cat), `kineta info` (the whole CLI:
 # load + indexes + a summary) under /usr/bin/time, and kineta-bench (kt_load
 # alone) with 1 and 2 threads.  Results vary 1.5-2x between runs on shared
-# machines: compare numbers from one run.
+# machines: compare numbers from one run.  Each row is run KINETA_BENCH_RUNS
+# times (default 5): median and best wall, largest peak RSS.
 set -eu
 build=${1:-build}
 size=${KINETA_BENCH_SIZE:-1G}
@@ -24,15 +25,23 @@ gz_bytes=$(wc -c <"$gz")
 echo "trace: $plain ($(mb "$json_bytes") MB JSON; gzip $(mb "$gz_bytes") MB)"
 echo
 # /usr/bin/time reports peak RSS in KiB; MB below are 10^6 bytes.
-printf '| command | wall s | JSON MB/s | peak RSS MB | RSS / JSON |\n|---|---|---|---|---|\n'
+runs=${KINETA_BENCH_RUNS:-5}
+printf '| command | median wall s | best wall s | JSON MB/s (median) | peak RSS MB | RSS / JSON |\n|---|---|---|---|---|---|\n'
 row() { # label, command...
     label=$1
     shift
-    out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null; } 2>&1 | tail -1)
-    wall=${out% *}
-    rss=${out#* }
-    awk -v l="$label" -v w="$wall" -v r="$rss" -v j="$json_bytes" \
-        'BEGIN { printf "| `%s` | %.2f | %.0f | %.0f | %.3f |\n", l, w, j / 1e6 / (w > 0 ? w : 0.001), r * 1024 / 1e6, r * 1024 / j }'
+    i=0
+    samples=""
+    while [ "$i" -lt "$runs" ]; do
+        samples="$samples$( { /usr/bin/time -f '%e %M' "$@" >/dev/null; } 2>&1 | tail -1)
+"
+        i=$((i + 1))
+    done
+    printf '%s' "$samples" | sort -n | awk -v l="$label" -v j="$json_bytes" '
+        { wall[NR] = $1; if ($2 > rss) rss = $2 }
+        END { m = wall[int((NR + 1) / 2)]
+              printf "| `%s` | %.2f | %.2f | %.0f | %.0f | %.3f |\n", l, m, wall[1],
+                     j / 1e6 / (m > 0 ? m : 0.001), rss * 1024 / 1e6, rss * 1024 / j }'
 }
 row "cat FILE.json > /dev/null" cat "$plain"
 row "kineta info FILE.json" "$build/kineta" info "$plain"
