@@ -312,7 +312,7 @@ typedef struct kt_load_ctx {
 } kt_load_ctx;
 
 /* A large plain file is parsed in ranges of this many bytes, in parallel. */
-#define KT_RANGE_BYTES ((uint64_t)32 << 20)
+#define KT_RANGE_BYTES ((uint64_t)16 << 20)
 /* kt_load with another range size (tests exercise splitting on small files). */
 kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_options *opt,
                          uint64_t range_bytes, kt_trace **out, kt_diags **failure);
