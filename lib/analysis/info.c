@@ -58,14 +58,17 @@ static kt_table *ranks_table(void)
 /* Earliest start and latest end of the timed (non-metadata) events. */
 static bool time_span(const kt_events *e, int64_t *first, int64_t *last)
 {
+    int64_t lo = INT64_MAX, hi = INT64_MIN; /* locals: the loop runs over every event */
     bool any = false;
     for (uint32_t i = 0; i < e->n; i++) {
         if (e->ph[i] == 'M') continue;
         int64_t end = e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
-        if (!any || e->ts[i] < *first) *first = e->ts[i];
-        if (!any || end > *last) *last = end;
+        lo = e->ts[i] < lo ? e->ts[i] : lo;
+        hi = end > hi ? end : hi;
         any = true;
     }
+    *first = lo;
+    *last = hi;
     return any;
 }
 
@@ -243,21 +246,23 @@ typedef struct launch_api {
     int64_t calls, gpu_events;
 } launch_api;
 
-/* Rows in order of first appearance in the file. */
+/* Rows in order of first appearance in the file: the index's launched
+ * groups are in their calls' file order (no walk over every event).      */
 static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
 {
     const kt_index *idx = r->idx;
     size_t ncalls = 0, napis = 0;
-    for (uint32_t i = 0; i < r->ev.n; i++) ncalls += idx->launch_count[i] > 0;
+    for (size_t k = 0; k < idx->nlaunched; k += idx->launch_count[idx->launcher[idx->launched[k]]]) ncalls++;
     kt_i64map slot_of = { 0 };
     launch_api *apis = malloc((ncalls ? ncalls : 1) * sizeof *apis);
     bool ok = apis && kt_i64map_init(&slot_of, ncalls);
-    for (uint32_t i = 0; ok && i < r->ev.n; i++) {
-        if (!idx->launch_count[i]) continue;
-        uint32_t *slot = kt_i64map_slot(&slot_of, r->ev.name[i], (uint32_t)napis);
-        if (*slot == napis) apis[napis++] = (launch_api){ r->ev.name[i], 0, 0 };
+    for (size_t k = 0; ok && k < idx->nlaunched;) {
+        uint32_t call = idx->launcher[idx->launched[k]];
+        uint32_t *slot = kt_i64map_slot(&slot_of, r->ev.name[call], (uint32_t)napis);
+        if (*slot == napis) apis[napis++] = (launch_api){ r->ev.name[call], 0, 0 };
         apis[*slot].calls++;
-        apis[*slot].gpu_events += idx->launch_count[i];
+        apis[*slot].gpu_events += idx->launch_count[call];
+        k += idx->launch_count[call];
     }
     for (size_t k = 0; ok && k < napis; k++) {
         kt_table_add_row(tb);

@@ -103,6 +103,7 @@ static bool group_by_launcher(const uint32_t *calls, size_t ncalls, const uint32
     }
     for (size_t k = 0; k < ncalls; k++)
         if (idx->launch_count[calls[k]]) idx->launch_first[calls[k]] -= idx->launch_count[calls[k]];
+    idx->nlaunched = pos;
     return true;
 }
 

@@ -45,7 +45,9 @@ typedef struct kt_index {
      * launch_first[ev] indexes launched[]; KT_NONE if it launched nothing. */
     uint32_t *launch_first;
     uint32_t *launch_count;
-    uint32_t *launched;       /* GPU events grouped by launcher, ts order */
+    uint32_t *launched;       /* GPU events grouped by launcher, ts order;
+                                 the groups in their calls' file order      */
+    size_t nlaunched;
 
     /* CPU call tree: parent complete event on the same (pid, tid) with
      * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.   */
