@@ -4,9 +4,18 @@
 #include "fixture.h"
 #include "model/radix.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define CPU_PID 100
+
+/* The call tree, built on first use (kt_index_call_tree). */
+static const uint32_t *parents(const kt_rank *r)
+{
+    CHECK_INT(kt_index_call_tree(r), KT_OK);
+    return r->idx->parent;
+}
 #define X(cat, name, ts, dur, tid, stream, corr) \
     fx_event(t, r, 'X', cat, name, ts, dur, CPU_PID, tid, stream, corr)
 #define GPU(cat, name, ts, dur, dev, stream, corr) \
@@ -129,7 +138,9 @@ TEST(index_call_tree_bleed)
     uint32_t kern = GPU("kernel", "k", 50000, 10, 0, 7, -1);
     fx_finish(t);
 
-    const uint32_t *p = r->idx->parent;
+    CHECK(r->idx->parent == NULL); /* built on first use */
+    const uint32_t *p = parents(r);
+    CHECK(parents(r) == p); /* once */
     CHECK_INT(p[A], KT_NONE);
     CHECK_INT(p[B], A);
     CHECK_INT(p[C], A);
@@ -224,6 +235,7 @@ TEST(index_flows_pair_by_cat_and_id)
     uint32_t f2 = fx_event(t, r, 'f', "ac2g", "ac2g", 1100, -1, 0, 7, -1, 10);
     fx_finish(t);
 
+    CHECK_INT(kt_index_flows(r), KT_OK);
     CHECK_INT(r->idx->nflows, 3);
     CHECK_INT(r->idx->flows[0].start, s1);
     CHECK_INT(r->idx->flows[0].end, f1);
@@ -245,6 +257,7 @@ TEST(index_flows_pair_end_before_start)
     uint32_t s1 = fx_event(t, r, 's', "ac2g", "ac2g", 100, -1, CPU_PID, 1, -1, 10);
     uint32_t s2 = fx_event(t, r, 's', "ac2g", "ac2g", 150, -1, CPU_PID, 1, -1, 11);
     fx_finish(t);
+    CHECK_INT(kt_index_flows(r), KT_OK);
     CHECK_INT(r->idx->nflows, 2);
     CHECK_INT(r->idx->flows[0].start, s1);
     CHECK_INT(r->idx->flows[0].end, f1);
@@ -270,6 +283,7 @@ TEST(index_flows_pair_many_sharing_an_id)
         f_ac[k] = fx_event(t, r, 'f', "ac2g", "ac2g", 500 + k, -1, 0, 7, -1, 5);
     }
     fx_finish(t);
+    CHECK_INT(kt_index_flows(r), KT_OK);
     CHECK_INT(r->idx->nflows, 40);
     for (int k = 0; k < 20; k++) {
         CHECK_INT(r->idx->flows[2 * k].start, s_ac[k]);
@@ -318,8 +332,8 @@ TEST(index_call_tree_long_equal_start_run)
     uint32_t ev[20];
     for (int k = 0; k < 20; k++) ev[k] = X("cpu_op", "op", 5000, 100 * (k + 1), 1, -1, -1);
     fx_finish(t);
-    for (int k = 0; k < 19; k++) CHECK_INT(r->idx->parent[ev[k]], ev[k + 1]);
-    CHECK_INT(r->idx->parent[ev[19]], KT_NONE);
+    for (int k = 0; k < 19; k++) CHECK_INT(parents(r)[ev[k]], ev[k + 1]);
+    CHECK_INT(parents(r)[ev[19]], KT_NONE);
     free_trace(t);
 }
 
@@ -365,9 +379,9 @@ TEST(index_call_tree_many_interleaved_threads)
     }
     fx_finish(t);
     for (int k = 0; k < NT; k++) {
-        CHECK_INT(r->idx->parent[child[k]], parent[k]);
-        CHECK_INT(r->idx->parent[parent[k]], KT_NONE);
-        CHECK_INT(r->idx->parent[other_pid[k]], KT_NONE);
+        CHECK_INT(parents(r)[child[k]], parent[k]);
+        CHECK_INT(parents(r)[parent[k]], KT_NONE);
+        CHECK_INT(parents(r)[other_pid[k]], KT_NONE);
     }
     free_trace(t);
 }
@@ -393,16 +407,42 @@ TEST(index_two_threads_same_as_one)
     fx_finish(t);
     size_t n = r->ev.n;
     CHECK_INT(kt_index_build_threads(r, t->strs, 1), KT_OK);
-    uint32_t *parent = copy_u32(r->idx->parent, n), *launcher = copy_u32(r->idx->launcher, n);
+    uint32_t *parent = copy_u32(parents(r), n), *launcher = copy_u32(r->idx->launcher, n);
     CHECK_INT(kt_index_build_threads(r, t->strs, 2), KT_OK);
     size_t diff = 0;
     for (size_t i = 0; i < n; i++)
-        diff += parent[i] != r->idx->parent[i] || launcher[i] != r->idx->launcher[i];
+        diff += parent[i] != parents(r)[i] || launcher[i] != r->idx->launcher[i];
     CHECK_INT(diff, 0);
-    CHECK_INT(r->idx->parent[1], 0);   /* the first launch sits in the first op */
+    CHECK_INT(parents(r)[1], 0);   /* the first launch sits in the first op */
     CHECK_INT(r->idx->launcher[2], 1); /* and launched the first kernel */
     CHECK_INT(r->idx->nstreams, 2);
     free(parent);
     free(launcher);
+    free_trace(t);
+}
+
+/* The call tree is built once even when several threads ask at once. */
+static void *ask_call_tree(void *arg)
+{
+    return (void *)(intptr_t)kt_index_call_tree(arg);
+}
+
+TEST(index_call_tree_built_once_for_concurrent_askers)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t outer = fx_event(t, r, 'X', "cpu_op", "outer", 0, 100, CPU_PID, 1, -1, -1);
+    uint32_t inner = fx_event(t, r, 'X', "cpu_op", "inner", 10, 50, CPU_PID, 1, -1, -1);
+    fx_finish(t);
+    CHECK(r->idx->parent == NULL);
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) CHECK_INT(pthread_create(&th[i], NULL, ask_call_tree, r), 0);
+    for (int i = 0; i < 4; i++) {
+        void *st;
+        pthread_join(th[i], &st);
+        CHECK_INT((intptr_t)st, KT_OK);
+    }
+    CHECK_INT(r->idx->parent[inner], outer);
+    CHECK_INT(r->idx->parent[outer], KT_NONE);
     free_trace(t);
 }

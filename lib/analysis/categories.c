@@ -60,6 +60,7 @@ static bool add_event(cscan *s, const kt_rank *r, uint32_t ev)
 
 static bool scan_rank(cscan *s, const kt_rank *r)
 {
+    if (kt_index_call_tree(r) != KT_OK) return false; /* launcher ops */
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         uint8_t k = r->ev.kind[ev];
         if (k != KT_K_KERNEL && !(s->o.memory && (k == KT_K_MEMCPY || k == KT_K_MEMSET))) continue;

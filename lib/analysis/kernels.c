@@ -111,6 +111,7 @@ static bool add_event(kscan *s, const kt_rank *r, uint32_t ev)
  * first GPU event to the last (memcpy/memset included, step filtered).   */
 static bool scan_rank(kscan *s, const kt_rank *r)
 {
+    if (s->o.by == KT_KBY_LAUNCHER && kt_index_call_tree(r) != KT_OK) return false;
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         uint8_t k = r->ev.kind[ev];

@@ -3,7 +3,8 @@
  * questions analyses ask per event (launcher, launcher op, step).
  *
  * The parts live in gpu_streams.c, correlation.c, call_tree.c, steps.c and
- * flows.c; this file sequences them and holds the lookups that combine them.
+ * flows.c; this file sequences them (the call tree and flows on first use)
+ * and holds the lookups that combine them.
  */
 #include "index_build.h"
 #include "radix.h"
@@ -33,6 +34,7 @@ void kt_index_free(kt_index *idx)
     free(idx->cpu_steps);
     free(idx->gpu_steps);
     free(idx->flows);
+    pthread_mutex_destroy(&idx->lazy_lock);
     free(idx);
 }
 
@@ -52,12 +54,11 @@ static uint32_t *gpu_events_by_ts(const kt_events *e, size_t *count)
 /* Ranks with more events than this build their index on two threads:
  * below it a thread costs more than it saves.                              */
 #define TWO_THREADS_MIN_EVENTS 200000
-#define NTASKS 4
+#define NTASKS 2
 
-/* The parts of an index as tasks that threads claim in turn; each writes
- * its own fields of idx.  Largest first: the two big ones start at once,
- * one per thread, and the small ones go to whichever thread frees up
- * first, which keeps the threads even whatever the mix of events.          */
+/* The parts the loader builds, as tasks that threads claim in turn; each
+ * writes its own fields of idx (the GPU side and the steps run at once on
+ * two threads).  The call tree and flows wait for their first use.        */
 typedef struct build_job {
     const kt_rank *r;
     const kt_strtab *strs;
@@ -66,8 +67,6 @@ typedef struct build_job {
     kt_status status[NTASKS]; /* KT_OK (0) until the task fails */
 } build_job;
 
-static kt_status call_tree_task(build_job *j) { return kt_build_call_tree(j->r, j->idx); }
-static kt_status flows_task(build_job *j) { return kt_build_flows(j->r, j->idx); }
 static kt_status steps_task(build_job *j) { return kt_build_steps(j->r, j->strs, j->idx); }
 
 /* Streams and correlation: both need the GPU events in time order. */
@@ -82,8 +81,7 @@ static kt_status gpu_task(build_job *j)
     return s;
 }
 
-static kt_status (*const build_tasks[])(build_job *) = { call_tree_task, gpu_task, flows_task,
-                                                         steps_task };
+static kt_status (*const build_tasks[])(build_job *) = { gpu_task, steps_task };
 _Static_assert(sizeof build_tasks / sizeof *build_tasks == NTASKS, "one status per task");
 
 static void *run_tasks(void *arg)
@@ -111,6 +109,9 @@ kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads)
 {
     kt_index *idx = calloc(1, sizeof *idx);
     if (!idx) return KT_ENOMEM;
+    pthread_mutex_init(&idx->lazy_lock, NULL);
+    atomic_init(&idx->call_tree_state, 0);
+    atomic_init(&idx->flows_state, 0);
     kt_status s = build_parts(r, strs, idx, threads);
     if (s != KT_OK) {
         kt_index_free(idx);
@@ -124,6 +125,34 @@ kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads)
 kt_status kt_index_build(kt_rank *r, const kt_strtab *strs)
 {
     return kt_index_build_threads(r, strs, 2);
+}
+
+/* A part built on first use: one thread builds it, the others wait. */
+static kt_status build_once(const kt_rank *r, atomic_int *state,
+                            kt_status (*build)(const kt_rank *, kt_index *))
+{
+    int st = atomic_load_explicit(state, memory_order_acquire);
+    if (st == 0) {
+        pthread_mutex_lock(&r->idx->lazy_lock);
+        st = atomic_load_explicit(state, memory_order_relaxed);
+        if (st == 0) {
+            kt_status s = build(r, r->idx);
+            st = s == KT_OK ? 1 : -(int)s;
+            atomic_store_explicit(state, st, memory_order_release);
+        }
+        pthread_mutex_unlock(&r->idx->lazy_lock);
+    }
+    return st == 1 ? KT_OK : (kt_status)-st;
+}
+
+kt_status kt_index_call_tree(const kt_rank *r)
+{
+    return build_once(r, &r->idx->call_tree_state, kt_build_call_tree);
+}
+
+kt_status kt_index_flows(const kt_rank *r)
+{
+    return build_once(r, &r->idx->flows_state, kt_build_flows);
 }
 
 uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev)
@@ -145,7 +174,7 @@ size_t kt_launched_events(const kt_rank *r, uint32_t rt_ev, const uint32_t **evs
 uint32_t kt_launcher_op(const kt_rank *r, uint32_t gpu_ev)
 {
     uint32_t rt = r->idx->launcher[gpu_ev];
-    if (rt == KT_NONE) return KT_NONE;
+    if (rt == KT_NONE || kt_index_call_tree(r) != KT_OK) return KT_NONE;
     for (uint32_t p = r->idx->parent[rt]; p != KT_NONE; p = r->idx->parent[p])
         if (r->ev.kind[p] == KT_K_CPU_OP) return p;
     return KT_NONE;

@@ -4,12 +4,16 @@
  * Analyses ask the same structural questions again and again (which kernels
  * ran on this stream, which runtime call launched this kernel, which CPU op
  * is its launcher, which step is it in).  They are answered once here, after
- * loading, so each analysis is a scan over prepared arrays.
+ * loading (the CPU call trees and flows on first use), so each analysis is a
+ * scan over prepared arrays.
  */
 #ifndef KT_INDEX_H
 #define KT_INDEX_H
 
 #include "model.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 /* One GPU queue: the GPU events (kernel, memcpy, memset, and cuda_sync events
  * that carry a stream) of one (device, stream), sorted by ts, ties by file
@@ -50,7 +54,8 @@ typedef struct kt_index {
     size_t nlaunched;
 
     /* CPU call tree: parent complete event on the same (pid, tid) with
-     * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.   */
+     * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.
+     * NULL until kt_index_call_tree().                                     */
     uint32_t *parent;
 
     kt_step *cpu_steps;  size_t ncpu_steps;  /* sorted by ts, ties file order */
@@ -58,6 +63,11 @@ typedef struct kt_index {
     int64_t cpu_step_maxdur, gpu_step_maxdur; /* bound the containment search */
 
     kt_flow *flows;      size_t nflows;
+
+    /* parent and flows are built on first use (kt_index_call_tree,
+     * kt_index_flows): 0 not yet, 1 built, -status when building failed. */
+    pthread_mutex_t lazy_lock;
+    atomic_int call_tree_state, flows_state;
 } kt_index;
 
 /* Build (or rebuild) r->idx.  Needs the shared string table for names.
@@ -67,13 +77,20 @@ kt_status kt_index_build(kt_rank *r, const kt_strtab *strs);
  * one thread per core (the loader's pool) pass 1.                          */
 kt_status kt_index_build_threads(kt_rank *r, const kt_strtab *strs, int threads);
 void kt_index_free(kt_index *idx);
+/* The CPU call trees and the matched flows are built when first asked for,
+ * not by the loader: most analyses never walk them, and the call tree is
+ * the largest part of an index.  Thread-safe; KT_OK once built.          */
+kt_status kt_index_call_tree(const kt_rank *r);
+kt_status kt_index_flows(const kt_rank *r);
 
 /* Runtime/driver call that launched a GPU event, or KT_NONE. */
 uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev);
 /* GPU events launched by a runtime call (ts order); returns the count. */
 size_t kt_launched_events(const kt_rank *r, uint32_t rt_ev, const uint32_t **evs);
 /* Nearest enclosing cpu_op (skipping python_function and annotations) of
- * the call that launched gpu_ev; KT_NONE if unlinked or no op encloses it. */
+ * the call that launched gpu_ev; KT_NONE if unlinked or no op encloses it
+ * (or the call tree could not be built: analyses call kt_index_call_tree
+ * first to report that).                                                   */
 uint32_t kt_launcher_op(const kt_rank *r, uint32_t gpu_ev);
 /* True for cudaGraphLaunch / hipGraphLaunch / cuGraphLaunch calls. */
 bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev);
