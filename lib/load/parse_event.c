@@ -825,32 +825,23 @@ static inline const char *fast_thread_id(const char *q, const char *end, member 
 static inline const char *fast_time(const char *q, const char *end, member *m, kt_id_memo *high)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
-    uint64_t whole, low, frac = 0, w;
+    uint64_t head = 0, rest, w; /* head: the first 8 digits of a longer number */
     memcpy(&w, q, 8);
-    unsigned n;
+    const char *p = q;
     if (high && high->len && w == high->word) { /* the previous ts's first 8 digits */
-        whole = (uint64_t)high->value;
-        n = 8;
-    } else if ((n = kt_digits8(q, &whole)) == 8 && high) {
-        *high = (kt_id_memo){ w, 8, (int64_t)whole };
+        head = (uint64_t)high->value;
+        p = q + 8;
+    } else if (kt_leading_digits(w) == 8) {
+        head = kt_digits_value(w, 8);
+        if (high) *high = (kt_id_memo){ w, 8, (int64_t)head };
+        p = q + 8;
     }
-    if (n == 8) {
-        unsigned n2 = kt_digits8(q + 8, &low);
-        if (n2 == 8) return NULL;
-        whole = whole * kt_pow10_8[n2] + low;
-        n += n2;
-    } else if (n == 0) {
-        return NULL;
-    }
-    const char *e = q + n;
-    unsigned nd = 0;
-    if (*e == '.') {
-        nd = kt_digits8(e + 1, &frac);
-        if (nd == 0 || nd > 3) return NULL;
-        e += 1 + nd;
-    }
-    if (e >= end || *e == 'e' || *e == 'E') return NULL;
-    *m = (member){ q, e, 0, true, false, (int64_t)whole * 1000 + (int64_t)frac * frac_scale[nd] };
+    unsigned ni, nf;
+    const char *e = kt_decimal8(p, &rest, &ni, &nf);
+    if (!e || (p == q && ni == 0) || e >= end || *e == 'e' || *e == 'E') return NULL;
+    int64_t ns = (int64_t)rest * frac_scale[nf];
+    if (p > q) ns += (int64_t)(head * kt_pow10_8[ni]) * 1000;
+    *m = (member){ q, e, 0, true, false, ns };
     return e;
 }
 

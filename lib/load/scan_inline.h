@@ -159,27 +159,62 @@ static inline const char *kt_short_plain_string(const char *s, const char *end)
     return s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k]) ? s + 2 + k : NULL;
 }
 
+/* How many of the 8 bytes of x (in memory order) are decimal digits before
+ * the first that is not (SWAR, no branch per byte).                       */
+static inline unsigned kt_leading_digits(uint64_t x)
+{
+    uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
+    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
+                                                  0xF0F0F0F0F0F0F0F0ull);
+    return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+}
+
+/* The value of the first n (1-8) digit bytes of x. */
+static inline uint64_t kt_digits_value(uint64_t x, unsigned n)
+{
+    uint64_t v = (x ^ 0x3030303030303030ull) << (8 * (8 - n)); /* the n digits last, zeros before */
+    v = (v * 10) + (v >> 8);
+    return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+            (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+}
+
 /* Leading decimal digits of the 8 bytes at p (readable): their count (0-8)
- * and *val their value, without a branch per digit (SWAR).  Numbers are
- * most of a trace's bytes (ts, dur, pid, tid, ids).                         */
+ * and *val their value.  Numbers are most of a trace's bytes (ts, dur,
+ * pid, tid, ids).                                                           */
 static inline unsigned kt_digits8(const char *p, uint64_t *val)
 {
     uint64_t x;
     memcpy(&x, p, 8);
-    uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
-    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
-                                                  0xF0F0F0F0F0F0F0F0ull);
-    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
-    if (n == 0) {
-        *val = 0;
-        return 0;
-    }
-    uint64_t v = a << (8 * (8 - n)); /* the n digits last, zeros (leading) before them */
-    v = (v * 10) + (v >> 8);
-    v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-         (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-    *val = v;
+    unsigned n = kt_leading_digits(x);
+    *val = n ? kt_digits_value(x, n) : 0;
     return n;
+}
+
+/* "I" or "I.F" at p with at most 8 digits in all and 1-3 in F (10 bytes
+ * readable): the digits of I then F as one integer, their counts, and the
+ * end; NULL otherwise.  The '.' is spliced out of the 8-byte word, so the
+ * digits take one conversion instead of two.                               */
+static inline const char *kt_decimal8(const char *p, uint64_t *v, unsigned *ni, unsigned *nf)
+{
+    uint64_t x, y;
+    memcpy(&x, p, 8);
+    memcpy(&y, p + 1, 8);
+    unsigned i = kt_leading_digits(x);
+    if (i == 8 || p[i] != '.') {
+        if (i == 8 && (kt_is_digit(p[8]) || p[8] == '.')) return NULL;
+        *v = i ? kt_digits_value(x, i) : 0;
+        *ni = i;
+        *nf = 0;
+        return p + i;
+    }
+    uint64_t low = i ? ((uint64_t)1 << (8 * i)) - 1 : 0; /* I's bytes from x, F's from y */
+    uint64_t c = (x & low) | (y & ~low);
+    unsigned f = kt_leading_digits(c) - i;
+    if (f == 0 || f > 3 || kt_is_digit(p[i + 1 + f])) return NULL;
+    *v = kt_digits_value(c, i + f);
+    *ni = i;
+    *nf = f;
+    return p + i + 1 + f;
 }
 
 static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
