@@ -97,6 +97,9 @@ static const char edge_cases[] =
     "  {\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"torch/nn/modules/module.py(1501): _call_impl\", "
     "\"pid\": 1127087, \"tid\": 1127087, \"ts\": 1700000002702, \"dur\": 3, "
     "\"args\": {\"Python parent id\": 5, \"Python id\": 6, \"Ev Idx\": 7}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"torch/nn/modules/module.py(1501): _call_impl\", "
+    "\"pid\": 1127087, \"tid\": 1127087, \"ts\": 1700000002703, \"dur\": 1, "
+    "\"args\": {\"Python parent id\": 6, \"Python id\": 8, \"Ev Idx\": 9}},\n"
     /* escapes, non-ASCII, an unescaped quote: the name leaves the fast path */
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"say \\\"hi\\\" \\u00e9\", \"pid\": 1, \"tid\": 2, \"ts\": 3.5, \"dur\": 1},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"caf\xc3\xa9 \xff\", \"pid\": 1, \"tid\": 2, \"ts\": 4, \"dur\": 1},\n"
@@ -111,6 +114,15 @@ static const char edge_cases[] =
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"d2\", \"pid\": 1, \"tid\": 2, \"ts\": 12345678.5, \"dur\": 1.},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"d3\", \"pid\": 1, \"tid\": 2, \"ts\": 1234567812345678, \"dur\": .5},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"d4\", \"pid\": 1, \"tid\": 2, \"ts\": 123456781234567.1, \"dur\": 0.001},\n"
+    /* a category's args keys change order, and one extends the key expected there */
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a1\", \"pid\": 1, \"tid\": 2, \"ts\": 30, \"dur\": 1, "
+    "\"args\": {\"correlation\": 5, \"cbid\": 1}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a2\", \"pid\": 1, \"tid\": 2, \"ts\": 31, \"dur\": 1, "
+    "\"args\": {\"correlations\": 6, \"cbid\": 2, \"correlation\": 7}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a3\", \"pid\": 1, \"tid\": 2, \"ts\": 32, \"dur\": 1, "
+    "\"args\": {\"cbid\": 3, \"correlation\": 8}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a4\", \"pid\": 1, \"tid\": 2, \"ts\": 33, \"dur\": 1, "
+    "\"args\": {\"cbid\": 4, \"correlation\": 9}},\n"
     /* pid/tid: negative, string, beyond 16 digits and beyond int64 */
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"ids\", \"pid\": -3, \"tid\": \"stream 7\", \"ts\": 10, \"dur\": 1},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"big\", \"pid\": 12345678901234567, "
@@ -142,7 +154,7 @@ static const char edge_cases[] =
 TEST(load_fast_path_equals_member_loop_edge_cases)
 {
     size_t n = check_fast_equals_general("edge.json", edge_cases, sizeof edge_cases - 1);
-    CHECK_INT(n, 30); /* every event is usable */
+    CHECK_INT(n, 35); /* every event is usable */
 }
 
 /* A whole (possibly gzip) file, inflated. */

@@ -126,6 +126,19 @@ typedef struct kt_catcount {
     size_t n, cap; /* open addressing, cap power of two */
 } kt_catcount;
 
+/* The args keys the last event of a category had, in order, with what
+ * typed_arg made of them: the next event of that category nearly always
+ * has the same, and then each key costs one compare (parse_event.c).     */
+#define KT_LAYOUT_KEYS 6
+typedef struct kt_arg_layout {
+    uint8_t n;
+    struct {
+        kt_memo_key key;
+        uint32_t arg;
+        uint8_t how;
+    } k[KT_LAYOUT_KEYS];
+} kt_arg_layout;
+
 /* The last short pid or tid as written (its 8 bytes) and its value; for
  * ts, its first 8 digits and their value.                               */
 typedef struct kt_id_memo {
@@ -170,6 +183,7 @@ typedef struct kt_parser {
 
     kt_catcount xcat;
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
+    kt_arg_layout layouts[1 << KT_KIND_MEMO_BITS]; /* by kinds[] slot     */
     kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;

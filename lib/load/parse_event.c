@@ -29,6 +29,7 @@ typedef struct kind_memo {
     const char *ph_v, *cat_v; /* the members it was computed from (NULL: none) */
     kt_kind kind;
     uint32_t cat, raw;
+    int slot;                 /* the parser's kinds[] slot, -1: not memoized */
 } kind_memo;
 
 typedef struct raw_event {
@@ -450,17 +451,46 @@ static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f)
  * all), stored straight; the position after the ',' or '}' (*closed),
  * else NULL with nothing stored (the member loop reads it).  m / 10^k with
  * m < 2^53 and k <= 15 is the correctly rounded double (both are exact). */
-static inline const char *fast_number_arg(kt_parser *p, const char *q, const char *end, bool *closed)
+/* The typed_arg answer for the j-th args key at q (its opening quote) and
+ * kq at its closing quote, from the category's layout when the key is the
+ * one expected there (one compare), else by scanning and typed_arg, which
+ * the layout then learns; NULL when the key is not plain or not '":'.    */
+static inline const char *arg_key(const char *q, const char *end, kt_arg_layout *L, size_t j,
+                                  arg_spec *spec)
 {
-    static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-    q = kt_skip_ws(q, end);
-    if (*q != '"') return NULL;
+    if (L && j < L->n) {
+        size_t len = L->k[j].key.len;
+        if (kt_eq_upto32(q + 1, L->k[j].key.text, len) && q[1 + len] == '"' && q[2 + len] == ':') {
+            *spec = (arg_spec){ L->k[j].arg, (arg_how)L->k[j].how };
+            return q + 1 + len;
+        }
+    }
     const char *kq = q + 1;
     unsigned k;
     while ((k = kt_special_in_16(kq)) == 16 && kq < end) kq += 16;
     kq += k;
     if (kq + 1 >= end || kq[0] != '"' || kq[1] != ':') return NULL;
+    size_t len = (size_t)(kq - q - 1);
+    *spec = typed_arg(q + 1, len);
+    if (L && j < KT_LAYOUT_KEYS && len <= KT_MEMO_TEXT) {
+        kt_memo_set(&L->k[j].key, q + 1, len);
+        L->k[j].arg = spec->key;
+        L->k[j].how = (uint8_t)spec->how;
+        L->n = (uint8_t)(j + 1);
+    }
+    return kq;
+}
+
+static inline const char *fast_number_arg(kt_parser *p, const char *q, const char *end, bool *closed,
+                                          kt_arg_layout *L, size_t j)
+{
+    static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+    q = kt_skip_ws(q, end);
+    if (*q != '"') return NULL;
+    arg_spec spec;
+    const char *kq = arg_key(q, end, L, j, &spec);
+    if (!kq) return NULL;
     const char *v = kt_skip_ws(kq + 2, end), *d = v + (*v == '-');
     uint64_t whole, frac = 0;
     unsigned n = kt_digits16(d, &whole), nf = 0;
@@ -468,7 +498,6 @@ static inline const char *fast_number_arg(kt_parser *p, const char *q, const cha
     if (n > 0 && *e == '.' && (nf = kt_digits16(e + 1, &frac)) > 0) e += 1 + nf;
     const char *sep = kt_skip_ws(e, end);
     if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
-    arg_spec spec = typed_arg(q + 1, (size_t)(kq - q - 1));
     bool stored;
     if (nf == 0) {
         stored = store_int_arg(p, spec, d > v ? -(int64_t)whole : (int64_t)whole);
@@ -481,12 +510,13 @@ static inline const char *fast_number_arg(kt_parser *p, const char *q, const cha
     return sep + 1;
 }
 
-static kt_scan_res parse_args(kt_parser *p, args_mode mode, const char *a, const char *end, bool eof,
-                              const char **vend, const char **err)
+static kt_scan_res parse_args(kt_parser *p, args_mode mode, kt_arg_layout *L, const char *a,
+                              const char *end, bool eof, const char **vend, const char **err)
 {
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
-    for (bool closed = false; !closed;) {
-        const char *next = mode == ARGS_TYPED ? fast_number_arg(p, o.q, end, &closed) : NULL;
+    bool closed = false;
+    for (size_t j = 0; !closed; j++) { /* j: the arg's position */
+        const char *next = mode == ARGS_TYPED ? fast_number_arg(p, o.q, end, &closed, L, j) : NULL;
         if (next) {
             o.after_comma = !closed;
             o.comma = next - 1;
@@ -537,12 +567,14 @@ static kt_kind kind_of_category(kt_parser *p, char ph, uint32_t id, uint32_t *ca
 /* Kind of the event; *cat gets the strtab id of the category to store
  * (normalized) and *raw the category as written ("" when absent).  Short
  * plain categories are memoized by their bytes (nearly every event).     */
-static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw)
+static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw,
+                            int *slot)
 {
     const char *c = is_string(cm) ? cm->v + 1 : NULL;
     size_t n = c ? (size_t)(cm->vend - c - 1) : 0;
     bool memo = c && !cm->flags && n <= KT_MEMO_TEXT;
-    kt_kind_memo *k = memo ? &p->kinds[kt_memo_slot(c, n, (unsigned char)ph, KT_KIND_MEMO_BITS)] : NULL;
+    *slot = memo ? (int)kt_memo_slot(c, n, (unsigned char)ph, KT_KIND_MEMO_BITS) : -1;
+    kt_kind_memo *k = memo ? &p->kinds[*slot] : NULL;
     if (k && k->ph == ph && kt_memo_hit(&k->key, c, n)) {
         *cat = k->cat;
         *raw = k->raw;
@@ -552,6 +584,7 @@ static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *c
     *raw = id == KT_NONE ? p->empty_str : id;
     kt_kind kind = kind_of_category(p, ph, id, cat);
     if (k && !p->oom) {
+        p->layouts[*slot].n = 0; /* another category now owns the slot */
         kt_memo_set(&k->key, c, n);
         k->ph = ph;
         k->kind = (uint8_t)kind;
@@ -567,7 +600,7 @@ static inline kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
-        m->kind = compute_kind(p, ph_of(e), &e->cat, &m->cat, &m->raw);
+        m->kind = compute_kind(p, ph_of(e), &e->cat, &m->cat, &m->raw, &m->slot);
         m->ph_v = e->ph.v;
         m->cat_v = e->cat.v;
         e->kind_known = true;
@@ -610,7 +643,9 @@ static kt_scan_res args_in_place(kt_parser *p, raw_event *e, kt_obj *o, kt_pair 
     if (!push_row(p)) return KT_SCAN_ERR;
     e->pushed = true;
     uint32_t cat, raw;
-    kt_scan_res r = parse_args(p, args_mode_of(event_kind(p, e, &cat, &raw)), pr->v, o->end, o->eof,
+    args_mode mode = args_mode_of(event_kind(p, e, &cat, &raw));
+    kt_arg_layout *layout = e->kind.slot >= 0 ? &p->layouts[e->kind.slot] : NULL;
+    kt_scan_res r = parse_args(p, mode, layout, pr->v, o->end, o->eof,
                                &pr->vend, &o->err);
     e->args = (member){ pr->v, pr->vend, 0, false, false, 0 };
     return r;
@@ -658,7 +693,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     set_args_range(p, &e->args);
     const char *vend, *err;
     if (!e->pushed &&
-        parse_args(p, args_mode_of(kind), e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
+        parse_args(p, args_mode_of(kind), NULL, e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
         kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
                       "invalid JSON inside args at byte %lld (the event's later args were not read)",
                       (long long)kt_offset_of(p, err));
