@@ -855,8 +855,9 @@ static inline const char *fast_thread_id(const char *q, const char *end, member 
 }
 
 /* A time in µs written "I" or "I.F" (I below 16 digits, F up to 3: exact
- * ns), else NULL.  The digits go 8 at a time (kt_digits8), straight; high
- * (for ts, else NULL) remembers the first 8, which rarely change.        */
+ * ns), else NULL.  A first 8 digits of a longer number are taken whole (for
+ * ts, high remembers them: they rarely change), the rest with its fraction
+ * in one SWAR conversion (kt_decimal8).                                   */
 static inline const char *fast_time(const char *q, const char *end, member *m, kt_id_memo *high)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
