@@ -99,7 +99,7 @@ typedef struct kt_icache {
     kt_icache_entry e[KT_ICACHE_SIZE];
 } kt_icache;
 
-/* A short text (a category) remembered with what was derived
+/* A short text (a category, an args key) remembered with what was derived
  * from it, so that the per-event work is one hash and one 32-byte compare
  * (scan_inline.h: kt_memo_slot, kt_memo_hit, kt_memo_set).               */
 #define KT_MEMO_TEXT 32

@@ -111,6 +111,16 @@ static inline unsigned kt_special_in_16(const char *s)
 #endif
 }
 
+/* The first quote, backslash, control or non-ASCII byte at or after s
+ * (at or past end when there is none before it): where a plain string
+ * starting at s ends.                                                     */
+static inline const char *kt_special_from(const char *s, const char *end)
+{
+    unsigned k;
+    while ((k = kt_special_in_16(s)) == 16 && s < end) s += 16;
+    return s + k;
+}
+
 /* s points after the opening quote; *close gets the closing quote. */
 static inline kt_scan_res kt_scan_string(const char *s, const char *end, bool eof,
                                          const char **close, unsigned *flags)
