@@ -508,20 +508,13 @@ static bool window_lent(kt_window *w, kt_src *s, size_t drop)
  * the tail needs it), as if it had been read there.                      */
 static bool window_own(kt_window *w, const char *keep, size_t tail)
 {
-    if (tail + READ_BLOCK > w->cap) {
-        size_t cap = w->cap;
-        while (cap < tail + READ_BLOCK) cap *= 2;
-        char *m = aligned_buf(cap + KT_WIN_PAD);
-        if (!m) return false;
-        free(w->mem);
-        w->mem = m;
-        w->cap = cap;
-    }
-    memcpy(w->mem, keep, tail);
     w->base += (uint64_t)(keep - w->data);
-    w->data = w->mem;
-    w->len = tail;
+    w->data = w->mem; /* empty and the window's own: growing copies nothing */
+    w->len = 0;
     w->lent = false;
+    if (tail + READ_BLOCK > w->cap && !window_grow(w, tail + READ_BLOCK)) return false;
+    memcpy(w->data, keep, tail);
+    w->len = tail;
     return true;
 }
 
