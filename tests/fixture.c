@@ -55,7 +55,10 @@ void fx_arg_str(kt_trace *t, kt_rank *r, uint32_t key, const char *s)
 
 void fx_finish(kt_trace *t)
 {
-    for (size_t i = 0; i < t->nranks; i++) CHECK_INT(kt_index_build(t->ranks[i], t->strs), KT_OK);
+    for (size_t i = 0; i < t->nranks; i++) {
+        kt_summary_scan(t->ranks[i], t->strs);
+        CHECK_INT(kt_index_build(t->ranks[i], t->strs), KT_OK);
+    }
     kt_trace_align(t);
 }
 

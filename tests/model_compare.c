@@ -17,6 +17,28 @@ static bool same_id(const kt_trace *a, const kt_trace *b, int64_t u, int64_t v)
     return !strcmp(kt_strtab_get(a->strs, kt_id_str(u)), kt_strtab_get(b->strs, kt_id_str(v)));
 }
 
+void kt_check_same_summary(const kt_event_summary *x, const kt_event_summary *y)
+{
+    CHECK_INT(x->first_ts, y->first_ts);
+    CHECK_INT(x->last_end, y->last_end);
+    CHECK_INT(x->origin, y->origin);
+    CHECK_INT(x->gpu_work, y->gpu_work);
+    CHECK_INT(x->hip_calls, y->hip_calls);
+    CHECK_INT(x->cuda_calls, y->cuda_calls);
+    CHECK_INT(x->mtia_calls, y->mtia_calls);
+}
+
+void kt_check_summary_rescanned(const kt_trace *t)
+{
+    for (size_t k = 0; k < t->nranks; k++) {
+        kt_rank *r = t->ranks[k];
+        kt_event_summary kept = r->summary;
+        kt_summary_scan(r, t->strs);
+        kt_check_same_summary(&kept, &r->summary);
+        r->summary = kept;
+    }
+}
+
 void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets)
 {
     const kt_rank *x = a->ranks[0], *y = b->ranks[0];
@@ -27,6 +49,8 @@ void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets
     CHECK_INT(x->nxcat, y->nxcat);
     CHECK_STR(x->meta_json, y->meta_json);
     CHECK_INT(x->world_size, y->world_size);
+    CHECK_INT(x->device_type, y->device_type);
+    kt_check_same_summary(&x->summary, &y->summary);
     CHECK(x->events_end > 0);
     CHECK_INT(kt_diags_count(kt_trace_diags(a)), kt_diags_count(kt_trace_diags(b)));
     if (same_offsets) CHECK_INT(x->events_end, y->events_end);

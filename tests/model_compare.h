@@ -18,4 +18,10 @@
  * only the report count and the args' lengths are compared.              */
 void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets);
 
+/* CHECKs that two event summaries agree field by field. */
+void kt_check_same_summary(const kt_event_summary *x, const kt_event_summary *y);
+/* CHECKs that the summary each rank of t was loaded with is the one a scan
+ * of its events gives (kt_summary_scan).                                  */
+void kt_check_summary_rescanned(const kt_trace *t);
+
 #endif

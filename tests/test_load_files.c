@@ -5,6 +5,7 @@
  * refills, progress reports.
  */
 #include "model_compare.h"
+#include "oracle.h"
 #include "test.h"
 #include "load/load_internal.h"
 
@@ -378,12 +379,14 @@ TEST(load_split_ranges_equal_sequential_plain_and_gzip)
         for (int z = 0; z < 2; z++) {
             CHECK_INT(kt_load_ranges(z ? gz : paths, 1, i % 2 ? &three : &two, sizes[i], &par, &fail), KT_OK);
             if (par) kt_check_same_model(seq, par, true);
+            if (par) kt_check_summary_rescanned(par);
             if (par && z) CHECK_INT(par->ranks[0]->json_bytes, strlen(text));
             kt_trace_free(par);
             par = NULL;
         }
     }
     if (seq) {
+        kt_check_summary_rescanned(seq);
         CHECK_INT(seq->ranks[0]->rank, 1);
         CHECK(strstr(seq->ranks[0]->meta_json, "\"traceName\": \"t\""));
     }
@@ -428,4 +431,60 @@ TEST(load_gzip_block_ending_inside_an_event_longer_than_the_window)
     kt_diags_free(fail);
     free(s);
     remove_dir();
+}
+
+/* The loader's event summary, by hand: metadata has no time, the "Trace"
+ * span and events without a category are not HTA's origin, a negative
+ * dur ends where it starts; calls named cu* with GPU work make it CUDA.  */
+TEST(load_event_summary_by_hand)
+{
+    static const char text[] =
+        "{\"traceEvents\": [\n"
+        " {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0, \"ts\": 5, \"args\": {\"name\": \"x\"}},\n"
+        " {\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 1000},\n"
+        " {\"ph\": \"i\", \"name\": \"mark\", \"pid\": 1, \"tid\": 1, \"ts\": 20, \"s\": \"t\"},\n"
+        " {\"ph\": \"X\", \"name\": \"no category\", \"pid\": 1, \"tid\": 1, \"ts\": 30, \"dur\": 5},\n"
+        " {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": 40.5, \"dur\": 2000},\n"
+        " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 2100, \"dur\": -3, \"args\": {\"correlation\": 1}},\n"
+        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 60, \"dur\": 4, \"args\": {\"correlation\": 1, \"stream\": 7}}\n"
+        "]}\n";
+    kt_load_options one = { .jobs = 1 };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load_buffer("summary.json", text, sizeof text - 1, &one, &t, &fail), KT_OK);
+    if (t) {
+        const kt_event_summary *s = &t->ranks[0]->summary;
+        CHECK_INT(s->first_ts, 10000);
+        CHECK_INT(s->last_end, 2100000);
+        CHECK_INT(s->origin, 40500);
+        CHECK_INT(t->min_ts, 40500);
+        CHECK(s->gpu_work && s->cuda_calls && !s->hip_calls && !s->mtia_calls);
+        CHECK_INT(t->ranks[0]->device_type, KT_DEV_CUDA);
+        kt_check_summary_rescanned(t);
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}
+
+/* Every shared trace, loaded in small ranges on two threads: the summary
+ * the loader kept is the one a scan of the events gives.                  */
+TEST(load_event_summary_equals_a_scan_on_every_shared_trace)
+{
+    NEED_SHARED();
+    size_t nfound = 0, loaded = 0;
+    char **found = fx_shared_trace_files(&nfound);
+    kt_load_options two = { .jobs = 2 };
+    for (size_t i = 0; i < nfound; i++) {
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        const char *path[] = { found[i] };
+        if (kt_load_ranges(path, 1, &two, 65536, &t, &fail) == KT_OK) {
+            kt_check_summary_rescanned(t);
+            loaded++;
+        }
+        kt_trace_free(t);
+        kt_diags_free(fail);
+    }
+    CHECK(loaded >= 28);
+    fx_free_paths(found, nfound);
 }

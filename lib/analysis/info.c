@@ -55,23 +55,6 @@ static kt_table *ranks_table(void)
     return new_table("ranks", cols, sizeof cols / sizeof cols[0]);
 }
 
-/* Earliest start and latest end of the timed (non-metadata) events. */
-static bool time_span(const kt_events *e, int64_t *first, int64_t *last)
-{
-    int64_t lo = INT64_MAX, hi = INT64_MIN; /* locals: the loop runs over every event */
-    bool any = false;
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (e->ph[i] == 'M') continue;
-        int64_t end = e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
-        lo = e->ts[i] < lo ? e->ts[i] : lo;
-        hi = end > hi ? end : hi;
-        any = true;
-    }
-    *first = lo;
-    *last = hi;
-    return any;
-}
-
 static int64_t warnings_of(const kt_trace *t, const kt_rank *r)
 {
     int64_t n = 0;
@@ -108,7 +91,7 @@ static bool add_rank_row(kt_table *tb, const kt_trace *t, const kt_rank *r)
     kt_table_set_int(tb, R_EVENTS, (int64_t)r->total_events);
     kt_table_set_int(tb, R_LOADED, (int64_t)r->ev.n);
     int64_t first = 0, last = 0;
-    if (time_span(&r->ev, &first, &last)) {
+    if (kt_summary_span(&r->summary, &first, &last)) {
         kt_table_set_int(tb, R_FIRST, first);
         kt_table_set_int(tb, R_LAST, last);
     }

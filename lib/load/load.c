@@ -123,7 +123,7 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     kt_src_close(src);
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */
-    kt_detect_device_type(j->rank, ctx->strs);
+    j->rank->device_type = kt_summary_device_type(j->rank, ctx->strs);
     if (ctx->opt && ctx->opt->hta_compat) return; /* kt_apply_hta_compat builds it */
     /* a second thread only while some worker has run out of files */
     int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;

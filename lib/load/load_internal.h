@@ -371,7 +371,6 @@ size_t kt_blocks_read(kt_blocks *b, uint64_t pos, char *dst, size_t cap);
 /* The bytes from pos to the end of their block, in place (*at; KT_WIN_PAD
  * zero bytes follow them); 0 = end.  Valid until the block is released.   */
 size_t kt_blocks_lend(kt_blocks *b, uint64_t pos, const char **at);
-void kt_detect_device_type(kt_rank *r, const kt_strtab *strs);
 
 #include "scan_inline.h"
 

@@ -681,6 +681,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     ev->kind[i] = (uint8_t)kind;
     ev->cat[i] = cat;
     ev->name[i] = intern_member(p, &e->name);
+    kt_summary_add(&r->summary, p->strs, ph, (uint8_t)kind, cat, ev->name[i], ts, dur);
     if (!kt_rank_id_put(r, thread_id(p, &e->pid), &ev->pid[i]) ||
         !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
         p->oom = true;

@@ -18,6 +18,7 @@ kt_rank *kt_rank_new(void)
     r->world_size = -1;
     r->schema_version = -1;
     r->backend = KT_NONE;
+    kt_summary_reset(&r->summary);
     return r;
 }
 

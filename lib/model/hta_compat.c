@@ -253,11 +253,14 @@ static bool filter_incomplete_steps(kt_trace *t)
 
 kt_status kt_apply_hta_compat(kt_trace *t)
 {
-    for (size_t k = 0; k < t->nranks; k++)
+    for (size_t k = 0; k < t->nranks; k++) {
         if (!drop_and_round(t->ranks[k])) return KT_ENOMEM;
+        kt_summary_scan(t->ranks[k], t->strs);
+    }
     kt_trace_align(t); /* HTA aligns before filtering */
     if (!filter_incomplete_steps(t)) return KT_ENOMEM;
     for (size_t k = 0; k < t->nranks; k++) {
+        kt_summary_scan(t->ranks[k], t->strs);
         kt_status s = kt_index_build(t->ranks[k], t->strs);
         if (s != KT_OK) return s;
     }

@@ -237,16 +237,8 @@ int64_t kt_event_step(const kt_rank *r, uint32_t ev)
  * category, except the profiler's "Trace" span), over every rank.          */
 void kt_trace_align(kt_trace *t)
 {
-    bool found = false;
-    int64_t min = 0;
-    for (size_t k = 0; k < t->nranks; k++) {
-        const kt_events *e = &t->ranks[k]->ev;
-        for (uint32_t i = 0; i < e->n; i++)
-            if (e->ph[i] == 'X' && e->cat[i] != KT_NONE && e->kind[i] != KT_K_TRACE_SPAN &&
-                (!found || e->ts[i] < min)) {
-                min = e->ts[i];
-                found = true;
-            }
-    }
-    t->min_ts = min;
+    int64_t min = INT64_MAX;
+    for (size_t k = 0; k < t->nranks; k++)
+        min = t->ranks[k]->summary.origin < min ? t->ranks[k]->summary.origin : min;
+    t->min_ts = min == INT64_MAX ? 0 : min;
 }

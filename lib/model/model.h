@@ -164,6 +164,21 @@ typedef struct kt_events {
     uint32_t *args_len;
 } kt_events;
 
+/* Facts about a rank's events as a whole (model/event_summary.c): kept by
+ * the loader as it stores each event, so that no pass over every event is
+ * needed for them afterwards.                                              */
+typedef struct kt_event_summary {
+    int64_t first_ts, last_end; /* span of the timed (non-M) events;
+                                   first_ts INT64_MAX when there are none */
+    int64_t origin;             /* HTA's origin (A2.10): earliest complete
+                                   event with a category except the "Trace"
+                                   span; INT64_MAX when none               */
+    bool gpu_work;              /* a kernel, memcpy or memset             */
+    bool hip_calls, cuda_calls, mtia_calls; /* runtime/driver calls named
+                                   hip*, cu*, or with an mtia* category    */
+    uint32_t last_call_name;    /* memo for the name check                */
+} kt_event_summary;
+
 typedef enum { KT_DEV_UNKNOWN = 0, KT_DEV_CUDA, KT_DEV_ROCM, KT_DEV_MTIA, KT_DEV_CPU_ONLY } kt_device_type;
 
 struct kt_index; /* model/index.h */
@@ -205,6 +220,7 @@ typedef struct kt_rank {
     bool has_base_time;
     int64_t base_time_ns;
     kt_device_type device_type;
+    kt_event_summary summary;   /* of ev, see kt_summary_scan              */
     uint32_t backend;           /* distributedInfo.backend strid or KT_NONE */
     uint32_t *device_names;     /* deviceProperties[].name strids         */
     size_t ndevices;
@@ -309,6 +325,29 @@ const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);
 int64_t kt_event_arg_int(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt);
 double kt_event_arg_float(const kt_rank *r, uint32_t ev, uint32_t key, double dflt);
 uint32_t kt_event_arg_str(const kt_rank *r, uint32_t ev, uint32_t key); /* KT_NONE */
+
+/* ---- event summary (model/event_summary.c) ------------------------------ */
+void kt_summary_reset(kt_event_summary *s);
+void kt_summary_note_call(kt_event_summary *s, const kt_strtab *strs, uint32_t name, uint32_t cat);
+/* Fold one stored event in (inline: the loader calls it for every event). */
+static inline void kt_summary_add(kt_event_summary *s, const kt_strtab *strs, char ph, uint8_t kind,
+                                  uint32_t cat, uint32_t name, int64_t ts, int64_t dur)
+{
+    if (ph != 'M') {
+        int64_t end = ts + (dur > 0 ? dur : 0);
+        s->first_ts = ts < s->first_ts ? ts : s->first_ts;
+        s->last_end = end > s->last_end ? end : s->last_end;
+    }
+    if (ph == 'X' && cat != KT_NONE && kind != KT_K_TRACE_SPAN && ts < s->origin) s->origin = ts;
+    s->gpu_work |= kt_kind_is_gpu(kind);
+    if (kind == KT_K_RUNTIME || kind == KT_K_DRIVER) kt_summary_note_call(s, strs, name, cat);
+}
+void kt_summary_merge(kt_event_summary *dst, const kt_event_summary *src);
+/* Summarize r's events again (after changing them). */
+void kt_summary_scan(kt_rank *r, const kt_strtab *strs);
+/* The span of the timed events; false when there are none. */
+bool kt_summary_span(const kt_event_summary *s, int64_t *first, int64_t *last);
+kt_device_type kt_summary_device_type(const kt_rank *r, const kt_strtab *strs);
 
 /* ---- rank selection (model/rank_select.c): NULL/empty selects all ---- */
 bool kt_rank_selected(const kt_rank_sel *sel, int rank);
