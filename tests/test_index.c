@@ -56,6 +56,7 @@ TEST(index_graph_launch_fans_out)
     CHECK_INT(kt_gpu_launcher(r, k4), lk);
     CHECK_INT(kt_gpu_launcher(r, sync), es);
     CHECK_INT(kt_gpu_launcher(r, op), KT_NONE);
+    CHECK_INT(kt_gpu_launcher(r, lk), KT_NONE); /* a call's link is its group */
     const uint32_t *evs;
     CHECK_INT(kt_launched_events(r, gl, &evs), 3);
     CHECK_INT(evs[0], k1); /* ts order across streams */
@@ -64,6 +65,7 @@ TEST(index_graph_launch_fans_out)
     CHECK_INT(kt_launched_events(r, lk, &evs), 1);
     CHECK_INT(evs[0], k4);
     CHECK_INT(kt_launched_events(r, op, &evs), 0);
+    CHECK_INT(kt_launched_events(r, k4, &evs), 0); /* a GPU event's link is its call */
     CHECK(kt_is_graph_launch(r, t->strs, gl));
     CHECK(!kt_is_graph_launch(r, t->strs, lk));
     CHECK_INT(kt_launcher_op(r, k2), op);
@@ -407,17 +409,17 @@ TEST(index_two_threads_same_as_one)
     fx_finish(t);
     size_t n = r->ev.n;
     CHECK_INT(kt_index_build_threads(r, t->strs, 1), KT_OK);
-    uint32_t *parent = copy_u32(parents(r), n), *launcher = copy_u32(r->idx->launcher, n);
+    uint32_t *parent = copy_u32(parents(r), n), *link = copy_u32(r->idx->link, n);
     CHECK_INT(kt_index_build_threads(r, t->strs, 2), KT_OK);
     size_t diff = 0;
     for (size_t i = 0; i < n; i++)
-        diff += parent[i] != parents(r)[i] || launcher[i] != r->idx->launcher[i];
+        diff += parent[i] != parents(r)[i] || link[i] != r->idx->link[i];
     CHECK_INT(diff, 0);
     CHECK_INT(parents(r)[1], 0);   /* the first launch sits in the first op */
-    CHECK_INT(r->idx->launcher[2], 1); /* and launched the first kernel */
+    CHECK_INT(kt_gpu_launcher(r, 2), 1); /* and launched the first kernel */
     CHECK_INT(r->idx->nstreams, 2);
     free(parent);
-    free(launcher);
+    free(link);
     free_trace(t);
 }
 

@@ -235,17 +235,16 @@ static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
 {
     const kt_index *idx = r->idx;
     size_t ncalls = 0, napis = 0;
-    for (size_t k = 0; k < idx->nlaunched; k += idx->launch_count[idx->launcher[idx->launched[k]]]) ncalls++;
+    for (size_t g = 0; g < idx->launched_len; g += 1 + idx->launched[g]) ncalls++;
     kt_i64map slot_of = { 0 };
     launch_api *apis = malloc((ncalls ? ncalls : 1) * sizeof *apis);
     bool ok = apis && kt_i64map_init(&slot_of, ncalls);
-    for (size_t k = 0; ok && k < idx->nlaunched;) {
-        uint32_t call = idx->launcher[idx->launched[k]];
+    for (size_t g = 0; ok && g < idx->launched_len; g += 1 + idx->launched[g]) {
+        uint32_t call = kt_gpu_launcher(r, idx->launched[g + 1]);
         uint32_t *slot = kt_i64map_slot(&slot_of, r->ev.name[call], (uint32_t)napis);
         if (*slot == napis) apis[napis++] = (launch_api){ r->ev.name[call], 0, 0 };
         apis[*slot].calls++;
-        apis[*slot].gpu_events += idx->launch_count[call];
-        k += idx->launch_count[call];
+        apis[*slot].gpu_events += idx->launched[g];
     }
     for (size_t k = 0; ok && k < napis; k++) {
         kt_table_add_row(tb);

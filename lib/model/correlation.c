@@ -17,16 +17,17 @@ static bool is_launch_call(const kt_events *e, uint32_t i)
     return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
 }
 
-/* Launch calls by correlation id.  CUPTI numbers API calls in turn, so a
- * rank's ids are nearly dense: a table indexed by id - min takes a fraction
- * of a hash map's memory (fresh pages are most of this file's cost) and
- * needs no probing.  Sparse ids (hand-made traces) use the map.            */
+/* Launch calls by correlation id, as their ordinal in calls[].  CUPTI
+ * numbers API calls in turn, so a rank's ids are nearly dense: a table
+ * indexed by id - min takes a fraction of a hash map's memory (fresh pages
+ * are most of this file's cost) and needs no probing.  Sparse ids
+ * (hand-made traces) use the map.                                          */
 #define DENSE_SLOTS_PER_CALL 4
 
 typedef struct call_index {
     int64_t min;
     size_t range;    /* slots of dense; 0: the map is used */
-    uint32_t *dense; /* call of id min + k, KT_NONE if none */
+    uint32_t *dense; /* ordinal of the call with id min + k, KT_NONE if none */
     kt_i64map map;
 } call_index;
 
@@ -45,13 +46,13 @@ static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *
         ci->dense = kt_none_array(ci->range);
         for (size_t k = 0; ci->dense && k < ncalls; k++) {
             uint32_t *slot = &ci->dense[e->corr[calls[k]] - min];
-            if (*slot == KT_NONE) *slot = calls[k]; /* first call wins */
+            if (*slot == KT_NONE) *slot = (uint32_t)k; /* first call wins */
         }
         return ci->dense;
     }
     if (!kt_i64map_init(&ci->map, ncalls)) return false;
     for (size_t k = 0; k < ncalls; k++)
-        kt_i64map_slot(&ci->map, e->corr[calls[k]], calls[k]); /* first call wins */
+        kt_i64map_slot(&ci->map, e->corr[calls[k]], (uint32_t)k); /* first call wins */
     return true;
 }
 
@@ -62,48 +63,48 @@ static uint32_t call_of(const call_index *ci, int64_t corr)
     return inside ? ci->dense[corr - ci->min] : KT_NONE;
 }
 
-/* launcher[] for every GPU-side event, from the launch calls (file order). */
-static bool link_launchers(const kt_events *e, const uint32_t *calls, size_t ncalls,
-                           const uint32_t *gpu_by_ts, size_t ngpu, uint32_t *launcher)
+/* ord[k]: the ordinal in calls[] of the call that launched gpu_by_ts[k]
+ * (KT_NONE if none); count[c]: how many GPU events call c launched.       */
+static bool match_calls(const kt_events *e, const uint32_t *calls, size_t ncalls,
+                        const uint32_t *gpu_by_ts, size_t ngpu, uint32_t *ord, uint32_t *count)
 {
     call_index ci;
     bool ok = call_index_init(&ci, e, calls, ncalls);
     for (size_t k = 0; ok && k < ngpu; k++) {
-        uint32_t g = gpu_by_ts[k];
-        if (e->corr[g] >= 0) launcher[g] = call_of(&ci, e->corr[g]);
+        int64_t corr = e->corr[gpu_by_ts[k]];
+        ord[k] = corr >= 0 ? call_of(&ci, corr) : KT_NONE;
+        if (ord[k] != KT_NONE) count[ord[k]]++;
     }
     free(ci.dense);
     kt_i64map_free(&ci.map);
     return ok;
 }
 
-/* CSR call → GPU events, each call's list in ts order.  Only launch calls
- * can have GPU events: walking them, not every event, lays out the lists
- * in the same (file) order.                                                */
-static bool group_by_launcher(const uint32_t *calls, size_t ncalls, const uint32_t *gpu_by_ts,
-                              size_t ngpu, kt_index *idx)
+/* The links and the groups: each call that launched something gets a
+ * group in launched[] (its count, then its GPU events in ts order; the
+ * groups in the calls' file order) and links to it; each GPU event links
+ * to its call.  count[] becomes the groups' write cursors.                */
+static bool link_groups(const uint32_t *calls, size_t ncalls, const uint32_t *gpu_by_ts,
+                        size_t ngpu, const uint32_t *ord, uint32_t *count, kt_index *idx)
 {
-    idx->launched = malloc((ngpu ? ngpu : 1) * sizeof *idx->launched);
+    size_t len = 0;
+    for (size_t c = 0; c < ncalls; c++) len += count[c] ? 1 + count[c] : 0;
+    idx->launched = malloc((len ? len : 1) * sizeof *idx->launched);
     if (!idx->launched) return false;
-    for (size_t k = 0; k < ngpu; k++) {
-        uint32_t c = idx->launcher[gpu_by_ts[k]];
-        if (c != KT_NONE) idx->launch_count[c]++;
-    }
     uint32_t pos = 0;
-    for (size_t k = 0; k < ncalls; k++)
-        if (idx->launch_count[calls[k]]) {
-            idx->launch_first[calls[k]] = pos;
-            pos += idx->launch_count[calls[k]];
-        }
-    /* fill using launch_first as a cursor, then restore it */
-    for (size_t k = 0; k < ngpu; k++) {
-        uint32_t c = idx->launcher[gpu_by_ts[k]];
-        if (c == KT_NONE) continue;
-        idx->launched[idx->launch_first[c]++] = gpu_by_ts[k];
+    for (size_t c = 0; c < ncalls; c++) {
+        if (!count[c]) continue;
+        idx->link[calls[c]] = pos;
+        idx->launched[pos] = count[c];
+        count[c] = pos + 1;
+        pos += 1 + idx->launched[pos];
     }
-    for (size_t k = 0; k < ncalls; k++)
-        if (idx->launch_count[calls[k]]) idx->launch_first[calls[k]] -= idx->launch_count[calls[k]];
-    idx->nlaunched = pos;
+    for (size_t k = 0; k < ngpu; k++) {
+        if (ord[k] == KT_NONE) continue;
+        idx->launched[count[ord[k]]++] = gpu_by_ts[k];
+        idx->link[gpu_by_ts[k]] = calls[ord[k]];
+    }
+    idx->launched_len = len;
     return true;
 }
 
@@ -113,12 +114,14 @@ kt_status kt_build_correlation(const kt_rank *r, const uint32_t *gpu_by_ts, size
     const kt_events *e = &r->ev;
     size_t ncalls = 0;
     uint32_t *calls = kt_select_events(e, is_launch_call, &ncalls);
-    idx->launcher = kt_none_array(e->n);
-    idx->launch_first = kt_none_array(e->n);
-    idx->launch_count = calloc(e->n ? e->n : 1, sizeof *idx->launch_count);
-    bool ok = calls && idx->launcher && idx->launch_first && idx->launch_count &&
-              link_launchers(e, calls, ncalls, gpu_by_ts, ngpu, idx->launcher) &&
-              group_by_launcher(calls, ncalls, gpu_by_ts, ngpu, idx);
+    uint32_t *ord = malloc((ngpu ? ngpu : 1) * sizeof *ord);
+    uint32_t *count = calloc(ncalls ? ncalls : 1, sizeof *count);
+    idx->link = kt_none_array(e->n);
+    bool ok = calls && ord && count && idx->link &&
+              match_calls(e, calls, ncalls, gpu_by_ts, ngpu, ord, count) &&
+              link_groups(calls, ncalls, gpu_by_ts, ngpu, ord, count, idx);
     free(calls);
+    free(ord);
+    free(count);
     return ok ? KT_OK : KT_ENOMEM;
 }

@@ -26,9 +26,7 @@ void kt_index_free(kt_index *idx)
     if (!idx) return;
     free(idx->streams);
     free(idx->stream_events);
-    free(idx->launcher);
-    free(idx->launch_first);
-    free(idx->launch_count);
+    free(idx->link);
     free(idx->launched);
     free(idx->parent);
     free(idx->cpu_steps);
@@ -157,23 +155,24 @@ kt_status kt_index_flows(const kt_rank *r)
 
 uint32_t kt_gpu_launcher(const kt_rank *r, uint32_t gpu_ev)
 {
-    return r->idx->launcher[gpu_ev];
+    return kt_kind_is_gpu_side(r->ev.kind[gpu_ev]) ? r->idx->link[gpu_ev] : KT_NONE;
 }
 
 size_t kt_launched_events(const kt_rank *r, uint32_t rt_ev, const uint32_t **evs)
 {
     const kt_index *idx = r->idx;
-    if (idx->launch_first[rt_ev] == KT_NONE) {
+    uint32_t group = kt_kind_is_gpu_side(r->ev.kind[rt_ev]) ? KT_NONE : idx->link[rt_ev];
+    if (group == KT_NONE) {
         *evs = NULL;
         return 0;
     }
-    *evs = idx->launched + idx->launch_first[rt_ev];
-    return idx->launch_count[rt_ev];
+    *evs = idx->launched + group + 1;
+    return idx->launched[group];
 }
 
 uint32_t kt_launcher_op(const kt_rank *r, uint32_t gpu_ev)
 {
-    uint32_t rt = r->idx->launcher[gpu_ev];
+    uint32_t rt = kt_gpu_launcher(r, gpu_ev);
     if (rt == KT_NONE || kt_index_call_tree(r) != KT_OK) return KT_NONE;
     for (uint32_t p = r->idx->parent[rt]; p != KT_NONE; p = r->idx->parent[p])
         if (r->ev.kind[p] == KT_K_CPU_OP) return p;
@@ -229,7 +228,7 @@ int64_t kt_event_step(const kt_rank *r, uint32_t ev)
     int64_t step = step_at(r, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
                            false, kt_event_pid(r, ev));
     if (step >= 0) return step;
-    uint32_t rt = idx->launcher[ev];
+    uint32_t rt = kt_gpu_launcher(r, ev);
     return rt == KT_NONE ? -1 : cpu_step_at(r, r->ev.ts[rt]);
 }
 

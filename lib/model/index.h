@@ -42,16 +42,16 @@ typedef struct kt_index {
     size_t nstreams;
     uint32_t *stream_events; /* storage the streams' ev arrays point into */
 
-    /* correlation links, per event: for a GPU event the runtime/driver call
-     * that launched it; KT_NONE if none.                                   */
-    uint32_t *launcher;
-    /* runtime call → its GPU events (several for graph launches): CSR.
-     * launch_first[ev] indexes launched[]; KT_NONE if it launched nothing. */
-    uint32_t *launch_first;
-    uint32_t *launch_count;
-    uint32_t *launched;       /* GPU events grouped by launcher, ts order;
-                                 the groups in their calls' file order      */
-    size_t nlaunched;
+    /* correlation links, one per event (an event is either GPU-side or a
+     * call, never both): a GPU-side event's launching runtime/driver call;
+     * a call's group in launched[]; KT_NONE for none and for every other
+     * event.  Read them through kt_gpu_launcher / kt_launched_events.     */
+    uint32_t *link;
+    /* the groups: for each call that launched GPU work (several events for
+     * graph launches), its count, then its GPU events in ts order; the
+     * groups in their calls' file order.                                   */
+    uint32_t *launched;
+    size_t launched_len;
 
     /* CPU call tree: parent complete event on the same (pid, tid) with
      * TraceLens's bleed tolerance; KT_NONE for roots and non-CPU events.
