@@ -15,7 +15,9 @@
 
 #define DIR_BITS 12                     /* ids per directory page          */
 #define DIR_PAGE ((size_t)1 << DIR_BITS)
-#define DIR_PAGES ((size_t)1 << 18)     /* up to 2^30 distinct strings     */
+#define DIR_PAGES ((size_t)1 << 16)     /* up to 2^28 distinct strings (kt_arg keys hold KT_ARG_DYNAMIC + id) */
+_Static_assert(KT_ARG_DYNAMIC + DIR_PAGE * DIR_PAGES <= ((size_t)1 << KT_ARG_KEY_BITS),
+               "every string id fits a dynamic kt_arg key");
 #define ARENA_BLOCK ((size_t)1 << 20)
 
 typedef struct entry {
