@@ -35,13 +35,14 @@ static long peak_rss_kb(void)
     return u.ru_maxrss;
 }
 
-/* Bytes the event columns and typed args of the trace occupy. */
+/* Bytes the event columns, typed args and strings of the trace occupy. */
 static double model_bytes(const kt_trace *t, uint64_t *events, uint64_t *json)
 {
-    const size_t per_event = 3 * sizeof(int64_t) /* ts dur corr */ + sizeof(int64_t) /* ext_id */ +
-                             2 * sizeof(int64_t) /* pid tid */ + 2 * sizeof(uint32_t) /* name cat */ +
-                             3 /* ph kind nargs */ + sizeof(int32_t) /* stream */ + sizeof(uint32_t) /* argi */ +
-                             sizeof(uint64_t) + sizeof(uint32_t) /* args_off/len */;
+    const kt_events *c = &t->ranks[0]->ev; /* for the columns' element sizes */
+    const size_t per_event = sizeof *c->ts + sizeof *c->dur + sizeof *c->name + sizeof *c->cat +
+                             sizeof *c->ph + sizeof *c->kind + sizeof *c->nargs + sizeof *c->pid +
+                             sizeof *c->tid + sizeof *c->stream + sizeof *c->corr + sizeof *c->ext_id +
+                             sizeof *c->argi + sizeof *c->args_off + sizeof *c->args_len;
     double bytes = 0;
     *events = *json = 0;
     for (size_t k = 0; k < t->nranks; k++) {
