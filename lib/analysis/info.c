@@ -236,9 +236,11 @@ static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
     const kt_index *idx = r->idx;
     size_t ncalls = 0, napis = 0;
     for (size_t g = 0; g < idx->launched_len; g += 1 + idx->launched[g]) ncalls++;
+    size_t nnames = kt_strtab_count(t->strs); /* bounds the distinct API names: a smaller map */
+    size_t nkeys = ncalls < nnames ? ncalls : nnames;
     kt_i64map slot_of = { 0 };
-    launch_api *apis = malloc((ncalls ? ncalls : 1) * sizeof *apis);
-    bool ok = apis && kt_i64map_init(&slot_of, ncalls);
+    launch_api *apis = malloc((nkeys ? nkeys : 1) * sizeof *apis);
+    bool ok = apis && kt_i64map_init(&slot_of, nkeys);
     for (size_t g = 0; ok && g < idx->launched_len; g += 1 + idx->launched[g]) {
         uint32_t call = kt_gpu_launcher(r, idx->launched[g + 1]);
         uint32_t *slot = kt_i64map_slot(&slot_of, r->ev.name[call], (uint32_t)napis);

@@ -63,38 +63,61 @@ static uint32_t call_of(const call_index *ci, int64_t corr)
     return inside ? ci->dense[corr - ci->min] : KT_NONE;
 }
 
+struct kt_launch_calls {
+    uint32_t *calls; /* launch calls in file order */
+    size_t ncalls;
+    call_index ci;   /* correlation id → ordinal in calls */
+};
+
+void kt_launch_calls_free(kt_launch_calls *lc)
+{
+    if (!lc) return;
+    free(lc->calls);
+    free(lc->ci.dense);
+    kt_i64map_free(&lc->ci.map);
+    free(lc);
+}
+
+kt_launch_calls *kt_launch_calls_prepare(const kt_rank *r, kt_index *idx)
+{
+    kt_launch_calls *lc = calloc(1, sizeof *lc);
+    if (!lc) return NULL;
+    lc->calls = kt_select_events(&r->ev, is_launch_call, &lc->ncalls);
+    idx->link = kt_none_array(r->ev.n);
+    if (!lc->calls || !idx->link || !call_index_init(&lc->ci, &r->ev, lc->calls, lc->ncalls)) {
+        kt_launch_calls_free(lc);
+        return NULL;
+    }
+    return lc;
+}
+
 /* ord[k]: the ordinal in calls[] of the call that launched gpu_by_ts[k]
  * (KT_NONE if none); count[c]: how many GPU events call c launched.       */
-static bool match_calls(const kt_events *e, const uint32_t *calls, size_t ncalls,
-                        const uint32_t *gpu_by_ts, size_t ngpu, uint32_t *ord, uint32_t *count)
+static void match_calls(const kt_events *e, const kt_launch_calls *lc, const uint32_t *gpu_by_ts,
+                        size_t ngpu, uint32_t *ord, uint32_t *count)
 {
-    call_index ci;
-    bool ok = call_index_init(&ci, e, calls, ncalls);
-    for (size_t k = 0; ok && k < ngpu; k++) {
+    for (size_t k = 0; k < ngpu; k++) {
         int64_t corr = e->corr[gpu_by_ts[k]];
-        ord[k] = corr >= 0 ? call_of(&ci, corr) : KT_NONE;
+        ord[k] = corr >= 0 ? call_of(&lc->ci, corr) : KT_NONE;
         if (ord[k] != KT_NONE) count[ord[k]]++;
     }
-    free(ci.dense);
-    kt_i64map_free(&ci.map);
-    return ok;
 }
 
 /* The links and the groups: each call that launched something gets a
  * group in launched[] (its count, then its GPU events in ts order; the
  * groups in the calls' file order) and links to it; each GPU event links
  * to its call.  count[] becomes the groups' write cursors.                */
-static bool link_groups(const uint32_t *calls, size_t ncalls, const uint32_t *gpu_by_ts,
-                        size_t ngpu, const uint32_t *ord, uint32_t *count, kt_index *idx)
+static bool link_groups(const kt_launch_calls *lc, const uint32_t *gpu_by_ts, size_t ngpu,
+                        const uint32_t *ord, uint32_t *count, kt_index *idx)
 {
     size_t len = 0;
-    for (size_t c = 0; c < ncalls; c++) len += count[c] ? 1 + count[c] : 0;
+    for (size_t c = 0; c < lc->ncalls; c++) len += count[c] ? 1 + count[c] : 0;
     idx->launched = malloc((len ? len : 1) * sizeof *idx->launched);
     if (!idx->launched) return false;
     uint32_t pos = 0;
-    for (size_t c = 0; c < ncalls; c++) {
+    for (size_t c = 0; c < lc->ncalls; c++) {
         if (!count[c]) continue;
-        idx->link[calls[c]] = pos;
+        idx->link[lc->calls[c]] = pos;
         idx->launched[pos] = count[c];
         count[c] = pos + 1;
         pos += 1 + idx->launched[pos];
@@ -102,25 +125,20 @@ static bool link_groups(const uint32_t *calls, size_t ncalls, const uint32_t *gp
     for (size_t k = 0; k < ngpu; k++) {
         if (ord[k] == KT_NONE) continue;
         idx->launched[count[ord[k]]++] = gpu_by_ts[k];
-        idx->link[gpu_by_ts[k]] = calls[ord[k]];
+        idx->link[gpu_by_ts[k]] = lc->calls[ord[k]];
     }
     idx->launched_len = len;
     return true;
 }
 
-kt_status kt_build_correlation(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
-                               kt_index *idx)
+kt_status kt_build_correlation(const kt_rank *r, const kt_launch_calls *lc, const uint32_t *gpu_by_ts,
+                               size_t ngpu, kt_index *idx)
 {
-    const kt_events *e = &r->ev;
-    size_t ncalls = 0;
-    uint32_t *calls = kt_select_events(e, is_launch_call, &ncalls);
     uint32_t *ord = malloc((ngpu ? ngpu : 1) * sizeof *ord);
-    uint32_t *count = calloc(ncalls ? ncalls : 1, sizeof *count);
-    idx->link = kt_none_array(e->n);
-    bool ok = calls && ord && count && idx->link &&
-              match_calls(e, calls, ncalls, gpu_by_ts, ngpu, ord, count) &&
-              link_groups(calls, ncalls, gpu_by_ts, ngpu, ord, count, idx);
-    free(calls);
+    uint32_t *count = calloc(lc->ncalls ? lc->ncalls : 1, sizeof *count);
+    bool ok = ord && count;
+    if (ok) match_calls(&r->ev, lc, gpu_by_ts, ngpu, ord, count);
+    ok = ok && link_groups(lc, gpu_by_ts, ngpu, ord, count, idx);
     free(ord);
     free(count);
     return ok ? KT_OK : KT_ENOMEM;

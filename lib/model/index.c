@@ -52,54 +52,95 @@ static uint32_t *gpu_events_by_ts(const kt_events *e, size_t *count)
 /* Ranks with more events than this build their index on two threads:
  * below it a thread costs more than it saves.                              */
 #define TWO_THREADS_MIN_EVENTS 200000
-#define NTASKS 2
 
-/* The parts the loader builds, as tasks that threads claim in turn; each
- * writes its own fields of idx (the GPU side and the steps run at once on
- * two threads).  The call tree and flows wait for their first use.        */
-typedef struct build_job {
+/* The parts the loader builds, as tasks in two phases; threads claim a
+ * phase's tasks in turn and meet between phases.  Phase one: the launch
+ * calls (select + ids) and the GPU events in time order (select + sort);
+ * phase two needs them: streams and the links, and the steps (which fit
+ * there best: ~10 ms each for calls, GPU order, streams and steps on 4M
+ * events, ~5 ms for the links).
+ * Each task writes its own fields.  The call tree and flows wait for their
+ * first use.                                                               */
+typedef struct build_job build_job;
+typedef kt_status (*build_task)(build_job *);
+#define NPHASES 2
+#define MAX_TASKS 3
+
+struct build_job {
     const kt_rank *r;
     const kt_strtab *strs;
     kt_index *idx;
-    atomic_size_t next; /* the next task to claim */
-    kt_status status[NTASKS]; /* KT_OK (0) until the task fails */
-} build_job;
+    uint32_t *gpu;          /* phase one: GPU-side events by ts */
+    size_t ngpu;
+    kt_launch_calls *calls; /* phase one: the launch calls       */
+    bool two_threads;
+    pthread_barrier_t between;
+    atomic_size_t next[NPHASES];       /* the next task to claim */
+    kt_status status[NPHASES][MAX_TASKS]; /* KT_OK (0) until a task fails */
+};
+
+static kt_status gpu_order_task(build_job *j)
+{
+    j->gpu = gpu_events_by_ts(&j->r->ev, &j->ngpu);
+    return j->gpu ? KT_OK : KT_ENOMEM;
+}
+
+static kt_status calls_task(build_job *j)
+{
+    j->calls = kt_launch_calls_prepare(j->r, j->idx);
+    return j->calls ? KT_OK : KT_ENOMEM;
+}
 
 static kt_status steps_task(build_job *j) { return kt_build_steps(j->r, j->strs, j->idx); }
 
-/* Streams and correlation: both need the GPU events in time order. */
-static kt_status gpu_task(build_job *j)
+static kt_status streams_task(build_job *j)
 {
-    size_t ngpu = 0;
-    uint32_t *gpu = gpu_events_by_ts(&j->r->ev, &ngpu);
-    if (!gpu) return KT_ENOMEM;
-    kt_status s = kt_build_gpu_streams(j->r, gpu, ngpu, j->idx);
-    if (s == KT_OK) s = kt_build_correlation(j->r, gpu, ngpu, j->idx);
-    free(gpu);
-    return s;
+    return j->gpu ? kt_build_gpu_streams(j->r, j->gpu, j->ngpu, j->idx) : KT_ENOMEM;
 }
 
-static kt_status (*const build_tasks[])(build_job *) = { gpu_task, steps_task };
-_Static_assert(sizeof build_tasks / sizeof *build_tasks == NTASKS, "one status per task");
+static kt_status links_task(build_job *j)
+{
+    return j->gpu && j->calls ? kt_build_correlation(j->r, j->calls, j->gpu, j->ngpu, j->idx) : KT_ENOMEM;
+}
 
-static void *run_tasks(void *arg)
+/* longest first within a phase */
+static const build_task phases[NPHASES][MAX_TASKS] = {
+    { calls_task, gpu_order_task, NULL },
+    { streams_task, steps_task, links_task },
+};
+
+static void *run_phases(void *arg)
 {
     build_job *j = arg;
-    for (size_t t; (t = atomic_fetch_add(&j->next, 1)) < NTASKS;) j->status[t] = build_tasks[t](j);
+    for (size_t ph = 0; ph < NPHASES; ph++) {
+        for (size_t t; (t = atomic_fetch_add(&j->next[ph], 1)) < MAX_TASKS && phases[ph][t];)
+            j->status[ph][t] = phases[ph][t](j);
+        if (j->two_threads) pthread_barrier_wait(&j->between);
+    }
     return NULL;
 }
 
 static kt_status build_parts(const kt_rank *r, const kt_strtab *strs, kt_index *idx, int threads)
 {
     build_job job = { .r = r, .strs = strs, .idx = idx };
-    atomic_init(&job.next, 0);
+    for (size_t ph = 0; ph < NPHASES; ph++) atomic_init(&job.next[ph], 0);
     pthread_t th;
-    bool spawned = threads >= 2 && r->ev.n > TWO_THREADS_MIN_EVENTS &&
-                   pthread_create(&th, NULL, run_tasks, &job) == 0;
-    run_tasks(&job);
-    if (spawned) pthread_join(th, NULL);
-    for (size_t t = 0; t < NTASKS; t++)
-        if (job.status[t] != KT_OK) return job.status[t];
+    job.two_threads = threads >= 2 && r->ev.n > TWO_THREADS_MIN_EVENTS &&
+                      pthread_barrier_init(&job.between, NULL, 2) == 0;
+    if (job.two_threads && pthread_create(&th, NULL, run_phases, &job) != 0) {
+        pthread_barrier_destroy(&job.between);
+        job.two_threads = false;
+    }
+    run_phases(&job);
+    if (job.two_threads) {
+        pthread_join(th, NULL);
+        pthread_barrier_destroy(&job.between);
+    }
+    free(job.gpu);
+    kt_launch_calls_free(job.calls);
+    for (size_t ph = 0; ph < NPHASES; ph++)
+        for (size_t t = 0; t < MAX_TASKS; t++)
+            if (job.status[ph][t] != KT_OK) return job.status[ph][t];
     return KT_OK;
 }
 

@@ -41,8 +41,14 @@ uint32_t *kt_none_array(size_t n);
 /* gpu_by_ts: every GPU-side event, sorted by ts, ties in file order. */
 kt_status kt_build_gpu_streams(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
                                kt_index *idx);
-kt_status kt_build_correlation(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
-                               kt_index *idx);
+/* Correlation in two steps, so that the first runs beside the sort of the
+ * GPU events: the launch calls and their ids (and idx->link, all KT_NONE),
+ * then the links both ways.                                                */
+typedef struct kt_launch_calls kt_launch_calls;
+kt_launch_calls *kt_launch_calls_prepare(const kt_rank *r, kt_index *idx); /* NULL: OOM */
+void kt_launch_calls_free(kt_launch_calls *lc);
+kt_status kt_build_correlation(const kt_rank *r, const kt_launch_calls *lc, const uint32_t *gpu_by_ts,
+                               size_t ngpu, kt_index *idx);
 kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx);
 kt_status kt_build_steps(const kt_rank *r, const kt_strtab *strs, kt_index *idx);
 kt_status kt_build_flows(const kt_rank *r, kt_index *idx);
