@@ -40,7 +40,7 @@ uint32_t fx_event(kt_trace *t, kt_rank *r, char ph, const char *cat, const char 
     r->ev.dur[i] = dur;
     if (!kt_rank_id_put(r, pid, &r->ev.pid[i]) || !kt_rank_id_put(r, tid, &r->ev.tid[i])) return KT_NONE;
     r->ev.stream[i] = stream;
-    r->ev.corr[i] = corr;
+    if (!kt_rank_id_put(r, corr, &r->ev.corr[i])) return KT_NONE;
     r->total_events++;
     r->by_ph[(unsigned char)ph & 127]++;
     return i;

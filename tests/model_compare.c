@@ -61,7 +61,7 @@ void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets
     if (x->ev.n != y->ev.n || x->nargs != y->nargs) return;
     size_t n = x->ev.n;
 #define SAME(col) CHECK(!memcmp(x->ev.col, y->ev.col, n * sizeof *x->ev.col))
-    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs); SAME(stream); SAME(corr); SAME(ext_id);
+    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs); SAME(stream);
     SAME(argi); SAME(args_len);
     if (same_offsets) SAME(args_off);
 #undef SAME
@@ -72,6 +72,7 @@ void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets
         bad += strcmp(kt_strtab_get(a->strs, x->ev.cat[i]), kt_strtab_get(b->strs, y->ev.cat[i])) != 0;
         bad += !same_id(a, b, kt_event_pid(x, i), kt_event_pid(y, i));
         bad += !same_id(a, b, kt_event_tid(x, i), kt_event_tid(y, i));
+        bad += kt_event_corr(x, i) != kt_event_corr(y, i) || kt_event_ext_id(x, i) != kt_event_ext_id(y, i);
     }
     for (size_t i = 0; i < x->nargs; i++) {
         const kt_arg *p = &x->args[i], *q = &y->args[i];

@@ -347,13 +347,13 @@ static char *tricky_trace(size_t n)
             memset(s + len, 'y', 20000);
             len += 20000;
             len += (size_t)snprintf(s + len, cap - len, "\"}}%s\n", tail);
-        } else if (i % 3) { /* pid/tid of every kind the 32-bit columns hold */
+        } else if (i % 3) { /* pid/tid/corr of every kind the 32-bit columns hold */
             static const char *const pids[] = { "1", "-2000000000", "4294967296" };
             static const char *const tids[] = { "2", "139873452345", "\"stream 7\"", "-5", "0" };
             len += (size_t)snprintf(s + len, cap - len,
                                     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op%zu\", \"pid\": %s, \"tid\": %s, "
-                                    "\"ts\": %zu.5, \"dur\": 2, \"args\": {\"External id\": %zu, \"l\": [1, {\"a\": 1}, {\"b\": [2, {\"c\": 3}]}]}}%s\n",
-                                    i % 7, pids[i % 3], tids[i % 5], i, i, tail);
+                                    "\"ts\": %zu.5, \"dur\": 2, \"args\": {\"External id\": %zu, \"correlation\": %zu, \"l\": [1, {\"a\": 1}, {\"b\": [2, {\"c\": 3}]}]}}%s\n",
+                                    i % 7, pids[i % 3], tids[i % 5], i, i, (size_t)5000000000u + i % 11, tail);
         } else {
             len += (size_t)snprintf(s + len, cap - len,
                                     "{\"ph\":\"s\",\"id\":%zu,\"pid\":1,\"tid\":2,\"ts\":%zu,\"cat\":\"ac2g\",\"name\":\"ac2g\"}%s", i, i, tail);

@@ -6,6 +6,7 @@
  */
 #include "test.h"
 #include "load/load_internal.h"
+#include "model/index.h"
 
 #include <locale.h>
 #include <stdlib.h>
@@ -148,6 +149,41 @@ TEST(load_typed_args_kernel_and_launch)
     CHECK_INT(e->args_len[0], offset_of(json, "}},\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\"") + 1 -
                                   offset_of(json, "{\"queued\""));
     CHECK_INT(kt_diags_count(kt_trace_diags(t)), 1); /* only: no rank */
+    kt_trace_free(t);
+}
+
+/* Correlation, External id and flow ids past 32 bits (roctracer ids are
+ * 64-bit) are kept exactly: the 32-bit columns refer to the rank's table of
+ * big ids, equal ids stay equal (launch links, flow matching) and each
+ * column value has its original's sign (corr >= 0 means "has one").       */
+TEST(load_ids_beyond_32_bits_keep_value_sign_and_links)
+{
+    const char *json = HEAD
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 5, \"tid\": 5,"
+        " \"ts\": 8, \"dur\": 1, \"args\": {\"correlation\": 4294967301, \"External id\": -5000000000}},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 5,"
+        " \"args\": {\"stream\": 7, \"correlation\": 4294967301, \"External id\": 1073741824}},\n"
+        "{\"ph\": \"s\", \"id\": 1099511627776, \"pid\": 5, \"tid\": 5, \"ts\": 8, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+        "{\"ph\": \"f\", \"id\": 1099511627776, \"pid\": 0, \"tid\": 7, \"ts\": 10, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemsetAsync\", \"pid\": 5, \"tid\": 5,"
+        " \"ts\": 20, \"dur\": 1, \"args\": {\"correlation\": -1073741825}}\n"
+        "]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    const kt_events *e = &r->ev;
+    CHECK_INT(kt_event_corr(r, 0), 4294967301);
+    CHECK_INT(kt_event_corr(r, 1), 4294967301);
+    CHECK_INT(kt_event_ext_id(r, 0), -5000000000);
+    CHECK_INT(kt_event_ext_id(r, 1), 1073741824);
+    CHECK_INT(kt_event_corr(r, 2), 1099511627776);
+    CHECK_INT(kt_event_corr(r, 4), -1073741825);
+    CHECK(e->corr[0] >= 0 && e->corr[0] == e->corr[1] && e->ext_id[1] >= 0);
+    CHECK(e->ext_id[0] < 0 && e->ext_id[0] != -1 && e->corr[4] < 0 && e->corr[4] != -1);
+    CHECK_INT(kt_gpu_launcher(r, 1), 0);
+    CHECK_INT(kt_index_flows(r), KT_OK);
+    CHECK_INT(r->idx->nflows, 1);
+    if (r->idx->nflows) CHECK_INT(r->idx->flows[0].end, 3);
     kt_trace_free(t);
 }
 

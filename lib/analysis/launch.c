@@ -92,7 +92,7 @@ static kt_status rank_launches(launch_run *run, const kt_trace *t, const kt_rank
         rows[i] = (launch_row){ e->dur[c] / 1e3, e->dur[g] / 1e3, delay > 0 ? delay / 1e3 : 0 };
         kt_table *tb = run->launches;
         kt_table_add_row(tb);
-        kt_table_set_int(tb, 0, e->corr[g]);
+        kt_table_set_int(tb, 0, kt_event_corr(r, g));
         kt_table_set_float(tb, 1, rows[i].cpu);
         kt_table_set_float(tb, 2, rows[i].gpu);
         kt_table_set_float(tb, 3, rows[i].delay);

@@ -153,7 +153,7 @@ static uint32_t *hta_calls(const kt_rank *r, const kt_strtab *strs, kt_pairs_rul
         size_t nn = 0;
         for (uint32_t i = 0; i < e->n; i++)
             if (kt_is_hta_row(e, i) && memo_test(&m, e->name[i]) && e->corr[i] >= 0) calls[nn++] = i;
-        if (!kt_sort_ids_by_i64(calls, nn, e->corr)) {
+        if (!kt_sort_ids_by_i32(calls, nn, e->corr)) {
             free(calls);
             calls = NULL;
         }
@@ -174,7 +174,7 @@ static kt_status hta_join(const kt_rank *r, const kt_strtab *strs, kt_pairs_rule
     const kt_events *e = &r->ev;
     size_t ngpu = 0, ncalls = 0;
     uint32_t *gpu = hta_rows(e, gpu_row, &ngpu), *calls = NULL;
-    kt_status s = gpu && kt_sort_ids_by_i64(gpu, ngpu, e->corr) ? KT_OK : KT_ENOMEM;
+    kt_status s = gpu && kt_sort_ids_by_i32(gpu, ngpu, e->corr) ? KT_OK : KT_ENOMEM;
     if (s == KT_OK) calls = hta_calls(r, strs, rule, gpu, ngpu, &ncalls);
     if (s == KT_OK && (!calls || !group_by_first_appearance(e, calls, ncalls))) s = KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < ncalls && !v->oom; i++) {

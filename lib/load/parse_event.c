@@ -312,6 +312,12 @@ static void push_other(kt_parser *p, uint32_t key, const kt_pair *pr)
 }
 
 /* An integer column (correlation, External id, stream); -1 if none. */
+/* An id column's value (model.h: KT_ID_SMALL_MIN). */
+static inline void put_id(kt_parser *p, int64_t v, int32_t *col)
+{
+    if (!kt_rank_id_put(p->r, v, col)) p->oom = true;
+}
+
 static int64_t column_int(kt_parser *p, const kt_pair *pr, const kt_num *n)
 {
     if (!n) return -1; /* not a number, e.g. ROCm's "stream": "0x0" */
@@ -343,8 +349,8 @@ static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_n
     kt_events *ev = &p->r->ev;
     size_t i = ev->n - 1;
     switch (spec.how) {
-    case AT_CORR: ev->corr[i] = column_int(p, pr, n); return;
-    case AT_EXT: ev->ext_id[i] = column_int(p, pr, n); return;
+    case AT_CORR: put_id(p, column_int(p, pr, n), &ev->corr[i]); return;
+    case AT_EXT: put_id(p, column_int(p, pr, n), &ev->ext_id[i]); return;
     case AT_STREAM: {
         int64_t v = column_int(p, pr, n);
         bool fits = v >= INT32_MIN && v <= INT32_MAX;
@@ -421,8 +427,8 @@ static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
     kt_events *ev = &p->r->ev;
     size_t i = ev->n - 1;
     switch (spec.how) {
-    case AT_CORR: ev->corr[i] = v; return true;
-    case AT_EXT: ev->ext_id[i] = v; return true;
+    case AT_CORR: put_id(p, v, &ev->corr[i]); return true;
+    case AT_EXT: put_id(p, v, &ev->ext_id[i]); return true;
     case AT_STREAM:
         if (v < INT32_MIN || v > INT32_MAX) return false;
         ev->stream[i] = (int32_t)v;
@@ -685,7 +691,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     if (!kt_rank_id_put(r, thread_id(p, &e->pid), &ev->pid[i]) ||
         !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
         p->oom = true;
-    if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) ev->corr[i] = flow_id(p, &e->id);
+    if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) put_id(p, flow_id(p, &e->id), &ev->corr[i]);
     if (!e->args.v) return;
     if (*e->args.v != '{') {
         kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, e->args.v),

@@ -80,13 +80,15 @@ bool kt_rank_reserve_args(kt_rank *r, size_t n)
     return true;
 }
 
-/* src's pid/tid references point into src's table: re-put them in dst's. */
+/* src's id references point into src's table: re-put them in dst's. */
 static bool rebase_ids(kt_rank *dst, const kt_rank *src, size_t base)
 {
     kt_events *d = &dst->ev;
     for (size_t i = 0; i < src->ev.n; i++)
-        if (!kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.pid[i]), &d->pid[base + i]) ||
-            !kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.tid[i]), &d->tid[base + i]))
+        if (!kt_rank_id_put(dst, kt_event_pid(src, (uint32_t)i), &d->pid[base + i]) ||
+            !kt_rank_id_put(dst, kt_event_tid(src, (uint32_t)i), &d->tid[base + i]) ||
+            !kt_rank_id_put(dst, kt_event_corr(src, (uint32_t)i), &d->corr[base + i]) ||
+            !kt_rank_id_put(dst, kt_event_ext_id(src, (uint32_t)i), &d->ext_id[base + i]))
             return false;
     return true;
 }

@@ -1,11 +1,13 @@
 /*
- * ids.c — the per-rank table behind the 32-bit pid/tid columns.
+ * ids.c — the per-rank table behind the 32-bit id columns (pid, tid, corr,
+ * ext_id).
  *
- * Why: pid and tid are almost always small numbers, but a few writers use
- * strings ("stream 7", "Spans") or 64-bit pthread ids.  Storing the rare
- * values once per rank and referring to them from a 32-bit column saves 8
- * bytes per column per event.  A value gets one reference per rank, so equal
- * originals stay equal in the column (the call tree compares the columns).
+ * Why: these are almost always small numbers, but a few writers use strings
+ * for pid/tid ("stream 7", "Spans"), 64-bit pthread ids, or correlation ids
+ * past 2^30.  Storing the rare values once per rank and referring to them
+ * from a 32-bit column saves 4 bytes per column per event (16 per event).
+ * A value gets one reference per rank, so equal originals stay equal in
+ * the column (the call tree and correlation joins compare the columns).
  */
 #include "model.h"
 
@@ -42,6 +44,13 @@ static bool idtab_add(kt_idtab *t, int64_t v)
     return true;
 }
 
+/* The column value referring to index k: above the small values for a
+ * positive original, below them for a negative one (the sign is kept).  */
+static int32_t reference(int64_t v, size_t k)
+{
+    return (int32_t)(v > 0 ? KT_ID_SMALL_MAX + 1 + (int64_t)k : INT32_MIN + (int64_t)k);
+}
+
 bool kt_rank_id_put_big(kt_rank *r, int64_t v, int32_t *out)
 {
     kt_idtab *t = &r->ids;
@@ -51,10 +60,10 @@ bool kt_rank_id_put_big(kt_rank *r, int64_t v, int32_t *out)
         if (t->n >= KT_ID_REFS_MAX || !idtab_add(t, v)) return false;
         t->slot[s] = (uint32_t)(t->n - 1);
         if (2 * t->n > t->mask + 1 && !idtab_rehash(t, 2 * (t->mask + 1))) return false;
-        *out = (int32_t)(INT32_MIN + (int64_t)(t->n - 1));
+        *out = reference(v, t->n - 1);
         return true;
     }
-    *out = (int32_t)(INT32_MIN + (int64_t)t->slot[s]);
+    *out = reference(v, t->slot[s]);
     return true;
 }
 

@@ -139,12 +139,17 @@ _Static_assert(sizeof(kt_arg) == 12, "kt_arg is 12 bytes");
 static inline bool kt_id_is_str(int64_t v) { return v >= KT_STRID_TAG; }
 static inline uint32_t kt_id_str(int64_t v) { return (uint32_t)(v & 0xffffffff); }
 
-/* The pid/tid columns are 32-bit: values in [KT_ID_SMALL_MIN, INT32_MAX]
- * as themselves, any other value (strings as above, numbers beyond) as
- * INT32_MIN + its index in the rank's table of such values (model/ids.c).
+/* The id columns (pid, tid, corr, ext_id) are 32-bit: values in
+ * [KT_ID_SMALL_MIN, KT_ID_SMALL_MAX] as themselves, any other value
+ * (strings as above, numbers beyond) as a reference to the rank's table of
+ * such values (model/ids.c): KT_ID_SMALL_MAX + 1 + its index for values
+ * above, INT32_MIN + its index for values below, so a column value has the
+ * sign of its original (corr >= 0, corr != -1 test the column directly).
  * Equal values get equal column values within a rank, so the columns can
- * be compared directly; read the original with kt_event_pid / _tid.        */
+ * be compared and joined directly (not ordered: a reference sorts by its
+ * index); read an original with kt_event_pid / _tid / _corr / _ext_id.   */
 #define KT_ID_SMALL_MIN (-((int64_t)1 << 30))
+#define KT_ID_SMALL_MAX (((int64_t)1 << 30) - 1)
 #define KT_ID_REFS_MAX ((size_t)1 << 30)
 typedef struct kt_idtab {
     int64_t *v;         /* original values, by index                          */
@@ -162,10 +167,10 @@ typedef struct kt_events {
     uint8_t *ph;        /* 'X','i','s','f','C','M',...                       */
     uint8_t *kind;      /* kt_kind                                           */
     uint8_t *nargs;     /* number of typed args                              */
-    int32_t *pid, *tid; /* see KT_ID_SMALL_MIN                          */
+    int32_t *pid, *tid; /* see KT_ID_SMALL_MIN                               */
     int32_t *stream;    /* -1 none (non-numeric stream args also -1)         */
-    int64_t *corr;      /* correlation (flows: flow id); -1 none             */
-    int64_t *ext_id;    /* External id; -1 none                              */
+    int32_t *corr;      /* correlation (flows: flow id); -1 none; as pid     */
+    int32_t *ext_id;    /* External id; -1 none; as pid                      */
     uint32_t *argi;     /* first typed arg in rank->args; KT_NONE if none    */
     uint64_t *args_off; /* byte offset of the raw args object; 0 = no args   */
     uint32_t *args_len;
@@ -301,25 +306,28 @@ static inline bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, 
     r->nargs++;
     return true;
 }
-/* Column value for pid/tid value v (false on OOM or table full); inline
- * for the usual small values, the side table for the others.             */
+/* Column value for an id v (false on OOM or table full); inline for the
+ * usual small values, the side table for the others.                     */
 bool kt_rank_id_put_big(kt_rank *r, int64_t v, int32_t *out);
 static inline bool kt_rank_id_put(kt_rank *r, int64_t v, int32_t *out)
 {
-    if (v >= KT_ID_SMALL_MIN && v <= INT32_MAX) {
+    if (v >= KT_ID_SMALL_MIN && v <= KT_ID_SMALL_MAX) {
         *out = (int32_t)v;
         return true;
     }
     return kt_rank_id_put_big(r, v, out);
 }
 void kt_idtab_free(kt_idtab *t);
-/* The original pid/tid value of a column value. */
+/* The original value of an id column value. */
 static inline int64_t kt_rank_id_get(const kt_rank *r, int32_t s)
 {
+    if (s > KT_ID_SMALL_MAX) return r->ids.v[(int64_t)s - KT_ID_SMALL_MAX - 1];
     return s >= KT_ID_SMALL_MIN ? s : r->ids.v[(int64_t)s - INT32_MIN];
 }
 static inline int64_t kt_event_pid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.pid[ev]); }
 static inline int64_t kt_event_tid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.tid[ev]); }
+static inline int64_t kt_event_corr(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.corr[ev]); }
+static inline int64_t kt_event_ext_id(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.ext_id[ev]); }
 /* Append all events/args of src to dst (used to join parallel chunks). */
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 

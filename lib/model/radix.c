@@ -85,6 +85,16 @@ bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
     return ok;
 }
 
+bool kt_sort_ids_by_i32(uint32_t *ids, size_t n, const int32_t *col)
+{
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys) return false;
+    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
+    bool ok = kt_radix_sort(keys, ids, n);
+    free(keys);
+    return ok;
+}
+
 /* The bytes (0 = lowest) in which some key differs from keys[0], into
  * byte[]; returns how many.  Only those need counting and a pass: most
  * keys (absolute times, small stream or category numbers) share the rest. */

@@ -26,6 +26,9 @@ bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col);
  * filled saves touching fresh pages (a third of the index build's cost). */
 bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint32_t *spare);
 
+/* Stable sort of event ids by an int32 column (the id columns: corr, ...). */
+bool kt_sort_ids_by_i32(uint32_t *ids, size_t n, const int32_t *col);
+
 /* Order-preserving map of a signed value onto an unsigned key. */
 static inline uint64_t kt_radix_key_i64(int64_t v) { return (uint64_t)v ^ ((uint64_t)1 << 63); }
 
