@@ -895,15 +895,27 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
 
 /* One member: its key, then read_value (an expression reading the value
  * at v_ into raw_event, NULL when it cannot), then ','.  On a mismatch the
- * function returns n (o->q stays at this member's start).                */
-#define FAST_MEMBER(n, key, read_value)                                       \
+ * function returns n (o->q stays at this member's start).  The separator
+ * and the next member's key are first tried as one pattern, as Kineto
+ * writes them (", \"name\": ", ",\n    \"ts\": "): then the next member
+ * starts at its value (next_v); otherwise blanks are skipped one by one. */
+#define FAST_MEMBER(n, key, next_pattern, read_value)                         \
     do {                                                                      \
-        const char *v_ = fast_key(o->q, o->end, key);                         \
+        const char *v_ = next_v ? next_v : fast_key(o->q, o->end, key);       \
         if (!v_ || !(v_ = read_value)) return n;                              \
-        if (!(v_ = fast_comma(v_, o->end))) return n;                         \
-        o->comma = v_ - 1;                                                    \
-        o->q = v_;                                                            \
+        if (!(next_v = kt_match16(v_, o->end, next_pattern))) {               \
+            const char *c_ = fast_comma(v_, o->end);                          \
+            if (!c_) return n;                                                \
+            v_ = c_ - 1;                                                      \
+        }                                                                     \
+        o->comma = v_;                                                        \
+        o->q = v_ + 1;                                                        \
     } while (0)
+
+/* Kineto's separator and next key as (16 zero-padded bytes, length). */
+#define PATTERN(text) ((const char[16]){ text }), (unsigned)(sizeof text - 1)
+#define SEP(key) PATTERN(", \"" key "\": ")
+#define LINE(key) PATTERN(",\n    \"" key "\": ")
 
 /* A one-letter ph ("X", "f", ...). */
 static inline const char *fast_ph(const char *q, const char *end, member *m)
@@ -915,14 +927,14 @@ static inline const char *fast_ph(const char *q, const char *end, member *m)
 
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
-static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3])
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char *next_v)
 {
-    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
-    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), SEP("pid"), fast_int(v_, o->end, &e->id));
+    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), SEP("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), LINE("cat"), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), PATTERN(","), fast_plain_string(v_, o->end, &e->name));
     return N_EXPECTED;
 }
 
@@ -931,18 +943,25 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3])
  * member loop predicts from there).                                       */
 static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3])
 {
-    FAST_MEMBER(0, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
-    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') return fast_flow_members(e, o, ids);
+    const char *next_v = NULL;
+    FAST_MEMBER(0, KEY2('p', 'h'), SEP("cat"), fast_ph(v_, o->end, &e->ph));
+    if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
+        /* flows go on with "id": the cat guess above did not match */
+        return fast_flow_members(e, o, ids, kt_match16(o->comma, o->end, SEP("id")));
+    }
     if (e->ph.v[1] != 'X') return 1;
-    FAST_MEMBER(1, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(3, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(4, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(5, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(6, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur, NULL));
+    FAST_MEMBER(1, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), SEP("pid"), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(3, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(4, KEY3('t', 'i', 'd'), LINE("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(5, KEY2('t', 's'), SEP("dur"), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(6, KEY3('d', 'u', 'r'), PATTERN(","), fast_time(v_, o->end, &e->dur, NULL));
     return 7;
 }
 #undef FAST_MEMBER
+#undef PATTERN
+#undef SEP
+#undef LINE
 #undef KEY2
 #undef KEY3
 #undef KEY4
