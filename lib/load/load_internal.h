@@ -126,10 +126,13 @@ typedef struct kt_catcount {
     size_t n, cap; /* open addressing, cap power of two */
 } kt_catcount;
 
-/* The args keys the last event of a category had, in order, with what
- * typed_arg made of them: the next event of that category nearly always
- * has the same, and then each key costs one compare (parse_event.c).     */
-#define KT_LAYOUT_KEYS 6
+/* The args keys the last event of a category had, in order, each as the
+ * bytes from the separator before it to its value (blanks and key as
+ * written, up to KT_MEMO_TEXT), with what typed_arg made of the key: the
+ * next event of that category nearly always has the same, and then each
+ * member costs one compare (parse_event.c: arg_value_start).  Kernels have
+ * ~14 args.                                                               */
+#define KT_LAYOUT_KEYS 16
 typedef struct kt_arg_layout {
     uint8_t n;
     struct {

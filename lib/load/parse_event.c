@@ -455,31 +455,36 @@ static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f)
     }
 }
 
-/* The typed_arg answer for the j-th args key at q (its opening quote) and
- * kq at its closing quote, from the category's layout when the key is the
- * one expected there (one compare), else by scanning and typed_arg, which
- * the layout then learns; NULL when the key is not plain or not '":'.    */
-static inline const char *arg_key(const char *q, const char *end, kt_arg_layout *L, size_t j,
-                                  arg_spec *spec)
+/* The j-th args member from q (just after its '{' or ','): the start of
+ * its value, and in *spec what typed_arg makes of its key.  From the
+ * category's layout when the bytes up to the value are the ones remembered
+ * there (blanks, quoted key, ':', blanks: one compare), else by scanning
+ * them and typed_arg, which the layout then learns; NULL when the key is
+ * not plain or not followed by ':'.                                       */
+static inline const char *arg_value_start(const char *q, const char *end, kt_arg_layout *L, size_t j,
+                                          arg_spec *spec)
 {
     if (L && j < L->n) {
         size_t len = L->k[j].key.len;
-        if (kt_eq_upto32(q + 1, L->k[j].key.text, len) && q[1 + len] == '"' && q[2 + len] == ':') {
+        if (q + len < end && kt_eq_upto32(q, L->k[j].key.text, len)) {
             *spec = (arg_spec){ L->k[j].arg, (arg_how)L->k[j].how };
-            return q + 1 + len;
+            return q + len;
         }
     }
-    const char *kq = kt_special_from(q + 1, end);
-    if (kq + 1 >= end || kq[0] != '"' || kq[1] != ':') return NULL;
-    size_t len = (size_t)(kq - q - 1);
-    *spec = typed_arg(q + 1, len);
+    const char *kq = kt_skip_ws(q, end);
+    if (*kq != '"') return NULL;
+    const char *kend = kt_special_from(kq + 1, end);
+    if (kend + 1 >= end || kend[0] != '"' || kend[1] != ':') return NULL;
+    *spec = typed_arg(kq + 1, (size_t)(kend - kq - 1));
+    const char *v = kt_skip_ws(kend + 2, end);
+    size_t len = (size_t)(v - q);
     if (L && j < KT_LAYOUT_KEYS && len <= KT_MEMO_TEXT) {
-        kt_memo_set(&L->k[j].key, q + 1, len);
+        kt_memo_set(&L->k[j].key, q, len);
         L->k[j].arg = spec->key;
         L->k[j].how = (uint8_t)spec->how;
         L->n = (uint8_t)(j + 1);
     }
-    return kq;
+    return v;
 }
 
 /* The most common args, "key": 123 or "key": 1.25 (below 16 digits in
@@ -492,12 +497,10 @@ static inline const char *fast_number_arg(kt_parser *p, const char *q, const cha
 {
     static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-    q = kt_skip_ws(q, end);
-    if (*q != '"') return NULL;
     arg_spec spec;
-    const char *kq = arg_key(q, end, L, j, &spec);
-    if (!kq) return NULL;
-    const char *v = kt_skip_ws(kq + 2, end), *d = v + (*v == '-');
+    const char *v = arg_value_start(q, end, L, j, &spec);
+    if (!v) return NULL;
+    const char *d = v + (*v == '-');
     uint64_t whole, frac = 0;
     unsigned n = kt_digits16(d, &whole), nf = 0;
     const char *e = d + n;
