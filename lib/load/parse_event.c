@@ -259,15 +259,18 @@ static void note_ns_resolution(kt_rank *r, const member *ts)
     r->ns_resolution |= is_float;
 }
 
-static void push_arg(kt_parser *p, uint32_t key, kt_arg_type t, int64_t i, double f, uint32_t s)
+static __attribute__((noinline)) void note_too_many_args(kt_parser *p)
+{
+    kt_pdiag_note(p, KT_PD_TOO_MANY_ARGS, -1,
+                  "an event has more than 255 args (the rest are only in the raw args text)");
+}
+
+/* Inline: typed args are pushed ~2 per event. */
+static inline void push_arg(kt_parser *p, uint32_t key, kt_arg_type t, int64_t i, double f, uint32_t s)
 {
     kt_rank *r = p->r;
-    if (r->ev.nargs[r->ev.n - 1] == UINT8_MAX) {
-        kt_pdiag_note(p, KT_PD_TOO_MANY_ARGS, -1,
-                      "an event has more than 255 args (the rest are only in the raw args text)");
-        return;
-    }
-    if (!kt_rank_push_arg(r, key, t, i, f, s)) p->oom = true;
+    if (r->ev.nargs[r->ev.n - 1] == UINT8_MAX) note_too_many_args(p);
+    else if (!kt_rank_push_arg(r, key, t, i, f, s)) p->oom = true;
 }
 
 static bool is_literal(const kt_pair *pr, const char *lit, size_t n)
@@ -779,10 +782,22 @@ static const expected_key kineto_order[] = {
 };
 #define N_EXPECTED (sizeof kineto_order / sizeof kineto_order[0])
 
-/* The next key: the expected one (*at then advances), else any. */
+/* The next key: "args" when fast_members already matched it (*args_v: its
+ * value), else the expected one (*at then advances), else any.          */
 static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, kt_obj *o, kt_pair *pr,
-                                                                  bool *closed, member **m, size_t *at)
+                                                                  bool *closed, member **m, size_t *at,
+                                                                  const char **args_v)
 {
+    if (*args_v) {
+        *pr = (kt_pair){ .key = *args_v - 7, .klen = 4, .v = *args_v }; /* "args": */
+        o->q = *args_v;
+        o->after_comma = false;
+        *closed = false;
+        *m = &e->args;
+        *at = N_EXPECTED;
+        *args_v = NULL;
+        return KT_SCAN_OK;
+    }
     if (*at < N_EXPECTED) {
         const expected_key *x = &kineto_order[*at];
         if (kt_member_key_expected(o, pr, x->w, x->mask, x->len)) {
@@ -943,8 +958,9 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], cons
 
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
- * member loop predicts from there).                                       */
-static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3])
+ * member loop predicts from there).  *args_v: the args value when the
+ * "args" key followed dur as Kineto writes it, else NULL.                 */
+static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char **args_v)
 {
     const char *next_v = NULL;
     FAST_MEMBER(0, KEY2('p', 'h'), SEP("cat"), fast_ph(v_, o->end, &e->ph));
@@ -958,7 +974,8 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3])
     FAST_MEMBER(3, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
     FAST_MEMBER(4, KEY3('t', 'i', 'd'), LINE("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
     FAST_MEMBER(5, KEY2('t', 's'), SEP("dur"), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(6, KEY3('d', 'u', 'r'), PATTERN(","), fast_time(v_, o->end, &e->dur, NULL));
+    FAST_MEMBER(6, KEY3('d', 'u', 'r'), LINE("args"), fast_time(v_, o->end, &e->dur, NULL));
+    *args_v = next_v;
     return 7;
 }
 #undef FAST_MEMBER
@@ -978,12 +995,13 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event e;
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
-    size_t at = fast_members(&e, &o, p->thread_ids);
+    const char *args_v = NULL;
+    size_t at = fast_members(&e, &o, p->thread_ids, &args_v);
     o.after_comma = at > 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;
         member *m;
-        kt_scan_res res = next_key(&e, &o, &pr, &closed, &m, &at);
+        kt_scan_res res = next_key(&e, &o, &pr, &closed, &m, &at, &args_v);
         if (res == KT_SCAN_OK && !closed) {
             if (m == &e.args && !e.pushed && args_now(&e, &pr))
                 res = args_in_place(p, &e, &o, &pr);
