@@ -279,7 +279,21 @@ bool kt_meta_handle(kt_parser *p, const char *key, size_t klen, unsigned kflags,
                     const char *vend);
 /* Finish the rank's meta_json from the collected pairs.                    */
 bool kt_meta_finish(kt_parser *p);
-bool kt_catcount_add(kt_catcount *c, uint32_t id, uint64_t n);
+/* Count n more complete events of raw category id (false on OOM).  Inline:
+ * the loader counts every complete event.                                */
+bool kt_catcount_grow(kt_catcount *c);
+static inline bool kt_catcount_add(kt_catcount *c, uint32_t id, uint64_t n)
+{
+    if ((c->n + 1) * 2 > c->cap && !kt_catcount_grow(c)) return false;
+    size_t j = (id * 2654435761u) & (c->cap - 1);
+    while (c->id[j] != KT_NONE && c->id[j] != id) j = (j + 1) & (c->cap - 1);
+    if (c->id[j] == KT_NONE) {
+        c->id[j] = id;
+        c->n++;
+    }
+    c->count[j] += n;
+    return true;
+}
 void kt_catcount_free(kt_catcount *c);
 
 /* ---- ranks and files (rank_detect.c, discover.c) --------------------------- */

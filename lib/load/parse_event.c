@@ -140,6 +140,7 @@ static int64_t thread_id(kt_parser *p, const member *m)
 static int64_t flow_id(kt_parser *p, const member *m)
 {
     if (!m->v) return -1;
+    if (m->parsed) return m->num; /* a plain integer, read by fast_int */
     kt_num n;
     const char *s = m->v, *end = m->vend;
     if (is_string(m)) {

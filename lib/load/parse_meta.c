@@ -143,7 +143,7 @@ bool kt_meta_finish(kt_parser *p)
 }
 
 /* ---- raw category counts ------------------------------------------------------ */
-static bool catcount_grow(kt_catcount *c)
+bool kt_catcount_grow(kt_catcount *c)
 {
     size_t cap = c->cap ? c->cap * 2 : 64;
     uint32_t *id = malloc(cap * sizeof *id);
@@ -166,19 +166,6 @@ static bool catcount_grow(kt_catcount *c)
     c->id = id;
     c->count = count;
     c->cap = cap;
-    return true;
-}
-
-bool kt_catcount_add(kt_catcount *c, uint32_t id, uint64_t n)
-{
-    if ((c->n + 1) * 2 > c->cap && !catcount_grow(c)) return false;
-    size_t j = (id * 2654435761u) & (c->cap - 1);
-    while (c->id[j] != KT_NONE && c->id[j] != id) j = (j + 1) & (c->cap - 1);
-    if (c->id[j] == KT_NONE) {
-        c->id[j] = id;
-        c->n++;
-    }
-    c->count[j] += n;
     return true;
 }
 
