@@ -123,6 +123,14 @@ static const char edge_cases[] =
     "\"args\": {\"cbid\": 3, \"correlation\": 8}},\n"
     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a4\", \"pid\": 1, \"tid\": 2, \"ts\": 33, \"dur\": 1, "
     "\"args\": {\"cbid\": 4, \"correlation\": 9}},\n"
+    /* grid/block arrays the fast path leaves to the member loop: two or four
+     * numbers, a decimal, a leading zero, a sign; and one with inner blanks */
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g1\", \"pid\": 0, \"tid\": 7, \"ts\": 37, \"dur\": 1, "
+    "\"args\": {\"grid\": [1, 2], \"block\": [1, 2, 3, 4]}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g2\", \"pid\": 0, \"tid\": 7, \"ts\": 38, \"dur\": 1, "
+    "\"args\": {\"grid\": [1.5, 1, 1], \"block\": [007, 1, 1]}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g3\", \"pid\": 0, \"tid\": 7, \"ts\": 39, \"dur\": 1, "
+    "\"args\": {\"grid\": [-1, 2, 3], \"block\": [ 4 , 5 ,6 ] }},\n"
     /* the same keys with other blanks: the remembered bytes up to a value
      * differ, or match with a blank still before the value */
     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a5\", \"pid\": 1, \"tid\": 2, \"ts\": 34, \"dur\": 1, "
@@ -177,7 +185,7 @@ static const char edge_cases[] =
 TEST(load_fast_path_equals_member_loop_edge_cases)
 {
     size_t n = check_fast_equals_general("edge.json", edge_cases, sizeof edge_cases - 1);
-    CHECK_INT(n, 45); /* every event is usable */
+    CHECK_INT(n, 48); /* every event is usable */
 }
 
 /* A whole (possibly gzip) file, inflated. */

@@ -491,6 +491,29 @@ static inline const char *arg_value_start(const char *q, const char *end, kt_arg
     return v;
 }
 
+/* A kernel's "grid": [2048, 1, 1] or "block": [128, 1, 1] as push_xyz
+ * stores it, when it is three plain integers; else NULL (the member loop
+ * reads it).                                                             */
+static inline const char *fast_xyz_arg(kt_parser *p, arg_spec spec, const char *v, const char *end,
+                                       bool *closed)
+{
+    uint64_t xyz[3];
+    const char *q = v + 1;
+    for (int i = 0; i < 3; i++) {
+        q = kt_skip_ws(q, end);
+        unsigned n = kt_digits16(q, &xyz[i]);
+        if (n == 0 || n >= 16 || (n > 1 && *q == '0')) return NULL;
+        q = kt_skip_ws(q + n, end);
+        if (q >= end || *q != (i < 2 ? ',' : ']')) return NULL;
+        q++;
+    }
+    const char *sep = kt_skip_ws(q, end);
+    if (sep >= end || (*sep != ',' && *sep != '}')) return NULL;
+    for (uint32_t i = 0; i < 3; i++) push_arg(p, spec.key + i, KT_ARGT_INT, (int64_t)xyz[i], 0, 0);
+    *closed = *sep == '}';
+    return sep + 1;
+}
+
 /* The most common args, "key": 123 or "key": 1.25 (below 16 digits in
  * all), the j-th of their object, stored straight; the position after the
  * ',' or '}' (*closed), else NULL with nothing stored (the member loop
@@ -504,6 +527,7 @@ static inline const char *fast_number_arg(kt_parser *p, const char *q, const cha
     arg_spec spec;
     const char *v = arg_value_start(q, end, L, j, &spec);
     if (!v) return NULL;
+    if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(p, spec, v, end, closed) : NULL;
     const char *d = v + (*v == '-');
     uint64_t whole, frac = 0;
     unsigned n = kt_digits16(d, &whole), nf = 0;
