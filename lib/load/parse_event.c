@@ -955,10 +955,9 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
         o->q = v_ + 1;                                                        \
     } while (0)
 
-/* Kineto's separator and next key as (16 zero-padded bytes, length). */
-#define PATTERN(text) ((const char[16]){ text }), (unsigned)(sizeof text - 1)
-#define SEP(key) PATTERN(", \"" key "\": ")
-#define LINE(key) PATTERN(",\n    \"" key "\": ")
+/* Kineto's separator and next key (kt_match16 patterns). */
+#define SEP(key) KT_PATTERN(", \"" key "\": ")
+#define LINE(key) KT_PATTERN(",\n    \"" key "\": ")
 
 /* A one-letter ph ("X", "f", ...). */
 static inline const char *fast_ph(const char *q, const char *end, member *m)
@@ -977,7 +976,7 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], cons
     FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), SEP("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
     FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), LINE("cat"), fast_time(v_, o->end, &e->ts, &ids[2]));
     FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), PATTERN(","), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), KT_PATTERN(","), fast_plain_string(v_, o->end, &e->name));
     return N_EXPECTED;
 }
 
@@ -987,7 +986,7 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], cons
  * "args" key followed dur as Kineto writes it, else NULL.                 */
 static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char **args_v)
 {
-    const char *next_v = NULL;
+    const char *next_v = kt_match16(o->q, o->end, KT_PATTERN("\n    \"ph\": ")); /* after '{' */
     FAST_MEMBER(0, KEY2('p', 'h'), SEP("cat"), fast_ph(v_, o->end, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
         /* flows go on with "id": the cat guess above did not match */
@@ -1004,7 +1003,6 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const cha
     return 7;
 }
 #undef FAST_MEMBER
-#undef PATTERN
 #undef SEP
 #undef LINE
 #undef KEY2

@@ -297,6 +297,12 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         }
     }
     if (r != KT_SCAN_OK) return r;
+    const char *b = kt_match16(next, c->end, KT_PATTERN(",\n  {"));
+    if (b) { /* Kineto's separator: straight on to the next event */
+        p->after_comma = true;
+        c->q = b - 1;
+        return KT_SCAN_OK;
+    }
     c->q = next;
     p->state = KT_PS_EVENT_NEXT;
     return KT_SCAN_OK;

@@ -87,6 +87,9 @@ static inline void kt_memo_set(kt_memo_key *k, const char *s, size_t n)
     k->valid = true;
 }
 
+/* A pattern for kt_match16: the text in 16 zero-padded bytes, its length. */
+#define KT_PATTERN(text) ((const char[16]){ text }), (unsigned)(sizeof text - 1)
+
 /* q + len when the len bytes at q (len <= 16) are those of pat (16
  * readable bytes), else NULL; q + 16 must be readable (the data is
  * followed by zero padding).  One compare for a whole separator pattern. */
