@@ -533,7 +533,9 @@ static inline const char *fast_number_arg(kt_parser *p, const char *q, const cha
     unsigned n = kt_digits16(d, &whole), nf = 0;
     const char *e = d + n;
     if (n > 0 && *e == '.' && (nf = kt_digits16(e + 1, &frac)) > 0) e += 1 + nf;
-    const char *sep = kt_skip_ws(e, end);
+    /* then a ',' at once, or Kineto's "\n    }" closing the args, or blanks */
+    const char *close = *e == ',' ? NULL : kt_match16(e, end, KT_PATTERN("\n    }"));
+    const char *sep = *e == ',' ? e : close ? close - 1 : kt_skip_ws(e, end);
     if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
     bool stored;
     if (nf == 0) {
@@ -1010,6 +1012,18 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const cha
 #undef KEY4
 #undef KB
 
+/* After a member's value: its ',' or the event's '}' (kt_member_sep);
+ * after args, Kineto's "\n  }" closing the event is one compare.        */
+static inline kt_scan_res member_end(const raw_event *e, const member *m, kt_obj *o, const kt_pair *pr,
+                                     bool *closed)
+{
+    const char *q = m == &e->args ? kt_match16(pr->vend, o->end, KT_PATTERN("\n  }")) : NULL;
+    if (!q) return kt_member_sep(o, pr->vend, closed);
+    o->q = q;
+    *closed = true;
+    return KT_SCAN_OK;
+}
+
 kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eof,
                            const char **next, const char **err)
 {
@@ -1031,7 +1045,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
             else
                 res = member_value(&e, m, &o, &pr);
         }
-        if (res == KT_SCAN_OK && !closed) res = kt_member_sep(&o, pr.vend, &closed);
+        if (res == KT_SCAN_OK && !closed) res = member_end(&e, m, &o, &pr, &closed);
         if (res != KT_SCAN_OK) { /* nothing of a partial event stays */
             r->ev.n = n0;
             r->nargs = a0;
