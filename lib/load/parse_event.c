@@ -991,7 +991,7 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const cha
     const char *next_v = kt_match16(o->q, o->end, KT_PATTERN("\n    \"ph\": ")); /* after '{' */
     FAST_MEMBER(0, KEY2('p', 'h'), SEP("cat"), fast_ph(v_, o->end, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
-        /* flows go on with "id": the cat guess above did not match */
+        /* flows go on with "id", not with the "cat" guessed above */
         return fast_flow_members(e, o, ids, kt_match16(o->comma, o->end, SEP("id")));
     }
     if (e->ph.v[1] != 'X') return 1;
