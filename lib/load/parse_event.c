@@ -460,13 +460,13 @@ static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f)
 }
 
 /* The j-th args member from q (just after its '{' or ','): the start of
- * its value, and in *spec what typed_arg makes of its key.  From the
+ * its value, and in *spec what spec_of makes of its key.  From the
  * category's layout when the bytes up to the value are the ones remembered
  * there (blanks, quoted key, ':', blanks: one compare), else by scanning
- * them and typed_arg, which the layout then learns; NULL when the key is
+ * them and spec_of, which the layout then learns; NULL when the key is
  * not plain or not followed by ':'.                                       */
-static inline const char *arg_value_start(const char *q, const char *end, kt_arg_layout *L, size_t j,
-                                          arg_spec *spec)
+static inline const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, const char *end,
+                                          kt_arg_layout *L, size_t j, arg_spec *spec)
 {
     if (L && j < L->n) {
         size_t len = L->k[j].key.len;
@@ -479,7 +479,8 @@ static inline const char *arg_value_start(const char *q, const char *end, kt_arg
     if (*kq != '"') return NULL;
     const char *kend = kt_special_from(kq + 1, end);
     if (kend + 1 >= end || kend[0] != '"' || kend[1] != ':') return NULL;
-    *spec = typed_arg(kq + 1, (size_t)(kend - kq - 1));
+    kt_pair key = { .key = kq + 1, .klen = (size_t)(kend - kq - 1) };
+    *spec = spec_of(p, mode, &key);
     const char *v = kt_skip_ws(kend + 2, end);
     size_t len = (size_t)(v - q);
     if (L && j < KT_LAYOUT_KEYS && len <= KT_MEMO_TEXT) {
@@ -519,13 +520,13 @@ static inline const char *fast_xyz_arg(kt_parser *p, arg_spec spec, const char *
  * ',' or '}' (*closed), else NULL with nothing stored (the member loop
  * reads it).  m / 10^k with m < 2^53 and k <= 15 is the correctly rounded
  * double (both are exact).                                                */
-static inline const char *fast_number_arg(kt_parser *p, const char *q, const char *end, bool *closed,
-                                          kt_arg_layout *L, size_t j)
+static inline const char *fast_number_arg(kt_parser *p, args_mode mode, const char *q, const char *end,
+                                          bool *closed, kt_arg_layout *L, size_t j)
 {
     static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
     arg_spec spec;
-    const char *v = arg_value_start(q, end, L, j, &spec);
+    const char *v = arg_value_start(p, mode, q, end, L, j, &spec);
     if (!v) return NULL;
     if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(p, spec, v, end, closed) : NULL;
     const char *d = v + (*v == '-');
@@ -557,7 +558,7 @@ static kt_scan_res parse_args(kt_parser *p, args_mode mode, kt_arg_layout *L, co
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
     bool closed = false;
     for (size_t j = 0; !closed; j++) { /* j: the arg's position */
-        const char *next = mode == ARGS_TYPED ? fast_number_arg(p, o.q, end, &closed, L, j) : NULL;
+        const char *next = fast_number_arg(p, mode, o.q, end, &closed, L, j);
         if (next) {
             o.after_comma = !closed;
             o.comma = next - 1;
