@@ -193,13 +193,21 @@ static const char edge_cases[] =
     "  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 2, "
     "\"ts\": 57, \"args\": {\"Bytes\": -512, \"Addr\": 139926520725504, \"Total Allocated\": 1e3}},\n"
     "  {\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 58, \"args\": {\"bytes\": 2048, \"x\": true}},\n"
+    /* instants in Kineto's layout, then with an "s" that is not a string and
+     * with no args */
+    "  {\n    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n"
+    "    \"pid\": 1, \"tid\": 2,\n    \"ts\": 59,\n    \"args\": {\n      \"Ev Idx\": 1, \"Bytes\": 64\n    }\n  },\n"
+    "  {\n    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": 5, \"name\": \"[memory]\",\n"
+    "    \"pid\": 1, \"tid\": 2,\n    \"ts\": 60,\n    \"args\": {\n      \"Ev Idx\": 2, \"Bytes\": 32\n    }\n  },\n"
+    "  {\n    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"mark\",\n"
+    "    \"pid\": 1, \"tid\": 2,\n    \"ts\": 61\n  },\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"last\", \"pid\": 1, \"tid\": 2, \"ts\": 24, \"dur\": 1}\n"
     "]}\n";
 
 TEST(load_fast_path_equals_member_loop_edge_cases)
 {
     size_t n = check_fast_equals_general("edge.json", edge_cases, sizeof edge_cases - 1);
-    CHECK_INT(n, 55); /* every event is usable */
+    CHECK_INT(n, 58); /* every event is usable */
 }
 
 /* A whole (possibly gzip) file, inflated. */

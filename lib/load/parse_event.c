@@ -793,6 +793,7 @@ typedef struct expected_key {
 /* '"key":' as the (word, mask, length) that kt_member_key_expected and
  * fast_key compare in one step.                                            */
 #define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
+#define KEY1(a) (KB('"', 0) | KB(a, 1) | KB('"', 2) | KB(':', 3)), 0xFFFFFFFFull, 4
 #define KEY2(a, b) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB('"', 3) | KB(':', 4)), 0xFFFFFFFFFFull, 5
 #define KEY3(a, b, c) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB('"', 4) | KB(':', 5)), 0xFFFFFFFFFFFFull, 6
 #define KEY4(a, b, c, d) \
@@ -983,6 +984,23 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], cons
     return N_EXPECTED;
 }
 
+/* Instant events after their ph, as Kineto writes them ([memory] events
+ * by the thousand when memory is profiled): cat, s (not kept), name, pid,
+ * tid, ts, and then args (*args_v, as for complete events).              */
+static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char *next_v,
+                                   const char **args_v)
+{
+    member scope; /* "s": read past, as the member loop does */
+    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), SEP("s"), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, KEY1('s'), SEP("name"), fast_plain_string(v_, o->end, &scope));
+    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), LINE("pid"), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), LINE("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), LINE("args"), fast_time(v_, o->end, &e->ts, &ids[2]));
+    *args_v = next_v;
+    return N_EXPECTED;
+}
+
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).  *args_v: the args value when the
@@ -995,6 +1013,7 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const cha
         /* flows go on with "id", not with the "cat" guessed above */
         return fast_flow_members(e, o, ids, kt_match16(o->comma, o->end, SEP("id")));
     }
+    if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, next_v, args_v);
     if (e->ph.v[1] != 'X') return 1;
     FAST_MEMBER(1, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), SEP("pid"), fast_plain_string(v_, o->end, &e->name));
@@ -1008,6 +1027,7 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const cha
 #undef FAST_MEMBER
 #undef SEP
 #undef LINE
+#undef KEY1
 #undef KEY2
 #undef KEY3
 #undef KEY4
