@@ -9,7 +9,10 @@
  * strings, args either into the typed args the
  * analyses use (model.h: kt_arg_key) or, for counters, instants and CUPTI
  * range events, every arg under its own interned key.  Whatever is not
- * converted stays reachable through the raw args byte range.
+ * converted stays reachable through the raw args byte range.  Kineto's own
+ * layout has fast paths (its members' order and blanks, each category's
+ * args as the previous event of it had them); tests/test_load_fast.c
+ * checks they give what the general loop gives.
  */
 #include "load_internal.h"
 
@@ -844,11 +847,13 @@ static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, 
 
 /* ---- Kineto's leading members, straight through -----------------------------
  * Nearly every event starts as Kineto writes it: complete events with ph,
- * cat, name, pid, tid, ts, dur, flows with ph, id, pid, tid, ts, cat, name;
- * plain strings, integer ids, decimal µs.  These members are read by
- * straight-line code that fills raw_event exactly as the member loop would;
- * at the first member that differs it stops, and the loop goes on from that
- * member's start (so any layout still works, only slower).               */
+ * cat, name, pid, tid, ts, dur, flows with ph, id, pid, tid, ts, cat, name,
+ * instants with ph, cat, s, name, pid, tid, ts; plain strings, integer ids,
+ * decimal µs, and Kineto's blanks between them (one 16-byte pattern per
+ * separator and key).  These members are read by straight-line code that
+ * fills raw_event exactly as the member loop would; at the first member
+ * that differs it stops, and the loop goes on from that member's start (so
+ * any layout still works, only slower).                                  */
 
 /* Past key word w (mask, len bytes: '"key":') and the blanks around it,
  * or NULL when the next member has another key.                          */
