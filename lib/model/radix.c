@@ -57,11 +57,12 @@ static void merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *boun
     if (src != ids) memcpy(ids, src, n * sizeof *ids);
 }
 
-static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col)
+/* One radix sort of ids by a column of either width (the other is NULL). */
+static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col64, const int32_t *col32)
 {
-    uint64_t *keys = malloc(n * sizeof *keys);
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
+    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col64 ? col64[ids[i]] : col32[ids[i]]);
     bool ok = kt_radix_sort(keys, ids, n);
     free(keys);
     return ok;
@@ -72,7 +73,7 @@ bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint3
     if (n < 2) return true;
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = find_runs(ids, n, col, bounds);
-    if (!runs) return radix_sort_by(ids, n, col);
+    if (!runs) return radix_sort_by(ids, n, col, NULL);
     if (runs > 1) merge_runs(ids, n, col, bounds, runs, spare);
     return true;
 }
@@ -87,12 +88,7 @@ bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
 
 bool kt_sort_ids_by_i32(uint32_t *ids, size_t n, const int32_t *col)
 {
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col[ids[i]]);
-    bool ok = kt_radix_sort(keys, ids, n);
-    free(keys);
-    return ok;
+    return radix_sort_by(ids, n, NULL, col);
 }
 
 /* The bytes (0 = lowest) in which some key differs from keys[0], into
