@@ -537,9 +537,11 @@ static inline const char *fast_number_arg(kt_parser *p, args_mode mode, const ch
     unsigned n = kt_digits16(d, &whole), nf = 0;
     const char *e = d + n;
     if (n > 0 && *e == '.' && (nf = kt_digits16(e + 1, &frac)) > 0) e += 1 + nf;
-    /* then a ',' at once, or Kineto's "\n    }" closing the args, or blanks */
-    const char *close = *e == ',' ? NULL : kt_match16(e, end, KT_PATTERN("\n    }"));
-    const char *sep = *e == ',' ? e : close ? close - 1 : kt_skip_ws(e, end);
+    const char *sep = e; /* then a ',' at once, or Kineto's "\n    }" closing the args, or blanks */
+    if (*e != ',') {
+        const char *close = kt_match16(e, end, KT_PATTERN("\n    }"));
+        sep = close ? close - 1 : kt_skip_ws(e, end);
+    }
     if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
     bool stored;
     if (nf == 0) {
@@ -821,7 +823,7 @@ static inline __attribute__((always_inline)) kt_scan_res next_key(raw_event *e, 
                                                                   const char **args_v)
 {
     if (*args_v) {
-        *pr = (kt_pair){ .key = *args_v - 7, .klen = 4, .v = *args_v }; /* "args": */
+        *pr = (kt_pair){ .key = *args_v - (sizeof "args\": " - 1), .klen = 4, .v = *args_v };
         o->q = *args_v;
         o->after_comma = false;
         *closed = false;
