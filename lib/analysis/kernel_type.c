@@ -10,28 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 static bool has(const char *s, const char *p) { return strstr(s, p) != NULL; }
 
 /* (^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*) */
 static bool hta_comm(const char *n)
 {
-    return starts(n, "nccl") || starts(n, "hip") || starts(n, "hccl") || has(n, "ncclKernel");
+    return kt_starts_with(n, "nccl") || kt_starts_with(n, "hip") || kt_starts_with(n, "hccl") ||
+           has(n, "ncclKernel");
 }
 
 /* (^(hip)?Memcpy)|(^(hip)?Memset)|(^dma) */
 static bool hta_memory(const char *n)
 {
-    return starts(n, "Memcpy") || starts(n, "hipMemcpy") || starts(n, "Memset") ||
-           starts(n, "hipMemset") || starts(n, "dma");
+    return kt_starts_with(n, "Memcpy") || kt_starts_with(n, "hipMemcpy") ||
+           kt_starts_with(n, "Memset") || kt_starts_with(n, "hipMemset") || kt_starts_with(n, "dma");
 }
 
 /* ROCm 7.1 runs copies and fills as kernels named after the rocclr blit
  * (7.2 emits gpu_memcpy/gpu_memset again).                                 */
 static bool rocm_blit(const char *n)
 {
-    return starts(n, "__amd_rocclr_copyBuffer") || starts(n, "__amd_rocclr_fillBuffer") ||
-           starts(n, "MEMORY_COPY_");
+    return kt_starts_with(n, "__amd_rocclr_copyBuffer") ||
+           kt_starts_with(n, "__amd_rocclr_fillBuffer") || kt_starts_with(n, "MEMORY_COPY_");
 }
 
 /* The negated COMPUTATION pattern: names that are not computation. */
@@ -41,9 +41,9 @@ static bool hta_not_compute(const char *n)
                                             "job_exe", "packet", "pe_exe", "cpum_exe_subgraph",
                                             "hccl", "collective_subgraph_execution" };
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (starts(n, prefixes[i])) return true;
+        if (kt_starts_with(n, prefixes[i])) return true;
     if (has(n, "Memcpy") || has(n, "Memset") || has(n, "dma") || has(n, "Sync")) return true;
-    return starts(n, "cuda") && has(n + 4, "LaunchKernel");
+    return kt_starts_with(n, "cuda") && has(n + 4, "LaunchKernel");
 }
 
 const char *kt_shorten_name(const char *name, char *buf, size_t n)
@@ -70,9 +70,10 @@ const char *kt_shorten_name(const char *name, char *buf, size_t n)
 
 bool kt_is_comm_kernel_name(const char *n)
 {
-    return starts(n, "nccl") || starts(n, "rccl") || starts(n, "hccl") || has(n, "ncclKernel") ||
-           has(n, "ncclDevKernel") || has(n, "rccl_") || has(n, "rcclGenericKernel") ||
-           starts(n, "msccl") || has(n, "cross_device_reduce") || has(n, "multimem_all_reduce");
+    return kt_starts_with(n, "nccl") || kt_starts_with(n, "rccl") || kt_starts_with(n, "hccl") ||
+           has(n, "ncclKernel") || has(n, "ncclDevKernel") || has(n, "rccl_") ||
+           has(n, "rcclGenericKernel") || kt_starts_with(n, "msccl") ||
+           has(n, "cross_device_reduce") || has(n, "multimem_all_reduce");
 }
 
 kt_kernel_type kt_kernel_type_of(const char *name, uint8_t kind, bool hta_compat)
@@ -97,8 +98,8 @@ const char *kt_kernel_type_name(kt_kernel_type t)
 
 const char *kt_memory_kernel_type(const char *name, char *buf, size_t n)
 {
-    if (starts(name, "Memset")) return "Memset";
-    if (!starts(name, "Memcpy")) return "Memcpy Unknown";
+    if (kt_starts_with(name, "Memset")) return "Memset";
+    if (!kt_starts_with(name, "Memcpy")) return "Memcpy Unknown";
     snprintf(buf, n, "%.11s", name);
     return buf;
 }

@@ -4,12 +4,12 @@
  * (_v2, _ptsz, _v10000, Ex, ExC, cooperative launches).
  */
 #include "launch_api.h"
+#include "model/model.h"
 
 #include <string.h>
 
 #define MTIA_LAUNCH "runFunction - job_prep_and_submit_for_execution"
 
-static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 static bool has(const char *s, const char *p) { return strstr(s, p) != NULL; }
 
 static bool in_list(const char *name, const char *const *list)
@@ -22,7 +22,7 @@ static bool in_list(const char *name, const char *const *list)
 bool kt_is_launch_api(const char *n)
 {
     if (!strcmp(n, MTIA_LAUNCH)) return true;
-    if (!starts(n, "cu") && !starts(n, "hip")) return false;
+    if (!kt_starts_with(n, "cu") && !kt_starts_with(n, "hip")) return false;
     if (has(n, "LaunchKernel") || has(n, "LaunchCooperativeKernel") || has(n, "GraphLaunch"))
         return true;
     return (has(n, "Memcpy") || has(n, "Memset")) && (has(n, "Async") || has(n, "WithStream"));

@@ -82,7 +82,6 @@ static kt_status hta_temporal(const kt_trace *t, const kt_rank_sel *sel, const k
 
 enum { TL_COMP = 1, TL_COMM, TL_MEMCPY };
 
-static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 static bool contains_nocase(const char *s, const char *p)
 {
@@ -102,7 +101,7 @@ static bool rocclr_copy(const char *n)
     };
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++) {
         size_t l = strlen(copies[i]);
-        if (starts(n, copies[i]) && (!n[l] || !strcmp(n + l, ".kd"))) return true;
+        if (kt_starts_with(n, copies[i]) && (!n[l] || !strcmp(n + l, ".kd"))) return true;
     }
     return false;
 }

@@ -18,11 +18,6 @@ void kt_summary_reset(kt_event_summary *s)
                              .last_call_name = KT_NONE };
 }
 
-static bool starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Which vendor's API a runtime/driver call belongs to: looked up only when
  * the name differs from the previous call's (calls repeat a few names).  */
 void kt_summary_note_call(kt_event_summary *s, const kt_strtab *strs, uint32_t name, uint32_t cat)
@@ -30,9 +25,9 @@ void kt_summary_note_call(kt_event_summary *s, const kt_strtab *strs, uint32_t n
     if (name == s->last_call_name) return;
     s->last_call_name = name;
     const char *n = name == KT_NONE ? "" : kt_strtab_get(strs, name);
-    s->hip_calls |= starts_with(n, "hip");
-    s->cuda_calls |= starts_with(n, "cu");
-    s->mtia_calls |= cat != KT_NONE && starts_with(kt_strtab_get(strs, cat), "mtia");
+    s->hip_calls |= kt_starts_with(n, "hip");
+    s->cuda_calls |= kt_starts_with(n, "cu");
+    s->mtia_calls |= cat != KT_NONE && kt_starts_with(kt_strtab_get(strs, cat), "mtia");
 }
 
 void kt_summary_merge(kt_event_summary *dst, const kt_event_summary *src)

@@ -17,6 +17,7 @@
 
 #include "../kineta.h"
 #include <stdbool.h>
+#include <string.h>
 
 #define KT_NONE UINT32_MAX  /* "no event" / "no string" / "no arg" */
 
@@ -34,6 +35,12 @@ const char *kt_strtab_get(const kt_strtab *t, uint32_t id); /* NUL-terminated */
 size_t kt_strtab_len(const kt_strtab *t, uint32_t id);
 size_t kt_strtab_count(const kt_strtab *t);
 size_t kt_strtab_bytes(const kt_strtab *t);
+
+/* s begins with prefix (names and categories are matched by prefix). */
+static inline bool kt_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 /* ---- event kinds ----------------------------------------------------------
  * Derived from ph + category at load time (legacy 2021 categories are
