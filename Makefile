@@ -19,7 +19,7 @@ CFLAGS += $(WARN) $(OPT) -pthread
 LDLIBS = -lisal -lz -lm -pthread
 LDFLAGS += $(OPT)
 
-LIB_SRC := $(sort $(wildcard lib/*.c lib/*/*.c))
+LIB_SRC := $(sort $(wildcard lib/*.c lib/*/*.c lib/*/*/*.c))
 CLI_SRC := $(sort $(wildcard programs/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))

@@ -1,7 +1,7 @@
 /* test_intervals.c — unions, touching merges, intersections; kernel types. */
 #include "test.h"
-#include "analysis/intervals.h"
-#include "analysis/kernel_type.h"
+#include "analysis/common/intervals.h"
+#include "analysis/common/kernel_type.h"
 #include "model/model.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* test_kernel_category.c — kernel categories: the reviewed table of real
  * names, the misfires of earlier categorizers, and user rule files. */
 #include "test.h"
-#include "analysis/kernel_category.h"
+#include "analysis/common/kernel_category.h"
 #include "kineta.h"
 #include "model/model.h"
 

@@ -1,8 +1,8 @@
 /* test_kernel_names.c — short kernel names stay distinct; grouping and
  * per-group duration statistics. */
 #include "test.h"
-#include "analysis/kernel_names.h"
-#include "analysis/kernel_stats.h"
+#include "analysis/common/kernel_names.h"
+#include "analysis/kernels/kernel_stats.h"
 
 #include <stdlib.h>
 

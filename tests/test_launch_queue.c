@@ -1,7 +1,7 @@
 /* test_launch_queue.c — launch statistics, queue length and memcpy
  * bandwidth on hand-built traces (default and --hta-compat rules). */
-#include "analysis/launch_api.h"
-#include "analysis/np_sort.h"
+#include "analysis/common/launch_api.h"
+#include "analysis/common/np_sort.h"
 #include "fixture.h"
 #include "output/table.h"
 #include "test.h"

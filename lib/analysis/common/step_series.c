@@ -1,0 +1,22 @@
+/* step_series.c — see step_series.h. */
+#include "analysis/common/step_series.h"
+
+#include <stdbool.h>
+
+static bool same_series(const kt_step_point *a, const kt_step_point *b)
+{
+    return a->key == b->key && a->pid == b->pid;
+}
+
+size_t kt_merge_steps(kt_step_point *p, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m > 0 && same_series(&p[m - 1], &p[i]) && p[m - 1].ts == p[i].ts)
+            p[m - 1].value = p[i].value;
+        else
+            p[m++] = p[i];
+        if (m >= 2 && same_series(&p[m - 2], &p[m - 1]) && p[m - 2].value == p[m - 1].value) m--;
+    }
+    return m;
+}

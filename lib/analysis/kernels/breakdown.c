@@ -1,0 +1,525 @@
+/*
+ * breakdown.c — HTA's GPU kernel breakdown (spec A4.2): how GPU time splits
+ * into computation, communication and memory (and their overlaps), and the
+ * top kernels of each type on each rank with the tail folded into "others".
+ *
+ * It reproduces HTA's tables and column names; the one deliberate difference
+ * is that statistics after folding are the real per-launch statistics (HTA
+ * reports max = min = mean = sum for every named kernel, a [BUG]).  Under
+ * hta_compat the bug, HTA's "stream != -1" event set and its name-only
+ * classification are reproduced instead (docs/kernels.md).
+ */
+#include "analysis/common/intervals.h"
+#include "analysis/kernels/kernel_stats.h"
+#include "analysis/common/kernel_type.h"
+#include "model/model.h"
+#include "output/table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NTYPES 3           /* COMPUTATION, COMMUNICATION, MEMORY: bits 1, 2, 4 */
+#define OTHERS KT_NONE     /* name id of the folded row */
+
+kt_breakdown_options kt_breakdown_defaults(void)
+{
+    return (kt_breakdown_options){ .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
+}
+
+/* One row of the per-kernel table (and of the distribution table). */
+typedef struct bd_row {
+    uint32_t name;           /* strtab id; OTHERS for the folded row */
+    int rank;
+    kt_kernel_type type;
+    kt_dur_stats st;
+} bd_row;
+
+typedef struct bd_rows {
+    bd_row *r;
+    size_t n, cap;
+} bd_rows;
+
+typedef struct bd {
+    const kt_trace *t;
+    kt_breakdown_options o;
+    bool compat;
+    kt_type_cache *types;
+    int64_t label_ns[1 << NTYPES]; /* all ranks, by type bitmask */
+    kt_table *by_rank;
+    bd_rows kernels;         /* rows of "kernels" */
+    bd_rows all;             /* real stats of every (rank, type, name) */
+} bd;
+
+static bool rows_push(bd_rows *v, bd_row row)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        bd_row *r = realloc(v->r, cap * sizeof *r);
+        if (!r) return false;
+        v->r = r;
+        v->cap = cap;
+    }
+    v->r[v->n++] = row;
+    return true;
+}
+
+static const char *name_of(const bd *b, uint32_t id)
+{
+    return id == OTHERS ? "others" : kt_strtab_get(b->t->strs, id);
+}
+
+/* ---- which events, which type --------------------------------------------- */
+
+/* HTA analyses rows with stream != -1 (which includes stream-bearing
+ * cuda_sync events); by default GPU work is recognized by its kind.        */
+static bool is_gpu_row(const kt_rank *r, uint32_t i, bool compat)
+{
+    if (compat) return r->ev.ph[i] == 'X' && r->ev.stream[i] != -1;
+    return kt_kind_is_gpu(r->ev.kind[i]);
+}
+
+/* Type of a GPU row, or -1 when the breakdown does not analyse it. */
+static int analysed_type(const bd *b, const kt_rank *r, uint32_t i)
+{
+    kt_kernel_type ty = kt_event_kernel_type(b->types, r, i);
+    if (ty == KT_TYPE_OTHER || (ty == KT_TYPE_MEMORY && !b->o.memory)) return -1;
+    return (int)ty;
+}
+
+/* ---- output 1: time partitioned into types and overlaps ------------------- */
+
+typedef struct point {
+    int64_t time;
+    int delta; /* +bit at a merged start, -bit at a merged end */
+} point;
+
+static int by_time(const void *a, const void *b)
+{
+    const point *x = a, *y = b;
+    if (x->time != y->time) return (x->time > y->time) - (x->time < y->time);
+    return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
+}
+
+/* HTA's sweep: merge each type's intervals (touching ones merge), +bit at
+ * merged starts, -bit at merged ends; the running sum is the set of active
+ * types; sum segment lengths per set.  At equal times ends go first, so
+ * touching intervals of different types never make zero-length overlap
+ * classes.  Under hta_compat intervals can be negative (HTA's rounding):
+ * they go through the same arithmetic as in HTA.                           */
+static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int64_t label_ns[1 << NTYPES])
+{
+    size_t total = 0;
+    for (int ty = 0; ty < NTYPES; ty++) total += 2 * (n[ty] = kt_intervals_merge(iv[ty], n[ty]));
+    point *p = malloc((total ? total : 1) * sizeof *p);
+    if (!p) return false;
+    size_t np = 0;
+    for (int ty = 0; ty < NTYPES; ty++)
+        for (size_t k = 0; k < n[ty]; k++) {
+            p[np++] = (point){ iv[ty][k].start, 1 << ty };
+            p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
+        }
+    qsort(p, np, sizeof *p, by_time);
+    int running = 0;
+    for (size_t k = 0; k + 1 < np; k++) {
+        running += p[k].delta;
+        if (running > 0 && (running & ((1 << NTYPES) - 1)))
+            label_ns[running & ((1 << NTYPES) - 1)] += p[k + 1].time - p[k].time;
+    }
+    free(p);
+    return true;
+}
+
+/* "COMPUTATION overlapping COMMUNICATION ..." for a type bitmask. */
+static void label_of(int mask, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int ty = 0; ty < NTYPES; ty++) {
+        if (!(mask & (1 << ty))) continue;
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, "%s%s", l ? " overlapping " : "", kt_kernel_type_name((kt_kernel_type)ty));
+    }
+}
+
+/* Labels with time, by sum descending (ties: bitmask order). */
+static size_t sorted_labels(const int64_t ns[1 << NTYPES], int order[1 << NTYPES])
+{
+    size_t n = 0;
+    for (int m = 1; m < (1 << NTYPES); m++)
+        if (ns[m] != 0) order[n++] = m;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && ns[order[j]] > ns[order[j - 1]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    return n;
+}
+
+static void add_type_rows(kt_table *tb, const int64_t ns[1 << NTYPES], int rank)
+{
+    int order[1 << NTYPES];
+    size_t n = sorted_labels(ns, order);
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) total += ns[order[i]];
+    for (size_t i = 0; i < n; i++) {
+        char label[128];
+        label_of(order[i], label, sizeof label);
+        size_t c = 0;
+        kt_table_add_row(tb);
+        if (rank >= 0) kt_table_set_int(tb, c++, rank);
+        kt_table_set_str(tb, c++, label);
+        kt_table_set_float(tb, c++, (double)ns[order[i]] / 1e3);
+        kt_table_set_float(tb, c++, total ? 100.0 * (double)ns[order[i]] / (double)total : 0);
+    }
+}
+
+static kt_table *type_table(const char *name, bool with_rank)
+{
+    kt_table *tb = kt_table_new(name);
+    if (!tb) return NULL;
+    if (with_rank) kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
+    kt_table_add_col(tb, "sum", KT_COL_FLOAT, -1);
+    kt_table_add_col(tb, "percentage", KT_COL_FLOAT, 1);
+    return tb;
+}
+
+/* ---- output 2: per-kernel statistics with HTA's folding ------------------- */
+
+static int by_sum_desc(const void *a, const void *b, void *ctx)
+{
+    const bd_row *x = a, *y = b;
+    if (x->st.sum != y->st.sum) return x->st.sum < y->st.sum ? 1 : -1;
+    return strcmp(name_of(ctx, x->name), name_of(ctx, y->name));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* pandas Series.quantile (linear interpolation) of v[0..n). */
+static double quantile(const int64_t *v, size_t n, double q)
+{
+    int64_t *s = malloc(n * sizeof *s);
+    if (!s) return NAN;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_i64);
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    double r = lo + 1 < n ? (double)s[lo] + (h - (double)lo) * (double)(s[lo + 1] - s[lo]) : (double)s[lo];
+    free(s);
+    return r;
+}
+
+/* Which of the k kernels (sorted by sum desc) HTA folds into "others":
+ * cumulative sum above its duration_ratio quantile, or position >= num_kernels. */
+static bool fold_marks(const bd *b, const bd_row *g, size_t k, bool *fold)
+{
+    int64_t *cum = malloc(k * sizeof *cum);
+    if (!cum) return false;
+    for (size_t i = 0; i < k; i++) cum[i] = g[i].st.sum + (i ? cum[i - 1] : 0);
+    double q = quantile(cum, k, b->o.duration_ratio);
+    for (size_t i = 0; i < k; i++) fold[i] = (double)cum[i] > q || i >= b->o.num_kernels;
+    free(cum);
+    return !isnan(q);
+}
+
+/* HTA's statistics after folding: every kernel reduced to its sum, then
+ * sum/max/min/mean/std over those sums ([BUG] reproduced under compat).  */
+static kt_dur_stats stats_of_sums(const bd_row *g, const bool *fold, size_t k, bool want_fold)
+{
+    kt_dur_stats st = { 0 };
+    double ss = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (fold[i] != want_fold) continue;
+        int64_t s = g[i].st.sum;
+        st.min = st.count && st.min < s ? st.min : s;
+        st.max = st.count && st.max > s ? st.max : s;
+        st.sum += s;
+        st.count++;
+    }
+    st.mean = st.count ? (double)st.sum / (double)st.count : 0;
+    for (size_t i = 0; i < k; i++)
+        if (fold[i] == want_fold) ss += ((double)g[i].st.sum - st.mean) * ((double)g[i].st.sum - st.mean);
+    st.std = st.count > 1 ? sqrt(ss / (double)(st.count - 1)) : 0;
+    return st;
+}
+
+/* Real per-launch statistics of the folded kernels, merged exactly:
+ * pooled variance from each kernel's count, mean and std.                 */
+static kt_dur_stats merged_stats(const bd_row *g, const bool *fold, size_t k)
+{
+    kt_dur_stats st = { 0 };
+    for (size_t i = 0; i < k; i++) {
+        if (!fold[i]) continue;
+        const kt_dur_stats *x = &g[i].st;
+        st.min = st.count && st.min < x->min ? st.min : x->min;
+        st.max = st.count && st.max > x->max ? st.max : x->max;
+        st.sum += x->sum;
+        st.count += x->count;
+    }
+    st.mean = (double)st.sum / (double)st.count;
+    double ss = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!fold[i]) continue;
+        const kt_dur_stats *x = &g[i].st;
+        double d = x->mean - st.mean;
+        ss += x->std * x->std * (double)(x->count - 1) + (double)x->count * d * d;
+    }
+    st.std = st.count > 1 ? sqrt(ss / (double)(st.count - 1)) : 0;
+    st.median = NAN;
+    return st;
+}
+
+/* Fold one (rank, type) group of kernels g[0..k) and emit its rows. */
+static bool fold_and_emit(bd *b, bd_row *g, size_t k)
+{
+    qsort_r(g, k, sizeof *g, by_sum_desc, b);
+    if (k <= b->o.num_kernels) {
+        for (size_t i = 0; i < k; i++)
+            if (!rows_push(&b->kernels, g[i])) return false;
+        return true;
+    }
+    bool *fold = malloc(k * sizeof *fold);
+    bool ok = fold && fold_marks(b, g, k, fold);
+    for (size_t i = 0; ok && i < k; i++) {
+        if (fold[i]) continue;
+        bd_row row = g[i];
+        if (b->compat) row.st = stats_of_sums(&g[i], &fold[i], 1, false);
+        ok = rows_push(&b->kernels, row);
+    }
+    bool any = false;
+    for (size_t i = 0; ok && i < k; i++) any |= fold[i];
+    if (ok && any) {
+        bd_row others = { .name = OTHERS, .rank = g[0].rank, .type = g[0].type };
+        others.st = b->compat ? stats_of_sums(g, fold, k, true) : merged_stats(g, fold, k);
+        ok = rows_push(&b->kernels, others);
+    }
+    free(fold);
+    return ok;
+}
+
+/* ---- one rank ------------------------------------------------------------- */
+
+typedef struct rank_scan {
+    kt_interval *iv[NTYPES];
+    size_t n[NTYPES], cap[NTYPES];
+    kt_group_map groups;      /* key: type << 32 | name id */
+    kt_samples samples;
+} rank_scan;
+
+static void scan_free(rank_scan *s)
+{
+    for (int ty = 0; ty < NTYPES; ty++) free(s->iv[ty]);
+    kt_group_map_free(&s->groups);
+    kt_samples_free(&s->samples);
+}
+
+static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
+{
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        if (!is_gpu_row(r, i, b->compat)) continue;
+        int ty = analysed_type(b, r, i);
+        if (ty < 0) continue;
+        int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
+        uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
+        if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
+            !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
+            return false;
+        s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], r->ev.ts[i] + dur };
+    }
+    return true;
+}
+
+/* Per-kernel rows of one rank: real statistics of every kernel (kept for
+ * the distribution table), then HTA's folding per type.                   */
+static bool kernel_rows(bd *b, int rank, rank_scan *s)
+{
+    size_t ng = s->groups.n;
+    kt_dur_stats *st = kt_group_stats(&s->samples, ng);
+    bd_row *g = malloc((ng ? ng : 1) * sizeof *g);
+    bool ok = st && g;
+    for (int ty = 0; ok && ty < NTYPES; ty++) {
+        size_t k = 0;
+        for (size_t id = 0; id < ng; id++) {
+            if ((int)(s->groups.keys[id] >> 32) != ty) continue;
+            g[k] = (bd_row){ .name = (uint32_t)s->groups.keys[id], .rank = rank, .type = (kt_kernel_type)ty,
+                             .st = st[id] };
+            ok = ok && rows_push(&b->all, g[k]);
+            k++;
+        }
+        if (ok && k) ok = fold_and_emit(b, g, k);
+    }
+    free(g);
+    free(st);
+    return ok;
+}
+
+static bool analyse_rank(bd *b, const kt_rank *r)
+{
+    rank_scan s = { 0 };
+    int64_t ns[1 << NTYPES] = { 0 };
+    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ns) && kernel_rows(b, r->rank, &s);
+    if (ok) {
+        for (int m = 0; m < (1 << NTYPES); m++) b->label_ns[m] += ns[m];
+        add_type_rows(b->by_rank, ns, r->rank);
+    }
+    scan_free(&s);
+    return ok;
+}
+
+/* ---- output tables -------------------------------------------------------- */
+
+static int by_hta_order(const void *a, const void *c, void *ctx)
+{
+    const bd_row *x = a, *y = c;
+    int k = strcmp(kt_kernel_type_name(x->type), kt_kernel_type_name(y->type));
+    if (!k) k = strcmp(name_of(ctx, x->name), name_of(ctx, y->name));
+    return k ? k : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Our order: type, rank, sum descending, "others" last. */
+static int by_type_rank_sum(const void *a, const void *c, void *ctx)
+{
+    const bd_row *x = a, *y = c;
+    if (x->type != y->type) return (x->type > y->type) - (x->type < y->type);
+    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
+    if ((x->name == OTHERS) != (y->name == OTHERS)) return x->name == OTHERS ? 1 : -1;
+    return by_sum_desc(a, c, ctx);
+}
+
+static kt_table *kernels_table(bd *b)
+{
+    kt_table *tb = kt_table_new("kernels");
+    if (!tb) return NULL;
+    static const char *const cols[] = { "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)" };
+    kt_table_add_col(tb, "name", KT_COL_STR, 0);
+    /* HTA prints Python's repr; ours are ns-exact µs, readable with 3 decimals */
+    for (int c = 0; c < 5; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, b->compat ? -1 : 3);
+    kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
+    kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    if (!b->compat) kt_table_add_col(tb, "count", KT_COL_INT, 0);
+    if (b->kernels.n)
+        qsort_r(b->kernels.r, b->kernels.n, sizeof *b->kernels.r, b->compat ? by_hta_order : by_type_rank_sum, b);
+    for (size_t i = 0; i < b->kernels.n; i++) {
+        const bd_row *row = &b->kernels.r[i];
+        double v[5] = { (double)row->st.sum, (double)row->st.max, (double)row->st.min, row->st.std,
+                        row->st.mean };
+        kt_table_add_row(tb);
+        kt_table_set_str(tb, 0, name_of(b, row->name));
+        for (int c = 0; c < 5; c++) kt_table_set_float(tb, 1 + (size_t)c, v[c] / 1e3);
+        kt_table_set_str(tb, 6, kt_kernel_type_name(row->type));
+        kt_table_set_int(tb, 7, row->rank);
+        if (!b->compat) kt_table_set_int(tb, 8, (int64_t)row->st.count);
+    }
+    return tb;
+}
+
+typedef struct dist_row {
+    bd_row row;
+    int64_t total;
+} dist_row;
+
+static int by_dist_order(const void *a, const void *c, void *ctx)
+{
+    const dist_row *x = a, *y = c;
+    if (x->row.type != y->row.type) return (x->row.type > y->row.type) - (x->row.type < y->row.type);
+    if (x->total != y->total) return x->total < y->total ? 1 : -1;
+    int k = strcmp(name_of(ctx, x->row.name), name_of(ctx, y->row.name));
+    return k ? k : (x->row.rank > y->row.rank) - (x->row.rank < y->row.rank);
+}
+
+/* HTA's "kernel duration distribution": for each top kernel, its mean with
+ * min and max on every rank it ran on (real per-launch statistics).        */
+static uint64_t kernel_key(const bd_row *row) { return (uint64_t)row->type << 32 | row->name; }
+
+/* Rows of every top kernel (named on some rank) on every rank, with the
+ * kernel's total over ranks; NULL on allocation failure.                  */
+static dist_row *top_kernel_rows(const bd *b, size_t *n)
+{
+    kt_group_map ids = { 0 };
+    int64_t *total = calloc(b->all.n + 1, sizeof *total);
+    bool *top = calloc(b->all.n + 1, sizeof *top);
+    dist_row *d = malloc((b->all.n + 1) * sizeof *d);
+    bool ok = total && top && d;
+    for (size_t i = 0; ok && i < b->all.n; i++) {
+        uint32_t id = kt_group_id(&ids, kernel_key(&b->all.r[i]));
+        if ((ok = id != UINT32_MAX)) total[id] += b->all.r[i].st.sum;
+    }
+    for (size_t i = 0; ok && i < b->kernels.n; i++) {
+        uint32_t id = kt_group_find(&ids, kernel_key(&b->kernels.r[i]));
+        if (id != UINT32_MAX && b->kernels.r[i].name != OTHERS) top[id] = true;
+    }
+    *n = 0;
+    for (size_t i = 0; ok && i < b->all.n; i++) {
+        uint32_t id = kt_group_find(&ids, kernel_key(&b->all.r[i]));
+        if (top[id]) d[(*n)++] = (dist_row){ b->all.r[i], total[id] };
+    }
+    kt_group_map_free(&ids);
+    free(total);
+    free(top);
+    if (!ok) { free(d); return NULL; }
+    return d;
+}
+
+static kt_table *distribution_table(bd *b)
+{
+    size_t n;
+    kt_table *tb = kt_table_new("distribution");
+    dist_row *d = top_kernel_rows(b, &n);
+    if (!tb || !d) { free(d); kt_table_free(tb); return NULL; }
+    qsort_r(d, n, sizeof *d, by_dist_order, b);
+    static const char *const cols[] = { "mean (us)", "min (us)", "max (us)" };
+    kt_table_add_col(tb, "name", KT_COL_STR, 0);
+    kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
+    kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    kt_table_add_col(tb, "count", KT_COL_INT, 0);
+    for (int c = 0; c < 3; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, 3);
+    for (size_t i = 0; i < n; i++) {
+        const kt_dur_stats *st = &d[i].row.st;
+        kt_table_add_row(tb);
+        kt_table_set_str(tb, 0, name_of(b, d[i].row.name));
+        kt_table_set_str(tb, 1, kt_kernel_type_name(d[i].row.type));
+        kt_table_set_int(tb, 2, d[i].row.rank);
+        kt_table_set_int(tb, 3, (int64_t)st->count);
+        kt_table_set_float(tb, 4, st->mean / 1e3);
+        kt_table_set_float(tb, 5, (double)st->min / 1e3);
+        kt_table_set_float(tb, 6, (double)st->max / 1e3);
+    }
+    free(d);
+    return tb;
+}
+
+kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                       kt_tables **out)
+{
+    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults() };
+    *out = NULL;
+    if (b.o.duration_ratio < 0 || b.o.duration_ratio > 1) return KT_EUSAGE;
+    kt_tables *ts = kt_tables_new();
+    b.by_rank = type_table("kernel_type_by_rank", true);
+    b.types = kt_type_cache_new(t->strs, b.compat);
+    bool ok = ts && b.by_rank && b.types;
+    for (size_t i = 0; ok && i < t->nranks; i++)
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) ok = analyse_rank(&b, t->ranks[i]);
+    kt_table *all_types = ok ? type_table("kernel_type", false) : NULL;
+    if (all_types) add_type_rows(all_types, b.label_ns, -1);
+    ok = ok && kt_tables_add(ts, all_types);
+    ok = ok && kt_tables_add(ts, kernels_table(&b));
+    ok = ok && kt_tables_add(ts, distribution_table(&b));
+    if (ok) ok = kt_tables_add(ts, b.by_rank); /* takes ownership either way */
+    else kt_table_free(b.by_rank);
+    free(b.kernels.r);
+    free(b.all.r);
+    kt_type_cache_free(b.types);
+    if (!ok) {
+        kt_tables_free(ts);
+        return KT_ENOMEM;
+    }
+    *out = ts;
+    return KT_OK;
+}

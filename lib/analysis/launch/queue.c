@@ -1,0 +1,240 @@
+/*
+ * queue.c — `kineta queue`: how many launches wait on each GPU stream
+ * (HTA queue length time series / summary / time blocked on a full queue,
+ * spec A4.7), plus time-weighted statistics HTA does not have: describe()
+ * over change points says little about how long a queue stayed deep.
+ */
+#include "analysis/common/describe_table.h"
+#include "analysis/common/launch_pairs.h"
+#include "analysis/launch/queue_series.h"
+#include "analysis/common/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct queue_tables {
+    kt_table *series, *summary, *blocked, *weighted;
+    size_t summary_stats;
+    bool with_device; /* per-queue tables end with "device" (not HTA's) */
+} queue_tables;
+
+static kt_table *new_table(const char *name, const char *const *cols, const kt_col_type *types,
+                           const int *prec, size_t n)
+{
+    kt_table *t = kt_table_new(name);
+    for (size_t i = 0; t && i < n; i++) kt_table_add_col(t, cols[i], types[i], prec[i]);
+    return t;
+}
+
+static bool make_tables(queue_tables *q)
+{
+    static const char *const series[] = { "ts", "pid", "tid", "stream", "queue_length", "rank" };
+    static const kt_col_type series_t[] = { KT_COL_FLOAT, KT_COL_INT, KT_COL_INT, KT_COL_INT,
+                                            KT_COL_INT, KT_COL_INT };
+    static const int series_p[] = { 3, 0, 0, 0, 0, 0 };
+    static const char *const blocked[] = { "rank", "stream", "duration_at_max_queue_length",
+                                           "relative_duration_at_max_queue_length" };
+    static const kt_col_type blocked_t[] = { KT_COL_INT, KT_COL_INT, KT_COL_FLOAT, KT_COL_FLOAT };
+    static const int blocked_p[] = { 0, 0, 3, -1 };
+    static const char *const weighted[] = { "rank", "stream", "duration", "time_weighted_mean",
+                                            "time_weighted_50%", "time_weighted_90%",
+                                            "time_weighted_99%", "max", "pct_time_empty" };
+    static const kt_col_type weighted_t[] = { KT_COL_INT, KT_COL_INT, KT_COL_FLOAT, KT_COL_FLOAT,
+                                              KT_COL_INT, KT_COL_INT, KT_COL_INT, KT_COL_INT,
+                                              KT_COL_FLOAT };
+    static const int weighted_p[] = { 0, 0, 3, 3, 0, 0, 0, 0, 2 };
+    q->series = new_table("series", series, series_t, series_p, 6);
+    q->summary = kt_table_new("summary");
+    if (q->summary) {
+        kt_table_add_col(q->summary, "rank", KT_COL_INT, 0);
+        kt_table_add_col(q->summary, "stream", KT_COL_INT, 0);
+        q->summary_stats = kt_describe_add_cols(q->summary, "queue_length");
+    }
+    q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4);
+    q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9);
+    kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
+    for (size_t i = 0; q->with_device && i < 3; i++)
+        if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
+    return q->series && q->summary && q->blocked && q->weighted;
+}
+
+/* Queues are per (device, stream): name the device unless HTA's columns
+ * were asked for, so two GPUs' equal stream ids stay apart.               */
+static void set_device(const queue_tables *q, kt_table *t, int64_t device)
+{
+    if (q->with_device) kt_table_set_int(t, kt_table_ncols(t) - 1, device);
+}
+
+/* Points [a, b) of one queue. */
+static size_t queue_end(const kt_step_point *p, size_t a, size_t n)
+{
+    size_t b = a + 1;
+    while (b < n && p[b].key == p[a].key && p[b].pid == p[a].pid) b++;
+    return b;
+}
+
+static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_point *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        kt_table_add_row(t);
+        kt_table_set_float(t, 0, (double)(p[i].ts - origin) / 1e3);
+        kt_table_set_int(t, 1, p[i].pid);
+        kt_table_set_int(t, 2, p[i].tid);
+        kt_table_set_int(t, 3, p[i].key);
+        kt_table_set_int(t, 4, (int64_t)p[i].value);
+        kt_table_set_int(t, 5, rank);
+    }
+}
+
+static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_t n)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return false;
+    for (size_t i = 0; i < n; i++) v[i] = p[i].value;
+    kt_describe d = kt_describe_values(v, n);
+    kt_table_add_row(q->summary);
+    kt_table_set_int(q->summary, 0, rank);
+    kt_table_set_int(q->summary, 1, p[0].key);
+    kt_describe_set(q->summary, q->summary_stats, &d);
+    set_device(q, q->summary, p[0].pid);
+    free(v);
+    return true;
+}
+
+/* Time (ns) the queue spent at or above max: each point holds until the
+ * next one; the last point holds for no time (HTA: NaN, skipped).         */
+static int64_t time_at_least(const kt_step_point *p, size_t n, int64_t max, bool *reached)
+{
+    int64_t sum = 0;
+    *reached = false;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].value < (double)max) continue;
+        *reached = true;
+        if (i + 1 < n) sum += p[i + 1].ts - p[i].ts;
+    }
+    return sum;
+}
+
+static void add_blocked(const queue_tables *q, int rank, const kt_step_point *first, int64_t ns,
+                        int64_t span)
+{
+    kt_table *t = q->blocked;
+    kt_table_add_row(t);
+    set_device(q, t, first->pid);
+    kt_table_set_int(t, 0, rank);
+    kt_table_set_int(t, 1, first->key);
+    kt_table_set_float(t, 2, (double)ns / 1e3);
+    kt_table_set_float(t, 3, span > 0 ? (double)ns / (double)span : NAN);
+}
+
+typedef struct segment {
+    int32_t len;
+    int64_t dur;
+} segment;
+
+static int by_len(const void *a, const void *b)
+{
+    const segment *x = a, *y = b;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+/* Smallest length whose cumulative time reaches q of the total. */
+static int32_t weighted_quantile(const segment *s, size_t n, int64_t total, double q)
+{
+    int64_t cum = 0;
+    for (size_t i = 0; i < n; i++) {
+        cum += s[i].dur;
+        if ((double)cum >= q * (double)total) return s[i].len;
+    }
+    return n ? s[n - 1].len : 0;
+}
+
+static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p, size_t n)
+{
+    kt_table *t = q->weighted;
+    segment *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s) return false;
+    int64_t total = p[n - 1].ts - p[0].ts, empty = 0;
+    double area = 0;
+    int32_t max = (int32_t)p[0].value;
+    for (size_t i = 0; i < n; i++) {
+        s[i] = (segment){ (int32_t)p[i].value, i + 1 < n ? p[i + 1].ts - p[i].ts : 0 };
+        area += (double)s[i].len * (double)s[i].dur;
+        if (s[i].len <= 0) empty += s[i].dur;
+        if (s[i].len > max) max = s[i].len;
+    }
+    qsort(s, n, sizeof *s, by_len);
+    kt_table_add_row(t);
+    kt_table_set_int(t, 0, rank);
+    kt_table_set_int(t, 1, p[0].key);
+    kt_table_set_float(t, 2, (double)total / 1e3);
+    if (total > 0) {
+        kt_table_set_float(t, 3, area / (double)total);
+        kt_table_set_int(t, 4, weighted_quantile(s, n, total, 0.5));
+        kt_table_set_int(t, 5, weighted_quantile(s, n, total, 0.9));
+        kt_table_set_int(t, 6, weighted_quantile(s, n, total, 0.99));
+        kt_table_set_float(t, 8, kt_pct((double)empty, (double)total));
+    }
+    kt_table_set_int(t, 7, max);
+    set_device(q, t, p[0].pid);
+    free(s);
+    return true;
+}
+
+/* HTA trace_duration(rank): max ts − min ts of its rows; ours: the span
+ * from the first start to the last end.                                   */
+static int64_t rank_span(const kt_rank *r, bool hta)
+{
+    const kt_events *e = &r->ev;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (!kt_is_hta_row(e, i)) continue;
+        int64_t end = hta ? e->ts[i] : e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
+        if (e->ts[i] < lo) lo = e->ts[i];
+        if (end > hi) hi = end;
+    }
+    return hi > lo ? hi - lo : 0;
+}
+
+static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)
+{
+    kt_step_point *p;
+    size_t n;
+    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n);
+    if (s != KT_OK) return s;
+    add_series(q->series, r->rank, t->min_ts, p, n);
+    int64_t span = rank_span(r, t->hta_compat), last_ns = 0;
+    const kt_step_point *last = NULL;
+    for (size_t a = 0, b; a < n && s == KT_OK; a = b) {
+        b = queue_end(p, a, n);
+        if (!add_summary(q, r->rank, p + a, b - a) || !add_weighted(q, r->rank, p + a, b - a))
+            s = KT_ENOMEM;
+        bool reached;
+        int64_t ns = time_at_least(p + a, b - a, max, &reached);
+        if (!t->hta_compat) add_blocked(q, r->rank, p + a, ns, span);
+        else if (reached) { /* HTA keeps one stream per rank: the last [BUG] */
+            last_ns = ns;
+            last = p + a;
+        }
+    }
+    if (last) add_blocked(q, r->rank, last, last_ns, span);
+    free(p);
+    return s;
+}
+
+kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
+                   kt_tables **out)
+{
+    int64_t max = opt ? opt->max_queue_length : 1024;
+    queue_tables q = { .with_device = !t->hta_compat };
+    kt_status s = make_tables(&q) ? KT_OK : KT_ENOMEM;
+    for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max);
+    kt_table *all[] = { q.series, q.summary, q.blocked, q.weighted };
+    if (s != KT_OK) {
+        for (size_t i = 0; i < 4; i++) kt_table_free(all[i]);
+        *out = NULL;
+        return s;
+    }
+    return kt_tables_from(all, 4, out);
+}
