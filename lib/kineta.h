@@ -325,6 +325,21 @@ typedef struct kt_counters_options {
 kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
                       kt_tables **out);
 
+/* ---- structure analyses: patterns, critical path --------------------------- */
+
+
+/* ---- compare and attribute: diff, cupti, annotations, ops, memory ---------- */
+
+
+/* ---- across ranks: collectives, stragglers, clock alignment ---------------- */
+
+
+/* ---- performance model: perf (FLOPs, bytes, roofline) ---------------------- */
+
+
+/* ---- reports and exports: report.html -------------------------------------- */
+
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,16 @@ extern const cli_command cmd_info;
 extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
 extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
 extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
+/* structure */
+
+/* compare and attribute */
+
+/* across ranks */
+
+/* performance model */
+
+/* reports and exports */
+
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
@@ -21,5 +31,15 @@ const cli_command *const kt_commands[] = {
     &cmd_queue,
     &cmd_memcpy_bw,
     &cmd_counters,
+    /* structure */
+
+    /* compare and attribute */
+
+    /* across ranks */
+
+    /* performance model */
+
+    /* reports and exports */
+
     NULL,
 };
