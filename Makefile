@@ -122,6 +122,44 @@ demo: all
 	$(BUILD)/kineta breakdown $(EXAMPLES)/cuda --format table --num-kernels 5
 	$(BUILD)/kineta categories -q $(EXAMPLES)/rocm --format table
 
+# make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library (static
+# and shared) with its header and kineta.pc, the man page made from the
+# commands' help, bash completion, and the Python package (with its native
+# part as kineta/_kineta.so) under PYTHONDIR.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+VERSION := $(shell sed -n 's/^\#define KINETA_VERSION "\(.*\)"/\1/p' lib/kineta.h)
+I = $(DESTDIR)
+
+$(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(BUILD)/kineta.1: $(BUILD)/kineta tools/gen_manpage.sh
+	sh tools/gen_manpage.sh $(BUILD)/kineta > $@
+
+install: all $(BUILD)/libkineta.so $(BUILD)/libkineta-py.so $(BUILD)/kineta.pc $(BUILD)/kineta.1
+	install -d $(I)$(PREFIX)/bin $(I)$(LIBDIR)/pkgconfig $(I)$(PREFIX)/include \
+	  $(I)$(PREFIX)/share/man/man1 $(I)$(PREFIX)/share/bash-completion/completions $(I)$(PYTHONDIR)/kineta
+	install -m 755 $(BUILD)/kineta $(I)$(PREFIX)/bin/kineta
+	install -m 644 $(BUILD)/libkineta.a $(I)$(LIBDIR)/libkineta.a
+	install -m 755 $(BUILD)/libkineta.so $(I)$(LIBDIR)/libkineta.so.$(VERSION)
+	ln -sf libkineta.so.$(VERSION) $(I)$(LIBDIR)/libkineta.so.$(SOVERSION)
+	ln -sf libkineta.so.$(SOVERSION) $(I)$(LIBDIR)/libkineta.so
+	install -m 644 lib/kineta.h $(I)$(PREFIX)/include/kineta.h
+	install -m 644 $(BUILD)/kineta.pc $(I)$(LIBDIR)/pkgconfig/kineta.pc
+	install -m 644 $(BUILD)/kineta.1 $(I)$(PREFIX)/share/man/man1/kineta.1
+	install -m 644 tools/kineta-completion.bash $(I)$(PREFIX)/share/bash-completion/completions/kineta
+	install -m 644 bindings/python/kineta/*.py $(I)$(PYTHONDIR)/kineta/
+	install -m 755 $(BUILD)/libkineta-py.so $(I)$(PYTHONDIR)/kineta/_kineta.so
+
+uninstall:
+	rm -f $(I)$(PREFIX)/bin/kineta $(I)$(LIBDIR)/libkineta.a $(I)$(LIBDIR)/libkineta.so \
+	  $(I)$(LIBDIR)/libkineta.so.$(SOVERSION) $(I)$(LIBDIR)/libkineta.so.$(VERSION) \
+	  $(I)$(PREFIX)/include/kineta.h $(I)$(LIBDIR)/pkgconfig/kineta.pc $(I)$(PREFIX)/share/man/man1/kineta.1 \
+	  $(I)$(PREFIX)/share/bash-completion/completions/kineta
+	rm -rf $(I)$(PYTHONDIR)/kineta
+
 clean:
 	rm -rf build build-san build-fuzz build-*
 
