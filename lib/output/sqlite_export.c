@@ -19,35 +19,39 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Every event has one integer key, rank * 2^32 + its position in the file:
+ * the table's rowid, so rows go in as appends in key order and every link
+ * (launches, flows, steps, counters) is a rowid lookup — no index over
+ * millions of (rank, id) pairs to build.                                  */
+#define EVENT_KEY(rank, id) ((int64_t)(rank) * ((int64_t)1 << 32) + (int64_t)(id))
+
 static const char *const schema_sql =
     "CREATE TABLE ranks(rank INTEGER PRIMARY KEY, file TEXT, world_size INTEGER, events INTEGER);"
     "CREATE TABLE strings(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE events(rank INTEGER NOT NULL, id INTEGER NOT NULL, ts_ns INTEGER, dur_ns INTEGER,"
-    " ph TEXT, kind TEXT, name_id INTEGER REFERENCES strings(id), cat_id INTEGER REFERENCES strings(id),"
-    " pid INTEGER, tid INTEGER, stream INTEGER, correlation INTEGER, external_id INTEGER,"
-    " PRIMARY KEY(rank, id)) WITHOUT ROWID;"
-    "CREATE TABLE launches(rank INTEGER NOT NULL, call_id INTEGER NOT NULL, gpu_id INTEGER NOT NULL);"
-    "CREATE TABLE flows(rank INTEGER NOT NULL, start_id INTEGER NOT NULL, end_id INTEGER NOT NULL);"
-    "CREATE TABLE steps(rank INTEGER NOT NULL, side TEXT NOT NULL, step INTEGER, event_id INTEGER,"
+    "CREATE TABLE events(key INTEGER PRIMARY KEY, rank INTEGER NOT NULL, id INTEGER NOT NULL, ts_ns INTEGER,"
+    " dur_ns INTEGER, ph TEXT, kind TEXT, name_id INTEGER REFERENCES strings(id),"
+    " cat_id INTEGER REFERENCES strings(id), pid INTEGER, tid INTEGER, stream INTEGER, correlation INTEGER,"
+    " external_id INTEGER);"
+    "CREATE TABLE launches(rank INTEGER NOT NULL, call_key INTEGER NOT NULL, gpu_key INTEGER NOT NULL);"
+    "CREATE TABLE flows(rank INTEGER NOT NULL, start_key INTEGER NOT NULL, end_key INTEGER NOT NULL);"
+    "CREATE TABLE steps(rank INTEGER NOT NULL, side TEXT NOT NULL, step INTEGER, event_key INTEGER,"
     " ts_ns INTEGER, dur_ns INTEGER);"
-    "CREATE TABLE counters(rank INTEGER NOT NULL, event_id INTEGER NOT NULL, ts_ns INTEGER,"
-    " name TEXT, key TEXT, value REAL);";
+    "CREATE TABLE counters(rank INTEGER NOT NULL, event_key INTEGER NOT NULL, ts_ns INTEGER,"
+    " name TEXT, arg TEXT, value REAL);";
 
 /* Created after the rows are in: building an index once is far cheaper than
  * keeping it up to date row by row.                                        */
 static const char *const index_sql =
-    "CREATE INDEX events_kind ON events(rank, kind);"
     "CREATE INDEX events_correlation ON events(rank, correlation);"
-    "CREATE INDEX launches_gpu ON launches(rank, gpu_id);"
-    "CREATE INDEX launches_call ON launches(rank, call_id);"
-    "CREATE INDEX flows_end ON flows(rank, end_id);"
+    "CREATE INDEX launches_gpu ON launches(gpu_key);"
+    "CREATE INDEX launches_call ON launches(call_key);"
+    "CREATE INDEX flows_end ON flows(end_key);"
     "CREATE VIEW gpu_events AS SELECT e.*, s.value AS name FROM events e JOIN strings s ON s.id = e.name_id"
     " WHERE e.kind IN ('kernel', 'memcpy', 'memset');"
-    "CREATE VIEW kernels_with_launch AS SELECT k.rank, k.id AS kernel_id, kn.value AS kernel, k.ts_ns,"
-    " k.dur_ns, k.stream, c.id AS call_id, cn.value AS launch_api, c.ts_ns AS call_ts_ns,"
+    "CREATE VIEW kernels_with_launch AS SELECT k.rank, k.key AS kernel_key, kn.value AS kernel, k.ts_ns,"
+    " k.dur_ns, k.stream, c.key AS call_key, cn.value AS launch_api, c.ts_ns AS call_ts_ns,"
     " k.ts_ns - (c.ts_ns + c.dur_ns) AS launch_delay_ns"
-    " FROM events k JOIN launches l ON l.rank = k.rank AND l.gpu_id = k.id"
-    " JOIN events c ON c.rank = l.rank AND c.id = l.call_id"
+    " FROM launches l JOIN events k ON k.key = l.gpu_key JOIN events c ON c.key = l.call_key"
     " JOIN strings kn ON kn.id = k.name_id JOIN strings cn ON cn.id = c.name_id;"
     "CREATE VIEW kernel_time_by_name AS SELECT rank, name, COUNT(*) AS count, SUM(dur_ns) AS total_ns,"
     " AVG(dur_ns) AS avg_ns FROM gpu_events WHERE kind = 'kernel' GROUP BY rank, name;";
@@ -90,25 +94,35 @@ static void bind_name(sqlite3_stmt *st, int col, uint32_t id)
     else sqlite3_bind_int64(st, col, id);
 }
 
+/* The phase as one character of a constant string: no copy per row. */
+static void bind_ph(sqlite3_stmt *st, int col, uint8_t ph)
+{
+    static const char phases[] = "XiIsftCMbenBEPOND";
+    const char *p = ph ? memchr(phases, ph, sizeof phases - 1) : NULL;
+    char one[2] = { (char)ph, 0 };
+    if (p) sqlite3_bind_text(st, col, p, 1, SQLITE_STATIC);
+    else sqlite3_bind_text(st, col, one, 1, SQLITE_TRANSIENT);
+}
+
 static bool write_events(export_run *x, const kt_rank *r)
 {
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     const kt_events *e = &r->ev;
     for (size_t i = 0; st && i < e->n; i++) {
-        char ph[2] = { (char)e->ph[i], 0 };
-        sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, (int64_t)i);
-        sqlite3_bind_int64(st, 3, e->ts[i]);
-        bind_id(st, 4, e->dur[i]);
-        sqlite3_bind_text(st, 5, ph, 1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 6, kt_event_kind_name(e->kind[i]), -1, SQLITE_STATIC);
-        bind_name(st, 7, e->name[i]);
-        bind_name(st, 8, e->cat[i]);
-        sqlite3_bind_int64(st, 9, kt_event_pid(r, (uint32_t)i));
-        sqlite3_bind_int64(st, 10, kt_event_tid(r, (uint32_t)i));
-        bind_id(st, 11, e->stream[i]);
-        bind_id(st, 12, kt_event_corr(r, (uint32_t)i));
-        bind_id(st, 13, kt_event_ext_id(r, (uint32_t)i));
+        sqlite3_bind_int64(st, 1, EVENT_KEY(r->rank, i));
+        sqlite3_bind_int(st, 2, r->rank);
+        sqlite3_bind_int64(st, 3, (int64_t)i);
+        sqlite3_bind_int64(st, 4, e->ts[i]);
+        bind_id(st, 5, e->dur[i]);
+        bind_ph(st, 6, e->ph[i]);
+        sqlite3_bind_text(st, 7, kt_event_kind_name(e->kind[i]), -1, SQLITE_STATIC);
+        bind_name(st, 8, e->name[i]);
+        bind_name(st, 9, e->cat[i]);
+        sqlite3_bind_int64(st, 10, kt_event_pid(r, (uint32_t)i));
+        sqlite3_bind_int64(st, 11, kt_event_tid(r, (uint32_t)i));
+        bind_id(st, 12, e->stream[i]);
+        bind_id(st, 13, kt_event_corr(r, (uint32_t)i));
+        bind_id(st, 14, kt_event_ext_id(r, (uint32_t)i));
         if (!sqlw_step(x->w, st)) break;
     }
     note_rows(x, "events", (int64_t)e->n);
@@ -124,8 +138,8 @@ static bool write_launches(export_run *x, const kt_rank *r)
         uint32_t call = kt_gpu_launcher(r, ev);
         if (call == KT_NONE) continue;
         sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, call);
-        sqlite3_bind_int64(st, 3, ev);
+        sqlite3_bind_int64(st, 2, EVENT_KEY(r->rank, call));
+        sqlite3_bind_int64(st, 3, EVENT_KEY(r->rank, ev));
         if (!sqlw_step(x->w, st)) break;
         rows++;
     }
@@ -140,8 +154,8 @@ static bool write_flows(export_run *x, const kt_rank *r)
     const kt_index *idx = r->idx;
     for (size_t i = 0; st && i < idx->nflows; i++) {
         sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, idx->flows[i].start);
-        sqlite3_bind_int64(st, 3, idx->flows[i].end);
+        sqlite3_bind_int64(st, 2, EVENT_KEY(r->rank, idx->flows[i].start));
+        sqlite3_bind_int64(st, 3, EVENT_KEY(r->rank, idx->flows[i].end));
         if (!sqlw_step(x->w, st)) break;
     }
     note_rows(x, "flows", (int64_t)idx->nflows);
@@ -155,7 +169,7 @@ static bool write_step_side(export_run *x, sqlite3_stmt *st, const kt_rank *r, c
         sqlite3_bind_int(st, 1, r->rank);
         sqlite3_bind_text(st, 2, side, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 3, s[i].num);
-        sqlite3_bind_int64(st, 4, s[i].ev);
+        sqlite3_bind_int64(st, 4, EVENT_KEY(r->rank, s[i].ev));
         sqlite3_bind_int64(st, 5, s[i].ts);
         sqlite3_bind_int64(st, 6, s[i].dur);
         if (!sqlw_step(x->w, st)) return false;
@@ -181,7 +195,7 @@ static bool write_counter_args(export_run *x, sqlite3_stmt *st, const kt_rank *r
         const kt_arg *g = &r->args[r->ev.argi[ev] + a];
         if (g->key < KT_ARG_DYNAMIC || g->type == KT_ARGT_STR) continue;
         sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, ev);
+        sqlite3_bind_int64(st, 2, EVENT_KEY(r->rank, ev));
         sqlite3_bind_int64(st, 3, r->ev.ts[ev]);
         uint32_t name = r->ev.name[ev];
         sqlite3_bind_text(st, 4, name == KT_NONE ? "" : kt_strtab_get(strs, name), -1, SQLITE_STATIC);

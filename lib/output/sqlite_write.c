@@ -47,7 +47,10 @@ kt_status sqlw_open(const char *path, char *err, size_t errlen, sqlw **out)
     w->err = err;
     w->errlen = errlen;
     unlink(path);
-    if (sqlite3_open(path, &w->db) != SQLITE_OK) {
+    /* One connection used by one thread: no per-call mutex (a sixth of the
+     * time of a bulk insert goes to locking it otherwise).                 */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &w->db, flags, NULL) != SQLITE_OK) {
         remember(w, NULL);
         sqlite3_close(w->db);
         free(w);
