@@ -5,6 +5,7 @@
 #   make fuzz         libFuzzer harness for the JSON loader (clang), FUZZ_SECONDS=60
 # Parallel helpers may use their own output dir: make BUILD=build-x
 CC ?= cc
+SOVERSION = 0
 MODE ?= release
 ifeq ($(MODE),sanitize)
 BUILD ?= build-san
@@ -16,7 +17,7 @@ endif
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -Ilib
 CFLAGS += $(WARN) $(OPT) -pthread
-LDLIBS = -lisal -lz -lm -pthread
+LDLIBS = -lisal -lz -lsqlite3 -lm -pthread
 LDFLAGS += $(OPT)
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/*/*.c lib/*/*/*.c))
@@ -30,7 +31,7 @@ BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/programs/main.o,$(CLI_OBJ))
 SYNTH := $(if $(wildcard tools/kineta_synth.c),$(BUILD)/kineta-synth)
 
-.PHONY: all test sanitize bench fuzz clean demo
+.PHONY: all test sanitize bench fuzz clean demo python install uninstall
 all: $(BUILD)/kineta $(SYNTH) $(BUILD)/libkineta.a
 
 $(BUILD)/%.o: %.c
@@ -58,13 +59,36 @@ sanitize:
 
 # Tests run under ASan+UBSan (LeakSanitizer included) from the repo root so
 # that ../shared (real traces and oracle outputs) is found when present.
+# The Python package's tests (tests/test_python.c) load the release build's
+# libkineta-py.so (an ASan library cannot load into an uninstrumented python)
+# and compare against the release CLI.
 test:
+	$(MAKE) all python
 	$(MAKE) MODE=sanitize BUILD=$(or $(TEST_BUILD),build-san) build-san-all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta \
 	  KINETA_BIN=$(or $(TEST_BUILD),build-san)/kineta KINETA_SYNTH=$(or $(TEST_BUILD),build-san)/kineta-synth \
 	  $(or $(TEST_BUILD),build-san)/kineta-tests $(T)
 
 build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
+
+# The Python package's native part: the library plus the CLI's commands
+# (minus main), position-independent objects in $(BUILD)/pic/, so Python runs
+# every command exactly as the CLI does (programs/cli_embed.c).  The shared
+# library for C programs is the library alone.
+PIC_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_CLI_OBJ := $(filter-out $(BUILD)/pic/programs/main.o,$(CLI_SRC:%.c=$(BUILD)/pic/%.o))
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(BUILD)/libkineta.so: $(PIC_LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libkineta.so.$(SOVERSION) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libkineta-py.so: $(PIC_LIB_OBJ) $(PIC_CLI_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+python: $(BUILD)/libkineta-py.so
 
 $(BUILD)/kineta-bench: $(BENCH_OBJ) $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -97,6 +121,44 @@ demo: all
 	$(BUILD)/kineta temporal $(EXAMPLES)/cuda --format table
 	$(BUILD)/kineta breakdown $(EXAMPLES)/cuda --format table --num-kernels 5
 	$(BUILD)/kineta categories -q $(EXAMPLES)/rocm --format table
+
+# make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library (static
+# and shared) with its header and kineta.pc, the man page made from the
+# commands' help, bash completion, and the Python package (with its native
+# part as kineta/_kineta.so) under PYTHONDIR.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+VERSION := $(shell sed -n 's/^\#define KINETA_VERSION "\(.*\)"/\1/p' lib/kineta.h)
+I = $(DESTDIR)
+
+$(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+$(BUILD)/kineta.1: $(BUILD)/kineta tools/gen_manpage.sh
+	sh tools/gen_manpage.sh $(BUILD)/kineta > $@
+
+install: all $(BUILD)/libkineta.so $(BUILD)/libkineta-py.so $(BUILD)/kineta.pc $(BUILD)/kineta.1
+	install -d $(I)$(PREFIX)/bin $(I)$(LIBDIR)/pkgconfig $(I)$(PREFIX)/include \
+	  $(I)$(PREFIX)/share/man/man1 $(I)$(PREFIX)/share/bash-completion/completions $(I)$(PYTHONDIR)/kineta
+	install -m 755 $(BUILD)/kineta $(I)$(PREFIX)/bin/kineta
+	install -m 644 $(BUILD)/libkineta.a $(I)$(LIBDIR)/libkineta.a
+	install -m 755 $(BUILD)/libkineta.so $(I)$(LIBDIR)/libkineta.so.$(VERSION)
+	ln -sf libkineta.so.$(VERSION) $(I)$(LIBDIR)/libkineta.so.$(SOVERSION)
+	ln -sf libkineta.so.$(SOVERSION) $(I)$(LIBDIR)/libkineta.so
+	install -m 644 lib/kineta.h $(I)$(PREFIX)/include/kineta.h
+	install -m 644 $(BUILD)/kineta.pc $(I)$(LIBDIR)/pkgconfig/kineta.pc
+	install -m 644 $(BUILD)/kineta.1 $(I)$(PREFIX)/share/man/man1/kineta.1
+	install -m 644 tools/kineta-completion.bash $(I)$(PREFIX)/share/bash-completion/completions/kineta
+	install -m 644 bindings/python/kineta/*.py $(I)$(PYTHONDIR)/kineta/
+	install -m 755 $(BUILD)/libkineta-py.so $(I)$(PYTHONDIR)/kineta/_kineta.so
+
+uninstall:
+	rm -f $(I)$(PREFIX)/bin/kineta $(I)$(LIBDIR)/libkineta.a $(I)$(LIBDIR)/libkineta.so \
+	  $(I)$(LIBDIR)/libkineta.so.$(SOVERSION) $(I)$(LIBDIR)/libkineta.so.$(VERSION) \
+	  $(I)$(PREFIX)/include/kineta.h $(I)$(LIBDIR)/pkgconfig/kineta.pc $(I)$(PREFIX)/share/man/man1/kineta.1 \
+	  $(I)$(PREFIX)/share/bash-completion/completions/kineta
+	rm -rf $(I)$(PYTHONDIR)/kineta
 
 clean:
 	rm -rf build build-san build-fuzz build-*

@@ -94,6 +94,12 @@ double kt_table_float(const kt_table *t, size_t row, size_t col);
 const char *kt_table_str(const kt_table *t, size_t row, size_t col);
 /* Column index by name, or -1. */
 long kt_table_col_index(const kt_table *t, const char *name);
+/* A whole column at once, for bindings that build arrays (numpy, Arrow):
+ * dst holds nrows values; null cells become 0 / NaN and, when nulls is not
+ * NULL, nulls[row] = 1 (else 0).  Int columns read as floats convert; a
+ * string column is KT_EUSAGE.                                               */
+kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nulls);
+kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls);
 
 size_t kt_tables_count(const kt_tables *ts);
 const kt_table *kt_tables_get(const kt_tables *ts, size_t i);
@@ -338,6 +344,46 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
 
 
 /* ---- reports and exports: report.html -------------------------------------- */
+
+/* The loaded model read directly, for bindings and exports (a Python
+ * DataFrame of events, SQLite).  Ranks are addressed by position
+ * 0..kt_trace_nranks()-1 in rank order.                                    */
+size_t kt_trace_nranks(const kt_trace *t);
+int kt_trace_rank(const kt_trace *t, size_t pos);       /* the rank number */
+const char *kt_trace_rank_file(const kt_trace *t, size_t pos);
+int kt_trace_hta_compat(const kt_trace *t);           /* loaded with hta_compat */
+size_t kt_trace_nevents(const kt_trace *t, size_t pos);
+/* Strings of the trace (event names, categories) by id; NULL past the end. */
+size_t kt_trace_nstrings(const kt_trace *t);
+const char *kt_trace_string(const kt_trace *t, uint32_t id);
+/* Event columns of one rank: every non-NULL array receives
+ * kt_trace_nevents() values in file order.  ts and dur in ns (dur -1: none);
+ * name/cat string ids (UINT32_MAX: none); ph the Chrome phase character;
+ * kind kt_event_kind_name()'s index; stream, correlation and External id
+ * -1 when absent; pid and tid written as strings in the file ("Spans",
+ * "stream 7") come as 2^62 + their string id.                             */
+typedef struct kt_event_columns {
+    int64_t *ts, *dur;
+    uint32_t *name, *cat;
+    uint8_t *ph, *kind;
+    int64_t *pid, *tid;
+    int32_t *stream;
+    int64_t *correlation, *external_id;
+} kt_event_columns;
+kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns *dst);
+/* Name of an event kind ("cpu_op", "kernel", ...), NULL past the last. */
+const char *kt_event_kind_name(unsigned kind);
+
+/* export --sqlite: the trace and the most-asked analyses in one SQLite
+ * file (schema: docs/sqlite.md).  Table "export": table name, rows.       */
+typedef struct kt_sqlite_options {
+    const char *path;      /* required; an existing file is replaced        */
+    int no_events;         /* leave out the per-event tables               */
+    char *err;             /* optional: SQLite's message on failure        */
+    size_t errlen;
+} kt_sqlite_options;
+kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
+                           kt_tables **out);
 
 
 #ifdef __cplusplus

@@ -16,7 +16,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* performance model */
 
 /* reports and exports */
-
+extern const cli_command cmd_export;
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
@@ -40,6 +40,7 @@ const cli_command *const kt_commands[] = {
     /* performance model */
 
     /* reports and exports */
+    &cmd_export,
 
     NULL,
 };

@@ -200,3 +200,28 @@ void kt_tables_free(kt_tables *ts)
     free(ts->t);
     free(ts);
 }
+
+/* Bulk column reads for bindings: one pass over the row-major cells. */
+kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nulls)
+{
+    if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;
+    bool is_float = t->cols[col].type == KT_COL_FLOAT;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const cell *c = &t->cells[r * t->ncols + col];
+        dst[r] = c->null ? 0 : is_float ? (int64_t)c->v.f : c->v.i;
+        if (nulls) nulls[r] = c->null;
+    }
+    return KT_OK;
+}
+
+kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls)
+{
+    if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;
+    bool is_float = t->cols[col].type == KT_COL_FLOAT;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const cell *c = &t->cells[r * t->ncols + col];
+        dst[r] = c->null ? NAN : is_float ? c->v.f : (double)c->v.i;
+        if (nulls) nulls[r] = c->null;
+    }
+    return KT_OK;
+}

@@ -10,6 +10,7 @@
  * classification are reproduced instead (docs/kernels.md).
  */
 #include "analysis/common/intervals.h"
+#include "analysis/common/np_sort.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "analysis/common/kernel_type.h"
 #include "model/model.h"
@@ -47,6 +48,7 @@ typedef struct bd {
     bool compat;
     kt_type_cache *types;
     int64_t label_ns[1 << NTYPES]; /* all ranks, by type bitmask */
+    bool label_seen[1 << NTYPES];  /* hta_compat: classes met, even for 0 ns */
     kt_table *by_rank;
     bd_rows kernels;         /* rows of "kernels" */
     bd_rows all;             /* real stats of every (rank, type, name) */
@@ -102,33 +104,64 @@ static int by_time(const void *a, const void *b)
     return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
 }
 
+/* Points in HTA's order (hta_compat): HTA appends each type's merged
+ * starts, then its merged ends (a melt of the [ts, end] frame), and sorts
+ * the whole frame by time after every type with pandas' unstable
+ * quicksort.  At equal times that order can put a start before an end, so
+ * a class active for zero time is met — HTA then prints it with a zero
+ * sum ("COMPUTATION overlapping MEMORY,0,0.0" on hta/df_index_resolver). */
+static bool hta_order(point *p, size_t np)
+{
+    int64_t *time = malloc((np ? np : 1) * sizeof *time);
+    uint32_t *idx = malloc((np ? np : 1) * sizeof *idx);
+    point *copy = malloc((np ? np : 1) * sizeof *copy);
+    bool ok = time && idx && copy;
+    for (size_t k = 0; ok && k < np; k++) {
+        time[k] = p[k].time;
+        idx[k] = (uint32_t)k;
+        copy[k] = p[k];
+    }
+    if (ok) kt_np_argsort_i64(time, idx, np);
+    for (size_t k = 0; ok && k < np; k++) p[k] = copy[idx[k]];
+    free(time);
+    free(idx);
+    free(copy);
+    return ok;
+}
+
 /* HTA's sweep: merge each type's intervals (touching ones merge), +bit at
  * merged starts, -bit at merged ends; the running sum is the set of active
- * types; sum segment lengths per set.  At equal times ends go first, so
- * touching intervals of different types never make zero-length overlap
- * classes.  Under hta_compat intervals can be negative (HTA's rounding):
- * they go through the same arithmetic as in HTA.                           */
-static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int64_t label_ns[1 << NTYPES])
+ * types; sum segment lengths per set.  By default ends go first at equal
+ * times, so touching intervals of different types never make zero-length
+ * overlap classes; under hta_compat the order is HTA's (hta_order) and the
+ * classes met are marked in seen.  ntypes: the types analysed (HTA sorts
+ * once per type, MEMORY only when analysed).  Under hta_compat intervals can be
+ * negative (HTA's rounding): they go through the same arithmetic as HTA.  */
+static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool hta,
+                  int64_t label_ns[1 << NTYPES], bool seen[1 << NTYPES])
 {
     size_t total = 0;
     for (int ty = 0; ty < NTYPES; ty++) total += 2 * (n[ty] = kt_intervals_merge(iv[ty], n[ty]));
     point *p = malloc((total ? total : 1) * sizeof *p);
     if (!p) return false;
     size_t np = 0;
-    for (int ty = 0; ty < NTYPES; ty++)
-        for (size_t k = 0; k < n[ty]; k++) {
-            p[np++] = (point){ iv[ty][k].start, 1 << ty };
-            p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
-        }
-    qsort(p, np, sizeof *p, by_time);
+    bool ok = true;
+    for (int ty = 0; ok && ty < ntypes; ty++) {
+        for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].start, 1 << ty };
+        for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
+        if (hta) ok = hta_order(p, np);
+    }
+    if (!hta) qsort(p, np, sizeof *p, by_time);
     int running = 0;
-    for (size_t k = 0; k + 1 < np; k++) {
+    for (size_t k = 0; ok && k + 1 < np; k++) {
         running += p[k].delta;
-        if (running > 0 && (running & ((1 << NTYPES) - 1)))
-            label_ns[running & ((1 << NTYPES) - 1)] += p[k + 1].time - p[k].time;
+        int mask = running & ((1 << NTYPES) - 1);
+        if (running <= 0 || !mask) continue;
+        label_ns[mask] += p[k + 1].time - p[k].time;
+        seen[mask] = true;
     }
     free(p);
-    return true;
+    return ok;
 }
 
 /* "COMPUTATION overlapping COMMUNICATION ..." for a type bitmask. */
@@ -142,25 +175,62 @@ static void label_of(int mask, char *buf, size_t n)
     }
 }
 
-/* Labels with time, by sum descending (ties: bitmask order). */
-static size_t sorted_labels(const int64_t ns[1 << NTYPES], int order[1 << NTYPES])
+/* Our order: by sum descending, ties in bitmask order. */
+static void sort_by_sum(const int64_t ns[1 << NTYPES], int *order, size_t n)
 {
-    size_t n = 0;
-    for (int m = 1; m < (1 << NTYPES); m++)
-        if (ns[m] != 0) order[n++] = m;
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && ns[order[j]] > ns[order[j - 1]]; j--) {
             int x = order[j];
             order[j] = order[j - 1];
             order[j - 1] = x;
         }
+}
+
+/* HTA's order: groupby sorts the labels by name, then
+ * sort_values("sum", ascending=False) — pandas reverses the column,
+ * numpy-argsorts it (unstable) and reverses the result.                   */
+static void sort_like_hta(const int64_t ns[1 << NTYPES], int *order, size_t n)
+{
+    char a[128], b[128];
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            label_of(order[j], a, sizeof a);
+            label_of(order[j - 1], b, sizeof b);
+            if (strcmp(a, b) >= 0) break;
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    int64_t reversed[1 << NTYPES] = { 0 };
+    uint32_t idx[1 << NTYPES];
+    int by_name[1 << NTYPES];
+    for (size_t i = 0; i < n; i++) {
+        by_name[i] = order[i];
+        reversed[i] = ns[order[n - 1 - i]];
+        idx[i] = (uint32_t)i;
+    }
+    kt_np_argsort_i64(reversed, idx, n);
+    for (size_t k = 0; k < n; k++) order[k] = by_name[n - 1 - idx[n - 1 - k]];
+}
+
+/* The classes to print: those with time, and under hta_compat also those
+ * met for zero time (HTA prints them with a zero sum).                   */
+static size_t sorted_labels(const bd *b, const int64_t ns[1 << NTYPES], const bool seen[1 << NTYPES],
+                            int order[1 << NTYPES])
+{
+    size_t n = 0;
+    for (int m = 1; m < (1 << NTYPES); m++)
+        if (ns[m] != 0 || (b->compat && seen[m])) order[n++] = m;
+    if (b->compat) sort_like_hta(ns, order, n);
+    else sort_by_sum(ns, order, n);
     return n;
 }
 
-static void add_type_rows(kt_table *tb, const int64_t ns[1 << NTYPES], int rank)
+static void add_type_rows(const bd *b, kt_table *tb, const int64_t ns[1 << NTYPES],
+                          const bool seen[1 << NTYPES], int rank)
 {
     int order[1 << NTYPES];
-    size_t n = sorted_labels(ns, order);
+    size_t n = sorted_labels(b, ns, seen, order);
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) total += ns[order[i]];
     for (size_t i = 0; i < n; i++) {
@@ -363,10 +433,15 @@ static bool analyse_rank(bd *b, const kt_rank *r)
 {
     rank_scan s = { 0 };
     int64_t ns[1 << NTYPES] = { 0 };
-    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ns) && kernel_rows(b, r->rank, &s);
+    bool seen[1 << NTYPES] = { false };
+    int ntypes = b->o.memory ? NTYPES : NTYPES - 1;
+    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, ns, seen) && kernel_rows(b, r->rank, &s);
     if (ok) {
-        for (int m = 0; m < (1 << NTYPES); m++) b->label_ns[m] += ns[m];
-        add_type_rows(b->by_rank, ns, r->rank);
+        for (int m = 0; m < (1 << NTYPES); m++) {
+            b->label_ns[m] += ns[m];
+            b->label_seen[m] |= seen[m];
+        }
+        add_type_rows(b, b->by_rank, ns, seen, r->rank);
     }
     scan_free(&s);
     return ok;
@@ -507,7 +582,7 @@ kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_break
     for (size_t i = 0; ok && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) ok = analyse_rank(&b, t->ranks[i]);
     kt_table *all_types = ok ? type_table("kernel_type", false) : NULL;
-    if (all_types) add_type_rows(all_types, b.label_ns, -1);
+    if (all_types) add_type_rows(&b, all_types, b.label_ns, b.label_seen, -1);
     ok = ok && kt_tables_add(ts, all_types);
     ok = ok && kt_tables_add(ts, kernels_table(&b));
     ok = ok && kt_tables_add(ts, distribution_table(&b));

@@ -81,20 +81,31 @@ typedef struct total {
     int64_t op_sum; /* launcher's total (op_categories order and %) */
 } total;
 
-/* Ties are broken by key so the order never depends on qsort. */
-static int by_sum_desc(const void *a, const void *b)
+/* Ties are broken by the launcher's label and the kernel's name, not by
+ * their ids: string ids depend on which loader thread interned a string
+ * first, so an order by id would differ from one run to the next.        */
+static int by_launcher_label(const kt_trace *t, uint64_t x, uint64_t y)
 {
-    const pair *x = a, *y = b;
-    if (x->sum != y->sum) return (x->sum < y->sum) - (x->sum > y->sum);
-    if (x->launcher != y->launcher) return (x->launcher > y->launcher) - (x->launcher < y->launcher);
-    return (x->name > y->name) - (x->name < y->name);
+    if (x == y) return 0;
+    int c = strcmp(kt_launcher_label(t, x), kt_launcher_label(t, y));
+    return c ? c : (int)kt_launcher_kind(x) - (int)kt_launcher_kind(y);
 }
 
-static int by_op_then_sum(const void *a, const void *b)
+static int by_sum_desc(const void *a, const void *b, void *trace)
+{
+    const pair *x = a, *y = b;
+    const kt_trace *t = trace;
+    if (x->sum != y->sum) return (x->sum < y->sum) - (x->sum > y->sum);
+    int c = by_launcher_label(t, x->launcher, y->launcher);
+    return c ? c : strcmp(kt_strtab_get(t->strs, x->name), kt_strtab_get(t->strs, y->name));
+}
+
+static int by_op_then_sum(const void *a, const void *b, void *trace)
 {
     const total *x = a, *y = b;
     if (x->op_sum != y->op_sum) return (x->op_sum < y->op_sum) - (x->op_sum > y->op_sum);
-    if (x->launcher != y->launcher) return (x->launcher > y->launcher) - (x->launcher < y->launcher);
+    int c = by_launcher_label(trace, x->launcher, y->launcher);
+    if (c) return c;
     if (x->sum != y->sum) return (x->sum < y->sum) - (x->sum > y->sum);
     return (x->category > y->category) - (x->category < y->category);
 }
@@ -193,7 +204,7 @@ static kt_table *totals_table(const cscan *s, bool by_launcher, int64_t all_sum)
     size_t n = aggregate(s, by_launcher, &t);
     kt_table *tb = n == SIZE_MAX ? NULL : kt_table_new(by_launcher ? "op_categories" : "categories");
     if (!tb) { free(t); return NULL; }
-    qsort(t, n, sizeof *t, by_op_then_sum);
+    qsort_r(t, n, sizeof *t, by_op_then_sum, (void *)s->t);
     if (by_launcher && s->o.top && s->o.top < n) n = s->o.top;
     if (by_launcher) kt_table_add_col(tb, "cpu_op", KT_COL_STR, 0);
     kt_table_add_col(tb, "kernel_category", KT_COL_STR, 0);
@@ -219,7 +230,7 @@ static kt_status make_tables(cscan *s, kt_tables *ts)
     int64_t all = 0;
     for (size_t i = 0; i < s->pairs.n; i++) all += s->p[i].sum;
     /* the pair table is sorted for display; totals do not depend on order */
-    if (s->pairs.n) qsort(s->p, s->pairs.n, sizeof *s->p, by_sum_desc);
+    if (s->pairs.n) qsort_r(s->p, s->pairs.n, sizeof *s->p, by_sum_desc, (void *)s->t);
     size_t n = s->o.top && s->o.top < s->pairs.n ? s->o.top : s->pairs.n;
     bool ok = kt_tables_add(ts, kernels_table(s, s->p, s->pairs.n, n)) && kt_tables_add(ts, totals_table(s, true, all)) &&
               kt_tables_add(ts, totals_table(s, false, all));

@@ -1,0 +1,189 @@
+"""Trace: a loaded set of rank files, and every kineta command as a method.
+
+Methods are made from the CLI's own command list (kt_cli_ncommands), so
+`t.kernels(sort="total", top=20)` runs `kineta kernels --sort total --top 20`
+on the loaded trace and returns its tables: one DataFrame when the command
+prints one table, else a dict of DataFrames by table name.
+"""
+import ctypes as C
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from . import _frames
+from ._native import EventColumns, KinetaError, LoadOptions, diags_list, lib, status_text
+
+
+def _as_paths(paths):
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return [os.fspath(p) for p in paths]
+
+
+def _option_pairs(options):
+    """Python keywords → CLI option names and values (True = flag)."""
+    names, values = [], []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        names.append(key.replace("_", "-").encode())
+        values.append(None if value is True else str(value).encode())
+    return names, values
+
+
+class Trace:
+    """Traces loaded by kineta.load(); free with close() or a with-block."""
+
+    def __init__(self, handle, diagnostics):
+        self._t = C.c_void_p(handle)
+        self.diagnostics = diagnostics
+        self._strings = None
+
+    def close(self):
+        if self._t:
+            lib.kt_trace_free(self._t)
+            self._t = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def _handle(self):
+        if not self._t:
+            raise ValueError("kineta: the trace was closed")
+        return self._t
+
+    @property
+    def ranks(self):
+        """The loaded ranks, in order."""
+        t = self._handle()
+        return [lib.kt_trace_rank(t, i) for i in range(lib.kt_trace_nranks(t))]
+
+    @property
+    def files(self):
+        t = self._handle()
+        return {lib.kt_trace_rank(t, i): lib.kt_trace_rank_file(t, i).decode() for i in range(lib.kt_trace_nranks(t))}
+
+    def run(self, command, ranks=None, out=None, verbose=True, rounded=False, **options):
+        """Run `kineta COMMAND` with options as keywords; returns {table: DataFrame}.
+
+        ranks: a rank or list of ranks (default all); out: the output
+        directory of commands that write files; verbose: full kernel names;
+        rounded: floats rounded to the digits the CLI prints."""
+        names, values = _option_pairs(options)
+        n = len(names)
+        name_arr = (C.c_char_p * max(n, 1))(*names)
+        value_arr = (C.c_char_p * max(n, 1))(*values)
+        if isinstance(ranks, int):
+            ranks = [ranks]
+        ranks = list(ranks or [])
+        rank_arr = (C.c_int * max(len(ranks), 1))(*ranks)
+        if out is not None:
+            os.makedirs(out, exist_ok=True)
+        tables = C.c_void_p()
+        status = lib.kt_cli_run(self._handle(), command.encode(), name_arr, value_arr, n, rank_arr, len(ranks),
+                                os.fspath(out).encode() if out is not None else None, int(bool(verbose)),
+                                C.byref(tables))
+        if status != 0:
+            raise KinetaError(status, f"kineta {command}: {status_text(status)}")
+        try:
+            return _frames.tables_frames(tables, rounded)
+        finally:
+            lib.kt_tables_free(tables)
+
+    def strings(self):
+        """Every string of the trace (names, categories) by id."""
+        if self._strings is None:
+            t = self._handle()
+            self._strings = [lib.kt_trace_string(t, i).decode(errors="replace") for i in range(lib.kt_trace_nstrings(t))]
+        return self._strings
+
+    def _position(self, rank):
+        ranks = self.ranks
+        if rank is None:
+            if len(ranks) != 1:
+                raise ValueError(f"kineta: several ranks loaded ({ranks}); say which")
+            return 0
+        if rank not in ranks:
+            raise ValueError(f"kineta: rank {rank} is not loaded (ranks: {ranks})")
+        return ranks.index(rank)
+
+    def events(self, rank=None):
+        """One rank's events as a DataFrame of the model's columns: ts and dur
+        in ns (dur -1: none), name/cat/kind/ph categorical, pid, tid, stream,
+        correlation, external_id (-1: none)."""
+        pos = self._position(rank)
+        n = lib.kt_trace_nevents(self._handle(), pos)
+        cols = {"ts": np.int64, "dur": np.int64, "name": np.uint32, "cat": np.uint32, "ph": np.uint8,
+                "kind": np.uint8, "pid": np.int64, "tid": np.int64, "stream": np.int32,
+                "correlation": np.int64, "external_id": np.int64}
+        arrays = {k: np.empty(n, dtype=d) for k, d in cols.items()}
+        dst = EventColumns(**{k: a.ctypes.data_as(C.c_void_p) for k, a in arrays.items()})
+        status = lib.kt_trace_events(self._handle(), pos, C.byref(dst))
+        if status != 0:
+            raise KinetaError(status, f"kineta: events: {status_text(status)}")
+        strings = self.strings()
+        for key in ("name", "cat"):
+            codes = arrays[key].astype(np.int64)
+            codes[arrays[key] == np.uint32(0xFFFFFFFF)] = -1
+            arrays[key] = pd.Categorical.from_codes(codes, categories=strings)
+        kinds, k = [], 0
+        while lib.kt_event_kind_name(k):
+            kinds.append(lib.kt_event_kind_name(k).decode())
+            k += 1
+        arrays["kind"] = pd.Categorical.from_codes(arrays["kind"].astype(np.int16), categories=kinds)
+        phs = np.unique(arrays["ph"])
+        arrays["ph"] = pd.Categorical.from_codes(np.searchsorted(phs, arrays["ph"]).astype(np.int16),
+                                                 categories=[chr(c) for c in phs])
+        return pd.DataFrame(arrays, columns=list(cols))
+
+
+def _command_method(command, summary):
+    def method(self, ranks=None, out=None, verbose=True, rounded=False, **options):
+        frames = self.run(command, ranks=ranks, out=out, verbose=verbose, rounded=rounded, **options)
+        return next(iter(frames.values())) if len(frames) == 1 else frames
+
+    method.__name__ = command.replace("-", "_")
+    method.__doc__ = (f"`kineta {command}`: {summary}.\n\nKeywords are the command's options "
+                      "(`kineta {command} --help`), underscores for dashes, True for flags. Returns a "
+                      "DataFrame, or a dict of DataFrames when the command has several tables.")
+    return method
+
+
+for _i in range(lib.kt_cli_ncommands()):
+    _name = lib.kt_cli_command_name(_i).decode()
+    setattr(Trace, _name.replace("-", "_"), _command_method(_name, lib.kt_cli_command_summary(_i).decode()))
+
+
+def load(paths, jobs=0, hta_compat=False, ranks=None):
+    """Load trace files or directories (every *.json / *.json.gz in them).
+
+    ranks: the rank of each path, for files that do not say.  Loader
+    diagnostics become Python warnings; a failed load raises KinetaError
+    carrying kt_status and the diagnostics."""
+    paths = _as_paths(paths)
+    arr = (C.c_char_p * len(paths))(*[p.encode() for p in paths])
+    rank_arr = (C.c_int * len(paths))(*ranks) if ranks is not None else None
+    opt = LoadOptions(jobs=jobs, hta_compat=int(bool(hta_compat)),
+                      ranks=C.cast(rank_arr, C.POINTER(C.c_int)) if rank_arr is not None else None)
+    handle, failure = C.c_void_p(), C.c_void_p()
+    status = lib.kt_load(arr, len(paths), C.byref(opt), C.byref(handle), C.byref(failure))
+    if status != 0:
+        diags = diags_list(failure) if failure else []
+        lib.kt_diags_free(failure)
+        detail = "; ".join(m for _, _, _, m in diags)
+        raise KinetaError(status, f"kineta: cannot load {', '.join(paths)}: {status_text(status)}"
+                          + (f" ({detail})" if detail else ""), diags)
+    diags = diags_list(lib.kt_trace_diags(handle))
+    for level, file, offset, message in diags:
+        if level != "info":
+            where = f"{file}: byte {offset}: " if file and offset >= 0 else f"{file}: " if file else ""
+            warnings.warn(f"kineta: {where}{message}", stacklevel=2)
+    return Trace(handle.value, diags)

@@ -1,0 +1,100 @@
+"""HTA's TraceAnalysis API on kineta: an HTA notebook runs with one import
+changed.
+
+    from kineta.hta import TraceAnalysis      # was: from hta.trace_analysis import ...
+    ta = TraceAnalysis(trace_dir="traces/")
+    ta.get_temporal_breakdown(visualize=False)
+
+Traces load with HTA's semantics (kineta --hta-compat: µs rounding of ns
+traces, the last ProfilerStep dropped), so frames equal HTA's.  Methods
+keep HTA's names, arguments, defaults and return shapes; `visualize` is
+accepted and ignored (kineta's charts are in `kineta report`).  Analyses
+kineta has not implemented raise NotImplementedError, never a wrong frame.
+"""
+import os
+
+import pandas as pd
+
+from ._trace import load
+
+
+def _per_rank(frame, ranks):
+    """HTA's Dict[rank, DataFrame] from one frame with a rank column."""
+    wanted = ranks if ranks is not None else sorted(frame["rank"].unique())
+    return {int(r): frame[frame["rank"] == r].reset_index(drop=True) for r in wanted}
+
+
+class TraceAnalysis:
+    def __init__(self, trace_files=None, trace_dir=None, include_last_profiler_step=False, jobs=0):
+        if trace_files:
+            ranks = sorted(trace_files)
+            paths = [os.path.join(trace_dir or "", trace_files[r]) for r in ranks]
+            self.t = load(paths, jobs=jobs, hta_compat=not include_last_profiler_step, ranks=ranks)
+        else:
+            self.t = load(trace_dir or "./traces", jobs=jobs, hta_compat=not include_last_profiler_step)
+        self.trace_dir = trace_dir
+
+    def _ranks(self, ranks):
+        return None if ranks is None else list(ranks)
+
+    def _run(self, command, **options):
+        """Frames as HTA holds them: floats rounded where HTA rounds."""
+        return self.t.run(command, rounded=True, **options)
+
+    def get_temporal_breakdown(self, visualize=True):
+        return self._run("temporal")["temporal_breakdown"]
+
+    def get_gpu_kernel_breakdown(self, visualize=True, duration_ratio=0.8, num_kernels=10,
+                                 include_memory_kernels=True, image_renderer=None):
+        f = self._run("breakdown", num_kernels=num_kernels, duration_ratio=duration_ratio,
+                             no_memory=not include_memory_kernels)
+        return f["kernel_type"], f["kernels"]
+
+    def get_idle_time_breakdown(self, ranks=None, streams=None, visualize=True, visualize_pctg=True,
+                                show_idle_interval_stats=False, consecutive_kernel_delay=30):
+        stream_list = ",".join(str(s) for s in streams) if streams else None
+        f = self._run("idle", ranks=self._ranks(ranks), streams=stream_list,
+                        consecutive_kernel_delay=consecutive_kernel_delay)
+        return f["idle_time"], (f["interval_stats"] if show_idle_interval_stats else None)
+
+    def get_comm_comp_overlap(self, visualize=True):
+        return self._run("overlap")["comm_comp_overlap"]
+
+    def get_cuda_kernel_launch_stats(self, ranks=None, runtime_cutoff=50, launch_delay_cutoff=100,
+                                     visualize=True):
+        f = self._run("launch", ranks=self._ranks(ranks), runtime_cutoff=runtime_cutoff,
+                          launch_delay_cutoff=launch_delay_cutoff)
+        return _per_rank(f["launches"], ranks)
+
+    def get_queue_length_summary(self, ranks=None):
+        summary = self._run("queue", ranks=self._ranks(ranks))["summary"]
+        return summary if len(summary) else None
+
+    def get_queue_length_time_series(self, ranks=None):
+        return _per_rank(self._run("queue", ranks=self._ranks(ranks))["series"], ranks)
+
+    def get_time_spent_blocked_on_full_queue(self, queue_length_dict=None, max_queue_length=1024):
+        ranks = list(queue_length_dict) if queue_length_dict else None
+        blocked = self._run("queue", ranks=ranks, max_queue_length=max_queue_length)["blocked"]
+        return blocked if len(blocked) else None
+
+    def get_memory_bw_summary(self, ranks=None):
+        summary = self._run("memcpy-bw", ranks=self._ranks(ranks))["summary"]
+        return summary if len(summary) else None
+
+    def get_memory_bw_time_series(self, ranks=None):
+        return _per_rank(self._run("memcpy-bw", ranks=self._ranks(ranks))["series"], ranks)
+
+    def generate_trace_with_counters(self, time_series=None, ranks=None, output_suffix="_with_counters",
+                                     output_dir=None):
+        """Writes <trace>_with_counters.json[.gz] beside the traces, as HTA
+        does (output_dir elsewhere); returns kineta's table of files written."""
+        if output_suffix != "_with_counters":
+            raise NotImplementedError("kineta writes <name>_with_counters only")
+        out = output_dir or self.trace_dir or "."
+        return self.t.counters(ranks=self._ranks(ranks), out=out)
+
+    def __getattr__(self, name):
+        if name.startswith("get_") or name.endswith("_analysis"):
+            raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")
+        raise AttributeError(name)

@@ -1,0 +1,53 @@
+"""What the Python tests share: where the repository, the shared traces and
+the CLI are, and how frames are compared with numbers printed elsewhere."""
+import math
+import os
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
+SHARED = os.environ.get("KINETA_SHARED", os.path.join(ROOT, "..", "shared"))
+CLI = os.environ.get("KINETA_CLI", os.path.join(ROOT, "build", "kineta"))
+
+# oracle/hta/<dir> → the trace HTA ran on (as tests/oracle.c's fx_hta_trace).
+HTA_TRACES = {
+    "amd_trace": "traces/hta/amd_trace",
+    "cp_alexnet": "traces/hta/critical_path/alexnet",
+    "cp_cuda_event_sync": "traces/hta/critical_path/cuda_event_sync",
+    "cp_cuda_event_sync_multi_stream": "traces/hta/critical_path/cuda_event_sync_multi_stream",
+    "cp_simple_add": "traces/hta/critical_path/simple_add",
+    "cupti_profiler": "traces/hta/cupti_profiler",
+    "df_index_resolver": "traces/hta/df_index_resolver",
+    "execution_trace": "traces/hta/execution_trace/benchmark_simple_add_trace.json.gz",
+    "mtia_trace_single_rank": "traces/hta/mtia_trace_single_rank",
+    "nccl_parser_config": "traces/hta/nccl_parser_config",
+    "negative_queue_length_values_check": "traces/hta/negative_queue_length_values_check",
+    "ns_resolution_trace": "traces/hta/ns_resolution_trace",
+    "timeline_analysis": "traces/hta/timeline_analysis",
+    "trace_diff_control": "traces/hta/trace_diff/control",
+    "trace_diff_test": "traces/hta/trace_diff/test",
+    "trace_filter_2ranks": "traces/hta/trace_filter",
+    "triton_example": "traces/hta/triton_example",
+}
+
+
+def shared(rel):
+    return os.path.join(SHARED, rel)
+
+
+def need_shared(test):
+    if not os.path.isdir(os.path.join(SHARED, "traces")):
+        raise unittest.SkipTest("../shared not present (a fresh clone): oracle tests skipped")
+
+
+def close(a, b, atol):
+    """Cells equal: both missing, equal strings, or numbers within atol
+    (and a relative 1e-9 for large values)."""
+    a_missing = a is None or (isinstance(a, float) and math.isnan(a))
+    b_missing = b is None or (isinstance(b, float) and math.isnan(b))
+    if a_missing or b_missing:
+        return a_missing and b_missing
+    if isinstance(a, str) or isinstance(b, str):
+        return str(a) == str(b)
+    return abs(float(a) - float(b)) <= atol + 1e-9 * max(abs(float(a)), abs(float(b)))

@@ -1,0 +1,132 @@
+"""The package's own behaviour: loading, errors and warnings, options,
+dtypes, events as columns — on traces written here (no ../shared needed)."""
+import json
+import os
+import tempfile
+import unittest
+import warnings
+
+from common import ROOT  # noqa: F401  (puts the package on sys.path)
+
+import numpy as np
+
+import kineta
+
+EVENTS = [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 90, "dur": 30,
+     "args": {"External id": 5}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 100, "dur": 5,
+     "args": {"correlation": 7, "External id": 5}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 110, "dur": 20,
+     "args": {"stream": 7, "correlation": 7, "External id": 5}},
+    {"ph": "X", "cat": "kernel", "name": "relu", "pid": 0, "tid": 7, "ts": 140, "dur": 10,
+     "args": {"stream": 7, "correlation": 9}},
+]
+
+
+def write_trace(directory, rank=0, events=EVENTS, name=None):
+    path = os.path.join(directory, name or f"rank-{rank}.json")
+    with open(path, "w") as f:
+        json.dump({"distributedInfo": {"rank": rank, "world_size": 2}, "traceEvents": events}, f)
+    return path
+
+
+class LoadTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def test_ranks_files_and_events(self):
+        write_trace(self.dir.name, 0)
+        write_trace(self.dir.name, 1)
+        with kineta.load(self.dir.name) as t:
+            self.assertEqual(t.ranks, [0, 1])
+            e = t.events(rank=1)
+            self.assertEqual(len(e), 4)
+            self.assertEqual(list(e["name"]), ["aten::mm", "cudaLaunchKernel", "gemm", "relu"])
+            self.assertEqual(list(e["kind"]), ["cpu_op", "runtime", "kernel", "kernel"])
+            self.assertEqual(e["ts"].dtype, np.int64)
+            self.assertEqual(list(e["ts"]), [90000, 100000, 110000, 140000])  # ns
+            self.assertEqual(list(e["dur"]), [30000, 5000, 20000, 10000])
+            self.assertEqual(list(e["stream"]), [-1, -1, 7, 7])
+            self.assertEqual(list(e["correlation"]), [-1, 7, 7, 9])
+            self.assertEqual(list(e["external_id"]), [5, 5, 5, -1])
+            with self.assertRaises(ValueError):
+                t.events()  # two ranks: which?
+            with self.assertRaises(ValueError):
+                t.events(rank=5)
+
+    def test_analysis_frames_have_the_tables_types(self):
+        write_trace(self.dir.name)
+        t = kineta.load(self.dir.name)
+        k = t.kernels(sort="total")
+        self.assertEqual(set(k), {"kernels", "summary"})
+        kernels = k["kernels"]
+        self.assertEqual(list(kernels["name"]), ["gemm", "relu"])
+        self.assertEqual(kernels["count"].dtype, np.int64)
+        total = [c for c in kernels.columns if c.startswith("total")][0]
+        self.assertEqual(kernels[total].dtype, np.float64)
+        self.assertEqual(list(kernels[total]), [20.0, 10.0])
+        # one table → one DataFrame
+        temporal = t.temporal()
+        self.assertEqual(len(temporal), 1)
+        self.assertEqual(temporal.iloc[0]["rank"], 0)
+        self.assertEqual(len(t.kernels(top=1)["kernels"]), 1)
+
+    def test_null_numbers_become_nan(self):
+        write_trace(self.dir.name)
+        overlap = kineta.load(self.dir.name).overlap()  # no communication: null
+        self.assertTrue(np.isnan(overlap["comp_comm_overlap_pctg"].iloc[0]))
+
+    def test_bad_option_and_unknown_command(self):
+        write_trace(self.dir.name)
+        t = kineta.load(self.dir.name)
+        with self.assertRaises(kineta.KinetaError) as e:
+            t.kernels(sort="sideways")
+        self.assertEqual(e.exception.status, 2)
+        with self.assertRaises(kineta.KinetaError):
+            t.kernels(no_such_option=3)
+        with self.assertRaises(kineta.KinetaError):
+            t.run("no-such-command")
+
+    def test_missing_and_garbage_files_raise_with_status_and_diagnostics(self):
+        with self.assertRaises(kineta.KinetaError) as e:
+            kineta.load(os.path.join(self.dir.name, "nope.json"))
+        self.assertEqual(e.exception.status, 3)
+        bad = os.path.join(self.dir.name, "bad.json")
+        with open(bad, "w") as f:
+            f.write("this is not json")
+        with self.assertRaises(kineta.KinetaError) as e:
+            kineta.load(bad)
+        self.assertEqual(e.exception.status, 3)
+        self.assertTrue(e.exception.diagnostics)
+        self.assertIn("bad.json", str(e.exception.diagnostics[0][1]))
+
+    def test_damage_is_a_warning(self):
+        path = write_trace(self.dir.name)
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text[: text.rindex("relu") - 40])  # cut inside the last event
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t = kineta.load(path)
+        self.assertTrue(any("rank-0.json" in str(w.message) for w in caught))
+        self.assertEqual(len(t.events()), 3)  # what was recovered
+
+    def test_explicit_ranks_and_file_outputs(self):
+        a = write_trace(self.dir.name, 0, name="a.json")
+        b = write_trace(self.dir.name, 0, name="b.json")
+        t = kineta.load([a, b], ranks=[3, 4])
+        self.assertEqual(t.ranks, [3, 4])
+        out = os.path.join(self.dir.name, "out")
+        files = t.counters(out=out)
+        self.assertEqual(len(files), 2)
+        self.assertTrue(all(os.path.exists(p) for p in files["output"]))
+        t.close()
+        with self.assertRaises(ValueError):
+            t.ranks
+
+
+if __name__ == "__main__":
+    unittest.main()

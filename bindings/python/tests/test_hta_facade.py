@@ -1,0 +1,89 @@
+"""kineta.hta.TraceAnalysis returns HTA's frames: each method against the
+CSV HTA wrote for every shared trace (../shared/oracle/hta), same columns
+(HTA's leading pandas index column aside), same rows in the same order,
+numbers equal to the digits HTA keeps."""
+import os
+import unittest
+
+from common import HTA_TRACES, SHARED, close, need_shared, shared
+
+import pandas as pd
+
+from kineta.hta import TraceAnalysis
+
+ATOL = 0.011  # HTA rounds percentages and idle stats to 2 decimals
+
+
+def oracle(directory, name):
+    path = os.path.join(SHARED, "oracle", "hta", directory, name + ".csv")
+    if not os.path.exists(path):
+        return None
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    if frame.columns[0] in ("index", "level_0", "Unnamed: 0"):
+        frame = frame.drop(columns=frame.columns[0])
+    return frame
+
+
+class HtaFacade(unittest.TestCase):
+    def setUp(self):
+        need_shared(self)
+        self.compared = 0
+
+    def assert_frame(self, what, got, want):
+        if want is None:
+            return
+        self.compared += 1
+        if got is None:
+            got = pd.DataFrame(columns=want.columns)
+        self.assertEqual(list(got.columns), list(want.columns), what)
+        self.assertEqual(len(got), len(want), what)
+        for c, column in enumerate(want.columns):
+            for r in range(len(want)):
+                g, w = got.iat[r, c], want.iat[r, c]
+                g = g.item() if hasattr(g, "item") else g
+                w = w.item() if hasattr(w, "item") else w
+                self.assertTrue(close(g, w, ATOL), f"{what} row {r} {column}: kineta {g!r}, HTA {w!r}")
+
+    def check(self, directory):
+        ta = TraceAnalysis(trace_dir=shared(HTA_TRACES[directory]))
+        self.assert_frame("temporal", ta.get_temporal_breakdown(visualize=False),
+                          oracle(directory, "temporal_breakdown"))
+        kernel_type, kernels = ta.get_gpu_kernel_breakdown(visualize=False)
+        self.assert_frame("kernel_type", kernel_type, oracle(directory, "gpu_kernel_breakdown_kernel_type"))
+        self.assert_frame("all_kernels", kernels, oracle(directory, "gpu_kernel_breakdown_all_kernels"))
+        kernel_type, kernels = ta.get_gpu_kernel_breakdown(visualize=False, num_kernels=1000,
+                                                           include_memory_kernels=False)
+        self.assert_frame("kernel_type n1000", kernel_type,
+                          oracle(directory, "gpu_kernel_breakdown_n1000_nomem_kernel_type"))
+        self.assert_frame("all_kernels n1000", kernels,
+                          oracle(directory, "gpu_kernel_breakdown_n1000_nomem_all_kernels"))
+        idle, stats = ta.get_idle_time_breakdown(visualize=False, show_idle_interval_stats=True)
+        self.assert_frame("idle", idle, oracle(directory, "idle_time_breakdown"))
+        self.assert_frame("idle stats", stats, oracle(directory, "idle_time_breakdown_interval_stats"))
+        self.assert_frame("overlap", ta.get_comm_comp_overlap(visualize=False), oracle(directory, "comm_comp_overlap"))
+        launches = ta.get_cuda_kernel_launch_stats(visualize=False)
+        frame = pd.concat(launches.values(), ignore_index=True) if launches else None
+        self.assert_frame("launch stats", frame, oracle(directory, "cuda_kernel_launch_stats"))
+        self.assert_frame("queue summary", ta.get_queue_length_summary(), oracle(directory, "queue_length_summary"))
+        series = ta.get_queue_length_time_series()
+        frame = pd.concat(series.values(), ignore_index=True) if series else None
+        self.assert_frame("queue series", frame, oracle(directory, "queue_length_time_series"))
+        self.assert_frame("blocked 4", ta.get_time_spent_blocked_on_full_queue(series, max_queue_length=4),
+                          oracle(directory, "time_blocked_on_queue_ge_4"))
+        self.assert_frame("memory bw", ta.get_memory_bw_summary(), oracle(directory, "memory_bw_summary"))
+        series = ta.get_memory_bw_time_series()
+        frame = pd.concat(series.values(), ignore_index=True) if series else None
+        self.assert_frame("memory bw series", frame, oracle(directory, "memory_bw_time_series"))
+        self.assertGreater(self.compared, 0, directory)
+
+
+def _make(directory):
+    return lambda self: self.check(directory)
+
+
+for _dir in HTA_TRACES:
+    setattr(HtaFacade, f"test_{_dir}", _make(_dir))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,55 @@
+/* test_python.c — the Python package's own tests (bindings/python/tests),
+ * run as one test of the suite so that the README's one test command runs
+ * them: frames equal the CLI's tables, the HTA façade equals HTA's outputs,
+ * the SQLite export round-trips.  They need Debian's python3-pandas; a
+ * machine without it reports SKIP with the reason.                        */
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The interpreter with pandas: $KINETA_PYTHON, else Debian's python3 (a
+ * python3 earlier on PATH, e.g. pyenv's, often lacks pandas).             */
+static const char *python(void)
+{
+    const char *p = getenv("KINETA_PYTHON");
+    if (p && *p) return p;
+    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+static bool has_pandas(const char *py)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s -c 'import pandas, numpy' >/dev/null 2>&1", py);
+    return system(cmd) == 0;
+}
+
+TEST(python_package)
+{
+    const char *py = python();
+    if (!has_pandas(py)) {
+        kt_test_skip("python3 with pandas not found (apt-get install python3-pandas)");
+        return;
+    }
+    const char *lib = getenv("KINETA_PYLIB");
+    if (!lib || access(lib, R_OK) != 0) {
+        kt_test_skip("KINETA_PYLIB not built (run make test)");
+        return;
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "KINETA_LIBRARY=%s %s -m unittest discover -s bindings/python/tests -t bindings/python/tests 2>&1",
+             lib, py);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    char line[4096], last[4096] = "";
+    while (fgets(line, sizeof line, p)) {
+        fputs(line, stderr);
+        snprintf(last, sizeof last, "%s", line);
+    }
+    int st = pclose(p);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
