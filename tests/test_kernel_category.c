@@ -59,13 +59,13 @@ TEST(categories_known_misfires)
         { "_ZN2ck16tensor_operation6device45kernel_grouped_conv_fwd_multiple_abd_xdl_cshuffle", "Convolution" },
         { "void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<>>", "GEMM" },
         { "nvjet_tst_256x256_64x4_2x1_2cta_v_bz_TNT", "GEMM" },
-        { "triton_poi_fused_addmm_gelu_view_26", "Triton (fused)" },
+        { "triton_poi_fused_addmm_gelu_view_26", "Elementwise" },
         { "triton_tem_fused_mm_0", "GEMM" },
         { "void flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<128, 64, 128, 8>>(Flash_bwd_params)", "Attention bwd" },
         { "fmhaSm100aKernel_QkvE4m3OBfloat16H128PagedKvCausalP64VarSeqQ128Kv128PersistentContext", "Attention fwd" },
         { "void aiter::fmha_bwd_hd128_bf16_causal_a32_pssk", "Attention bwd" },
         { "void vllm::paged_attention_v2_kernel<c10::BFloat16, 128, 16>", "Attention fwd" },
-        { "fused_moe_kernel", "MoE" },
+        { "fused_moe_kernel", "GEMM" },
         { "void moe::dev::routing::routingIndicesClusterKernel<KernelParams>(KernelParams)", "MoE" },
         { "void vllm::moe::topkGatingSoftmax<8, 128, 4, 16, int>(float const*, bool const*, float*, int, int*, int*, int, int, int)", "MoE" },
         { "_per_token_group_quant_8bit", "Quantization" },
@@ -136,4 +136,58 @@ TEST(categories_builtin_rules_reparse)
     CHECK_STR(kt_categorize(c, "ampere_sgemm_128x64_nn"), "GEMM");
     CHECK_STR(kt_categorize(c, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"), "Communication");
     kt_categorizer_free(c);
+}
+
+static void check_names(const char *const cases[][2], size_t n)
+{
+    kt_categorizer *c = builtin();
+    for (size_t i = 0; i < n; i++) {
+        const char *got = kt_categorize(c, cases[i][0]);
+        if (strcmp(got, cases[i][1])) kt_test_fail(__FILE__, __LINE__, "%s → %s, expected %s", cases[i][0], got, cases[i][1]);
+    }
+    kt_categorizer_free(c);
+}
+
+/* TorchInductor's fused kernels by the ops their names list: what the
+ * kernel does, not "Triton"; a pointwise kernel stays elementwise even when
+ * an op it fuses is named addmm, convolution or attention.               */
+TEST(categories_triton_fused_by_ops)
+{
+    static const char *const cases[][2] = {
+        { "triton_red_fused__softmax_0", "Softmax" },
+        { "triton_per_fused__log_softmax__log_softmax_backward_data_3", "Softmax" },
+        { "triton_red_fused_amax_div_exp_sub_sum_4", "Softmax" },
+        { "triton_per_fused_native_layer_norm_7", "Normalization" },
+        { "triton_red_fused_native_group_norm_2", "Normalization" },
+        { "triton_per_fused__native_batch_norm_legit_functional_1", "Normalization" },
+        { "triton_red_fused_add_mean_mul_pow_rsqrt_0", "Normalization" },
+        { "triton_red_fused_sum_5", "Reduction" },
+        { "triton_per_fused_amax_1", "Reduction" },
+        { "triton_poi_fused_addmm_gelu_4", "Elementwise" },
+        { "triton_poi_fused_convolution_relu_3", "Elementwise" },
+        { "triton_poi_fused__scaled_dot_product_efficient_attention_5", "Elementwise" },
+        { "triton_poi_fused__unsafe_view_mul_silu_2", "Elementwise" },
+        { "triton_for_fused_0", "Elementwise" },
+        { "triton_tem_fused_mm_0", "GEMM" },
+        { "triton__0d1d2d", "Triton (fused)" },
+    };
+    check_names(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Mixture of experts: expert GEMMs are GEMM, routing and combine are MoE. */
+TEST(categories_moe_gemms_and_routing)
+{
+    static const char *const cases[][2] = {
+        { "fused_moe_kernel", "GEMM" },
+        { "_matmul_ogs_NNT_bf16xbf16xmxfp4_128x256x128x1_swiglu", "GEMM" },
+        { "void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<128, 128, 64> > > >(cutlass::gemm::kernel::MoeFCGemm<>::Params)", "GEMM" },
+        { "void vllm::moe::moe_align_block_size_kernel<int>(int const*, int*, int*, int*, int, int, int, int, unsigned long, int*)", "MoE" },
+        { "void vllm::moe::topkGatingSoftmax<4, 64, 4, 16, int>(float const*, bool const*, float*, int, int*, int*, int, int, int)", "MoE" },
+        { "void vllm::moe::moe_sum_kernel<c10::BFloat16, 2>(c10::BFloat16*, c10::BFloat16 const*, int)", "MoE" },
+        { "void tensorrt_llm::kernels::finalizeMoeRoutingKernel<float, float, float, false>(float const*, float*, float const*, float const*, int const*, int const*, long, long, int, int)", "MoE" },
+        { "void tensorrt_llm::kernels::expandInputRowsKernel<__nv_bfloat16>(__nv_bfloat16 const*, __nv_bfloat16*, int const*, int*, long, long, int)", "MoE" },
+        { "_routing_compute_indx", "MoE" },
+        { "void unpermute_kernel<__nv_bfloat16>(__nv_bfloat16 const*, __nv_bfloat16*, int const*, float const*, int, int, int)", "MoE" },
+    };
+    check_names(cases, sizeof cases / sizeof cases[0]);
 }
