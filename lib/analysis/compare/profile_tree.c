@@ -28,6 +28,7 @@ typedef struct builder {
     size_t node_cap, kern_cap;
     uint32_t *chain;
     size_t nchain, chain_cap;
+    uint32_t step_node;     /* the iteration's ProfilerStep node, or 0    */
 } builder;
 
 static bool member(const kt_events *e, uint32_t i)
@@ -112,7 +113,7 @@ static uint32_t node_of(builder *b, uint32_t ev)
         if (!push_chain(b, cur)) return KT_NONE;
         cur = node_parent(b, cur);
     }
-    uint32_t node = cur == KT_NONE ? 0 : b->memo[cur];
+    uint32_t node = cur == KT_NONE ? b->step_node : b->memo[cur];
     while (b->nchain && node != KT_NONE) {
         uint32_t e = b->chain[--b->nchain];
         node = add_call(b, node, e);
@@ -231,9 +232,31 @@ static kt_status prepare(builder *b)
     return KT_OK;
 }
 
+/* The CPU ProfilerStep annotation of the iteration, or KT_NONE. */
+static uint32_t step_event(const builder *b)
+{
+    const kt_index *idx = b->s->r->idx;
+    for (size_t k = 0; b->s->step >= 0 && k < idx->ncpu_steps; k++)
+        if (idx->cpu_steps[k].num == b->s->step && b->sel[idx->cpu_steps[k].ev]) return idx->cpu_steps[k].ev;
+    return KT_NONE;
+}
+
+/* Calls of the iteration that the call tree leaves without an enclosing
+ * call (other threads, or a ProfilerStep annotation left out of its
+ * thread's stack because a Python frame overlaps it) hang under the step. */
+static bool root_at_step(builder *b)
+{
+    uint32_t ev = step_event(b);
+    if (ev == KT_NONE || !member(&b->s->r->ev, ev)) return true;
+    b->step_node = add_call(b, 0, ev);
+    b->memo[ev] = b->step_node;
+    return b->step_node != KT_NONE;
+}
+
 static kt_status fold_events(builder *b)
 {
     const kt_rank *r = b->s->r;
+    if (!root_at_step(b)) return KT_ENOMEM;
     for (size_t k = 0; k < b->s->n; k++) {
         uint32_t ev = b->s->ev[k];
         if (member(&r->ev, ev) && node_of(b, ev) == KT_NONE) return KT_ENOMEM;
