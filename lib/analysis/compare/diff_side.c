@@ -205,7 +205,13 @@ kt_status kt_diff_side_open(const kt_trace *t, const char *label, int rank, int6
         return KT_EINPUT;
     }
     kt_status st = choose_step(s, iteration, err, errlen);
-    return st == KT_OK ? select_events(s) : st;
+    if (st == KT_OK) st = select_events(s);
+    if (st == KT_OK && s->n == 0) {
+        if (err) snprintf(err, errlen, "%s trace (rank %d, %s) has no complete events: nothing to compare", label,
+                          s->r->rank, s->r->file ? s->r->file : "?");
+        st = KT_EINPUT;
+    }
+    return st;
 }
 
 void kt_diff_side_close(kt_diff_side *s)

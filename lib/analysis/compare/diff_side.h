@@ -27,7 +27,7 @@ typedef struct kt_diff_side {
 /* Select rank `rank` (-1: the first) and iteration `iteration` (a step
  * number, KT_DIFF_FIRST_STEP or KT_DIFF_WHOLE) of t.  KT_EUSAGE (with why
  * in err) when the rank or the step is not in the trace; KT_EINPUT when
- * the rank has no events at all.                                          */
+ * the rank has no events, or none that a diff compares (complete events). */
 kt_status kt_diff_side_open(const kt_trace *t, const char *label, int rank, int64_t iteration, bool hta,
                             kt_diff_side *s, char *err, size_t errlen);
 void kt_diff_side_close(kt_diff_side *s);

@@ -3,7 +3,9 @@
  *
  * Costs: a gap 1, a substitution 2 (= a gap on each side, so the distance
  * counts the children not matched and the alignment keeps the most
- * matches in order); ties prefer the diagonal, then the control's gap.
+ * matches in order).  Of equally good alignments the backtrace takes the
+ * match, then the test's gap, so that read forwards a control child comes
+ * before the test child that replaced it.
  */
 #include "tree_align.h"
 
@@ -37,13 +39,13 @@ static size_t backtrace(const uint32_t *d, const uint32_t *a, size_t na, const u
         uint32_t here = d[i * w + j];
         if (i > 0 && j > 0 && a[i - 1] == b[j - 1] && here == d[(i - 1) * w + j - 1]) {
             out[n++] = (kt_align_step){ (uint32_t)--i, (uint32_t)--j };
-        } else if (i > 0 && here == d[(i - 1) * w + j] + 1) {
-            out[n++] = (kt_align_step){ (uint32_t)--i, KT_ALIGN_GAP };
         } else if (j > 0 && here == d[i * w + j - 1] + 1) {
             out[n++] = (kt_align_step){ KT_ALIGN_GAP, (uint32_t)--j };
-        } else { /* a substitution: both gaps */
+        } else if (i > 0 && here == d[(i - 1) * w + j] + 1) {
             out[n++] = (kt_align_step){ (uint32_t)--i, KT_ALIGN_GAP };
+        } else { /* a substitution: both gaps, the control's first */
             out[n++] = (kt_align_step){ KT_ALIGN_GAP, (uint32_t)--j };
+            out[n++] = (kt_align_step){ (uint32_t)--i, KT_ALIGN_GAP };
         }
     }
     for (size_t k = 0; k < n / 2; k++) {
