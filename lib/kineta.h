@@ -373,7 +373,8 @@ typedef struct kt_diff_options {
     int control_rank, test_rank; /* -1: the trace's first rank              */
     int64_t control_iteration, test_iteration; /* step number, or above    */
     kt_diff_device device;       /* events of "ops"                         */
-    int short_names;             /* "ops" by HTA's short name               */
+    int short_names;             /* "ops" and "side_by_side" by HTA's short
+                                    names (side_by_side: kernels)           */
     kt_diff_key by;              /* key of "side_by_side"                   */
     int hta_compat;
     const kt_categorizer *categorizer; /* NULL = built-in rules            */

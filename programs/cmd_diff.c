@@ -22,7 +22,7 @@ static const cli_option diff_options[] = {
     { "iteration", "N|all", "ProfilerStep of CONTROL (default: its first; all = whole trace)" },
     { "test-iteration", "N|all", "ProfilerStep of TEST (default: its first)" },
     { "device", "cpu|gpu|all", "events in 'ops' (default all; HTA: cpu = stream -1)" },
-    { "short-names", NULL, "'ops' by HTA's short name" },
+    { "short-names", NULL, "'ops' and side_by_side's kernels by HTA's short name" },
     { "labels", "A,B", "names of the two runs in column names (default Control,Test)" },
     { "by", "kernel|category|op", "key of 'side_by_side' (default kernel)" },
     { "rules", "FILE", "kernel category rules to add (docs/categories.md)" },

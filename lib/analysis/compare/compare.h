@@ -20,9 +20,9 @@ kt_status kt_diff_op_totals(const kt_diff_side *s, kt_diff_device device, bool s
 kt_status kt_diff_ops_tables(const kt_key_totals *control, const kt_key_totals *test, const char *clabel,
                              const char *tlabel, bool short_names, kt_table **ops, kt_table **ops_diff);
 
-/* side_by_side: GPU work (kernels, copies, sets) per kernel name, kernel
- * category or launching op.                                               */
-kt_status kt_diff_gpu_totals(const kt_diff_side *s, kt_diff_key by, const kt_categorizer *cat,
+/* side_by_side: GPU work (kernels, copies, sets) per kernel name (HTA's
+ * short name with short_names), kernel category or launching op.         */
+kt_status kt_diff_gpu_totals(const kt_diff_side *s, kt_diff_key by, const kt_categorizer *cat, bool short_names,
                              kt_key_totals *out);
 kt_table *kt_diff_side_by_side(const kt_key_totals *control, const kt_key_totals *test, const char *clabel,
                                const char *tlabel, kt_diff_key by);

@@ -53,7 +53,7 @@ static kt_status side_by_side(diff_run *d, kt_table **out)
     }
     kt_key_totals tot[2] = { { 0 }, { 0 } };
     kt_status st = KT_OK;
-    for (int s = 0; s < 2 && st == KT_OK; s++) st = kt_diff_gpu_totals(&d->side[s], d->opt->by, cat, &tot[s]);
+    for (int s = 0; s < 2 && st == KT_OK; s++) st = kt_diff_gpu_totals(&d->side[s], d->opt->by, cat, d->opt->short_names != 0, &tot[s]);
     if (st == KT_OK) {
         *out = kt_diff_side_by_side(&tot[0], &tot[1], d->side[0].label, d->side[1].label, d->opt->by);
         if (!*out) st = KT_ENOMEM;

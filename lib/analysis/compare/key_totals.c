@@ -7,19 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool kt_key_acc_init(kt_key_acc *a, size_t max_keys)
+bool kt_key_acc_init(kt_key_acc *a, size_t limit)
 {
-    size_t m = max_keys ? max_keys : 1;
-    *a = (kt_key_acc){ .max = m };
+    size_t m = limit ? limit : 1;
+    *a = (kt_key_acc){ .limit = limit };
+    a->row = malloc(m * sizeof *a->row);
     a->key = malloc(m * sizeof *a->key);
     a->count = malloc(m * sizeof *a->count);
     a->dur = malloc(m * sizeof *a->dur);
-    return kt_i64map_init(&a->map, m) && a->key && a->count && a->dur;
+    if (a->row) memset(a->row, 0xff, m * sizeof *a->row);
+    return a->row && a->key && a->count && a->dur;
 }
 
 void kt_key_acc_free(kt_key_acc *a)
 {
-    kt_i64map_free(&a->map);
+    free(a->row);
     free(a->key);
     free(a->count);
     free(a->dur);
@@ -28,17 +30,17 @@ void kt_key_acc_free(kt_key_acc *a)
 
 bool kt_key_acc_add(kt_key_acc *a, int64_t key, int64_t dur)
 {
-    uint32_t *slot = kt_i64map_slot(&a->map, key, UINT32_MAX);
-    if (*slot == UINT32_MAX) {
-        if (a->n == a->max) return false;
-        *slot = (uint32_t)a->n;
+    if (key < 0 || (uint64_t)key >= a->limit) return false;
+    uint32_t *row = &a->row[key];
+    if (*row == UINT32_MAX) {
+        *row = (uint32_t)a->n;
         a->key[a->n] = key;
         a->count[a->n] = 0;
         a->dur[a->n] = 0;
         a->n++;
     }
-    a->count[*slot]++;
-    a->dur[*slot] += dur;
+    a->count[*row]++;
+    a->dur[*row] += dur;
     return true;
 }
 

@@ -2,8 +2,8 @@
  * key_totals.h — count and summed duration per key, then per label string.
  *
  * The per-rank map of every diff table is the same: fold millions of
- * events into (key → count, time) with an integer key (a name id, a
- * launcher key), then turn keys into strings, because the two runs have
+ * events into (key → count, time) with a small integer key (a name id, a
+ * launcher kind and name id), then turn keys into strings, because the two runs have
  * different string tables and only strings compare across them.  Labels
  * that coincide (short names, categories) are merged; the result is
  * sorted by label (byte order = Python's code-point order), ready for a
@@ -12,7 +12,6 @@
 #ifndef KT_KEY_TOTALS_H
 #define KT_KEY_TOTALS_H
 
-#include "model/i64map.h"
 #include "kineta.h"
 
 #include <stdbool.h>
@@ -30,17 +29,21 @@ typedef struct kt_key_totals {
     size_t n;
 } kt_key_totals;
 
+/* Keys are dense: ids below a limit (string ids are), so the key → row
+ * lookup is an array index — a hash of such keys costs more than the
+ * whole rest of the fold.                                                 */
 typedef struct kt_key_acc {
-    kt_i64map map;     /* key → index */
+    uint32_t *row;     /* per key: its row, UINT32_MAX = none yet */
+    size_t limit;
     int64_t *key;
     uint64_t *count;
     int64_t *dur;
-    size_t n, max;
+    size_t n;
 } kt_key_acc;
 
-/* Room for up to max_keys distinct keys. */
-bool kt_key_acc_init(kt_key_acc *a, size_t max_keys);
-/* False when a new key would exceed max_keys (a caller's bug) . */
+/* Keys in [0, limit). */
+bool kt_key_acc_init(kt_key_acc *a, size_t limit);
+/* False when key is out of range (a caller's bug). */
 bool kt_key_acc_add(kt_key_acc *a, int64_t key, int64_t dur);
 /* label(ctx, key) returns a malloc'd string or NULL (out of memory).
  * Frees the accumulator's memory either way.                              */

@@ -37,9 +37,8 @@ static char *name_label(void *vctx, int64_t key)
 kt_status kt_diff_op_totals(const kt_diff_side *s, kt_diff_device device, bool short_names,
                             kt_key_totals *out)
 {
-    size_t names = kt_strtab_count(s->t->strs) + 1;
     kt_key_acc acc;
-    if (!kt_key_acc_init(&acc, s->n < names ? s->n : names)) {
+    if (!kt_key_acc_init(&acc, kt_strtab_count(s->t->strs))) {
         kt_key_acc_free(&acc);
         return KT_ENOMEM;
     }

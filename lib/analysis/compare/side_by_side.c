@@ -21,26 +21,48 @@ typedef struct key_ctx {
     const kt_trace *t;
     kt_diff_key by;
     const kt_categorizer *cat;
+    bool short_names;
+    size_t names;  /* string ids + 1: a launcher's name slot, KT_NONE last */
 } key_ctx;
+
+/* Launcher keys (kind << 32 | name id or KT_NONE) as dense keys and back. */
+static int64_t dense_launcher(const key_ctx *c, uint64_t key)
+{
+    uint32_t name = (uint32_t)key;
+    return (int64_t)(kt_launcher_kind(key) * c->names + (name == KT_NONE ? c->names - 1 : name));
+}
+
+static uint64_t launcher_of(const key_ctx *c, int64_t dense)
+{
+    uint64_t kind = (uint64_t)dense / c->names, name = (uint64_t)dense % c->names;
+    return kind << 32 | (name == c->names - 1 ? KT_NONE : name);
+}
 
 static char *gpu_label(void *vctx, int64_t key)
 {
     const key_ctx *c = vctx;
-    if (c->by == KT_DIFF_BY_OP) return strdup(kt_launcher_label(c->t, (uint64_t)key));
+    if (c->by == KT_DIFF_BY_OP) return strdup(kt_launcher_label(c->t, launcher_of(c, key)));
     const char *name = kt_strtab_get(c->t->strs, (uint32_t)key);
-    return strdup(c->by == KT_DIFF_BY_CATEGORY ? kt_categorize(c->cat, name) : name);
+    if (c->by == KT_DIFF_BY_CATEGORY) return strdup(kt_categorize(c->cat, name));
+    if (!c->short_names) return strdup(name);
+    size_t cap = strlen(name) + 1;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    const char *s = kt_shorten_name(name, buf, cap);
+    memmove(buf, s, strlen(s) + 1);
+    return buf;
 }
 
-kt_status kt_diff_gpu_totals(const kt_diff_side *s, kt_diff_key by, const kt_categorizer *cat,
+kt_status kt_diff_gpu_totals(const kt_diff_side *s, kt_diff_key by, const kt_categorizer *cat, bool short_names,
                              kt_key_totals *out)
 {
     if (by == KT_DIFF_BY_OP) {
         kt_status st = kt_index_call_tree(s->r);
         if (st != KT_OK) return st;
     }
-    size_t names = kt_strtab_count(s->t->strs) + 1, bound = by == KT_DIFF_BY_OP ? 8 * names : names;
+    key_ctx ctx = { s->t, by, cat, short_names, kt_strtab_count(s->t->strs) + 1 };
     kt_key_acc acc;
-    if (!kt_key_acc_init(&acc, s->n < bound ? s->n : bound)) {
+    if (!kt_key_acc_init(&acc, by == KT_DIFF_BY_OP ? (KT_LAUNCH_LINKED + 1) * ctx.names : ctx.names)) {
         kt_key_acc_free(&acc);
         return KT_ENOMEM;
     }
@@ -50,10 +72,10 @@ kt_status kt_diff_gpu_totals(const kt_diff_side *s, kt_diff_key by, const kt_cat
         if (!kt_kind_is_gpu(s->r->ev.kind[ev]) || s->r->ev.name[ev] == KT_NONE) continue;
         int64_t ts, dur;
         kt_diff_side_time(s, ev, &ts, &dur);
-        int64_t key = by == KT_DIFF_BY_OP ? (int64_t)kt_launcher_key(s->t, s->r, ev, &memo) : s->r->ev.name[ev];
+        int64_t key = by == KT_DIFF_BY_OP ? dense_launcher(&ctx, kt_launcher_key(s->t, s->r, ev, &memo))
+                                          : s->r->ev.name[ev];
         kt_key_acc_add(&acc, key, dur);
     }
-    key_ctx ctx = { s->t, by, cat };
     return kt_key_acc_finish(&acc, gpu_label, &ctx, out);
 }
 
