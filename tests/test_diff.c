@@ -8,6 +8,7 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,9 @@ TEST(diff_name_normalisation)
     CHECK_STR(kt_norm_op_name("hipLaunchKernel", true, buf, sizeof buf), "LaunchKernel");
     CHECK_STR(kt_norm_op_name("cuLaunchKernel", true, buf, sizeof buf), "LaunchKernel");
     CHECK_STR(kt_norm_op_name("cuMemcpyHtoDAsync_v2", true, buf, sizeof buf), "MemcpyHtoDAsync");
+    CHECK_STR(kt_norm_op_name("hipMemcpyAsync", true, buf, sizeof buf), "MemcpyAsync");
+    CHECK_STR(kt_norm_op_name("cudaLaunchKernelExC", true, buf, sizeof buf), "LaunchKernel");
+    CHECK_STR(kt_norm_op_name("hipExtModuleLaunchKernel", true, buf, sizeof buf), "LaunchKernel");
     CHECK_STR(kt_norm_op_name("cudaLaunchKernel", false, buf, sizeof buf), "cudaLaunchKernel");
     CHECK_STR(kt_norm_op_name("aten::cudnn_convolution", false, buf, sizeof buf), "aten::dnn_convolution");
     CHECK_STR(kt_norm_op_name("aten::miopen_convolution", false, buf, sizeof buf), "aten::dnn_convolution");
@@ -342,4 +346,52 @@ TEST(diff_cli)
     unlink(b);
     free(a);
     free(b);
+}
+
+/* ---- the synthesizer's CUDA and ROCm runs of one model --------------------- */
+static kt_trace *synth_run(const char *dir, const char *name, const char *args)
+{
+    char cmd[1024], path[1100];
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/%s.json > /dev/null", getenv("KINETA_SYNTH"), args, dir, name);
+    CHECK_INT(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/%s.json", dir, name);
+    const char *p = path;
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(&p, 1, NULL, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    return t;
+}
+
+/* Same seed, same model and timings, CUDA vs ROCm names and streams: every
+ * merged node matches (hip* calls against cuda* calls, hipExtModuleLaunchKernel
+ * against cudaLaunchKernelExC) and no node's GPU time changes, while HTA's
+ * flat table sees every runtime call deleted and added.                   */
+TEST(diff_synth_cuda_vs_rocm_tree_all_matched)
+{
+    const char *synth = getenv("KINETA_SYNTH");
+    if (!synth || access(synth, X_OK) != 0) { kt_test_skip("kineta-synth not built (KINETA_SYNTH)"); return; }
+    char dir[] = "/tmp/kineta-test-diff-XXXXXX", cmd[256];
+    CHECK(mkdtemp(dir) != NULL);
+    kt_trace *c = synth_run(dir, "cuda", "--steps 3 --seed 5"), *r = synth_run(dir, "rocm", "--steps 3 --seed 5 --vendor rocm");
+    kt_tables *ts = NULL;
+    CHECK_INT(c && r ? kt_diff(c, r, NULL, &ts) : KT_EINPUT, KT_OK);
+    const kt_table *tree = ts ? fx_table(ts, "tree") : NULL;
+    size_t renamed = 0;
+    for (size_t i = 0; tree && i < kt_table_nrows(tree); i++) {
+        CHECK_STR(str_at(tree, (long)i, "status"), "matched");
+        CHECK_INT(fx_num(tree, i, "delta_gpu_us"), 0);
+        renamed += strcmp(str_at(tree, (long)i, "name"), str_at(tree, (long)i, "test_name")) != 0;
+    }
+    CHECK(tree && kt_table_nrows(tree) > 50 && renamed > 5);
+    long ext = tree ? row_of(tree, "test_name", "hipExtModuleLaunchKernel") : -1;
+    CHECK_STR(str_at(tree, ext, "name"), "cudaLaunchKernelExC");
+    const kt_table *od = ts ? fx_table(ts, "ops_diff") : NULL;
+    CHECK_STR(str_at(od, od ? row_of(od, "name", "cudaLaunchKernel") : -1, "change"), "deleted");
+    CHECK_STR(str_at(od, od ? row_of(od, "name", "hipLaunchKernel") : -1, "change"), "added");
+    kt_tables_free(ts);
+    kt_trace_free(c);
+    kt_trace_free(r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
 }

@@ -51,7 +51,12 @@ const char *kt_norm_op_name(const char *name, bool runtime_call, char *buf, size
     size_t len = 0;
     if (runtime_call) {
         const char *s = skip_vendor(name);
-        append_dnn(buf, cap, &len, s, without_version(s));
+        size_t n = without_version(s);
+        if (memmem(s, n, "LaunchKernel", 12)) { /* LaunchKernelExC, ExtModuleLaunchKernel, ... */
+            snprintf(buf, cap, "LaunchKernel");
+            return buf;
+        }
+        append_dnn(buf, cap, &len, s, n);
     } else {
         append_dnn(buf, cap, &len, name, strlen(name));
     }

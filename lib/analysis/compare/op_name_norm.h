@@ -16,8 +16,11 @@
 /* Writes the normalised form of name into buf (truncated to cap - 1):
  *  - "ProfilerStep#N" → "ProfilerStep#";
  *  - runtime/driver calls (runtime_call): the vendor prefix dropped
- *    ("cudaLaunchKernel", "hipLaunchKernel" → "LaunchKernel";
- *    "cuLaunchKernel" → "LaunchKernel") and a "_v2"-style suffix too;
+ *    ("cudaMemcpyAsync", "hipMemcpyAsync" → "MemcpyAsync") and a
+ *    "_v2"-style suffix too; every kernel launch API is "LaunchKernel"
+ *    (cudaLaunchKernel[ExC], cuLaunchKernel, hip[Ext]ModuleLaunchKernel:
+ *    cuBLAS on CUDA and hipBLASLt on ROCm launch the same GEMM through
+ *    different APIs);
  *  - "cudnn" and "miopen" anywhere → "dnn" (aten::cudnn_batch_norm and
  *    aten::miopen_batch_norm are the same op).
  * Returns buf.                                                            */
