@@ -130,6 +130,7 @@ static void print_side(const kt_table *t, size_t r, long count, long cpu, long g
             kt_table_float(t, r, (size_t)cpu), kt_table_float(t, r, (size_t)gpu));
 }
 
+#define MAX_INDENT 40 /* deeper nodes say their depth instead of indenting */
 static void print_tree_text(const kt_table *t, FILE *f)
 {
     long status = kt_table_col_index(t, "status"), name = kt_table_col_index(t, "name"),
@@ -141,8 +142,10 @@ static void print_tree_text(const kt_table *t, FILE *f)
     for (size_t r = 0; r < kt_table_nrows(t); r++) {
         const char *st = kt_table_str(t, r, (size_t)status);
         char mark = st[0] == 'm' ? '=' : !strcmp(st, "only-control") ? '-' : '+';
-        fprintf(f, "%*s[%c] %s", (int)(2 * kt_table_int(t, r, (size_t)depth)), "", mark,
-                kt_table_str(t, r, (size_t)name));
+        int64_t d = kt_table_int(t, r, (size_t)depth);
+        if (d > MAX_INDENT) fprintf(f, "%*s(depth %lld) ", 2 * MAX_INDENT, "", (long long)d);
+        else fprintf(f, "%*s", (int)(2 * d), "");
+        fprintf(f, "[%c] %s", mark, kt_table_str(t, r, (size_t)name));
         if (mark == '=' && strcmp(kt_table_str(t, r, (size_t)tname), kt_table_str(t, r, (size_t)name)))
             fprintf(f, " | %s", kt_table_str(t, r, (size_t)tname));
         fputs("  (", f);

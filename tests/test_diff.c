@@ -238,6 +238,29 @@ TEST(diff_empty_runs_are_input_errors)
     kt_trace_free(t);
 }
 
+/* A call stack 100000 deep (a hostile or broken trace): no recursion
+ * anywhere on the way, every node matched against itself.                */
+TEST(diff_deep_call_stack)
+{
+    enum { DEPTH = 100000 };
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    char name[32];
+    for (int i = 0; i < DEPTH; i++) {
+        snprintf(name, sizeof name, "op%d", i % 7);
+        fx_event(t, r, 'X', "cpu_op", name, i, 10 * DEPTH - 2 * i, 1, 1, -1, -1);
+    }
+    fx_finish(t);
+    kt_tables *ts;
+    CHECK_INT(kt_diff(t, t, NULL, &ts), KT_OK);
+    const kt_table *tree = fx_table(ts, "tree");
+    CHECK_INT(kt_table_nrows(tree), DEPTH + 1);
+    CHECK_INT(fx_num(tree, DEPTH, "depth"), DEPTH);
+    CHECK_STR(str_at(tree, DEPTH, "status"), "matched");
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
 TEST(diff_name_normalisation)
 {
     char buf[64];

@@ -114,9 +114,33 @@ static int64_t emit(merger *m, const uint32_t n[2], int64_t parent, int64_t dept
     return row;
 }
 
-static kt_status merge(merger *m, const uint32_t n[2], int64_t parent, int64_t depth);
+/* Work still to emit: a merged node (n[s] = KT_NONE where run s lacks it)
+ * under row parent.  An explicit stack, not recursion: a hostile trace can
+ * nest calls a million deep.                                              */
+typedef struct work {
+    uint32_t n[2];
+    int64_t parent, depth;
+} work;
 
-/* The children's norm ids of node n of run s (nchild entries). */
+typedef struct work_stack {
+    work *v;
+    size_t n, cap;
+} work_stack;
+
+static bool push(work_stack *st, uint32_t c, uint32_t t, int64_t parent, int64_t depth)
+{
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 256;
+        work *p = realloc(st->v, cap * sizeof *p);
+        if (!p) return false;
+        st->v = p;
+        st->cap = cap;
+    }
+    st->v[st->n++] = (work){ { c, t }, parent, depth };
+    return true;
+}
+
+/* The children's norm ids of node n (nchild entries). */
 static uint32_t *child_names(const kt_ptree *t, uint32_t n)
 {
     const kt_ptree_node *x = &t->node[n];
@@ -125,42 +149,48 @@ static uint32_t *child_names(const kt_ptree *t, uint32_t n)
     return v;
 }
 
-static kt_status merge_children(merger *m, const uint32_t n[2], int64_t row, int64_t depth)
+/* Children of two matched nodes, aligned, pushed last-first (so that they
+ * pop in alignment order).                                                */
+static bool push_aligned(merger *m, work_stack *st, const work *w, int64_t row)
 {
-    const kt_ptree_node *c = &m->t[0]->node[n[0]], *t = &m->t[1]->node[n[1]];
-    uint32_t *a = child_names(m->t[0], n[0]), *b = child_names(m->t[1], n[1]);
+    const kt_ptree_node *c = &m->t[0]->node[w->n[0]], *t = &m->t[1]->node[w->n[1]];
+    uint32_t *a = child_names(m->t[0], w->n[0]), *b = child_names(m->t[1], w->n[1]);
     kt_align_step *steps = malloc((c->nchild + t->nchild + 1) * sizeof *steps);
     size_t ns = a && b && steps ? kt_align_names(a, c->nchild, b, t->nchild, MAX_ALIGN_CELLS, steps) : (size_t)-1;
-    kt_status st = ns == (size_t)-1 ? KT_ENOMEM : KT_OK;
-    for (size_t k = 0; st == KT_OK && k < ns; k++) {
-        uint32_t pair[2] = { steps[k].a == KT_ALIGN_GAP ? KT_NONE : m->t[0]->child[c->child0 + steps[k].a],
-                             steps[k].b == KT_ALIGN_GAP ? KT_NONE : m->t[1]->child[t->child0 + steps[k].b] };
-        st = merge(m, pair, row, depth + 1);
-    }
+    bool ok = ns != (size_t)-1;
+    for (size_t k = ns; ok && k-- > 0;)
+        ok = push(st, steps[k].a == KT_ALIGN_GAP ? KT_NONE : m->t[0]->child[c->child0 + steps[k].a],
+                  steps[k].b == KT_ALIGN_GAP ? KT_NONE : m->t[1]->child[t->child0 + steps[k].b], row, w->depth + 1);
     free(a);
     free(b);
     free(steps);
-    return st;
+    return ok;
 }
 
-/* A subtree only run s has. */
-static kt_status merge_one_side(merger *m, int s, uint32_t node, int64_t row, int64_t depth)
+/* Children of a node only run s has. */
+static bool push_one_side(merger *m, work_stack *st, const work *w, int64_t row)
 {
+    int s = w->n[0] != KT_NONE ? 0 : 1;
     const kt_ptree *t = m->t[s];
-    kt_status st = KT_OK;
-    for (uint32_t i = 0; st == KT_OK && i < t->node[node].nchild; i++) {
-        uint32_t pair[2] = { KT_NONE, KT_NONE };
-        pair[s] = t->child[t->node[node].child0 + i];
-        st = merge(m, pair, row, depth + 1);
+    const kt_ptree_node *x = &t->node[w->n[s]];
+    for (uint32_t i = x->nchild; i-- > 0;) {
+        uint32_t child = t->child[x->child0 + i];
+        if (!push(st, s ? KT_NONE : child, s ? child : KT_NONE, row, w->depth + 1)) return false;
     }
-    return st;
+    return true;
 }
 
-static kt_status merge(merger *m, const uint32_t n[2], int64_t parent, int64_t depth)
+static kt_status merge(merger *m)
 {
-    int64_t row = emit(m, n, parent, depth);
-    if (n[0] != KT_NONE && n[1] != KT_NONE) return merge_children(m, n, row, depth);
-    return n[0] != KT_NONE ? merge_one_side(m, 0, n[0], row, depth) : merge_one_side(m, 1, n[1], row, depth);
+    work_stack st = { 0 };
+    bool ok = push(&st, 0, 0, -1, 0);
+    while (ok && st.n) {
+        work w = st.v[--st.n];
+        int64_t row = emit(m, w.n, w.parent, w.depth);
+        ok = w.n[0] != KT_NONE && w.n[1] != KT_NONE ? push_aligned(m, &st, &w, row) : push_one_side(m, &st, &w, row);
+    }
+    free(st.v);
+    return ok ? KT_OK : KT_ENOMEM;
 }
 
 kt_status kt_diff_call_trees(const kt_diff_side *control, const kt_diff_side *test, kt_table **tree,
@@ -173,8 +203,7 @@ kt_status kt_diff_call_trees(const kt_diff_side *control, const kt_diff_side *te
     if (st == KT_OK) {
         merger m = { .t = { &t[0], &t[1] }, .tree = tree_table(control->label, test->label),
                      .kern = kernels_table() };
-        uint32_t roots[2] = { 0, 0 };
-        st = merge(&m, roots, -1, 0);
+        st = merge(&m);
         *tree = m.tree;
         *kernels = m.kern;
     }
