@@ -197,3 +197,53 @@ TEST(diff_tree_across_vendors_amd_vs_h100)
     CHECK_NEAR(sum[1], 197.598, 1e-9);
     kt_tables_free(ts);
 }
+
+/* Every shared trace against itself, with our rules and HTA's: every ops
+ * row '=', every name unchanged, every merged node matched with no GPU
+ * delta — or, for files with nothing to compare, a clear input error.    */
+static void check_self(const char *path, bool hta_compat)
+{
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    if (kt_load(&path, 1, NULL, &t, &fail) != KT_OK) { /* not a Kineto trace: the loader's tests */
+        kt_diags_free(fail);
+        return;
+    }
+    kt_diff_options o = kt_diff_defaults();
+    char err[512] = "";
+    o.hta_compat = hta_compat;
+    o.err = err;
+    o.errlen = sizeof err;
+    kt_tables *ts = NULL;
+    kt_status st = kt_diff(t, t, &o, &ts);
+    if (st != KT_OK) {
+        if (st != KT_EINPUT || !err[0]) kt_test_fail(__FILE__, __LINE__, "%s: %s (%s)", path, kt_status_str(st), err);
+        kt_trace_free(t);
+        return;
+    }
+    const kt_table *ops = kt_tables_find(ts, "ops"), *od = kt_tables_find(ts, "ops_diff"), *tree = kt_tables_find(ts, "tree");
+    size_t bad = 0;
+    for (size_t i = 0; i < kt_table_nrows(ops); i++)
+        bad += strcmp(kt_table_str(ops, i, 7), "=") != 0 || kt_table_float(ops, i, 6) != 0;
+    for (size_t i = 0; i < kt_table_nrows(od); i++) bad += strcmp(kt_table_str(od, i, 0), "unchanged") != 0;
+    long status = kt_table_col_index(tree, "status"), delta = kt_table_col_index(tree, "delta_gpu_us");
+    for (size_t i = 0; i < kt_table_nrows(tree); i++)
+        bad += strcmp(kt_table_str(tree, i, (size_t)status), "matched") != 0 || kt_table_float(tree, i, (size_t)delta) != 0;
+    if (bad || kt_table_nrows(ops) != kt_table_nrows(od) || kt_table_nrows(tree) == 0)
+        kt_test_fail(__FILE__, __LINE__, "%s%s: %zu cells changed against itself", path, hta_compat ? " (hta)" : "", bad);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+TEST(diff_every_shared_trace_against_itself)
+{
+    NEED_SHARED();
+    size_t n = 0;
+    char **files = fx_shared_trace_files(&n);
+    CHECK(n > 20);
+    for (size_t i = 0; i < n; i++) {
+        check_self(files[i], false);
+        check_self(files[i], true);
+    }
+    fx_free_paths(files, n);
+}
