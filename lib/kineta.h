@@ -336,6 +336,64 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
 
 /* ---- compare and attribute: diff, cupti, annotations, ops, memory ---------- */
 
+/* diff: what changed between two runs (docs/diff.md).  control and test are
+ * two loaded traces (files or directories; the same rank in both is fine:
+ * they are two runs).  One rank of each (default: its first) and one
+ * iteration of each (default: its first ProfilerStep; a trace without
+ * ProfilerStep is compared whole, where HTA refuses).  Tables:
+ *  "ops" — HTA's compare_traces (A4.13): name (short_name with
+ *    short_names), <control>_counts, <control>_total_duration,
+ *    <test>_counts, <test>_total_duration, diff_counts (test − control),
+ *    diff_duration, counts_change_categories ('+', '-', '='); durations µs;
+ *    rows: the control's names sorted, then the test-only names sorted.
+ *  "ops_diff" — HTA's ops_diff: change (added, deleted, increased,
+ *    decreased, unchanged), name; grouped by change, in "ops" order.
+ *  "side_by_side" — GPU work per key (by: kernel name, kernel category or
+ *    launching CPU op): key, <control>_count, <control>_time_us,
+ *    <test>_count, <test>_time_us, delta_count, delta_time_us, delta_pct
+ *    (of the control's time; null when it is 0), sorted by |delta_time_us|.
+ *  "tree" — the two CPU call trees of the iteration merged (children
+ *    aligned by edit distance on normalised op names, the rest matched at
+ *    their lowest common ancestor): node (merged node id, preorder), parent,
+ *    depth, status (matched, only-control, only-test), name (control's,
+ *    else test's), test_name, <control>_count, <test>_count,
+ *    <control>_cpu_us, <test>_cpu_us, <control>_gpu_us, <test>_gpu_us
+ *    (GPU time of the kernels launched under the node), delta_gpu_us,
+ *    delta_gpu_pct.  Nodes are call paths: sibling calls with the same
+ *    name are one node with a count.
+ *  "kernels" — per merged node and side, the kernels its own launches ran:
+ *    node, side (control/test), kernel, count, time_us.
+ * Under hta_compat "ops" follows HTA's event set and rules exactly: every
+ * complete event with a category (minus the Trace span), ns-resolution
+ * times rounded as HTA rounds them, GPU events in the iteration of their
+ * launch (ROCm stream-0 work in none), CPU = stream -1.  By default times
+ * are exact, GPU events belong to the step their GPU-side ProfilerStep
+ * annotation (else their launch) is in, and CPU/GPU is by event kind.    */
+typedef enum { KT_DIFF_DEVICE_ALL = 0, KT_DIFF_DEVICE_CPU, KT_DIFF_DEVICE_GPU } kt_diff_device;
+typedef enum { KT_DIFF_BY_KERNEL = 0, KT_DIFF_BY_CATEGORY, KT_DIFF_BY_OP } kt_diff_key;
+#define KT_DIFF_FIRST_STEP (-1)  /* iteration: the first ProfilerStep      */
+#define KT_DIFF_WHOLE (-2)       /* iteration: the whole trace             */
+typedef struct kt_diff_options {
+    const char *control_label;   /* column prefix, default "Control"       */
+    const char *test_label;      /* default "Test"                          */
+    int control_rank, test_rank; /* -1: the trace's first rank              */
+    int64_t control_iteration, test_iteration; /* step number, or above    */
+    kt_diff_device device;       /* events of "ops"                         */
+    int short_names;             /* "ops" and "side_by_side" by HTA's short
+                                    names (side_by_side: kernels)           */
+    kt_diff_key by;              /* key of "side_by_side"                   */
+    int hta_compat;
+    const kt_categorizer *categorizer; /* NULL = built-in rules            */
+    char *err;                   /* optional: why the diff failed          */
+    size_t errlen;
+} kt_diff_options;
+/* Defaults: labels Control/Test, first ranks, first steps, all devices,
+ * full names, side by side by kernel.                                     */
+kt_diff_options kt_diff_defaults(void);
+/* KT_EUSAGE: no such rank or iteration; KT_EINPUT: a side has no events. */
+kt_status kt_diff(const kt_trace *control, const kt_trace *test, const kt_diff_options *opt,
+                  kt_tables **out);
+
 
 /* ---- across ranks: collectives, stragglers, clock alignment ---------------- */
 

@@ -56,6 +56,13 @@ typedef struct cli_command {
     bool output_dir;
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
+    /* Commands comparing two runs (diff) set this instead of run: exactly
+     * two PATHs, CONTROL and TEST, each loaded on its own (two files with
+     * the same rank are two runs) and as written — --hta-compat is passed
+     * in ctx for the command to apply, because HTA's TraceDiff parses its
+     * traces without the load-time step filtering.                       */
+    kt_status (*run_pair)(const cli_ctx *ctx, const kt_trace *control, const kt_trace *test, void *state,
+                          kt_tables **out);
 } cli_command;
 
 /* The command list (programs/commands.c). */

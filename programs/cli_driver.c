@@ -33,7 +33,8 @@ static void print_options(const cli_option *o, FILE *f)
 
 static void command_help(const cli_command *cmd, FILE *f)
 {
-    fprintf(f, "usage: kineta %s [options] PATH...\n\n%s\n", cmd->name, cmd->summary);
+    fprintf(f, "usage: kineta %s [options] %s\n\n%s\n", cmd->name, cmd->run_pair ? "CONTROL TEST" : "PATH...",
+            cmd->summary);
     if (cmd->description) fprintf(f, "\n%s\n", cmd->description);
     if (cmd->options && cmd->options->name) {
         fprintf(f, "\noptions:\n");
@@ -202,6 +203,10 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         fprintf(stderr, "kineta %s: no trace PATH given (see kineta %s --help)\n", cmd->name, cmd->name);
         return 2;
     }
+    if (cmd->run_pair && ctx->npaths != 2) {
+        fprintf(stderr, "kineta %s: expects two PATHs, CONTROL and TEST (got %zu)\n", cmd->name, ctx->npaths);
+        return 2;
+    }
     if (ctx->file_ranks && ctx->nfile_ranks != ctx->npaths) {
         fprintf(stderr, "kineta: --file-ranks gives %zu ranks for %zu PATHs\n", ctx->nfile_ranks, ctx->npaths);
         return 2;
@@ -256,15 +261,17 @@ static int exit_code(kt_status s)
     return s == KT_ENOMEM ? 1 : (int)s;
 }
 
-static kt_status load(const cli_ctx *ctx, kt_trace **t)
+/* Loads paths[0..npaths) (ranks: their --file-ranks or NULL). */
+static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npaths, const int *ranks,
+                            bool hta_compat, kt_trace **t)
 {
     progress prog = { .last_pct = -1 };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     bool tty = !ctx->quiet && isatty(STDERR_FILENO);
-    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = ctx->hta_compat, .ranks = ctx->file_ranks,
+    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = hta_compat, .ranks = ranks,
                            .progress = tty ? on_progress : NULL, .progress_user = &prog };
     kt_diags *failure = NULL;
-    kt_status s = kt_load(ctx->paths, ctx->npaths, &lo, t, &failure);
+    kt_status s = kt_load(paths, npaths, &lo, t, &failure);
     if (prog.shown) fprintf(stderr, "\r%60s\r", "");
     if (s != KT_OK) {
         print_diags(failure, false);
@@ -274,6 +281,27 @@ static kt_status load(const cli_ctx *ctx, kt_trace **t)
     }
     print_diags(kt_trace_diags(*t), ctx->quiet);
     return KT_OK;
+}
+
+static kt_status load(const cli_ctx *ctx, kt_trace **t)
+{
+    return load_paths(ctx, ctx->paths, ctx->npaths, ctx->file_ranks, ctx->hta_compat, t);
+}
+
+/* run_pair commands: CONTROL and TEST loaded one after the other, as written. */
+static kt_status run_pair(const cli_command *cmd, const cli_ctx *ctx, void *state, kt_tables **ts)
+{
+    kt_trace *t[2] = { NULL, NULL };
+    kt_status s = KT_OK;
+    for (size_t i = 0; i < 2 && s == KT_OK; i++)
+        s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, false, &t[i]);
+    if (s == KT_OK) {
+        s = cmd->run_pair(ctx, t[0], t[1], state, ts);
+        if (s != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
+    }
+    kt_trace_free(t[0]);
+    kt_trace_free(t[1]);
+    return s;
 }
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv)
@@ -292,8 +320,9 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     int rc = parse_args(cmd, argc, argv, &ctx, state, &ranks);
     kt_trace *t = NULL;
     kt_tables *ts = NULL;
-    if (rc == 0) rc = exit_code(load(&ctx, &t));
-    if (rc == 0) {
+    if (rc == 0 && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
+    else if (rc == 0) rc = exit_code(load(&ctx, &t));
+    if (rc == 0 && !cmd->run_pair) {
         kt_status s = cmd->run(&ctx, t, state, &ts);
         if (s != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
         rc = exit_code(s);

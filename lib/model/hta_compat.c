@@ -38,13 +38,18 @@ static double us_double(int64_t ns)
 }
 
 /* ts = ceil(ts), end = floor(ts + dur), dur = end - ts, all in µs. */
+void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns)
+{
+    double ts = us_double(*ts_ns);
+    double end = ts + us_double(*dur_ns);
+    int64_t ts_us = (int64_t)ceil(ts), end_us = (int64_t)floor(end);
+    *ts_ns = ts_us * 1000;
+    *dur_ns = (end_us - ts_us) * 1000;
+}
+
 static void round_to_us(kt_events *e, uint32_t i)
 {
-    double ts = us_double(e->ts[i]);
-    double end = ts + us_double(e->dur[i]);
-    int64_t ts_us = (int64_t)ceil(ts), end_us = (int64_t)floor(end);
-    e->ts[i] = ts_us * 1000;
-    e->dur[i] = (end_us - ts_us) * 1000;
+    kt_hta_round_us(&e->ts[i], &e->dur[i]);
 }
 
 static bool drop_and_round(kt_rank *r)

@@ -115,5 +115,10 @@ void kt_trace_align(kt_trace *t);
  * leaves them unbuilt under hta_compat).  Call it instead of
  * kt_trace_align, after loading all ranks.                                  */
 kt_status kt_apply_hta_compat(kt_trace *t);
+/* A2.3 for one event's times (ns in, ns out): ts = ceil(ts), end =
+ * floor(ts + dur), dur = end - ts in whole µs, in float64 as pandas does.
+ * For analyses that apply HTA's parse semantics to a trace loaded as
+ * written (diff: HTA's TraceDiff parses without the step filtering).      */
+void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns);
 
 #endif /* KT_INDEX_H */
