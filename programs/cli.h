@@ -71,14 +71,17 @@ extern const cli_command *const kt_commands[];
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
 
 /* Bindings (programs/cli_embed.c): the commands by index, and one command
- * run on a loaded trace with options as name/value pairs (value NULL for a
- * flag; names without "--"), machine format (every row), quiet.          */
+ * run on a loaded trace (two for commands that compare runs: test is the
+ * second, NULL otherwise) with options as name/value pairs (value NULL for
+ * a flag; names without "--"), machine format (every row), quiet;
+ * hta_compat -1: HTA's rules if t was loaded with them.                   */
 size_t kt_cli_ncommands(void);
 const char *kt_cli_command_name(size_t i);
 const char *kt_cli_command_summary(size_t i);
-kt_status kt_cli_run(const kt_trace *t, const char *name, const char *const *names, const char *const *values,
-                     size_t nopts, const int *ranks, size_t nranks, const char *out_path, int verbose,
-                     kt_tables **out);
+int kt_cli_command_is_pair(size_t i);
+kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, const char *const *names,
+                     const char *const *values, size_t nopts, const int *ranks, size_t nranks, const char *out_path,
+                     int verbose, int hta_compat, kt_tables **out);
 
 /* Generic table printing (programs/print_tables.c). */
 /* Returns 0, or 2 when --table names no table. */

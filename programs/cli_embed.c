@@ -31,6 +31,11 @@ const char *kt_cli_command_summary(size_t i)
     return i < kt_cli_ncommands() ? kt_commands[i]->summary : NULL;
 }
 
+int kt_cli_command_is_pair(size_t i)
+{
+    return i < kt_cli_ncommands() && kt_commands[i]->run_pair != NULL;
+}
+
 static const cli_command *find_command(const char *name)
 {
     for (size_t i = 0; kt_commands[i]; i++)
@@ -65,13 +70,17 @@ static kt_status parse_options(const cli_command *cmd, void *state, const char *
     return KT_OK;
 }
 
-kt_status kt_cli_run(const kt_trace *t, const char *name, const char *const *names, const char *const *values,
-                     size_t nopts, const int *ranks, size_t nranks, const char *out_path, int verbose,
-                     kt_tables **out)
+kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, const char *const *names,
+                     const char *const *values, size_t nopts, const int *ranks, size_t nranks, const char *out_path,
+                     int verbose, int hta_compat, kt_tables **out)
 {
     *out = NULL;
     const cli_command *cmd = find_command(name);
     if (!cmd) return KT_EUSAGE;
+    if (!cmd->run_pair != !test) {
+        fprintf(stderr, "kineta %s: %s\n", name, test ? "takes one trace" : "compares two traces (CONTROL TEST)");
+        return KT_EUSAGE;
+    }
     if (cmd->output_dir && !out_path) {
         fprintf(stderr, "kineta %s: an output directory is required\n", name);
         return KT_EUSAGE;
@@ -80,10 +89,10 @@ kt_status kt_cli_run(const kt_trace *t, const char *name, const char *const *nam
     if (!state) return KT_ENOMEM;
     if (cmd->init) cmd->init(state);
     cli_ctx ctx = { .format = FMT_CSV, .format_given = true, .out_path = out_path,
-                    .sel = { .ranks = ranks, .nranks = nranks }, .hta_compat = kt_trace_hta_compat(t),
+                    .sel = { .ranks = ranks, .nranks = nranks }, .hta_compat = hta_compat < 0 ? kt_trace_hta_compat(t) : hta_compat != 0,
                     .quiet = true, .verbose = verbose != 0 };
     kt_status s = parse_options(cmd, state, names, values, nopts);
-    if (s == KT_OK) s = cmd->run(&ctx, t, state, out);
+    if (s == KT_OK) s = test ? cmd->run_pair(&ctx, t, test, state, out) : cmd->run(&ctx, t, state, out);
     free(state);
     return s;
 }

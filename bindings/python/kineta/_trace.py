@@ -71,12 +71,15 @@ class Trace:
         t = self._handle()
         return {lib.kt_trace_rank(t, i): lib.kt_trace_rank_file(t, i).decode() for i in range(lib.kt_trace_nranks(t))}
 
-    def run(self, command, ranks=None, out=None, verbose=True, rounded=False, **options):
+    def run(self, command, ranks=None, out=None, verbose=True, rounded=False, test=None, hta_compat=None,
+            **options):
         """Run `kineta COMMAND` with options as keywords; returns {table: DataFrame}.
 
         ranks: a rank or list of ranks (default all); out: the output
         directory of commands that write files; verbose: full kernel names;
-        rounded: floats rounded to the digits the CLI prints."""
+        rounded: floats rounded to the digits the CLI prints; test: the
+        second Trace of a command that compares two runs (diff); hta_compat:
+        HTA's rules (default: as the trace was loaded)."""
         names, values = _option_pairs(options)
         n = len(names)
         name_arr = (C.c_char_p * max(n, 1))(*names)
@@ -88,9 +91,10 @@ class Trace:
         if out is not None:
             os.makedirs(out, exist_ok=True)
         tables = C.c_void_p()
-        status = lib.kt_cli_run(self._handle(), command.encode(), name_arr, value_arr, n, rank_arr, len(ranks),
+        other = test._handle() if test is not None else None
+        status = lib.kt_cli_run(self._handle(), other, command.encode(), name_arr, value_arr, n, rank_arr, len(ranks),
                                 os.fspath(out).encode() if out is not None else None, int(bool(verbose)),
-                                C.byref(tables))
+                                -1 if hta_compat is None else int(bool(hta_compat)), C.byref(tables))
         if status != 0:
             raise KinetaError(status, f"kineta {command}: {status_text(status)}")
         try:
@@ -145,13 +149,21 @@ class Trace:
         return pd.DataFrame(arrays, columns=list(cols))
 
 
-def _command_method(command, summary):
+def _command_method(command, summary, pair):
     def method(self, ranks=None, out=None, verbose=True, rounded=False, **options):
         frames = self.run(command, ranks=ranks, out=out, verbose=verbose, rounded=rounded, **options)
         return next(iter(frames.values())) if len(frames) == 1 else frames
 
+    def pair_method(self, test, ranks=None, out=None, verbose=True, rounded=False, **options):
+        frames = self.run(command, ranks=ranks, out=out, verbose=verbose, rounded=rounded, test=test, **options)
+        return next(iter(frames.values())) if len(frames) == 1 else frames
+
+    if pair:
+        method = pair_method
+
     method.__name__ = command.replace("-", "_")
-    method.__doc__ = (f"`kineta {command}`: {summary}.\n\nKeywords are the command's options "
+    method.__doc__ = (f"`kineta {command}`: {summary}.\n\n"
+                      + ("self is the control run, test the other Trace. " if pair else "") + "Keywords are the command's options "
                       "(`kineta {command} --help`), underscores for dashes, True for flags. Returns a "
                       "DataFrame, or a dict of DataFrames when the command has several tables.")
     return method
@@ -159,7 +171,8 @@ def _command_method(command, summary):
 
 for _i in range(lib.kt_cli_ncommands()):
     _name = lib.kt_cli_command_name(_i).decode()
-    setattr(Trace, _name.replace("-", "_"), _command_method(_name, lib.kt_cli_command_summary(_i).decode()))
+    setattr(Trace, _name.replace("-", "_"),
+            _command_method(_name, lib.kt_cli_command_summary(_i).decode(), lib.kt_cli_command_is_pair(_i)))
 
 
 def load(paths, jobs=0, hta_compat=False, ranks=None):

@@ -98,3 +98,35 @@ class TraceAnalysis:
         if name.startswith("get_") or name.endswith("_analysis"):
             raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")
         raise AttributeError(name)
+
+
+class TraceDiff:
+    """HTA's hta.trace_diff.TraceDiff: compare_traces and ops_diff on two
+    runs (trace directories or files), with HTA's rules and columns."""
+
+    @staticmethod
+    def _frames(control, test, control_rank, test_rank, control_iteration, test_iteration, device_type,
+                use_short_name):
+        a, b = load(control), load(test)
+        device = str(getattr(device_type, "name", device_type) or "ALL").lower()
+        frames = a.run("diff", test=b, hta_compat=True, rounded=False, rank=control_rank, test_rank=test_rank,
+                       iteration=control_iteration, test_iteration=test_iteration, device=device,
+                       short_names=use_short_name)
+        a.close()
+        b.close()
+        return frames
+
+    @staticmethod
+    def compare_traces(control, test, control_rank=None, test_rank=None, control_iteration=None,
+                       test_iteration=None, device_type="ALL", use_short_name=False):
+        ops = TraceDiff._frames(control, test, control_rank, test_rank, control_iteration, test_iteration,
+                                device_type, use_short_name)["ops"]
+        return ops.set_index(ops.columns[0])
+
+    @staticmethod
+    def ops_diff(control, test, control_rank=None, test_rank=None, control_iteration=None, test_iteration=None,
+                 device_type="ALL"):
+        changes = TraceDiff._frames(control, test, control_rank, test_rank, control_iteration, test_iteration,
+                                    device_type, False)["ops_diff"]
+        return {kind: list(changes[changes["change"] == kind]["name"])
+                for kind in ("added", "deleted", "increased", "decreased", "unchanged")}

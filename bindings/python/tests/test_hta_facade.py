@@ -87,3 +87,38 @@ for _dir in HTA_TRACES:
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HtaTraceDiff(unittest.TestCase):
+    """kineta.hta.TraceDiff against HTA's compare_traces / ops_diff outputs
+    on both shared pairs."""
+
+    PAIRS = {"diff_trace_diff": ("traces/hta/trace_diff/control", "traces/hta/trace_diff/test"),
+             "diff_trace_compare": ("traces/hta/trace_compare/base", "traces/hta/trace_compare/test")}
+
+    def setUp(self):
+        need_shared(self)
+
+    def check(self, directory):
+        import json
+
+        from kineta.hta import TraceDiff
+        control, test = (shared(p) for p in self.PAIRS[directory])
+        got = TraceDiff.compare_traces(control, test).reset_index()
+        want = pd.read_csv(os.path.join(SHARED, "oracle", "hta", directory, "compare_traces.csv"))
+        HtaFacade.assert_frame(self, "compare_traces", got, want)
+        got = TraceDiff.compare_traces(control, test, device_type="GPU", use_short_name=True).reset_index()
+        want = oracle(directory, "compare_traces_short_name_gpu")
+        HtaFacade.assert_frame(self, "compare_traces short gpu", got, want)
+        with open(os.path.join(SHARED, "oracle", "hta", directory, "ops_diff.json")) as f:
+            want = json.load(f)
+        got = TraceDiff.ops_diff(control, test)
+        self.assertEqual({k: sorted(v) for k, v in got.items()}, {k: sorted(v) for k, v in want.items()})
+
+    def test_trace_diff_pair(self):
+        self.compared = 0
+        self.check("diff_trace_diff")
+
+    def test_trace_compare_pair(self):
+        self.compared = 0
+        self.check("diff_trace_compare")
