@@ -99,7 +99,7 @@ static void print_report(const kt_tables *ts, FILE *f)
             num(sum, 0, "graph-launched kernels"));
     fprintf(f, "%.50s\n\n", "==================================================");
     for (size_t r = 0; r < kt_table_nrows(k); r++) {
-        fprintf(f, "Rank %zu: %s\n", r + 1, kt_table_str(k, r, 1));
+        fprintf(f, "#%zu: %s\n", r + 1, kt_table_str(k, r, 1));
         fprintf(f, "  Count: %.0f (%.2f%% of launches)\n", num(k, r, "count"), num(k, r, "% launches"));
         fprintf(f, "  Total Duration: %.3f us (%.2f%% of kernel time, %.2f%% of GPU wall time)\n",
                 num(k, r, "total (us)"), num(k, r, "% kernel time"), num(k, r, "% GPU wall time"));

@@ -80,7 +80,7 @@ TEST(kernels_table_counts_gpu_work_only)
     CHECK_STR(kt_table_str(k, 0, 1), GEMM);
     CHECK_STR(kt_table_str(k, 1, 1), "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
     CHECK_STR(kt_table_str(k, 2, 1), "flash_fwd_kernel");
-    CHECK_INT(fx_num(k, 0, "rank"), 1);
+    CHECK_INT(fx_num(k, 0, "#"), 1);
     CHECK_INT(fx_num(k, 0, "count"), 3);
     CHECK_NEAR(fx_num(k, 0, "total (us)"), 1800, 1e-9);
     CHECK_NEAR(fx_num(k, 0, "avg (us)"), 600, 1e-9);
