@@ -63,14 +63,33 @@ extern const cli_command *const kt_commands[];
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
 
-/* Generic table printing (programs/print_tables.c). */
+/* Generic table printing (programs/print_tables.c).  Numbers get the
+ * decimals their unit needs in text and CSV, all of them in JSON; JSON keys
+ * are snake_case with the unit (total_us), HTA's names under --hta-compat;
+ * --table selects one table in every format.  docs/output.md.             */
 /* Returns 0, or 2 when --table names no table. */
 int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f);
+/* Text fitted to f's terminal width (COLUMNS, else the tty's, else 100). */
 void print_table_text(const kt_table *t, FILE *f);
 void print_table_csv(const kt_table *t, FILE *f);
+/* Keys snake_case (print_table_json_keys(t, false, f)). */
 void print_table_json(const kt_table *t, FILE *f);
+void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
+/* A cell as text and CSV show it (malloc'd; NULL when out of memory). */
+char *cell_display(const kt_table *t, size_t row, size_t col);
+
+/* Text tables (programs/text_table.c). */
+typedef struct text_style {
+    size_t width;    /* columns to fit in; 0 = no limit                   */
+    bool full_names; /* never cut strings (--verbose, full reports)       */
+} text_style;
+/* COLUMNS if set, else the terminal's width when f is one, else 100. */
+size_t terminal_width(FILE *f);
+/* The style of the command line: --verbose = full names, no width limit. */
+text_style text_style_for(const cli_ctx *ctx, FILE *f);
+void print_table_text_styled(const kt_table *t, const text_style *st, FILE *f);
 
 /* A categorizer with the rules of file rules added (NULL rules: *out = NULL,
  * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */
