@@ -56,12 +56,17 @@ typedef struct cli_command {
     bool output_dir;
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
+    /* Optional: the ProfilerStep the options select (--pstep), or -1; the
+     * driver checks it exists before run (exit 1 naming the steps there). */
+    int64_t (*selected_step)(const void *state);
 } cli_command;
 
 /* The command list (programs/commands.c). */
 extern const cli_command *const kt_commands[];
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
+/* The options every command takes, as --help lists them. */
+void cli_print_common_options(FILE *f);
 
 /* Generic table printing (programs/print_tables.c).  Numbers get the
  * decimals their unit needs in text and CSV, all of them in JSON; JSON keys

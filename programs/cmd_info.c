@@ -278,7 +278,7 @@ static void text_rank(info_tables *it, size_t row, FILE *f)
 
 static int info_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
 {
-    if (ctx->format == FMT_CSV) return print_tables(ctx, &cmd_info, ts, f);
+    if (ctx->format == FMT_CSV || ctx->table) return print_tables(ctx, &cmd_info, ts, f);
     info_tables it = find_tables(ts);
     bool json = ctx->format == FMT_JSON;
     if (json) fputs("{\"ranks\":[", f);

@@ -17,7 +17,7 @@ typedef struct kernels_state {
 
 static const cli_option kernels_options[] = {
     { "sort", "KEY", "count|duration|total|percentage|duration-percentage (default count)" },
-    { "top", "N", "rows shown (default 10; 0 = all; all with -o)" },
+    { "top", "N", "rows (default: 10 in table format, all in csv/json and with -o; 0 = all)" },
     { "by", "KEY", "one row per name|short|category|type|launcher (default name)" },
     { "pstep", "N", "only kernels of ProfilerStep N" },
     { "memory", NULL, "count memcpy and memset too" },
@@ -74,10 +74,15 @@ static kt_status kernels_run(const cli_ctx *ctx, const kt_trace *t, void *state,
     kt_kernels_options o = s->o;
     o.categorizer = c;
     o.full_names = ctx->verbose || ctx->out_path; /* the report has full names */
-    if (ctx->out_path && !s->top_given) o.top = 0;
+    if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
     st = kt_kernels(t, &ctx->sel, &o, out);
     kt_categorizer_free(c);
     return st;
+}
+
+static int64_t kernels_step(const void *state)
+{
+    return ((const kernels_state *)state)->o.pstep;
 }
 
 static double num(const kt_table *t, size_t row, const char *col)
@@ -135,4 +140,5 @@ const cli_command cmd_kernels = {
     .parse = kernels_parse,
     .run = kernels_run,
     .print = kernels_print,
+    .selected_step = kernels_step,
 };
