@@ -41,7 +41,7 @@ typedef struct layout {
     size_t nc, nr;
     char **cells;  /* nr * nc texts as shown */
     char **head;   /* nc headers */
-    size_t *split; /* where a header breaks onto a second line (0 = it does not) */
+    size_t *split; /* where a header's second line starts (0 = one line) */
     size_t *w;     /* column widths */
     size_t *cw;    /* widest cell of each column */
 } layout;
@@ -92,25 +92,33 @@ static size_t total_width(const layout *l)
     return sum;
 }
 
+/* Bytes of a header's first line when its second starts at split. */
+static size_t first_line_len(const char *h, size_t split)
+{
+    return split && h[split - 1] == ' ' ? split - 1 : split;
+}
+
 /* Width of header h broken at byte split (0: not broken). */
 static size_t header_width(const char *h, size_t split)
 {
     if (!split) return text_width(h);
-    size_t a = 0, b = text_width(h + split + 1);
-    for (size_t i = 0; i < split; i++) a += ((unsigned char)h[i] & 0xc0) != 0x80;
+    size_t a = 0, b = text_width(h + split), n = first_line_len(h, split);
+    for (size_t i = 0; i < n; i++) a += ((unsigned char)h[i] & 0xc0) != 0x80;
     return a > b ? a : b;
 }
 
-/* Headers wider than their column's cells go onto two lines at the space
- * that makes them narrowest ("total (us)" over "(us)").                   */
+/* Headers wider than their column's cells go onto two lines after a space
+ * or before a '(' where that makes them narrowest ("total (us)" and
+ * "idle_time(us)" over "(us)").                                            */
 static void break_headers(layout *l)
 {
     for (size_t c = 0; c < l->nc; c++) {
         const char *h = l->head[c];
         size_t best = 0, best_w = text_width(h);
-        for (const char *p = strchr(h, ' '); p; p = strchr(p + 1, ' ')) {
-            size_t hw = header_width(h, (size_t)(p - h));
-            if (hw < best_w) best = (size_t)(p - h), best_w = hw;
+        for (size_t i = 1; h[i]; i++) {
+            if (h[i - 1] != ' ' && h[i] != '(') continue;
+            size_t hw = header_width(h, i);
+            if (hw < best_w) best = i, best_w = hw;
         }
         if (!best) continue;
         l->split[c] = best;
@@ -142,7 +150,8 @@ static void widen_names(layout *l, size_t width)
 {
     for (size_t c = 0; c < l->nc; c++) {
         size_t natural = l->cw[c] < NAME_MAX_WIDTH ? l->cw[c] : NAME_MAX_WIDTH, room = width * 2 / 5;
-        if (is_text(l, c) && l->w[c] < room) l->w[c] = natural < room ? natural : room;
+        size_t want = natural < room ? natural : room;
+        if (is_text(l, c) && l->w[c] < want) l->w[c] = want;
     }
 }
 
@@ -203,8 +212,8 @@ static void print_headers(const layout *l, const block *b, FILE *f)
             const char *h = l->head[c];
             char part[512];
             if (!l->split[c]) snprintf(part, sizeof part, "%s", line ? h : "");
-            else if (line == 0) snprintf(part, sizeof part, "%.*s", (int)l->split[c], h);
-            else snprintf(part, sizeof part, "%s", h + l->split[c] + 1);
+            else if (line == 0) snprintf(part, sizeof part, "%.*s", (int)first_line_len(h, l->split[c]), h);
+            else snprintf(part, sizeof part, "%s", h + l->split[c]);
             put_cell(&o, part, l->w[c], is_text(l, c), first);
             first = false;
         }
