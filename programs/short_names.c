@@ -15,7 +15,8 @@
 
 #define ARROW " \xe2\x86\x92 " /* " → " between the two kernels of a transition */
 #define DOTS "..."
-#define MIN_WIDTH 12
+#define MIN_WIDTH 12     /* narrowest cut of a whole string */
+#define MIN_PART_WIDTH 8 /* narrowest cut of each side of a transition */
 
 size_t text_width(const char *s)
 {
@@ -72,6 +73,7 @@ static char *cut_middle(const char *s, size_t w)
  * code point diff, where names of one colliding group first differ.       */
 static char *cut_around(const char *s, size_t w, size_t diff)
 {
+    if (w < MIN_WIDTH) return cut_middle(s, w);
     size_t len = text_width(s), head = w / 4, tail = w / 4, room = w - head - tail - 6;
     if (len <= w) return strdup(s);
     size_t mid = diff > head + room / 3 ? diff - room / 3 : head;
@@ -123,7 +125,7 @@ static bool recut_group(uniq **g, size_t n, size_t w, int round)
         else {
             char tag[24];
             int tl = snprintf(tag, sizeof tag, "#%zu", i + 1);
-            char *base = cut_middle(g[i]->full, w > (size_t)tl + MIN_WIDTH ? w - (size_t)tl : MIN_WIDTH);
+            char *base = cut_middle(g[i]->full, w > (size_t)tl + MIN_PART_WIDTH ? w - (size_t)tl : MIN_PART_WIDTH);
             s = base ? malloc(strlen(base) + (size_t)tl + 1) : NULL;
             if (s) strcat(strcpy(s, base), tag);
             free(base);
@@ -218,7 +220,8 @@ static bool shorten_transitions(char **strs, size_t n, size_t w)
         parts[2 * i + 1] = strdup(arrow ? arrow + strlen(ARROW) : "");
         ok = parts[2 * i] && parts[2 * i + 1];
     }
-    ok = ok && shorten_into(parts, 2 * n, (w - 3) / 2, cut);
+    size_t part = (w - 3) / 2;
+    ok = ok && shorten_into(parts, 2 * n, part > MIN_PART_WIDTH ? part : MIN_PART_WIDTH, cut);
     char **out = ok ? calloc(n + 1, sizeof *out) : NULL;
     ok = ok && out;
     for (size_t i = 0; ok && i < n; i++) {
@@ -236,10 +239,10 @@ static bool shorten_transitions(char **strs, size_t n, size_t w)
 
 bool shorten_distinct(char **strs, size_t n, size_t w)
 {
-    if (w < MIN_WIDTH) w = MIN_WIDTH;
     bool arrows = false;
     for (size_t i = 0; i < n && !arrows; i++) arrows = strstr(strs[i], ARROW) != NULL;
-    if (arrows && w >= 2 * MIN_WIDTH + 3) return shorten_transitions(strs, n, w);
+    if (arrows) return shorten_transitions(strs, n, w);
+    if (w < MIN_WIDTH) w = MIN_WIDTH;
     char **out = calloc(n + 1, sizeof *out);
     if (!out) return false;
     return take(strs, out, n, shorten_into(strs, n, w, out));

@@ -19,6 +19,7 @@
 
 #define NAME_MAX_WIDTH 80 /* names are cut here even on a wide terminal */
 #define NAME_MIN_WIDTH 24 /* and narrowed no further to fit one         */
+#define PAIR_MIN_WIDTH 40 /* nor "A → B" cells, which hold two names     */
 #define GAP 2             /* spaces between columns                     */
 
 size_t terminal_width(FILE *f)
@@ -127,21 +128,33 @@ static void break_headers(layout *l)
     }
 }
 
+/* The narrowest a text column gets: its header, and room for a name. */
+static size_t name_floor(const layout *l, size_t c)
+{
+    size_t floor = header_width(l->head[c], l->split[c]), min = NAME_MIN_WIDTH;
+    for (size_t r = 0; r < l->nr && min == NAME_MIN_WIDTH; r++)
+        if (strstr(l->cells[r * l->nc + c], " \xe2\x86\x92 ")) min = PAIR_MIN_WIDTH;
+    return floor > min ? floor : min;
+}
+
 /* Narrow the widest text columns until the table fits (or they reach
- * NAME_MIN_WIDTH / their header).                                          */
+ * their name_floor).                                                       */
 static void narrow_names(layout *l, size_t width)
 {
+    size_t *floors = malloc((l->nc ? l->nc : 1) * sizeof *floors);
+    if (!floors) return;
+    for (size_t c = 0; c < l->nc; c++) floors[c] = is_text(l, c) ? name_floor(l, c) : 0;
     for (size_t total = total_width(l); total > width;) {
         size_t widest = l->nc;
         for (size_t c = 0; c < l->nc; c++) {
-            size_t floor = header_width(l->head[c], l->split[c]);
-            if (floor < NAME_MIN_WIDTH) floor = NAME_MIN_WIDTH;
+            size_t floor = floors[c];
             if (is_text(l, c) && l->w[c] > floor && (widest == l->nc || l->w[c] > l->w[widest])) widest = c;
         }
-        if (widest == l->nc) return;
+        if (widest == l->nc) break;
         l->w[widest]--;
         total--;
     }
+    free(floors);
 }
 
 /* When the table needs several blocks anyway, names get room again (up to

@@ -360,8 +360,8 @@ TEST(kernels_cli_report_and_rules)
     FILE *f = open_memstream(&buf, &len);
     CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
     fclose(f);
-    CHECK(strstr(buf, "Rank 1: " GEMM "\n  Count: 3 (30.00% of launches)") != NULL);
-    CHECK(strstr(buf, "Rank 4: " CAT_F "\n") != NULL);
+    CHECK(strstr(buf, "#1: " GEMM "\n  Count: 3 (30.00% of launches)") != NULL);
+    CHECK(strstr(buf, "#4: " CAT_F "\n") != NULL);
     CHECK(strstr(buf, "Launches: 10") != NULL);
     free(buf);
     ctx.format = FMT_CSV;
@@ -369,7 +369,7 @@ TEST(kernels_cli_report_and_rules)
     f = open_memstream(&buf, &len);
     CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
     fclose(f);
-    CHECK(!strncmp(buf, "rank,name,count,total (us)", 26));
+    CHECK(!strncmp(buf, "#,name,count,total (us)", 23));
     free(buf);
     kt_tables_free(ts);
     kt_trace_free(t);
