@@ -82,8 +82,9 @@ void print_table_json(const kt_table *t, FILE *f);
 void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
-/* A cell as text and CSV show it (malloc'd; NULL when out of memory). */
-char *cell_display(const kt_table *t, size_t row, size_t col);
+/* A cell as text and CSV show it (malloc'd; NULL when out of memory);
+ * decimals: unit_decimals(column_unit(t, col)) (column_labels.h).        */
+char *cell_display(const kt_table *t, size_t row, size_t col, int decimals);
 
 /* Text tables (programs/text_table.c). */
 typedef struct text_style {

@@ -41,25 +41,26 @@ static void format_float(double v, int precision, int decimals, bool json, char 
     }
 }
 
-static void cell_text(const kt_table *t, size_t r, size_t c, bool json, char *buf, size_t n)
+/* decimals: unit_decimals of the column (found once per column by callers
+ * printing many rows: it parses the column name).                         */
+static void cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool json, char *buf, size_t n)
 {
     if (kt_table_is_null(t, r, c)) { buf[0] = '\0'; return; }
     switch (kt_table_col_type(t, c)) {
     case KT_COL_INT: snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c)); break;
     case KT_COL_FLOAT:
-        format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), unit_decimals(column_unit(t, c)),
-                     json, buf, n);
+        format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
         break;
     case KT_COL_STR: snprintf(buf, n, "%s", kt_table_str(t, r, c)); break;
     }
 }
 
-char *cell_display(const kt_table *t, size_t row, size_t col)
+char *cell_display(const kt_table *t, size_t row, size_t col, int decimals)
 {
     if (kt_table_col_type(t, col) == KT_COL_STR && !kt_table_is_null(t, row, col))
         return strdup(kt_table_str(t, row, col));
     char buf[64];
-    cell_text(t, row, col, false, buf, sizeof buf);
+    cell_text(t, row, col, decimals, false, buf, sizeof buf);
     return strdup(buf);
 }
 
@@ -76,7 +77,7 @@ void print_json_string(const char *s, FILE *f)
     fputc('"', f);
 }
 
-void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)
+static void print_cell_d(const kt_table *t, size_t row, size_t col, int decimals, FILE *f, bool json)
 {
     char buf[64];
     if (kt_table_is_null(t, row, col)) { fputs(json ? "null" : "", f); return; }
@@ -94,22 +95,33 @@ void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)
         fputs("null", f);
         return;
     }
-    cell_text(t, row, col, json, buf, sizeof buf);
+    cell_text(t, row, col, decimals, json, buf, sizeof buf);
     fputs(buf, f);
+}
+
+void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)
+{
+    print_cell_d(t, row, col, unit_decimals(column_unit(t, col)), f, json);
 }
 
 void print_table_csv(const kt_table *t, FILE *f)
 {
     size_t nc = kt_table_ncols(t);
-    for (size_t c = 0; c < nc; c++) fprintf(f, "%s%s", c ? "," : "", kt_table_col_name(t, c));
+    int *dec = malloc((nc ? nc : 1) * sizeof *dec);
+    if (!dec) return;
+    for (size_t c = 0; c < nc; c++) {
+        fprintf(f, "%s%s", c ? "," : "", kt_table_col_name(t, c));
+        dec[c] = unit_decimals(column_unit(t, c));
+    }
     fputc('\n', f);
     for (size_t r = 0; r < kt_table_nrows(t); r++) {
         for (size_t c = 0; c < nc; c++) {
             if (c) fputc(',', f);
-            print_cell(t, r, c, f, false);
+            print_cell_d(t, r, c, dec[c], f, false);
         }
         fputc('\n', f);
     }
+    free(dec);
 }
 
 void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f)
@@ -125,7 +137,7 @@ void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f)
             if (c) fputc(',', f);
             print_json_string(keys[c], f);
             fputc(':', f);
-            print_cell(t, r, c, f, true);
+            print_cell_d(t, r, c, -1, f, true); /* json: every digit, decimals unused */
         }
         fputc('}', f);
     }

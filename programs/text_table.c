@@ -73,8 +73,9 @@ static bool layout_fill(layout *l, const text_style *st)
         char buf[512];
         column_header(l->t, c, buf, sizeof buf);
         if (!(l->head[c] = strdup(buf))) return false;
+        int decimals = unit_decimals(column_unit(l->t, c));
         for (size_t r = 0; r < l->nr; r++) {
-            char *s = cell_display(l->t, r, c);
+            char *s = cell_display(l->t, r, c, decimals);
             if (!(l->cells[r * l->nc + c] = s)) return false;
             size_t n = text_width(s);
             if (n > l->cw[c]) l->cw[c] = n;
