@@ -260,8 +260,8 @@ static size_t key_columns(const layout *l, size_t width)
         keys++;
         if (is_text(l, keys - 1)) break;
     }
-    if (keys == 0 || sum > width / 2 || !is_text(l, keys - 1)) return l->nc ? 1 : 0;
-    return keys;
+    if (keys == 0 || sum > width / 2 || !is_text(l, keys - 1)) return 1;
+    return keys < l->nc ? keys : l->nc - 1; /* something left to continue with */
 }
 
 /* End of the block starting at column from: columns are added while the

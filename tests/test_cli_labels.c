@@ -162,10 +162,23 @@ TEST(text_table_fits_width_in_blocks)
                  "name          (us)\n"
                  "kernel_a  4000.000\n");
     free(s);
+    s = render_text(t, 20); /* narrower than the name and one number */
+    CHECK(strstr(s, "kernel_a  1000.000\n") && strstr(s, "kernel_a  4000.000\n"));
+    free(s);
     s = render_text(t, 0);
     CHECK_STR(s, "== wide (1 rows)\n"
                  "name      total (us)  max (us)  total (us)  max (us)\n"
                  "kernel_a    1000.000  2000.000    3000.000  4000.000\n");
+    free(s);
+    kt_table_free(t);
+    t = kt_table_new("pair"); /* a number, then a name wider than the width */
+    kt_table_add_col(t, "#", KT_COL_INT, 0);
+    kt_table_add_col(t, "name", KT_COL_STR, 0);
+    kt_table_add_row(t);
+    kt_table_set_int(t, 0, 1);
+    kt_table_set_str(t, 1, "a_kernel_name_much_wider_than_the_twenty_columns_given");
+    s = render_text(t, 20);
+    CHECK(strstr(s, "a_kernel_n") != NULL && strstr(s, "\n1  ") != NULL);
     free(s);
     kt_table_free(t);
 }
