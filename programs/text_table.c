@@ -250,18 +250,17 @@ static void print_block(const layout *l, const block *b, FILE *f)
     }
 }
 
-/* Leading columns repeated in every block: up to the first text column
- * (the name), when they take at most half the width; else the first.      */
+/* Leading columns repeated in every block: the text and integer columns
+ * before the first float (rank, stream, name, ... say what a row is
+ * about), at most 4 and half the width; at least the first, and never all. */
 static size_t key_columns(const layout *l, size_t width)
 {
     size_t keys = 0, sum = 0;
-    while (keys < l->nc && keys < 3) {
-        sum += l->w[keys] + GAP;
-        keys++;
-        if (is_text(l, keys - 1)) break;
-    }
-    if (keys == 0 || sum > width / 2 || !is_text(l, keys - 1)) return 1;
-    return keys < l->nc ? keys : l->nc - 1; /* something left to continue with */
+    while (keys < l->nc && keys < 4 && kt_table_col_type(l->t, keys) != KT_COL_FLOAT &&
+           sum + l->w[keys] + GAP <= width / 2)
+        sum += l->w[keys++] + GAP;
+    if (keys == 0) keys = 1;
+    return keys < l->nc ? keys : l->nc - 1;
 }
 
 /* End of the block starting at column from: columns are added while the
