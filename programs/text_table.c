@@ -60,6 +60,14 @@ static void layout_free(layout *l)
 
 static bool is_text(const layout *l, size_t c) { return kt_table_col_type(l->t, c) == KT_COL_STR; }
 
+/* Control characters (a newline or tab in a name from a damaged trace)
+ * would break the table's lines: shown as spaces.                          */
+static void flatten(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+}
+
 static bool layout_fill(layout *l, const text_style *st)
 {
     size_t nc = l->nc ? l->nc : 1;
@@ -73,10 +81,12 @@ static bool layout_fill(layout *l, const text_style *st)
         char buf[512];
         column_header(l->t, c, buf, sizeof buf);
         if (!(l->head[c] = strdup(buf))) return false;
+        flatten(l->head[c]);
         int decimals = unit_decimals(column_unit(l->t, c));
         for (size_t r = 0; r < l->nr; r++) {
             char *s = cell_display(l->t, r, c, decimals);
             if (!(l->cells[r * l->nc + c] = s)) return false;
+            flatten(s);
             size_t n = text_width(s);
             if (n > l->cw[c]) l->cw[c] = n;
         }

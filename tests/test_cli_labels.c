@@ -10,6 +10,7 @@
 #include "../programs/short_names.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static char **strs(const char *const *v, size_t n)
 {
@@ -131,6 +132,13 @@ TEST(column_precision_fits_the_unit)
     kt_table_free(t);
 }
 
+static size_t count_newlines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
 static char *render_text(const kt_table *t, size_t width)
 {
     char *buf = NULL;
@@ -181,4 +189,49 @@ TEST(text_table_fits_width_in_blocks)
     CHECK(strstr(s, "a_kernel_n") != NULL && strstr(s, "\n1  ") != NULL);
     free(s);
     kt_table_free(t);
+}
+
+/* Damaged or odd tables never break the layout: no rows, no columns, a
+ * newline and a tab inside a name, NaN and infinities, a header wider than
+ * the width, a nonsense COLUMNS.                                            */
+TEST(text_table_odd_inputs)
+{
+    kt_table *t = kt_table_new("empty");
+    kt_table_add_col(t, "name", KT_COL_STR, 0);
+    kt_table_add_col(t, "total (us)", KT_COL_FLOAT, 3);
+    char *s = render_text(t, 40);
+    CHECK_STR(s, "== empty (0 rows)\nname  total (us)\n");
+    free(s);
+    kt_table_free(t);
+
+    t = kt_table_new("nocols");
+    s = render_text(t, 40);
+    CHECK_STR(s, "== nocols (0 rows)\n\n");
+    free(s);
+    kt_table_free(t);
+
+    t = kt_table_new("odd");
+    kt_table_add_col(t, "name", KT_COL_STR, 0);
+    kt_table_add_col(t, "a header much wider than the width we have", KT_COL_FLOAT, -1);
+    kt_table_add_row(t);
+    kt_table_set_str(t, 0, "two\nlines\tand a tab");
+    kt_table_set_float(t, 1, NAN);
+    kt_table_add_row(t);
+    kt_table_set_str(t, 0, "inf");
+    kt_table_set_float(t, 1, INFINITY);
+    s = render_text(t, 20);
+    CHECK(strstr(s, "two lines and a tab") != NULL);
+    CHECK(strstr(s, "inf  ") != NULL && strstr(s, "  inf\n") != NULL);
+    for (const char *p = s; (p = strchr(p, '\n')); p++) CHECK(p == s || p[-1] != ' ');
+    CHECK_INT(count_newlines(s), 5); /* title, 2 header lines, 2 rows */
+    free(s);
+    kt_table_free(t);
+
+    setenv("COLUMNS", "not-a-number", 1);
+    CHECK_INT(terminal_width(stdout), isatty(fileno(stdout)) ? terminal_width(stdout) : 100);
+    setenv("COLUMNS", "7", 1); /* too narrow to mean it */
+    CHECK(terminal_width(stdout) >= 20);
+    setenv("COLUMNS", "132", 1);
+    CHECK_INT(terminal_width(stdout), 132);
+    unsetenv("COLUMNS");
 }
