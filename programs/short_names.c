@@ -220,8 +220,8 @@ static bool shorten_transitions(char **strs, size_t n, size_t w)
         parts[2 * i + 1] = strdup(arrow ? arrow + strlen(ARROW) : "");
         ok = parts[2 * i] && parts[2 * i + 1];
     }
-    size_t part = (w - 3) / 2;
-    ok = ok && shorten_into(parts, 2 * n, part > MIN_PART_WIDTH ? part : MIN_PART_WIDTH, cut);
+    size_t part = w > 3 + 2 * MIN_PART_WIDTH ? (w - 3) / 2 : MIN_PART_WIDTH;
+    ok = ok && shorten_into(parts, 2 * n, part, cut);
     char **out = ok ? calloc(n + 1, sizeof *out) : NULL;
     ok = ok && out;
     for (size_t i = 0; ok && i < n; i++) {
@@ -234,7 +234,7 @@ static bool shorten_transitions(char **strs, size_t n, size_t w)
     for (size_t i = 0; parts && i < 2 * n; i++) free(parts[i]), free(cut ? cut[i] : NULL);
     free(parts);
     free(cut);
-    return out ? take(strs, out, n, ok) : ok && n == 0;
+    return out ? take(strs, out, n, ok) : false;
 }
 
 bool shorten_distinct(char **strs, size_t n, size_t w)
