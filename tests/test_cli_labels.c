@@ -235,3 +235,26 @@ TEST(text_table_odd_inputs)
     CHECK_INT(terminal_width(stdout), 132);
     unsetenv("COLUMNS");
 }
+
+/* Multi-byte characters are cut whole: widths in code points, no broken
+ * UTF-8 sequence in a short form.                                          */
+TEST(short_names_cut_utf8_whole)
+{
+    static const char *const v[] = {
+        "\xce\xbc\xce\xbc\xce\xbc_kernel_\xe2\x86\x92\xe2\x86\x92_middle_one_\xc2\xb5\xc2\xb5\xc2\xb5_tail_end",
+        "\xce\xbc\xce\xbc\xce\xbc_kernel_\xe2\x86\x92\xe2\x86\x92_middle_two_\xc2\xb5\xc2\xb5\xc2\xb5_tail_end",
+    };
+    char **s = strs(v, 2);
+    CHECK(shorten_distinct(s, 2, 20));
+    for (size_t i = 0; i < 2; i++) {
+        CHECK(text_width(s[i]) <= 20);
+        for (const unsigned char *p = (const unsigned char *)s[i]; *p; p++) {
+            int follow = *p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : *p >= 0xc0 ? 1 : 0;
+            CHECK(*p < 0x80 || *p >= 0xc0); /* never starts inside a character */
+            for (int k = 1; k <= follow; k++) CHECK((p[k] & 0xc0) == 0x80);
+            p += follow;
+        }
+    }
+    CHECK(strcmp(s[0], s[1]) != 0);
+    free_strs(s, 2);
+}
