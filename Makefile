@@ -113,14 +113,19 @@ fuzz:
 # The README's first command: synthesize example traces (2 CUDA ranks with
 # NCCL and CUDA graphs; 1 ROCm rank, gzip, ns timestamps) and analyze them.
 EXAMPLES = $(BUILD)/examples
+# The rank files, not the directory: the synthesizer's truth.json lies beside them.
+CUDA_RANKS = $(EXAMPLES)/cuda/rank-0.json $(EXAMPLES)/cuda/rank-1.json
 demo: all
 	@mkdir -p $(EXAMPLES)/cuda $(EXAMPLES)/rocm
 	$(BUILD)/kineta-synth --ranks 2 --size 20M --graphs -o $(EXAMPLES)/cuda
 	$(BUILD)/kineta-synth --vendor rocm --size 10M --ns --gzip -o $(EXAMPLES)/rocm/rank-0.json.gz
-	$(BUILD)/kineta info $(EXAMPLES)/cuda --format table
-	$(BUILD)/kineta temporal $(EXAMPLES)/cuda --format table
-	$(BUILD)/kineta breakdown $(EXAMPLES)/cuda --format table --num-kernels 5
-	$(BUILD)/kineta categories -q $(EXAMPLES)/rocm --format table
+	$(BUILD)/kineta info $(CUDA_RANKS) --format table
+	$(BUILD)/kineta categories $(EXAMPLES)/rocm/rank-0.json.gz --format table --table categories
+	$(BUILD)/kineta breakdown $(CUDA_RANKS) --format table --table kernel_type
+	$(BUILD)/kineta kernels $(CUDA_RANKS) --format table --sort total
+	$(BUILD)/kineta temporal $(CUDA_RANKS) --format table
+	@# kineta report (issue 12, built in parallel): once it exists, end the demo with
+	@# $(BUILD)/kineta report $(CUDA_RANKS) -o $(EXAMPLES)/report.html && echo "report: $(EXAMPLES)/report.html"
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library (static
 # and shared) with its header and kineta.pc, the man page made from the

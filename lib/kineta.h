@@ -88,6 +88,10 @@ kt_col_type kt_table_col_type(const kt_table *t, size_t col);
 /* Float columns carry a display precision (digits after the point); -1 means
  * shortest round-trip representation.                                       */
 int kt_table_col_precision(const kt_table *t, size_t col);
+/* The unit of a column whose name keeps a reference tool's unit-less name
+ * (HTA's "sum", "idle_time", "cpu_duration_mean": "us"), else NULL; the
+ * CLI shows it in table headers and JSON keys ("sum (us)", "sum_us").     */
+const char *kt_table_col_unit(const kt_table *t, size_t col);
 int kt_table_is_null(const kt_table *t, size_t row, size_t col);
 int64_t kt_table_int(const kt_table *t, size_t row, size_t col);
 double kt_table_float(const kt_table *t, size_t row, size_t col);
@@ -288,8 +292,9 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
 
 /* queue: launches waiting on each GPU stream (HTA queue length, A4.7): +1
  * at a launch call's start, −1 at its GPU event's start.  Tables "series":
- * ts (µs from the trace origin), pid, tid, stream, queue_length, rank (one
- * row per change); "summary": rank, stream, queue_length_count ... _max
+ * ts (µs from the trace origin), pid, tid (null when the trace names the
+ * thread with a string, as legacy traces' "stream 7"), stream,
+ * queue_length, rank (one row per change); "summary": rank, stream, queue_length_count ... _max
  * (describe() over the change points, as HTA); "blocked": rank, stream,
  * duration_at_max_queue_length (µs), relative_duration_at_max_queue_length
  * — time with at least max_queue_length launches waiting, for every stream
@@ -319,8 +324,8 @@ kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **ou
  * traceEvents.  Written to out_dir as <name>_with_counters.json[.gz]
  * (gzip, ISA-L level 1, when the input was gzip; <name>_rank<R>_... when
  * two ranks' files share a name); an existing input file is never
- * overwritten.  Table "files": rank, input, output,
- * counter_events, bytes (uncompressed JSON written).                       */
+ * overwritten.  Table "files": rank, input, output, counter_events,
+ * uncompressed_bytes (the JSON written, before any gzip).                  */
 typedef struct kt_counters_options {
     const char *out_dir;  /* required */
     int no_queue_length;  /* leave out the queue-length tracks */

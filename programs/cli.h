@@ -63,12 +63,17 @@ typedef struct cli_command {
      * traces without the load-time step filtering.                       */
     kt_status (*run_pair)(const cli_ctx *ctx, const kt_trace *control, const kt_trace *test, void *state,
                           kt_tables **out);
+    /* Optional: the ProfilerStep the options select (--pstep), or -1; the
+     * driver checks it exists before run (exit 1 naming the steps there). */
+    int64_t (*selected_step)(const void *state);
 } cli_command;
 
 /* The command list (programs/commands.c). */
 extern const cli_command *const kt_commands[];
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
+/* The options every command takes, as --help lists them. */
+void cli_print_common_options(FILE *f);
 
 /* Bindings (programs/cli_embed.c): the commands by index, and one command
  * run on a loaded trace (two for commands that compare runs: test is the
@@ -83,14 +88,34 @@ kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, 
                      const char *const *values, size_t nopts, const int *ranks, size_t nranks, const char *out_path,
                      int verbose, int hta_compat, kt_tables **out);
 
-/* Generic table printing (programs/print_tables.c). */
+/* Generic table printing (programs/print_tables.c).  Numbers get the
+ * decimals their unit needs in text and CSV, all of them in JSON; JSON keys
+ * are snake_case with the unit (total_us), HTA's names under --hta-compat;
+ * --table selects one table in every format.  docs/output.md.             */
 /* Returns 0, or 2 when --table names no table. */
 int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f);
+/* Text fitted to f's terminal width (COLUMNS, else the tty's, else 100). */
 void print_table_text(const kt_table *t, FILE *f);
 void print_table_csv(const kt_table *t, FILE *f);
+/* Keys snake_case (print_table_json_keys(t, false, f)). */
 void print_table_json(const kt_table *t, FILE *f);
+void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
+/* A cell as text and CSV show it (malloc'd; NULL when out of memory);
+ * decimals: unit_decimals(column_unit(t, col)) (column_labels.h).        */
+char *cell_display(const kt_table *t, size_t row, size_t col, int decimals);
+
+/* Text tables (programs/text_table.c). */
+typedef struct text_style {
+    size_t width;    /* columns to fit in; 0 = no limit                   */
+    bool full_names; /* never cut strings (--verbose, full reports)       */
+} text_style;
+/* COLUMNS if set, else the terminal's width when f is one, else 100. */
+size_t terminal_width(FILE *f);
+/* The style of the command line: --verbose = full names, no width limit. */
+text_style text_style_for(const cli_ctx *ctx, FILE *f);
+void print_table_text_styled(const kt_table *t, const text_style *st, FILE *f);
 
 /* A categorizer with the rules of file rules added (NULL rules: *out = NULL,
  * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */

@@ -3,6 +3,7 @@
  * progress bar, diagnostics on stderr, output formatting and exit codes.
  */
 #include "cli.h"
+#include "cli_checks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,13 +13,13 @@
 
 static const cli_option common_options[] = {
     { "format", "table|csv|json", "output format (default: table on a terminal, else csv)" },
-    { "table", "NAME", "with --format csv: the table to print (default: the first)" },
+    { "table", "NAME", "print only this table (csv default: the first)" },
     { "rank", "R", "only rank R" },
     { "ranks", "LIST", "only these ranks, e.g. 0,2-5" },
     { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0)" },
     { "jobs", "N", "loader threads (default: number of cores)" },
-    { "hta-compat", NULL, "reproduce HTA's load semantics (ns rounding, last-step filtering)" },
-    { "verbose", NULL, "full kernel names and more detail" },
+    { "hta-compat", NULL, "reproduce HTA: load semantics (ns rounding, last-step filtering), JSON keys" },
+    { "verbose", NULL, "full names, tables as wide as they are, more detail" },
     { NULL, NULL, NULL },
 };
 
@@ -29,6 +30,13 @@ static void print_options(const cli_option *o, FILE *f)
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         fprintf(f, "  %-30s %s\n", left, o->help);
     }
+}
+
+void cli_print_common_options(FILE *f)
+{
+    print_options(common_options, f);
+    fprintf(f, "  %-30s %s\n  %-30s %s\n", "-o FILE (or DIR)", "write the output to FILE (counters: into DIR)",
+            "-q", "no warnings or progress on stderr");
 }
 
 static void command_help(const cli_command *cmd, FILE *f)
@@ -211,7 +219,8 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         fprintf(stderr, "kineta: --file-ranks gives %zu ranks for %zu PATHs\n", ctx->nfile_ranks, ctx->npaths);
         return 2;
     }
-    return 0;
+    int rc = cli_check_table(cmd, ctx->table);
+    return rc ? rc : cli_check_output(cmd, ctx->out_path);
 }
 
 /* Progress bar: only on a terminal, only once loading has taken > 1 s. */
@@ -261,6 +270,14 @@ static int exit_code(kt_status s)
     return s == KT_ENOMEM ? 1 : (int)s;
 }
 
+/* The loader's error for two files of one rank (load.c, check_duplicates). */
+static bool same_rank_twice(const kt_diags *d)
+{
+    for (size_t i = 0; i < kt_diags_count(d); i++)
+        if (strstr(kt_diags_get(d, i)->message, "is also the rank of")) return true;
+    return false;
+}
+
 /* Loads paths[0..npaths) (ranks: their --file-ranks or NULL). */
 static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npaths, const int *ranks,
                             bool hta_compat, kt_trace **t)
@@ -276,6 +293,8 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
     if (s != KT_OK) {
         print_diags(failure, false);
         if (!kt_diags_count(failure)) fprintf(stderr, "kineta: %s\n", kt_status_str(s));
+        if (!ctx->file_ranks && same_rank_twice(failure))
+            fprintf(stderr, "kineta: give each PATH its rank with --file-ranks, e.g. --file-ranks 0,1\n");
         kt_diags_free(failure);
         return s;
     }
@@ -322,6 +341,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     kt_tables *ts = NULL;
     if (rc == 0 && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
     else if (rc == 0) rc = exit_code(load(&ctx, &t));
+    if (rc == 0 && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
     if (rc == 0 && !cmd->run_pair) {
         kt_status s = cmd->run(&ctx, t, state, &ts);
         if (s != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
@@ -332,7 +352,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
         FILE *f = to_file ? fopen(ctx.out_path, "w") : stdout;
         if (!f) {
             fprintf(stderr, "kineta: cannot write %s: %s\n", ctx.out_path, strerror(errno));
-            rc = 1;
+            rc = 3;
         } else {
             if (cmd->print) rc = cmd->print(&ctx, ts, f);
             else rc = print_tables(&ctx, cmd, ts, f);

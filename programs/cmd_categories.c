@@ -74,6 +74,11 @@ static kt_status categories_run(const cli_ctx *ctx, const kt_trace *t, void *sta
     return st;
 }
 
+static int64_t categories_step(const void *state)
+{
+    return ((const categories_state *)state)->o.pstep;
+}
+
 const cli_command cmd_categories = {
     .name = "categories",
     .summary = "kernel categories by name (GEMM, attention, conv, norm, ...) per launching CPU op",
@@ -87,4 +92,5 @@ const cli_command cmd_categories = {
     .init = categories_init,
     .parse = categories_parse,
     .run = categories_run,
+    .selected_step = categories_step,
 };

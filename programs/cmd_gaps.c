@@ -20,8 +20,8 @@ static const cli_option gaps_options[] = {
     { "hist-max", "US", "histogram up to this gap length (default: the longest gap)" },
     { "bins", "N", "histogram bins (default 20)" },
     { "linear", NULL, "equal-width bins (default: log-spaced)" },
-    { "gap-top", "N", "kernel pairs per rank (default 15; 0 = all; all with -o)" },
-    { "gap-sort", "KEY", "rank pairs by count|avg|max|stdev|total (default total)" },
+    { "gap-top", "N", "kernel pairs per rank (default: 15 in table format, all in csv/json and with -o)" },
+    { "gap-sort", "KEY", "order pairs by count|avg|max|stdev|total (default total; avggap, maxgap too)" },
     { "pstep", "N", "only ProfilerStep N" },
     { NULL, NULL, NULL },
 };
@@ -34,9 +34,11 @@ static void gaps_init(void *state)
 
 static int parse_sort(kt_gaps_options *o, const char *v)
 {
-    static const char *const keys[] = { "total", "count", "avg", "max", "stdev" };
+    /* avggap and maxgap: the seed analyzer's spellings */
+    static const char *const keys[] = { "total", "count", "avg", "max", "stdev", "avggap", "maxgap" };
     static const kt_gap_sort sorts[] = { KT_GAP_SORT_TOTAL, KT_GAP_SORT_COUNT, KT_GAP_SORT_AVG,
-                                         KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV };
+                                         KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV, KT_GAP_SORT_AVG,
+                                         KT_GAP_SORT_MAX };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!strcmp(v, keys[i])) {
             o->sort = sorts[i];
@@ -65,9 +67,14 @@ static kt_status gaps_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
 {
     gaps_state *s = state;
     kt_gaps_options o = s->o;
-    if (ctx->out_path && !s->top_given) o.top = 0; /* the full report */
-    o.short_names = !ctx->verbose;
+    if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
+    o.short_names = !ctx->verbose && !ctx->out_path; /* the -o report has full names, as the seed's */
     return kt_gaps(t, &ctx->sel, &o, out);
+}
+
+static int64_t gaps_step(const void *state)
+{
+    return ((const gaps_state *)state)->o.step;
 }
 
 /* The histogram as bars, like the seed analyzer (and readable at a glance). */
@@ -98,11 +105,15 @@ static int gaps_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
 {
     bool report = ctx->out_path && !ctx->format_given;
     if (ctx->format != FMT_TABLE && !report) return print_tables(ctx, &cmd_gaps, ts, f);
+    text_style st = report ? (text_style){ .full_names = true } : text_style_for(ctx, f);
+    bool first = true;
     for (size_t i = 0; i < kt_tables_count(ts); i++) {
         const kt_table *t = kt_tables_get(ts, i);
-        if (i) fputc('\n', f);
+        if (ctx->table && strcmp(ctx->table, kt_table_name(t))) continue;
+        if (!first) fputc('\n', f);
+        first = false;
         if (!strcmp(kt_table_name(t), "gap_histogram")) print_histogram(t, f);
-        else print_table_text(t, f);
+        else print_table_text_styled(t, &st, f);
     }
     return 0;
 }
@@ -120,4 +131,5 @@ const cli_command cmd_gaps = {
     .parse = gaps_parse,
     .run = gaps_run,
     .print = gaps_print,
+    .selected_step = gaps_step,
 };

@@ -199,13 +199,27 @@ static void json_rank(info_tables *it, size_t row, FILE *f)
 }
 
 /* ---- text: one block per rank ---------------------------------------------- */
-static void text_counts(const rank_rows *ev, const char *group, const char *sep, FILE *f)
+/* "key count, key count, ..." from column at, wrapped before width with
+ * lines indented like the first (0 width: one line).                      */
+static void text_counts(const rank_rows *ev, const char *group, const char *sep, size_t at, size_t width,
+                        FILE *f)
 {
     bool first = true;
+    size_t col = at;
     for (size_t i = ev->begin; i < ev->end; i++) {
         if (strcmp(cell_str(ev->t, i, "group"), group)) continue;
-        fprintf(f, "%s%s %lld", first ? "" : sep, cell_str(ev->t, i, "key"),
-                (long long)cell_int(ev->t, i, "count"));
+        char item[256];
+        int n = snprintf(item, sizeof item, "%s %lld", cell_str(ev->t, i, "key"), (long long)cell_int(ev->t, i, "count"));
+        size_t len = n < 0 ? 0 : (size_t)n;
+        if (!first && width && col + strlen(sep) + len > width) {
+            fprintf(f, "%s\n%*s", sep[0] == ',' ? "," : "", (int)at, "");
+            col = at;
+        } else if (!first) {
+            fputs(sep, f);
+            col += strlen(sep);
+        }
+        fputs(item, f);
+        col += len;
         first = false;
     }
 }
@@ -230,7 +244,59 @@ static void text_devices(const char *names, FILE *f)
     }
 }
 
-static void text_rank(info_tables *it, size_t row, FILE *f)
+/* ns as a short human duration: "850 ns", "12.5 us", "607.312 ms", "3.367 s". */
+static void print_duration(int64_t ns, FILE *f)
+{
+    double a = (double)(ns < 0 ? -ns : ns);
+    if (a < 1e3) fprintf(f, "%lld ns", (long long)ns);
+    else if (a < 1e6) fprintf(f, "%.3g us", (double)ns / 1e3);
+    else if (a < 1e9) fprintf(f, "%.3f ms", (double)ns / 1e6);
+    else fprintf(f, "%.3f s", (double)ns / 1e9);
+}
+
+/* One line per side: how many steps, which, when (from the rank's first
+ * event) and how long; --verbose adds one line per step.                   */
+static void text_steps(const rank_rows *p, const char *side, int64_t origin, bool verbose, bool *first, FILE *f)
+{
+    size_t n = 0;
+    int64_t lo = 0, hi = 0, start = 0, end = 0, dmin = 0, dmax = 0, dsum = 0;
+    for (size_t i = p->begin; i < p->end; i++) {
+        if (strcmp(cell_str(p->t, i, "side"), side)) continue;
+        int64_t step = cell_int(p->t, i, "step"), ts = cell_int(p->t, i, "ts_ns"), dur = cell_int(p->t, i, "dur_ns");
+        if (!n || step < lo) lo = step;
+        if (!n || step > hi) hi = step;
+        if (!n || ts < start) start = ts;
+        if (!n || ts + dur > end) end = ts + dur;
+        if (!n || dur < dmin) dmin = dur;
+        if (!n || dur > dmax) dmax = dur;
+        dsum += dur;
+        n++;
+    }
+    if (!n) return;
+    fprintf(f, "\n  %s %s: %zu (#%lld", *first ? "steps  " : "       ", side, n, (long long)lo);
+    if (hi != lo) fprintf(f, "-#%lld", (long long)hi);
+    fputs(") from +", f);
+    print_duration(start - origin, f);
+    fputs(" to +", f);
+    print_duration(end - origin, f);
+    fputs(", mean ", f);
+    print_duration(dsum / (int64_t)n, f);
+    fputs(" (min ", f);
+    print_duration(dmin, f);
+    fputs(", max ", f);
+    print_duration(dmax, f);
+    fputc(')', f);
+    *first = false;
+    for (size_t i = p->begin; verbose && i < p->end; i++) {
+        if (strcmp(cell_str(p->t, i, "side"), side)) continue;
+        fprintf(f, "\n            #%lld at +", (long long)cell_int(p->t, i, "step"));
+        print_duration(cell_int(p->t, i, "ts_ns") - origin, f);
+        fputs(" for ", f);
+        print_duration(cell_int(p->t, i, "dur_ns"), f);
+    }
+}
+
+static void text_rank(info_tables *it, size_t row, bool verbose, size_t width, FILE *f)
 {
     const kt_table *r = it->ranks;
     fprintf(f, "rank %lld", (long long)cell_int(r, row, "rank"));
@@ -239,17 +305,17 @@ static void text_rank(info_tables *it, size_t row, FILE *f)
     text_devices(cell_str(r, row, "devices"), f);
     fputc('\n', f);
     fprintf(f, "  events    %lld in file (", (long long)cell_int(r, row, "events"));
-    text_counts(&it->events, "ph", ", ", f);
+    text_counts(&it->events, "ph", ", ", 0, 0, f);
     fprintf(f, "), %lld loaded\n  complete  ", (long long)cell_int(r, row, "events_loaded"));
-    text_counts(&it->events, "complete_cat", ", ", f);
+    text_counts(&it->events, "complete_cat", ", ", 12, width, f);
     if (!cell_null(r, row, "first_ts_ns")) {
         int64_t a = cell_int(r, row, "first_ts_ns"), b = cell_int(r, row, "last_end_ns");
         fputs("\n  span      ", f);
+        print_duration(b - a, f);
+        fputs(" (", f);
         print_us(a, f);
         fputs(" .. ", f);
         print_us(b, f);
-        fputs(" us (", f);
-        print_us(b - a, f);
         fputs(" us)", f);
     }
     const rank_rows *s = &it->streams;
@@ -259,15 +325,10 @@ static void text_rank(info_tables *it, size_t row, FILE *f)
                 (long long)cell_int(s->t, i, "stream"), (long long)cell_int(s->t, i, "kernels"),
                 (long long)cell_int(s->t, i, "memcpy"), (long long)cell_int(s->t, i, "memset"),
                 (long long)cell_int(s->t, i, "sync"));
-    const rank_rows *p = &it->steps;
-    for (size_t i = p->begin; i < p->end; i++) {
-        fprintf(f, "\n  %s %s #%lld at ", i == p->begin ? "steps  " : "       ",
-                cell_str(p->t, i, "side"), (long long)cell_int(p->t, i, "step"));
-        print_us(cell_int(p->t, i, "ts_ns"), f);
-        fputs(" us for ", f);
-        print_us(cell_int(p->t, i, "dur_ns"), f);
-        fputs(" us", f);
-    }
+    int64_t origin = cell_null(r, row, "first_ts_ns") ? 0 : cell_int(r, row, "first_ts_ns");
+    bool first = true;
+    for (int side = 0; side < 2; side++)
+        text_steps(&it->steps, side ? "gpu" : "cpu", origin, verbose, &first, f);
     const rank_rows *l = &it->launches;
     for (size_t i = l->begin; i < l->end; i++)
         fprintf(f, "\n  %s %s: %lld calls, %lld GPU events", i == l->begin ? "launches" : "        ",
@@ -278,7 +339,7 @@ static void text_rank(info_tables *it, size_t row, FILE *f)
 
 static int info_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
 {
-    if (ctx->format == FMT_CSV) return print_tables(ctx, &cmd_info, ts, f);
+    if (ctx->format == FMT_CSV || ctx->table) return print_tables(ctx, &cmd_info, ts, f);
     info_tables it = find_tables(ts);
     bool json = ctx->format == FMT_JSON;
     if (json) fputs("{\"ranks\":[", f);
@@ -290,7 +351,7 @@ static int info_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
         next_rank(&it.launches, rank);
         if (row) fputs(json ? ",\n" : "\n", f);
         if (json) json_rank(&it, row, f);
-        else text_rank(&it, row, f);
+        else text_rank(&it, row, ctx->verbose, text_style_for(ctx, f).width, f);
     }
     if (json) fputs("]}\n", f);
     return 0;
@@ -299,8 +360,9 @@ static int info_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
 const cli_command cmd_info = {
     .name = "info",
     .summary = "per rank: file, rank, devices, event counts, GPU streams, steps, time span",
-    .description = "Counts are as written in the file (before --hta-compat); times are µs as in the\n"
-                   "file (tables: ns).  --format csv --table NAME prints one of the tables.",
+    .description = "Counts are as written in the file (before --hta-compat).  Steps are summarized\n"
+                   "per side (count, numbers, start and end from the rank's first event, mean\n"
+                   "duration); --verbose lists every step.  --table NAME prints one flat table.",
     .tables = info_table_names,
     .run = info_run,
     .print = info_print,

@@ -17,7 +17,7 @@ typedef struct kernels_state {
 
 static const cli_option kernels_options[] = {
     { "sort", "KEY", "count|duration|total|percentage|duration-percentage (default count)" },
-    { "top", "N", "rows shown (default 10; 0 = all; all with -o)" },
+    { "top", "N", "rows (default: 10 in table format, all in csv/json and with -o; 0 = all)" },
     { "by", "KEY", "one row per name|short|category|type|launcher (default name)" },
     { "pstep", "N", "only kernels of ProfilerStep N" },
     { "memory", NULL, "count memcpy and memset too" },
@@ -74,10 +74,15 @@ static kt_status kernels_run(const cli_ctx *ctx, const kt_trace *t, void *state,
     kt_kernels_options o = s->o;
     o.categorizer = c;
     o.full_names = ctx->verbose || ctx->out_path; /* the report has full names */
-    if (ctx->out_path && !s->top_given) o.top = 0;
+    if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
     st = kt_kernels(t, &ctx->sel, &o, out);
     kt_categorizer_free(c);
     return st;
+}
+
+static int64_t kernels_step(const void *state)
+{
+    return ((const kernels_state *)state)->o.pstep;
 }
 
 static double num(const kt_table *t, size_t row, const char *col)
@@ -99,7 +104,7 @@ static void print_report(const kt_tables *ts, FILE *f)
             num(sum, 0, "graph-launched kernels"));
     fprintf(f, "%.50s\n\n", "==================================================");
     for (size_t r = 0; r < kt_table_nrows(k); r++) {
-        fprintf(f, "Rank %zu: %s\n", r + 1, kt_table_str(k, r, 1));
+        fprintf(f, "#%zu: %s\n", r + 1, kt_table_str(k, r, 1));
         fprintf(f, "  Count: %.0f (%.2f%% of launches)\n", num(k, r, "count"), num(k, r, "% launches"));
         fprintf(f, "  Total Duration: %.3f us (%.2f%% of kernel time, %.2f%% of GPU wall time)\n",
                 num(k, r, "total (us)"), num(k, r, "% kernel time"), num(k, r, "% GPU wall time"));
@@ -135,4 +140,5 @@ const cli_command cmd_kernels = {
     .parse = kernels_parse,
     .run = kernels_run,
     .print = kernels_print,
+    .selected_step = kernels_step,
 };

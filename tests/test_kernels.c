@@ -80,7 +80,7 @@ TEST(kernels_table_counts_gpu_work_only)
     CHECK_STR(kt_table_str(k, 0, 1), GEMM);
     CHECK_STR(kt_table_str(k, 1, 1), "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
     CHECK_STR(kt_table_str(k, 2, 1), "flash_fwd_kernel");
-    CHECK_INT(fx_num(k, 0, "rank"), 1);
+    CHECK_INT(fx_num(k, 0, "#"), 1);
     CHECK_INT(fx_num(k, 0, "count"), 3);
     CHECK_NEAR(fx_num(k, 0, "total (us)"), 1800, 1e-9);
     CHECK_NEAR(fx_num(k, 0, "avg (us)"), 600, 1e-9);
@@ -360,8 +360,8 @@ TEST(kernels_cli_report_and_rules)
     FILE *f = open_memstream(&buf, &len);
     CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
     fclose(f);
-    CHECK(strstr(buf, "Rank 1: " GEMM "\n  Count: 3 (30.00% of launches)") != NULL);
-    CHECK(strstr(buf, "Rank 4: " CAT_F "\n") != NULL);
+    CHECK(strstr(buf, "#1: " GEMM "\n  Count: 3 (30.00% of launches)") != NULL);
+    CHECK(strstr(buf, "#4: " CAT_F "\n") != NULL);
     CHECK(strstr(buf, "Launches: 10") != NULL);
     free(buf);
     ctx.format = FMT_CSV;
@@ -369,7 +369,7 @@ TEST(kernels_cli_report_and_rules)
     f = open_memstream(&buf, &len);
     CHECK_INT(cmd_kernels.print(&ctx, ts, f), 0);
     fclose(f);
-    CHECK(!strncmp(buf, "rank,name,count,total (us)", 26));
+    CHECK(!strncmp(buf, "#,name,count,total (us)", 23));
     free(buf);
     kt_tables_free(ts);
     kt_trace_free(t);

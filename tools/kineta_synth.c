@@ -2332,8 +2332,17 @@ static char *path_join(const char *dir, const char *name)
     return s;
 }
 
+/* mkdir -p: every missing directory of dir's path, then dir. */
 static void make_output_dir(const char *dir)
 {
+    char *parent = strdup(dir);
+    for (char *s = parent ? parent + 1 : NULL; s && *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(parent, 0777); /* errors show at dir itself below */
+            *s = '/';
+        }
+    free(parent);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "kineta-synth: cannot create directory %s: %s\n", dir, strerror(errno));
         exit(1);
@@ -2372,6 +2381,10 @@ int main(int argc, char **argv)
     uint64_t steps = o.steps ? o.steps : steps_for_size(&o);
     char *truth_path;
     if (single) {
+        const char *slash = strrchr(o.out, '/');
+        char *dir = slash && slash != o.out ? strndup(o.out, (size_t)(slash - o.out)) : NULL;
+        if (dir) make_output_dir(dir);
+        free(dir);
         size_t n = strlen(o.out) + sizeof ".truth.json";
         truth_path = malloc(n);
         if (!truth_path) {

@@ -202,8 +202,8 @@ static kt_status check_duplicates(kt_trace *t)
     for (size_t i = 1; i < t->nranks; i++)
         if (t->ranks[i]->rank == t->ranks[i - 1]->rank) {
             kt_diags_add(&t->diags, KT_DIAG_ERROR, t->ranks[i]->file, -1,
-                         "rank %d is also the rank of %s: give each file its own rank (--file-ranks, "
-                         "kt_load_options.ranks), or load them separately",
+                         "rank %d is also the rank of %s: give each file its own rank, or load them "
+                         "separately",
                          t->ranks[i]->rank, t->ranks[i - 1]->file);
             st = KT_EINPUT;
         }

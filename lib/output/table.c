@@ -23,6 +23,7 @@ typedef struct column {
     char *name;
     kt_col_type type;
     int precision;
+    const char *unit; /* a string literal, or NULL */
 } column;
 
 struct kt_table {
@@ -113,6 +114,11 @@ void kt_table_set_str(kt_table *t, size_t col, const char *s)
     *c = (cell){ .v.s = d, .null = false };
 }
 
+void kt_table_set_unit(kt_table *t, size_t col, const char *unit)
+{
+    if (col < t->ncols) t->cols[col].unit = unit;
+}
+
 bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
 
 const char *kt_table_name(const kt_table *t) { return t->name; }
@@ -121,6 +127,7 @@ size_t kt_table_nrows(const kt_table *t) { return t->nrows; }
 const char *kt_table_col_name(const kt_table *t, size_t col) { return t->cols[col].name; }
 kt_col_type kt_table_col_type(const kt_table *t, size_t col) { return t->cols[col].type; }
 int kt_table_col_precision(const kt_table *t, size_t col) { return t->cols[col].precision; }
+const char *kt_table_col_unit(const kt_table *t, size_t col) { return t->cols[col].unit; }
 
 static const cell *at(const kt_table *t, size_t row, size_t col)
 {

@@ -16,6 +16,11 @@ size_t kt_describe_add_cols(kt_table *t, const char *prefix)
     return first;
 }
 
+void kt_describe_set_unit(kt_table *t, size_t first_col, const char *unit)
+{
+    for (size_t i = 1; i <= 7; i++) kt_table_set_unit(t, first_col + i, unit);
+}
+
 void kt_describe_set(kt_table *t, size_t c, const kt_describe *d)
 {
     kt_table_set_int(t, c, (int64_t)d->count);

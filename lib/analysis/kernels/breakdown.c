@@ -251,7 +251,7 @@ static kt_table *type_table(const char *name, bool with_rank)
     if (!tb) return NULL;
     if (with_rank) kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
-    kt_table_add_col(tb, "sum", KT_COL_FLOAT, -1);
+    kt_table_set_unit(tb, kt_table_add_col(tb, "sum", KT_COL_FLOAT, -1), "us");
     kt_table_add_col(tb, "percentage", KT_COL_FLOAT, 1);
     return tb;
 }
@@ -475,6 +475,7 @@ static kt_table *kernels_table(bd *b)
     kt_table_add_col(tb, "name", KT_COL_STR, 0);
     /* HTA prints Python's repr; ours are ns-exact µs, readable with 3 decimals */
     for (int c = 0; c < 5; c++) kt_table_add_col(tb, cols[c], KT_COL_FLOAT, b->compat ? -1 : 3);
+    kt_table_set_unit(tb, 4, "us"); /* HTA's "stddev" */
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
     kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     if (!b->compat) kt_table_add_col(tb, "count", KT_COL_INT, 0);

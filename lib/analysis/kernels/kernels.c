@@ -192,7 +192,7 @@ static kt_table *kernels_table(const kscan *s, const kt_dur_stats *st, const row
     static const char *const pct_cols[] = { "% launches", "% kernel time", "% GPU wall time" };
     kt_table *tb = kt_table_new("kernels");
     if (!tb) return NULL;
-    kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    kt_table_add_col(tb, "#", KT_COL_INT, 0); /* position in the sort, not a rank */
     kt_table_add_col(tb, "name", KT_COL_STR, 0);
     kt_table_add_col(tb, "count", KT_COL_INT, 0);
     for (int c = 0; c < 6; c++) kt_table_add_col(tb, us_cols[c], KT_COL_FLOAT, 3);

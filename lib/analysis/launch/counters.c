@@ -131,7 +131,7 @@ static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank
 
 static kt_table *files_table(void)
 {
-    static const char *const cols[] = { "rank", "input", "output", "counter_events", "bytes" };
+    static const char *const cols[] = { "rank", "input", "output", "counter_events", "uncompressed_bytes" };
     static const kt_col_type types[] = { KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT, KT_COL_INT };
     kt_table *t = kt_table_new("files");
     for (size_t i = 0; t && i < 5; i++) kt_table_add_col(t, cols[i], types[i], 0);

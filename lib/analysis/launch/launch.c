@@ -32,6 +32,7 @@ static bool make_tables(launch_run *run)
     kt_table *t = run->launches = kt_table_new("launches");
     for (size_t i = 0; t && i < 5; i++)
         kt_table_add_col(t, cols[i], i == 0 || i == 4 ? KT_COL_INT : KT_COL_FLOAT, 3);
+    for (size_t i = 1; t && i < 4; i++) kt_table_set_unit(t, i, "us");
     bool ok = t != NULL;
     for (int s = 0; s < NSETS; s++) {
         t = run->sets[s] = kt_table_new(set_tables[s]);
@@ -40,6 +41,7 @@ static bool make_tables(launch_run *run)
         kt_table_add_col(t, "launches", KT_COL_INT, 0);
         kt_table_add_col(t, "pct_of_launches", KT_COL_FLOAT, 2);
         run->stats_col = kt_describe_add_cols(t, set_values[s]);
+        kt_describe_set_unit(t, run->stats_col, "us");
     }
     return ok;
 }

@@ -21,6 +21,7 @@ static bool make_tables(bw_tables *b)
     static const int prec[] = { 3, 0, 0, -1, 0 };
     b->series = kt_table_new("series");
     for (size_t i = 0; b->series && i < 5; i++) kt_table_add_col(b->series, cols[i], types[i], prec[i]);
+    if (b->series) kt_table_set_unit(b->series, 0, "us");
     b->summary = kt_table_new("summary");
     if (b->summary) {
         kt_table_add_col(b->summary, "rank", KT_COL_INT, 0);

@@ -52,6 +52,9 @@ static bool make_tables(queue_tables *q)
     }
     q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4);
     q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9);
+    if (q->series) kt_table_set_unit(q->series, 0, "us");
+    if (q->blocked) kt_table_set_unit(q->blocked, 2, "us");
+    if (q->weighted) kt_table_set_unit(q->weighted, 2, "us");
     kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
     for (size_t i = 0; q->with_device && i < 3; i++)
         if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
@@ -79,7 +82,7 @@ static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_poin
         kt_table_add_row(t);
         kt_table_set_float(t, 0, (double)(p[i].ts - origin) / 1e3);
         kt_table_set_int(t, 1, p[i].pid);
-        kt_table_set_int(t, 2, p[i].tid);
+        if (!kt_id_is_str(p[i].tid)) kt_table_set_int(t, 2, p[i].tid); /* "stream 7": null, stream says 7 */
         kt_table_set_int(t, 3, p[i].key);
         kt_table_set_int(t, 4, (int64_t)p[i].value);
         kt_table_set_int(t, 5, rank);

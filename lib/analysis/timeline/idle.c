@@ -234,6 +234,8 @@ static void idle_tables(idle_run *run)
     const int stat_prec[] = { 0, 0, 0, 0, us, us, us, us, us, us, us, 0 };
     if (run->time) add_cols(run->time, time_cols, time_types, time_prec, compat ? 5 : 6);
     if (run->stats) add_cols(run->stats, stat_cols, stat_types, stat_prec, compat ? 11 : 12);
+    if (run->time) kt_table_set_unit(run->time, 3, "us");
+    for (size_t c = 4; run->stats && c <= 10; c++) kt_table_set_unit(run->stats, c, "us");
 }
 
 kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_options *opt, kt_tables **out)
