@@ -10,6 +10,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
 
 /* compare and attribute */
+extern const cli_command cmd_annotations;
 
 /* across ranks */
 
@@ -34,6 +35,7 @@ const cli_command *const kt_commands[] = {
     /* structure */
 
     /* compare and attribute */
+    &cmd_annotations,
 
     /* across ranks */
 
