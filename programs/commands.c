@@ -10,7 +10,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
 
 /* compare and attribute */
-extern const cli_command cmd_annotations;
+extern const cli_command cmd_annotations, cmd_ops;
 
 /* across ranks */
 
@@ -36,6 +36,7 @@ const cli_command *const kt_commands[] = {
 
     /* compare and attribute */
     &cmd_annotations,
+    &cmd_ops,
 
     /* across ranks */
 
