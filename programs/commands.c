@@ -10,7 +10,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
 
 /* compare and attribute */
-extern const cli_command cmd_annotations, cmd_ops;
+extern const cli_command cmd_annotations, cmd_ops, cmd_cupti;
 
 /* across ranks */
 
@@ -37,6 +37,7 @@ const cli_command *const kt_commands[] = {
     /* compare and attribute */
     &cmd_annotations,
     &cmd_ops,
+    &cmd_cupti,
 
     /* across ranks */
 
