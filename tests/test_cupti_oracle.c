@@ -49,3 +49,15 @@ TEST(cupti_default_flops_and_match)
     CHECK_NEAR(fx_num(c, 1, "pct_of_peak"), 100.0 * tf / 19.5, 1e-9);
     kt_tables_free(ts);
 }
+
+/* kineta info says when a trace holds profiler ranges instead of kernels. */
+TEST(cupti_info_counts_profiler_ranges)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace(fx_hta_trace("cupti_profiler"), false);
+    if (!t) return;
+    kt_tables *ts;
+    CHECK_INT(kt_info(t, NULL, &ts), KT_OK);
+    CHECK_INT(fx_num(fx_table(ts, "ranks"), 0, "profiler_ranges"), 77);
+    kt_tables_free(ts);
+}
