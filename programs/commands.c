@@ -10,7 +10,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
 
 /* compare and attribute */
-extern const cli_command cmd_annotations, cmd_ops, cmd_cupti;
+extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 
 /* across ranks */
 
@@ -38,6 +38,7 @@ const cli_command *const kt_commands[] = {
     &cmd_annotations,
     &cmd_ops,
     &cmd_cupti,
+    &cmd_memory,
 
     /* across ranks */
 
