@@ -351,7 +351,9 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *     exclusive_us (kernels whose innermost annotation it is),
  *     pct_of_kernel_time (inclusive / all kernel time of the rank),
  *     pct_of_step (inclusive / summed ProfilerStep durations; null without
- *     steps).                                                               */
+ *     steps).
+ *   "diagnostics": rank, message — e.g. annotations that end before they
+ *     start (left out of every table; kept as HTA does under hta_compat). */
 typedef struct kt_annotations_options {
     const char *const *allow; /* substrings never folded into "others" */
     size_t nallow;

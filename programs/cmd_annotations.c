@@ -19,7 +19,7 @@ static const cli_option annotations_options[] = {
     { "full-names", NULL, "kernels table: full kernel names instead of HTA's short form" },
     { NULL, NULL, NULL },
 };
-static const char *const annotations_tables[] = { "gpu", "cpu", "kernels", "summary", NULL };
+static const char *const annotations_tables[] = { "gpu", "cpu", "kernels", "summary", "diagnostics", NULL };
 
 static void annotations_init(void *state)
 {

@@ -139,19 +139,24 @@ static bool fold_and_push(const kt_trace *t, kt_ann_stat *g, size_t k, const kt_
     return ok;
 }
 
+bool kt_ann_span_kept(const kt_trace *t, const kt_events *e, uint32_t i, uint8_t kind)
+{
+    return e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE && (t->hta_compat || e->dur[i] >= 0);
+}
+
 kt_status kt_ann_breakdown_rank(const kt_trace *t, const kt_rank *r, uint8_t kind,
                                 const kt_annotations_options *o, kt_ann_stats *out)
 {
     const kt_events *e = &r->ev;
     size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE;
+    for (uint32_t i = 0; i < e->n; i++) n += kt_ann_span_kept(t, e, i, kind);
     if (n == 0) return KT_OK;
     span *s = malloc(n * sizeof *s);
     kt_ann_stat *g = malloc(n * sizeof *g);
     if (!s || !g) { free(s); free(g); return KT_ENOMEM; }
     n = 0;
     for (uint32_t i = 0; i < e->n; i++)
-        if (e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE) s[n++] = (span){ e->name[i], e->dur[i] };
+        if (kt_ann_span_kept(t, e, i, kind)) s[n++] = (span){ e->name[i], e->dur[i] };
     qsort(s, n, sizeof *s, by_name_then_dur);
     size_t k = 0;
     for (size_t a = 0, b; a < n; a = b) {

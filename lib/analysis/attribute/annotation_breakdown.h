@@ -26,6 +26,11 @@ typedef struct kt_ann_stats {
     size_t n, cap;
 } kt_ann_stats;
 
+/* An annotation span of this kind that the analysis uses: a complete
+ * event with a name; one that ends before it starts only under hta_compat
+ * (HTA keeps them; we report them, see kt_annotations).                 */
+bool kt_ann_span_kept(const kt_trace *t, const kt_events *e, uint32_t i, uint8_t kind);
+
 /* Append rank r's rows for annotation events of kind (KT_K_GPU_ANNOTATION
  * or KT_K_USER_ANNOTATION) to out, folding the tail as HTA does when there
  * are more than o->num_kernels names.  hta_compat: HTA's statistics of the

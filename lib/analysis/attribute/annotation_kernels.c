@@ -10,6 +10,7 @@
  * kernel's launching call instead.  The summary counts each kernel once
  * per annotation name however the spans of that name nest.
  */
+#include "analysis/attribute/annotation_breakdown.h"
 #include "analysis/attribute/annotation_kernels.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/np_sort.h"
@@ -106,15 +107,15 @@ static bool collect_items(const kt_rank *r, const kt_ann_rank *a, bool cpu, ann_
     return true;
 }
 
-static bool collect_spans(const kt_rank *r, uint8_t kind, ann_work *w)
+static bool collect_spans(const kt_trace *t, const kt_rank *r, uint8_t kind, ann_work *w)
 {
     const kt_events *e = &r->ev;
     size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE;
+    for (uint32_t i = 0; i < e->n; i++) n += kt_ann_span_kept(t, e, i, kind);
     w->sp = malloc((n ? n : 1) * sizeof *w->sp);
     if (!w->sp) return false;
     for (uint32_t i = 0; i < e->n; i++)
-        if (e->kind[i] == kind && e->ph[i] == 'X' && e->name[i] != KT_NONE)
+        if (kt_ann_span_kept(t, e, i, kind))
             w->sp[w->nsp++] = (span){ thread_key(e, i), e->ts[i], e->ts[i] + e->dur[i], i, e->name[i] };
     return true;
 }
@@ -277,7 +278,7 @@ kt_status kt_ann_kernels_rank(const kt_trace *t, const kt_rank *r, kt_ann_rank *
         a->nkernels = 0;
         return KT_OK;
     }
-    ok = ok && collect_items(r, a, !gpu, &w) && collect_spans(r, gpu ? KT_K_GPU_ANNOTATION : KT_K_USER_ANNOTATION, &w) &&
+    ok = ok && collect_items(r, a, !gpu, &w) && collect_spans(t, r, gpu ? KT_K_GPU_ANNOTATION : KT_K_USER_ANNOTATION, &w) &&
          make_groups(&w) && label_innermost(a, &w) && summarize(r, a, &w);
     a->step_ns = r->idx ? step_total(r, !gpu) : 0;
     free(w.it);

@@ -11,6 +11,7 @@
 #include "analysis/attribute/annotation_breakdown.h"
 #include "analysis/attribute/annotation_kernels.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 kt_annotations_options kt_annotations_defaults(void)
@@ -44,11 +45,29 @@ static kt_table *summary_table(void)
 
 typedef struct ann_run {
     kt_ann_stats gpu, cpu;
-    kt_table *kernels, *summary;
+    kt_table *kernels, *summary, *diagnostics;
 } ann_run;
+
+/* Spans that end before they start: left out (HTA keeps them). */
+static void check_spans(const kt_trace *t, const kt_rank *r, kt_table *diag)
+{
+    const kt_events *e = &r->ev;
+    int64_t bad = 0;
+    for (uint32_t i = 0; i < e->n; i++)
+        bad += (e->kind[i] == KT_K_USER_ANNOTATION || e->kind[i] == KT_K_GPU_ANNOTATION) && e->ph[i] == 'X' &&
+               e->dur[i] < 0;
+    if (!bad) return;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%lld annotations end before they start (negative dur): %s", (long long)bad,
+             t->hta_compat ? "kept, as HTA does" : "left out");
+    kt_table_add_row(diag);
+    kt_table_set_int(diag, 0, r->rank);
+    kt_table_set_str(diag, 1, msg);
+}
 
 static kt_status one_rank(const kt_trace *t, const kt_rank *r, const kt_annotations_options *o, ann_run *run)
 {
+    check_spans(t, r, run->diagnostics);
     kt_status s = kt_ann_breakdown_rank(t, r, KT_K_GPU_ANNOTATION, o, &run->gpu);
     if (s == KT_OK) s = kt_ann_breakdown_rank(t, r, KT_K_USER_ANNOTATION, o, &run->cpu);
     if (s != KT_OK) return s;
@@ -68,17 +87,22 @@ kt_status kt_annotations(const kt_trace *t, const kt_rank_sel *sel, const kt_ann
     kt_annotations_options o = opt ? *opt : kt_annotations_defaults();
     *out = NULL;
     if (o.duration_ratio < 0 || o.duration_ratio > 1) return KT_EUSAGE;
-    ann_run run = { .kernels = kernels_table(t->hta_compat), .summary = summary_table() };
-    kt_status s = run.kernels && run.summary ? KT_OK : KT_ENOMEM;
+    ann_run run = { .kernels = kernels_table(t->hta_compat), .summary = summary_table(),
+                    .diagnostics = kt_table_new("diagnostics") };
+    if (run.diagnostics) {
+        kt_table_add_col(run.diagnostics, "rank", KT_COL_INT, 0);
+        kt_table_add_col(run.diagnostics, "message", KT_COL_STR, 0);
+    }
+    kt_status s = run.kernels && run.summary && run.diagnostics ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, t->ranks[i], &o, &run);
-    kt_table *tb[4] = { kt_ann_breakdown_table(t, "gpu", &run.gpu), kt_ann_breakdown_table(t, "cpu", &run.cpu),
-                        run.kernels, run.summary };
+    kt_table *tb[5] = { kt_ann_breakdown_table(t, "gpu", &run.gpu), kt_ann_breakdown_table(t, "cpu", &run.cpu),
+                        run.kernels, run.summary, run.diagnostics };
     free(run.gpu.v);
     free(run.cpu.v);
     if (s != KT_OK) {
-        for (int i = 0; i < 4; i++) kt_table_free(tb[i]);
+        for (int i = 0; i < 5; i++) kt_table_free(tb[i]);
         return s;
     }
-    return kt_tables_from(tb, 4, out);
+    return kt_tables_from(tb, 5, out);
 }
