@@ -70,6 +70,15 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
     return t->ncols++;
 }
 
+void kt_table_reserve(kt_table *t, size_t nrows)
+{
+    if (t->failed || nrows <= t->cap_rows || t->ncols == 0) return;
+    cell *c = realloc(t->cells, nrows * t->ncols * sizeof *c + 1);
+    if (!c) { t->failed = true; return; }
+    t->cells = c;
+    t->cap_rows = nrows;
+}
+
 void kt_table_add_row(kt_table *t)
 {
     if (t->failed) return;

@@ -16,6 +16,9 @@ void kt_table_free(kt_table *t);
 /* Add a column (before any row). precision: digits for KT_COL_FLOAT, -1 =
  * shortest round-trip.  Returns the column index.                          */
 size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int precision);
+/* Room for nrows rows in all (after the columns): spares the regrowth of
+ * large tables whose size is known.  Failure is remembered as above.      */
+void kt_table_reserve(kt_table *t, size_t nrows);
 /* Append a row whose cells are all null; set them with the setters below. */
 void kt_table_add_row(kt_table *t);
 void kt_table_set_int(kt_table *t, size_t col, int64_t v);   /* last row */

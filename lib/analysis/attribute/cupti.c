@@ -41,7 +41,9 @@ static int flops_per_inst(const char *counter)
 
 typedef struct counter_keys {
     uint32_t *key; /* arg keys (KT_ARG_DYNAMIC + name id), first-seen order */
+    int *per;      /* FLOPs per instruction of each (0: not a FLOP counter) */
     size_t n, cap;
+    uint32_t time_key; /* gpu__time_duration.sum, or KT_NONE */
 } counter_keys;
 
 typedef struct cupti_rank {
@@ -52,30 +54,38 @@ typedef struct cupti_rank {
     bool skipped;   /* hta_compat: counts differ, HTA gives no rows */
 } cupti_rank;
 
-static bool is_kernel_launch(const kt_trace *t, const kt_events *e, uint32_t i)
+static bool launch_name(const kt_trace *t, uint32_t name)
 {
-    if (e->ph[i] != 'X' || e->name[i] == KT_NONE) return false;
-    const char *n = kt_strtab_get(t->strs, e->name[i]);
-    if (t->hta_compat)
-        return kt_starts_with(kt_strtab_get(t->strs, e->cat[i]), "cuda_runtime") &&
-               kt_starts_with(n, "cudaLaunchKernel");
-    return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) &&
-           (strstr(n, "LaunchKernel") || strstr(n, "LaunchCooperativeKernel"));
+    const char *n = kt_strtab_get(t->strs, name);
+    if (t->hta_compat) return kt_starts_with(n, "cudaLaunchKernel");
+    return strstr(n, "LaunchKernel") || strstr(n, "LaunchCooperativeKernel");
 }
 
-/* Events of r passing keep(), in pandas sort_values("ts") order. */
+/* memo: per name id, 0 unknown, 1 a kernel launch name, 2 not. */
+static bool is_kernel_launch(const kt_trace *t, const kt_events *e, uint32_t i, uint8_t *memo)
+{
+    if (e->ph[i] != 'X' || e->name[i] == KT_NONE || (e->kind[i] != KT_K_RUNTIME && e->kind[i] != KT_K_DRIVER))
+        return false;
+    if (t->hta_compat && !kt_starts_with(kt_strtab_get(t->strs, e->cat[i]), "cuda_runtime")) return false;
+    if (!memo[e->name[i]]) memo[e->name[i]] = launch_name(t, e->name[i]) ? 1 : 2;
+    return memo[e->name[i]] == 1;
+}
+
+/* Ranges, or kernel launch calls, in pandas sort_values("ts") order. */
 static uint32_t *sorted_events(const kt_trace *t, const kt_rank *r, bool ranges, size_t *n)
 {
     const kt_events *e = &r->ev;
+    uint8_t *memo = calloc(kt_strtab_count(t->strs) + 1, 1);
+    if (!memo) return NULL;
     size_t k = 0;
     for (uint32_t i = 0; i < e->n; i++)
-        k += ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i);
+        k += ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo);
     uint32_t *ev = malloc((k ? k : 1) * sizeof *ev);
     int64_t *ts = malloc((k ? k : 1) * sizeof *ts);
-    if (!ev || !ts) { free(ev); free(ts); return NULL; }
+    if (!ev || !ts) { free(ev); free(ts); free(memo); return NULL; }
     k = 0;
     for (uint32_t i = 0; i < e->n; i++)
-        if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i)) {
+        if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo)) {
             ts[k] = e->ts[i];
             ev[k] = (uint32_t)k;
             k++;
@@ -86,12 +96,13 @@ static uint32_t *sorted_events(const kt_trace *t, const kt_rank *r, bool ranges,
     if (ids) {
         size_t j = 0;
         for (uint32_t i = 0; i < e->n; i++)
-            if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i))
+            if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo))
                 ts[j++] = i;
         for (size_t p = 0; p < k; p++) ids[p] = (uint32_t)ts[ev[p]];
     }
     free(ev);
     free(ts);
+    free(memo);
     *n = k;
     return ids;
 }
@@ -194,8 +205,10 @@ static bool note_keys(const kt_rank *r, const cupti_rank *c, counter_keys *k)
             if (k->n == k->cap) {
                 size_t cap = k->cap ? 2 * k->cap : 16;
                 uint32_t *p = realloc(k->key, cap * sizeof *p);
-                if (!p) return false;
-                k->key = p;
+                if (p) k->key = p;
+                int *q = realloc(k->per, cap * sizeof *q);
+                if (q) k->per = q;
+                if (!p || !q) return false;
                 k->cap = cap;
             }
             k->key[k->n++] = key;
@@ -258,12 +271,23 @@ static char *stack_text(const kt_trace *t, const kt_rank *r, const uint32_t *st,
 
 /* ---- tables ----------------------------------------------------------------- */
 
+/* What the "ops" table needs of each range. */
+typedef struct range_sum {
+    uint32_t top, bottom; /* op name ids, KT_NONE without */
+    double ns, flops;
+} range_sum;
+
 typedef struct cupti_out {
     const kt_trace *t;
     const kt_cupti_options *o;
     counter_keys keys;
     kt_table *counters, *ops, *match;
     size_t first_counter, after_counters;
+    /* the last op stack's names and text: consecutive ranges repeat it */
+    uint32_t last[256];
+    size_t nlast;
+    char *last_text;
+    double peak;  /* TFLOP/s of the rank being written, 0 unknown */
 } cupti_out;
 
 static kt_table *counters_table(cupti_out *c)
@@ -279,39 +303,43 @@ static kt_table *counters_table(cupti_out *c)
         kt_table_add_col(tb, head[i], i == 1 || i == 2 ? KT_COL_STR : i >= 5 ? KT_COL_FLOAT : KT_COL_INT,
                          c->t->hta_compat ? -1 : 3);
     c->first_counter = 7;
-    for (size_t k = 0; k < c->keys.n; k++)
-        kt_table_add_col(tb, kt_strtab_get(c->t->strs, c->keys.key[k] - KT_ARG_DYNAMIC), KT_COL_FLOAT, -1);
+    for (size_t k = 0; k < c->keys.n; k++) {
+        const char *name = kt_strtab_get(c->t->strs, c->keys.key[k] - KT_ARG_DYNAMIC);
+        kt_table_add_col(tb, name, KT_COL_FLOAT, -1);
+        c->keys.per[k] = flops_per_inst(name);
+    }
     c->after_counters = 7 + c->keys.n;
     for (size_t i = 0; i < 8; i++) kt_table_add_col(tb, tail[i], ttypes[i], i == 5 ? -1 : i == 6 ? 3 : 2);
     return tb;
 }
 
-static double range_flops(const kt_trace *t, const kt_rank *r, uint32_t ev, bool *any)
+/* What a range's args give: its counters (set in the current row when
+ * row is true), FLOPs, and the kernel's own duration when the range
+ * measured it (gpu__time_duration.sum, ns), else the range's: in
+ * range-profiler mode that is the profiling window, replays included.  */
+typedef struct range_values {
+    double flops, ns;
+    bool any_flops;
+} range_values;
+
+static range_values read_range(cupti_out *c, const kt_rank *r, uint32_t ev)
 {
-    double f = 0;
-    *any = false;
+    range_values v = { 0, (double)r->ev.dur[ev], false };
     for (uint32_t a = 0; a < r->ev.nargs[ev]; a++) {
         const kt_arg *x = &r->args[r->ev.argi[ev] + a];
         if (x->key < KT_ARG_DYNAMIC || x->type == KT_ARGT_STR) continue;
-        int per = flops_per_inst(kt_strtab_get(t->strs, x->key - KT_ARG_DYNAMIC));
-        if (per) {
-            *any = true;
-            f += per * arg_value(x);
+        size_t k = a < c->keys.n && c->keys.key[a] == x->key ? a : 0; /* ranges list counters alike */
+        while (k < c->keys.n && c->keys.key[k] != x->key) k++;
+        if (k == c->keys.n) continue;
+        double val = arg_value(x);
+        kt_table_set_float(c->counters, c->first_counter + k, val);
+        if (c->keys.per[k]) {
+            v.any_flops = true;
+            v.flops += c->keys.per[k] * val;
         }
+        if (x->key == c->keys.time_key) v.ns = val;
     }
-    return f;
-}
-
-/* The kernel's own duration when the range measured it (the
- * gpu__time_duration.sum counter, ns), else the range's: in range-profiler
- * mode that is the profiling window, replays included.                   */
-static double kernel_ns(const kt_trace *t, const kt_rank *r, uint32_t ev)
-{
-    static const char key[] = "gpu__time_duration.sum";
-    uint32_t id = kt_strtab_find(t->strs, key, sizeof key - 1);
-    const kt_arg *a = id == KT_NONE ? NULL : kt_event_arg(r, ev, KT_ARG_DYNAMIC + id);
-    if (a && a->type != KT_ARGT_STR) return arg_value(a);
-    return (double)r->ev.dur[ev];
+    return v;
 }
 
 static double peak_of(const cupti_out *c, const kt_rank *r)
@@ -322,23 +350,28 @@ static double peak_of(const cupti_out *c, const kt_rank *r)
                : 0;
 }
 
-static void set_counters(cupti_out *c, const kt_rank *r, uint32_t ev)
+/* The op stack's text, reused while consecutive ranges share the stack. */
+static const char *stack_text_cached(cupti_out *c, const kt_rank *r, const uint32_t *st, size_t n)
 {
-    for (size_t k = 0; k < c->keys.n; k++) {
-        const kt_arg *a = kt_event_arg(r, ev, c->keys.key[k]);
-        if (a && a->type != KT_ARGT_STR) kt_table_set_float(c->counters, c->first_counter + k, arg_value(a));
-    }
+    bool same = c->last_text && n == c->nlast;
+    for (size_t i = 0; same && i < n; i++) same = c->last[i] == r->ev.name[st[i]];
+    if (same) return c->last_text;
+    free(c->last_text);
+    c->last_text = stack_text(c->t, r, st, n);
+    c->nlast = n;
+    for (size_t i = 0; i < n; i++) c->last[i] = r->ev.name[st[i]];
+    return c->last_text;
 }
 
-static bool range_row(cupti_out *c, const cupti_rank *cr, size_t k, uint32_t *stack, size_t cap)
+static bool range_row(cupti_out *c, const cupti_rank *cr, size_t k, range_sum *sum)
 {
     const kt_trace *t = c->t;
     const kt_rank *r = cr->r;
     const kt_events *e = &r->ev;
     kt_table *tb = c->counters;
-    uint32_t ev = cr->ranges[k], call = cr->match[k];
-    size_t col = c->after_counters, n = call == KT_NONE ? 0 : op_stack(r, call, stack, cap);
-    char *text = stack_text(t, r, stack, n);
+    uint32_t ev = cr->ranges[k], call = cr->match[k], stack[256];
+    size_t col = c->after_counters, n = call == KT_NONE ? 0 : op_stack(r, call, stack, 256);
+    const char *text = stack_text_cached(c, r, stack, n);
     if (!text) return false;
     kt_table_add_row(tb);
     kt_table_set_int(tb, 0, r->rank);
@@ -348,19 +381,17 @@ static bool range_row(cupti_out *c, const cupti_rank *cr, size_t k, uint32_t *st
     kt_table_set_int(tb, 4, kt_event_tid(r, ev));
     kt_table_set_float(tb, 5, (double)(e->ts[ev] - t->min_ts) / 1e3);
     kt_table_set_float(tb, 6, (double)e->dur[ev] / 1e3);
-    set_counters(c, r, ev);
+    range_values v = read_range(c, r, ev);
     if (call != KT_NONE) kt_table_set_int(tb, col, kt_event_corr(r, call));
     kt_table_set_str(tb, col + 1, match_names[cr->how[k]]);
     kt_table_set_str(tb, col + 2, text);
     kt_table_set_str(tb, col + 3, n ? kt_strtab_get(t->strs, e->name[stack[0]]) : "");
     kt_table_set_str(tb, col + 4, n ? kt_strtab_get(t->strs, e->name[stack[n - 1]]) : "");
-    bool any;
-    double flops = range_flops(t, r, ev, &any), peak = peak_of(c, r), ns = kernel_ns(t, r, ev);
-    double tflops = any && ns > 0 ? flops / (ns * 1e-9) / 1e12 : NAN;
-    kt_table_set_float(tb, col + 5, any ? flops : NAN);
+    double peak = c->peak, tflops = v.any_flops && v.ns > 0 ? v.flops / (v.ns * 1e-9) / 1e12 : NAN;
+    kt_table_set_float(tb, col + 5, v.any_flops ? v.flops : NAN);
     kt_table_set_float(tb, col + 6, tflops);
     kt_table_set_float(tb, col + 7, peak > 0 ? 100.0 * tflops / peak : NAN);
-    free(text);
+    *sum = (range_sum){ n ? e->name[stack[0]] : KT_NONE, n ? e->name[stack[n - 1]] : KT_NONE, v.ns, v.flops };
     return true;
 }
 
@@ -419,24 +450,16 @@ static int by_dur_desc(const void *a, const void *b)
     return (x->dur < y->dur) - (x->dur > y->dur);
 }
 
-static bool ops_rows(cupti_out *c, const cupti_rank *cr, uint32_t *stack, size_t cap)
+static bool ops_rows(cupti_out *c, int rank, const range_sum *rs, size_t n)
 {
     op_pairs p = { 0 };
-    const kt_rank *r = cr->r;
     bool ok = true;
-    for (size_t k = 0; ok && k < cr->nranges; k++) {
-        uint32_t ev = cr->ranges[k];
-        size_t n = cr->match[k] == KT_NONE ? 0 : op_stack(r, cr->match[k], stack, cap);
-        bool any;
-        double f = range_flops(c->t, r, ev, &any);
-        ok = add_pair(&p, n ? r->ev.name[stack[0]] : KT_NONE, n ? r->ev.name[stack[n - 1]] : KT_NONE,
-                      (int64_t)kernel_ns(c->t, r, ev), f);
-    }
+    for (size_t k = 0; ok && k < n; k++) ok = add_pair(&p, rs[k].top, rs[k].bottom, (int64_t)rs[k].ns, rs[k].flops);
     if (p.n) qsort(p.v, p.n, sizeof *p.v, by_dur_desc);
     for (size_t i = 0; ok && i < p.n; i++) {
         const op_pair *x = &p.v[i];
         kt_table_add_row(c->ops);
-        kt_table_set_int(c->ops, 0, r->rank);
+        kt_table_set_int(c->ops, 0, rank);
         kt_table_set_str(c->ops, 1, x->top == KT_NONE ? "(no op)" : kt_strtab_get(c->t->strs, x->top));
         kt_table_set_str(c->ops, 2, x->bottom == KT_NONE ? "(no op)" : kt_strtab_get(c->t->strs, x->bottom));
         kt_table_set_int(c->ops, 3, (int64_t)x->ranges);
@@ -473,17 +496,22 @@ static bool make_tables(cupti_out *c)
 
 static bool emit_rank(cupti_out *c, const cupti_rank *cr)
 {
-    uint32_t stack[256];
+    c->peak = peak_of(c, cr->r);
     match_row(c, cr);
     if (cr->skipped) return true;
-    for (size_t k = 0; k < cr->nranges; k++)
-        if (!range_row(c, cr, k, stack, 256)) return false;
-    return ops_rows(c, cr, stack, 256);
+    range_sum *rs = malloc((cr->nranges + 1) * sizeof *rs);
+    bool ok = rs != NULL;
+    for (size_t k = 0; ok && k < cr->nranges; k++) ok = range_row(c, cr, k, &rs[k]);
+    ok = ok && ops_rows(c, cr->r->rank, rs, cr->nranges);
+    free(rs);
+    return ok;
 }
 
 kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_options *opt, kt_tables **out)
 {
-    cupti_out c = { .t = t, .o = opt };
+    static const char time_key[] = "gpu__time_duration.sum";
+    uint32_t tk = kt_strtab_find(t->strs, time_key, sizeof time_key - 1);
+    cupti_out c = { .t = t, .o = opt, .keys.time_key = tk == KT_NONE ? KT_NONE : KT_ARG_DYNAMIC + tk };
     cupti_rank *cr = calloc(t->nranks + 1, sizeof *cr);
     size_t n = 0;
     kt_status s = cr ? KT_OK : KT_ENOMEM;
@@ -493,11 +521,16 @@ kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_opt
         if (s == KT_OK && !note_keys(t->ranks[i], &cr[n - 1], &c.keys)) s = KT_ENOMEM;
     }
     if (s == KT_OK && !make_tables(&c)) s = KT_ENOMEM;
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) rows += cr[i].skipped ? 0 : cr[i].nranges;
+    if (s == KT_OK) kt_table_reserve(c.counters, rows);
     for (size_t i = 0; s == KT_OK && i < n; i++)
         if (!emit_rank(&c, &cr[i])) s = KT_ENOMEM;
     for (size_t i = 0; cr && i < n; i++) cupti_rank_free(&cr[i]);
     free(cr);
     free(c.keys.key);
+    free(c.keys.per);
+    free(c.last_text);
     kt_table *tb[3] = { c.counters, c.ops, c.match };
     if (s != KT_OK) {
         for (int i = 0; i < 3; i++) kt_table_free(tb[i]);
