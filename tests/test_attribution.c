@@ -239,3 +239,35 @@ TEST(cupti_ranges_without_launches)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* An empty trace and a trace of CPU ops only: every table empty, no error. */
+TEST(attribution_empty_traces)
+{
+    kt_trace *t = fx_trace();
+    fx_rank(t, 0);
+    fx_finish(t);
+    kt_trace *c = fx_trace();
+    kt_rank *r = fx_rank(c, 0);
+    fx_event(c, r, 'X', "cpu_op", "aten::mm", 0, 10, 1, 1, -1, -1);
+    fx_event(c, r, 'i', "cpu_instant_event", "[memory]", 5, -1, 1, 1, -1, -1); /* no args at all */
+    fx_finish(c);
+    kt_trace *all[] = { t, c };
+    for (int i = 0; i < 2; i++) {
+        kt_tables *ts;
+        CHECK_INT(kt_annotations(all[i], NULL, NULL, &ts), KT_OK);
+        CHECK_INT(kt_table_nrows(fx_table(ts, "summary")), 0);
+        kt_tables_free(ts);
+        CHECK_INT(kt_ops(all[i], NULL, &ts), KT_OK);
+        CHECK_INT(kt_table_nrows(fx_table(ts, "ops")), 0);
+        kt_tables_free(ts);
+        CHECK_INT(kt_cupti(all[i], NULL, NULL, &ts), KT_OK);
+        CHECK_INT(kt_table_nrows(fx_table(ts, "counters")), 0);
+        kt_tables_free(ts);
+        CHECK_INT(kt_memory(all[i], NULL, NULL, &ts), KT_OK);
+        /* the argument-less [memory] event: an unknown device, no peak */
+        CHECK_INT(kt_table_nrows(fx_table(ts, "peak_ops")), 0);
+        kt_tables_free(ts);
+    }
+    kt_trace_free(t);
+    kt_trace_free(c);
+}

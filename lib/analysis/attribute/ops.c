@@ -314,7 +314,7 @@ static int by_name_text(const void *a, const void *b, void *ctx)
  * column, reversed.                                                        */
 static bool emit_rows(ops_rank *o, kt_table *tb)
 {
-    qsort_r(o->g, o->ng, sizeof *o->g, by_name_text, o->t->strs);
+    if (o->ng) qsort_r(o->g, o->ng, sizeof *o->g, by_name_text, (void *)o->t->strs);
     uint32_t *idx = malloc((o->ng ? o->ng : 1) * sizeof *idx);
     int64_t *count = malloc((o->ng ? o->ng : 1) * sizeof *count);
     if (!idx || !count) { free(idx); free(count); return false; }
