@@ -5,6 +5,8 @@
 # Without TRACE: the 1 GiB single-rank synthetic trace (made once with
 # kineta-synth in $KINETA_BENCH_DIR, default /tmp/kineta-bench) and a
 # 100 MB CUPTI range-profiler trace made by bench/attrib/cupti_trace.py.
+# Each trace: all four in one process, then ops, cupti and memory alone
+# (the first analysis needing the call tree pays for building it).
 set -eu
 . "$(dirname "$0")/common.sh"
 build=${1:-build}
@@ -19,4 +21,5 @@ fi
 for trace in "$@"; do
     ls -l "$trace"
     "$build/bench_attrib" "$trace"
+    for a in ops cupti memory; do "$build/bench_attrib" "$trace" $a | grep -v '^load'; done
 done

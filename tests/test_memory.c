@@ -138,6 +138,13 @@ TEST(memory_timeline_file_by_hand)
     CHECK_INT(kt_diags_count(d), 2); /* the skipped entry, the negative category */
     kt_diags_free(d);
     kt_tables_free(ts);
+    /* cut off inside an entry: the entries before the cut, two warnings */
+    CHECK(write_text(path, "[[1, 1, 10, 0], [2, 1, 5"));
+    CHECK_INT(kt_memory_timeline_file(path, &ts, &d), KT_OK);
+    CHECK_INT(kt_table_nrows(fx_table(ts, "timeline")), 1);
+    CHECK_INT(kt_diags_count(d), 2);
+    kt_diags_free(d);
+    kt_tables_free(ts);
     /* not a list: refused with a reason */
     CHECK(write_text(path, "{\"traceEvents\": []}"));
     CHECK_INT(kt_memory_timeline_file(path, &ts, &d), KT_EINPUT);

@@ -2,15 +2,18 @@
  * bench_attrib.c — annotations, ops, cupti and memory on a loaded trace.
  *
  * Loads once and times each analysis on the loaded trace (the CLI would
- * reload per command), printing the load time beside them.  Built by
+ * reload per command), printing the load time beside them.  The call tree
+ * is built by the first analysis that needs it (ops, cupti, memory), so
+ * name one analysis to time it alone, as the CLI runs it.  Built by
  * `make build/bench_attrib`, run by bench/attrib.sh.
  *
- * usage: bench_attrib PATH
+ * usage: bench_attrib PATH [annotations|ops|cupti|memory]
  */
 #include "kineta.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void)
@@ -27,8 +30,8 @@ static kt_status memory(const kt_trace *t, kt_tables **ts) { return kt_memory(t,
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench_attrib PATH\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: bench_attrib PATH [annotations|ops|cupti|memory]\n");
         return 2;
     }
     const char *path = argv[1];
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
         { "annotations", annotations }, { "ops", ops }, { "cupti", cupti }, { "memory", memory },
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        if (argc == 3 && strcmp(argv[2], runs[i].name)) continue;
         kt_tables *ts = NULL;
         double s = now();
         if (runs[i].fn(t, &ts) != KT_OK) {

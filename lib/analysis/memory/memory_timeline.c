@@ -112,13 +112,14 @@ static bool push(raw_events *r, raw_event ev)
     return true;
 }
 
-/* Skip a malformed entry: to the next top-level ',' (or the end). */
+/* Past a malformed entry at p: its matching ']' when it is a list, else
+ * up to the next ',' or the list's ']' (or the end of the text).         */
 static const char *skip_entry(const char *p)
 {
     int depth = 0;
     for (; *p; p++) {
         if (*p == '[') depth++;
-        else if (*p == ']' && --depth < 0) return p;
+        else if (*p == ']' && depth-- <= 1) return depth < 0 ? p : p + 1;
         else if (*p == ',' && depth == 0) return p;
     }
     return p;
@@ -140,8 +141,7 @@ static kt_status parse_list(const char *text, raw_events *r, char *err, size_t e
             p = q;
         } else {
             if (!r->bad++) r->bad_offset = p - text;
-            p = skip_entry(p + 1);
-            if (*p == ']') p++;
+            p = skip_entry(p);
         }
         p = skip_ws(p);
         if (*p == ',') p = skip_ws(p + 1);
