@@ -89,6 +89,9 @@ static void warn_negative(const cli_ctx *ctx, const kt_tables *ts)
 static kt_status memory_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     memory_state *s = state;
+    if (ctx->hta_compat && !ctx->quiet)
+        fprintf(stderr, "kineta memory: warning: --hta-compat loads as HTA does, which drops the [memory] "
+                        "events (HTA has no such analysis): run without it\n");
     s->o.out_dir = ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;

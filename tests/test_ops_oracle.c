@@ -49,3 +49,37 @@ ORACLE_TEST(ops_oracle_ns_resolution_trace, 10)
 ORACLE_TEST(ops_oracle_trace_diff_control, 11)
 ORACLE_TEST(ops_oracle_trace_diff_test, 12)
 ORACLE_TEST(ops_oracle_mtia, 13)
+
+/* Two ranks: each rank's rows come from its own events only (HTA's shared
+ * accumulator would repeat rank 0's rows in rank 1's table); rank 0's
+ * rows are the oracle's.                                                 */
+TEST(ops_per_rank_not_accumulated)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace(fx_hta_trace("trace_filter_2ranks"), true);
+    if (!t) return;
+    kt_tables *ts;
+    CHECK_INT(kt_ops(t, NULL, &ts), KT_OK);
+    const kt_table *o = kt_tables_find(ts, "ops");
+    long rc = o ? kt_table_col_index(o, "rank") : -1, cc = o ? kt_table_col_index(o, "occurrence_count") : -1;
+    CHECK(rc >= 0 && cc >= 0);
+    size_t n0 = 0, n1 = 0;
+    int64_t count1 = 0;
+    for (size_t i = 0; rc >= 0 && cc >= 0 && i < kt_table_nrows(o); i++) {
+        if (kt_table_int(o, i, (size_t)rc) == 0) n0++;
+        else n1++, count1 += kt_table_int(o, i, (size_t)cc);
+    }
+    CHECK_INT(n0, 179);
+    /* rank 1 alone gives the same rows: nothing of rank 0 leaked into them */
+    kt_tables *one;
+    kt_rank_sel sel = { (int[]){ 1 }, 1 };
+    CHECK_INT(kt_ops(t, &sel, &one), KT_OK);
+    const kt_table *o1 = kt_tables_find(one, "ops");
+    int64_t alone = 0;
+    for (size_t i = 0; o1 && cc >= 0 && i < kt_table_nrows(o1); i++) alone += kt_table_int(o1, i, (size_t)cc);
+    CHECK(n1 > 0);
+    CHECK_INT(kt_table_nrows(o1), n1);
+    CHECK_INT(alone, count1);
+    kt_tables_free(one);
+    kt_tables_free(ts);
+}
