@@ -384,7 +384,8 @@ kt_status kt_ops(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 /* cupti: CUPTI range-profiler counters joined to the ops that launched each
  * range (HTA get_cupti_counter_data_with_operators, A4.10).  Table
  * "counters": rank, name, cat, pid, tid, ts (µs from the trace origin), dur,
- * one column per counter (in order of first appearance), correlation of the
+ * one column per counter (in order of first appearance; integer unless some
+ * range gives it a fractional value), correlation of the
  * matched launch, match ("correlation" when the range carries the launch's
  * correlation id, "position" for HTA's i-th range ↔ i-th launch, "none"),
  * op_stack (cpu_ops around the launch, outermost first, as a Python list

@@ -42,6 +42,7 @@ static int flops_per_inst(const char *counter)
 typedef struct counter_keys {
     uint32_t *key; /* arg keys (KT_ARG_DYNAMIC + name id), first-seen order */
     int *per;      /* FLOPs per instruction of each (0: not a FLOP counter) */
+    bool *is_float; /* some range gives it a non-integer value */
     size_t n, cap;
     uint32_t time_key; /* gpu__time_duration.sum, or KT_NONE */
 } counter_keys;
@@ -199,18 +200,25 @@ static bool note_keys(const kt_rank *r, const cupti_rank *c, counter_keys *k)
         for (uint32_t a = 0; a < r->ev.nargs[ev]; a++) {
             uint32_t key = r->args[r->ev.argi[ev] + a].key;
             if (key < KT_ARG_DYNAMIC || r->args[r->ev.argi[ev] + a].type == KT_ARGT_STR) continue;
+            bool fl = r->args[r->ev.argi[ev] + a].type == KT_ARGT_FLOAT;
             size_t j = 0;
             while (j < k->n && k->key[j] != key) j++;
-            if (j < k->n) continue;
+            if (j < k->n) {
+                k->is_float[j] |= fl;
+                continue;
+            }
             if (k->n == k->cap) {
                 size_t cap = k->cap ? 2 * k->cap : 16;
                 uint32_t *p = realloc(k->key, cap * sizeof *p);
                 if (p) k->key = p;
                 int *q = realloc(k->per, cap * sizeof *q);
                 if (q) k->per = q;
-                if (!p || !q) return false;
+                bool *f = realloc(k->is_float, cap * sizeof *f);
+                if (f) k->is_float = f;
+                if (!p || !q || !f) return false;
                 k->cap = cap;
             }
+            k->is_float[k->n] = fl;
             k->key[k->n++] = key;
         }
     }
@@ -305,11 +313,12 @@ static kt_table *counters_table(cupti_out *c)
     c->first_counter = 7;
     for (size_t k = 0; k < c->keys.n; k++) {
         const char *name = kt_strtab_get(c->t->strs, c->keys.key[k] - KT_ARG_DYNAMIC);
-        kt_table_add_col(tb, name, KT_COL_FLOAT, -1);
+        kt_table_add_col(tb, name, c->keys.is_float[k] ? KT_COL_FLOAT : KT_COL_INT, -1);
         c->keys.per[k] = flops_per_inst(name);
     }
     c->after_counters = 7 + c->keys.n;
-    for (size_t i = 0; i < 8; i++) kt_table_add_col(tb, tail[i], ttypes[i], i == 5 ? -1 : i == 6 ? 3 : 2);
+    /* flops are whole numbers (instruction counts × 1 or 2) */
+    for (size_t i = 0; i < 8; i++) kt_table_add_col(tb, tail[i], ttypes[i], i == 5 ? 0 : i == 6 ? 3 : 2);
     return tb;
 }
 
@@ -332,7 +341,8 @@ static range_values read_range(cupti_out *c, const kt_rank *r, uint32_t ev)
         while (k < c->keys.n && c->keys.key[k] != x->key) k++;
         if (k == c->keys.n) continue;
         double val = arg_value(x);
-        kt_table_set_float(c->counters, c->first_counter + k, val);
+        if (c->keys.is_float[k]) kt_table_set_float(c->counters, c->first_counter + k, val);
+        else kt_table_set_int(c->counters, c->first_counter + k, x->v.i);
         if (c->keys.per[k]) {
             v.any_flops = true;
             v.flops += c->keys.per[k] * val;
@@ -530,6 +540,7 @@ kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_opt
     free(cr);
     free(c.keys.key);
     free(c.keys.per);
+    free(c.keys.is_float);
     free(c.last_text);
     kt_table *tb[3] = { c.counters, c.ops, c.match };
     if (s != KT_OK) {
