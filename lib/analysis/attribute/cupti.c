@@ -72,40 +72,39 @@ static bool is_kernel_launch(const kt_trace *t, const kt_events *e, uint32_t i, 
     return memo[e->name[i]] == 1;
 }
 
-/* Ranges, or kernel launch calls, in pandas sort_values("ts") order. */
+static bool wanted(const kt_trace *t, const kt_events *e, uint32_t i, bool ranges, uint8_t *memo)
+{
+    return ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo);
+}
+
+/* Ranges, or kernel launch calls, in pandas sort_values("ts") order
+ * (numpy's quicksort of the file-order column).                          */
 static uint32_t *sorted_events(const kt_trace *t, const kt_rank *r, bool ranges, size_t *n)
 {
     const kt_events *e = &r->ev;
     uint8_t *memo = calloc(kt_strtab_count(t->strs) + 1, 1);
-    if (!memo) return NULL;
     size_t k = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        k += ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo);
-    uint32_t *ev = malloc((k ? k : 1) * sizeof *ev);
+    for (uint32_t i = 0; memo && i < e->n; i++) k += wanted(t, e, i, ranges, memo);
+    uint32_t *ids = malloc((k ? k : 1) * sizeof *ids), *pos = malloc((k ? k : 1) * sizeof *pos);
+    uint32_t *out = malloc((k ? k : 1) * sizeof *out);
     int64_t *ts = malloc((k ? k : 1) * sizeof *ts);
-    if (!ev || !ts) { free(ev); free(ts); free(memo); return NULL; }
-    k = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo)) {
-            ts[k] = e->ts[i];
-            ev[k] = (uint32_t)k;
-            k++;
+    bool ok = memo && ids && pos && out && ts;
+    size_t j = 0;
+    for (uint32_t i = 0; ok && i < e->n; i++)
+        if (wanted(t, e, i, ranges, memo)) {
+            pos[j] = (uint32_t)j;
+            ts[j] = e->ts[i];
+            ids[j++] = i;
         }
-    kt_np_argsort_i64(ts, ev, k);
-    /* ev now holds positions; turn them into event ids */
-    uint32_t *ids = malloc((k ? k : 1) * sizeof *ids);
-    if (ids) {
-        size_t j = 0;
-        for (uint32_t i = 0; i < e->n; i++)
-            if (ranges ? e->kind[i] == KT_K_PROFILER_RANGE && e->ph[i] == 'X' : is_kernel_launch(t, e, i, memo))
-                ts[j++] = i;
-        for (size_t p = 0; p < k; p++) ids[p] = (uint32_t)ts[ev[p]];
-    }
-    free(ev);
-    free(ts);
+    if (ok) kt_np_argsort_i64(ts, pos, k);
+    for (size_t p = 0; ok && p < k; p++) out[p] = ids[pos[p]];
     free(memo);
+    free(ids);
+    free(pos);
+    free(ts);
+    if (!ok) { free(out); return NULL; }
     *n = k;
-    return ids;
+    return out;
 }
 
 typedef struct corr_launch {
