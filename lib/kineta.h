@@ -431,9 +431,13 @@ kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_o
  * one column per category (Parameter, Optimizer state, Input, Temporary,
  * Activation, Gradient, Autograd, Unknown) with its bytes after every event
  * at that time, and total (HTA MemoryAnalysis._process_raw_events); "peaks":
- * category, peak_bytes, peak_ts_ns; "total" in the same shape.  Diagnostics
- * (bad entries skipped, categories going negative) go to *diags.           */
-kt_status kt_memory_timeline_file(const char *path, kt_tables **out, kt_diags **diags);
+ * category, peak_bytes, peak_ts_ns; "total" in the same shape.  With
+ * out_dir, also <out_dir>/<name>_counters.json: a Chrome trace with one
+ * counter track, a series per category; table "files": input, output,
+ * counter_events, bytes.  Diagnostics (bad entries skipped, categories
+ * going negative, why a file could not be written) go to *diags (NULL:
+ * dropped; free with kt_diags_free).                                       */
+kt_status kt_memory_timeline_file(const char *path, const char *out_dir, kt_tables **out, kt_diags **diags);
 
 
 /* ---- across ranks: collectives, stragglers, clock alignment ---------------- */

@@ -69,7 +69,7 @@ static bool memory_preload(const cli_ctx *ctx, void *state, kt_tables **out, kt_
     (void)state;
     if (ctx->npaths != 1 || !is_timeline_file(ctx->paths[0])) return false;
     kt_diags *d = NULL;
-    *status = kt_memory_timeline_file(ctx->paths[0], out, &d);
+    *status = kt_memory_timeline_file(ctx->paths[0], ctx->out_path, out, &d);
     print_diags(d, ctx->quiet);
     kt_diags_free(d);
     return true;
@@ -110,7 +110,8 @@ const cli_command cmd_memory = {
                    "whose allocations are live at the peak, by bytes).  -o DIR also writes a copy\n"
                    "of each trace with \"Memory <device>\" counter tracks (table files).\n"
                    "Given PyTorch's export_memory_timeline_raw file instead (HTA MemoryAnalysis):\n"
-                   "timeline (bytes per category at every timestamp) and peaks.",
+                   "timeline (bytes per category at every timestamp) and peaks; -o DIR writes\n"
+                   "<name>_counters.json, a Chrome trace with one counter series per category.",
     .options = memory_options,
     .tables = memory_tables,
     .state_size = sizeof(memory_state),

@@ -121,7 +121,7 @@ TEST(memory_timeline_file_by_hand)
                            "[9, 4, -50, 3], [10, 4, -200, 1]]"));
     kt_tables *ts;
     kt_diags *d = NULL;
-    CHECK_INT(kt_memory_timeline_file(path, &ts, &d), KT_OK);
+    CHECK_INT(kt_memory_timeline_file(path, NULL, &ts, &d), KT_OK);
     const kt_table *tl = fx_table(ts, "timeline");
     CHECK_INT(kt_table_nrows(tl), 3);
     CHECK_INT(fx_num(tl, 0, "ts_ns"), 5);
@@ -138,28 +138,47 @@ TEST(memory_timeline_file_by_hand)
     CHECK_INT(kt_diags_count(d), 2); /* the skipped entry, the negative category */
     kt_diags_free(d);
     kt_tables_free(ts);
+    /* -o DIR: a Chrome counter trace, one event per sample, loadable */
+    char dir[] = "/tmp/kt_memtl_dir_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_INT(kt_memory_timeline_file(path, dir, &ts, NULL), KT_OK);
+    const kt_table *f = fx_table(ts, "files");
+    CHECK_INT(fx_num(f, 0, "counter_events"), 3);
+    char *trace = f && kt_table_nrows(f) ? strdup(kt_table_str(f, 0, col(f, "output"))) : NULL;
+    char *text = trace ? fx_read_file(trace, NULL) : NULL;
+    CHECK(text && strstr(text, "{\"ph\": \"C\", \"name\": \"Memory by category\", \"pid\": 0, \"ts\": 0.005, "
+                               "\"args\": {\"Parameter\": 100, \"Optimizer state\": 0, \"Input\": 0, "
+                               "\"Temporary\": 75,"));
+    kt_trace *back = trace ? fx_load_path(trace, false) : NULL;
+    CHECK(back != NULL);
+    kt_trace_free(back);
+    free(text);
+    if (trace) unlink(trace);
+    free(trace);
+    rmdir(dir);
+    kt_tables_free(ts);
     /* cut off inside an entry: the entries before the cut, two warnings */
     CHECK(write_text(path, "[[1, 1, 10, 0], [2, 1, 5"));
-    CHECK_INT(kt_memory_timeline_file(path, &ts, &d), KT_OK);
+    CHECK_INT(kt_memory_timeline_file(path, NULL, &ts, &d), KT_OK);
     CHECK_INT(kt_table_nrows(fx_table(ts, "timeline")), 1);
     CHECK_INT(kt_diags_count(d), 2);
     kt_diags_free(d);
     kt_tables_free(ts);
     /* not a list: refused with a reason */
     CHECK(write_text(path, "{\"traceEvents\": []}"));
-    CHECK_INT(kt_memory_timeline_file(path, &ts, &d), KT_EINPUT);
+    CHECK_INT(kt_memory_timeline_file(path, NULL, &ts, &d), KT_EINPUT);
     CHECK(ts == NULL && kt_diags_count(d) == 1);
     kt_diags_free(d);
     unlink(path);
-    CHECK_INT(kt_memory_timeline_file(path, &ts, NULL), KT_EINPUT);
+    CHECK_INT(kt_memory_timeline_file(path, NULL, &ts, NULL), KT_EINPUT);
 }
 
 TEST(memory_timeline_shared_example)
 {
     NEED_SHARED();
     kt_tables *ts;
-    CHECK_INT(kt_memory_timeline_file(kt_test_shared_path("traces/hta/memory_analysis/memory_timeline.raw.gz"), &ts,
-                                      NULL),
+    CHECK_INT(kt_memory_timeline_file(kt_test_shared_path("traces/hta/memory_analysis/memory_timeline.raw.gz"), NULL,
+                                      &ts, NULL),
               KT_OK);
     CHECK_INT(kt_table_nrows(fx_table(ts, "timeline")), 7720);
     const kt_table *pk = fx_table(ts, "peaks");

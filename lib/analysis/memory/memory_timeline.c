@@ -12,7 +12,7 @@
  * equal timestamps, with the category totals after the run; t < 0 becomes
  * the smallest positive t.
  */
-#include "model/model.h"
+#include "analysis/memory/memory_timeline_trace.h"
 #include "output/table.h"
 
 #include <errno.h>
@@ -229,7 +229,39 @@ static kt_table *peaks_table(const sampler *s, size_t nsamples)
 
 static kt_diags *new_diags(void) { return calloc(1, sizeof(kt_diags)); }
 
-kt_status kt_memory_timeline_file(const char *path, kt_tables **out, kt_diags **diags)
+static kt_table *files_table(const char *in, const char *out, uint64_t events, uint64_t bytes)
+{
+    kt_table *tb = kt_table_new("files");
+    if (!tb) return NULL;
+    kt_table_add_col(tb, "input", KT_COL_STR, 0);
+    kt_table_add_col(tb, "output", KT_COL_STR, 0);
+    kt_table_add_col(tb, "counter_events", KT_COL_INT, 0);
+    kt_table_add_col(tb, "bytes", KT_COL_INT, 0);
+    kt_table_add_row(tb);
+    kt_table_set_str(tb, 0, in);
+    kt_table_set_str(tb, 1, out);
+    kt_table_set_int(tb, 2, (int64_t)events);
+    kt_table_set_int(tb, 3, (int64_t)bytes);
+    return tb;
+}
+
+/* The counter trace and its "files" table (NULL when not asked for). */
+static kt_status write_trace(const char *path, const char *out_dir, const kt_table *timeline, kt_diags *d,
+                             kt_table **files)
+{
+    char out[4096], err[512] = "";
+    uint64_t events = 0, bytes = 0;
+    *files = NULL;
+    if (!out_dir) return KT_OK;
+    kt_status s = kt_mem_timeline_write(timeline, path, out_dir, out, sizeof out, &events, &bytes, err, sizeof err);
+    if (s != KT_OK) {
+        if (d) kt_diags_add(d, KT_DIAG_ERROR, path, -1, "%s", err[0] ? err : "output path too long");
+        return s;
+    }
+    return (*files = files_table(path, out, events, bytes)) ? KT_OK : KT_ENOMEM;
+}
+
+kt_status kt_memory_timeline_file(const char *path, const char *out_dir, kt_tables **out, kt_diags **diags)
 {
     char err[512] = "";
     size_t len;
@@ -249,14 +281,14 @@ kt_status kt_memory_timeline_file(const char *path, kt_tables **out, kt_diags **
     if (sm.negative && d)
         kt_diags_add(d, KT_DIAG_WARNING, path, -1, "a category's bytes went negative %zu times (frees without "
                      "their allocation in the file)", sm.negative);
-    kt_table *tb[2] = { sm.timeline, s == KT_OK ? peaks_table(&sm, kt_table_nrows(sm.timeline)) : NULL };
+    kt_table *tb[3] = { sm.timeline, s == KT_OK ? peaks_table(&sm, kt_table_nrows(sm.timeline)) : NULL, NULL };
+    if (s == KT_OK) s = write_trace(path, out_dir, sm.timeline, d, &tb[2]);
     free(text);
     free(r.v);
     if (!diags) kt_diags_free(d);
     if (s != KT_OK) {
-        kt_table_free(tb[0]);
-        kt_table_free(tb[1]);
+        for (int i = 0; i < 3; i++) kt_table_free(tb[i]);
         return s;
     }
-    return kt_tables_from(tb, 2, out);
+    return kt_tables_from(tb, out_dir ? 3 : 2, out);
 }
