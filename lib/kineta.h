@@ -398,6 +398,114 @@ kt_diff_options kt_diff_defaults(void);
 /* KT_EUSAGE: no such rank or iteration; KT_EINPUT: a side has no events. */
 kt_status kt_diff(const kt_trace *control, const kt_trace *test, const kt_diff_options *opt,
                   kt_tables **out);
+/* annotations: user annotations (HTA user-annotation breakdowns, A4.9, and
+ * kernels with their annotation).  Tables (times µs):
+ *   "gpu" / "cpu": per rank and annotation name (gpu_user_annotation /
+ *     user_annotation events, ProfilerStep#N included): name, sum (us),
+ *     max (us), min (us), stddev, mean (us), rank, count (count not under
+ *     hta_compat).  Spans themselves: nested annotations double count here.
+ *     With more than num_kernels names the tail folds into "others" by HTA's
+ *     rule (names containing an allow pattern never fold).
+ *   "kernels": every GPU event with its innermost GPU annotation on the same
+ *     (pid, tid) (HTA's rule: annotations by duration descending, each
+ *     overwriting the label of the kernels it overlaps): rank, ts (from the
+ *     trace origin), dur, stream, correlation, s_name (HTA-shortened name),
+ *     s_user_annotation ("" when none).
+ *   "summary" (not HTA): per rank and annotation name, kernel time without
+ *     double counting: rank, annotation, source ("gpu": GPU annotations on
+ *     the kernels' stream; "cpu": CPU annotations around the launching call,
+ *     when the rank has no GPU annotations), instances, kernels (inside any
+ *     instance), inclusive_us (their summed durations, each kernel once),
+ *     exclusive_us (kernels whose innermost annotation it is),
+ *     pct_of_kernel_time (inclusive / all kernel time of the rank),
+ *     pct_of_step (inclusive / summed ProfilerStep durations; null without
+ *     steps).
+ *   "diagnostics": rank, message — e.g. annotations that end before they
+ *     start (left out of every table; kept as HTA does under hta_compat). */
+typedef struct kt_annotations_options {
+    const char *const *allow; /* substrings never folded into "others" */
+    size_t nallow;
+    size_t num_kernels;       /* names kept before folding (HTA: 1000)  */
+    double duration_ratio;    /* HTA's cumulative-time quantile (0.8)   */
+    int full_names;           /* "kernels": full instead of shortened names */
+} kt_annotations_options;
+kt_annotations_options kt_annotations_defaults(void);
+kt_status kt_annotations(const kt_trace *t, const kt_rank_sel *sel, const kt_annotations_options *opt,
+                         kt_tables **out);
+
+/* ops: ATen op → kernel sequences and delays (HTA
+ * get_aten_op_kernels_and_delay, A4.6), per rank.  Table "ops":
+ * aten_op_name, kernel_sequence (kernel full names joined by " -> ", in
+ * launch order), occurrence_count, avg_aten_op_launch_delay (op start →
+ * its first launch call, µs), avg_runtime_delay (that call → its first GPU
+ * event), rank; sorted by occurrence_count descending.  By default every
+ * launch API counts (CUDA runtime/driver, HIP, async copies and sets, graph
+ * launches) and the wrapping op is the innermost aten:: op around the
+ * launch call on the call's own thread (the call tree).  hta_compat: HTA's
+ * launch names (cuda*LaunchKernel*, cuLaunchKernel*, runFunction*) and
+ * wrapping op (of all aten:: ops on any thread enclosing the call, the
+ * latest starting); one table per rank, never accumulated across ranks
+ * (HTA's [BUG]).  Table "unmatched": rank, launches without a GPU event,
+ * launches without a wrapping op.                                          */
+kt_status kt_ops(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
+
+/* cupti: CUPTI range-profiler counters joined to the ops that launched each
+ * range (HTA get_cupti_counter_data_with_operators, A4.10).  Table
+ * "counters": rank, name, cat, pid, tid, ts (µs from the trace origin), dur,
+ * one column per counter (in order of first appearance; integer unless some
+ * range gives it a fractional value), correlation of the
+ * matched launch, match ("correlation" when the range carries the launch's
+ * correlation id, "position" for HTA's i-th range ↔ i-th launch, "none"),
+ * op_stack (cpu_ops around the launch, outermost first, as a Python list
+ * under hta_compat, else joined by " > "), top_level_op, bottom_level_op,
+ * and flops (from the SASS instruction counters: fma = 2, others 1; null
+ * without them), tflops_per_s (flops / dur), pct_of_peak (vs the peak the
+ * options give, or the device's from deviceProperties when known; null
+ * otherwise).  Table "ops": rank, top_level_op, bottom_level_op, ranges,
+ * dur_us, flops, tflops_per_s.  Table "match": rank, ranges, launches,
+ * matched_by_correlation, matched_by_position, unmatched (and a diagnostic
+ * reason when counts differ).  Under hta_compat the launches are HTA's
+ * (cudaLaunchKernel* runtime calls by ts) and a rank whose range and launch
+ * counts differ gets no rows (HTA skips it).                               */
+typedef struct kt_cupti_options {
+    double peak_tflops;   /* 0 = from the device when known */
+} kt_cupti_options;
+kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_options *opt, kt_tables **out);
+
+/* memory: memory over time from the Kineto "[memory]" instant events that
+ * profile_memory=True writes (HTA ignores them).  Tables: "devices": rank,
+ * device ("cuda:1", "cpu"), allocations, frees, bytes_allocated,
+ * peak_allocated, peak_ts (µs from the origin), peak_reserved,
+ * final_allocated, negative_totals (events whose totals were negative);
+ * "series": rank, device, ts, allocated, reserved (bytes; one row per event);
+ * "peak_ops": rank, device, op (innermost cpu_op around the allocation on
+ * its thread, "(no op)" else), bytes_held (live at the peak), allocations
+ * (live at the peak); top `top` per device by bytes.  With out_dir, a copy of
+ * each rank's trace with "Memory Allocated"/"Memory Reserved" counter
+ * tracks per device is written (as kt_counters), table "files".            */
+typedef struct kt_memory_options {
+    size_t top;            /* peak_ops rows per device (10); 0 = all   */
+    int no_series;         /* leave out the "series" table            */
+    const char *out_dir;   /* NULL: no trace copy                      */
+    char *err;             /* optional: why a file could not be written */
+    size_t errlen;
+} kt_memory_options;
+kt_memory_options kt_memory_defaults(void);
+kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out);
+
+/* memory timeline: PyTorch's export_memory_timeline_raw file (A4.14; JSON,
+ * plain or gzip: [[t_ns, action, numbytes, category], ...], t = -1 for
+ * memory that existed before profiling).  Tables "timeline": ts_ns, then
+ * one column per category (Parameter, Optimizer state, Input, Temporary,
+ * Activation, Gradient, Autograd, Unknown) with its bytes after every event
+ * at that time, and total (HTA MemoryAnalysis._process_raw_events); "peaks":
+ * category, peak_bytes, peak_ts_ns; "total" in the same shape.  With
+ * out_dir, also <out_dir>/<name>_counters.json: a Chrome trace with one
+ * counter track, a series per category; table "files": input, output,
+ * counter_events, bytes.  Diagnostics (bad entries skipped, categories
+ * going negative, why a file could not be written) go to *diags (NULL:
+ * dropped; free with kt_diags_free).                                       */
+kt_status kt_memory_timeline_file(const char *path, const char *out_dir, kt_tables **out, kt_diags **diags);
 
 
 /* ---- across ranks: collectives, stragglers, clock alignment ---------------- */

@@ -54,6 +54,13 @@ typedef struct cli_command {
     /* -o names a directory the command writes its files into (counters),
      * required; its tables then go to stdout.                             */
     bool output_dir;
+    /* With output_dir: -o DIR may be left out (the command then writes no
+     * files, only its tables).                                            */
+    bool output_dir_optional;
+    /* Optional: runs before loading; returns true when it handled the
+     * PATHs itself (inputs that are not Kineto traces, e.g. a memory
+     * timeline file), *status and *out then being its result.             */
+    bool (*preload)(const cli_ctx *ctx, void *state, kt_tables **out, kt_status *status);
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
     /* Commands comparing two runs (diff) set this instead of run: exactly

@@ -203,7 +203,7 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
                         : cmd->parse(state, o->name, value);
         if (rc) return rc;
     }
-    if (cmd->output_dir && !ctx->out_path) {
+    if (cmd->output_dir && !cmd->output_dir_optional && !ctx->out_path) {
         fprintf(stderr, "kineta %s: -o DIR is required (the directory to write into)\n", cmd->name);
         return 2;
     }
@@ -339,10 +339,16 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     int rc = parse_args(cmd, argc, argv, &ctx, state, &ranks);
     kt_trace *t = NULL;
     kt_tables *ts = NULL;
-    if (rc == 0 && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
-    else if (rc == 0) rc = exit_code(load(&ctx, &t));
-    if (rc == 0 && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
-    if (rc == 0 && !cmd->run_pair) {
+    kt_status pre = KT_OK;
+    bool handled = rc == 0 && cmd->preload && cmd->preload(&ctx, state, &ts, &pre);
+    if (handled) {
+        if (pre != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(pre));
+        rc = exit_code(pre);
+    }
+    if (rc == 0 && !handled && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
+    else if (rc == 0 && !handled) rc = exit_code(load(&ctx, &t));
+    if (rc == 0 && !handled && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
+    if (rc == 0 && !handled && !cmd->run_pair) {
         kt_status s = cmd->run(&ctx, t, state, &ts);
         if (s != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
         rc = exit_code(s);

@@ -81,7 +81,7 @@ kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, 
         fprintf(stderr, "kineta %s: %s\n", name, test ? "takes one trace" : "compares two traces (CONTROL TEST)");
         return KT_EUSAGE;
     }
-    if (cmd->output_dir && !out_path) {
+    if (cmd->output_dir && !cmd->output_dir_optional && !out_path) {
         fprintf(stderr, "kineta %s: an output directory is required\n", name);
         return KT_EUSAGE;
     }

@@ -195,6 +195,8 @@ static void json_rank(info_tables *it, size_t row, FILE *f)
         print_us(cell_int(r, row, "last_end_ns"), f);
         fputc(']', f);
     }
+    if (cell_int(r, row, "profiler_ranges") > 0)
+        fprintf(f, ",\"profiler_ranges\":%lld", (long long)cell_int(r, row, "profiler_ranges"));
     fprintf(f, ",\"warnings\":%lld}", (long long)cell_int(r, row, "warnings"));
 }
 
@@ -334,6 +336,10 @@ static void text_rank(info_tables *it, size_t row, bool verbose, size_t width, F
         fprintf(f, "\n  %s %s: %lld calls, %lld GPU events", i == l->begin ? "launches" : "        ",
                 cell_str(l->t, i, "name"), (long long)cell_int(l->t, i, "calls"),
                 (long long)cell_int(l->t, i, "gpu_events"));
+    int64_t ranges = cell_int(r, row, "profiler_ranges");
+    if (ranges > 0)
+        fprintf(f, "\n  profiler  %lld CUPTI profiler ranges (range-profiler mode: counters per kernel "
+                   "instead of kernel events; see kineta cupti)", (long long)ranges);
     fprintf(f, "\n  warnings  %lld\n", (long long)cell_int(r, row, "warnings"));
 }
 

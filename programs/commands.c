@@ -11,6 +11,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 
 /* compare and attribute */
 extern const cli_command cmd_diff;
+extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 
 /* across ranks */
 
@@ -36,6 +37,10 @@ const cli_command *const kt_commands[] = {
 
     /* compare and attribute */
     &cmd_diff,
+    &cmd_annotations,
+    &cmd_ops,
+    &cmd_cupti,
+    &cmd_memory,
 
     /* across ranks */
 

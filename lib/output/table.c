@@ -26,6 +26,16 @@ typedef struct column {
     const char *unit; /* a string literal, or NULL */
 } column;
 
+/* String cells live in chunks owned by the table: one allocation per
+ * 64 KiB of text instead of one per cell (tables of 10^5 rows with
+ * several string columns spent most of their time in malloc).           */
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, cap;
+    char text[];
+} chunk;
+#define CHUNK_BYTES (64 * 1024)
+
 struct kt_table {
     char *name;
     column *cols;
@@ -33,6 +43,7 @@ struct kt_table {
     cell *cells; /* row-major */
     size_t nrows, cap_rows;
     bool failed;
+    chunk *strings; /* newest first */
 };
 
 struct kt_tables {
@@ -51,9 +62,10 @@ kt_table *kt_table_new(const char *name)
 void kt_table_free(kt_table *t)
 {
     if (!t) return;
-    for (size_t r = 0; r < t->nrows; r++)
-        for (size_t c = 0; c < t->ncols; c++)
-            if (t->cols[c].type == KT_COL_STR) free(t->cells[r * t->ncols + c].v.s);
+    for (chunk *k = t->strings, *next; k; k = next) {
+        next = k->next;
+        free(k);
+    }
     for (size_t c = 0; c < t->ncols; c++) free(t->cols[c].name);
     free(t->cols);
     free(t->cells);
@@ -69,6 +81,15 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
     t->cols = c;
     t->cols[t->ncols] = (column){ .name = n, .type = type, .precision = precision };
     return t->ncols++;
+}
+
+void kt_table_reserve(kt_table *t, size_t nrows)
+{
+    if (t->failed || nrows <= t->cap_rows || t->ncols == 0) return;
+    cell *c = realloc(t->cells, nrows * t->ncols * sizeof *c + 1);
+    if (!c) { t->failed = true; return; }
+    t->cells = c;
+    t->cap_rows = nrows;
 }
 
 void kt_table_add_row(kt_table *t)
@@ -104,13 +125,34 @@ void kt_table_set_float(kt_table *t, size_t col, double v)
     if (c) *c = (cell){ .v.f = v, .null = isnan(v) };
 }
 
+/* A copy of s in the table's chunks (a chunk of its own when large). */
+static char *copy_string(kt_table *t, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    chunk *k = t->strings;
+    if (!k || k->cap - k->used < len) {
+        size_t cap = len > CHUNK_BYTES / 4 ? len : CHUNK_BYTES;
+        if (!(k = malloc(sizeof *k + cap))) return NULL;
+        *k = (chunk){ .used = 0, .cap = cap };
+        if (cap == len && t->strings) { /* keep filling the current chunk */
+            k->next = t->strings->next;
+            t->strings->next = k;
+        } else {
+            k->next = t->strings;
+            t->strings = k;
+        }
+    }
+    char *d = memcpy(k->text + k->used, s, len);
+    k->used += len;
+    return d;
+}
+
 void kt_table_set_str(kt_table *t, size_t col, const char *s)
 {
     cell *c = last(t, col);
     if (!c) return;
-    char *d = strdup(s ? s : "");
+    char *d = copy_string(t, s ? s : "");
     if (!d) { t->failed = true; return; }
-    free(c->null ? NULL : c->v.s);
     *c = (cell){ .v.s = d, .null = false };
 }
 

@@ -20,6 +20,9 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
  * ...): "us", "ms", "ns", "GB/s", "%".  unit must outlive the table (a
  * string literal).                                                         */
 void kt_table_set_unit(kt_table *t, size_t col, const char *unit);
+/* Room for nrows rows in all (after the columns): spares the regrowth of
+ * large tables whose size is known.  Failure is remembered as above.      */
+void kt_table_reserve(kt_table *t, size_t nrows);
 /* Append a row whose cells are all null; set them with the setters below. */
 void kt_table_add_row(kt_table *t);
 void kt_table_set_int(kt_table *t, size_t col, int64_t v);   /* last row */

@@ -44,3 +44,9 @@ bool kt_is_hta_runtime_launch_api(const char *name)
     };
     return in_list(name, list);
 }
+
+bool kt_is_hta_aten_delay_launch_api(const char *name)
+{
+    return (kt_starts_with(name, "cuda") && has(name + 4, "LaunchKernel")) ||
+           kt_starts_with(name, "cuLaunchKernel") || kt_starts_with(name, "runFunction");
+}

@@ -27,4 +27,8 @@ bool kt_is_hta_launch_stats_api(const char *name);
 /* HTA get_runtime_launch_events_mask (A3), used for queue length.        */
 bool kt_is_hta_runtime_launch_api(const char *name);
 
+/* HTA KERNEL_LAUNCH_CATEGORY_PATTERN (A3), used for ATen-op delays:
+ * re.match of (cuda.*LaunchKernel)|(cuLaunchKernel)|(^runFunction).      */
+bool kt_is_hta_aten_delay_launch_api(const char *name);
+
 #endif

@@ -42,7 +42,7 @@ static kt_table *new_table(const char *name, const col_spec *cols, size_t n)
 
 /* ---- table "ranks" --------------------------------------------------------- */
 enum { R_RANK, R_WORLD, R_FILE, R_DEVTYPE, R_DEVICES, R_EVENTS, R_LOADED, R_FIRST, R_LAST,
-       R_WARNINGS };
+       R_WARNINGS, R_RANGES };
 
 static kt_table *ranks_table(void)
 {
@@ -50,7 +50,7 @@ static kt_table *ranks_table(void)
         { "rank", KT_COL_INT }, { "world_size", KT_COL_INT }, { "file", KT_COL_STR },
         { "device_type", KT_COL_STR }, { "devices", KT_COL_STR }, { "events", KT_COL_INT },
         { "events_loaded", KT_COL_INT }, { "first_ts_ns", KT_COL_INT },
-        { "last_end_ns", KT_COL_INT }, { "warnings", KT_COL_INT }
+        { "last_end_ns", KT_COL_INT }, { "warnings", KT_COL_INT }, { "profiler_ranges", KT_COL_INT }
     };
     return new_table("ranks", cols, sizeof cols / sizeof cols[0]);
 }
@@ -78,6 +78,15 @@ static char *device_names(const kt_trace *t, const kt_rank *r)
     return s;
 }
 
+/* CUPTI range-profiler events (a trace of ranges instead of kernels:
+ * `kineta cupti` reads them), from the complete-event counts by category. */
+static int64_t profiler_ranges(const kt_trace *t, const kt_rank *r)
+{
+    for (size_t i = 0; i < r->nxcat; i++)
+        if (!strcmp(kt_strtab_get(t->strs, r->xcat_id[i]), "cuda_profiler_range")) return (int64_t)r->xcat_count[i];
+    return 0;
+}
+
 static bool add_rank_row(kt_table *tb, const kt_trace *t, const kt_rank *r)
 {
     char *devs = device_names(t, r);
@@ -96,6 +105,7 @@ static bool add_rank_row(kt_table *tb, const kt_trace *t, const kt_rank *r)
         kt_table_set_int(tb, R_LAST, last);
     }
     kt_table_set_int(tb, R_WARNINGS, warnings_of(t, r));
+    kt_table_set_int(tb, R_RANGES, profiler_ranges(t, r));
     free(devs);
     return true;
 }

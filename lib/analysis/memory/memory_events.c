@@ -1,0 +1,94 @@
+/* memory_events.c — see memory_events.h. */
+#include "analysis/memory/memory_events.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct arg_keys {
+    uint32_t type, id, addr, bytes, alloc, reserved;
+} arg_keys;
+
+static uint32_t dyn_key(const kt_trace *t, const char *s)
+{
+    uint32_t id = kt_strtab_find(t->strs, s, strlen(s));
+    return id == KT_NONE ? KT_NONE : KT_ARG_DYNAMIC + id;
+}
+
+static int64_t arg_i64(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt)
+{
+    const kt_arg *a = key == KT_NONE ? NULL : kt_event_arg(r, ev, key);
+    if (!a) return dflt;
+    return a->type == KT_ARGT_INT ? a->v.i : a->type == KT_ARGT_FLOAT ? (int64_t)a->v.f : dflt;
+}
+
+typedef struct tagged {
+    int64_t type, id;
+    kt_mem_event m;
+} tagged;
+
+static int by_device_time(const void *a, const void *b)
+{
+    const tagged *x = a, *y = b;
+    if (x->type != y->type) return x->type < y->type ? -1 : 1;
+    if (x->id != y->id) return x->id < y->id ? -1 : 1;
+    if (x->m.ts != y->m.ts) return x->m.ts < y->m.ts ? -1 : 1;
+    return (x->m.ev > y->m.ev) - (x->m.ev < y->m.ev);
+}
+
+static void label_of(kt_mem_device *d)
+{
+    if (d->type == 0) snprintf(d->label, sizeof d->label, "cpu");
+    else if (d->type == 1) snprintf(d->label, sizeof d->label, "cuda:%lld", (long long)d->id);
+    else snprintf(d->label, sizeof d->label, "type%lld:%lld", (long long)d->type, (long long)d->id);
+}
+
+static bool split_devices(kt_mem_rank *m, tagged *tg, size_t n)
+{
+    m->storage = malloc((n ? n : 1) * sizeof *m->storage);
+    m->dev = calloc(n ? n : 1, sizeof *m->dev);
+    if (!m->storage || !m->dev) return false;
+    for (size_t i = 0; i < n; i++) {
+        m->storage[i] = tg[i].m;
+        if (!m->ndev || m->dev[m->ndev - 1].type != tg[i].type || m->dev[m->ndev - 1].id != tg[i].id) {
+            kt_mem_device *d = &m->dev[m->ndev++];
+            *d = (kt_mem_device){ .type = tg[i].type, .id = tg[i].id, .e = &m->storage[i] };
+            label_of(d);
+        }
+        m->dev[m->ndev - 1].n++;
+    }
+    return true;
+}
+
+kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *out)
+{
+    memset(out, 0, sizeof *out);
+    const kt_events *e = &r->ev;
+    uint32_t name = kt_strtab_find(t->strs, "[memory]", 8);
+    if (name == KT_NONE) return KT_OK;
+    arg_keys k = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Addr"), dyn_key(t, "Bytes"),
+                   dyn_key(t, "Total Allocated"), dyn_key(t, "Total Reserved") };
+    size_t n = 0;
+    for (uint32_t i = 0; i < e->n; i++) n += e->kind[i] == KT_K_INSTANT && e->name[i] == name;
+    tagged *tg = malloc((n ? n : 1) * sizeof *tg);
+    if (!tg) return KT_ENOMEM;
+    n = 0;
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
+        tg[n++] = (tagged){ arg_i64(r, i, k.type, -1), arg_i64(r, i, k.id, -1),
+                            { i, e->ts[i], arg_i64(r, i, k.bytes, 0), arg_i64(r, i, k.addr, 0),
+                              arg_i64(r, i, k.alloc, -1), arg_i64(r, i, k.reserved, -1) } };
+    }
+    qsort(tg, n, sizeof *tg, by_device_time);
+    bool ok = split_devices(out, tg, n);
+    free(tg);
+    if (!ok) kt_mem_rank_free(out);
+    return ok ? KT_OK : KT_ENOMEM;
+}
+
+void kt_mem_rank_free(kt_mem_rank *m)
+{
+    free(m->dev);
+    free(m->storage);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,124 @@
+/*
+ * peak_ops.c — see peak_ops.h.  Frees are matched to allocations by
+ * address (the allocator reuses addresses, so a later allocation at the
+ * same address replaces the freed one); the op of an allocation is found
+ * from the call tree: the last op on the thread that started at or before
+ * the allocation, then up its parents to the first cpu_op still open.
+ */
+#include "analysis/memory/peak_ops.h"
+#include "model/i64map.h"
+#include "model/index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct thread_op {
+    uint64_t key;  /* (pid, tid) */
+    int64_t ts;
+    uint32_t ev;
+} thread_op;
+
+static uint64_t thread_key(const kt_events *e, uint32_t i)
+{
+    return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
+}
+
+static int by_key_ts(const void *a, const void *b)
+{
+    const thread_op *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    return (x->ev > y->ev) - (x->ev < y->ev);
+}
+
+/* Innermost cpu_op of ops[0..n) (sorted) open at (key, ts), or KT_NONE. */
+static uint32_t op_at(const kt_rank *r, const thread_op *ops, size_t n, uint64_t key, int64_t ts)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ops[mid].key < key || (ops[mid].key == key && ops[mid].ts <= ts)) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0 || ops[lo - 1].key != key) return KT_NONE;
+    const kt_events *e = &r->ev;
+    for (uint32_t p = ops[lo - 1].ev; p != KT_NONE; p = r->idx->parent[p])
+        if (e->kind[p] == KT_K_CPU_OP && e->ts[p] <= ts && e->ts[p] + e->dur[p] >= ts) return p;
+    return KT_NONE;
+}
+
+static thread_op *cpu_ops(const kt_rank *r, size_t *n)
+{
+    const kt_events *e = &r->ev;
+    size_t k = 0;
+    for (uint32_t i = 0; i < e->n; i++) k += e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X';
+    thread_op *ops = malloc((k ? k : 1) * sizeof *ops);
+    if (!ops) return NULL;
+    k = 0;
+    for (uint32_t i = 0; i < e->n; i++)
+        if (e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X') ops[k++] = (thread_op){ thread_key(e, i), e->ts[i], i };
+    qsort(ops, k, sizeof *ops, by_key_ts);
+    *n = k;
+    return ops;
+}
+
+/* Replay allocations and frees up to the peak: addr → live event index. */
+static bool live_at(const kt_mem_device *d, size_t peak, kt_i64map *live)
+{
+    if (!kt_i64map_init(live, peak + 1)) return false;
+    for (size_t i = 0; i <= peak && i < d->n; i++) {
+        const kt_mem_event *m = &d->e[i];
+        if (m->bytes > 0) *kt_i64map_slot(live, m->addr, KT_NONE) = (uint32_t)i;
+        else if (m->bytes < 0 && kt_i64map_get(live, m->addr, KT_NONE) != KT_NONE)
+            *kt_i64map_slot(live, m->addr, KT_NONE) = KT_NONE;
+    }
+    return true;
+}
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const kt_peak_op *x = a, *y = b;
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+static bool add_bytes(kt_peak_op **v, size_t *n, size_t *cap, uint32_t op, int64_t bytes)
+{
+    size_t i = 0;
+    while (i < *n && (*v)[i].op != op) i++;
+    if (i == *n) {
+        if (*n == *cap) {
+            size_t c = *cap ? 2 * *cap : 32;
+            kt_peak_op *p = realloc(*v, c * sizeof *p);
+            if (!p) return false;
+            *v = p;
+            *cap = c;
+        }
+        (*v)[(*n)++] = (kt_peak_op){ op, 0, 0 };
+    }
+    (*v)[i].bytes += bytes;
+    (*v)[i].allocations++;
+    return true;
+}
+
+kt_status kt_peak_ops(const kt_rank *r, const kt_mem_device *d, size_t peak, kt_peak_op **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (kt_index_call_tree(r) != KT_OK) return KT_ENOMEM;
+    size_t nops = 0, cap = 0;
+    thread_op *ops = cpu_ops(r, &nops);
+    kt_i64map live = { 0 };
+    bool ok = ops && live_at(d, peak, &live);
+    for (size_t s = 0; ok && s <= live.mask; s++) {
+        if (live.key[s] == INT64_MIN || live.val[s] == KT_NONE) continue;
+        const kt_mem_event *m = &d->e[live.val[s]];
+        uint32_t op = op_at(r, ops, nops, thread_key(&r->ev, m->ev), m->ts);
+        ok = add_bytes(out, n, &cap, op == KT_NONE ? KT_NONE : r->ev.name[op], m->bytes);
+    }
+    if (ok && *n) qsort(*out, *n, sizeof **out, by_bytes_desc);
+    free(ops);
+    kt_i64map_free(&live);
+    if (!ok) { free(*out); *out = NULL; *n = 0; }
+    return ok ? KT_OK : KT_ENOMEM;
+}
