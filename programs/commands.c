@@ -16,6 +16,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* performance model */
 
 /* reports and exports */
+extern const cli_command cmd_report;
 
 
 const cli_command *const kt_commands[] = {
@@ -40,6 +41,7 @@ const cli_command *const kt_commands[] = {
     /* performance model */
 
     /* reports and exports */
+    &cmd_report,
 
     NULL,
 };
