@@ -13,6 +13,20 @@
 #define NAME_CHARS 70
 #define TOP_OPS 12
 
+static void type_table(rp_ctx *c, const kt_table *t)
+{
+    static const char *const head[] = { "kernel type", "kernel time", "% of kernel time" };
+    rp_table_begin(c->h, "Kernel time by type, all ranks (kineta breakdown, table kernel_type)", head, 3);
+    for (size_t i = 0; i < kt_table_nrows(t); i++) {
+        rp_row_begin(c->h);
+        rp_cell_text(c->h, rp_str(t, i, rp_col(t, "kernel_type")));
+        rp_cell_from(c->h, t, i, rp_col(t, "sum"), RP_US);
+        rp_cell_from(c->h, t, i, rp_col(t, "percentage"), RP_PCT);
+        rp_row_end(c->h);
+    }
+    rp_table_end(c->h);
+}
+
 kt_status rp_sec_kernel_types(rp_ctx *c)
 {
     const kt_table *t = rp_table(c, RP_BREAKDOWN, "kernel_type"), *r = rp_table(c, RP_BREAKDOWN, "kernel_type_by_rank");
@@ -35,6 +49,7 @@ kt_status rp_sec_kernel_types(rp_ctx *c)
                            rp_col(r, "kernel_type"), NULL, 0, rp_col(r, "sum"), RP_US);
     rp_raw(c->h, "</div>\n");
     free(labels), free(v);
+    if (st == KT_OK) type_table(c, t);
     return st;
 }
 

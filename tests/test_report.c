@@ -1,0 +1,365 @@
+/* test_report.c — `kineta report`: the chart and HTML writers on hand
+ * values, the whole page on a hand-written trace (every section, escaping,
+ * numbers equal to the analyses' tables), HTA's numbers on the page under
+ * --hta-compat (oracle), bad inputs and outputs, and the size bound on 64
+ * synthesized ranks.                                                      */
+#include "kineta.h"
+#include "oracle.h"
+#include "output/report_sections.h"
+#include "test.h"
+
+#include <glob.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What a writer call printed. */
+typedef struct memout {
+    char *buf;
+    size_t len;
+    FILE *f;
+    rp_html h;
+} memout;
+
+static void mem_open(memout *m)
+{
+    m->buf = NULL;
+    m->f = open_memstream(&m->buf, &m->len);
+    m->h = (rp_html){ .f = m->f };
+}
+
+static const char *mem_text(memout *m)
+{
+    fflush(m->f);
+    return m->buf;
+}
+
+static void mem_close(memout *m)
+{
+    fclose(m->f);
+    free(m->buf);
+}
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; p && (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+TEST(report_fmt_units)
+{
+    char b[64];
+    CHECK_STR(rp_fmt(b, sizeof b, 0, RP_US), "0.00 µs");
+    CHECK_STR(rp_fmt(b, sizeof b, 0.5, RP_US), "500 ns");
+    CHECK_STR(rp_fmt(b, sizeof b, 12.345, RP_US), "12.3 µs");
+    CHECK_STR(rp_fmt(b, sizeof b, 1500, RP_US), "1.50 ms");
+    CHECK_STR(rp_fmt(b, sizeof b, 675191, RP_US), "675 ms");
+    CHECK_STR(rp_fmt(b, sizeof b, 2.5e6, RP_US), "2.50 s");
+    CHECK_STR(rp_fmt(b, sizeof b, 55.21, RP_PCT), "55.2 %");
+    CHECK_STR(rp_fmt(b, sizeof b, 0.44, RP_PCT), "0.44 %");
+    CHECK_STR(rp_fmt(b, sizeof b, 1234567, RP_COUNT), "1,234,567");
+    CHECK_STR(rp_fmt(b, sizeof b, 999, RP_COUNT), "999");
+    CHECK_STR(rp_fmt(b, sizeof b, 357.815, RP_GBPS), "358 GB/s");
+    CHECK_STR(rp_fmt(b, sizeof b, 0.00048828125, RP_GBPS), "0.000488 GB/s");
+    CHECK_STR(rp_fmt(b, sizeof b, NAN, RP_US), "–");
+}
+
+TEST(report_text_is_escaped_and_cut_on_characters)
+{
+    memout m;
+    mem_open(&m);
+    rp_text(&m.h, "a<b>&\"c'\x01");
+    CHECK_STR(mem_text(&m), "a&lt;b&gt;&amp;&quot;c&#39;");
+    mem_close(&m);
+    mem_open(&m);
+    /* 12 characters, 2 of them two-byte: cut to 10 = 6 head + … + 3 tail */
+    rp_text_cut(&m.h, "µµabcdefghij", 10);
+    CHECK_STR(mem_text(&m), "µµabcd…hij");
+    mem_close(&m);
+    mem_open(&m);
+    rp_text_cut(&m.h, "short", 10);
+    CHECK_STR(mem_text(&m), "short");
+    mem_close(&m);
+}
+
+TEST(report_pie_marks_and_shares)
+{
+    static const char *const labels[] = { "gemm<float>", "zero", "copy" };
+    const double v[] = { 3000, 0, 1000 };
+    memout m;
+    mem_open(&m);
+    rp_pie(&m.h, "Kernel time", labels, v, 3, RP_US);
+    const char *s = mem_text(&m);
+    CHECK(strstr(s, "data-n=\"2\"") != NULL); /* the zero slice is left out */
+    CHECK_INT(count(s, "class=\"mark\""), 2);
+    CHECK(strstr(s, "gemm&lt;float&gt;: 3.00 ms (75.0 %)") != NULL);
+    CHECK(strstr(s, "copy: 1.00 ms (25.0 %)") != NULL);
+    CHECK(strstr(s, "zero") == NULL);
+    mem_close(&m);
+}
+
+TEST(report_stacked_bars_heights)
+{
+    static const char *const bars[] = { "rank 0", "rank 1" }, *const segs[] = { "idle", "busy" };
+    const double v[] = { 100, 300, 200, 0 };
+    memout m;
+    mem_open(&m);
+    rp_stacked_bars(&m.h, "GPU time", "rank", bars, 2, segs, 2, v, RP_US);
+    const char *s = mem_text(&m);
+    CHECK_INT(count(s, "class=\"mark\""), 3);
+    /* y axis tops at 400 µs: plot height 300-46-34 = 220 px; 100 µs = 55 px */
+    CHECK(strstr(s, "height=\"55.0\"") != NULL);
+    CHECK(strstr(s, "height=\"165.0\"") != NULL);
+    CHECK(strstr(s, "height=\"110.0\"") != NULL);
+    CHECK(strstr(s, "busy: 300 µs (rank 0)") != NULL);
+    mem_close(&m);
+}
+
+TEST(report_whiskers_and_histogram)
+{
+    static const char *const labels[] = { "rank 0", "rank 1" };
+    const double mean[] = { 10, NAN }, lo[] = { 5, NAN }, hi[] = { 20, NAN };
+    memout m;
+    mem_open(&m);
+    rp_whisker_bars(&m.h, "k", "rank", labels, mean, lo, hi, 2, RP_US);
+    const char *s = mem_text(&m);
+    CHECK(strstr(s, "data-n=\"1\"") != NULL);
+    CHECK(strstr(s, "rank 0: 10.0 µs (min 5.00 µs, max 20.0 µs)") != NULL);
+    mem_close(&m);
+    const double edges[] = { 1, 10, 100, 1000 }, counts[] = { 4, 0, 2 };
+    mem_open(&m);
+    rp_histogram(&m.h, "gaps", "gap", edges, counts, 3, 1, RP_US);
+    s = mem_text(&m);
+    CHECK_INT(count(s, "class=\"mark\""), 2);
+    CHECK(strstr(s, "1.00 µs – 10.0 µs: 4") != NULL);
+    CHECK(strstr(s, "100 µs – 1.00 ms: 2") != NULL);
+    mem_close(&m);
+}
+
+TEST(report_decimate_bounds_points_keeps_extremes)
+{
+    enum { N = 10000 };
+    static double x[N], y[N];
+    static size_t keep[N];
+    for (size_t i = 0; i < N; i++) x[i] = (double)i, y[i] = (double)(i % 97);
+    y[4321] = 1000, y[7777] = -5;
+    size_t k = rp_decimate(x, y, N, 400, keep);
+    CHECK(k <= 400 && k >= 200);
+    bool max = false, min = false, sorted = true;
+    for (size_t i = 0; i < k; i++) {
+        max |= keep[i] == 4321, min |= keep[i] == 7777;
+        if (i && keep[i] <= keep[i - 1]) sorted = false;
+    }
+    CHECK(max && min && sorted);
+    CHECK_INT(rp_decimate(x, y, 5, 400, keep), 5);
+}
+
+/* A small Kineto trace: one step, two kernels (one name is hostile HTML),
+ * an NCCL kernel, a memcpy; each launched by a runtime call.               */
+static const char hand_trace[] =
+    "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 200},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 30},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 5, \"args\": {\"correlation\": 10}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 5, \"args\": {\"correlation\": 11}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 40, \"dur\": 5, \"args\": {\"correlation\": 12}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemcpyAsync\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 5, \"args\": {\"correlation\": 13}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm80_gemm</script><img src=x onerror=alert(1)>\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 40, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 10}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"elementwise_kernel\", \"pid\": 0, \"tid\": 7, \"ts\": 70, \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 11}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\", \"pid\": 0, \"tid\": 20, \"ts\": 50, \"dur\": 60, \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": 12}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 20, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 13, \"bytes\": 2000000, \"memory bandwidth (GB/s)\": 100.0}}\n"
+    "]}\n";
+
+static kt_trace *load_hand(void)
+{
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load_buffer("hand.json", hand_trace, strlen(hand_trace), NULL, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    return t;
+}
+
+static char *report_text(const kt_trace *t, const kt_report_options *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_INT(kt_report_write(t, NULL, o, f), KT_OK);
+    fclose(f);
+    return buf;
+}
+
+/* The text of <section id="id"> ... </section>, or "" (static copy). */
+static const char *section(const char *html, const char *id)
+{
+    static char buf[1 << 20];
+    char key[64];
+    snprintf(key, sizeof key, "<section id=\"%s\">", id);
+    const char *a = strstr(html, key), *b = a ? strstr(a, "</section>") : NULL;
+    size_t n = b ? (size_t)(b - a) : 0;
+    if (n >= sizeof buf) n = sizeof buf - 1;
+    memcpy(buf, a ? a : "", n);
+    buf[n] = 0;
+    return buf;
+}
+
+TEST(report_hand_trace_every_section)
+{
+    kt_trace *t = load_hand();
+    if (!t) return;
+    char *html = report_text(t, NULL);
+    CHECK_INT(count(html, "<section id="), rp_nsections);
+    for (size_t i = 0; i < rp_nsections; i++) {
+        const char *s = section(html, rp_sections[i].id);
+        if (!strstr(s, "class=\"mark\"")) kt_test_fail(__FILE__, __LINE__, "section %s has no chart mark", rp_sections[i].id);
+    }
+    /* the hostile kernel name only ever appears escaped */
+    CHECK(strstr(html, "<img") == NULL);
+    CHECK_INT(count(html, "</script>"), 1);
+    CHECK(strstr(html, "sm80_gemm&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;") != NULL);
+    /* offline: nothing fetched from anywhere */
+    CHECK(strstr(html, "src=\"http") == NULL && strstr(html, "href=\"http") == NULL);
+    CHECK(strstr(html, "@import") == NULL);
+    /* temporal: 4 events over [20, 120) µs, busy 20-110 and 100-120 → idle 0 */
+    const char *temporal = section(html, "temporal");
+    CHECK(strstr(temporal, "<td class=\"n\" data-v=\"100\">100 µs</td>") != NULL); /* GPU span */
+    /* kernel launches: four launch pairs drawn in the histograms */
+    CHECK(strstr(section(html, "launch"), "data-n=\"") != NULL);
+    free(html);
+    kt_trace_free(t);
+}
+
+/* data-v of every <td> of every <tr> after `after` in s, row by row. */
+static size_t table_rows(const char *s, const char *after, double rows[][16], size_t max)
+{
+    const char *p = strstr(s, after);
+    size_t n = 0;
+    const char *end = p ? strstr(p, "</table>") : NULL;
+    while (p && n < max && (p = strstr(p, "<tr><td")) && p < end) {
+        const char *e = strstr(p, "</tr>");
+        size_t k = 0;
+        for (const char *q = p; (q = strstr(q, "<td")) && q < e && k < 16; q++) {
+            const char *v = strstr(q, "data-v=\"");
+            rows[n][k++] = v && v < strchr(q, '>') ? strtod(v + 8, NULL) : NAN;
+        }
+        n++, p = e;
+    }
+    return n;
+}
+
+TEST(report_oracle_temporal_and_kernel_types_hta_compat)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace(fx_hta_trace("trace_filter_2ranks"), true);
+    fx_csv *tc = fx_csv_read("oracle/hta/trace_filter_2ranks/temporal_breakdown.csv");
+    fx_csv *kc = fx_csv_read("oracle/hta/trace_filter_2ranks/gpu_kernel_breakdown_kernel_type.csv");
+    CHECK(t && tc && kc);
+    if (!t || !tc || !kc) return;
+    char *html = report_text(t, NULL);
+    static double rows[64][16];
+    size_t n = table_rows(section(html, "temporal"), "Temporal breakdown (kineta temporal)", rows, 64);
+    CHECK_INT(n, tc->nrows - 1);
+    static const char *const cols[] = { "rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)",
+                                        "kernel_time(us)", "idle_time_pctg", "compute_time_pctg",
+                                        "non_compute_time_pctg" };
+    for (size_t r = 0; r < n && r + 1 < tc->nrows; r++)
+        for (size_t k = 0; k < 8; k++) CHECK_NEAR(rows[r][k], strtod(fx_csv_get(tc, r + 1, cols[k]), NULL), 0);
+    n = table_rows(section(html, "kernel-types"), "Kernel time by type, all ranks", rows, 64);
+    CHECK_INT(n, kc->nrows - 1);
+    for (size_t r = 0; r < n && r + 1 < kc->nrows; r++) {
+        CHECK_NEAR(rows[r][1], strtod(fx_csv_get(kc, r + 1, "sum"), NULL), 0);
+        /* the page keeps full precision; HTA (and our CLI) print 1 decimal */
+        CHECK_NEAR(round(rows[r][2] * 10) / 10, strtod(fx_csv_get(kc, r + 1, "percentage"), NULL), 1e-9);
+    }
+    free(html);
+    fx_csv_free(tc);
+    fx_csv_free(kc);
+}
+
+TEST(report_cpu_only_trace_notes_not_crash)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace("traces/hta/cpu_only", false);
+    if (!t) return;
+    char *html = report_text(t, NULL);
+    CHECK_INT(count(html, "<section id="), rp_nsections);
+    CHECK(strstr(section(html, "top-kernels"), "No GPU kernels on this rank.") != NULL);
+    CHECK(strstr(html, "</html>") != NULL);
+    free(html);
+}
+
+TEST(report_unwritable_path_says_which)
+{
+    kt_trace *t = load_hand();
+    if (!t) return;
+    char err[256] = "";
+    kt_report_options o = kt_report_defaults();
+    o.err = err, o.errlen = sizeof err;
+    kt_tables *ts = (kt_tables *)1;
+    CHECK_INT(kt_report(t, NULL, &o, "/nonexistent-dir/r.html", &ts), KT_EINPUT);
+    CHECK(ts == NULL);
+    CHECK(strstr(err, "/nonexistent-dir/r.html") != NULL);
+    CHECK_INT(kt_report(NULL, NULL, &o, "/tmp/x.html", &ts), KT_EUSAGE);
+    kt_trace_free(t);
+}
+
+TEST(report_file_and_table)
+{
+    kt_trace *t = load_hand();
+    if (!t) return;
+    char dir[] = "/tmp/kineta-test-report-XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/r.html", dir);
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_report(t, NULL, NULL, path, &ts), KT_OK);
+    struct stat st;
+    CHECK_INT(stat(path, &st), 0);
+    const kt_table *r = ts ? kt_tables_find(ts, "report") : NULL;
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_STR(kt_table_str(r, 0, 0), path);
+        CHECK_INT(kt_table_int(r, 0, 1), st.st_size);
+        CHECK_INT(kt_table_int(r, 0, 2), rp_nsections);
+        CHECK_INT(kt_table_int(r, 0, 3), 1);
+    }
+    kt_tables_free(ts);
+    unlink(path);
+    rmdir(dir);
+    kt_trace_free(t);
+}
+
+TEST(report_64_ranks_under_5mb)
+{
+    const char *synth = getenv("KINETA_SYNTH");
+    if (!synth || access(synth, X_OK) != 0) {
+        kt_test_skip("kineta-synth not built (KINETA_SYNTH)");
+        return;
+    }
+    char dir[] = "/tmp/kineta-test-report64-XXXXXX", cmd[1024], path[1100];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd, "%s --ranks 64 --size 1M -o %s/trace > /dev/null", synth, dir);
+    CHECK_INT(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/trace/rank-*", dir);
+    glob_t g;
+    CHECK_INT(glob(path, 0, NULL, &g), 0);
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load((const char *const *)g.gl_pathv, g.gl_pathc, NULL, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    CHECK_INT(g.gl_pathc, 64);
+    globfree(&g);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_report(t, NULL, NULL, path, &ts), KT_OK);
+    const kt_table *r = ts ? kt_tables_find(ts, "report") : NULL;
+    CHECK(r && kt_table_int(r, 0, 3) == 64);
+    CHECK(r && kt_table_int(r, 0, 1) <= 5 * 1000 * 1000);
+    if (r) printf("    64-rank report: %.2f MB\n", (double)kt_table_int(r, 0, 1) / 1e6);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}
