@@ -1,0 +1,137 @@
+/* test_report_browser.c — the report rendered by a real browser: headless
+ * Debian chromium opens report.html written for a shared NVIDIA trace, the
+ * AMD trace and the 2-rank trace_filter set; from the rendered DOM (after
+ * the page's own script has run) every section has a chart with drawn data
+ * marks and no script error was raised; a screenshot is not blank.
+ * SKIP only where /usr/bin/chromium is missing.                           */
+#include "kineta.h"
+#include "fixture.h"
+#include "oracle.h"
+#include "png_pixels.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHROMIUM "/usr/bin/chromium"
+#define CHROMIUM_FLAGS                                                                                     \
+    "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking " \
+    "--disable-component-update --disable-sync"
+
+static bool have_chromium(void)
+{
+    if (access(CHROMIUM, X_OK) == 0) return true;
+    printf("SKIP: chromium not found\n");
+    kt_test_skip("chromium not found (" CHROMIUM ")");
+    return false;
+}
+
+/* Run chromium on file `html` with extra flags, a fresh profile in dir;
+ * stdout into out (may be NULL).                                           */
+static int chromium(const char *dir, const char *extra, const char *html, const char *out)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "rm -rf %s/profile && timeout 180 " CHROMIUM " " CHROMIUM_FLAGS
+             " --user-data-dir=%s/profile %s file://%s > %s 2>/dev/null",
+             dir, dir, extra, html, out ? out : "/dev/null");
+    return system(cmd);
+}
+
+/* Value of attribute attr of the element with id (in the dumped DOM). */
+static bool attr_of(const char *dom, const char *id, const char *attr, char *val, size_t cap)
+{
+    char key[64];
+    snprintf(key, sizeof key, "id=\"%s\"", id);
+    const char *e = strstr(dom, key);
+    if (!e) return false;
+    const char *start = e;
+    while (start > dom && *start != '<') start--;
+    const char *end = strchr(e, '>');
+    snprintf(key, sizeof key, " %s=\"", attr);
+    const char *a = strstr(start, key);
+    if (!a || a > end) return false;
+    a += strlen(key);
+    const char *q = strchr(a, '"');
+    snprintf(val, cap, "%.*s", (int)(q - a), a);
+    return true;
+}
+
+static void check_dom(const char *what, const char *dom)
+{
+    char v[1024];
+    if (!attr_of(dom, "kt-status", "class", v, sizeof v) || strcmp(v, "done")) {
+        kt_test_fail(__FILE__, __LINE__, "%s: the page script did not finish", what);
+        return;
+    }
+    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && atoi(v) == 12);
+    if (!attr_of(dom, "kt-status", "data-empty", v, sizeof v) || v[0])
+        kt_test_fail(__FILE__, __LINE__, "%s: sections without a chart with data: %s", what, v);
+    if (!attr_of(dom, "kt-status", "data-errors", v, sizeof v) || strcmp(v, "0"))
+        kt_test_fail(__FILE__, __LINE__, "%s: script errors: %s", what, v);
+    CHECK(attr_of(dom, "kt-errors", "data-errors", v, sizeof v) && !strcmp(v, "0"));
+}
+
+static void check_screenshot(const char *what, const char *png)
+{
+    size_t len = 0;
+    char *data = fx_read_file(png, &len), err[128];
+    png_pixels p;
+    if (!data || png_decode((const uint8_t *)data, len, &p, err, sizeof err) != 0) {
+        kt_test_fail(__FILE__, __LINE__, "%s: screenshot %s: %s", what, png, data ? err : "missing");
+        free(data);
+        return;
+    }
+    size_t colours = png_colours(&p, 64);
+    if (colours < 16) kt_test_fail(__FILE__, __LINE__, "%s: screenshot has %zu colours (blank?)", what, colours);
+    CHECK(p.width == 1280 && p.height == 2400);
+    png_free(&p);
+    free(data);
+}
+
+static void render(const char *rel)
+{
+    const kt_trace *t = fx_shared_trace(rel, false);
+    CHECK(t != NULL);
+    if (!t) return;
+    char dir[] = "/tmp/kineta-test-browser-XXXXXX", html[128], dom[128], png[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(html, sizeof html, "%s/report.html", dir);
+    snprintf(dom, sizeof dom, "%s/dom.html", dir);
+    snprintf(png, sizeof png, "%s/shot.png", dir);
+    CHECK_INT(kt_report(t, NULL, NULL, html, NULL), KT_OK);
+    CHECK_INT(chromium(dir, "--virtual-time-budget=5000 --dump-dom", html, dom), 0);
+    char *text = fx_read_file(dom, NULL);
+    CHECK(text != NULL);
+    if (text) check_dom(rel, text);
+    free(text);
+    char flags[256];
+    snprintf(flags, sizeof flags, "--window-size=1280,2400 --hide-scrollbars --screenshot=%s", png);
+    CHECK_INT(chromium(dir, flags, html, NULL), 0);
+    check_screenshot(rel, png);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
+TEST(report_browser_nvidia)
+{
+    if (!have_chromium()) return;
+    NEED_SHARED();
+    render("traces/hta/timeline_analysis");
+}
+
+TEST(report_browser_amd)
+{
+    if (!have_chromium()) return;
+    NEED_SHARED();
+    render("traces/hta/amd_trace");
+}
+
+TEST(report_browser_two_ranks)
+{
+    if (!have_chromium()) return;
+    NEED_SHARED();
+    render("traces/hta/trace_filter");
+}
