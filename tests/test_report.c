@@ -4,6 +4,7 @@
  * --hta-compat (oracle), bad inputs and outputs, and the size bound on 64
  * synthesized ranks.                                                      */
 #include "kineta.h"
+#include "fixture.h"
 #include "oracle.h"
 #include "output/report_sections.h"
 #include "test.h"
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* What a writer call printed. */
@@ -52,7 +54,8 @@ static size_t count(const char *s, const char *what)
 TEST(report_fmt_units)
 {
     char b[64];
-    CHECK_STR(rp_fmt(b, sizeof b, 0, RP_US), "0.00 µs");
+    CHECK_STR(rp_fmt(b, sizeof b, 0, RP_US), "0 µs");
+    CHECK_STR(rp_fmt(b, sizeof b, 0, RP_PCT), "0 %");
     CHECK_STR(rp_fmt(b, sizeof b, 0.5, RP_US), "500 ns");
     CHECK_STR(rp_fmt(b, sizeof b, 12.345, RP_US), "12.3 µs");
     CHECK_STR(rp_fmt(b, sizeof b, 1500, RP_US), "1.50 ms");
@@ -362,4 +365,46 @@ TEST(report_64_ranks_under_5mb)
     kt_trace_free(t);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(system(cmd), 0);
+}
+
+/* Exit status of a shell command (-1 if it did not exit). */
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    return rc >= 0 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+TEST(report_cli_writes_page_and_names_bad_path)
+{
+    const char *bin = getenv("KINETA_BIN");
+    if (!bin || access(bin, X_OK) != 0) {
+        kt_test_skip("KINETA_BIN not set (run make test)");
+        return;
+    }
+    char dir[] = "/tmp/kineta-test-report-cli-XXXXXX", path[128], cmd[1024];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/hand.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(hand_trace, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s report %s -o %s/r.html > %s/out.txt", bin, path, dir, dir);
+    CHECK_INT(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    char *out = fx_read_file(path, NULL);
+    CHECK(out && strstr(out, "/r.html (") && strstr(out, "12 sections, 1 ranks)"));
+    free(out);
+    snprintf(path, sizeof path, "%s/r.html", dir);
+    char *html = fx_read_file(path, NULL);
+    CHECK(html && strstr(html, "</html>") && count(html, "<section id=") == rp_nsections);
+    free(html);
+    snprintf(cmd, sizeof cmd, "%s report -q %s/hand.json -o %s/missing/r.html 2> %s/err.txt", bin, dir, dir, dir);
+    CHECK_INT(run(cmd), 3);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    char *err = fx_read_file(path, NULL);
+    CHECK(err && strstr(err, "missing/r.html"));
+    free(err);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(run(cmd), 0);
 }

@@ -110,14 +110,17 @@ const char *rp_fmt(char *buf, size_t cap, double v, rp_unit u)
     case RP_US:
         if (a >= 1e6) snprintf(buf, cap, sig3(v / 1e6), v / 1e6, "s");
         else if (a >= 1e3) snprintf(buf, cap, sig3(v / 1e3), v / 1e3, "ms");
-        else if (a >= 1 || a == 0) snprintf(buf, cap, sig3(v), v, "µs");
+        else if (a == 0) snprintf(buf, cap, "0 µs");
+        else if (a >= 1) snprintf(buf, cap, sig3(v), v, "µs");
         else snprintf(buf, cap, sig3(v * 1e3), v * 1e3, "ns");
         break;
     case RP_PCT:
-        snprintf(buf, cap, a >= 10 || a == 0 ? "%.1f %%" : "%.2f %%", v);
+        if (a == 0) snprintf(buf, cap, "0 %%");
+        else snprintf(buf, cap, a >= 10 ? "%.1f %%" : "%.2f %%", v);
         break;
     case RP_GBPS:
-        snprintf(buf, cap, a >= 1 || a == 0 ? sig3(v) : "%.3g %s", v, "GB/s");
+        if (a == 0) snprintf(buf, cap, "0 GB/s");
+        else snprintf(buf, cap, a >= 1 ? sig3(v) : "%.3g %s", v, "GB/s");
         break;
     case RP_COUNT:
         group_thousands(buf, cap, v);

@@ -93,8 +93,7 @@ kt_status rp_sec_launch(rp_ctx *c)
     for (size_t r = 0; st == KT_OK && r < c->nranks; r++) {
         rp_rank_panel_begin(c->h, c->ranks[r]);
         rp_raw(c->h, "<div class=\"charts\">");
-        rp_histogram(c->h, "Launch delay (delays at or under the first edge in the first bin)",
-                     "GPU start − end of launch call (log scale)", delay.edges, delay.counts + r * BINS, BINS, 1, RP_US);
+        rp_histogram(c->h, "Launch delay", "GPU start − end of launch call (log scale; shorter: first bin)", delay.edges, delay.counts + r * BINS, BINS, 1, RP_US);
         rp_histogram(c->h, "Launch call duration", "CPU time of the launch call (log scale)", call.edges,
                      call.counts + r * BINS, BINS, 1, RP_US);
         rp_raw(c->h, "</div>\n");
@@ -156,7 +155,7 @@ kt_status rp_sec_queue(rp_ctx *c)
     if (st != KT_OK) return st;
     rp_series *buf = malloc(MAX_LINES * sizeof *buf);
     if (!buf) st = KT_ENOMEM;
-    else rank_lines(c, &g, "Launches waiting per GPU stream", "queue length", RP_PLAIN, buf,
+    else rank_lines(c, &g, "Launches waiting per GPU stream", "queue length", RP_COUNT, buf,
                     "No launch with a GPU event on this rank.");
     free(buf);
     rp_groups_free(&g);

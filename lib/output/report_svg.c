@@ -71,7 +71,9 @@ static double nice_step(double range, int ticks)
  * returns the rounded top.                                                 */
 static double y_axis(rp_html *h, double max, rp_unit u, const char *label, int w)
 {
-    double step = nice_step(max, 5), top = step * ceil(max / step);
+    double step = nice_step(max, 5);
+    if (u == RP_COUNT && step < 1) step = 1; /* counts have no fractions */
+    double top = step * ceil(max / step);
     if (!(top > 0)) top = 1, step = 0.2;
     char b[64];
     for (double v = 0; v <= top * 1.0001; v += step) {
