@@ -7,6 +7,7 @@
 #include "kineta.h"
 #include "fixture.h"
 #include "oracle.h"
+#include "output/report_sections.h"
 #include "png_pixels.h"
 #include "test.h"
 
@@ -65,7 +66,7 @@ static void check_dom(const char *what, const char *dom)
         kt_test_fail(__FILE__, __LINE__, "%s: the page script did not finish", what);
         return;
     }
-    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && atoi(v) == 12);
+    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && (size_t)atoi(v) == rp_nsections);
     if (!attr_of(dom, "kt-status", "data-empty", v, sizeof v) || v[0])
         kt_test_fail(__FILE__, __LINE__, "%s: sections without a chart with data: %s", what, v);
     if (!attr_of(dom, "kt-status", "data-errors", v, sizeof v) || strcmp(v, "0"))
