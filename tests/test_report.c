@@ -94,7 +94,7 @@ TEST(report_pie_marks_and_shares)
     const double v[] = { 3000, 0, 1000 };
     memout m;
     mem_open(&m);
-    rp_pie(&m.h, "Kernel time", labels, v, 3, RP_US);
+    rp_pie(&m.h, "Kernel time", labels, NULL, v, 3, RP_US);
     const char *s = mem_text(&m);
     CHECK(strstr(s, "data-n=\"2\"") != NULL); /* the zero slice is left out */
     CHECK_INT(count(s, "class=\"mark\""), 2);

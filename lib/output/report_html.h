@@ -17,7 +17,7 @@
 typedef struct rp_html {
     FILE *f;
     bool failed;
-    unsigned next_id; /* unique ids for charts on the page */
+    const char *next_tip; /* hover title of the next chart (report_svg.c) */
 } rp_html;
 
 void rp_raw(rp_html *h, const char *s);

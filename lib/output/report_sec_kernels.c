@@ -4,6 +4,7 @@
  * each top kernel's duration across ranks (bars with min/max whiskers) and
  * kernel categories by launching op; from kt_breakdown and kt_categories.
  */
+#include "analysis/common/kernel_names.h"
 #include "output/report_sections.h"
 
 #include <math.h>
@@ -12,6 +13,48 @@
 
 #define NAME_CHARS 70
 #define TOP_OPS 12
+
+/* Short display names for full[0..n) that stay distinct (kineta's kernel
+ * short forms); equal full names share one.  shown[i] lives until
+ * names_free.                                                              */
+typedef struct names {
+    const char **uniq;
+    char **out;
+    size_t nu;
+    const char **shown;
+} names;
+
+static void names_free(names *nm)
+{
+    for (size_t i = 0; nm->out && i < nm->nu; i++) free(nm->out[i]);
+    free(nm->uniq), free(nm->out), free(nm->shown);
+    memset(nm, 0, sizeof *nm);
+}
+
+static kt_status names_make(const char *const *full, size_t n, names *nm)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->uniq = calloc(n + 1, sizeof *nm->uniq);
+    nm->out = calloc(n + 1, sizeof *nm->out);
+    nm->shown = malloc((n + 1) * sizeof *nm->shown);
+    size_t *of = malloc((n + 1) * sizeof *of);
+    if (!nm->uniq || !nm->out || !nm->shown || !of) goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        size_t u = 0;
+        while (u < nm->nu && strcmp(nm->uniq[u], full[i])) u++;
+        if (u == nm->nu) nm->uniq[nm->nu++] = full[i];
+        of[i] = u;
+    }
+    if (!kt_kernel_display_names(nm->uniq, nm->nu, nm->out)) goto nomem;
+    for (size_t i = 0; i < n; i++) nm->shown[i] = nm->out[of[i]];
+    free(of);
+    return KT_OK;
+nomem:
+    free(of);
+    nm->nu = 0;
+    names_free(nm);
+    return KT_ENOMEM;
+}
 
 static void type_table(rp_ctx *c, const kt_table *t)
 {
@@ -43,7 +86,7 @@ kt_status rp_sec_kernel_types(rp_ctx *c)
         v[i] = rp_num(t, i, rp_col(t, "sum"));
     }
     rp_raw(c->h, "<div class=\"charts\">");
-    if (st == KT_OK) rp_pie(c->h, "GPU kernel time by type (all ranks)", labels, v, n, RP_US);
+    if (st == KT_OK) rp_pie(c->h, "GPU kernel time by type (all ranks)", labels, NULL, v, n, RP_US);
     if (st == KT_OK && r && c->nranks > 1)
         st = rp_pivot_bars(c->h, "Kernel time by type per rank", "rank", r, NULL, 0, rp_col(r, "rank"), "rank ",
                            rp_col(r, "kernel_type"), NULL, 0, rp_col(r, "sum"), RP_US);
@@ -67,8 +110,8 @@ static size_t distinct(const kt_table *t, const size_t *rows, size_t n, long col
 }
 
 /* One pie per kernel type of one rank's top kernels. */
-static void type_pies(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n, const char **types,
-                      const char **labels, double *v)
+static void type_pies(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n, const names *nm,
+                      const char **types, const char **labels, const char **full, double *v)
 {
     size_t ntypes = distinct(t, rows, n, rp_col(t, "kernel_type"), types);
     rp_raw(c->h, "<div class=\"charts\">");
@@ -76,29 +119,53 @@ static void type_pies(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
             if (strcmp(rp_str(t, rows[i], rp_col(t, "kernel_type")), types[k])) continue;
-            labels[m] = rp_str(t, rows[i], rp_col(t, "name"));
+            labels[m] = nm->shown[i];
+            full[m] = rp_str(t, rows[i], rp_col(t, "name"));
             v[m++] = rp_num(t, rows[i], rp_col(t, "sum (us)"));
         }
         char title[160];
         snprintf(title, sizeof title, "Top %s kernels", types[k]);
-        rp_pie(c->h, title, labels, v, m, RP_US);
+        rp_pie(c->h, title, labels, full, v, m, RP_US);
     }
     rp_raw(c->h, "</div>\n");
 }
 
-static void top_table(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n)
+/* A cell showing the display name, the full name on hover. */
+static void name_cell(rp_html *h, const char *shown, const char *full)
+{
+    rp_raw(h, "<td title=\"");
+    rp_text(h, full);
+    rp_raw(h, "\">");
+    rp_text_cut(h, shown, 2 * NAME_CHARS); /* short forms: cut only the odd giant */
+    rp_raw(h, "</td>");
+}
+
+static void top_table(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n, const names *nm)
 {
     static const char *const head[] = { "kernel", "type", "launches", "total", "mean", "min", "max" };
     static const char *const cols[] = { "count", "sum (us)", "mean (us)", "min (us)", "max (us)" };
     rp_table_begin(c->h, "Top kernels (kineta breakdown, table kernels)", head, 7);
     for (size_t i = 0; i < n; i++) {
         rp_row_begin(c->h);
-        rp_cell_name(c->h, rp_str(t, rows[i], rp_col(t, "name")), NAME_CHARS);
+        name_cell(c->h, nm->shown[i], rp_str(t, rows[i], rp_col(t, "name")));
         rp_cell_text(c->h, rp_str(t, rows[i], rp_col(t, "kernel_type")));
         for (size_t k = 0; k < 5; k++) rp_cell_from(c->h, t, rows[i], rp_col(t, cols[k]), k ? RP_US : RP_COUNT);
         rp_row_end(c->h);
     }
     rp_table_end(c->h);
+}
+
+/* One rank's pies and table. */
+static kt_status top_of_rank(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n, const char **types,
+                             const char **labels, const char **full, double *v)
+{
+    for (size_t i = 0; i < n; i++) full[i] = rp_str(t, rows[i], rp_col(t, "name"));
+    names nm;
+    if (names_make(full, n, &nm) != KT_OK) return KT_ENOMEM;
+    type_pies(c, t, rows, n, &nm, types, labels, full, v);
+    top_table(c, t, rows, n, &nm);
+    names_free(&nm);
+    return KT_OK;
 }
 
 kt_status rp_sec_top_kernels(rp_ctx *c)
@@ -111,23 +178,23 @@ kt_status rp_sec_top_kernels(rp_ctx *c)
     size_t cap = kt_table_nrows(t) + 1;
     size_t *rows = malloc(cap * sizeof *rows);
     const char **types = malloc(cap * sizeof *types), **labels = malloc(cap * sizeof *labels);
+    const char **full = malloc(cap * sizeof *full);
     double *v = malloc(cap * sizeof *v);
-    kt_status st = rows && types && labels && v ? KT_OK : KT_ENOMEM;
+    kt_status st = rows && types && labels && full && v ? KT_OK : KT_ENOMEM;
     for (size_t r = 0; st == KT_OK && r < c->nranks; r++) {
         size_t n = rp_rows_of_rank(t, rp_col(t, "rank"), c->ranks[r], rows);
         rp_rank_panel_begin(c->h, c->ranks[r]);
-        if (n) {
-            type_pies(c, t, rows, n, types, labels, v);
-            top_table(c, t, rows, n);
-        } else rp_note(c->h, "No GPU kernels on this rank.");
+        if (n) st = top_of_rank(c, t, rows, n, types, labels, full, v);
+        else rp_note(c->h, "No GPU kernels on this rank.");
         rp_rank_panel_end(c->h);
     }
-    free(rows), free(types), free(labels), free(v);
+    free(rows), free(types), free(labels), free(full), free(v);
     return st;
 }
 
 /* Bars of one kernel's mean on each rank, whiskers min..max. */
-static void kernel_across_ranks(rp_ctx *c, const kt_table *t, const char *name, size_t *rows, double *v)
+static void kernel_across_ranks(rp_ctx *c, const kt_table *t, const char *name, const char *shown, size_t *rows,
+                                double *v)
 {
     size_t n = 0, all = kt_table_nrows(t);
     for (size_t i = 0; i < all; i++)
@@ -142,7 +209,8 @@ static void kernel_across_ranks(rp_ctx *c, const kt_table *t, const char *name, 
         snprintf(text[i], sizeof text[i], "rank %.15g", rp_num(t, rows[i], rp_col(t, "rank")));
         labels[i] = text[i];
     }
-    rp_whisker_bars(c->h, name, "rank", labels, v, lo, hi, n, RP_US);
+    rp_next_chart_tip(c->h, name);
+    rp_whisker_bars(c->h, shown, "rank", labels, v, lo, hi, n, RP_US);
 }
 
 kt_status rp_sec_distribution(rp_ctx *c)
@@ -154,24 +222,31 @@ kt_status rp_sec_distribution(rp_ctx *c)
     }
     size_t all = kt_table_nrows(t);
     size_t *rows = malloc(all * sizeof *rows);
-    const char **names = malloc(all * sizeof *names);
+    const char **kernels = malloc(all * sizeof *kernels);
     /* per chart: value, lo, hi, label pointer and label text per rank */
     void *scratch = malloc(all * (3 * sizeof(double) + sizeof(char *) + 32));
-    if (!rows || !names || !scratch) {
-        free(rows), free(names), free(scratch);
+    if (!rows || !kernels || !scratch) {
+        free(rows), free(kernels), free(scratch);
         return KT_ENOMEM;
     }
     for (size_t i = 0; i < all; i++) rows[i] = i;
-    size_t n = distinct(t, rows, all, rp_col(t, "name"), names);
+    size_t n = distinct(t, rows, all, rp_col(t, "name"), kernels);
+    names nm;
+    if (names_make(kernels, n, &nm) != KT_OK) {
+        free(rows), free(kernels), free(scratch);
+        return KT_ENOMEM;
+    }
     rp_raw(c->h, "<div class=\"charts\">");
-    for (size_t k = 0; k < n && k < c->opt->top_kernels; k++) kernel_across_ranks(c, t, names[k], rows, scratch);
+    for (size_t k = 0; k < n && k < c->opt->top_kernels; k++)
+        kernel_across_ranks(c, t, kernels[k], nm.shown[k], rows, scratch);
     rp_raw(c->h, "</div>\n");
+    names_free(&nm);
     if (n > c->opt->top_kernels) {
         char b[128];
         snprintf(b, sizeof b, "%zu more kernels in `kineta breakdown --table distribution`.", n - c->opt->top_kernels);
         rp_note(c->h, b);
     }
-    free(rows), free(names), free(scratch);
+    free(rows), free(kernels), free(scratch);
     return KT_OK;
 }
 
@@ -189,7 +264,7 @@ static kt_status category_pie(rp_ctx *c, const kt_table *t)
         labels[i] = rp_str(t, i, rp_col(t, "kernel_category"));
         v[i] = 1e3 * rp_num(t, i, rp_col(t, "total_time_ms"));
     }
-    rp_pie(c->h, "Kernel time by category (all ranks)", labels, v, n, RP_US);
+    rp_pie(c->h, "Kernel time by category (all ranks)", labels, NULL, v, n, RP_US);
     free(labels), free(v);
     return KT_OK;
 }

@@ -18,7 +18,7 @@
 #define MR 16
 #define MT 34  /* top: title */
 #define MB 46  /* bottom: x tick labels and axis label */
-#define LEGEND_CHARS 34
+#define LEGEND_CHARS 28
 #define KEY_CHARS 30   /* legend entries under a chart */
 #define MAX_BAR 56     /* widest bar, px */
 
@@ -33,13 +33,23 @@ static const char *color(size_t i)
     return palette[i % NPAL];
 }
 
+void rp_next_chart_tip(rp_html *h, const char *tip)
+{
+    h->next_tip = tip;
+}
+
 static void chart_begin(rp_html *h, const char *title, size_t n, int w, int hgt)
 {
     rp_printf(h, "<figure class=\"chart\" data-n=\"%zu\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>", n, w, hgt, w, hgt);
-    rp_text(h, title);
-    rp_printf(h, "</title><text class=\"title\" x=\"%d\" y=\"18\" text-anchor=\"middle\">", w / 2);
-    rp_text_cut(h, title, (size_t)w / 9);
+    rp_text(h, h->next_tip ? h->next_tip : title);
+    h->next_tip = NULL;
+    /* a long title (a kernel name) is squeezed up to 1.7x before it is cut */
+    size_t fits = (size_t)w / 9, len = strlen(title);
+    rp_printf(h, "</title><text class=\"title\" x=\"%d\" y=\"18\" text-anchor=\"middle\"", w / 2);
+    if (len > fits) rp_printf(h, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", w - 24);
+    rp_raw(h, ">");
+    rp_text_cut(h, title, fits * 17 / 10);
     rp_raw(h, "</text>\n");
 }
 
@@ -140,9 +150,10 @@ static int legend(rp_html *h, const char *const *labels, size_t n, int w, double
     return n ? row + 1 : 0;
 }
 
-void rp_pie(rp_html *h, const char *title, const char *const *labels, const double *values, size_t n,
-            rp_unit unit)
+void rp_pie(rp_html *h, const char *title, const char *const *labels, const char *const *full,
+            const double *values, size_t n, rp_unit unit)
 {
+    if (!full) full = labels;
     double total = 0;
     size_t shown = 0;
     for (size_t i = 0; i < n; i++)
@@ -163,12 +174,12 @@ void rp_pie(rp_html *h, const char *title, const char *const *labels, const doub
                          "stroke=\"#fff\" stroke-width=\"1\">",
                       cx, cy, cx + r * cos(a), cy + r * sin(a), r, r, frac > 0.5, cx + r * cos(a2),
                       cy + r * sin(a2), color(k));
-        hover(h, labels[i], values[i], unit, pct);
+        hover(h, full[i], values[i], unit, pct);
         rp_raw(h, shown == 1 ? "</circle>\n" : "</path>\n");
         double ly = 40 + 16.0 * (double)k;
         rp_printf(h, "<rect x=\"262\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"278\" y=\"%.1f\">"
                      "<title>", ly, color(k), ly + 9);
-        rp_text(h, labels[i]);
+        rp_text(h, full[i]);
         rp_raw(h, "</title>");
         rp_text_cut(h, labels[i], LEGEND_CHARS);
         rp_printf(h, " — %s</text>\n", pct + 1);

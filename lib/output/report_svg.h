@@ -17,10 +17,14 @@
 
 #include <stddef.h>
 
-/* Pie of values[0..n) (≤ 0 left out), legend with labels cut for room and
- * full labels on hover.                                                     */
-void rp_pie(rp_html *h, const char *title, const char *const *labels, const double *values, size_t n,
-            rp_unit unit);
+/* The next chart's hover title, when it should say more than its title
+ * (a kernel's full name over its short one); used once.                   */
+void rp_next_chart_tip(rp_html *h, const char *tip);
+
+/* Pie of values[0..n) (≤ 0 left out), legend with labels cut for room;
+ * hover shows full[i] (NULL: the labels).                                   */
+void rp_pie(rp_html *h, const char *title, const char *const *labels, const char *const *full,
+            const double *values, size_t n, rp_unit unit);
 
 /* Vertical stacked bars: nbars bars (bar_labels) of nsegs segments
  * (seg_labels); values[b * nsegs + s].                                      */
