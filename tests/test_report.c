@@ -10,6 +10,7 @@
 #include "test.h"
 
 #include <glob.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,4 +408,39 @@ TEST(report_cli_writes_page_and_names_bad_path)
     free(err);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(run(cmd), 0);
+}
+
+/* Attribute values written as numbers with a decimal comma: ="12,5". */
+static size_t comma_numbers(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, "=\"")); p += 2) {
+        const char *q = p + 2;
+        if (*q == '-') q++;
+        if (*q < '0' || *q > '9') continue;
+        while (*q >= '0' && *q <= '9') q++;
+        n += *q == ',' && q[1] >= '0' && q[1] <= '9';
+    }
+    return n;
+}
+
+TEST(report_numbers_use_a_dot_under_a_comma_locale)
+{
+    locale_t de = newlocale(LC_NUMERIC_MASK, "de_DE.UTF-8", (locale_t)0);
+    if (!de) {
+        kt_test_skip("de_DE.UTF-8 locale not installed");
+        return;
+    }
+    kt_trace *t = load_hand();
+    locale_t old = uselocale(de);
+    char probe[16];
+    snprintf(probe, sizeof probe, "%.1f", 1.5);
+    CHECK_STR(probe, "1,5"); /* the locale is really in effect */
+    char *html = t ? report_text(t, NULL) : NULL;
+    uselocale(old);
+    freelocale(de);
+    CHECK(html && strstr(html, "<td class=\"n\" data-v=\"100\">100 µs</td>"));
+    CHECK_INT(html ? comma_numbers(html) : 1, 0);
+    free(html);
+    kt_trace_free(t);
 }

@@ -11,6 +11,7 @@
 #include "output/table.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,10 +104,25 @@ static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const k
     return st;
 }
 
+/* write_report with '.' as the radix whatever LC_NUMERIC the host program
+ * set (SVG coordinates and sort keys are parsed as C numbers); the C
+ * locale is made current for this thread only, and restored.             */
+static kt_status write_report_c_locale(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt,
+                                       FILE *f, size_t *nranks)
+{
+    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (!c) return KT_ENOMEM;
+    locale_t old = uselocale(c);
+    kt_status st = write_report(t, sel, opt, f, nranks);
+    uselocale(old);
+    freelocale(c);
+    return st;
+}
+
 kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f)
 {
     size_t nranks;
-    return write_report(t, sel, opt, f, &nranks);
+    return write_report_c_locale(t, sel, opt, f, &nranks);
 }
 
 static kt_status report_table(const char *path, long bytes, size_t nranks, kt_tables **out)
@@ -143,7 +159,7 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
     static const size_t buffer = 1 << 20;
     setvbuf(f, NULL, _IOFBF, buffer);
     size_t nranks = 0;
-    kt_status st = write_report(t, sel, opt, f, &nranks);
+    kt_status st = write_report_c_locale(t, sel, opt, f, &nranks);
     long bytes = ftell(f);
     if (fclose(f) != 0 && st == KT_OK) st = KT_EINPUT;
     if (st == KT_EINPUT) set_err(opt, "error writing", path);
