@@ -444,3 +444,76 @@ TEST(report_numbers_use_a_dot_under_a_comma_locale)
     free(html);
     kt_trace_free(t);
 }
+
+/* printf's "nan"/"inf" in an attribute or path (not inside a name such as
+ * aten::nan_to_num): followed by a quote, a space or a path command.     */
+static size_t printed_non_numbers(const char *s)
+{
+    size_t n = 0;
+    static const char *const words[] = { "nan", "inf" };
+    for (int w = 0; w < 2; w++)
+        for (const char *p = s; (p = strstr(p, words[w])); p += 3)
+            n += p[3] && strchr("\" LHVZ", p[3]) != NULL;
+    return n;
+}
+
+TEST(report_every_shared_trace)
+{
+    NEED_SHARED();
+    static const char *const traces[] = {
+        "traces/hta/amd_trace", "traces/hta/call_stack", "traces/hta/cpu_only", "traces/hta/cupti_profiler",
+        "traces/hta/distributed_info_unavailable", "traces/hta/execution_trace", "traces/hta/mixed_files",
+        "traces/hta/mtia_inference_trace", "traces/hta/nccl_parser_config", "traces/hta/rank_non_gpu",
+        "traces/hta/rank_unavailable", "traces/hta/timeline_analysis", "traces/hta/trace_file_list",
+        "traces/hta/trace_filter", "traces/hta/triton_example", "traces/tracelens/torch_compile_triton",
+        "traces/legacy_tbplugin_resnet50.pt.trace.json.gz",
+    };
+    for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
+        const kt_trace *t = fx_shared_trace(traces[i], false);
+        if (!t) continue; /* a failed CHECK already */
+        char *html = report_text(t, NULL);
+        if (!html || count(html, "<section id=") != rp_nsections || !strstr(html, "</html>\n"))
+            kt_test_fail(__FILE__, __LINE__, "%s: incomplete page", traces[i]);
+        else if (comma_numbers(html) || printed_non_numbers(html))
+            kt_test_fail(__FILE__, __LINE__, "%s: a number that is not one", traces[i]);
+        free(html);
+    }
+}
+
+TEST(report_selection_of_one_rank_and_of_none)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace("traces/hta/trace_filter", false);
+    if (!t) return;
+    int one = 1, none = 5;
+    kt_rank_sel s1 = { &one, 1 }, s0 = { &none, 1 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_INT(kt_report_write(t, &s1, NULL, f), KT_OK);
+    fclose(f);
+    CHECK(buf && strstr(buf, "data-rank=\"1\"") && !strstr(buf, "data-rank=\"0\""));
+    CHECK(buf && !strstr(buf, "id=\"rank-pick\"")); /* one rank: no picker */
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CHECK_INT(kt_report_write(t, &s0, NULL, f), KT_OK);
+    fclose(f);
+    CHECK(buf && count(buf, "<section id=") == rp_nsections && !strstr(buf, "data-rank="));
+    free(buf);
+}
+
+TEST(report_empty_charts_draw_axes_only)
+{
+    memout m;
+    mem_open(&m);
+    rp_histogram(&m.h, "no gaps", "gap", NULL, NULL, 0, 1, RP_US);
+    rp_stacked_bars(&m.h, "no bars", "rank", NULL, 0, NULL, 0, NULL, RP_US);
+    rp_whisker_bars(&m.h, "no bars", "rank", NULL, NULL, NULL, NULL, 0, RP_US);
+    rp_lines(&m.h, "no lines", "t", RP_US, "q", RP_COUNT, NULL, 0, 1, 400);
+    const char *s = mem_text(&m);
+    CHECK_INT(count(s, "data-n=\"0\""), 4);
+    CHECK_INT(count(s, "class=\"mark\""), 0);
+    CHECK_INT(printed_non_numbers(s), 0);
+    mem_close(&m);
+}

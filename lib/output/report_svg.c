@@ -304,7 +304,7 @@ void rp_histogram(rp_html *h, const char *title, const char *x_label, const doub
         }
     }
     size_t every = n > 8 ? (n + 7) / 8 : 1;
-    for (size_t i = 0; i <= n; i += every)
+    for (size_t i = 0; n && i <= n; i += every)
         rp_printf(h, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
                   ML + pw * hist_pos(edges[i], a, b, log_x), H - MB + 15, rp_fmt(b1, sizeof b1, edges[i], x_unit));
     x_label_text(h, x_label, W);
