@@ -26,17 +26,32 @@ void rp_printf(rp_html *h, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The entity for byte c, or NULL when c is written as it is (control
+ * bytes: "" — dropped).                                                   */
+static const char *entity(unsigned char c)
+{
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&#39;";
+    default: return c < 0x20 || c == 0x7f ? "" : NULL;
+    }
+}
+
+/* Runs of plain bytes go out in one fwrite: names are long and mostly plain. */
 static void put_escaped(rp_html *h, const char *s, size_t n)
 {
+    size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *e = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;"
-                      : c == '"' ? "&quot;" : c == '\'' ? "&#39;" : NULL;
-        if (e) rp_raw(h, e);
-        else if (c >= 0x20 && c != 0x7f) {
-            if (putc(c, h->f) == EOF) h->failed = true;
-        }
+        const char *e = entity((unsigned char)s[i]);
+        if (!e) continue;
+        if (i > run && fwrite(s + run, 1, i - run, h->f) != i - run) h->failed = true;
+        rp_raw(h, e);
+        run = i + 1;
     }
+    if (n > run && fwrite(s + run, 1, n - run, h->f) != n - run) h->failed = true;
 }
 
 void rp_text(rp_html *h, const char *s)
