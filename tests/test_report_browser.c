@@ -2,8 +2,9 @@
  * Debian chromium opens report.html written for a shared NVIDIA trace, the
  * AMD trace and the 2-rank trace_filter set; from the rendered DOM (after
  * the page's own script has run) every section has a chart with drawn data
- * marks and no script error was raised; a screenshot is not blank.
- * SKIP only where /usr/bin/chromium is missing.                           */
+ * marks and no script error was raised; a screenshot is not blank; and
+ * (trace_filter) a header click sorts its table both ways.  SKIP only
+ * where /usr/bin/chromium is missing.                           */
 #include "kineta.h"
 #include "fixture.h"
 #include "oracle.h"
@@ -40,12 +41,12 @@ static int chromium(const char *dir, const char *extra, const char *html, const 
     return system(cmd);
 }
 
-/* Value of attribute attr of the element with id (in the dumped DOM). */
-static bool attr_of(const char *dom, const char *id, const char *attr, char *val, size_t cap)
+/* Value of attribute attr of the first tag containing `mark` (in the
+ * dumped DOM).                                                             */
+static bool attr_of_tag(const char *dom, const char *mark, const char *attr, char *val, size_t cap)
 {
     char key[64];
-    snprintf(key, sizeof key, "id=\"%s\"", id);
-    const char *e = strstr(dom, key);
+    const char *e = strstr(dom, mark);
     if (!e) return false;
     const char *start = e;
     while (start > dom && *start != '<') start--;
@@ -57,6 +58,14 @@ static bool attr_of(const char *dom, const char *id, const char *attr, char *val
     const char *q = strchr(a, '"');
     snprintf(val, cap, "%.*s", (int)(q - a), a);
     return true;
+}
+
+/* The same for the element with id. */
+static bool attr_of(const char *dom, const char *id, const char *attr, char *val, size_t cap)
+{
+    char mark[64];
+    snprintf(mark, sizeof mark, "id=\"%s\"", id);
+    return attr_of_tag(dom, mark, attr, val, cap);
 }
 
 static void check_dom(const char *what, const char *dom)
@@ -91,7 +100,41 @@ static void check_screenshot(const char *what, const char *png)
     free(data);
 }
 
-static void render(const char *rel)
+/* A click on a header sorts its table: a copy of the page with a script
+ * that clicks the temporal table's "idle" header twice and records the
+ * first column of rows each time.                                          */
+static const char click_script[] =
+    "<script>document.addEventListener('DOMContentLoaded',function(){setTimeout(function(){"
+    "var t=document.querySelector('section#temporal table'),th=t.querySelectorAll('th')[1];"
+    "function col(){return [].map.call(t.tBodies[0].rows,function(r){return r.cells[1].getAttribute('data-v');}).join(',');}"
+    "th.click();var a=col();th.click();var b=col();"
+    "document.body.setAttribute('data-sorted',a+'|'+b);},50);});</script>";
+
+static void check_sorting(const char *dir, const char *html)
+{
+    char copy[160], dom[160];
+    snprintf(copy, sizeof copy, "%s/sort.html", dir);
+    snprintf(dom, sizeof dom, "%s/sort-dom.html", dir);
+    char *page = fx_read_file(html, NULL), *end = page ? strstr(page, "</body>") : NULL;
+    FILE *f = fopen(copy, "w");
+    CHECK(end && f);
+    if (!end || !f) {
+        if (f) fclose(f);
+        free(page);
+        return;
+    }
+    fprintf(f, "%.*s%s%s", (int)(end - page), page, click_script, end);
+    fclose(f);
+    free(page);
+    CHECK_INT(chromium(dir, "--virtual-time-budget=5000 --dump-dom", copy, dom), 0);
+    char *text = fx_read_file(dom, NULL), v[256];
+    /* trace_filter's idle times: rank 0 675191 µs, rank 1 651136 µs */
+    CHECK(text && attr_of_tag(text, "<body", "data-sorted", v, sizeof v));
+    if (text) CHECK_STR(v, "675191,651136|651136,675191");
+    free(text);
+}
+
+static void render(const char *rel, bool sorting)
 {
     const kt_trace *t = fx_shared_trace(rel, false);
     CHECK(t != NULL);
@@ -111,6 +154,7 @@ static void render(const char *rel)
     snprintf(flags, sizeof flags, "--window-size=1280,2400 --hide-scrollbars --screenshot=%s", png);
     CHECK_INT(chromium(dir, flags, html, NULL), 0);
     check_screenshot(rel, png);
+    if (sorting) check_sorting(dir, html);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(system(cmd), 0);
@@ -120,19 +164,19 @@ TEST(report_browser_nvidia)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/timeline_analysis");
+    render("traces/hta/timeline_analysis", false);
 }
 
 TEST(report_browser_amd)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/amd_trace");
+    render("traces/hta/amd_trace", false);
 }
 
 TEST(report_browser_two_ranks)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/trace_filter");
+    render("traces/hta/trace_filter", true);
 }
