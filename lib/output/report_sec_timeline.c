@@ -4,6 +4,7 @@
  * kernel-pair transitions, comm/compute overlap; drawn from the tables of
  * kt_temporal, kt_idle, kt_gaps, kt_overlap and kt_breakdown.
  */
+#include "analysis/common/kernel_names.h"
 #include "output/report_sections.h"
 
 #include <math.h>
@@ -105,6 +106,12 @@ kt_status rp_sec_idle(rp_ctx *c)
     size_t *rows = malloc((kt_table_nrows(t) + 1) * sizeof *rows);
     if (!rows) return KT_ENOMEM;
     kt_status st = KT_OK;
+    if (c->nranks > 1) {
+        rp_raw(c->h, "<div class=\"charts\">");
+        st = rp_pivot_bars(c->h, "Idle time per rank (all its streams)", "rank", t, NULL, 0, rp_col(t, "rank"),
+                           "rank ", rp_col(t, "idle_category"), cats, 3, rp_col(t, "idle_time"), RP_US);
+        rp_raw(c->h, "</div>\n");
+    }
     for (size_t r = 0; st == KT_OK && r < c->nranks; r++) {
         size_t n = rp_rows_of_rank(t, rp_col(t, "rank"), c->ranks[r], rows);
         rp_rank_panel_begin(c->h, c->ranks[r]);
@@ -129,7 +136,22 @@ kt_status rp_sec_idle(rp_ctx *c)
     return KT_OK;
 }
 
-/* "A → B" with A and B each cut, the whole pair on hover. */
+/* One side of a transition: its kernel short form, cut. */
+static void side(rp_html *h, const char *name, size_t n)
+{
+    char *full = malloc(n + 1), *shown = NULL;
+    if (full) {
+        memcpy(full, name, n);
+        full[n] = 0;
+        shown = kt_kernel_short_name(full);
+    }
+    rp_text_cut(h, shown ? shown : full, NAME_CHARS);
+    free(shown);
+    free(full);
+}
+
+/* "A → B", A and B each as short forms cut on their own, the whole pair
+ * with full names on hover.                                               */
 static void transition_cell(rp_html *h, const char *s)
 {
     static const char arrow[] = " → ";
@@ -137,18 +159,11 @@ static void transition_cell(rp_html *h, const char *s)
     rp_raw(h, "<td title=\"");
     rp_text(h, s);
     rp_raw(h, "\">");
-    if (!mid) rp_text_cut(h, s, 2 * NAME_CHARS);
+    if (!mid) side(h, s, strlen(s));
     else {
-        size_t n = (size_t)(mid - s);
-        char *a = malloc(n + 1);
-        if (a) {
-            memcpy(a, s, n);
-            a[n] = 0;
-            rp_text_cut(h, a, NAME_CHARS);
-            free(a);
-        }
+        side(h, s, (size_t)(mid - s));
         rp_raw(h, arrow);
-        rp_text_cut(h, mid + strlen(arrow), NAME_CHARS);
+        side(h, mid + strlen(arrow), strlen(mid + strlen(arrow)));
     }
     rp_raw(h, "</td>");
 }
