@@ -517,3 +517,17 @@ TEST(report_empty_charts_draw_axes_only)
     CHECK_INT(printed_non_numbers(s), 0);
     mem_close(&m);
 }
+
+TEST(report_step_line_path)
+{
+    const double x[] = { 0, 2.5, 10 }, y[] = { 0, 3, 5 };
+    rp_series s = { "stream 7", x, y, 3 };
+    memout m;
+    mem_open(&m);
+    rp_lines(&m.h, "queue", "time", RP_US, "queue length", RP_COUNT, &s, 1, 1, 400);
+    const char *out = mem_text(&m);
+    /* plot x 70..544 px for 0..10, y 254..34 px for 0..5 (axis top 5) */
+    CHECK(strstr(out, "d=\"M70.0 254.0H188.5V122.0H544.0V34.0\"") != NULL);
+    CHECK(strstr(out, "<title>stream 7 (3 points)</title>") != NULL);
+    mem_close(&m);
+}
