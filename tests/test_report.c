@@ -99,9 +99,15 @@ TEST(report_pie_marks_and_shares)
     const char *s = mem_text(&m);
     CHECK(strstr(s, "data-n=\"2\"") != NULL); /* the zero slice is left out */
     CHECK_INT(count(s, "class=\"mark\""), 2);
-    CHECK(strstr(s, "gemm&lt;float&gt;: 3.00 ms (75.0 %)") != NULL);
-    CHECK(strstr(s, "copy: 1.00 ms (25.0 %)") != NULL);
+    /* the hover names are referred to (data-k), written once at the end */
+    CHECK(strstr(s, "data-k=\"0\"><title>: 3.00 ms (75.0 %)</title>") != NULL);
+    CHECK(strstr(s, "data-k=\"1\"><title>: 1.00 ms (25.0 %)</title>") != NULL);
+    CHECK(strstr(s, "gemm&lt;float&gt; — (75.0 %)") != NULL); /* legend */
     CHECK(strstr(s, "zero") == NULL);
+    CHECK_INT(m.h.nnames, 2);
+    rp_names_write(&m.h);
+    CHECK(strstr(mem_text(&m), "id=\"kt-names\">[\"gemm\\u003cfloat>\",\n\"copy\"]</script>") != NULL);
+    rp_names_free(&m.h);
     mem_close(&m);
 }
 
@@ -220,10 +226,10 @@ TEST(report_hand_trace_every_section)
         const char *s = section(html, rp_sections[i].id);
         if (!strstr(s, "class=\"mark\"")) kt_test_fail(__FILE__, __LINE__, "section %s has no chart mark", rp_sections[i].id);
     }
-    /* the hostile kernel name only ever appears escaped */
+    /* the hostile kernel name only ever appears escaped: in the name list */
     CHECK(strstr(html, "<img") == NULL);
-    CHECK_INT(count(html, "</script>"), 1);
-    CHECK(strstr(html, "sm80_gemm&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;") != NULL);
+    CHECK_INT(count(html, "</script>"), 2); /* the page script and the name list */
+    CHECK(strstr(html, "\"sm80_gemm\\u003c/script>\\u003cimg src=x onerror=alert(1)>\"") != NULL);
     /* offline: nothing fetched from anywhere */
     CHECK(strstr(html, "src=\"http") == NULL && strstr(html, "href=\"http") == NULL);
     CHECK(strstr(html, "@import") == NULL);
@@ -530,4 +536,32 @@ TEST(report_step_line_path)
     CHECK(strstr(out, "d=\"M70.0 254.0H188.5V122.0H544.0V34.0\"") != NULL);
     CHECK(strstr(out, "<title>stream 7 (3 points)</title>") != NULL);
     mem_close(&m);
+}
+
+/* 64 ranks with kilobyte-long C++ kernel names (trace_filter's two files,
+ * 32 times each): the names are written once, the page stays under 5 MB.  */
+TEST(report_64_ranks_of_long_names_under_5mb)
+{
+    NEED_SHARED();
+    char p0[512], p1[512];
+    const char *d = kt_test_shared_path("traces/hta/trace_filter");
+    if (!d) return;
+    snprintf(p0, sizeof p0, "%s/sampled_rank-0.json.gz", d);
+    snprintf(p1, sizeof p1, "%s/sampled_rank-1.json.gz", d);
+    const char *paths[64];
+    int ranks[64];
+    for (int i = 0; i < 64; i++) paths[i] = i % 2 ? p1 : p0, ranks[i] = i;
+    kt_load_options lo = { .ranks = ranks };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(paths, 64, &lo, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    if (!t) return;
+    char *html = report_text(t, NULL);
+    size_t len = html ? strlen(html) : 0;
+    printf("    64 ranks of trace_filter: %.2f MB\n", (double)len / 1e6);
+    CHECK(len > 0 && len <= 5 * 1000 * 1000);
+    CHECK_INT(count(html, "<div class=\"rank-panel\" data-rank=\"63\">"), 6); /* temporal, top-kernels, idle, launch, queue, memcpy-bw */
+    free(html);
+    kt_trace_free(t);
 }

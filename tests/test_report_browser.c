@@ -81,6 +81,9 @@ static void check_dom(const char *what, const char *dom)
     if (!attr_of(dom, "kt-status", "data-errors", v, sizeof v) || strcmp(v, "0"))
         kt_test_fail(__FILE__, __LINE__, "%s: script errors: %s", what, v);
     CHECK(attr_of(dom, "kt-errors", "data-errors", v, sizeof v) && !strcmp(v, "0"));
+    /* full names set from the list: the first file's cell got its title */
+    if (!attr_of_tag(dom, "<td data-k=\"0\"", "title", v, sizeof v) || !strstr(v, "/"))
+        kt_test_fail(__FILE__, __LINE__, "%s: hover names not set from #kt-names", what);
 }
 
 static void check_screenshot(const char *what, const char *png)

@@ -96,6 +96,7 @@ static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const k
         rp_page_end(&h);
     }
     rp_analyses_free(&c);
+    rp_names_free(&h);
     free(c.ranks);
     free(c.rank_labels);
     free(c.label_text);

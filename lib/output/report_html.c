@@ -219,9 +219,9 @@ void rp_cell_text(rp_html *h, const char *s)
 
 void rp_cell_name(rp_html *h, const char *s, size_t max)
 {
-    rp_raw(h, "<td title=\"");
-    rp_text(h, s);
-    rp_raw(h, "\">");
+    rp_raw(h, "<td");
+    rp_name_attr(h, s);
+    rp_raw(h, ">");
     rp_text_cut(h, s, max);
     rp_raw(h, "</td>");
 }

@@ -18,7 +18,23 @@ typedef struct rp_html {
     FILE *f;
     bool failed;
     const char *next_tip; /* hover title of the next chart (report_svg.c) */
+    /* Full names shown on hover, each written once at the end of the page
+     * (rp_name_ref); the strings belong to the analyses' tables.          */
+    const char **names;
+    size_t nnames, names_cap;
 } rp_html;
+
+/* Long full names (kernels, ops, files) repeat in every rank's charts and
+ * tables; each element that shows one on hover carries data-k="N" and the
+ * page script sets the hover text from one JSON list, so a name costs its
+ * bytes once per page, not once per use.  Returns N (or 0 and h->failed
+ * when out of memory); s must stay valid until rp_page_end.              */
+size_t rp_name_ref(rp_html *h, const char *s);
+/* Writes the list (<script type="application/json" id="kt-names">). */
+void rp_names_write(rp_html *h);
+void rp_names_free(rp_html *h);
+/* An attribute data-k="N" for s (with a leading space). */
+void rp_name_attr(rp_html *h, const char *s);
 
 void rp_raw(rp_html *h, const char *s);
 void rp_printf(rp_html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

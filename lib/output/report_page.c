@@ -5,8 +5,9 @@
  *
  * The page must open from disk with no network, so style and script are
  * inline and small.  The script: records script errors into the page
- * (window.onerror → #kt-errors) so a headless browser can see them, shows
- * the picked rank's panels, sorts tables on a header click, and finally
+ * (window.onerror → #kt-errors) so a headless browser can see them, puts
+ * the full names of #kt-names on the elements that refer to them
+ * (data-k), shows the picked rank's panels, sorts tables on a header click, and finally
  * writes #kt-status: how many sections there are and which have no chart
  * with drawn data marks.
  */
@@ -55,6 +56,11 @@ static const char page_js[] =
     "if(e){e.setAttribute('data-errors',errs.length);e.textContent=errs.length?'script errors: '+errs.join('; '):'';}}"
     "function pick(r){document.querySelectorAll('.rank-panel').forEach(function(p){"
     "p.classList.toggle('shown',p.getAttribute('data-rank')===r);});}"
+    "function names(){var n=document.getElementById('kt-names'),l=n?JSON.parse(n.textContent):[];"
+    "document.querySelectorAll('[data-k]').forEach(function(e){var s=l[+e.getAttribute('data-k')];"
+    "if(s===undefined)return;if(e instanceof SVGElement){var t=e.querySelector('title');"
+    "if(!t){t=document.createElementNS('http://www.w3.org/2000/svg','title');e.appendChild(t);}"
+    "t.textContent=s+t.textContent;}else e.title=s;});}"
     "function key(td){var v=td.getAttribute('data-v');return v===null?td.textContent:parseFloat(v);}"
     "function sortBy(th){var tb=th.closest('table').tBodies[0],i=th.cellIndex,"
     "d=th.classList.contains('desc')?1:-1;"
@@ -80,7 +86,7 @@ static const char page_js[] =
     "else{document.querySelectorAll('.rank-panel').forEach(function(p){p.classList.add('shown');});}"
     "document.querySelectorAll('th').forEach(function(th){th.title='click to sort';"
     "th.addEventListener('click',function(){sortBy(th);});});"
-    "show();check();});"
+    "names();show();check();});"
     "})();";
 
 void rp_page_begin(rp_html *h, const char *title, const char *subtitle)
@@ -101,7 +107,9 @@ void rp_page_begin(rp_html *h, const char *title, const char *subtitle)
 
 void rp_page_end(rp_html *h)
 {
-    rp_raw(h, "</main>\n<div id=\"kt-errors\" data-errors=\"0\"></div>"
+    rp_raw(h, "</main>\n");
+    rp_names_write(h);
+    rp_raw(h, "<div id=\"kt-errors\" data-errors=\"0\"></div>"
               "<div id=\"kt-status\">script did not run</div>\n<footer>kineta " KINETA_VERSION
               " — self-contained report, no network needed</footer>\n</body></html>\n");
 }

@@ -133,9 +133,9 @@ static void type_pies(rp_ctx *c, const kt_table *t, const size_t *rows, size_t n
 /* A cell showing the display name, the full name on hover. */
 static void name_cell(rp_html *h, const char *shown, const char *full)
 {
-    rp_raw(h, "<td title=\"");
-    rp_text(h, full);
-    rp_raw(h, "\">");
+    rp_raw(h, "<td");
+    rp_name_attr(h, full);
+    rp_raw(h, ">");
     rp_text_cut(h, shown, 2 * NAME_CHARS); /* short forms: cut only the odd giant */
     rp_raw(h, "</td>");
 }

@@ -156,9 +156,9 @@ static void transition_cell(rp_html *h, const char *s)
 {
     static const char arrow[] = " → ";
     const char *mid = strstr(s, arrow);
-    rp_raw(h, "<td title=\"");
-    rp_text(h, s);
-    rp_raw(h, "\">");
+    rp_raw(h, "<td");
+    rp_name_attr(h, s);
+    rp_raw(h, ">");
     if (!mid) side(h, s, strlen(s));
     else {
         side(h, s, (size_t)(mid - s));

@@ -41,8 +41,10 @@ void rp_next_chart_tip(rp_html *h, const char *tip)
 static void chart_begin(rp_html *h, const char *title, size_t n, int w, int hgt)
 {
     rp_printf(h, "<figure class=\"chart\" data-n=\"%zu\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
-                 "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>", n, w, hgt, w, hgt);
-    rp_text(h, h->next_tip ? h->next_tip : title);
+                 "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"", n, w, hgt, w, hgt);
+    if (h->next_tip) rp_name_attr(h, h->next_tip); /* the title then comes from the name list */
+    rp_raw(h, "><title>");
+    if (!h->next_tip) rp_text(h, title);
     h->next_tip = NULL;
     /* a long title (a kernel name) is squeezed up to 1.7x before it is cut */
     size_t fits = (size_t)w / 9, len = strlen(title);
@@ -168,19 +170,19 @@ void rp_pie(rp_html *h, const char *title, const char *const *labels, const char
         double frac = values[i] / total, a2 = a + frac * 2 * M_PI;
         snprintf(pct, sizeof pct, " (%s)", rp_fmt(b, sizeof b, 100 * frac, RP_PCT));
         if (shown == 1)
-            rp_printf(h, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\">", cx, cy, r, color(k));
+            rp_printf(h, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"", cx, cy, r, color(k));
         else
             rp_printf(h, "<path class=\"mark\" d=\"M%.1f %.1fL%.2f %.2fA%.1f %.1f 0 %d 1 %.2f %.2fZ\" fill=\"%s\" "
-                         "stroke=\"#fff\" stroke-width=\"1\">",
+                         "stroke=\"#fff\" stroke-width=\"1\"",
                       cx, cy, cx + r * cos(a), cy + r * sin(a), r, r, frac > 0.5, cx + r * cos(a2),
                       cy + r * sin(a2), color(k));
-        hover(h, full[i], values[i], unit, pct);
+        rp_name_attr(h, full[i]);
+        rp_raw(h, ">");
+        hover(h, "", values[i], unit, pct); /* the name comes from the list */
         rp_raw(h, shown == 1 ? "</circle>\n" : "</path>\n");
         double ly = 40 + 16.0 * (double)k;
-        rp_printf(h, "<rect x=\"262\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"278\" y=\"%.1f\">"
-                     "<title>", ly, color(k), ly + 9);
-        rp_text(h, full[i]);
-        rp_raw(h, "</title>");
+        rp_printf(h, "<rect x=\"262\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"278\" y=\"%.1f\">",
+                  ly, color(k), ly + 9);
         rp_text_cut(h, labels[i], LEGEND_CHARS);
         rp_printf(h, " — %s</text>\n", pct + 1);
         a = a2;

@@ -18,11 +18,13 @@
 #include <stddef.h>
 
 /* The next chart's hover title, when it should say more than its title
- * (a kernel's full name over its short one); used once.                   */
+ * (a kernel's full name over its short one; through rp_name_ref); used
+ * once.                                                                    */
 void rp_next_chart_tip(rp_html *h, const char *tip);
 
 /* Pie of values[0..n) (≤ 0 left out), legend with labels cut for room;
- * hover shows full[i] (NULL: the labels).                                   */
+ * hover shows full[i] (NULL: the labels; through rp_name_ref, so full[i]
+ * must live until the page ends).                                         */
 void rp_pie(rp_html *h, const char *title, const char *const *labels, const char *const *full,
             const double *values, size_t n, rp_unit unit);
 
