@@ -356,8 +356,8 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
 typedef struct kt_report_options {
     const char *title;        /* page title; NULL = "kineta report"        */
     size_t top_kernels;       /* kernels across ranks in the distribution (8) */
-    size_t max_points;        /* points drawn per series line (400)        */
-    size_t max_rows;          /* rows per table (300)                      */
+    size_t max_points;        /* points drawn per series line (400; 0 = 400) */
+    size_t max_rows;          /* rows per table (300; 0 = 300)             */
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
     char *err;                /* optional: why the file could not be written */
     size_t errlen;

@@ -565,3 +565,16 @@ TEST(report_64_ranks_of_long_names_under_5mb)
     free(html);
     kt_trace_free(t);
 }
+
+TEST(report_zeroed_options_mean_defaults)
+{
+    kt_trace *t = load_hand();
+    if (!t) return;
+    kt_report_options zero = { 0 };
+    char *html = report_text(t, &zero);
+    /* the queue line is drawn (max_points 0 would draw an empty path) */
+    CHECK(html && strstr(section(html, "queue"), "stroke-width=\"1.4\" d=\"M") != NULL);
+    CHECK(html && strstr(html, "<title>kineta report</title>") != NULL);
+    free(html);
+    kt_trace_free(t);
+}

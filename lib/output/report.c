@@ -22,6 +22,16 @@ kt_report_options kt_report_defaults(void)
 
 #define RANK_LABEL 24
 
+/* opt with its zero limits replaced by the defaults (a zeroed struct
+ * means "defaults", not "draw nothing").                                 */
+static kt_report_options with_defaults(const kt_report_options *opt)
+{
+    kt_report_options d = kt_report_defaults(), o = opt ? *opt : d;
+    if (!o.max_points) o.max_points = d.max_points;
+    if (!o.max_rows) o.max_rows = d.max_rows;
+    return o;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -80,9 +90,9 @@ static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const k
                               size_t *nranks)
 {
     if (!t || !f) return KT_EUSAGE;
-    kt_report_options defaults = kt_report_defaults();
+    kt_report_options o = with_defaults(opt);
     rp_html h = { .f = f };
-    rp_ctx c = { .t = t, .sel = sel, .opt = opt ? opt : &defaults, .h = &h };
+    rp_ctx c = { .t = t, .sel = sel, .opt = &o, .h = &h };
     kt_status st = collect_ranks(&c);
     if (st == KT_OK) {
         char sub[512];
