@@ -578,3 +578,17 @@ TEST(report_zeroed_options_mean_defaults)
     free(html);
     kt_trace_free(t);
 }
+
+/* Under --hta-compat HTA counts only CUDA launch APIs: the AMD trace has
+ * no launches, and the section says why instead of drawing empty axes.   */
+TEST(report_amd_hta_compat_launch_note)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace("traces/hta/amd_trace", true);
+    if (!t) return;
+    char *html = report_text(t, NULL);
+    const char *launch = html ? section(html, "launch") : "";
+    CHECK(strstr(launch, "No launch call linked to a GPU event on this rank") != NULL);
+    CHECK(strstr(launch, "class=\"mark\"") == NULL);
+    free(html);
+}

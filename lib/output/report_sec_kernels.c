@@ -243,7 +243,7 @@ kt_status rp_sec_distribution(rp_ctx *c)
     names_free(&nm);
     if (n > c->opt->top_kernels) {
         char b[128];
-        snprintf(b, sizeof b, "%zu more kernels in `kineta breakdown --table distribution`.", n - c->opt->top_kernels);
+        snprintf(b, sizeof b, "%zu more kernels in the \"distribution\" table of kineta breakdown.", n - c->opt->top_kernels);
         rp_note(c->h, b);
     }
     free(rows), free(kernels), free(scratch);

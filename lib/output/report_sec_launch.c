@@ -92,6 +92,14 @@ kt_status rp_sec_launch(rp_ctx *c)
     if (st == KT_OK) st = launch_hist_fill(c, t, "cpu_duration", &call);
     for (size_t r = 0; st == KT_OK && r < c->nranks; r++) {
         rp_rank_panel_begin(c->h, c->ranks[r]);
+        double launches = 0;
+        for (int b = 0; b < BINS; b++) launches += delay.counts[r * BINS + (size_t)b];
+        if (!launches) {
+            rp_note(c->h, "No launch call linked to a GPU event on this rank (under --hta-compat only HTA's CUDA "
+                          "launch APIs count).");
+            rp_rank_panel_end(c->h);
+            continue;
+        }
         rp_raw(c->h, "<div class=\"charts\">");
         rp_histogram(c->h, "Launch delay", "GPU start − end of launch call (log scale; shorter: first bin)", delay.edges, delay.counts + r * BINS, BINS, 1, RP_US);
         rp_histogram(c->h, "Launch call duration", "CPU time of the launch call (log scale)", call.edges,
