@@ -18,7 +18,7 @@
 #define MR 16
 #define MT 34  /* top: title */
 #define MB 46  /* bottom: x tick labels and axis label */
-#define LEGEND_CHARS 28
+#define LEGEND_CHARS 32
 #define KEY_CHARS 30   /* legend entries under a chart */
 #define MAX_BAR 56     /* widest bar, px */
 
