@@ -316,6 +316,35 @@ TEST(report_unwritable_path_says_which)
     kt_trace_free(t);
 }
 
+TEST(report_never_overwrites_a_trace_file)
+{
+    char dir[] = "/tmp/kineta-test-report-in-XXXXXX", path[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/rank-0.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(hand_trace, f);
+    fclose(f);
+    const char *paths[] = { path };
+    kt_trace *t = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(paths, 1, NULL, &t, &fail), KT_OK);
+    kt_diags_free(fail);
+    char err[256] = "";
+    kt_report_options o = kt_report_defaults();
+    o.err = err, o.errlen = sizeof err;
+    CHECK_INT(kt_report(t, NULL, &o, path, NULL), KT_EUSAGE);
+    CHECK(strstr(err, "is one of the trace files") != NULL);
+    size_t len = 0;
+    char *kept = fx_read_file(path, &len);
+    CHECK(kept && len == strlen(hand_trace));
+    free(kept);
+    kt_trace_free(t);
+    unlink(path);
+    rmdir(dir);
+}
+
 TEST(report_file_and_table)
 {
     kt_trace *t = load_hand();

@@ -14,6 +14,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 kt_report_options kt_report_defaults(void)
 {
@@ -157,11 +158,38 @@ static void set_err(const kt_report_options *opt, const char *what, const char *
     if (opt && opt->err && opt->errlen) snprintf(opt->err, opt->errlen, "%s %s: %s", what, path, strerror(errno));
 }
 
+/* Whether path is one of the trace's own files (`-o` given a trace by
+ * mistake): the page must never truncate its input.                       */
+static kt_status check_not_input(const kt_trace *t, const char *path, bool *is_input)
+{
+    struct stat out_st, in_st;
+    *is_input = false;
+    if (stat(path, &out_st) != 0) return KT_OK; /* does not exist yet */
+    kt_tables *info = NULL;
+    kt_status st = kt_info(t, NULL, &info);
+    const kt_table *r = st == KT_OK ? kt_tables_find(info, "ranks") : NULL;
+    long col = r ? kt_table_col_index(r, "file") : -1;
+    for (size_t i = 0; col >= 0 && i < kt_table_nrows(r) && !*is_input; i++) {
+        const char *in = kt_table_str(r, i, (size_t)col);
+        *is_input = in && stat(in, &in_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
+    }
+    kt_tables_free(info);
+    return st;
+}
+
 kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, const char *path,
                     kt_tables **out)
 {
     if (out) *out = NULL;
     if (!t || !path) return KT_EUSAGE;
+    bool is_input;
+    kt_status st = check_not_input(t, path, &is_input);
+    if (st != KT_OK) return st;
+    if (is_input) {
+        if (opt && opt->err && opt->errlen)
+            snprintf(opt->err, opt->errlen, "%s is one of the trace files; not overwriting it", path);
+        return KT_EUSAGE;
+    }
     FILE *f = fopen(path, "w");
     if (!f) {
         set_err(opt, "cannot write", path);
@@ -170,7 +198,7 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
     static const size_t buffer = 1 << 20;
     setvbuf(f, NULL, _IOFBF, buffer);
     size_t nranks = 0;
-    kt_status st = write_report_c_locale(t, sel, opt, f, &nranks);
+    st = write_report_c_locale(t, sel, opt, f, &nranks);
     long bytes = ftell(f);
     if (fclose(f) != 0 && st == KT_OK) st = KT_EINPUT;
     if (st == KT_EINPUT) set_err(opt, "error writing", path);
