@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -555,6 +556,32 @@ typedef struct kt_sqlite_options {
 } kt_sqlite_options;
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
                            kt_tables **out);
+/* report: one self-contained HTML page (inline SVG charts, a little inline
+ * script, no network) showing the tables of info, temporal (+ by step),
+ * breakdown, categories, idle, gaps, launch, queue, memcpy-bw and overlap
+ * (+ by step) — the same tables the CLI prints, run once each — as
+ * sections: overview, temporal breakdown, kernel types, top kernels per
+ * type, kernel duration across ranks, categories, idle time, gaps and
+ * transitions, launches, queue length, memory bandwidth, comm/compute
+ * overlap (docs/report.md).  Per-rank charts have a rank picker.  Time
+ * series are reduced to at most max_points points per line and tables to
+ * max_rows rows, so the size depends on ranks and streams, not events.
+ * kt_report_write writes to f; kt_report writes the file at path (KT_EINPUT
+ * and err when it cannot be written) and returns table "report": path,
+ * bytes, sections, ranks.                                                  */
+typedef struct kt_report_options {
+    const char *title;        /* page title; NULL = "kineta report"        */
+    size_t top_kernels;       /* kernels across ranks in the distribution (8) */
+    size_t max_points;        /* points drawn per series line (400; 0 = 400) */
+    size_t max_rows;          /* rows per table (300; 0 = 300)             */
+    const kt_categorizer *categorizer; /* NULL = built-in rules            */
+    char *err;                /* optional: why the file could not be written */
+    size_t errlen;
+} kt_report_options;
+kt_report_options kt_report_defaults(void);
+kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f);
+kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, const char *path,
+                    kt_tables **out);
 
 
 #ifdef __cplusplus

@@ -19,6 +19,8 @@ extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 
 /* reports and exports */
 extern const cli_command cmd_export;
+extern const cli_command cmd_report;
+
 
 const cli_command *const kt_commands[] = {
     &cmd_info,
@@ -48,6 +50,7 @@ const cli_command *const kt_commands[] = {
 
     /* reports and exports */
     &cmd_export,
+    &cmd_report,
 
     NULL,
 };

@@ -209,7 +209,7 @@ kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out)
         kt_busy_free(out);
         return s;
     }
-    qsort(out->g, out->ng, sizeof *out->g, by_device_step);
+    if (out->ng > 1) qsort(out->g, out->ng, sizeof *out->g, by_device_step); /* no groups: g may be NULL */
     return KT_OK;
 }
 

@@ -1,0 +1,177 @@
+/*
+ * report_analyses.c — the analyses behind the report, each run at most
+ * once per report and only when a section asks for it, plus the cell
+ * helpers the section builders read their tables with.
+ *
+ * Every runner calls the public kt_<analysis>() with the report's rank
+ * selection and the options the CLI uses by default, so the page shows
+ * exactly what `kineta <command>` prints.
+ */
+#include "output/report_sections.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef kt_status (*rp_runner)(rp_ctx *c, kt_tables **out);
+
+static kt_status run_info(rp_ctx *c, kt_tables **out)
+{
+    return kt_info(c->t, c->sel, out);
+}
+
+static kt_status run_temporal(rp_ctx *c, kt_tables **out)
+{
+    return kt_temporal(c->t, c->sel, NULL, out);
+}
+
+static kt_status run_temporal_by_step(rp_ctx *c, kt_tables **out)
+{
+    kt_temporal_options o = { .by_step = 1 };
+    return kt_temporal(c->t, c->sel, &o, out);
+}
+
+static kt_status run_breakdown(rp_ctx *c, kt_tables **out)
+{
+    kt_breakdown_options o = kt_breakdown_defaults();
+    return kt_breakdown(c->t, c->sel, &o, out);
+}
+
+static kt_status run_categories(rp_ctx *c, kt_tables **out)
+{
+    kt_categories_options o = kt_categories_defaults();
+    o.categorizer = c->opt->categorizer;
+    return kt_categories(c->t, c->sel, &o, out);
+}
+
+static kt_status run_idle(rp_ctx *c, kt_tables **out)
+{
+    return kt_idle(c->t, c->sel, NULL, out);
+}
+
+static kt_status run_gaps(rp_ctx *c, kt_tables **out)
+{
+    kt_gaps_options o = kt_gaps_defaults();
+    return kt_gaps(c->t, c->sel, &o, out);
+}
+
+static kt_status run_launch(rp_ctx *c, kt_tables **out)
+{
+    kt_launch_options o = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    return kt_launch(c->t, c->sel, &o, out);
+}
+
+static kt_status run_queue(rp_ctx *c, kt_tables **out)
+{
+    return kt_queue(c->t, c->sel, NULL, out);
+}
+
+static kt_status run_memcpy_bw(rp_ctx *c, kt_tables **out)
+{
+    return kt_memcpy_bw(c->t, c->sel, out);
+}
+
+static kt_status run_overlap(rp_ctx *c, kt_tables **out)
+{
+    return kt_overlap(c->t, c->sel, NULL, out);
+}
+
+static kt_status run_overlap_by_step(rp_ctx *c, kt_tables **out)
+{
+    kt_overlap_options o = { .by_step = 1 };
+    return kt_overlap(c->t, c->sel, &o, out);
+}
+
+static const rp_runner runners[RP_NANALYSES] = {
+    [RP_INFO] = run_info,
+    [RP_TEMPORAL] = run_temporal,
+    [RP_TEMPORAL_BY_STEP] = run_temporal_by_step,
+    [RP_BREAKDOWN] = run_breakdown,
+    [RP_CATEGORIES] = run_categories,
+    [RP_IDLE] = run_idle,
+    [RP_GAPS] = run_gaps,
+    [RP_LAUNCH] = run_launch,
+    [RP_QUEUE] = run_queue,
+    [RP_MEMCPY_BW] = run_memcpy_bw,
+    [RP_OVERLAP] = run_overlap,
+    [RP_OVERLAP_BY_STEP] = run_overlap_by_step,
+};
+
+/* What each analysis is called in a note when it failed. */
+static const char *const analysis_names[RP_NANALYSES] = {
+    [RP_INFO] = "info", [RP_TEMPORAL] = "temporal", [RP_TEMPORAL_BY_STEP] = "temporal --by-step",
+    [RP_BREAKDOWN] = "breakdown", [RP_CATEGORIES] = "categories", [RP_IDLE] = "idle", [RP_GAPS] = "gaps",
+    [RP_LAUNCH] = "launch", [RP_QUEUE] = "queue", [RP_MEMCPY_BW] = "memcpy-bw", [RP_OVERLAP] = "overlap",
+    [RP_OVERLAP_BY_STEP] = "overlap --by-step",
+};
+
+const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)
+{
+    if (!c->ran[a]) {
+        c->ran[a] = true;
+        c->status[a] = runners[a](c, &c->tables[a]);
+        if (c->status[a] != KT_OK) c->tables[a] = NULL;
+    }
+    return c->tables[a];
+}
+
+const kt_table *rp_table(rp_ctx *c, rp_analysis a, const char *name)
+{
+    const kt_tables *ts = rp_tables(c, a);
+    return ts ? kt_tables_find(ts, name) : NULL;
+}
+
+kt_status rp_analyses_status(const rp_ctx *c)
+{
+    for (int a = 0; a < RP_NANALYSES; a++)
+        if (c->ran[a] && c->status[a] == KT_ENOMEM) return KT_ENOMEM;
+    return KT_OK;
+}
+
+void rp_analyses_free(rp_ctx *c)
+{
+    for (int a = 0; a < RP_NANALYSES; a++) {
+        kt_tables_free(c->tables[a]);
+        c->tables[a] = NULL;
+    }
+}
+
+void rp_missing(rp_ctx *c, rp_analysis a, const char *what)
+{
+    char b[256];
+    if (c->ran[a] && c->status[a] != KT_OK)
+        snprintf(b, sizeof b, "%s: kineta %s failed (%s)", what, analysis_names[a], kt_status_str(c->status[a]));
+    else
+        snprintf(b, sizeof b, "%s: no data", what);
+    rp_note(c->h, b);
+}
+
+long rp_col(const kt_table *t, const char *name)
+{
+    return t ? kt_table_col_index(t, name) : -1;
+}
+
+double rp_num(const kt_table *t, size_t row, long col)
+{
+    if (!t || col < 0 || kt_table_is_null(t, row, (size_t)col)) return NAN;
+    switch (kt_table_col_type(t, (size_t)col)) {
+    case KT_COL_INT: return (double)kt_table_int(t, row, (size_t)col);
+    case KT_COL_FLOAT: return kt_table_float(t, row, (size_t)col);
+    case KT_COL_STR: break;
+    }
+    return NAN;
+}
+
+const char *rp_str(const kt_table *t, size_t row, long col)
+{
+    if (!t || col < 0 || kt_table_is_null(t, row, (size_t)col) || kt_table_col_type(t, (size_t)col) != KT_COL_STR)
+        return "";
+    return kt_table_str(t, row, (size_t)col);
+}
+
+size_t rp_rows_of_rank(const kt_table *t, long col, int rank, size_t *rows)
+{
+    size_t k = 0, n = t ? kt_table_nrows(t) : 0;
+    for (size_t i = 0; i < n; i++)
+        if (col < 0 || rp_num(t, i, col) == (double)rank) rows[k++] = i;
+    return k;
+}

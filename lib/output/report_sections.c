@@ -1,0 +1,42 @@
+/*
+ * report_sections.c — the sections of `kineta report`, in page order.
+ * One line per section; the analyses landing later (patterns, critical
+ * path, collectives/stragglers, diff, memory, perf) each add one line here
+ * and a builder in a report_sec_<family>.c of their own (docs/report.md).
+ */
+#include "output/report_sections.h"
+
+const rp_section rp_sections[] = {
+    { "overview", "Overview", "Files, ranks, devices, GPU streams, steps and loader warnings.", rp_sec_overview },
+    { "temporal", "Temporal breakdown",
+      "Where GPU time goes: idle, compute and non-compute (HTA temporal breakdown), per rank and per step.",
+      rp_sec_temporal },
+    { "kernel-types", "Kernel types",
+      "GPU kernel time by HTA kernel type (communication, computation, memory and their overlaps).",
+      rp_sec_kernel_types },
+    { "top-kernels", "Top kernels per type",
+      "The kernels taking most time in each type, per rank; the tail is folded into \"others\" (HTA).",
+      rp_sec_top_kernels },
+    { "distribution", "Kernel duration across ranks",
+      "Mean duration of each top kernel on every rank, whiskers from min to max (HTA).", rp_sec_distribution },
+    { "categories", "Kernel categories",
+      "Kernel time by category (GEMM, attention, elementwise, ...) and by the CPU op that launched it.",
+      rp_sec_categories },
+    { "idle", "Idle time per stream",
+      "Why each GPU stream is idle: waiting on the host, between back-to-back kernels, or other (HTA).",
+      rp_sec_idle },
+    { "gaps", "Gaps and transitions",
+      "Idle gaps between consecutive GPU events of a stream, and the kernel pairs they sit between.",
+      rp_sec_gaps },
+    { "launch", "Kernel launches",
+      "Launch delay (GPU start minus end of the launch call) and the outliers HTA flags.", rp_sec_launch },
+    { "queue", "Launch queue length",
+      "Launches issued but not yet started on each GPU stream, over time (HTA queue length).", rp_sec_queue },
+    { "memcpy-bw", "Memory bandwidth",
+      "Memcpy/memset bandwidth over time per copy kind (HTA memory bandwidth).", rp_sec_memcpy_bw },
+    { "overlap", "Communication / computation overlap",
+      "Kernel time in communication and computation, and the share of communication overlapped by "
+      "computation (HTA).",
+      rp_sec_overlap },
+};
+const size_t rp_nsections = sizeof rp_sections / sizeof *rp_sections;

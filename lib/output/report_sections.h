@@ -1,0 +1,118 @@
+/*
+ * report_sections.h — what the sections of `kineta report` share: the
+ * analyses' tables (each analysis run at most once per report, on first
+ * use, and shared by every section that shows it), the ranks, and the
+ * section list itself.
+ *
+ * A section is {id, title, intro, builder}; the builder only reads tables
+ * of the analyses through rp_tables() and draws them — the report computes
+ * nothing the CLI does not print.  Adding an analysis's section (docs/
+ * report.md): an rp_analysis value and its runner in report_analyses.c,
+ * a builder, and one line in rp_sections (report_sections.c).
+ */
+#ifndef KT_REPORT_SECTIONS_H
+#define KT_REPORT_SECTIONS_H
+
+#include "output/report_html.h"
+#include "output/report_svg.h"
+
+typedef enum {
+    RP_INFO,
+    RP_TEMPORAL,
+    RP_TEMPORAL_BY_STEP,
+    RP_BREAKDOWN,
+    RP_CATEGORIES,
+    RP_IDLE,
+    RP_GAPS,
+    RP_LAUNCH,
+    RP_QUEUE,
+    RP_MEMCPY_BW,
+    RP_OVERLAP,
+    RP_OVERLAP_BY_STEP,
+    RP_NANALYSES
+} rp_analysis;
+
+typedef struct rp_ctx {
+    const kt_trace *t;
+    const kt_rank_sel *sel;
+    const kt_report_options *opt;
+    rp_html *h;
+    kt_tables *tables[RP_NANALYSES];
+    kt_status status[RP_NANALYSES];
+    bool ran[RP_NANALYSES];
+    int *ranks; /* the ranks shown, ascending */
+    size_t nranks;
+    const char **rank_labels; /* "rank N" for each of ranks */
+    char *label_text;         /* their text */
+} rp_ctx;
+
+/* The analysis's tables (run on first use), or NULL when it failed. */
+const kt_tables *rp_tables(rp_ctx *c, rp_analysis a);
+/* One table of it, or NULL. */
+const kt_table *rp_table(rp_ctx *c, rp_analysis a, const char *name);
+/* KT_ENOMEM when any analysis ran out of memory (the report then fails). */
+kt_status rp_analyses_status(const rp_ctx *c);
+void rp_analyses_free(rp_ctx *c);
+
+/* Cell helpers: column by name (-1 if absent); a numeric cell as double
+ * (NaN when null or the column is absent); a string cell ("" likewise).   */
+long rp_col(const kt_table *t, const char *name);
+double rp_num(const kt_table *t, size_t row, long col);
+const char *rp_str(const kt_table *t, size_t row, long col);
+/* Rows of t whose int column `col` equals rank, into rows (capacity
+ * nrows(t)); returns their count.                                          */
+size_t rp_rows_of_rank(const kt_table *t, long col, int rank, size_t *rows);
+/* The note shown when an analysis failed or a table is missing. */
+void rp_missing(rp_ctx *c, rp_analysis a, const char *what);
+
+/* Stacked bars from long-format rows (all rows when rows is NULL): one bar
+ * per distinct number in bar_col (first-seen order, labelled "<bar_prefix>
+ * N"), one segment per distinct string in seg_col (first-seen order, or
+ * only and in the order of segs[0..nsegs) when segs is given), heights
+ * from val_col.                                                            */
+kt_status rp_pivot_bars(rp_html *h, const char *title, const char *x_label, const kt_table *t, const size_t *rows,
+                        size_t n, long bar_col, const char *bar_prefix, long seg_col, const char *const *segs,
+                        size_t nsegs, long val_col, rp_unit unit);
+
+/* A time-series table split into one series per (rank, k1, k2): queue
+ * length per (rank, pid, stream), bandwidth per (rank, pid, name).  k2 is
+ * a number or a string column; the series label is "<prefix><k2>".       */
+typedef struct rp_groups {
+    size_t n;
+    rp_series *s;
+    int *rank;       /* rank of each series */
+    char *labels;    /* label text, RP_GROUP_LABEL bytes each */
+    double *xy;      /* all x then all y values */
+} rp_groups;
+#define RP_GROUP_LABEL 96
+kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
+                          long x_col, long y_col, rp_groups *out);
+void rp_groups_free(rp_groups *g);
+
+typedef struct rp_section {
+    const char *id;    /* HTML id, also the anchor in the header        */
+    const char *title;
+    const char *intro; /* one line under the heading: what it answers   */
+    /* Writes the section body; KT_ENOMEM aborts the report, anything else
+     * is shown as a note in the section.                                */
+    kt_status (*build)(rp_ctx *c);
+} rp_section;
+
+extern const rp_section rp_sections[];
+extern const size_t rp_nsections;
+
+/* The builders (report_sec_*.c). */
+kt_status rp_sec_overview(rp_ctx *c);
+kt_status rp_sec_temporal(rp_ctx *c);
+kt_status rp_sec_kernel_types(rp_ctx *c);
+kt_status rp_sec_top_kernels(rp_ctx *c);
+kt_status rp_sec_distribution(rp_ctx *c);
+kt_status rp_sec_categories(rp_ctx *c);
+kt_status rp_sec_idle(rp_ctx *c);
+kt_status rp_sec_gaps(rp_ctx *c);
+kt_status rp_sec_launch(rp_ctx *c);
+kt_status rp_sec_queue(rp_ctx *c);
+kt_status rp_sec_memcpy_bw(rp_ctx *c);
+kt_status rp_sec_overlap(rp_ctx *c);
+
+#endif
