@@ -124,8 +124,7 @@ demo: all
 	$(BUILD)/kineta breakdown $(CUDA_RANKS) --format table --table kernel_type
 	$(BUILD)/kineta kernels $(CUDA_RANKS) --format table --sort total
 	$(BUILD)/kineta temporal $(CUDA_RANKS) --format table
-	@# kineta report (issue 12, built in parallel): once it exists, end the demo with
-	@# $(BUILD)/kineta report $(CUDA_RANKS) -o $(EXAMPLES)/report.html && echo "report: $(EXAMPLES)/report.html"
+	$(BUILD)/kineta report $(CUDA_RANKS) -o $(EXAMPLES)/report.html
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the CLI, the library (static
 # and shared) with its header and kineta.pc, the man page made from the

@@ -488,4 +488,7 @@ TEST(cli_make_demo)
     CHECK(strstr(out, "kineta: warning") == NULL && strstr(out, "kineta: note") == NULL);
     const char *k = strstr(out, "== kernels ("), *tb = strstr(out, "== temporal_breakdown (");
     CHECK(k && tb && k < tb && !strstr(tb, "\n== "));
+    /* and ends on the page it wrote */
+    const char *wrote = tb ? strstr(tb, "wrote ") : NULL;
+    CHECK(wrote && strstr(wrote, "examples/report.html"));
 }
