@@ -28,8 +28,9 @@ def _option_pairs(options):
     for key, value in options.items():
         if value is None or value is False:
             continue
-        names.append(key.replace("_", "-").encode())
-        values.append(None if value is True else str(value).encode())
+        for one in value if isinstance(value, (list, tuple)) else [value]:  # repeatable options
+            names.append(key.replace("_", "-").encode())
+            values.append(None if one is True else str(one).encode())
     return names, values
 
 

@@ -94,6 +94,35 @@ class TraceAnalysis:
         out = output_dir or self.trace_dir or "."
         return self.t.counters(ranks=self._ranks(ranks), out=out)
 
+    def get_gpu_user_annotation_breakdown(self, use_gpu_annotation=True, visualize=True, duration_ratio=0.8,
+                                         num_kernels=1000, allowlist_patterns=None, image_renderer=None):
+        if duration_ratio != 0.8:
+            raise NotImplementedError("kineta folds annotations at HTA's default duration_ratio=0.8 only")
+        frame = self._run("annotations", num_annotations=num_kernels,
+                          allow=list(allowlist_patterns or []))["gpu" if use_gpu_annotation else "cpu"]
+        return frame if len(frame) else None
+
+    def get_gpu_kernels_with_user_annotations(self, rank, expand_names=True, shorten_names=True):
+        frame = self._run("annotations", ranks=[rank], full_names=not shorten_names)["kernels"]
+        return frame.drop(columns=["rank"]) if len(frame) else None
+
+    def get_aten_op_kernels_and_delay(self, ranks=None, sort_by=None):
+        wanted = list(ranks) if ranks is not None else [self.t.ranks[0]]
+        ops = self._run("ops", ranks=wanted)["ops"]
+        out = {}
+        for r in wanted:
+            frame = ops[ops["rank"] == r].drop(columns=["rank"]).reset_index(drop=True)
+            if sort_by:
+                frame = frame.sort_values(by=sort_by, ascending=False, ignore_index=True)
+            out[int(r)] = frame
+        return out
+
+    def get_cupti_counter_data_with_operators(self, ranks=None):
+        wanted = list(ranks) if ranks is not None else [self.t.ranks[0]]
+        counters = self._run("cupti", ranks=wanted)["counters"]
+        return [counters[counters["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in wanted
+                if (counters["rank"] == r).any()]
+
     def __getattr__(self, name):
         if name.startswith("get_") or name.endswith("_analysis"):
             raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")

@@ -42,10 +42,11 @@ def need_shared(test):
 
 
 def close(a, b, atol):
-    """Cells equal: both missing, equal strings, or numbers within atol
-    (and a relative 1e-9 for large values)."""
-    a_missing = a is None or (isinstance(a, float) and math.isnan(a))
-    b_missing = b is None or (isinstance(b, float) and math.isnan(b))
+    """Cells equal: both missing (None, NaN or ""), equal strings, or
+    numbers within atol (and a relative 1e-9 for large values)."""
+    # a CSV cell cannot tell "" from a missing value
+    a_missing = a is None or a == "" or (isinstance(a, float) and math.isnan(a))
+    b_missing = b is None or b == "" or (isinstance(b, float) and math.isnan(b))
     if a_missing or b_missing:
         return a_missing and b_missing
     if isinstance(a, str) or isinstance(b, str):

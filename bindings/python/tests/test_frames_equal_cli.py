@@ -14,7 +14,7 @@ from common import CLI, HTA_TRACES, close, need_shared, shared
 import kineta
 
 COMMANDS = ["kernels", "breakdown", "categories", "temporal", "idle", "overlap", "gaps", "launch", "queue",
-            "memcpy-bw"]
+            "memcpy-bw", "annotations", "ops", "cupti", "memory"]
 INFO_TABLES = ["ranks", "events", "streams", "steps", "launch_apis"]
 TRACELENS = ["h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
              "h100/google_owlv2-large-patch14-ensemble__1016001.json.gz",

@@ -122,3 +122,54 @@ class HtaTraceDiff(unittest.TestCase):
     def test_trace_compare_pair(self):
         self.compared = 0
         self.check("diff_trace_compare")
+
+
+class HtaAttribution(unittest.TestCase):
+    """The façade's annotation, aten-op and CUPTI methods against HTA's CSVs
+    on every oracle dir that has them (columns both sides have, in HTA's
+    row order)."""
+
+    def setUp(self):
+        need_shared(self)
+
+    def assert_common_columns(self, what, got, want, required):
+        self.assertIsNotNone(got, what)
+        common = [c for c in want.columns if c in got.columns]
+        self.assertTrue(set(required) <= set(common), f"{what}: {common}")
+        HtaFacade.assert_frame(self, what, got[common].reset_index(drop=True), want[common])
+
+    def test_every_oracle_dir(self):
+        self.compared = 0
+        for directory, trace in HTA_TRACES.items():
+            want = {name: oracle(directory, name) for name in
+                    ("gpu_user_annotation_breakdown", "cpu_user_annotation_breakdown",
+                     "gpu_kernels_with_user_annotations", "aten_op_kernels_and_delay",
+                     "cupti_counter_data_with_operators")}
+            if all(w is None for w in want.values()):
+                continue
+            with self.subTest(trace=directory):
+                ta = TraceAnalysis(trace_dir=shared(trace))
+                self.assert_frame_or_none("gpu annotations", ta.get_gpu_user_annotation_breakdown(visualize=False),
+                                          want["gpu_user_annotation_breakdown"])
+                self.assert_frame_or_none("cpu annotations", ta.get_gpu_user_annotation_breakdown(
+                    use_gpu_annotation=False, visualize=False), want["cpu_user_annotation_breakdown"])
+                if want["gpu_kernels_with_user_annotations"] is not None:
+                    self.assert_common_columns("kernels with annotations",
+                                               ta.get_gpu_kernels_with_user_annotations(ta.t.ranks[0]),
+                                               want["gpu_kernels_with_user_annotations"],
+                                               ["ts", "dur", "stream", "correlation", "s_name", "s_user_annotation"])
+                if want["aten_op_kernels_and_delay"] is not None:
+                    w = want["aten_op_kernels_and_delay"]
+                    got = ta.get_aten_op_kernels_and_delay(ranks=sorted(w["rank"].unique()))
+                    frame = pd.concat([f.assign(rank=r) for r, f in got.items()], ignore_index=True)
+                    HtaFacade.assert_frame(self, "aten ops", frame, w)
+                if want["cupti_counter_data_with_operators"] is not None:
+                    frames = ta.get_cupti_counter_data_with_operators()
+                    self.assert_common_columns("cupti", frames[0], want["cupti_counter_data_with_operators"],
+                                               ["name", "ts", "dur", "top_level_op", "bottom_level_op"])
+
+    def assert_frame_or_none(self, what, got, want):
+        if want is None:
+            self.assertIsNone(got, what)
+        else:
+            HtaFacade.assert_frame(self, what, got, want)
