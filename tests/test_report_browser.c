@@ -75,7 +75,7 @@ static void check_dom(const char *what, const char *dom)
         kt_test_fail(__FILE__, __LINE__, "%s: the page script did not finish", what);
         return;
     }
-    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && (size_t)atoi(v) == rp_nsections);
+    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && (size_t)atoi(v) == rp_nsections_always());
     if (!attr_of(dom, "kt-status", "data-empty", v, sizeof v) || v[0])
         kt_test_fail(__FILE__, __LINE__, "%s: sections without a chart with data: %s", what, v);
     if (!attr_of(dom, "kt-status", "data-errors", v, sizeof v) || strcmp(v, "0"))

@@ -69,10 +69,11 @@ static void subtitle(const rp_ctx *c, char *b, size_t cap)
              c->nranks == 1 ? "" : "s");
 }
 
-static kt_status write_sections(rp_ctx *c)
+static kt_status write_sections(rp_ctx *c, const bool *shown)
 {
     for (size_t i = 0; i < rp_nsections; i++) {
         const rp_section *s = &rp_sections[i];
+        if (!shown[i]) continue;
         rp_section_begin(c->h, s->id, s->title, s->intro);
         kt_status st = s->build(c);
         if (st == KT_ENOMEM || rp_analyses_status(c) == KT_ENOMEM) return KT_ENOMEM;
@@ -86,28 +87,45 @@ static kt_status write_sections(rp_ctx *c)
     return KT_OK;
 }
 
-/* The page into f; *nranks = the ranks it shows. */
+/* Which sections this trace's page has (the optional ones only when the
+ * trace records what they show); returns their count.                    */
+static size_t shown_sections(rp_ctx *c, bool *shown)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rp_nsections; i++) n += shown[i] = !rp_sections[i].shown || rp_sections[i].shown(c);
+    return n;
+}
+
+/* The page into f; *nranks = the ranks it shows, *nsections its sections. */
 static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f,
-                              size_t *nranks)
+                              size_t *nranks, size_t *nsections)
 {
     if (!t || !f) return KT_EUSAGE;
     kt_report_options o = with_defaults(opt);
     rp_html h = { .f = f };
     rp_ctx c = { .t = t, .sel = sel, .opt = &o, .h = &h };
-    kt_status st = collect_ranks(&c);
+    bool *shown = calloc(rp_nsections, sizeof *shown);
+    kt_status st = shown ? collect_ranks(&c) : KT_ENOMEM;
+    *nsections = 0;
+    if (st == KT_OK) {
+        *nsections = shown_sections(&c, shown);
+        st = rp_analyses_status(&c);
+    }
     if (st == KT_OK) {
         char sub[512];
         subtitle(&c, sub, sizeof sub);
         rp_page_begin(&h, c.opt->title ? c.opt->title : "kineta report", sub);
         rp_nav_begin(&h);
-        for (size_t i = 0; i < rp_nsections; i++) rp_nav_link(&h, rp_sections[i].id, rp_sections[i].title);
+        for (size_t i = 0; i < rp_nsections; i++)
+            if (shown[i]) rp_nav_link(&h, rp_sections[i].id, rp_sections[i].title);
         rp_nav_end(&h);
         rp_rank_picker(&h, c.ranks, c.nranks);
-        st = write_sections(&c);
+        st = write_sections(&c, shown);
         rp_page_end(&h);
     }
     rp_analyses_free(&c);
     rp_names_free(&h);
+    free(shown);
     free(c.ranks);
     free(c.rank_labels);
     free(c.label_text);
@@ -120,12 +138,12 @@ static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const k
  * set (SVG coordinates and sort keys are parsed as C numbers); the C
  * locale is made current for this thread only, and restored.             */
 static kt_status write_report_c_locale(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt,
-                                       FILE *f, size_t *nranks)
+                                       FILE *f, size_t *nranks, size_t *nsections)
 {
     locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
     if (!c) return KT_ENOMEM;
     locale_t old = uselocale(c);
-    kt_status st = write_report(t, sel, opt, f, nranks);
+    kt_status st = write_report(t, sel, opt, f, nranks, nsections);
     uselocale(old);
     freelocale(c);
     return st;
@@ -133,11 +151,11 @@ static kt_status write_report_c_locale(const kt_trace *t, const kt_rank_sel *sel
 
 kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f)
 {
-    size_t nranks;
-    return write_report_c_locale(t, sel, opt, f, &nranks);
+    size_t nranks, nsections;
+    return write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
 }
 
-static kt_status report_table(const char *path, long bytes, size_t nranks, kt_tables **out)
+static kt_status report_table(const char *path, long bytes, size_t nranks, size_t nsections, kt_tables **out)
 {
     kt_table *tb = kt_table_new("report");
     if (!tb) return KT_ENOMEM;
@@ -148,7 +166,7 @@ static kt_status report_table(const char *path, long bytes, size_t nranks, kt_ta
     kt_table_add_row(tb);
     kt_table_set_str(tb, 0, path);
     kt_table_set_int(tb, 1, bytes);
-    kt_table_set_int(tb, 2, (int64_t)rp_nsections);
+    kt_table_set_int(tb, 2, (int64_t)nsections);
     kt_table_set_int(tb, 3, (int64_t)nranks);
     return kt_tables_from(&tb, 1, out);
 }
@@ -197,8 +215,8 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
     }
     static const size_t buffer = 1 << 20;
     setvbuf(f, NULL, _IOFBF, buffer);
-    size_t nranks = 0;
-    st = write_report_c_locale(t, sel, opt, f, &nranks);
+    size_t nranks = 0, nsections = 0;
+    st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
     long bytes = ftell(f);
     if (fclose(f) != 0 && st == KT_OK) st = KT_EINPUT;
     if (st == KT_EINPUT) set_err(opt, "error writing", path);
@@ -206,5 +224,5 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
         remove(path);
         return st;
     }
-    return out ? report_table(path, bytes, nranks, out) : KT_OK;
+    return out ? report_table(path, bytes, nranks, nsections, out) : KT_OK;
 }

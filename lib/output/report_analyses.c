@@ -81,6 +81,12 @@ static kt_status run_overlap_by_step(rp_ctx *c, kt_tables **out)
     return kt_overlap(c->t, c->sel, &o, out);
 }
 
+static kt_status run_memory(rp_ctx *c, kt_tables **out)
+{
+    kt_memory_options o = kt_memory_defaults();
+    return kt_memory(c->t, c->sel, &o, out);
+}
+
 static const rp_runner runners[RP_NANALYSES] = {
     [RP_INFO] = run_info,
     [RP_TEMPORAL] = run_temporal,
@@ -92,6 +98,7 @@ static const rp_runner runners[RP_NANALYSES] = {
     [RP_LAUNCH] = run_launch,
     [RP_QUEUE] = run_queue,
     [RP_MEMCPY_BW] = run_memcpy_bw,
+    [RP_MEMORY] = run_memory,
     [RP_OVERLAP] = run_overlap,
     [RP_OVERLAP_BY_STEP] = run_overlap_by_step,
 };
@@ -101,7 +108,7 @@ static const char *const analysis_names[RP_NANALYSES] = {
     [RP_INFO] = "info", [RP_TEMPORAL] = "temporal", [RP_TEMPORAL_BY_STEP] = "temporal --by-step",
     [RP_BREAKDOWN] = "breakdown", [RP_CATEGORIES] = "categories", [RP_IDLE] = "idle", [RP_GAPS] = "gaps",
     [RP_LAUNCH] = "launch", [RP_QUEUE] = "queue", [RP_MEMCPY_BW] = "memcpy-bw", [RP_OVERLAP] = "overlap",
-    [RP_OVERLAP_BY_STEP] = "overlap --by-step",
+    [RP_OVERLAP_BY_STEP] = "overlap --by-step", [RP_MEMORY] = "memory",
 };
 
 const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)

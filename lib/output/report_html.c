@@ -143,6 +143,12 @@ const char *rp_fmt(char *buf, size_t cap, double v, rp_unit u)
     case RP_PLAIN:
         snprintf(buf, cap, "%.4g", v);
         break;
+    case RP_BYTES:
+        if (a >= 1024.0 * 1024 * 1024) snprintf(buf, cap, sig3(v / 1073741824.0), v / 1073741824.0, "GiB");
+        else if (a >= 1024.0 * 1024) snprintf(buf, cap, sig3(v / 1048576.0), v / 1048576.0, "MiB");
+        else if (a >= 1024) snprintf(buf, cap, sig3(v / 1024), v / 1024, "KiB");
+        else snprintf(buf, cap, "%.0f B", v);
+        break;
     }
     return buf;
 }

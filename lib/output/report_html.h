@@ -44,7 +44,7 @@ void rp_text(rp_html *h, const char *s);
 void rp_text_cut(rp_html *h, const char *s, size_t max);
 
 /* Units for rp_fmt: times are given in µs. */
-typedef enum { RP_US, RP_PCT, RP_GBPS, RP_COUNT, RP_PLAIN } rp_unit;
+typedef enum { RP_US, RP_PCT, RP_GBPS, RP_COUNT, RP_PLAIN, RP_BYTES } rp_unit;
 /* v with its unit in a fitting scale ("1.25 ms", "37.5 %", "1,204"); into buf. */
 const char *rp_fmt(char *buf, size_t cap, double v, rp_unit u);
 

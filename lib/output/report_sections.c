@@ -7,36 +7,47 @@
 #include "output/report_sections.h"
 
 const rp_section rp_sections[] = {
-    { "overview", "Overview", "Files, ranks, devices, GPU streams, steps and loader warnings.", rp_sec_overview },
+    { "overview", "Overview", "Files, ranks, devices, GPU streams, steps and loader warnings.", rp_sec_overview, NULL },
     { "temporal", "Temporal breakdown",
       "Where GPU time goes: idle, compute and non-compute (HTA temporal breakdown), per rank and per step.",
-      rp_sec_temporal },
+      rp_sec_temporal, NULL },
     { "kernel-types", "Kernel types",
       "GPU kernel time by HTA kernel type (communication, computation, memory and their overlaps).",
-      rp_sec_kernel_types },
+      rp_sec_kernel_types, NULL },
     { "top-kernels", "Top kernels per type",
       "The kernels taking most time in each type, per rank; the tail is folded into \"others\" (HTA).",
-      rp_sec_top_kernels },
+      rp_sec_top_kernels, NULL },
     { "distribution", "Kernel duration across ranks",
-      "Mean duration of each top kernel on every rank, whiskers from min to max (HTA).", rp_sec_distribution },
+      "Mean duration of each top kernel on every rank, whiskers from min to max (HTA).", rp_sec_distribution, NULL },
     { "categories", "Kernel categories",
       "Kernel time by category (GEMM, attention, elementwise, ...) and by the CPU op that launched it.",
-      rp_sec_categories },
+      rp_sec_categories, NULL },
     { "idle", "Idle time per stream",
       "Why each GPU stream is idle: waiting on the host, between back-to-back kernels, or other (HTA).",
-      rp_sec_idle },
+      rp_sec_idle, NULL },
     { "gaps", "Gaps and transitions",
       "Idle gaps between consecutive GPU events of a stream, and the kernel pairs they sit between.",
-      rp_sec_gaps },
+      rp_sec_gaps, NULL },
     { "launch", "Kernel launches",
-      "Launch delay (GPU start minus end of the launch call) and the outliers HTA flags.", rp_sec_launch },
+      "Launch delay (GPU start minus end of the launch call) and the outliers HTA flags.", rp_sec_launch, NULL },
     { "queue", "Launch queue length",
-      "Launches issued but not yet started on each GPU stream, over time (HTA queue length).", rp_sec_queue },
+      "Launches issued but not yet started on each GPU stream, over time (HTA queue length).", rp_sec_queue, NULL },
     { "memcpy-bw", "Memory bandwidth",
-      "Memcpy/memset bandwidth over time per copy kind (HTA memory bandwidth).", rp_sec_memcpy_bw },
+      "Memcpy/memset bandwidth over time per copy kind (HTA memory bandwidth).", rp_sec_memcpy_bw, NULL },
     { "overlap", "Communication / computation overlap",
       "Kernel time in communication and computation, and the share of communication overlapped by "
       "computation (HTA).",
-      rp_sec_overlap },
+      rp_sec_overlap, NULL },
+    { "memory", "Device memory",
+      "Memory allocated and reserved over time from the profiler's [memory] events, the peak, and the ops "
+      "holding memory at the peak (kineta memory).",
+      rp_sec_memory, rp_has_memory },
 };
 const size_t rp_nsections = sizeof rp_sections / sizeof *rp_sections;
+
+size_t rp_nsections_always(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rp_nsections; i++) n += rp_sections[i].shown == NULL;
+    return n;
+}

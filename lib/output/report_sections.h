@@ -29,6 +29,7 @@ typedef enum {
     RP_MEMCPY_BW,
     RP_OVERLAP,
     RP_OVERLAP_BY_STEP,
+    RP_MEMORY,
     RP_NANALYSES
 } rp_analysis;
 
@@ -96,10 +97,16 @@ typedef struct rp_section {
     /* Writes the section body; KT_ENOMEM aborts the report, anything else
      * is shown as a note in the section.                                */
     kt_status (*build)(rp_ctx *c);
+    /* Sections about what only some traces record ([memory] events, ...):
+     * whether this trace has it; a section not shown is left out of the
+     * page and its links.  NULL: always shown.                          */
+    bool (*shown)(rp_ctx *c);
 } rp_section;
 
 extern const rp_section rp_sections[];
 extern const size_t rp_nsections;
+/* The sections every page has (shown == NULL). */
+size_t rp_nsections_always(void);
 
 /* The builders (report_sec_*.c). */
 kt_status rp_sec_overview(rp_ctx *c);
@@ -114,5 +121,7 @@ kt_status rp_sec_launch(rp_ctx *c);
 kt_status rp_sec_queue(rp_ctx *c);
 kt_status rp_sec_memcpy_bw(rp_ctx *c);
 kt_status rp_sec_overlap(rp_ctx *c);
+kt_status rp_sec_memory(rp_ctx *c);
+bool rp_has_memory(rp_ctx *c);
 
 #endif
