@@ -12,7 +12,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* compare and attribute */
 
 /* across ranks */
-
+extern const cli_command cmd_collectives, cmd_stragglers;
 /* performance model */
 
 /* reports and exports */
@@ -36,7 +36,8 @@ const cli_command *const kt_commands[] = {
     /* compare and attribute */
 
     /* across ranks */
-
+    &cmd_collectives,
+    &cmd_stragglers,
     /* performance model */
 
     /* reports and exports */
