@@ -320,3 +320,27 @@ TEST(collectives_synth_gpus_per_node)
     kt_tables_free(ts);
     synth_free(&s);
 }
+
+/* New NCCL names (ncclDevKernel_*): HTA's metric under --hta-compat finds
+ * no communication kernel (its [BUG]) and says why; the default metric
+ * finds them and flags the late rank.                                     */
+TEST(stragglers_synth_hta_names_miss_new_nccl)
+{
+    synth_run s;
+    if (!synth_load(&s, "--ranks 4 --steps 3 --straggler 3:900")) {
+        synth_free(&s);
+        return;
+    }
+    kt_stragglers_options o = kt_stragglers_defaults();
+    o.candidates = 1;
+    kt_tables *ts;
+    CHECK_INT(kt_stragglers(s.t, NULL, &o, &ts), KT_OK);
+    const kt_table *h = fx_table(ts, "hta_stragglers");
+    CHECK_INT(kt_table_nrows(h), 1);
+    CHECK_INT(fx_num(h, 0, "rank"), 3);
+    kt_tables_free(ts);
+    s.t->hta_compat = true; /* only the comm-kernel name rule differs here */
+    CHECK_INT(kt_stragglers(s.t, NULL, &o, &ts), KT_EANALYSIS);
+    s.t->hta_compat = false;
+    synth_free(&s);
+}

@@ -141,7 +141,7 @@ static void keep_last_long(hta_run *h, double min_dur)
     for (size_t i = 0; i < h->nrows; i++)
         if ((double)h->rows[i].dur >= min_dur) h->rows[k++] = h->rows[i];
     h->nrows = k;
-    qsort(h->rows, h->nrows, sizeof *h->rows, group_cmp);
+    if (h->nrows) qsort(h->rows, h->nrows, sizeof *h->rows, group_cmp);
     k = 0;
     for (size_t i = 0; i < h->nrows; i++) {
         const krow *x = &h->rows[i], *y = i + 1 < h->nrows ? &h->rows[i + 1] : NULL;
