@@ -20,7 +20,7 @@ fi
 du -sh "$dir"
 for i in $(seq "${RUNS:-3}"); do
     for cmd in info collectives; do
-        /usr/bin/time -f "$cmd run $i: %e s wall, %U s user, %M KB peak RSS" \
+        /usr/bin/time -f "$cmd run $i: %e s wall, %U s user, %S s sys, %M KB peak RSS" \
             "$build/kineta" "$cmd" -q --format json -o /dev/null "$dir"/rank-*
     done
 done

@@ -170,8 +170,7 @@ static bool is_comm(const kt_trace *t, uint32_t name, uint8_t *memo, size_t nmem
     return yes;
 }
 
-/* Does any CPU event carry collective metadata (then the call tree is worth
- * building for kernels without it, or for the Seq)?                         */
+/* Does any record_param_comms op carry collective metadata? */
 static bool cpu_ops_have_metadata(const kt_trace *t, const kt_rank *r)
 {
     uint32_t rpc = kt_strtab_find(t->strs, "record_param_comms", 18);
@@ -236,13 +235,35 @@ static kt_status number_positions(kt_comm_recs *c)
     return KT_OK;
 }
 
+/* Records the kernel args left incomplete (no metadata, or no Seq). */
+static bool some_incomplete(const kt_comm_recs *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->r[i].meta != KT_META_KERNEL || c->r[i].seq < 0) return true;
+    return false;
+}
+
+/* Fill them again from the record_param_comms ops, if the rank has any with
+ * metadata: only then is the call tree worth building.                    */
+static void complete_from_cpu_ops(const kt_trace *t, const kt_rank *r, kt_comm_recs *c)
+{
+    if (!some_incomplete(c) || !cpu_ops_have_metadata(t, r) || kt_index_call_tree(r) != KT_OK) return;
+    c->name_only = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        kt_comm_rec *x = &c->r[i];
+        if (x->meta == KT_META_KERNEL && x->seq >= 0) continue;
+        fill_record(t, r, x->ev, true, x);
+        c->from_cpu_op += x->meta == KT_META_CPU_OP;
+    }
+    for (size_t i = 0; i < c->n; i++) c->name_only += c->r[i].meta == KT_META_NAME_ONLY;
+}
+
 kt_status kt_comm_map(const kt_trace *t, const kt_rank *r, kt_comm_recs *out)
 {
     *out = (kt_comm_recs){ .rank = r->rank };
     if (!r->idx) return KT_EANALYSIS;
-    bool tree = cpu_ops_have_metadata(t, r);
-    if (tree && kt_index_call_tree(r) != KT_OK) tree = false;
-    kt_status s = collect(t, r, out, tree);
+    kt_status s = collect(t, r, out, false);
+    if (s == KT_OK) complete_from_cpu_ops(t, r, out);
     if (s == KT_OK && out->n) qsort(out->r, out->n, sizeof *out->r, rec_cmp);
     if (s == KT_OK) s = number_positions(out);
     if (s != KT_OK) kt_comm_recs_free(out);
