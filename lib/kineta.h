@@ -398,20 +398,22 @@ kt_collectives_options kt_collectives_defaults(void);
 kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_collectives_options *opt,
                          kt_tables **out);
 
-/* stragglers: which rank holds the others back.  Under t->hta_compat, HTA's
- * get_potential_stragglers (A4.12: the late start of the dominant
- * communication kernel, per-step top-k; comm kernels are names starting
- * "ncclKernel" as in HTA) — table "stragglers": rank, count (steps flagged),
- * in HTA's order; table "metric": rank, iteration, stream, name,
- * normalized_start_time, is_straggler.  By default the same metric with
- * every NCCL/RCCL name ("hta_metric" table), and our own evidence: table
- * "arrivals" (per rank: times_arrived_last, pct_arrived_last,
- * total_wait_time_us, mean_wait_time_us over matched implicit-sync
- * collectives, aligned as opt->align), table "compute" (per rank: steps,
- * compute_us_per_step (computation kernel time per ProfilerStep),
- * robust_z (0.6745·(x − median)/MAD across ranks)) and table "verdict":
- * rank, verdict ("arrives last" | "slow compute"), evidence (one line with
- * the numbers).                                                             */
+/* stragglers: which rank holds the others back (docs/collectives.md).
+ * Under t->hta_compat, HTA's get_potential_stragglers (A4.12: the late start
+ * of the dominant long communication kernel, per-step top-k; communication
+ * kernels are names starting "ncclKernel" as in HTA): tables "stragglers"
+ * (rank, count = steps flagged; HTA's list, in its order) and "metric"
+ * (rank, iteration, stream, name, normalized_start_time, is_straggler);
+ * KT_EANALYSIS where HTA raises (no ProfilerStep, no candidate kernel).
+ * By default, in this order: "verdict" (rank, verdict "arrives last" |
+ * "slow compute", evidence: one line with the numbers), "arrivals" (per
+ * rank over matched implicit-sync collectives, aligned as opt->align:
+ * rank, collectives, times_arrived_last, pct_arrived_last,
+ * total_wait_time_us, mean_wait_time_us), "compute" (rank, steps,
+ * compute_us_per_step = computation-kernel time per ProfilerStep,
+ * robust_z = 0.6745·(x − median)/MAD across ranks), then HTA's metric
+ * with every NCCL/RCCL name as "hta_stragglers" and "hta_metric" (when it
+ * has no answer, "hta_stragglers" has one column why_empty saying why).  */
 typedef struct kt_stragglers_options {
     int candidates;          /* HTA's num_candidates (2)                     */
     const int64_t *steps;    /* ProfilerSteps to use; NULL = all             */

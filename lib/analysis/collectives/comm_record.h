@@ -4,7 +4,7 @@
  *
  * Why records: matching collectives across ranks needs only a few fields per
  * kernel (times, stream, process group, sequence number, sizes, dtype), so a
- * rank's model is reduced to ~80 bytes per collective before the reduce step
+ * rank's model is reduced to 88 bytes per collective before the reduce step
  * (comm_match.h) looks at several ranks at once.  Strings are ids in the
  * trace's shared string table.
  */
