@@ -344,3 +344,75 @@ TEST(stragglers_synth_hta_names_miss_new_nccl)
     s.t->hta_compat = false;
     synth_free(&s);
 }
+
+/* Keep only rank r's events that start at or after `from` and end by `to`
+ * (a profiler started late or stopped early), then re-index.              */
+static void cut_rank(kt_trace *t, kt_rank *r, int64_t from, int64_t to)
+{
+    uint32_t *keep = malloc(r->ev.n * sizeof *keep);
+    size_t n = 0;
+    for (uint32_t i = 0; keep && i < r->ev.n; i++)
+        if (r->ev.ts[i] >= from && r->ev.ts[i] + (r->ev.dur[i] > 0 ? r->ev.dur[i] : 0) <= to) keep[n++] = i;
+    CHECK(keep && kt_events_select(&r->ev, keep, n));
+    free(keep);
+    kt_summary_scan(r, t->strs);
+    CHECK_INT(kt_index_build(r, t->strs), KT_OK);
+}
+
+/* Start of the k-th communication kernel of a rank, from its end (k < 0). */
+static int64_t comm_kernel_ts(const kt_rank *r, const kt_strtab *strs, int k)
+{
+    int64_t ts[4096];
+    int n = 0;
+    for (uint32_t i = 0; i < r->ev.n && n < 4096; i++)
+        if (r->ev.kind[i] == KT_K_KERNEL && kt_starts_with(kt_strtab_get(strs, r->ev.name[i]), "ncclDevKernel"))
+            ts[n++] = r->ev.ts[i];
+    for (int i = 1; i < n; i++) /* insertion sort: a few dozen kernels */
+        for (int j = i; j > 0 && ts[j] < ts[j - 1]; j--) {
+            int64_t x = ts[j];
+            ts[j] = ts[j - 1];
+            ts[j - 1] = x;
+        }
+    return k >= 0 ? ts[k] : ts[n + k];
+}
+
+/* Rank 2's profiler starts at its 4th collective, rank 3's stops before its
+ * last 2: Seq matching keeps every other instance exact and reports the 6
+ * instances that lost a rank, never pairing the wrong kernels.            */
+TEST(collectives_synth_ranks_start_and_end_mid_run)
+{
+    synth_run s;
+    if (!synth_load(&s, "--ranks 4 --steps 3 --clock-skew 300")) {
+        synth_free(&s);
+        return;
+    }
+    kt_rank *r2 = s.t->ranks[2], *r3 = s.t->ranks[3];
+    cut_rank(s.t, r2, comm_kernel_ts(r2, s.t->strs, 4), INT64_MAX);
+    cut_rank(s.t, r3, INT64_MIN, comm_kernel_ts(r3, s.t->strs, -2));
+    kt_tables *ts;
+    CHECK_INT(kt_collectives(s.t, NULL, NULL, &ts), KT_OK);
+    const kt_table *un = fx_table(ts, "unmatched"), *sync = fx_table(ts, "implicit_sync");
+    CHECK_INT(kt_table_nrows(un), 4 + 2);
+    for (size_t i = 0; i < kt_table_nrows(un); i++) {
+        CHECK_STR(kt_table_str(un, i, 5), "missing ranks");
+        CHECK_STR(kt_table_str(un, i, 1), "seq");
+    }
+    check_offsets(&s, ts);
+    /* every implicit-sync row still matches its truth instance exactly */
+    size_t checked = 0;
+    for (const char *o = strstr(s.truth, "{\"slot\": "); o; o = strstr(o + 1, "{\"slot\": ")) {
+        char obj[8192], id[64];
+        size_t len = (size_t)(strchr(o, '}') - o);
+        len = len < sizeof obj - 1 ? len : sizeof obj - 1;
+        memcpy(obj, o, len);
+        obj[len] = 0;
+        snprintf(id, sizeof id, "%lld_%lld", (long long)field(strstr(obj, "\"pg\": \""), "pg", 0),
+                 (long long)field(obj, "seq", 0));
+        if (strstr(obj, "\"implicit_sync\": true") && fx_row(sync, "collective_id", id, -1) >= 0)
+            check_instance(sync, obj, &checked);
+    }
+    CHECK_INT(checked, kt_table_nrows(sync));
+    CHECK(checked > 10);
+    kt_tables_free(ts);
+    synth_free(&s);
+}
