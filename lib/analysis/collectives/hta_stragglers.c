@@ -37,6 +37,8 @@ typedef struct hta_run {
     size_t iters_present;
     krow *rows;
     size_t nrows, cap;
+    uint8_t *comm_memo; /* per name id: 0 unknown, 1 comm kernel, 2 not */
+    size_t nmemo;
 } hta_run;
 
 static int i64_cmp(const void *a, const void *b)
@@ -75,17 +77,63 @@ static kt_status select_steps(hta_run *h, const kt_rank_sel *sel)
     return KT_OK;
 }
 
-static int64_t hta_iteration(const kt_rank *r, uint32_t ev)
+/* The CPU step containing a time, remembering the last interval found (a
+ * step, or the gap between two): events come nearly in time order, so most
+ * lookups hit it.  Only for ranks whose steps do not overlap (then at most
+ * one step contains a time, and this is kt_event_step's answer); else every
+ * lookup goes to kt_event_step.                                            */
+typedef struct step_cursor {
+    const kt_rank *r;
+    bool disjoint;
+    int64_t lo, hi, num; /* [lo, hi) lies in step num (-1: in no step) */
+} step_cursor;
+
+static step_cursor cursor_new(const kt_rank *r)
 {
-    if (!kt_kind_is_gpu(r->ev.kind[ev])) return kt_event_step(r, ev);
+    const kt_step *s = r->idx->cpu_steps;
+    bool disjoint = true;
+    for (size_t i = 1; i < r->idx->ncpu_steps; i++) disjoint &= s[i - 1].ts + s[i - 1].dur <= s[i].ts;
+    return (step_cursor){ .r = r, .disjoint = disjoint, .lo = 1, .hi = 0 };
+}
+
+static int64_t cursor_step(step_cursor *c, uint32_t cpu_ev)
+{
+    int64_t ts = c->r->ev.ts[cpu_ev];
+    if (!c->disjoint) return kt_event_step(c->r, cpu_ev);
+    if (ts >= c->lo && ts < c->hi) return c->num;
+    const kt_step *s = c->r->idx->cpu_steps;
+    size_t lo = 0, hi = c->r->idx->ncpu_steps; /* first step starting after ts */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].ts <= ts) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo > 0 && ts < s[lo - 1].ts + s[lo - 1].dur) {
+        c->lo = s[lo - 1].ts, c->hi = s[lo - 1].ts + s[lo - 1].dur, c->num = s[lo - 1].num;
+    } else {
+        c->lo = lo > 0 ? s[lo - 1].ts + s[lo - 1].dur : INT64_MIN;
+        c->hi = lo < c->r->idx->ncpu_steps ? s[lo].ts : INT64_MAX;
+        c->num = -1;
+    }
+    return c->num;
+}
+
+/* HTA's iteration column (A2.7): host events by the CPU step containing
+ * their start, GPU events by the step of their launching call.           */
+static int64_t hta_iteration(step_cursor *cpu, step_cursor *launch, const kt_rank *r, uint32_t ev)
+{
+    if (!kt_kind_is_gpu(r->ev.kind[ev])) return cursor_step(cpu, ev);
     uint32_t call = kt_gpu_launcher(r, ev);
-    return call == KT_NONE ? -1 : kt_event_step(r, call);
+    return call == KT_NONE ? -1 : cursor_step(launch, call);
 }
 
 static bool is_comm_name(const hta_run *h, uint32_t name)
 {
+    if (name < h->nmemo && h->comm_memo[name]) return h->comm_memo[name] == 1;
     const char *s = kt_strtab_get(h->t->strs, name);
-    return h->a->hta_names ? kt_starts_with(s, "ncclKernel") : kt_is_comm_kernel_name(s);
+    bool yes = h->a->hta_names ? kt_starts_with(s, "ncclKernel") : kt_is_comm_kernel_name(s);
+    if (name < h->nmemo) h->comm_memo[name] = yes ? 1 : 2;
+    return yes;
 }
 
 static bool push_row(hta_run *h, krow row)
@@ -106,9 +154,10 @@ static bool push_row(hta_run *h, krow row)
 static kt_status scan_rank(hta_run *h, const kt_rank *r, uint8_t *seen_iter)
 {
     const kt_events *e = &r->ev;
+    step_cursor cpu = cursor_new(r), launch = cpu;
     for (uint32_t i = 0; i < e->n; i++) {
         if (e->ph[i] != 'X' || e->kind[i] == KT_K_TRACE_SPAN || e->cat[i] == KT_NONE) continue;
-        int64_t it = hta_iteration(r, i);
+        int64_t it = hta_iteration(&cpu, &launch, r, i);
         if (!selected_step(h, it)) continue;
         size_t si = (size_t)((int64_t *)bsearch(&it, h->steps, h->nsteps, sizeof it, i64_cmp) - h->steps);
         seen_iter[si] = 1;
@@ -298,12 +347,13 @@ static kt_status run_steps(hta_run *h, const kt_rank_sel *sel, kt_table *metric,
 kt_status kt_hta_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_hta_straggler_args *a,
                             kt_table **stragglers, kt_table **metric, char *err, size_t errlen)
 {
-    hta_run h = { .t = t, .a = a, .tmin = INT64_MAX, .tmax = INT64_MIN };
+    hta_run h = { .t = t, .a = a, .tmin = INT64_MAX, .tmax = INT64_MIN, .nmemo = kt_strtab_count(t->strs) };
+    h.comm_memo = calloc(h.nmemo ? h.nmemo : 1, 1);
     *stragglers = NULL;
     *metric = metric_table(a->table_names[1]);
     rank_count *counts = calloc(t->nranks ? t->nranks : 1, sizeof *counts);
     size_t ncounts = 0;
-    kt_status s = *metric && counts ? select_steps(&h, sel) : KT_ENOMEM;
+    kt_status s = *metric && counts && h.comm_memo ? select_steps(&h, sel) : KT_ENOMEM;
     if (s == KT_OK && h.nsteps == 0) {
         snprintf(err, errlen, "no ProfilerStep in the selected ranks (HTA raises ValueError)");
         s = KT_EANALYSIS;
@@ -316,6 +366,7 @@ kt_status kt_hta_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_
         *metric = NULL;
     }
     free(counts);
+    free(h.comm_memo);
     free(h.rows);
     free(h.steps);
     return s;
