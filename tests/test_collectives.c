@@ -249,7 +249,7 @@ TEST(collectives_metadata_from_record_param_comms)
     kt_trace_free(t);
 }
 
-/* All-to-all-v: rank 0 sends [1, 3] floats, rank 1 [2, 2]. */
+/* All-to-all-v: rank 0 sends [1, 3] floats to ranks [0, 1], rank 1 [2, 2]. */
 TEST(collectives_all2allv_sizes)
 {
     kt_trace *t = fx_trace();
@@ -267,6 +267,13 @@ TEST(collectives_all2allv_sizes)
     CHECK_NEAR(fx_num(tb, 0, "max_rank_dur/min_rank_dur"), 2.0, 1e-12);
     CHECK_NEAR(fx_num(tb, 0, "wall_time"), 40, 1e-9);
     CHECK_NEAR(fx_num(tb, 0, "throughput (GB/s)"), 32 / 1e9 / 40e-6, 1e-12);
+    /* who sent what to whom: the splits in "Process Group Ranks" order */
+    const kt_table *hm = fx_table(ts, "all2allv_heatmap");
+    CHECK_INT(kt_table_nrows(hm), 2);
+    CHECK_NEAR(fx_num(hm, 0, "to rank 0 (bytes)"), 4, 0);
+    CHECK_NEAR(fx_num(hm, 0, "to rank 1 (bytes)"), 12, 0);
+    CHECK_NEAR(fx_num(hm, 1, "to rank 0 (bytes)"), 8, 0);
+    CHECK_NEAR(fx_num(hm, 1, "to rank 1 (bytes)"), 8, 0);
     kt_tables_free(ts);
     kt_trace_free(t);
 }

@@ -197,6 +197,17 @@ TEST(collectives_synth_skew_straggler_match_truth)
     const kt_table *ranks = fx_table(ts, "ranks");
     CHECK_INT(fx_num(ranks, 0, "with_seq"), fx_num(ranks, 0, "comm_kernels"));
     CHECK_INT(kt_table_nrows(fx_table(ts, "all2allv")), 3);
+    /* each heatmap row sums the rank's bytes over the all-to-all-v rows */
+    const kt_table *a2a = fx_table(ts, "all2allv"), *hm = fx_table(ts, "all2allv_heatmap");
+    for (size_t r = 0; r < 4; r++) {
+        char col[32];
+        double sent = 0, row = 0;
+        snprintf(col, sizeof col, "rank_%zu_bytes", r);
+        for (size_t i = 0; i < kt_table_nrows(a2a); i++) sent += fx_num(a2a, i, col);
+        for (size_t d = 1; d < kt_table_ncols(hm); d++) row += kt_table_float(hm, r, d);
+        CHECK(sent > 0);
+        CHECK_NEAR(row, sent, 0);
+    }
     kt_tables_free(ts);
 
     CHECK_INT(kt_stragglers(s.t, NULL, NULL, &ts), KT_OK);
