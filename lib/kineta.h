@@ -358,7 +358,8 @@ typedef enum { KT_ALIGN_COLLECTIVES = 0, KT_ALIGN_NONE, KT_ALIGN_HTA } kt_align_
  *    avg_wait_time, earliest arrival rank, latest arrival rank, algo bw
  *    (GB/s) (MB/1024 / latency s), bus bw (GB/s) (algo bw × 2(n−1)/n for
  *    allreduce, (n−1)/n otherwise: nccl-tests); with gpus_per_node also
- *    node_span and intra_node; then rank_<r>_ts, rank_<r>_dur,
+ *    node_span (nodes, rank / gpus_per_node, of the Process Group Ranks,
+ *    else of the members) and intra_node; then rank_<r>_ts, rank_<r>_dur,
  *    rank_<r>_wait_time (wait = latest start − own start) for every loaded
  *    rank (null when not a member);
  *  "summary" — per (Collective name, dtype, In msg nelems, Process Group

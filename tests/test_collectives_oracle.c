@@ -45,6 +45,15 @@ TEST(collectives_oracle_nccl_parser_config_sizes)
     CHECK_INT(kt_table_nrows(sum), 5);
     for (size_t i = 0; i < kt_table_nrows(sum); i++) CHECK_INT(fx_num(sum, i, "count"), 3);
     kt_tables_free(ts);
+    /* the process group lists ranks [0, 1]: two nodes of one GPU each, even
+     * though only rank 0's file is here                                    */
+    kt_collectives_options o = kt_collectives_defaults();
+    o.gpus_per_node = 1;
+    CHECK_INT(kt_collectives(t, NULL, &o, &ts), KT_OK);
+    sync = fx_table(ts, "implicit_sync");
+    CHECK_INT(fx_num(sync, 0, "node_span"), 2);
+    CHECK_INT(fx_num(sync, 0, "intra_node"), 0);
+    kt_tables_free(ts);
 }
 
 /* trace_filter: two ranks of a 128-rank job; SendRecv kernels with no

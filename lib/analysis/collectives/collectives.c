@@ -113,15 +113,33 @@ static int member_rank(const kt_comm_world *w, const kt_coll_inst *in, uint32_t 
     return w->ranks[w->match.members[in->first + k].rank_i].rank;
 }
 
-/* Number of nodes the members sit on (rank / gpus_per_node). */
-static int node_span(const kt_comm_world *w, const kt_coll_inst *in, int gpn)
+/* Nodes (rank / gpus_per_node) of the process group: its "Process Group
+ * Ranks" when the trace lists them (ranks not loaded count too), else the
+ * members'.  At most 4096 distinct nodes are told apart.                   */
+static int node_span(const kt_trace *t, const kt_comm_world *w, const kt_coll_inst *in, int gpn)
 {
+    enum { MAX_NODES = 4096 };
+    int64_t nodes[MAX_NODES];
     int span = 0;
-    for (uint32_t k = 0; k < in->n; k++) {
-        int node = member_rank(w, in, k) / gpn;
+    const kt_comm_rec *c0 = kt_member_rec(&w->match, &w->match.members[in->first]);
+    const char *list = c0->pg_ranks == KT_NONE ? "" : kt_strtab_get(t->strs, c0->pg_ranks);
+    const char *p = *list == '[' ? list + 1 : "";
+    for (uint32_t k = 0; span < MAX_NODES;) {
+        int64_t rank;
+        if (*p && *p != ']') {
+            char *end;
+            rank = strtoll(p, &end, 10);
+            if (end == p) break;
+            for (p = end; *p == ',' || *p == ' ';) p++;
+        } else if (list[0] != '[' && k < in->n) {
+            rank = member_rank(w, in, k++);
+        } else {
+            break;
+        }
+        int64_t node = rank / gpn;
         bool seen = false;
-        for (uint32_t j = 0; j < k && !seen; j++) seen = member_rank(w, in, j) / gpn == node;
-        span += !seen;
+        for (int j = 0; j < span && !seen; j++) seen = nodes[j] == node;
+        if (!seen) nodes[span++] = node;
     }
     return span;
 }
@@ -152,7 +170,7 @@ static void add_sync_row(coll_run *run, const kt_coll_inst *in)
     kt_table_set_float(tb, 17, m.algo_bw);
     kt_table_set_float(tb, 18, m.bus_bw);
     if (run->o.gpus_per_node > 0) {
-        int span = node_span(w, in, run->o.gpus_per_node);
+        int span = node_span(run->t, w, in, run->o.gpus_per_node);
         kt_table_set_int(tb, 19, span);
         kt_table_set_int(tb, 20, span == 1);
     }
