@@ -391,7 +391,12 @@ typedef enum { KT_ALIGN_COLLECTIVES = 0, KT_ALIGN_NONE, KT_ALIGN_HTA } kt_align_
  *    collectives (how many), via (rank it was measured against), applied;
  *  "ranks" — per rank: rank, comm_kernels, metadata_from_kernel,
  *    metadata_from_cpu_op, name_only (kind from the kernel name only),
- *    with_seq.                                                             */
+ *    with_seq;
+ *  "kernels" — every communication kernel of every rank (TraceLens's long
+ *    format): rank, collective_id, match, status (of its instance),
+ *    Collective name, kind, dtype, In msg nelems, Out msg nelems, Group
+ *    size, Process Group Name, Seq, stream, ts (µs, aligned), dur,
+ *    metadata (kernel | cpu_op | name), name (the kernel's).               */
 typedef struct kt_collectives_options {
     kt_align_mode align;  /* default KT_ALIGN_COLLECTIVES                  */
     int gpus_per_node;    /* > 0: node ids, node_span, intra_node          */

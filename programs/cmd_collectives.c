@@ -14,7 +14,8 @@ static const cli_option collectives_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const collectives_tables[] = { "implicit_sync", "summary", "all2allv", "all2allv_heatmap", "other",
-                                                  "stragglers", "unmatched", "clock_offsets", "ranks", NULL };
+                                                  "stragglers", "unmatched", "clock_offsets", "ranks", "kernels",
+                                                  NULL };
 
 static void collectives_init(void *state)
 {

@@ -153,6 +153,15 @@ TEST(collectives_mid_collective_start_reported)
     CHECK_STR(kt_table_str(un, 0, 5), "missing ranks");
     CHECK_INT(fx_num(un, 0, "ranks present"), 1);
     CHECK_INT(fx_num(un, 0, "ranks expected"), 2);
+    /* every kernel is listed, with the status of its instance */
+    const kt_table *k = fx_table(ts, "kernels");
+    CHECK_INT(kt_table_nrows(k), 3);
+    CHECK_STR(kt_table_str(k, 0, 1), "0_1");
+    CHECK_STR(kt_table_str(k, 0, 3), "missing ranks");
+    CHECK_STR(kt_table_str(k, 2, 3), "complete");
+    CHECK_INT(fx_num(k, 2, "rank"), 1);
+    CHECK_INT(fx_num(k, 2, "Seq"), 2);
+    CHECK_STR(kt_table_str(k, 2, 15), "kernel");
     kt_tables_free(ts);
     kt_trace_free(t);
 }

@@ -309,7 +309,7 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
     kt_status s = kt_comm_world_build(t, sel, run.o.align, run.o.tracelens, &w);
     if (s != KT_OK) return s;
     run.w = &w;
-    kt_table *tb[9] = { 0 };
+    kt_table *tb[10] = { 0 };
     if (make_tables(&run)) {
         for (size_t i = 0; i < w.match.ninst; i++) add_instance(&run, &w.match.inst[i]);
         tb[1] = kt_coll_summary_table(t, &w);
@@ -317,6 +317,7 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
         tb[6] = kt_coll_offsets_table(&w);
         tb[7] = kt_coll_ranks_table(&w);
         tb[8] = kt_coll_heatmap_table(t, &w);
+        tb[9] = kt_coll_kernels_table(t, &w);
     }
     tb[0] = run.sync;
     tb[2] = run.a2a;
@@ -324,6 +325,6 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
     tb[5] = run.unmatched;
     kt_comm_world_free(&w);
     /* the heatmap after all2allv, as TraceLens's sheets */
-    kt_table *ordered[9] = { tb[0], tb[1], tb[2], tb[8], tb[3], tb[4], tb[5], tb[6], tb[7] };
-    return kt_tables_from(ordered, 9, out);
+    kt_table *ordered[10] = { tb[0], tb[1], tb[2], tb[8], tb[3], tb[4], tb[5], tb[6], tb[7], tb[9] };
+    return kt_tables_from(ordered, 10, out);
 }

@@ -260,7 +260,7 @@ static void complete_from_cpu_ops(const kt_trace *t, const kt_rank *r, kt_comm_r
 
 kt_status kt_comm_map(const kt_trace *t, const kt_rank *r, kt_comm_recs *out)
 {
-    *out = (kt_comm_recs){ .rank = r->rank };
+    *out = (kt_comm_recs){ .rank = r->rank, .src = r };
     if (!r->idx) return KT_EANALYSIS;
     kt_status s = collect(t, r, out, false);
     if (s == KT_OK) complete_from_cpu_ops(t, r, out);

@@ -47,6 +47,7 @@ typedef struct kt_comm_rec {
 
 typedef struct kt_comm_recs {
     int rank;
+    const kt_rank *src;        /* the rank the records came from            */
     kt_comm_rec *r;            /* sorted by ts (ties: event order)          */
     size_t n;
     size_t from_cpu_op, name_only; /* how many took metadata from where     */
