@@ -113,3 +113,50 @@ TEST(collectives_every_shared_trace)
     CHECK(ran > 10);
     fx_free_paths(paths, n);
 }
+
+/* Odd metadata as real files write it or garble it: a numeric PG name, a
+ * string nelems, a negative Seq, an unparsable rank list, a split list
+ * longer than the group.  Nothing crashes; what cannot be used is null.  */
+TEST(collectives_odd_metadata_from_files)
+{
+    static const char *const args[] = {
+        "\"Collective name\": \"allreduce\", \"Process Group Name\": 0, \"In msg nelems\": \"many\", \"Seq\": -5",
+        "\"Collective name\": \"all_to_allv\", \"dtype\": \"Float\", \"Process Group Name\": \"7\", "
+        "\"Process Group Ranks\": \"[0, x]\", \"In split size\": \"[1, 2, 3, 4, 5]\", \"Seq\": 1",
+        "\"Collective name\": \"\", \"dtype\": \"NoSuchType\", \"In msg nelems\": 99999999999999999999, "
+        "\"Group size\": -3, \"Process Group Name\": \"\", \"Process Group Ranks\": \"[\"",
+    };
+    for (size_t a = 0; a < sizeof args / sizeof *args; a++) {
+        char json[2048];
+        int n = snprintf(json, sizeof json,
+                         "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+                         "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)\", \"pid\": 0, \"tid\": 20, \"ts\": 10, "
+                         "\"dur\": 5, \"args\": {\"stream\": 20, \"correlation\": 3, %s}}]}",
+                         args[a]);
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        CHECK_INT(kt_load_buffer("rank-0.json", json, (size_t)n, NULL, &t, &fail), KT_OK);
+        kt_diags_free(fail);
+        if (!t) continue;
+        kt_tables *ts = NULL;
+        CHECK_INT(kt_collectives(t, NULL, NULL, &ts), KT_OK);
+        const kt_table *k = fx_table(ts, "kernels");
+        CHECK_INT(kt_table_nrows(k), 1);
+        CHECK_INT(kt_table_nrows(fx_table(ts, "unmatched")), 0);
+        CHECK(kt_table_is_null(k, 0, 7)); /* In msg nelems: unusable in cases 0 and 2, absent in 1 */
+        if (a == 0) CHECK_STR(kt_table_str(k, 0, 2), "stream"); /* a numeric PG name is no PG name */
+        if (a == 1) {
+            CHECK_STR(kt_table_str(k, 0, 5), "alltoallv");
+            /* the rank list stops at "x": 1 float of the first split to rank 0 */
+            CHECK_NEAR(fx_num(fx_table(ts, "all2allv_heatmap"), 0, "to rank 0 (bytes)"), 4, 0);
+        }
+        if (a == 2) {
+            CHECK(kt_table_is_null(k, 0, 9)); /* Group size -3 */
+            CHECK_STR(kt_table_str(k, 0, 5), "allreduce"); /* from the kernel name */
+        }
+        kt_tables_free(ts);
+        CHECK_INT(kt_stragglers(t, NULL, NULL, &ts), KT_OK);
+        kt_tables_free(ts);
+        kt_trace_free(t);
+    }
+}
