@@ -145,7 +145,7 @@ static void default_expected(kt_comm_match *m, size_t from, size_t to)
             seen[r] = 1;
         }
     for (size_t i = from; i < to; i++)
-        if (m->inst[i].expected == 0) m->inst[i].expected = (uint16_t)(seen ? count : (int)m->nranks);
+        if (m->inst[i].expected == 0) m->inst[i].expected = (uint32_t)(seen ? count : (int)m->nranks);
     free(seen);
 }
 
@@ -167,7 +167,7 @@ static kt_status group_instances(const kt_trace *t, kt_comm_match *m, const entr
         const kt_comm_rec *c0 = kt_member_rec(m, &m->members[i]);
         int listed = ranks_in_list(c0->pg_ranks == KT_NONE ? NULL : kt_strtab_get(t->strs, c0->pg_ranks),
                                    m->ranks, m->nranks);
-        in->expected = (uint16_t)(listed > 0 ? listed : 0);
+        in->expected = (uint32_t)(listed > 0 ? listed : 0);
         m->ninst++;
         bool group_ends = j == n || e[j].pg != e[i].pg || e[j].stream != e[i].stream;
         if (group_ends) {

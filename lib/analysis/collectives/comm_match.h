@@ -33,7 +33,7 @@ typedef struct kt_coll_inst {
     uint32_t pg;        /* KT_NONE: matched by stream                     */
     int32_t stream;     /* the stream for KT_MATCH_STREAM, else 0         */
     int64_t key;        /* seq or position                                */
-    uint16_t expected;  /* loaded ranks that should take part              */
+    uint32_t expected;  /* loaded ranks that should take part              */
     uint8_t mode, status;
 } kt_coll_inst;
 
