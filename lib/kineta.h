@@ -371,6 +371,10 @@ typedef enum { KT_ALIGN_COLLECTIVES = 0, KT_ALIGN_NONE, KT_ALIGN_HTA } kt_align_
  *    latest end), throughput (GB/s) (total bytes / wall time), size_imbalance
  *    (max rank bytes / mean), max_rank_dur/min_rank_dur, skew in start time,
  *    skew in end time, rank_<r>_bytes, rank_<r>_dur;
+ *  "all2allv_summary" — per (dtype, Process Group Name, Group size): count,
+ *    wall_time_*, throughput (GB/s)_*, size_imbalance_*,
+ *    max_rank_dur/min_rank_dur_* (* = mean, median, min, max), Total wall
+ *    time (ms) (TraceLens nccl_summary_all2allv);
  *  "all2allv_heatmap" — bytes sent from each rank (row: src rank) to each
  *    rank (columns "to rank <r> (bytes)") over all all-to-all-v instances,
  *    from the "In split size" lists (TraceLens nccl_all2allv_heatmap);

@@ -13,9 +13,9 @@ static const cli_option collectives_options[] = {
     { "tracelens", NULL, "TraceLens's semantics: match by position in the process group, no alignment" },
     { NULL, NULL, NULL },
 };
-static const char *const collectives_tables[] = { "implicit_sync", "summary", "all2allv", "all2allv_heatmap", "other",
-                                                  "stragglers", "unmatched", "clock_offsets", "ranks", "kernels",
-                                                  NULL };
+static const char *const collectives_tables[] = { "implicit_sync", "summary", "all2allv", "all2allv_summary",
+                                                  "all2allv_heatmap", "other", "stragglers", "unmatched",
+                                                  "clock_offsets", "ranks", "kernels", NULL };
 
 static void collectives_init(void *state)
 {

@@ -276,6 +276,12 @@ TEST(collectives_all2allv_sizes)
     CHECK_NEAR(fx_num(tb, 0, "max_rank_dur/min_rank_dur"), 2.0, 1e-12);
     CHECK_NEAR(fx_num(tb, 0, "wall_time"), 40, 1e-9);
     CHECK_NEAR(fx_num(tb, 0, "throughput (GB/s)"), 32 / 1e9 / 40e-6, 1e-12);
+    const kt_table *sum = fx_table(ts, "all2allv_summary");
+    CHECK_INT(kt_table_nrows(sum), 1);
+    CHECK_INT(fx_num(sum, 0, "count"), 1);
+    CHECK_NEAR(fx_num(sum, 0, "wall_time_median"), 40, 1e-9);
+    CHECK_NEAR(fx_num(sum, 0, "max_rank_dur/min_rank_dur_max"), 2.0, 1e-12);
+    CHECK_NEAR(fx_num(sum, 0, "Total wall time (ms)"), 0.04, 1e-12);
     /* who sent what to whom: the splits in "Process Group Ranks" order */
     const kt_table *hm = fx_table(ts, "all2allv_heatmap");
     CHECK_INT(kt_table_nrows(hm), 2);

@@ -309,7 +309,7 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
     kt_status s = kt_comm_world_build(t, sel, run.o.align, run.o.tracelens, &w);
     if (s != KT_OK) return s;
     run.w = &w;
-    kt_table *tb[10] = { 0 };
+    kt_table *tb[11] = { 0 };
     if (make_tables(&run)) {
         for (size_t i = 0; i < w.match.ninst; i++) add_instance(&run, &w.match.inst[i]);
         tb[1] = kt_coll_summary_table(t, &w);
@@ -318,6 +318,7 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
         tb[7] = kt_coll_ranks_table(&w);
         tb[8] = kt_coll_heatmap_table(t, &w);
         tb[9] = kt_coll_kernels_table(t, &w);
+        tb[10] = kt_coll_a2a_summary_table(run.a2a);
     }
     tb[0] = run.sync;
     tb[2] = run.a2a;
@@ -325,6 +326,6 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
     tb[5] = run.unmatched;
     kt_comm_world_free(&w);
     /* the heatmap after all2allv, as TraceLens's sheets */
-    kt_table *ordered[10] = { tb[0], tb[1], tb[2], tb[8], tb[3], tb[4], tb[5], tb[6], tb[7], tb[9] };
-    return kt_tables_from(ordered, 10, out);
+    kt_table *ordered[11] = { tb[0], tb[1], tb[2], tb[10], tb[8], tb[3], tb[4], tb[5], tb[6], tb[7], tb[9] };
+    return kt_tables_from(ordered, 11, out);
 }
