@@ -99,7 +99,7 @@ static const char USAGE[] =
     "                    when the last member has arrived (truth.json: \"collectives\")\n"
     "  --clock-skew US   per-rank clock offsets up to +-US (implies --collectives)\n"
     "  --straggler R:US  rank R arrives US late at every collective (implies --collectives)\n"
-    "  --slow-rank R:PCT rank R's computation kernels take PCT%% longer (implies --collectives)\n"
+    "  --slow-rank R:PCT rank R's computation kernels take PCT% longer (implies --collectives)\n"
     "  -h, --help        this text\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 1 write failure.\n";
