@@ -511,6 +511,111 @@ kt_status kt_memory_timeline_file(const char *path, const char *out_dir, kt_tabl
 
 /* ---- across ranks: collectives, stragglers, clock alignment ---------------- */
 
+/* Clock alignment for cross-rank analyses (docs/collectives.md).  Ranks on
+ * different hosts have different clocks; COLLECTIVES estimates each rank's
+ * offset from the ends of matched implicit-sync collectives (all ranks
+ * leave those together) and subtracts it; NONE compares times as written;
+ * HTA is HTA's A2.10 (one global origin, no per-rank correction: the same
+ * differences as NONE).                                                     */
+typedef enum { KT_ALIGN_COLLECTIVES = 0, KT_ALIGN_NONE, KT_ALIGN_HTA } kt_align_mode;
+
+/* collectives: every communication kernel (NCCL/RCCL, ncclKernel_* and
+ * ncclDevKernel_*) of every rank, with its metadata (kernel args, else the
+ * launching record_param_comms op, else only the kind from the kernel
+ * name), matched across ranks by (process group, Seq) where the trace has
+ * it, else by position within the process group (TraceLens), else by
+ * position on the stream (no metadata).  Times are µs from the earliest
+ * event of all ranks (t->min_ts), after alignment.  Tables:
+ *  "implicit_sync" — one row per matched allreduce / allgather /
+ *    reducescatter / alltoall instance (TraceLens nccl_implicit_sync):
+ *    collective_id, match (seq|position|stream), Collective name, dtype,
+ *    In msg nelems, Out msg nelems, Process Group Name, Process Group
+ *    Description, Group size, ranks (ranks taking part), Full msg size (MB)
+ *    (out size for allgather, else in size), comm_latency (min duration,
+ *    µs), skew in start time (max − min start), skew in end time,
+ *    avg_wait_time, earliest arrival rank, latest arrival rank, algo bw
+ *    (GB/s) (MB/1024 / latency s), bus bw (GB/s) (algo bw × 2(n−1)/n for
+ *    allreduce, (n−1)/n otherwise: nccl-tests); with gpus_per_node also
+ *    node_span (nodes, rank / gpus_per_node, of the Process Group Ranks,
+ *    else of the members) and intra_node; then rank_<r>_ts, rank_<r>_dur,
+ *    rank_<r>_wait_time (wait = latest start − own start) for every loaded
+ *    rank (null when not a member);
+ *  "summary" — per (Collective name, dtype, In msg nelems, Process Group
+ *    Name, Group size, Full msg size (MB)): count, comm_latency_*, skew in
+ *    start time_*, skew in end time_*, algo bw (GB/s)_*, bus bw (GB/s)_*
+ *    (* = mean, median, min, max), Total comm latency (ms);
+ *  "all2allv" — per all-to-all-v instance: collective_id, dtype, Process
+ *    Group Name, Group size, total bytes, wall_time (µs, earliest start to
+ *    latest end), throughput (GB/s) (total bytes / wall time), size_imbalance
+ *    (max rank bytes / mean), max_rank_dur/min_rank_dur, skew in start time,
+ *    skew in end time, rank_<r>_bytes, rank_<r>_dur;
+ *  "all2allv_summary" — per (dtype, Process Group Name, Group size): count,
+ *    wall_time_*, throughput (GB/s)_*, size_imbalance_*,
+ *    max_rank_dur/min_rank_dur_* (* = mean, median, min, max), Total wall
+ *    time (ms) (TraceLens nccl_summary_all2allv);
+ *  "all2allv_heatmap" — bytes sent from each rank (row: src rank) to each
+ *    rank (columns "to rank <r> (bytes)") over all all-to-all-v instances,
+ *    from the "In split size" lists (TraceLens nccl_all2allv_heatmap);
+ *  "other" — matched broadcast, reduce, send/recv, barrier, ... instances:
+ *    collective_id, match, Collective name, dtype, In msg nelems, Process
+ *    Group Name, Group size, ranks, comm_latency, skew in start time, algo
+ *    bw (GB/s);
+ *  "stragglers" — per rank over the implicit-sync instances (TraceLens
+ *    straggler_summary): rank, total_wait_time_us, mean_wait_time_us,
+ *    times_arrived_last, times_arrived_first, pct_arrived_last,
+ *    num_collectives, total_nccl_dur_us (+ node_id with gpus_per_node),
+ *    sorted by total wait ascending;
+ *  "unmatched" — every instance that is not complete: collective_id, match,
+ *    Collective name, Process Group Name, key, status (missing ranks |
+ *    duplicate | metadata differs), ranks present, ranks expected, detail;
+ *  "clock_offsets" — per rank: rank, offset_us (estimated, relative to the
+ *    first rank), spread_us (max − min of the differences it rests on),
+ *    collectives (how many), via (rank it was measured against), applied;
+ *  "ranks" — per rank: rank, comm_kernels, metadata_from_kernel,
+ *    metadata_from_cpu_op, name_only (kind from the kernel name only),
+ *    with_seq;
+ *  "kernels" — every communication kernel of every rank (TraceLens's long
+ *    format): rank, collective_id, match, status (of its instance),
+ *    Collective name, kind, dtype, In msg nelems, Out msg nelems, Group
+ *    size, Process Group Name, Seq, stream, ts (µs, aligned), dur,
+ *    metadata (kernel | cpu_op | name), name (the kernel's).               */
+typedef struct kt_collectives_options {
+    kt_align_mode align;  /* default KT_ALIGN_COLLECTIVES                  */
+    int gpus_per_node;    /* > 0: node ids, node_span, intra_node          */
+    int tracelens;        /* TraceLens's semantics: position matching only,
+                             no alignment                                   */
+} kt_collectives_options;
+kt_collectives_options kt_collectives_defaults(void);
+kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_collectives_options *opt,
+                         kt_tables **out);
+
+/* stragglers: which rank holds the others back (docs/collectives.md).
+ * Under t->hta_compat, HTA's get_potential_stragglers (A4.12: the late start
+ * of the dominant long communication kernel, per-step top-k; communication
+ * kernels are names starting "ncclKernel" as in HTA): tables "stragglers"
+ * (rank, count = steps flagged; HTA's list, in its order) and "metric"
+ * (rank, iteration, stream, name, normalized_start_time, is_straggler);
+ * KT_EANALYSIS where HTA raises (no ProfilerStep, no candidate kernel).
+ * By default, in this order: "verdict" (rank, verdict "arrives last" |
+ * "slow compute", evidence: one line with the numbers), "arrivals" (per
+ * rank over matched implicit-sync collectives, aligned as opt->align:
+ * rank, collectives, times_arrived_last, pct_arrived_last,
+ * total_wait_time_us, mean_wait_time_us), "compute" (rank, steps,
+ * compute_us_per_step = computation-kernel time per ProfilerStep,
+ * robust_z = 0.6745·(x − median)/MAD across ranks), then HTA's metric
+ * with every NCCL/RCCL name as "hta_stragglers" and "hta_metric" (when it
+ * has no answer, "hta_stragglers" has one column why_empty saying why).  */
+typedef struct kt_stragglers_options {
+    int candidates;          /* HTA's num_candidates (2)                     */
+    const int64_t *steps;    /* ProfilerSteps to use; NULL = all             */
+    size_t nsteps;
+    kt_align_mode align;     /* for the arrival evidence                     */
+    double z_threshold;      /* robust z above which compute is slow (3.5)   */
+} kt_stragglers_options;
+kt_stragglers_options kt_stragglers_defaults(void);
+kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stragglers_options *opt,
+                        kt_tables **out);
+
 
 /* ---- performance model: perf (FLOPs, bytes, roofline) ---------------------- */
 

@@ -14,7 +14,7 @@ extern const cli_command cmd_diff;
 extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 
 /* across ranks */
-
+extern const cli_command cmd_collectives, cmd_stragglers;
 /* performance model */
 
 /* reports and exports */
@@ -45,7 +45,8 @@ const cli_command *const kt_commands[] = {
     &cmd_memory,
 
     /* across ranks */
-
+    &cmd_collectives,
+    &cmd_stragglers,
     /* performance model */
 
     /* reports and exports */

@@ -65,6 +65,13 @@ typedef struct {
     int streams; /* compute streams */
     bool graphs, ns, gzip;
     uint64_t seed;
+    /* --collectives and what it enables */
+    bool collectives;
+    int64_t skew_ns;          /* per-rank clock offsets drawn from [-skew, skew] */
+    int straggler_rank;       /* -1 none */
+    int64_t straggler_ns;     /* its arrival at every collective is this late */
+    int slow_rank;            /* -1 none */
+    int slow_pct;             /* its computation kernels take this much longer */
 } Options;
 
 static const char USAGE[] =
@@ -86,6 +93,13 @@ static const char USAGE[] =
     "  --ns              ns-resolution timestamps (µs with 3 decimals) instead of integer µs\n"
     "  --gzip            gzip the trace files (zlib level 1)\n"
     "  --seed X          deterministic seed (default 1)\n"
+    "  --collectives     collectives with real metadata (PG names, Seq, sizes, dtypes):\n"
+    "                    broadcast, allgather, allreduce buckets, reducescatter on half-world\n"
+    "                    groups, all-to-all-v, send/recv pairs; every rank leaves a collective\n"
+    "                    when the last member has arrived (truth.json: \"collectives\")\n"
+    "  --clock-skew US   per-rank clock offsets up to +-US (implies --collectives)\n"
+    "  --straggler R:US  rank R arrives US late at every collective (implies --collectives)\n"
+    "  --slow-rank R:PCT rank R's computation kernels take PCT% longer (implies --collectives)\n"
     "  -h, --help        this text\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 1 write failure.\n";
@@ -133,6 +147,18 @@ static uint64_t parse_size(const char *s)
     return (uint64_t)v << shift;
 }
 
+/* "R:N" (rank, amount) for --straggler and --slow-rank. */
+static void parse_rank_amount(const char *v, const char *what, int *rank, int64_t *amount)
+{
+    char *end;
+    errno = 0;
+    long r = strtol(v, &end, 10);
+    if (errno || end == v || *end != ':' || r < 0 || r >= MAX_RANKS)
+        usage_error("%s takes RANK:AMOUNT", what);
+    *rank = (int)r;
+    *amount = (int64_t)parse_u64(end + 1, what);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -148,7 +174,7 @@ static const char *option_value(int argc, char **argv, int *i)
 
 static Options parse_options(int argc, char **argv)
 {
-    Options o = {.ranks = 1, .vendor = VENDOR_CUDA, .streams = 3, .seed = 1};
+    Options o = {.ranks = 1, .vendor = VENDOR_CUDA, .streams = 3, .seed = 1, .straggler_rank = -1, .slow_rank = -1};
     bool size_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -184,6 +210,20 @@ static Options parse_options(int argc, char **argv)
             o.gzip = true;
         } else if (!strcmp(a, "--seed")) {
             o.seed = parse_u64(option_value(argc, argv, &i), "--seed");
+        } else if (!strcmp(a, "--collectives")) {
+            o.collectives = true;
+        } else if (!strcmp(a, "--clock-skew")) {
+            o.skew_ns = (int64_t)parse_u64(option_value(argc, argv, &i), "--clock-skew") * 1000;
+            o.collectives = true;
+        } else if (!strcmp(a, "--straggler")) {
+            parse_rank_amount(option_value(argc, argv, &i), "--straggler", &o.straggler_rank, &o.straggler_ns);
+            o.straggler_ns *= 1000;
+            o.collectives = true;
+        } else if (!strcmp(a, "--slow-rank")) {
+            int64_t pct;
+            parse_rank_amount(option_value(argc, argv, &i), "--slow-rank", &o.slow_rank, &pct);
+            o.slow_pct = (int)pct;
+            o.collectives = true;
         } else {
             usage_error("unknown argument '%s'", a);
         }
@@ -192,6 +232,10 @@ static Options parse_options(int argc, char **argv)
         usage_error("%s", "missing -o OUT");
     if (o.ranks < 1 || o.ranks > MAX_RANKS)
         usage_error("%s must be between 1 and 4096", "--ranks");
+    if (o.straggler_rank >= o.ranks || o.slow_rank >= o.ranks)
+        usage_error("%s", "--straggler / --slow-rank name a rank beyond --ranks");
+    if (o.slow_pct > 1000 || o.skew_ns > INT64_C(3600000000000))
+        usage_error("%s", "--slow-rank above 1000% or --clock-skew above an hour");
     if (o.streams < 1 || o.streams > MAX_COMPUTE_STREAMS)
         usage_error("%s must be between 1 and 16", "--streams");
     if (size_given && o.steps)
@@ -421,7 +465,9 @@ enum {
     K_LN_FWD, K_GEMM_QKV, K_FLASH_FWD, K_GEMM_OUT, K_ADD, K_GEMM_FC1, K_GELU, K_GEMM_FC2,
     K_LOGSOFTMAX, K_NLL, K_NLL_BWD, K_LOGSOFTMAX_BWD, K_GEMM_DGRAD, K_GEMM_WGRAD,
     K_REDUCE_SUM, K_GELU_BWD, K_LN_BWD_INPUT, K_LN_BWD_GAMMA, K_FLASH_BWD, K_FOREACH_ADD,
-    K_FUSED_ADAM, K_ALLREDUCE, M_HTOD, M_DTOH, M_FILL, NUM_GPU_OPS
+    K_FUSED_ADAM, K_ALLREDUCE, M_HTOD, M_DTOH, M_FILL,
+    K_ALLGATHER, K_REDUCESCATTER, K_SENDRECV, K_BROADCAST, /* --collectives only */
+    NUM_GPU_OPS
 };
 
 #define ELEMENTWISE(functor, n)                                                                \
@@ -521,6 +567,18 @@ static const GpuOpTpl GPU_OPS[NUM_GPU_OPS] = {
                 GPU_MEMCPY, false, 2000, 4000, {0, 0, 0}, {0, 0, 0}, 0, 0, "DtoH"},
     [M_FILL] = {"Memset (Device)", "Memset (Device)",
                 GPU_MEMSET, false, 2000, 6000, {0, 0, 0}, {0, 0, 0}, 0, 0, "Device"},
+    [K_ALLGATHER] = {"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                     "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+                     GPU_COMM, false, 50000, 400000, {8, 1, 1}, {544, 1, 1}, 96, 87568, NULL},
+    [K_REDUCESCATTER] = {"ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                         "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+                         GPU_COMM, false, 50000, 400000, {8, 1, 1}, {544, 1, 1}, 96, 87568, NULL},
+    [K_SENDRECV] = {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                    "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+                    GPU_COMM, false, 20000, 200000, {4, 1, 1}, {256, 1, 1}, 96, 87568, NULL},
+    [K_BROADCAST] = {"ncclDevKernel_Broadcast_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                     "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+                     GPU_COMM, false, 10000, 60000, {2, 1, 1}, {544, 1, 1}, 96, 87568, NULL},
 };
 
 static const char *gpu_op_name(Vendor v, int tpl)
@@ -595,7 +653,23 @@ typedef struct {
     int64_t quantum; /* 1000 ns for integer-µs traces, 1 ns otherwise */
     int layers;
     int world_size;
+    bool collectives; /* --collectives: the schedule of coll_kind_at() */
+    uint64_t seed;
 } Model;
+
+/* --collectives: collectives are coordinated across ranks.  A rank's collective kernel
+ * starts when the rank gets there (its "arrival") and ends when the last member of its
+ * group has arrived plus the collective's latency.  The ends need every rank's arrivals,
+ * so resolve_collectives() first runs all ranks step by step in lock-step and records
+ * them here; the writing passes then read the ends.  Times are true time (a rank's own
+ * clock minus its offset).  Index: slot * nranks + rank. */
+typedef struct CollPlan {
+    int nranks;
+    size_t nslots, cap;
+    int64_t *arrive; /* INT64_MIN: not a member / not yet known */
+    int64_t *end;
+    bool recording;
+} CollPlan;
 
 /* The per-rank generator.  Everything that survives from one step to the next lives
  * here, so regenerating from a copy of the initial state reproduces the same events. */
@@ -615,6 +689,12 @@ typedef struct {
     Thread thread;
     int64_t gpu_first, gpu_last;
     uint64_t step_ext_id;
+    /* --collectives */
+    int rank;
+    int64_t clock_offset, straggle_ns;
+    int slow_pct;
+    CollPlan *plan; /* NULL: each collective ends at its own arrival + latency */
+    uint64_t coll_n; /* collective slots run so far */
 } Gen;
 
 /* fwdbwd bookkeeping: forward ops remember their sequence number and flow id so the
@@ -792,6 +872,8 @@ static Ev *gpu_activity(Gen *g, int tpl, int stream, int64_t ready, uint64_t cor
     e->ext_id = ext;
     e->ts = max64(ready, g->stream_free[stream] + stream_gap(g));
     e->dur = draw(g, t->dur_lo, t->dur_hi);
+    if (g->slow_pct && t->cls == GPU_COMPUTE)
+        e->dur = quantize(g, e->dur + e->dur * g->slow_pct / 100);
     g->stream_free[stream] = e->ts + e->dur;
     if (e->ts < g->gpu_first)
         g->gpu_first = e->ts;
@@ -1207,6 +1289,202 @@ static void allreduce_bucket(Gen *g)
     cpu_close(g);
 }
 
+/* ---- --collectives: the schedule ------------------------------------------------------ */
+
+typedef enum { C_BROADCAST, C_ALLGATHER, C_ALLREDUCE, C_REDUCESCATTER, C_ALLTOALLV, C_SENDRECV } CollKind;
+typedef enum { PG_WORLD, PG_HALF, PG_PAIR } PgClass;
+
+typedef struct {
+    const char *coll_name, *op, *annotation, *dtype;
+    int tpl, dtype_bytes;
+    PgClass pg;
+} CollKindInfo;
+
+static const CollKindInfo COLL_KINDS[] = {
+    [C_BROADCAST] = {"broadcast", "c10d::broadcast_", "nccl:broadcast", "Float", K_BROADCAST, 4, PG_WORLD},
+    [C_ALLGATHER] = {"_allgather_base", "c10d::_allgather_base_", "nccl:_all_gather_base", "BFloat16",
+                     K_ALLGATHER, 2, PG_WORLD},
+    [C_ALLREDUCE] = {"allreduce", "c10d::allreduce_", "nccl:all_reduce", "Float", K_ALLREDUCE, 4, PG_WORLD},
+    [C_REDUCESCATTER] = {"_reduce_scatter_base", "c10d::_reduce_scatter_base_", "nccl:_reduce_scatter_base",
+                         "Float", K_REDUCESCATTER, 4, PG_HALF},
+    [C_ALLTOALLV] = {"all_to_allv", "c10d::alltoall_base_", "nccl:all_to_all", "BFloat16", K_SENDRECV, 2, PG_WORLD},
+    [C_SENDRECV] = {"send", "c10d::send", "nccl:send", "BFloat16", K_SENDRECV, 2, PG_PAIR},
+};
+
+/* Per step: broadcast, allgather, one allreduce per gradient bucket, reducescatter,
+ * all-to-all-v, send/recv. */
+static int coll_buckets(const Model *m)
+{
+    return (m->layers + 1) / 2;
+}
+
+static int coll_slots_per_step(const Model *m)
+{
+    return 5 + coll_buckets(m);
+}
+
+static CollKind coll_kind_at(const Model *m, uint64_t slot)
+{
+    int j = (int)(slot % (uint64_t)coll_slots_per_step(m)), b = coll_buckets(m);
+    return j == 0 ? C_BROADCAST : j == 1 ? C_ALLGATHER : j < 2 + b ? C_ALLREDUCE
+         : j == 2 + b ? C_REDUCESCATTER : j == 3 + b ? C_ALLTOALLV : C_SENDRECV;
+}
+
+/* Group of a rank in a slot's process group (-1: not a member: the odd rank out of the
+ * send/recv pairs) and the group's first rank and size. */
+static int coll_group(const Model *m, PgClass pg, int rank, int *first, int *size)
+{
+    int w = m->world_size;
+    if (pg == PG_HALF && w >= 2) {
+        int half = w / 2, gid = rank < half ? 0 : 1;
+        *first = gid ? half : 0;
+        *size = gid ? w - half : half;
+        return gid;
+    }
+    if (pg == PG_PAIR) {
+        if (rank / 2 * 2 + 1 >= w)
+            return -1;
+        *first = rank / 2 * 2;
+        *size = 2;
+        return rank / 2;
+    }
+    *first = 0;
+    *size = w;
+    return 0;
+}
+
+/* Process Group Name: "0" the world, "1"/"2" the halves, "3"... the pairs (PyTorch numbers
+ * groups in creation order, the same on every rank). */
+static int coll_pg_number(PgClass pg, int gid)
+{
+    return pg == PG_WORLD ? 0 : pg == PG_HALF ? 1 + gid : 3 + gid;
+}
+
+/* Seq: the group's collectives so far, this one included (ProcessGroupNCCL's seq_). */
+static uint64_t coll_seq(const Model *m, uint64_t slot)
+{
+    uint64_t step = slot / (uint64_t)coll_slots_per_step(m);
+    int j = (int)(slot % (uint64_t)coll_slots_per_step(m)), b = coll_buckets(m);
+    CollKind k = coll_kind_at(m, slot);
+    if (COLL_KINDS[k].pg != PG_WORLD)
+        return step + 1;
+    uint64_t per_step = 3 + (uint64_t)b; /* broadcast, allgather, buckets, all-to-all-v */
+    uint64_t idx = k == C_ALLTOALLV ? per_step - 1 : (uint64_t)j;
+    return step * per_step + idx + 1;
+}
+
+static uint64_t coll_nelems(const Model *m, uint64_t slot)
+{
+    static const uint64_t BASE[] = {[C_BROADCAST] = 262144, [C_ALLGATHER] = 1048576, [C_ALLREDUCE] = 4194304,
+                                    [C_REDUCESCATTER] = 2097152, [C_ALLTOALLV] = 65536, [C_SENDRECV] = 524288};
+    CollKind k = coll_kind_at(m, slot);
+    return BASE[k] + (mix(m->seed, slot + 1000) % 8) * (BASE[k] / 8);
+}
+
+/* All-to-all-v: elements rank `from` sends to rank `to`. */
+static uint64_t a2a_split(const Model *m, uint64_t slot, int from, int to)
+{
+    return coll_nelems(m, slot) * (1 + (uint64_t)(3 * from + to + (int)(slot % 5)) % 5);
+}
+
+static int64_t coll_latency(const Model *m, uint64_t slot)
+{
+    CollKind k = coll_kind_at(m, slot);
+    uint64_t bytes = coll_nelems(m, slot) * (uint64_t)COLL_KINDS[k].dtype_bytes;
+    int64_t ns = 15000 + (int64_t)(bytes / 80) + (int64_t)(mix(m->seed, slot + 7) % 20000);
+    return ns - ns % m->quantum;
+}
+
+static CollPlan *plan_new(int nranks)
+{
+    CollPlan *p = calloc(1, sizeof *p);
+    if (!p) {
+        fprintf(stderr, "kineta-synth: out of memory\n");
+        exit(1);
+    }
+    p->nranks = nranks;
+    return p;
+}
+
+static void plan_reserve(CollPlan *p, uint64_t slot)
+{
+    if (slot < p->nslots)
+        return;
+    size_t want = (size_t)slot + 1, cap = p->cap;
+    while (cap < want)
+        cap = cap ? 2 * cap : 1024;
+    if (cap != p->cap) {
+        int64_t *a = realloc(p->arrive, cap * (size_t)p->nranks * sizeof *a);
+        int64_t *e = a ? realloc(p->end, cap * (size_t)p->nranks * sizeof *e) : NULL;
+        if (!a || !e) {
+            fprintf(stderr, "kineta-synth: out of memory\n");
+            exit(1);
+        }
+        p->arrive = a;
+        p->end = e;
+        p->cap = cap;
+    }
+    for (size_t i = p->nslots * (size_t)p->nranks; i < want * (size_t)p->nranks; i++)
+        p->arrive[i] = p->end[i] = INT64_MIN;
+    p->nslots = want;
+}
+
+static void plan_free(CollPlan *p)
+{
+    if (p) {
+        free(p->arrive);
+        free(p->end);
+        free(p);
+    }
+}
+
+/* One collective slot: record_param_comms + the NCCL annotation + the kernel on the NCCL
+ * stream, which starts at the rank's arrival and ends with its group. */
+static void coll_slot(Gen *g)
+{
+    const Model *m = g->m;
+    uint64_t slot = g->coll_n++;
+    CollKind k = coll_kind_at(m, slot);
+    const CollKindInfo *ki = &COLL_KINDS[k];
+    int first, size;
+    if (coll_group(m, ki->pg, g->rank, &first, &size) < 0)
+        return;
+    bool recv = k == C_SENDRECV && g->rank % 2 == 1;
+    cpu_open(g, EV_CPU_OP, recv ? "c10d::recv_" : ki->op);
+    Ev *c = cpu_open(g, EV_CPU_OP, "record_param_comms");
+    c->style = ARGS_COMMS;
+    c->aux = slot;
+    cpu_open(g, EV_USER_ANN, recv ? "nccl:recv" : ki->annotation);
+    cpu_busy(g, 3000, 12000);
+    for (int s = 1; s <= side_streams(g); s++)
+        stream_wait(g, 0, s);
+    stream_wait(g, comm_stream(g), 0);
+    int64_t gpu_last = g->gpu_last;
+    Ev *kern = launch(g, ki->tpl, comm_stream(g));
+    g->gpu_last = gpu_last; /* set below from the coordinated end */
+    kern->aux = slot;
+    int64_t lat = coll_latency(m, slot);
+    int64_t arrive = kern->ts + g->straggle_ns, truth_arrive = arrive - g->clock_offset;
+    int64_t end = INT64_MIN;
+    if (g->plan) {
+        plan_reserve(g->plan, slot);
+        size_t at = (size_t)slot * (size_t)g->plan->nranks + (size_t)g->rank;
+        if (g->plan->recording)
+            g->plan->arrive[at] = truth_arrive;
+        end = g->plan->end[at];
+    }
+    if (end < truth_arrive + lat)
+        end = truth_arrive + lat;
+    kern->ts = arrive;
+    kern->dur = end + g->clock_offset - arrive;
+    g->stream_free[comm_stream(g)] = kern->ts + kern->dur;
+    if (kern->ts + kern->dur > g->gpu_last)
+        g->gpu_last = kern->ts + kern->dur;
+    cpu_close(g);
+    cpu_close(g);
+    cpu_close(g);
+}
+
 static void backward(Gen *g, FwdLink links[MAX_LAYERS][BLOCK_OPS], const FwdLink *lsm,
                      const FwdLink *nll)
 {
@@ -1226,8 +1504,12 @@ static void backward(Gen *g, FwdLink links[MAX_LAYERS][BLOCK_OPS], const FwdLink
     for (int l = g->m->layers - 1; l >= 0; l--) {
         for (int i = BLOCK_OPS - 1; i >= 0; i--)
             bwd_op(g, &BLOCK[i], l * BLOCK_OPS + i, g->m->graphs ? NULL : &links[l][i]);
-        if (l % 2 == 0)
-            allreduce_bucket(g);
+        if (l % 2 == 0) {
+            if (g->m->collectives)
+                coll_slot(g);
+            else
+                allreduce_bucket(g);
+        }
     }
     g->thread = THREAD_MAIN;
     cpu_close(g);
@@ -1333,9 +1615,18 @@ static void build_step(Gen *g, uint64_t step)
     data_loading(g);
     zero_grad(g);
     to_device(g);
+    if (g->m->collectives) {
+        coll_slot(g); /* broadcast */
+        coll_slot(g); /* allgather */
+    }
     forward(g, links);
     loss(g, &lsm, &nll);
     backward(g, links, &lsm, &nll);
+    if (g->m->collectives) {
+        coll_slot(g); /* reducescatter */
+        coll_slot(g); /* all-to-all-v */
+        coll_slot(g); /* send/recv */
+    }
     optimizer_step(g);
     mem_instant(g, -g->step_alloc); /* activations and the input batch are released */
     item_sync(g);
@@ -1480,6 +1771,7 @@ typedef struct {
     char *pg_ranks; /* "[0, 1, ...]" */
     char *kernel_tail[NUM_GPU_OPS];
     uint64_t ev_idx;
+    int rank;
 } Emitter;
 
 static void begin_event(Emitter *e, Ph ph)
@@ -1562,9 +1854,82 @@ static uint64_t thread_tid(const Emitter *e, const Ev *ev)
     return ev->thread == THREAD_MAIN ? e->pid : e->autograd_tid;
 }
 
+/* "[first, first+1, ...]" */
+static void put_rank_range(Writer *w, int first, int size)
+{
+    PUT(w, "[");
+    for (int r = 0; r < size; r++) {
+        put_str(w, r ? ", " : "");
+        put_u64(w, (uint64_t)(first + r));
+    }
+    PUT(w, "]");
+}
+
+/* --collectives: the metadata PyTorch writes on record_param_comms and (newer versions)
+ * on the NCCL kernel, for one slot of this rank. */
+static void put_coll_args(Emitter *e, uint64_t slot, bool cpu_op)
+{
+    Writer *w = e->w;
+    const Model *m = e->m;
+    CollKind k = coll_kind_at(m, slot);
+    const CollKindInfo *ki = &COLL_KINDS[k];
+    int first, size;
+    int gid = coll_group(m, ki->pg, e->rank, &first, &size);
+    uint64_t n = coll_nelems(m, slot), in = n, out = n;
+    if (k == C_ALLGATHER)
+        out = n * (uint64_t)size;
+    if (k == C_REDUCESCATTER)
+        out = n / (uint64_t)size;
+    if (k == C_ALLTOALLV) {
+        in = out = 0;
+        for (int j = 0; j < size; j++) {
+            in += a2a_split(m, slot, e->rank, first + j);
+            out += a2a_split(m, slot, first + j, e->rank);
+        }
+    }
+    PUT(w, "\"Collective name\": \"");
+    put_str(w, k == C_SENDRECV && e->rank % 2 ? "recv" : ki->coll_name);
+    PUT(w, "\", \"In msg nelems\": ");
+    put_u64(w, in);
+    PUT(w, ", \"Out msg nelems\": ");
+    put_u64(w, out);
+    PUT(w, ", \"Group size\": ");
+    put_u64(w, (uint64_t)size);
+    PUT(w, ", \"dtype\": \"");
+    put_str(w, ki->dtype);
+    PUT(w, "\", \"In split size\": \"[");
+    for (int j = 0; k == C_ALLTOALLV && j < size; j++) {
+        put_str(w, j ? ", " : "");
+        put_u64(w, a2a_split(m, slot, e->rank, first + j));
+    }
+    PUT(w, "]\", \"Out split size\": \"[");
+    for (int j = 0; k == C_ALLTOALLV && j < size; j++) {
+        put_str(w, j ? ", " : "");
+        put_u64(w, a2a_split(m, slot, first + j, e->rank));
+    }
+    PUT(w, "]\", \"Process Group Name\": \"");
+    put_u64(w, (uint64_t)coll_pg_number(ki->pg, gid));
+    PUT(w, "\", \"Process Group Description\": \"");
+    put_str(w, ki->pg == PG_WORLD ? "default_pg" : ki->pg == PG_HALF ? "tp" : "pp");
+    PUT(w, "\", \"Process Group Ranks\": \"");
+    put_rank_range(w, first, size);
+    PUT(w, "\", \"Seq\": ");
+    put_u64(w, coll_seq(m, slot));
+    if (cpu_op) {
+        PUT(w, ", \"Rank\": ");
+        put_u64(w, (uint64_t)e->rank);
+        PUT(w, ", \"Ev Idx\": ");
+        put_u64(w, e->ev_idx++);
+    }
+}
+
 static void put_comms_args(Emitter *e, uint64_t nelems)
 {
     Writer *w = e->w;
+    if (e->m->collectives) {
+        put_coll_args(e, nelems, true);
+        return;
+    }
     PUT(w, "\"Process Group Name\": \"0\", \"Global rank stride\": 1, \"Out msg nelems\": ");
     put_u64(w, nelems);
     PUT(w, ", \"Process Group Ranks\": \"");
@@ -1756,6 +2121,11 @@ static char *format_kernel_tail(Vendor v, int tpl)
 static void put_nccl_kernel_args(Emitter *e, uint64_t nelems)
 {
     Writer *w = e->w;
+    if (e->m->collectives) {
+        PUT(w, ", ");
+        put_coll_args(e, nelems, false);
+        return;
+    }
     PUT(w, ", \"Collective name\": \"allreduce\", \"In msg nelems\": ");
     put_u64(w, nelems);
     PUT(w, ", \"Out msg nelems\": ");
@@ -1889,6 +2259,7 @@ typedef struct {
     Gen initial;      /* generator state before step 1; every pass starts from a copy */
     GpuStepSpan *spans;
     int64_t cpu_end;
+    int64_t clock_offset; /* --clock-skew */
 } RankPlan;
 
 static void put_device_properties(Writer *w, Vendor v)
@@ -2084,7 +2455,7 @@ static int stream_id(const Model *m, int s)
 static void emitter_init(Emitter *e, Writer *w, Truth *t, const RankPlan *p)
 {
     const Model *m = &p->model;
-    *e = (Emitter){.w = w, .t = t, .m = m, .device = p->rank % DEVICES_PER_NODE};
+    *e = (Emitter){.w = w, .t = t, .m = m, .device = p->rank % DEVICES_PER_NODE, .rank = p->rank};
     uint64_t h = mix(p->o->seed, (uint64_t)p->rank + 7);
     e->pid = 100000 + h % 3000000;
     e->autograd_tid = e->pid + 1 + (h >> 32) % 9000;
@@ -2162,6 +2533,16 @@ static uint64_t write_rank(RankPlan *p, const char *path, const char *trace_name
     return w.bytes;
 }
 
+/* --clock-skew: the rank's clock runs this far ahead of true time (0 without it). */
+static int64_t clock_offset(const Options *o, int rank)
+{
+    if (!o->skew_ns)
+        return 0;
+    int64_t v = (int64_t)(mix(o->seed, (uint64_t)rank + 500) % (uint64_t)(2 * o->skew_ns + 1)) - o->skew_ns;
+    int64_t q = o->ns ? 1 : 1000;
+    return v - v % q;
+}
+
 static void plan_rank(RankPlan *p, const Options *o, int rank)
 {
     *p = (RankPlan){.o = o, .rank = rank};
@@ -2172,10 +2553,18 @@ static void plan_rank(RankPlan *p, const Options *o, int rank)
         .quantum = o->ns ? 1 : 1000,
         .layers = 4 + (int)(mix(o->seed, 0) % 5),
         .world_size = o->ranks,
+        .collectives = o->collectives,
+        .seed = o->seed,
     };
     /* ranks start a few µs apart, like real unsynchronised clocks */
     p->start_ns = TRACE_BASE_US * 1000 + (int64_t)(mix(o->seed, (uint64_t)rank + 99) % 5000) * 1000;
+    p->clock_offset = clock_offset(o, rank);
+    p->start_ns += p->clock_offset;
     gen_init(&p->initial, &p->model, o->seed, rank, p->start_ns + 50000);
+    p->initial.rank = rank;
+    p->initial.clock_offset = p->clock_offset;
+    p->initial.straggle_ns = rank == o->straggler_rank ? o->straggler_ns : 0;
+    p->initial.slow_pct = rank == o->slow_rank ? o->slow_pct : 0;
 }
 
 static uint64_t rank_bytes(const Options *o, int rank, uint64_t steps)
@@ -2312,6 +2701,12 @@ static void write_truth_rank(Writer *w, const RankPlan *p, const Truth *t, const
     put_u64_field(w, "comm_compute_overlap_ns", (uint64_t)(compute + comm - kernels));
     put_u64_field(w, "graph_launches", t->graph_launches);
     put_u64_field(w, "graph_kernels", t->graph_kernels);
+    if (p->model.collectives) {
+        int64_t compute_kernels = 0;
+        for (int k = 0; k < NUM_GPU_OPS; k++)
+            compute_kernels += GPU_OPS[k].cls == GPU_COMPUTE ? t->ktime[k] : 0;
+        put_u64_field(w, "compute_kernel_ns", (uint64_t)compute_kernels);
+    }
     put_kernel_map(w, "kernel_time_by_name_ns", t, v, true, ",");
     put_kernel_map(w, "kernel_count_by_name", t, v, false, "\n    }");
 }
@@ -2374,6 +2769,224 @@ static void write_truth_head(Writer *w, const Options *o, uint64_t steps, int la
     PUT(w, ",\n  \"ranks\": [");
 }
 
+/* ---- --collectives: lock-step resolution and truth ---------------------------------- */
+
+/* Every member of a group leaves at the group's last arrival + the latency; returns
+ * whether any end changed. */
+static bool update_ends(CollPlan *plan, const Model *m, uint64_t slot0, int nslots, int64_t *scratch)
+{
+    bool changed = false;
+    int n = plan->nranks;
+    for (uint64_t slot = slot0; slot < slot0 + (uint64_t)nslots; slot++) {
+        PgClass pg = COLL_KINDS[coll_kind_at(m, slot)].pg;
+        int64_t lat = coll_latency(m, slot), *a = plan->arrive + slot * (uint64_t)n, *e = plan->end + slot * (uint64_t)n;
+        int first, size;
+        for (int r = 0; r < n; r++)
+            scratch[r] = INT64_MIN;
+        for (int r = 0; r < n; r++) {
+            int gid = coll_group(m, pg, r, &first, &size);
+            if (gid >= 0 && a[r] > scratch[gid])
+                scratch[gid] = a[r];
+        }
+        for (int r = 0; r < n; r++) {
+            int gid = coll_group(m, pg, r, &first, &size);
+            int64_t end = gid >= 0 ? scratch[gid] + lat : INT64_MIN;
+            changed |= e[r] != end;
+            e[r] = end;
+        }
+    }
+    return changed;
+}
+
+/* Runs every rank step by step, each step until the collectives' ends stop moving (an
+ * end can only move later arrivals of the same step, so this takes at most one round per
+ * collective of the step). */
+static void resolve_collectives(RankPlan *plans, int nranks, uint64_t steps, CollPlan *plan)
+{
+    const Model *m = &plans[0].model;
+    int per_step = coll_slots_per_step(m);
+    Gen *state = calloc((size_t)nranks, sizeof *state), *next = calloc((size_t)nranks, sizeof *next);
+    int64_t *scratch = calloc((size_t)nranks, sizeof *scratch);
+    if (!state || !next || !scratch) {
+        fprintf(stderr, "kineta-synth: out of memory\n");
+        exit(1);
+    }
+    for (int r = 0; r < nranks; r++) {
+        state[r] = plans[r].initial;
+        state[r].plan = plan;
+        next[r] = state[r];
+    }
+    plan->recording = true;
+    for (uint64_t s = 0; s < steps; s++) {
+        plan_reserve(plan, (s + 1) * (uint64_t)per_step - 1);
+        for (int round = 0;; round++) {
+            if (round > per_step + 2) {
+                fprintf(stderr, "kineta-synth: internal error: collectives do not settle\n");
+                exit(1);
+            }
+            for (int r = 0; r < nranks; r++) {
+                Ev *buf = next[r].ev;
+                size_t cap = next[r].cap;
+                next[r] = state[r];
+                next[r].ev = buf;
+                next[r].cap = cap;
+                build_step(&next[r], FIRST_STEP + s);
+            }
+            if (!update_ends(plan, m, s * (uint64_t)per_step, per_step, scratch))
+                break;
+        }
+        for (int r = 0; r < nranks; r++) {
+            Ev *buf = state[r].ev;
+            size_t cap = state[r].cap;
+            state[r] = next[r];
+            next[r].ev = buf;
+            next[r].cap = cap;
+        }
+    }
+    plan->recording = false;
+    for (int r = 0; r < nranks; r++) {
+        free(state[r].ev);
+        free(next[r].ev);
+    }
+    free(state);
+    free(next);
+    free(scratch);
+}
+
+static void put_i64_list(Writer *w, const int64_t *v, const int *idx, int n)
+{
+    PUT(w, "[");
+    for (int i = 0; i < n; i++) {
+        w_need(w, 64);
+        put_str(w, i ? ", " : "");
+        put_i64(w, v[idx[i]]);
+    }
+    PUT(w, "]");
+}
+
+typedef struct {
+    int64_t wait;
+    uint64_t last, first, count;
+} RankArrivals;
+
+static bool coll_implicit_sync(CollKind k)
+{
+    return k == C_ALLGATHER || k == C_ALLREDUCE || k == C_REDUCESCATTER;
+}
+
+/* One group instance of a slot: its members' true arrivals and end. */
+static void write_truth_instance(Writer *w, const Model *m, const CollPlan *plan, uint64_t slot, const int *members,
+                                 int n, bool first_entry, RankArrivals *ra)
+{
+    CollKind k = coll_kind_at(m, slot);
+    const int64_t *a = plan->arrive + slot * (uint64_t)plan->nranks;
+    int gfirst, size, gid = coll_group(m, COLL_KINDS[k].pg, members[0], &gfirst, &size);
+    int last = 0, firsta = 0;
+    for (int i = 1; i < n; i++) {
+        if (a[members[i]] > a[members[last]])
+            last = i;
+        if (a[members[i]] < a[members[firsta]])
+            firsta = i;
+    }
+    w_need(w, EVENT_ROOM);
+    put_str(w, first_entry ? "\n    {" : ",\n    {");
+    PUT(w, "\"slot\": ");
+    put_u64(w, slot);
+    PUT(w, ", \"step\": ");
+    put_u64(w, FIRST_STEP + slot / (uint64_t)coll_slots_per_step(m));
+    PUT(w, ", \"kind\": \"");
+    put_str(w, COLL_KINDS[k].coll_name);
+    PUT(w, "\", \"pg\": \"");
+    put_u64(w, (uint64_t)coll_pg_number(COLL_KINDS[k].pg, gid));
+    PUT(w, "\", \"seq\": ");
+    put_u64(w, coll_seq(m, slot));
+    PUT(w, ", \"implicit_sync\": ");
+    put_str(w, coll_implicit_sync(k) ? "true" : "false");
+    PUT(w, ", \"latency_ns\": ");
+    put_i64(w, coll_latency(m, slot));
+    PUT(w, ", \"end_ns\": ");
+    put_i64(w, plan->end[slot * (uint64_t)plan->nranks + (uint64_t)members[0]]);
+    PUT(w, ", \"last_rank\": ");
+    put_u64(w, (uint64_t)members[last]);
+    PUT(w, ", \"first_rank\": ");
+    put_u64(w, (uint64_t)members[firsta]);
+    PUT(w, ", \"ranks\": ");
+    PUT(w, "[");
+    for (int i = 0; i < n; i++) {
+        w_need(w, 64);
+        put_str(w, i ? ", " : "");
+        put_u64(w, (uint64_t)members[i]);
+    }
+    PUT(w, "], \"start_ns\": ");
+    put_i64_list(w, a, members, n);
+    PUT(w, "}");
+    if (!coll_implicit_sync(k))
+        return;
+    for (int i = 0; i < n; i++) {
+        ra[members[i]].wait += a[members[last]] - a[members[i]];
+        ra[members[i]].count++;
+    }
+    ra[members[last]].last++;
+    ra[members[firsta]].first++;
+}
+
+static void write_truth_collectives(Writer *w, const Options *o, const RankPlan *plans, const CollPlan *plan)
+{
+    const Model *m = &plans[0].model;
+    int n = plan->nranks, *members = malloc((size_t)n * sizeof *members);
+    RankArrivals *ra = calloc((size_t)n, sizeof *ra);
+    if (!members || !ra) {
+        fprintf(stderr, "kineta-synth: out of memory\n");
+        exit(1);
+    }
+    PUT(w, ",\n  \"collectives\": {\n    \"clock_offset_ns\": [");
+    for (int r = 0; r < n; r++) {
+        w_need(w, 64);
+        put_str(w, r ? ", " : "");
+        put_i64(w, plans[r].clock_offset - plans[0].clock_offset);
+    }
+    PUT(w, "],\n    \"straggler_rank\": ");
+    put_i64(w, o->straggler_rank);
+    PUT(w, ", \"straggler_ns\": ");
+    put_i64(w, o->straggler_rank >= 0 ? o->straggler_ns : 0);
+    PUT(w, ", \"slow_rank\": ");
+    put_i64(w, o->slow_rank);
+    PUT(w, ", \"slow_pct\": ");
+    put_i64(w, o->slow_rank >= 0 ? o->slow_pct : 0);
+    PUT(w, ",\n    \"instances\": [");
+    bool first_entry = true;
+    for (uint64_t slot = 0; slot < plan->nslots; slot++) {
+        PgClass pg = COLL_KINDS[coll_kind_at(m, slot)].pg;
+        for (int g0 = 0; g0 < n; g0++) { /* each group once, at its first rank */
+            int first, size, k = 0;
+            if (coll_group(m, pg, g0, &first, &size) < 0 || first != g0)
+                continue;
+            for (int r = first; r < first + size; r++)
+                members[k++] = r;
+            write_truth_instance(w, m, plan, slot, members, k, first_entry, ra);
+            first_entry = false;
+        }
+    }
+    PUT(w, "\n    ],\n    \"per_rank\": [");
+    for (int r = 0; r < n; r++) {
+        w_need(w, 256);
+        put_str(w, r ? ",\n      {\"rank\": " : "\n      {\"rank\": ");
+        put_u64(w, (uint64_t)r);
+        PUT(w, ", \"implicit_sync\": ");
+        put_u64(w, ra[r].count);
+        PUT(w, ", \"total_wait_ns\": ");
+        put_i64(w, ra[r].wait);
+        PUT(w, ", \"arrived_last\": ");
+        put_u64(w, ra[r].last);
+        PUT(w, ", \"arrived_first\": ");
+        put_u64(w, ra[r].first);
+        PUT(w, "}");
+    }
+    PUT(w, "\n    ]\n  }");
+    free(members);
+    free(ra);
+}
+
 int main(int argc, char **argv)
 {
     Options o = parse_options(argc, argv);
@@ -2401,6 +3014,21 @@ int main(int argc, char **argv)
     RankPlan first;
     plan_rank(&first, &o, 0);
     write_truth_head(&tw, &o, steps, first.model.layers);
+    RankPlan *plans = NULL;
+    CollPlan *cplan = NULL;
+    if (o.collectives) {
+        plans = calloc((size_t)o.ranks, sizeof *plans);
+        if (!plans) {
+            fprintf(stderr, "kineta-synth: out of memory\n");
+            return 1;
+        }
+        for (int r = 0; r < o.ranks; r++) {
+            plan_rank(&plans[r], &o, r);
+            plans[r].steps = steps;
+        }
+        cplan = plan_new(o.ranks);
+        resolve_collectives(plans, o.ranks, steps, cplan);
+    }
     for (int r = 0; r < o.ranks; r++) {
         char name[64];
         snprintf(name, sizeof name, "rank-%d.json%s", r, o.gzip ? ".gz" : "");
@@ -2410,11 +3038,17 @@ int main(int argc, char **argv)
         Truth t;
         plan_rank(&p, &o, r);
         p.steps = steps;
+        p.initial.plan = cplan;
         uint64_t bytes = write_rank(&p, path, path, &t);
         write_truth_rank(&tw, &p, &t, base, bytes, r == 0);
         free(path);
     }
-    PUT(&tw, "\n  ]\n}\n");
+    PUT(&tw, "\n  ]");
+    if (cplan)
+        write_truth_collectives(&tw, &o, plans, cplan);
+    PUT(&tw, "\n}\n");
+    plan_free(cplan);
+    free(plans);
     w_close(&tw);
     free(truth_path);
     return 0;

@@ -186,7 +186,10 @@ typedef struct arg_spec {
 static arg_spec typed_arg(const char *key, size_t n)
 {
     switch (n) {
-    case 3: ARG("cid", KT_ARG_CID, AT_NATURAL); break;
+    case 3:
+        ARG("cid", KT_ARG_CID, AT_NATURAL);
+        ARG("Seq", KT_ARG_SEQ, AT_NATURAL);
+        break;
     case 4:
         ARG("kind", KT_ARG_KIND, AT_NATURAL);
         ARG("cbid", KT_ARG_CBID, AT_NATURAL);

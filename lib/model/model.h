@@ -113,6 +113,7 @@ typedef enum kt_arg_key {
     KT_ARG_RAW_STREAM,             /* "stream" too big for the stream column
                                       (CUDA writes 4294967295 on device-wide
                                       syncs; HTA counts it as a stream)     */
+    KT_ARG_SEQ,                    /* "Seq": c10d collective sequence number  */
     KT_ARG__COUNT,
     /* cuda_profiler_range, counter (ph C) and instant (ph i, e.g. [memory])
      * events keep every arg:
