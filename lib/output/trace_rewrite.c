@@ -277,7 +277,7 @@ static ptrdiff_t refill(rewriter *w, kt_src *src)
 
 static kt_status stream(rewriter *w, kt_src *src, char *err, size_t errlen)
 {
-    ptrdiff_t n;
+    ptrdiff_t n = 0;
     while (!w->sink->failed && (n = refill(w, src)) > 0) {
         size_t from = w->have;
         w->have += (size_t)n;
