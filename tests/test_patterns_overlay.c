@@ -1,0 +1,201 @@
+/* test_patterns_overlay.c — DIR/overlaid_<file> of `kineta patterns`:
+ * the top patterns' events carry args.Patterns, other GPU events' names
+ * become ids with the dictionary on the profiler span, every other byte
+ * is the original's, and kineta loads the copy back with every event and
+ * every flow paired. */
+#include "fixture.h"
+#include "model/index.h"
+#include "output/trace_rewrite.h"
+#include "oracle.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* aten::foo launches k1 k2 k3 (correlations 1-3, flows 1-3); kx (corr 4)
+ * has no op; an instant without args, metadata, the profiler span.    */
+static const char *const TINY =
+    "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0},\n\"traceEvents\": [\n"
+    "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"host\"}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::foo\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 50, \"args\": {\"External id\": 9}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 120, \"dur\": 5, \"args\": {\"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 130, \"dur\": 5, \"args\": {\"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 200, \"dur\": 5, \"args\": {\"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7, \"ts\": 140, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, \"ts\": 150, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k3\", \"pid\": 0, \"tid\": 7, \"ts\": 160, \"dur\": 10, \"args\": {}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kx\", \"pid\": 0, \"tid\": 7, \"ts\": 210, \"dur\": 10, \"args\": {\"stream\": 7, \"correlation\": 4}},\n"
+    "{\"ph\": \"s\", \"id\": 1, \"pid\": 1, \"tid\": 1, \"ts\": 110, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+    "{\"ph\": \"f\", \"id\": 1, \"pid\": 0, \"tid\": 7, \"ts\": 140, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "{\"ph\": \"s\", \"id\": 4, \"pid\": 1, \"tid\": 1, \"ts\": 200, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+    "{\"ph\": \"f\", \"id\": 4, \"pid\": 0, \"tid\": 7, \"ts\": 210, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"mark \\\"q\\\"\", \"pid\": 1, \"tid\": 1, \"ts\": 300},\n"
+    "{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (0)\", \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"ts\": 90, \"dur\": 300, \"args\": {\"Op count\": 0}}\n"
+    "],\n\"traceName\": \"t\"}\n";
+
+/* k3 has "args": {} and no correlation: give it one without args text. */
+static const char *tiny_fixed(void)
+{
+    static char buf[8192];
+    const char *k3 = "\"name\": \"k3\", \"pid\": 0, \"tid\": 7, \"ts\": 160, \"dur\": 10, \"args\": {}";
+    const char *at = strstr(TINY, k3);
+    snprintf(buf, sizeof buf, "%.*s\"name\": \"k3\", \"pid\": 0, \"tid\": 7, \"ts\": 160, \"dur\": 10, "
+             "\"args\": {\"stream\": 7, \"correlation\": 3}%s", (int)(at - TINY), TINY, at + strlen(k3));
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+static kt_tables *overlay(const kt_trace *t, const char *op, const char *dir)
+{
+    kt_patterns_options o = kt_patterns_defaults();
+    o.op = op;
+    o.out_dir = dir;
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_patterns(t, NULL, &o, &ts), KT_OK);
+    return ts;
+}
+
+static size_t flows_of(const kt_trace *t)
+{
+    const kt_rank *r = t->ranks[0];
+    CHECK_INT(kt_index_flows(r), KT_OK);
+    return r->idx->nflows;
+}
+
+TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/tiny.json", dir);
+    snprintf(out, sizeof out, "%s/overlaid_tiny.json", dir);
+    write_text(in, tiny_fixed());
+    kt_trace *t = fx_load_path(in, false);
+    CHECK(t != NULL);
+    if (!t) return;
+    kt_tables *ts = overlay(t, "aten::foo", dir);
+    const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+    const kt_table *pat = ts ? kt_tables_find(ts, "patterns") : NULL;
+    CHECK(files && pat && kt_table_nrows(files) == 1 && kt_table_nrows(pat) == 1);
+    if (files && pat && kt_table_nrows(files) == 1 && kt_table_nrows(pat) == 1) {
+        CHECK_STR(kt_table_str(pat, 0, 0), "aten::foo|k1|k2|k3");
+        CHECK_STR(kt_table_str(files, 0, 2), out);
+        CHECK_INT(kt_table_int(files, 0, 3), 7); /* the op, 3 launches, 3 kernels */
+        CHECK_INT(kt_table_int(files, 0, 4), 1); /* kx */
+    }
+    char *text = fx_read_file(out, NULL);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK_INT(count_of(text, "\"args\": {\"Patterns\": {\"aten::foo|k1|k2|k3\": 1}, "), 7);
+        uint32_t kx = kt_strtab_find(t->strs, "kx", 2);
+        char renamed[64], dict[64];
+        snprintf(renamed, sizeof renamed, "\"name\": \"%u\", \"pid\": 0", kx);
+        snprintf(dict, sizeof dict, "\"%u\": \"kx\"", kx);
+        CHECK_INT(count_of(text, renamed), 1);
+        CHECK_INT(count_of(text, dict), 1);
+        CHECK(strstr(text, "\"Op count\": 0}") != NULL);
+        CHECK(strstr(text, "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"mark \\\"q\\\"\", \"pid\": 1, \"tid\": 1, \"ts\": 300}") != NULL);
+        CHECK(strstr(text, "],\n\"traceName\": \"t\"}\n") != NULL);
+    }
+    kt_trace *back = fx_load_path(out, false);
+    CHECK(back != NULL);
+    if (back) {
+        CHECK_INT(back->ranks[0]->total_events, t->ranks[0]->total_events);
+        CHECK_INT(flows_of(back), 2);
+        CHECK_INT(flows_of(back), flows_of(t));
+        kt_trace_free(back);
+    }
+    free(text);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
+
+TEST(patterns_overlay_writer_refuses_to_overwrite_the_input)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/x.json", dir);
+    write_text(in, tiny_fixed());
+    kt_trace_rewrite rw = { .in_path = in, .out_path = in };
+    uint64_t bytes = 1, events = 1;
+    char err[256];
+    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_EUSAGE);
+    CHECK(strstr(err, "refusing to overwrite") != NULL);
+    char *text = fx_read_file(in, NULL);
+    CHECK(text && !strcmp(text, tiny_fixed()));
+    free(text);
+    unlink(in);
+    rmdir(dir);
+}
+
+/* No traceEvents array: KT_EINPUT, no output left behind. */
+TEST(patterns_overlay_writer_needs_trace_events)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/x.json", dir);
+    snprintf(out, sizeof out, "%s/y.json", dir);
+    write_text(in, "{\"events\": [{\"ph\": \"X\"}]}");
+    kt_trace_rewrite rw = { .in_path = in, .out_path = out };
+    uint64_t bytes, events;
+    char err[256];
+    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_EINPUT);
+    CHECK(access(out, F_OK) != 0);
+    unlink(in);
+    rmdir(dir);
+}
+
+/* A real gzip trace: HTA's pattern events marked, and the copy loads back
+ * with every event and every flow paired. */
+TEST(patterns_overlay_real_trace_loads_back)
+{
+    NEED_SHARED();
+    const char *rel = fx_hta_trace("cp_simple_add");
+    const kt_trace *t = fx_shared_trace(rel, false);
+    CHECK(t != NULL);
+    if (!t) return;
+    char dir[] = "/tmp/kt_patterns_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    kt_tables *ts = overlay(t, "aten::conv2d", dir);
+    const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+    CHECK(files && kt_table_nrows(files) == 1);
+    if (files && kt_table_nrows(files) == 1) {
+        const char *out = kt_table_str(files, 0, 2);
+        CHECK(strstr(out, "/overlaid_benchmark_result_493459_1694039959_trace.json.gz") != NULL);
+        CHECK_INT(kt_table_int(files, 0, 3), 331);
+        CHECK_INT(kt_table_int(files, 0, 4), 57);
+        kt_trace *back = fx_load_path(out, false);
+        CHECK(back != NULL);
+        if (back) {
+            CHECK(back->ranks[0]->gzip);
+            CHECK_INT(back->ranks[0]->total_events, t->ranks[0]->total_events);
+            CHECK_INT(back->ranks[0]->ev.n, t->ranks[0]->ev.n);
+            CHECK_INT(flows_of(back), flows_of(t));
+            CHECK(flows_of(back) > 0);
+            kt_trace_free(back);
+        }
+        unlink(out);
+    }
+    kt_tables_free(ts);
+    rmdir(dir);
+}
