@@ -4,7 +4,8 @@
  * The scanner keeps only nesting depth, string state and, inside one
  * event, where its name, ph, cat and args are.  Bytes outside events go
  * straight to the sink; an event is held (across buffer refills, moved to
- * the buffer's front) until its closing brace, then written with its edits.
+ * the buffer's front) until its closing brace; an edited one is then
+ * written piecewise, the others go out with the bytes around them.
  */
 #include "trace_rewrite.h"
 #include "trace_sink.h"
@@ -104,7 +105,8 @@ static bool empty_object(const char *p, const char *end)
     return p < end && *p == '}';
 }
 
-/* The event buf[ev_start, end) is complete: write it, edited. */
+/* The event buf[ev_start, end) is complete: ask for its edits; write it
+ * edited now, or leave it unflushed to go out with what follows.       */
 static void finish_event(rewriter *w, size_t end)
 {
     scanner *s = &w->s;
@@ -116,6 +118,9 @@ static void finish_event(rewriter *w, size_t end)
     v.cat = str_at(w, &s->cat, &v.cat_len);
     kt_event_edit e = { 0 };
     if (w->c->edit) w->c->edit(w->c->user, &v, &e);
+    s->in_event = false;
+    if (!e.add_args && !e.name) return; /* its bytes go out with the rest */
+    flush_to(w, ev);
     splice sp[2];
     size_t n = 0;
     if (e.name && s->name.set)
@@ -130,13 +135,11 @@ static void finish_event(rewriter *w, size_t end)
     }
     emit_splices(w, ev, end, sp, n);
     w->flushed = end;
-    s->in_event = false;
 }
 
 static void start_event(rewriter *w, size_t at)
 {
     scanner *s = &w->s;
-    flush_to(w, at);
     w->ev_start = at;
     s->in_event = true;
     s->expect_value = false;
@@ -260,6 +263,7 @@ static ptrdiff_t refill(rewriter *w, kt_src *src)
         w->base += w->have;
         w->have = w->flushed = 0;
     } else {
+        flush_to(w, w->ev_start);
         size_t keep = w->have - w->ev_start;
         memmove(w->buf, w->buf + w->ev_start, keep);
         w->base += w->ev_start;

@@ -12,7 +12,7 @@
 
 #define ZCHUNK (4u << 20)
 
-void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
+static void write_all(kt_sink *s, const void *p, size_t n)
 {
     const char *c = p;
     while (n && !s->failed) {
@@ -42,24 +42,37 @@ static void deflate_some(kt_sink *s, const void *p, size_t n, bool end)
             s->failed = true;
             return;
         }
-        kt_sink_write_raw(s, s->zbuf, ZCHUNK - s->z.avail_out);
+        write_all(s, s->zbuf, ZCHUNK - s->z.avail_out);
     } while (!s->failed && (s->z.avail_in > 0 || (end && s->z.internal_state.state != ZSTATE_END)));
+}
+
+/* Out with the gathered text: written, or compressed and written. */
+static void flush_pending(kt_sink *s)
+{
+    if (s->npending && !s->failed) {
+        if (s->gzip) deflate_some(s, s->pending, s->npending, false);
+        else write_all(s, s->pending, s->npending);
+    }
+    s->npending = 0;
+}
+
+void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
+{
+    flush_pending(s);
+    write_all(s, p, n);
 }
 
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
 {
     s->json_bytes += n;
-    if (s->gzip) {
-        /* isal takes 32-bit lengths */
-        const char *c = p;
-        while (n > 0 && !s->failed) {
-            size_t k = n > ZCHUNK ? ZCHUNK : n;
-            deflate_some(s, c, k, false);
-            c += k;
-            n -= k;
-        }
-    } else {
-        kt_sink_write_raw(s, p, n);
+    const char *c = p;
+    while (n > 0 && !s->failed) {
+        if (s->npending == ZCHUNK) flush_pending(s);
+        size_t k = ZCHUNK - s->npending < n ? ZCHUNK - s->npending : n;
+        memcpy(s->pending + s->npending, c, k);
+        s->npending += k;
+        c += k;
+        n -= k;
     }
 }
 
@@ -69,6 +82,12 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t err
     s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (s->fd < 0) {
         snprintf(s->err, s->errlen, "cannot create %s: %s", path, strerror(errno));
+        s->failed = true;
+        return false;
+    }
+    s->pending = malloc(ZCHUNK);
+    if (!s->pending) {
+        snprintf(s->err, s->errlen, "out of memory");
         s->failed = true;
         return false;
     }
@@ -89,6 +108,7 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t err
 
 bool kt_sink_close(kt_sink *s)
 {
+    if (s->fd >= 0) flush_pending(s);
     if (s->gzip && !s->failed && s->fd >= 0) deflate_some(s, NULL, 0, true);
     if (s->fd >= 0 && close(s->fd) != 0 && !s->failed) {
         snprintf(s->err, s->errlen, "cannot write: %s", strerror(errno));
@@ -96,7 +116,9 @@ bool kt_sink_close(kt_sink *s)
     }
     if (s->gzip) free(s->z.level_buf);
     free(s->zbuf);
+    free(s->pending);
     s->z.level_buf = NULL;
     s->zbuf = NULL;
+    s->pending = NULL;
     return !s->failed;
 }

@@ -19,6 +19,9 @@ typedef struct kt_sink {
     bool gzip;
     struct isal_zstream z;
     uint8_t *zbuf;
+    char *pending;       /* small emits gathered here: one write or one
+                            deflate call per CHUNK, not per event       */
+    size_t npending;
     uint64_t json_bytes; /* uncompressed bytes written */
     bool failed;         /* err says why                */
     char *err;
@@ -28,9 +31,11 @@ typedef struct kt_sink {
 /* Create path (truncating it); false on failure (s->err says why, and
  * kt_sink_close must still be called).  err/errlen: the caller's buffer.  */
 bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t errlen);
-/* JSON text p[0..n): compressed when gzip, counted in json_bytes. */
+/* JSON text p[0..n): compressed when gzip, counted in json_bytes
+ * (buffered: cheap for many small pieces).                              */
 void kt_sink_emit(kt_sink *s, const void *p, size_t n);
-/* Bytes straight to the file (a plain copy the caller counts itself). */
+/* Bytes straight to the file after what was emitted (a plain copy the
+ * caller counts itself).                                                */
 void kt_sink_write_raw(kt_sink *s, const void *p, size_t n);
 /* Finish the gzip stream, close the file; false if anything failed. */
 bool kt_sink_close(kt_sink *s);

@@ -186,13 +186,13 @@ static void add_root(const kt_op_tree *tr, uint32_t root, gather *g, kt_pattern_
 kt_status kt_patterns_map(const kt_trace *t, const kt_op_tree *tr, const kt_op_query *q, size_t min_len,
                           kt_pattern_set *s, int64_t *nroots)
 {
-    const kt_rank *r = tr->r;
-    size_t nev = r->ev.n ? r->ev.n : 1;
+    size_t most = 1; /* GPU events under any node: the gather buffers' size */
+    for (size_t k = 0; k < tr->n; k++) most = tr->nkernels[k] > most ? tr->nkernels[k] : most;
     name_matcher m = { .strs = t->strs, .q = q, .n = kt_strtab_count(t->strs) };
     m.memo = calloc(m.n ? m.n : 1, 1);
     uint32_t *roots = malloc((tr->n ? tr->n : 1) * sizeof *roots);
     gather g = { .stack = malloc((tr->n ? tr->n : 1) * sizeof *g.stack),
-                 .gpu = malloc(nev * sizeof *g.gpu), .seq = malloc((nev + 1) * sizeof *g.seq) };
+                 .gpu = malloc(most * sizeof *g.gpu), .seq = malloc((most + 1) * sizeof *g.seq) };
     kt_status st = KT_ENOMEM;
     if (m.memo && roots && g.stack && g.gpu && g.seq) {
         size_t n = tr->compat ? roots_compat(tr, &m, min_len, roots) : roots_outermost(tr, &m, min_len, roots);

@@ -71,6 +71,7 @@ typedef struct overlay {
     const kt_pattern_set *s;
     const uint32_t *top;
     const char *const *labels;
+    text *label_json;       /* labels[k] as JSON strings, escaped once */
     mark *marks;
     size_t nmarks, next;
     uint8_t *dict;          /* strtab id → in the dictionary */
@@ -107,7 +108,7 @@ static bool patterns_text(overlay *o, uint64_t off)
         char count[32];
         snprintf(count, sizeof count, ": %" PRId64, o->s->p[o->top[k]].count);
         if (!first) put_str(&o->args, ", ");
-        put_json_string(&o->args, o->labels[k]);
+        put(&o->args, o->label_json[k].p, o->label_json[k].n);
         put_str(&o->args, count);
     }
     put_str(&o->args, "}");
@@ -179,6 +180,18 @@ static bool collect_marks(overlay *o, const kt_rank *r, size_t ntop)
     return true;
 }
 
+static bool escape_labels(overlay *o, size_t ntop)
+{
+    o->label_json = calloc(ntop ? ntop : 1, sizeof *o->label_json);
+    if (!o->label_json) return false;
+    bool ok = true;
+    for (size_t k = 0; k < ntop; k++) {
+        put_json_string(&o->label_json[k], o->labels[k]);
+        ok &= !o->label_json[k].failed;
+    }
+    return ok;
+}
+
 /* The names of the rank's GPU events: the ids the copy may use. */
 static bool build_dictionary(overlay *o, const kt_rank *r)
 {
@@ -205,12 +218,14 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     memset(res, 0, sizeof *res);
     overlay o = { .t = t, .s = s, .top = top, .labels = labels, .keep_names = keep_names, .res = res };
     kt_status st = KT_ENOMEM;
-    if (collect_marks(&o, r, ntop) && (keep_names || build_dictionary(&o, r))) {
+    if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && (keep_names || build_dictionary(&o, r))) {
         kt_trace_rewrite rw = { .in_path = r->file, .out_path = out_path, .edit = edit_event, .user = &o };
         uint64_t nevents;
         st = kt_rewrite_trace(&rw, &res->bytes, &nevents, err, errlen);
         if (st == KT_OK && (o.args.failed || o.name.failed)) st = KT_ENOMEM;
     }
+    for (size_t k = 0; o.label_json && k < ntop; k++) free(o.label_json[k].p);
+    free(o.label_json);
     free(o.marks);
     free(o.dict);
     free(o.dict_text.p);
