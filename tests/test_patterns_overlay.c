@@ -199,3 +199,69 @@ TEST(patterns_overlay_real_trace_loads_back)
     kt_tables_free(ts);
     rmdir(dir);
 }
+
+/* The writer on its own: an event larger than its 4 MiB buffer, events
+ * with and without args, an empty args object, a string holding braces
+ * and quotes; every event gets "x": 1, the one named "a" is renamed. */
+typedef struct add_all {
+    size_t seen;
+    uint64_t huge_args;
+} add_all;
+
+static void add_x(void *user, const kt_event_view *v, kt_event_edit *e)
+{
+    add_all *a = user;
+    a->seen++;
+    if (v->name_len > 1000) a->huge_args = v->args_off;
+    e->add_args = "\"x\": 1";
+    e->add_args_len = 6;
+    if (v->name && v->name_len == 1 && v->name[0] == 'a') {
+        e->name = "renamed";
+        e->name_len = 7;
+    }
+}
+
+TEST(patterns_rewrite_large_and_odd_events)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/big.json", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    size_t big = 5u << 20;
+    char *name = malloc(big + 1);
+    CHECK(name != NULL);
+    if (!name) return;
+    memset(name, 'n', big);
+    name[big] = '\0';
+    FILE *f = fopen(in, "wb");
+    CHECK(f != NULL);
+    if (!f) { free(name); return; }
+    fprintf(f, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {\"s\": \"{}\\\"]\"}},\n"
+               "{\"ph\": \"X\", \"name\": \"%s\", \"args\": {}},\n{\"ph\": \"i\", \"name\": \"b\"}], \"k\": [1]}",
+            name);
+    fclose(f);
+    add_all a = { 0 };
+    kt_trace_rewrite rw = { .in_path = in, .out_path = out, .edit = add_x, .user = &a };
+    uint64_t bytes, events;
+    char err[256];
+    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
+    CHECK_INT(events, 3);
+    CHECK_INT(a.seen, 3);
+    CHECK_INT(a.huge_args, 88 + big + 11); /* 67 bytes of line 1, 21 before the name, 11 after */
+    size_t len = 0;
+    char *text = fx_read_file(out, &len);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK_INT(len, bytes);
+        const char *first = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"s\": \"{}\\\"]\"}},\n";
+        CHECK(!strncmp(text, first, strlen(first)));
+        CHECK(strstr(text, "\", \"args\": {\"x\": 1}},\n{\"ph\": \"i\", \"name\": \"b\", \"args\": {\"x\": 1}}], \"k\": [1]}") != NULL);
+        /* input 140 + big bytes; + 8 + 6 (line 1), + 6 (line 2), + 18 (line 3) */
+        CHECK_INT(len, 140 + big + 38);
+    }
+    free(text);
+    free(name);
+    unlink(in);
+    unlink(out);
+    rmdir(dir);
+}
