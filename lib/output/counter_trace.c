@@ -60,6 +60,7 @@ static kt_status stream_with_events(kt_src *src, kt_sink *s, const kt_trace_copy
 static void copy_range(kt_sink *s, int in, uint64_t from, uint64_t len, char *buf)
 {
     loff_t off = (loff_t)from;
+    kt_sink_flush(s);
     s->json_bytes += len;
     while (len && !s->failed) {
         ssize_t n = copy_file_range(in, &off, s->fd, NULL, len, 0);

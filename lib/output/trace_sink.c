@@ -56,6 +56,11 @@ static void flush_pending(kt_sink *s)
     s->npending = 0;
 }
 
+void kt_sink_flush(kt_sink *s)
+{
+    flush_pending(s);
+}
+
 void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
 {
     flush_pending(s);

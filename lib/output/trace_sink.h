@@ -37,6 +37,8 @@ void kt_sink_emit(kt_sink *s, const void *p, size_t n);
 /* Bytes straight to the file after what was emitted (a plain copy the
  * caller counts itself).                                                */
 void kt_sink_write_raw(kt_sink *s, const void *p, size_t n);
+/* Write out what emits gathered (before writing to fd by other means). */
+void kt_sink_flush(kt_sink *s);
 /* Finish the gzip stream, close the file; false if anything failed. */
 bool kt_sink_close(kt_sink *s);
 
