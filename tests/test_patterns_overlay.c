@@ -265,3 +265,66 @@ TEST(patterns_rewrite_large_and_odd_events)
     unlink(out);
     rmdir(dir);
 }
+
+/* Exit status of python3 comparing the args.Patterns of every event (by
+ * position in traceEvents) of two gzip traces; -1 without python3.     */
+static int same_marks(const char *ours, const char *theirs)
+{
+    if (system("python3 -c pass >/dev/null 2>&1") != 0) return -1;
+    char script[] = "/tmp/kt_marks_XXXXXX";
+    int fd = mkstemp(script);
+    CHECK(fd >= 0);
+    if (fd < 0) return 1;
+    static const char text[] =
+        "import json,gzip,sys\n"
+        "def marks(p):\n"
+        "    ev=json.load(gzip.open(p))[\"traceEvents\"]\n"
+        "    return len(ev),{i:e[\"args\"][\"Patterns\"] for i,e in enumerate(ev)\n"
+        "                    if isinstance(e.get(\"args\"),dict) and \"Patterns\" in e[\"args\"]}\n"
+        "a,b=marks(sys.argv[1]),marks(sys.argv[2])\n"
+        "sys.exit(0 if a==b and a[1] else 1)\n";
+    bool written = write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1);
+    close(fd);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "python3 %s '%s' '%s'", script, ours, theirs);
+    int rc = written ? system(cmd) : 1;
+    unlink(script);
+    return rc;
+}
+
+/* Under --hta-compat the events carrying args.Patterns, and their pattern
+ * → count dictionaries, are HTA's (oracle overlaid_<file>.json.gz). */
+TEST(patterns_overlay_marks_equal_hta_overlay)
+{
+    NEED_SHARED();
+    static const char *const cases[][3] = {
+        { "cp_alexnet", "aten::conv2d", "overlaid_benchmark_result_2869224_1695835535_trace.json.gz" },
+        { "cp_simple_add", "aten::conv2d", "overlaid_benchmark_result_493459_1694039959_trace.json.gz" },
+        { "df_index_resolver", "aten::addmm", "overlaid_df_index_resolver.json.gz" },
+        { "trace_diff_test", "aten::linear", "overlaid_test.json.gz" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const kt_trace *t = fx_shared_trace(fx_hta_trace(cases[i][0]), true);
+        CHECK(t != NULL);
+        if (!t) continue;
+        char dir[] = "/tmp/kt_patterns_XXXXXX", rel[512];
+        CHECK(mkdtemp(dir) != NULL);
+        kt_tables *ts = overlay(t, cases[i][1], dir);
+        const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+        snprintf(rel, sizeof rel, "oracle/hta/%s/%s", cases[i][0], cases[i][2]);
+        const char *theirs = kt_test_shared_path(rel);
+        if (files && kt_table_nrows(files) == 1 && theirs) {
+            int rc = same_marks(kt_table_str(files, 0, 2), theirs);
+            if (rc == -1) {
+                kt_test_skip("python3 not available");
+            } else if (rc != 0) {
+                kt_test_fail(__FILE__, __LINE__, "%s: marks differ from HTA's overlay", cases[i][0]);
+            }
+            unlink(kt_table_str(files, 0, 2));
+        } else {
+            CHECK(files && theirs);
+        }
+        kt_tables_free(ts);
+        rmdir(dir);
+    }
+}

@@ -70,6 +70,11 @@ void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
 {
     s->json_bytes += n;
+    if (s->npending == 0 && n >= ZCHUNK) { /* large: no detour */
+        if (s->gzip) deflate_some(s, p, n, false);
+        else write_all(s, p, n);
+        return;
+    }
     const char *c = p;
     while (n > 0 && !s->failed) {
         if (s->npending == ZCHUNK) flush_pending(s);
