@@ -32,19 +32,121 @@ static uint64_t thread_key(const kt_events *e, uint32_t i)
     return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
 }
 
-/* Members by (thread, ts, longer first, file order): least significant
- * key first, each pass stable.                                          */
-static bool sort_members(const kt_events *e, uint32_t *ids, size_t n)
+/* ---- members by (thread, ts, longer first, file order) -------------------
+ * Threads are few and Kineto writes each thread nearly in time order: a
+ * counting sort groups the members by thread (dense thread numbers from a
+ * small hash), and only a thread found out of order is sorted (two stable
+ * radix passes), instead of three radix passes over every member.        */
+
+typedef struct thread_ids {
+    uint64_t *key;
+    uint32_t *id;
+    size_t mask, n;
+} thread_ids;
+
+static bool thread_ids_init(thread_ids *th)
 {
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    th->mask = 63;
+    th->n = 0;
+    th->key = malloc((th->mask + 1) * sizeof *th->key);
+    th->id = malloc((th->mask + 1) * sizeof *th->id);
+    if (th->id) memset(th->id, 0xff, (th->mask + 1) * sizeof *th->id);
+    return th->key && th->id;
+}
+
+static bool thread_ids_grow(thread_ids *th);
+
+/* Dense number of a thread key (KT_NONE on allocation failure). */
+static uint32_t thread_id(thread_ids *th, uint64_t key)
+{
+    if ((th->n + 1) * 2 > th->mask + 1 && !thread_ids_grow(th)) return KT_NONE;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & th->mask;
+    while (th->id[h] != KT_NONE && th->key[h] != key) h = (h + 1) & th->mask;
+    if (th->id[h] == KT_NONE) {
+        th->key[h] = key;
+        th->id[h] = (uint32_t)th->n++;
+    }
+    return th->id[h];
+}
+
+static bool thread_ids_grow(thread_ids *th)
+{
+    thread_ids big = { .mask = th->mask * 2 + 1 };
+    big.key = malloc((big.mask + 1) * sizeof *big.key);
+    big.id = malloc((big.mask + 1) * sizeof *big.id);
+    bool ok = big.key && big.id;
+    if (ok) {
+        memset(big.id, 0xff, (big.mask + 1) * sizeof *big.id);
+        for (size_t i = 0; i <= th->mask; i++) {
+            if (th->id[i] == KT_NONE) continue;
+            size_t h = (size_t)((th->key[i] * 0x9E3779B97F4A7C15ull) >> 32) & big.mask;
+            while (big.id[h] != KT_NONE) h = (h + 1) & big.mask;
+            big.key[h] = th->key[i];
+            big.id[h] = th->id[i];
+        }
+        big.n = th->n;
+        free(th->key);
+        free(th->id);
+        *th = big;
+    } else {
+        free(big.key);
+        free(big.id);
+    }
+    return ok;
+}
+
+static bool in_order(const kt_events *e, uint32_t a, uint32_t b)
+{
+    if (e->ts[a] != e->ts[b]) return e->ts[a] < e->ts[b];
+    int64_t da = clamped_dur(e, a), db = clamped_dur(e, b);
+    return da != db ? da > db : a < b;
+}
+
+/* Sort one thread's run (file order) by ts, longer first, file order. */
+static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
+{
+    size_t i = 1;
+    while (i < n && in_order(e, ids[i - 1], ids[i])) i++;
+    if (i >= n) return true;
+    uint64_t *keys = malloc(n * sizeof *keys);
     if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = ~kt_radix_key_i64(clamped_dur(e, ids[i]));
+    for (size_t k = 0; k < n; k++) keys[k] = ~kt_radix_key_i64(clamped_dur(e, ids[k]));
     bool ok = kt_radix_sort(keys, ids, n);
-    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(e->ts[ids[i]]);
-    ok = ok && kt_radix_sort(keys, ids, n);
-    for (size_t i = 0; ok && i < n; i++) keys[i] = thread_key(e, ids[i]);
+    for (size_t k = 0; ok && k < n; k++) keys[k] = kt_radix_key_i64(e->ts[ids[k]]);
     ok = ok && kt_radix_sort(keys, ids, n);
     free(keys);
+    return ok;
+}
+
+static bool sort_members(const kt_events *e, uint32_t *ids, size_t n)
+{
+    thread_ids th;
+    uint32_t *tid = malloc((n ? n : 1) * sizeof *tid), *out = malloc((n ? n : 1) * sizeof *out);
+    bool ok = thread_ids_init(&th) && tid && out;
+    uint64_t last = 0;
+    uint32_t last_id = KT_NONE;
+    for (size_t i = 0; ok && i < n; i++) {
+        uint64_t key = thread_key(e, ids[i]);
+        if (last_id == KT_NONE || key != last) last_id = thread_id(&th, key);
+        last = key;
+        tid[i] = last_id;
+        ok = last_id != KT_NONE;
+    }
+    size_t *start = ok ? calloc(th.n + 1, sizeof *start) : NULL;
+    ok = ok && start;
+    for (size_t i = 0; ok && i < n; i++) start[tid[i] + 1]++;
+    for (size_t k = 0; ok && k < th.n; k++) start[k + 1] += start[k];
+    for (size_t i = 0; ok && i < n; i++) out[start[tid[i]]++] = ids[i];
+    if (ok) memcpy(ids, out, n * sizeof *ids);
+    for (size_t k = 0, from = 0; ok && k < th.n; k++) { /* start[k] is now thread k's end */
+        ok = sort_run(e, ids + from, start[k] - from);
+        from = start[k];
+    }
+    free(start);
+    free(tid);
+    free(out);
+    free(th.key);
+    free(th.id);
     return ok;
 }
 
@@ -58,7 +160,7 @@ static bool closes_before(const kt_events *e, uint32_t top, uint32_t ev)
     return !(clamped_dur(e, top) == 0 && clamped_dur(e, ev) == 0);
 }
 
-/* One stack sweep per thread: parents. */
+/* One stack sweep per thread (members are grouped by thread): parents. */
 static bool link_parents(kt_op_tree *tr)
 {
     const kt_events *e = &tr->r->ev;
