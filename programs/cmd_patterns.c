@@ -57,6 +57,10 @@ static kt_status patterns_run(const cli_ctx *ctx, const kt_trace *t, void *state
     s->o.errlen = sizeof s->err;
     kt_status st = kt_patterns(t, &ctx->sel, &s->o, out);
     if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta patterns: %s\n", s->err);
+    const kt_table *p = st == KT_OK ? kt_tables_find(*out, "patterns") : NULL;
+    if (p && kt_table_nrows(p) == 0 && !ctx->quiet)
+        fprintf(stderr, "kineta patterns: no %s with %zu or more GPU events under it (table ops)\n",
+                s->o.op ? "op matching the name" : "picked op", s->o.min_len);
     return st;
 }
 
