@@ -228,7 +228,10 @@ static void relink_backward(const kt_trace *t, kt_op_tree *tr)
             for (size_t j = 0; j < tr->n; j++) {
                 uint32_t b = tr->node[j];
                 if (thread_key(e, b) != bwd_key || tr->parent[j] != KT_NONE) continue;
-                if (e->ts[b] >= ts && e->ts[b] + clamped_dur(e, b) <= end) tr->parent[j] = (uint32_t)k;
+                if (e->ts[b] >= ts && e->ts[b] + clamped_dur(e, b) <= end) {
+                    tr->parent[j] = (uint32_t)k;
+                    tr->relinked = true;
+                }
             }
         }
         if (any) return;
@@ -239,6 +242,11 @@ static void relink_backward(const kt_trace *t, kt_op_tree *tr)
 
 static bool compute_depths(kt_op_tree *tr)
 {
+    if (!tr->relinked) { /* parents come first: one forward pass */
+        for (size_t k = 0; k < tr->n; k++)
+            tr->depth[k] = tr->parent[k] == KT_NONE ? 0 : tr->depth[tr->parent[k]] + 1;
+        return true;
+    }
     uint32_t *chain = malloc((tr->n ? tr->n : 1) * sizeof *chain);
     if (!chain) return false;
     for (size_t k = 0; k < tr->n; k++) tr->depth[k] = -1;
@@ -280,10 +288,38 @@ size_t kt_op_tree_launched(const kt_op_tree *tr, uint32_t node, const uint32_t *
     return kt_launched_events(tr->r, ev, evs);
 }
 
-/* Totals bottom-up: nodes by decreasing depth, each adds to its parent. */
-static bool kernel_totals(kt_op_tree *tr)
+/* Each node's own GPU events. */
+static void own_kernels(kt_op_tree *tr)
 {
     const kt_events *e = &tr->r->ev;
+    for (size_t k = 0; k < tr->n; k++) {
+        const uint32_t *g;
+        size_t ng = kt_op_tree_launched(tr, (uint32_t)k, &g);
+        for (size_t i = 0; i < ng; i++) {
+            if (!kt_op_tree_counts_gpu(tr, g[i])) continue;
+            tr->nkernels[k]++;
+            tr->kernel_dur[k] += tr->compat ? e->dur[g[i]] : clamped_dur(e, g[i]);
+        }
+    }
+}
+
+static void add_to_parent(kt_op_tree *tr, uint32_t k)
+{
+    uint32_t p = tr->parent[k];
+    if (p == KT_NONE) return;
+    tr->nkernels[p] += tr->nkernels[k];
+    tr->kernel_dur[p] += tr->kernel_dur[k];
+}
+
+/* Totals bottom-up: children before parents — reverse node order, or
+ * by decreasing depth once parents can follow children (relinked).    */
+static bool kernel_totals(kt_op_tree *tr)
+{
+    own_kernels(tr);
+    if (!tr->relinked) {
+        for (size_t k = tr->n; k-- > 0;) add_to_parent(tr, (uint32_t)k);
+        return true;
+    }
     int32_t maxd = 0;
     for (size_t k = 0; k < tr->n; k++) maxd = tr->depth[k] > maxd ? tr->depth[k] : maxd;
     size_t *start = calloc((size_t)maxd + 2, sizeof *start);
@@ -296,21 +332,7 @@ static bool kernel_totals(kt_op_tree *tr)
     for (size_t k = 0; k < tr->n; k++) start[tr->depth[k] + 1]++;
     for (int32_t d = 0; d <= maxd; d++) start[d + 1] += start[d];
     for (size_t k = 0; k < tr->n; k++) order[start[tr->depth[k]]++] = (uint32_t)k;
-    for (size_t k = 0; k < tr->n; k++) {
-        const uint32_t *g;
-        size_t ng = kt_op_tree_launched(tr, (uint32_t)k, &g);
-        for (size_t i = 0; i < ng; i++) {
-            if (!kt_op_tree_counts_gpu(tr, g[i])) continue;
-            tr->nkernels[k]++;
-            tr->kernel_dur[k] += tr->compat ? e->dur[g[i]] : clamped_dur(e, g[i]);
-        }
-    }
-    for (size_t i = tr->n; i-- > 0;) {
-        uint32_t k = order[i], p = tr->parent[k];
-        if (p == KT_NONE) continue;
-        tr->nkernels[p] += tr->nkernels[k];
-        tr->kernel_dur[p] += tr->kernel_dur[k];
-    }
+    for (size_t i = tr->n; i-- > 0;) add_to_parent(tr, order[i]);
     free(start);
     free(order);
     return true;

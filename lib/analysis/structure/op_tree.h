@@ -34,6 +34,9 @@ typedef struct kt_op_tree {
     uint32_t *nkernels;  /* node → GPU events under it                     */
     int64_t *kernel_dur; /* node → their summed duration (ns)             */
     bool compat;
+    bool relinked;       /* some parent is on another thread (compat's
+                            backward linking): then a parent can follow
+                            its child in node order                      */
 } kt_op_tree;
 
 kt_status kt_op_tree_build(const kt_trace *t, const kt_rank *r, kt_op_tree *out);
