@@ -328,3 +328,53 @@ TEST(patterns_overlay_marks_equal_hta_overlay)
         rmdir(dir);
     }
 }
+
+/* Two ranks whose files share a name: one overlay each, named apart, and a
+ * rank column; under --hta-compat only the lowest rank, HTA's columns.  */
+TEST(patterns_two_ranks_same_file_name)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", sub[2][300], in[2][320];
+    CHECK(mkdtemp(dir) != NULL);
+    for (int k = 0; k < 2; k++) {
+        snprintf(sub[k], sizeof sub[k], "%s/r%d", dir, k);
+        CHECK(mkdir(sub[k], 0755) == 0);
+        snprintf(in[k], sizeof in[k], "%s/trace.json", sub[k]);
+        const char *text = tiny_fixed();
+        char buf[8192];
+        snprintf(buf, sizeof buf, "%.*s\"rank\": %d%s", (int)(strstr(text, "\"rank\": 0") - text), text, k,
+                 strstr(text, "\"rank\": 0") + 9);
+        write_text(in[k], buf);
+    }
+    for (int compat = 0; compat < 2; compat++) {
+        const char *paths[2] = { in[0], in[1] };
+        kt_load_options lo = { .hta_compat = compat };
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        CHECK_INT(kt_load(paths, 2, &lo, &t, &fail), KT_OK);
+        kt_diags_free(fail);
+        if (!t) continue;
+        kt_tables *ts = overlay(t, "aten::foo", dir);
+        const kt_table *pat = ts ? kt_tables_find(ts, "patterns") : NULL;
+        const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+        CHECK(pat && files);
+        if (pat && files && !compat) {
+            CHECK_INT(kt_table_nrows(pat), 2);
+            CHECK_INT(kt_table_int(pat, 0, 4), 0);
+            CHECK_INT(kt_table_int(pat, 1, 4), 1);
+            CHECK_INT(kt_table_nrows(files), 2);
+            CHECK(kt_table_nrows(files) == 2 && strstr(kt_table_str(files, 1, 2), "/overlaid_rank1_trace.json"));
+        } else if (pat && files) {
+            CHECK_INT(kt_table_nrows(pat), 1);
+            CHECK_INT(kt_table_ncols(pat), 4);
+            CHECK_INT(kt_table_nrows(files), 1);
+        }
+        for (size_t i = 0; files && i < kt_table_nrows(files); i++) unlink(kt_table_str(files, i, 2));
+        kt_tables_free(ts);
+        kt_trace_free(t);
+    }
+    for (int k = 0; k < 2; k++) {
+        unlink(in[k]);
+        rmdir(sub[k]);
+    }
+    rmdir(dir);
+}
