@@ -350,7 +350,8 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  * replaced by its id (unless keep_names) and the id → name dictionary is
  * added to the args of the "PyTorch Profiler" span; every other byte is
  * the original's.  Table "files": rank, input, output, marked_events,
- * renamed_events, bytes.                                                   */
+ * unmarkable_events (pattern events without an args object in the file:
+ * not marked), renamed_events, bytes.                                      */
 typedef struct kt_patterns_options {
     const char *op;         /* substring of op names; NULL = pick ops     */
     size_t pick_ops;        /* ops picked when op is NULL (3)             */

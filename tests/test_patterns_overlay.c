@@ -98,7 +98,7 @@ TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
         CHECK_STR(kt_table_str(pat, 0, 0), "aten::foo|k1|k2|k3");
         CHECK_STR(kt_table_str(files, 0, 2), out);
         CHECK_INT(kt_table_int(files, 0, 3), 7); /* the op, 3 launches, 3 kernels */
-        CHECK_INT(kt_table_int(files, 0, 4), 1); /* kx */
+        CHECK_INT(kt_table_int(files, 0, 5), 1); /* kx */
     }
     char *text = fx_read_file(out, NULL);
     CHECK(text != NULL);
@@ -183,7 +183,8 @@ TEST(patterns_overlay_real_trace_loads_back)
         const char *out = kt_table_str(files, 0, 2);
         CHECK(strstr(out, "/overlaid_benchmark_result_493459_1694039959_trace.json.gz") != NULL);
         CHECK_INT(kt_table_int(files, 0, 3), 331);
-        CHECK_INT(kt_table_int(files, 0, 4), 57);
+        CHECK_INT(kt_table_int(files, 0, 4), 0);
+        CHECK_INT(kt_table_int(files, 0, 5), 57);
         kt_trace *back = fx_load_path(out, false);
         CHECK(back != NULL);
         if (back) {
@@ -376,5 +377,37 @@ TEST(patterns_two_ranks_same_file_name)
         unlink(in[k]);
         rmdir(sub[k]);
     }
+    rmdir(dir);
+}
+
+/* The root op written without args: it cannot be matched to the model, so
+ * it is counted as unmarkable and left as is; the rest are marked. */
+TEST(patterns_overlay_event_without_args_is_unmarkable)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/noargs.json", dir);
+    const char *text = tiny_fixed(), *cut = ", \"args\": {\"External id\": 9}";
+    const char *at = strstr(text, cut);
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(at - text), text, at + strlen(cut));
+    write_text(in, buf);
+    kt_trace *t = fx_load_path(in, false);
+    CHECK(t != NULL);
+    if (!t) return;
+    kt_tables *ts = overlay(t, "aten::foo", dir);
+    const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+    CHECK(files && kt_table_nrows(files) == 1);
+    if (files && kt_table_nrows(files) == 1) {
+        CHECK_INT(kt_table_int(files, 0, 3), 6);
+        CHECK_INT(kt_table_int(files, 0, 4), 1);
+        char *out = fx_read_file(kt_table_str(files, 0, 2), NULL);
+        CHECK(out && strstr(out, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::foo\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 50},"));
+        free(out);
+        unlink(kt_table_str(files, 0, 2));
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(in);
     rmdir(dir);
 }

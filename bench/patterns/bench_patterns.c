@@ -78,7 +78,7 @@ int main(int argc, char **argv)
         const kt_table *p = kt_tables_find(ts, "patterns");
         if (p) printf("  %zu patterns", kt_table_nrows(p));
         const kt_table *f = kt_tables_find(ts, "files");
-        if (f) printf("  %.0f MB JSON written", (double)kt_table_int(f, 0, 5) / 1e6);
+        if (f) printf("  %.0f MB JSON written", (double)kt_table_int(f, 0, 6) / 1e6);
         printf("\n");
         kt_tables_free(ts);
     }

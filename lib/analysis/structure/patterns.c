@@ -142,11 +142,12 @@ static bool make_tables(kt_table **tb, bool compat, bool files)
     static const kt_col_type pt[] = { KT_COL_STR, KT_COL_INT, KT_COL_FLOAT, KT_COL_FLOAT, KT_COL_INT };
     static const char *const oc[] = { "rank", "op", "match", "gpu_events", "roots" };
     static const kt_col_type ot[] = { KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT, KT_COL_INT };
-    static const char *const fc[] = { "rank", "input", "output", "marked_events", "renamed_events", "bytes" };
-    static const kt_col_type ft[] = { KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT, KT_COL_INT, KT_COL_INT };
+    static const char *const fc[] = { "rank", "input", "output", "marked_events", "unmarkable_events",
+                                      "renamed_events", "bytes" };
+    static const kt_col_type ft[] = { KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT, KT_COL_INT, KT_COL_INT, KT_COL_INT };
     tb[T_PATTERNS] = new_table("patterns", pc, pt, compat ? 4 : 5);
     tb[T_OPS] = new_table("ops", oc, ot, 5);
-    tb[T_FILES] = files ? new_table("files", fc, ft, 6) : NULL;
+    tb[T_FILES] = files ? new_table("files", fc, ft, 7) : NULL;
     return tb[T_PATTERNS] && tb[T_OPS] && (!files || tb[T_FILES]);
 }
 
@@ -219,8 +220,9 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
     kt_table_set_str(files, 1, rp->r->file);
     kt_table_set_str(files, 2, out);
     kt_table_set_int(files, 3, res.marked);
-    kt_table_set_int(files, 4, res.renamed);
-    kt_table_set_int(files, 5, (int64_t)res.bytes);
+    kt_table_set_int(files, 4, res.unmarkable);
+    kt_table_set_int(files, 5, res.renamed);
+    kt_table_set_int(files, 6, (int64_t)res.bytes);
     return KT_OK;
 }
 
