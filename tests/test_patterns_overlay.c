@@ -238,7 +238,8 @@ TEST(patterns_rewrite_large_and_odd_events)
     CHECK(f != NULL);
     if (!f) { free(name); return; }
     fprintf(f, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {\"s\": \"{}\\\"]\"}},\n"
-               "{\"ph\": \"X\", \"name\": \"%s\", \"args\": {}},\n{\"ph\": \"i\", \"name\": \"b\"}], \"k\": [1]}",
+               "{\"ph\": \"X\", \"name\": \"%s\", \"args\": {}},\n{\"ph\": \"i\", \"name\": \"b\"},\n"
+               "{\"args\": null}], \"k\": [1]}",
             name);
     fclose(f);
     add_all a = { 0 };
@@ -246,8 +247,8 @@ TEST(patterns_rewrite_large_and_odd_events)
     uint64_t bytes, events;
     char err[256];
     CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
-    CHECK_INT(events, 3);
-    CHECK_INT(a.seen, 3);
+    CHECK_INT(events, 4);
+    CHECK_INT(a.seen, 4);
     CHECK_INT(a.huge_args, 88 + big + 11); /* 67 bytes of line 1, 21 before the name, 11 after */
     size_t len = 0;
     char *text = fx_read_file(out, &len);
@@ -256,9 +257,10 @@ TEST(patterns_rewrite_large_and_odd_events)
         CHECK_INT(len, bytes);
         const char *first = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"s\": \"{}\\\"]\"}},\n";
         CHECK(!strncmp(text, first, strlen(first)));
-        CHECK(strstr(text, "\", \"args\": {\"x\": 1}},\n{\"ph\": \"i\", \"name\": \"b\", \"args\": {\"x\": 1}}], \"k\": [1]}") != NULL);
-        /* input 140 + big bytes; + 8 + 6 (line 1), + 6 (line 2), + 18 (line 3) */
-        CHECK_INT(len, 140 + big + 38);
+        CHECK(strstr(text, "\", \"args\": {\"x\": 1}},\n{\"ph\": \"i\", \"name\": \"b\", \"args\": {\"x\": 1}},\n"
+                           "{\"args\": null}], \"k\": [1]}") != NULL);
+        /* input 140 + 16 + big bytes; + 8 + 6 (line 1), + 6 (line 2), + 18 (line 3), args: null kept */
+        CHECK_INT(len, 156 + big + 38);
     }
     free(text);
     free(name);

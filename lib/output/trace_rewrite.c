@@ -40,7 +40,8 @@ typedef struct scanner {
     size_t klen, str_start;
     span name, ph, cat;
     size_t args_at;
-    bool has_args;
+    bool has_args;          /* an args object (at args_at)                 */
+    bool args_key;          /* an "args" key, whatever its value           */
     uint64_t ordinal;
 } scanner;
 
@@ -129,7 +130,7 @@ static void finish_event(rewriter *w, size_t end)
         size_t at = ev + s->args_at + 1;
         bool empty = empty_object(w->buf + at - 1, w->buf + end);
         sp[n++] = (splice){ .at = at, .text = { e.add_args, ", " }, .len = { e.add_args_len, empty ? 0 : 2 } };
-    } else if (e.add_args) {
+    } else if (e.add_args && !s->args_key) { /* not next to an args: null */
         sp[n++] = (splice){ .at = end - 1, .text = { s->members ? ", \"args\": {" : "\"args\": {", e.add_args, "}" },
                             .len = { s->members ? 11 : 9, e.add_args_len, 1 } };
     }
@@ -144,7 +145,7 @@ static void start_event(rewriter *w, size_t at)
     s->in_event = true;
     s->expect_value = false;
     s->members = false;
-    s->has_args = false;
+    s->has_args = s->args_key = false;
     s->cur_key = KEY_OTHER;
     s->name.set = s->ph.set = s->cat.set = false;
 }
@@ -165,6 +166,7 @@ static void string_ended(rewriter *w, size_t at)
     if (s->str_is_key) {
         s->cur_key = key_of(s->kbuf, s->klen);
         s->members = true;
+        s->args_key |= s->cur_key == KEY_ARGS;
         return;
     }
     span sp = { s->str_start, at - w->ev_start, true };

@@ -33,7 +33,8 @@ typedef struct kt_event_view {
 /* What to change in one event; all-zero = nothing. */
 typedef struct kt_event_edit {
     const char *add_args;  /* JSON members ("k": v, ...) put first in args;
-                              an args object is added when there is none  */
+                              an args object is added when there is no
+                              args key (args that are not an object: left) */
     size_t add_args_len;
     const char *name;      /* new name: JSON string text without quotes   */
     size_t name_len;

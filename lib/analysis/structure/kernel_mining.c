@@ -171,7 +171,10 @@ static bool collect_gaps(const seq *s, cand *c, size_t nc)
     for (size_t k = 0; k < nc; k++) {
         size_t want = (size_t)c[k].count * (c[k].len - 1);
         c[k].gaps = malloc((want < MEDIAN_SAMPLE ? (want ? want : 1) : MEDIAN_SAMPLE) * sizeof *c[k].gaps);
-        if (!c[k].gaps) return false;
+        if (!c[k].gaps) {
+            while (k-- > 0) free(c[k].gaps);
+            return false;
+        }
         c[k].ngaps = 0;
         c[k].last_end = 0;
     }
@@ -182,7 +185,8 @@ static bool collect_gaps(const seq *s, cand *c, size_t nc)
                 !same_window(s, x->first, i, x->len))
                 continue;
             x->last_end = (uint32_t)(i + x->len);
-            for (size_t j = i; j + 1 < i + x->len && x->ngaps < MEDIAN_SAMPLE; j++) x->gaps[x->ngaps++] = (double)s->gap[j];
+            for (size_t j = i; j + 1 < i + x->len && x->ngaps < MEDIAN_SAMPLE; j++)
+                x->gaps[x->ngaps++] = (double)s->gap[j];
         }
     for (size_t k = 0; k < nc; k++) {
         kt_describe d = kt_describe_values(c[k].gaps, c[k].ngaps);
