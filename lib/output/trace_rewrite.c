@@ -191,10 +191,12 @@ static size_t scan_string(rewriter *w, size_t i)
             string_ended(w, i);
             return i + 1;
         } else if (!capture1 && !capture3) {
-            /* plain characters: skip to the next quote or backslash */
-            const char *q = w->buf + i, *end = w->buf + w->have;
-            while (q < end && *q != '"' && *q != '\\') q++;
-            i = (size_t)(q - w->buf) - 1;
+            /* plain characters: jump to the next quote (memchr), back to
+             * a backslash before it if there is one                     */
+            const char *q = memchr(w->buf + i, '"', w->have - i);
+            const char *bs = memchr(w->buf + i, '\\', (size_t)((q ? q : w->buf + w->have) - (w->buf + i)));
+            if (bs) q = bs;
+            i = (q ? (size_t)(q - w->buf) : w->have) - 1;
             continue;
         }
         if (capture1 && s->key1_len < sizeof s->key1) s->key1[s->key1_len++] = ch;
@@ -228,6 +230,11 @@ static void close_bracket(rewriter *w, size_t i, char ch)
     }
 }
 
+/* The characters the scanner acts on outside strings. */
+static const bool structural[256] = {
+    ['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true, [':'] = true, [','] = true,
+};
+
 static void scan_buffer(rewriter *w, size_t i)
 {
     scanner *s = &w->s;
@@ -237,6 +244,10 @@ static void scan_buffer(rewriter *w, size_t i)
             continue;
         }
         char ch = w->buf[i];
+        if (!structural[(unsigned char)ch]) { /* whitespace, numbers, literals */
+            i++;
+            continue;
+        }
         switch (ch) {
         case '"':
             s->in_str = true;
