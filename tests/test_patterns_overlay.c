@@ -413,3 +413,39 @@ TEST(patterns_overlay_event_without_args_is_unmarkable)
     unlink(in);
     rmdir(dir);
 }
+
+/* A file cut inside an event, and one with stray closing brackets: the
+ * writer never crashes; what it cannot read as an event goes out as is. */
+TEST(patterns_rewrite_truncated_and_unbalanced)
+{
+    static const char *const inputs[] = {
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {}}, {\"ph\": \"X\", \"na",
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\"}]}]]}}}\"",
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\\\\\", \"args\": {\"k\": \"\\\"}\"}}]}",
+    };
+    static const char *const outputs[] = {
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1}}, {\"ph\": \"X\", \"na",
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1}}]}]]}}}\"",
+        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\\\\\", \"args\": {\"x\": 1, \"k\": \"\\\"}\"}}]}",
+    };
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/in.json", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        write_text(in, inputs[i]);
+        add_all a = { 0 };
+        kt_trace_rewrite rw = { .in_path = in, .out_path = out, .edit = add_x, .user = &a };
+        uint64_t bytes, events;
+        char err[256];
+        CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
+        CHECK_INT(events, 1);
+        char *text = fx_read_file(out, NULL);
+        CHECK(text != NULL);
+        if (text) CHECK_STR(text, outputs[i]);
+        free(text);
+        unlink(out);
+    }
+    unlink(in);
+    rmdir(dir);
+}
