@@ -296,7 +296,8 @@ static int same_marks(const char *ours, const char *theirs)
 }
 
 /* Under --hta-compat the events carrying args.Patterns, and their pattern
- * → count dictionaries, are HTA's (oracle overlaid_<file>.json.gz). */
+ * → count dictionaries, are HTA's (oracle overlaid_<file>.json.gz) on every
+ * trace HTA wrote one for. */
 TEST(patterns_overlay_marks_equal_hta_overlay)
 {
     NEED_SHARED();
@@ -305,6 +306,7 @@ TEST(patterns_overlay_marks_equal_hta_overlay)
         { "cp_simple_add", "aten::conv2d", "overlaid_benchmark_result_493459_1694039959_trace.json.gz" },
         { "df_index_resolver", "aten::addmm", "overlaid_df_index_resolver.json.gz" },
         { "trace_diff_test", "aten::linear", "overlaid_test.json.gz" },
+        { "negative_queue_length_values_check", "aten::mm", "overlaid_rank0.json.gz" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const kt_trace *t = fx_shared_trace(fx_hta_trace(cases[i][0]), true);

@@ -2,6 +2,7 @@
  * op_tree.c — see op_tree.h.
  */
 #include "analysis/structure/op_tree.h"
+#include "analysis/structure/hta_nesting.h"
 #include "model/radix.h"
 
 #include <stdlib.h>
@@ -379,7 +380,8 @@ kt_status kt_op_tree_build(const kt_trace *t, const kt_rank *r, kt_op_tree *out)
     if (ok) {
         for (size_t i = 0; i < e->n; i++) out->pos[i] = KT_NONE;
         for (size_t k = 0; k < out->n; k++) out->pos[out->node[k]] = (uint32_t)k;
-        ok = link_parents(out);
+        ok = out->compat ? kt_hta_link_parents(out) : link_parents(out);
+        out->relinked = out->compat; /* HTA's parents need not precede */
     }
     if (ok && out->compat) relink_backward(t, out);
     ok = ok && compute_depths(out);

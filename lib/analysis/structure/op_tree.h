@@ -8,10 +8,11 @@
  * HTA answers with trace_call_graph.py, and its min-depth rule needs the
  * same depths to give the same answers.  Nesting follows HTA's endpoint
  * order (at equal time a close before an open, the longer event first,
- * zero-length events at one instant nested in file order).  Deliberate
- * differences: negative durations count as 0 (HTA raises "Unexpected
- * case"), and an event overlapping its predecessor's end nests under it
- * (HTA pops whichever event is on top).  Under hta_compat only GPU events
+ * zero-length events at one instant nested in file order); negative
+ * durations count as 0 (HTA raises "Unexpected case"), and an event
+ * overlapping its predecessor's end nests under it.  Under hta_compat the
+ * parents are HTA's exactly (hta_nesting.c: its sorts replayed, a close
+ * pops whichever event is on top), and only GPU events
  * on streams > 0 hang under launches (HTA's get_cpu_gpu_correlation) and
  * backward-thread ops are re-parented under the main thread's
  * "## backward ##" / ProfilerStep# annotations; by default every GPU event
@@ -34,9 +35,9 @@ typedef struct kt_op_tree {
     uint32_t *nkernels;  /* node → GPU events under it                     */
     int64_t *kernel_dur; /* node → their summed duration (ns)             */
     bool compat;
-    bool relinked;       /* some parent is on another thread (compat's
-                            backward linking): then a parent can follow
-                            its child in node order                      */
+    bool relinked;       /* compat: HTA's parents (and its backward
+                            linking across threads) can follow their
+                            children in node order                      */
 } kt_op_tree;
 
 kt_status kt_op_tree_build(const kt_trace *t, const kt_rank *r, kt_op_tree *out);
