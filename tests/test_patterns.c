@@ -272,3 +272,54 @@ TEST(patterns_mine_ranks_by_saved_launch_gaps)
     kt_tables_free(out);
     kt_trace_free(t);
 }
+
+/* Random damaged traces (negative, zero and overlapping durations, ops on
+ * several threads, launches with 0-3 kernels or pointing nowhere), both
+ * modes: no crash, and every root is an op of the name with at least
+ * min_len GPU events under it, so counts add up to at most the ops.     */
+TEST(patterns_random_damaged_traces)
+{
+    unsigned seed = 7;
+    int64_t found = 0;
+    for (int round = 0; round < 40; round++) {
+        kt_trace *t = fx_trace();
+        kt_rank *r = fx_rank(t, 0);
+        int64_t nops = 0, corr = 1;
+        for (int i = 0; i < 60; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int64_t ts = (int64_t)(seed >> 8) % 500, dur = (int64_t)(seed >> 16) % 60 - 10;
+            int64_t tid = 1 + (seed >> 4) % 3;
+            if (seed % 3 == 0) {
+                fx_event(t, r, 'X', "cpu_op", "aten::op", ts * US, dur * US, 100, tid, -1, -1);
+                nops++;
+            } else {
+                fx_event(t, r, 'X', "cuda_runtime", seed % 5 ? "cudaLaunchKernel" : "cudaGraphLaunch", ts * US,
+                         dur * US, 100, tid, -1, corr);
+                for (unsigned k = 0; k < (seed >> 12) % 4; k++)
+                    fx_event(t, r, 'X', "kernel", k % 2 ? "ka" : "kb", (ts + 5 + (int64_t)k) * US, (dur / 2) * US, 0,
+                             7, (int32_t)(seed % 2 ? 7 : 0), seed % 7 ? corr : corr + 1000);
+                corr++;
+            }
+        }
+        fx_finish(t);
+        for (int compat = 0; compat < 2; compat++) {
+            t->hta_compat = compat;
+            kt_tables *ts = patterns(t, "aten::op", 2);
+            const kt_table *tb = fx_table(ts, "patterns");
+            int64_t total = 0;
+            for (size_t i = 0; tb && i < kt_table_nrows(tb); i++) {
+                total += kt_table_int(tb, i, 1);
+                CHECK(strncmp(kt_table_str(tb, i, 0), "aten::op|", 9) == 0);
+                CHECK(kt_table_float(tb, i, 3) >= 0);
+            }
+            CHECK(total <= nops);
+            found += total;
+            kt_tables_free(ts);
+            kt_mine_options m = kt_mine_defaults();
+            CHECK_INT(kt_mine_sequences(t, NULL, &m, &ts), KT_OK);
+            kt_tables_free(ts);
+        }
+        kt_trace_free(t);
+    }
+    CHECK(found > 0); /* the rounds do find patterns */
+}
