@@ -331,8 +331,9 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  * get_frequent_cuda_kernel_sequences, A4.8; docs/patterns.md).  Roots are
  * the CPU-side events whose name contains `op` with at least min_len GPU
  * events under them (by default the outermost such events; under
- * hta_compat HTA's rule: those at the matches' minimum call depth, on the
- * lowest selected rank only).  A root's pattern is its name, then the
+ * hta_compat HTA's rule: those at the matches' minimum call depth, with
+ * HTA's own nesting and GPU events on streams > 0 only, on the lowest
+ * selected rank only).  A root's pattern is its name, then the
  * names of the GPU events its launch calls enqueued (kernels, memcpy,
  * memset, stream waits; all kernels of a graph launch) in start order.
  * Table "patterns": pattern (names joined by "|"), count, GPU kernel
