@@ -182,3 +182,30 @@ TEST(patterns_legacy_trace_picks_ops)
     CHECK_INT(total_count(tb), 210);
     kt_tables_free(ts);
 }
+
+/* Where HTA's CSV is empty (header only: every operator the oracle tried
+ * gave no pattern), --hta-compat gives none for any of those operators. */
+TEST(patterns_oracle_empty_where_hta_is_empty)
+{
+    NEED_SHARED();
+    static const char *const dirs[] = { "amd_trace", "cp_cuda_event_sync", "cp_cuda_event_sync_multi_stream",
+                                        "cupti_profiler", "execution_trace", "timeline_analysis", "trace_filter_2ranks",
+                                        "triton_example" };
+    static const char *const ops[] = { "aten::linear", "aten::conv2d", "aten::addmm", "aten::mm",
+                                       "aten::add", "aten::mul", "aten::copy_", "aten::" };
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "oracle/hta/%s/frequent_cuda_kernel_sequences.csv", dirs[d]);
+        fx_csv *csv = fx_csv_read(rel);
+        const kt_trace *t = fx_shared_trace(fx_hta_trace(dirs[d]), true);
+        CHECK(csv && csv->nrows == 1 && t);
+        for (size_t o = 0; t && o < sizeof ops / sizeof *ops; o++) {
+            kt_tables *ts = run(t, ops[o], 3);
+            const kt_table *tb = patterns_of(ts);
+            if (tb && kt_table_nrows(tb) != 0)
+                kt_test_fail(__FILE__, __LINE__, "%s --op %s: %zu rows, HTA none", dirs[d], ops[o], kt_table_nrows(tb));
+            kt_tables_free(ts);
+        }
+        fx_csv_free(csv);
+    }
+}
