@@ -350,7 +350,8 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  * args "Patterns": {pattern: count, ...}, every other GPU event's name is
  * replaced by its id (unless keep_names) and the id → name dictionary is
  * added to the args of the "PyTorch Profiler" span; every other byte is
- * the original's.  Table "files": rank, input, output, marked_events,
+ * the original's.  out_dir must not be an input file's directory
+ * (KT_EUSAGE).  Table "files": rank, input, output, marked_events,
  * unmarkable_events (pattern events without an args object in the file:
  * not marked), renamed_events, bytes.                                      */
 typedef struct kt_patterns_options {

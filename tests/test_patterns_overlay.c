@@ -82,15 +82,22 @@ static size_t flows_of(const kt_trace *t)
 
 TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
 {
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(in, sizeof in, "%s/tiny.json", dir);
-    snprintf(out, sizeof out, "%s/overlaid_tiny.json", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
+    CHECK(mkdir(outdir, 0755) == 0);
     write_text(in, tiny_fixed());
     kt_trace *t = fx_load_path(in, false);
     CHECK(t != NULL);
     if (!t) return;
-    kt_tables *ts = overlay(t, "aten::foo", dir);
+    kt_patterns_options next_to = kt_patterns_defaults();
+    next_to.op = "aten::foo";
+    next_to.out_dir = dir; /* the input's own directory: refused */
+    kt_tables *refused = NULL;
+    CHECK_INT(kt_patterns(t, NULL, &next_to, &refused), KT_EUSAGE);
+    kt_tables *ts = overlay(t, "aten::foo", outdir);
     const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
     const kt_table *pat = ts ? kt_tables_find(ts, "patterns") : NULL;
     CHECK(files && pat && kt_table_nrows(files) == 1 && kt_table_nrows(pat) == 1);
@@ -127,6 +134,7 @@ TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
     kt_trace_free(t);
     unlink(in);
     unlink(out);
+    rmdir(outdir);
     rmdir(dir);
 }
 
@@ -388,9 +396,11 @@ TEST(patterns_two_ranks_same_file_name)
  * it is counted as unmarkable and left as is; the rest are marked. */
 TEST(patterns_overlay_event_without_args_is_unmarkable)
 {
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300];
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(in, sizeof in, "%s/noargs.json", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    CHECK(mkdir(outdir, 0755) == 0);
     const char *text = tiny_fixed(), *cut = ", \"args\": {\"External id\": 9}";
     const char *at = strstr(text, cut);
     char buf[8192];
@@ -399,7 +409,7 @@ TEST(patterns_overlay_event_without_args_is_unmarkable)
     kt_trace *t = fx_load_path(in, false);
     CHECK(t != NULL);
     if (!t) return;
-    kt_tables *ts = overlay(t, "aten::foo", dir);
+    kt_tables *ts = overlay(t, "aten::foo", outdir);
     const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
     CHECK(files && kt_table_nrows(files) == 1);
     if (files && kt_table_nrows(files) == 1) {
@@ -413,6 +423,7 @@ TEST(patterns_overlay_event_without_args_is_unmarkable)
     kt_tables_free(ts);
     kt_trace_free(t);
     unlink(in);
+    rmdir(outdir);
     rmdir(dir);
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 kt_patterns_options kt_patterns_defaults(void)
 {
@@ -195,9 +196,30 @@ static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank
     return false;
 }
 
+/* Is dir the directory the input file is in?  Overlays never go there:
+ * a trace directory is read by loaders that would take the copy for
+ * another rank.                                                          */
+static bool next_to_input(const char *dir, const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    char in_dir[4096];
+    int n = slash ? snprintf(in_dir, sizeof in_dir, "%.*s", (int)(slash - file), file)
+                  : snprintf(in_dir, sizeof in_dir, ".");
+    if (slash == file) snprintf(in_dir, sizeof in_dir, "/");
+    struct stat a, b;
+    return n > 0 && (size_t)n < sizeof in_dir && stat(dir, &a) == 0 && stat(in_dir, &b) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *o,
                                const rank_patterns *rp, const labelled *l, kt_table *files)
 {
+    if (next_to_input(o->out_dir, rp->r->file)) {
+        if (o->err && o->errlen)
+            snprintf(o->err, o->errlen, "refusing to write the overlay next to the input %s (-o another directory)",
+                     rp->r->file);
+        return KT_EUSAGE;
+    }
     char out[4096], tag[32] = "";
     if (name_shared(t, sel, rp->r)) snprintf(tag, sizeof tag, "rank%d_", rp->r->rank);
     int n = snprintf(out, sizeof out, "%s/overlaid_%s%s", o->out_dir, tag, base_name(rp->r->file));
