@@ -339,6 +339,68 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
 
 /* ---- structure analyses: patterns, critical path --------------------------- */
 
+/* patterns: frequent GPU launch sequences under an op (HTA
+ * get_frequent_cuda_kernel_sequences, A4.8; docs/patterns.md).  Roots are
+ * the CPU-side events whose name contains `op` with at least min_len GPU
+ * events under them (by default the outermost such events; under
+ * hta_compat HTA's rule: those at the matches' minimum call depth, with
+ * HTA's own nesting and GPU events on streams > 0 only, on the lowest
+ * selected rank only).  A root's pattern is its name, then the
+ * names of the GPU events its launch calls enqueued (kernels, memcpy,
+ * memset, stream waits; all kernels of a graph launch) in start order.
+ * Table "patterns": pattern (names joined by "|"), count, GPU kernel
+ * duration (us) (Σ over occurrences of the GPU events' durations), CPU op
+ * duration (us) (Σ of the roots' durations), then rank (not under
+ * hta_compat: HTA's columns exactly); by rank, count desc, pattern.
+ * Table "ops": rank, op, match ("substring" or "exact"), gpu_events (GPU
+ * events the op launched; only for picked ops, else null), roots.  With
+ * op NULL the pick_ops cpu_op names that launched the most GPU events are
+ * analysed (exact names), and "ops" says which.  With out_dir, for each
+ * selected rank DIR/overlaid_<file> (gzip when the input was;
+ * overlaid_rank<R>_<file> when two ranks' files share a name): a copy of
+ * the file where every event of the top `top` patterns' occurrences has
+ * args "Patterns": {pattern: count, ...}, every other GPU event's name is
+ * replaced by its id (unless keep_names) and the id → name dictionary is
+ * added to the args of the "PyTorch Profiler" span; every other byte is
+ * the original's.  out_dir must not be an input file's directory
+ * (KT_EUSAGE).  Table "files": rank, input, output, marked_events,
+ * unmarkable_events (pattern events without an args object in the file:
+ * not marked), renamed_events, bytes.                                      */
+typedef struct kt_patterns_options {
+    const char *op;         /* substring of op names; NULL = pick ops     */
+    size_t pick_ops;        /* ops picked when op is NULL (3)             */
+    size_t min_len;         /* GPU events a root needs (HTA: 3)           */
+    size_t top;             /* patterns marked in the overlay (5)         */
+    const char *out_dir;    /* overlay directory; NULL = no overlay       */
+    int keep_names;         /* overlay: leave other GPU events' names     */
+    char *err;              /* optional: why an overlay was not written   */
+    size_t errlen;
+} kt_patterns_options;
+/* Defaults: HTA's (min_len 3, top 5), 3 picked ops, no overlay. */
+kt_patterns_options kt_patterns_defaults(void);
+kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *opt,
+                      kt_tables **out);
+
+/* mine: the most frequent contiguous GPU kernel sequences on each stream,
+ * without naming an op — fusion candidates.  For every length 2..max_len
+ * the occurrences of each distinct sequence are counted without overlap
+ * (rolling hashes: linear per length).  Ranked by the launch overhead a
+ * fusion would save: saving = count × (length − 1) × median gap, the gap
+ * being the idle time between consecutive kernels inside the occurrences
+ * (next start − previous end, at least 0).  Table "sequences": rank,
+ * device, stream, length, count, median_gap_us, saving_us, kernels (names
+ * joined by "|"), launchers (the ops that launched the first occurrence's
+ * kernels, joined by "|"); the top `top` per rank, by saving, then count
+ * × (length − 1), then kernels.                                            */
+typedef struct kt_mine_options {
+    size_t max_len;         /* longest sequence (8)                       */
+    size_t top;             /* rows per rank (10)                          */
+    size_t min_count;       /* occurrences a sequence needs (2)           */
+} kt_mine_options;
+kt_mine_options kt_mine_defaults(void);
+kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_mine_options *opt,
+                            kt_tables **out);
+
 
 /* ---- compare and attribute: diff, cupti, annotations, ops, memory ---------- */
 

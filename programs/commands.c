@@ -8,6 +8,7 @@ extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
 extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
 extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
+extern const cli_command cmd_patterns;
 
 /* compare and attribute */
 extern const cli_command cmd_diff;
@@ -36,6 +37,7 @@ const cli_command *const kt_commands[] = {
     &cmd_memcpy_bw,
     &cmd_counters,
     /* structure */
+    &cmd_patterns,
 
     /* compare and attribute */
     &cmd_diff,

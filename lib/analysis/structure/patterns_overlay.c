@@ -1,0 +1,235 @@
+/*
+ * patterns_overlay.c — see patterns_overlay.h.
+ *
+ * Events are matched to the model by the offset of their args object
+ * (kt_events.args_off), which survives --hta-compat's filtering; the
+ * events to mark are sorted by it so the rewrite walks them in step with
+ * the file.
+ */
+#include "analysis/structure/patterns_overlay.h"
+#include "output/trace_rewrite.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mark {
+    uint64_t off;     /* args_off of the event */
+    uint32_t top;     /* index into top[]       */
+} mark;
+
+typedef struct text {
+    char *p;
+    size_t n, cap;
+    bool failed;
+} text;
+
+static void put(text *t, const char *s, size_t n)
+{
+    if (t->failed) return;
+    if (t->n + n + 1 > t->cap) {
+        size_t c = t->cap ? t->cap : 256;
+        while (c < t->n + n + 1) c *= 2;
+        char *q = realloc(t->p, c);
+        if (!q) {
+            t->failed = true;
+            return;
+        }
+        t->p = q;
+        t->cap = c;
+    }
+    memcpy(t->p + t->n, s, n);
+    t->n += n;
+    t->p[t->n] = '\0';
+}
+
+static void put_str(text *t, const char *s) { put(t, s, strlen(s)); }
+
+static void put_json_string(text *t, const char *s)
+{
+    put(t, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            put(t, esc, 2);
+        } else if (c < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            put(t, esc, 6);
+        } else {
+            put(t, s, 1);
+        }
+    }
+    put(t, "\"", 1);
+}
+
+typedef struct overlay {
+    const kt_trace *t;
+    const kt_pattern_set *s;
+    const uint32_t *top;
+    const char *const *labels;
+    text *label_json;       /* labels[k] as JSON strings, escaped once */
+    mark *marks;
+    size_t nmarks, next;
+    uint8_t *dict;          /* strtab id → in the dictionary */
+    size_t ndict_ids;
+    text dict_text, args, name;
+    bool keep_names, dict_written;
+    kt_overlay_result *res;
+} overlay;
+
+static int by_off(const void *a, const void *b)
+{
+    const mark *x = a, *y = b;
+    if (x->off != y->off) return x->off < y->off ? -1 : 1;
+    return x->top < y->top ? -1 : x->top > y->top;
+}
+
+static bool is_gpu_cat(const char *c, size_t n)
+{
+    static const char *const cats[] = { "kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset" };
+    for (size_t i = 0; i < sizeof cats / sizeof *cats; i++)
+        if (strlen(cats[i]) == n && !memcmp(cats[i], c, n)) return true;
+    return false;
+}
+
+/* "Patterns": {"<pattern>": count, ...} for the marks at this offset. */
+static bool patterns_text(overlay *o, uint64_t off)
+{
+    while (o->next < o->nmarks && o->marks[o->next].off < off) o->next++;
+    if (o->next >= o->nmarks || o->marks[o->next].off != off) return false;
+    o->args.n = 0;
+    put_str(&o->args, "\"Patterns\": {");
+    for (bool first = true; o->next < o->nmarks && o->marks[o->next].off == off; o->next++, first = false) {
+        uint32_t k = o->marks[o->next].top;
+        char count[32];
+        snprintf(count, sizeof count, ": %" PRId64, o->s->p[o->top[k]].count);
+        if (!first) put_str(&o->args, ", ");
+        put(&o->args, o->label_json[k].p, o->label_json[k].n);
+        put_str(&o->args, count);
+    }
+    put_str(&o->args, "}");
+    return true;
+}
+
+static bool compressible(const overlay *o, const kt_event_view *v, uint32_t *id)
+{
+    if (o->keep_names || !v->name || !v->cat || !is_gpu_cat(v->cat, v->cat_len) || !v->ph ||
+        v->ph_len != 1 || v->ph[0] != 'X' || memchr(v->name, '\\', v->name_len))
+        return false;
+    *id = kt_strtab_find(o->t->strs, v->name, v->name_len);
+    return *id != KT_NONE && *id < o->ndict_ids && o->dict[*id];
+}
+
+static bool is_profiler_span(const kt_event_view *v)
+{
+    return v->cat && v->cat_len == 5 && !memcmp(v->cat, "Trace", 5) && v->name &&
+           memmem(v->name, v->name_len, "PyTorch Profiler", 16);
+}
+
+static void edit_event(void *user, const kt_event_view *v, kt_event_edit *e)
+{
+    overlay *o = user;
+    uint32_t id;
+    if (v->args_off && patterns_text(o, v->args_off)) {
+        e->add_args = o->args.p;
+        e->add_args_len = o->args.n;
+        o->res->marked++;
+    } else if (compressible(o, v, &id)) {
+        o->name.n = 0;
+        char num[16];
+        snprintf(num, sizeof num, "%" PRIu32, id);
+        put_str(&o->name, num);
+        e->name = o->name.p;
+        e->name_len = o->name.n;
+        o->res->renamed++;
+    } else if (!o->keep_names && !o->dict_written && is_profiler_span(v) && o->dict_text.n) {
+        e->add_args = o->dict_text.p;
+        e->add_args_len = o->dict_text.n;
+        o->dict_written = true;
+    }
+}
+
+/* Events of the top patterns' occurrences, by args offset. */
+static bool collect_marks(overlay *o, const kt_rank *r, size_t ntop)
+{
+    uint32_t *rank_of = malloc((o->s->n ? o->s->n : 1) * sizeof *rank_of);
+    o->marks = malloc((o->s->nocc ? o->s->nocc : 1) * sizeof *o->marks);
+    if (!rank_of || !o->marks) {
+        free(rank_of);
+        return false;
+    }
+    for (size_t i = 0; i < o->s->n; i++) rank_of[i] = KT_NONE;
+    for (size_t k = 0; k < ntop; k++) rank_of[o->top[k]] = (uint32_t)k;
+    for (size_t i = 0; i < o->s->nocc; i++) {
+        const kt_pattern_occ *oc = &o->s->occ[i];
+        if (rank_of[oc->pattern] == KT_NONE) continue;
+        if (!r->ev.args_off[oc->ev]) o->res->unmarkable++;
+        else o->marks[o->nmarks++] = (mark){ r->ev.args_off[oc->ev], rank_of[oc->pattern] };
+    }
+    free(rank_of);
+    qsort(o->marks, o->nmarks, sizeof *o->marks, by_off);
+    size_t w = 0; /* an event in two occurrences of one pattern: once */
+    for (size_t i = 0; i < o->nmarks; i++)
+        if (!w || o->marks[w - 1].off != o->marks[i].off || o->marks[w - 1].top != o->marks[i].top)
+            o->marks[w++] = o->marks[i];
+    o->nmarks = w;
+    return true;
+}
+
+static bool escape_labels(overlay *o, size_t ntop)
+{
+    o->label_json = calloc(ntop ? ntop : 1, sizeof *o->label_json);
+    if (!o->label_json) return false;
+    bool ok = true;
+    for (size_t k = 0; k < ntop; k++) {
+        put_json_string(&o->label_json[k], o->labels[k]);
+        ok &= !o->label_json[k].failed;
+    }
+    return ok;
+}
+
+/* The names of the rank's GPU events: the ids the copy may use. */
+static bool build_dictionary(overlay *o, const kt_rank *r)
+{
+    o->ndict_ids = kt_strtab_count(o->t->strs);
+    o->dict = calloc(o->ndict_ids ? o->ndict_ids : 1, 1);
+    if (!o->dict) return false;
+    for (size_t i = 0; i < r->ev.n; i++)
+        if (kt_kind_is_gpu(r->ev.kind[i]) && r->ev.name[i] < o->ndict_ids) o->dict[r->ev.name[i]] = 1;
+    for (size_t id = 0; id < o->ndict_ids; id++) {
+        if (!o->dict[id]) continue;
+        char key[48];
+        snprintf(key, sizeof key, "%s\"%zu\": ", o->dict_text.n ? ", " : "", id);
+        put_str(&o->dict_text, key);
+        put_json_string(&o->dict_text, kt_strtab_get(o->t->strs, (uint32_t)id));
+    }
+    return !o->dict_text.failed;
+}
+
+kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const kt_pattern_set *s,
+                                    const uint32_t *top, const char *const *labels, size_t ntop,
+                                    const char *out_path, bool keep_names, kt_overlay_result *res,
+                                    char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    overlay o = { .t = t, .s = s, .top = top, .labels = labels, .keep_names = keep_names, .res = res };
+    kt_status st = KT_ENOMEM;
+    if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && (keep_names || build_dictionary(&o, r))) {
+        kt_trace_rewrite rw = { .in_path = r->file, .out_path = out_path, .edit = edit_event, .user = &o };
+        uint64_t nevents;
+        st = kt_rewrite_trace(&rw, &res->bytes, &nevents, err, errlen);
+        if (st == KT_OK && (o.args.failed || o.name.failed)) st = KT_ENOMEM;
+    }
+    for (size_t k = 0; o.label_json && k < ntop; k++) free(o.label_json[k].p);
+    free(o.label_json);
+    free(o.marks);
+    free(o.dict);
+    free(o.dict_text.p);
+    free(o.args.p);
+    free(o.name.p);
+    return st;
+}

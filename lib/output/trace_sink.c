@@ -1,0 +1,134 @@
+/*
+ * trace_sink.c — see trace_sink.h.
+ */
+#include "trace_sink.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ZCHUNK (4u << 20)
+
+static void write_all(kt_sink *s, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n && !s->failed) {
+        ssize_t w = write(s->fd, c, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            snprintf(s->err, s->errlen, "cannot write: %s", strerror(errno));
+            s->failed = true;
+            return;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Compress p[0..n) (end: finish the stream) and write what comes out. */
+static void deflate_some(kt_sink *s, const void *p, size_t n, bool end)
+{
+    s->z.next_in = (uint8_t *)p;
+    s->z.avail_in = (uint32_t)n;
+    s->z.end_of_stream = end;
+    do {
+        s->z.next_out = s->zbuf;
+        s->z.avail_out = ZCHUNK;
+        if (isal_deflate(&s->z) != COMP_OK) {
+            snprintf(s->err, s->errlen, "gzip compression failed");
+            s->failed = true;
+            return;
+        }
+        write_all(s, s->zbuf, ZCHUNK - s->z.avail_out);
+    } while (!s->failed && (s->z.avail_in > 0 || (end && s->z.internal_state.state != ZSTATE_END)));
+}
+
+/* Out with the gathered text: written, or compressed and written. */
+static void flush_pending(kt_sink *s)
+{
+    if (s->npending && !s->failed) {
+        if (s->gzip) deflate_some(s, s->pending, s->npending, false);
+        else write_all(s, s->pending, s->npending);
+    }
+    s->npending = 0;
+}
+
+void kt_sink_flush(kt_sink *s)
+{
+    flush_pending(s);
+}
+
+void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
+{
+    flush_pending(s);
+    write_all(s, p, n);
+}
+
+void kt_sink_emit(kt_sink *s, const void *p, size_t n)
+{
+    s->json_bytes += n;
+    if (s->npending == 0 && n >= ZCHUNK) { /* large: no detour */
+        if (s->gzip) deflate_some(s, p, n, false);
+        else write_all(s, p, n);
+        return;
+    }
+    const char *c = p;
+    while (n > 0 && !s->failed) {
+        if (s->npending == ZCHUNK) flush_pending(s);
+        size_t k = ZCHUNK - s->npending < n ? ZCHUNK - s->npending : n;
+        memcpy(s->pending + s->npending, c, k);
+        s->npending += k;
+        c += k;
+        n -= k;
+    }
+}
+
+bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t errlen)
+{
+    *s = (kt_sink){ .fd = -1, .gzip = gzip, .err = err, .errlen = errlen };
+    s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (s->fd < 0) {
+        snprintf(s->err, s->errlen, "cannot create %s: %s", path, strerror(errno));
+        s->failed = true;
+        return false;
+    }
+    s->pending = malloc(ZCHUNK);
+    if (!s->pending) {
+        snprintf(s->err, s->errlen, "out of memory");
+        s->failed = true;
+        return false;
+    }
+    if (!gzip) return true;
+    isal_deflate_init(&s->z);
+    s->z.level = 1;
+    s->z.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+    s->z.level_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+    s->z.gzip_flag = IGZIP_GZIP;
+    s->zbuf = malloc(ZCHUNK);
+    if (!s->z.level_buf || !s->zbuf) {
+        snprintf(s->err, s->errlen, "out of memory");
+        s->failed = true;
+        return false;
+    }
+    return true;
+}
+
+bool kt_sink_close(kt_sink *s)
+{
+    if (s->fd >= 0) flush_pending(s);
+    if (s->gzip && !s->failed && s->fd >= 0) deflate_some(s, NULL, 0, true);
+    if (s->fd >= 0 && close(s->fd) != 0 && !s->failed) {
+        snprintf(s->err, s->errlen, "cannot write: %s", strerror(errno));
+        s->failed = true;
+    }
+    if (s->gzip) free(s->z.level_buf);
+    free(s->zbuf);
+    free(s->pending);
+    s->z.level_buf = NULL;
+    s->zbuf = NULL;
+    s->pending = NULL;
+    return !s->failed;
+}
