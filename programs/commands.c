@@ -8,6 +8,7 @@ extern const cli_command cmd_temporal, cmd_idle, cmd_overlap, cmd_gaps;
 extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
 extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
+extern const cli_command cmd_critical_path;
 
 /* compare and attribute */
 
@@ -32,6 +33,7 @@ const cli_command *const kt_commands[] = {
     &cmd_memcpy_bw,
     &cmd_counters,
     /* structure */
+    &cmd_critical_path,
 
     /* compare and attribute */
 

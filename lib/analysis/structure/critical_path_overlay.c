@@ -1,0 +1,167 @@
+/*
+ * critical_path_overlay.c — see critical_path_overlay.h.
+ *
+ * The arrows follow HTA's format so tools reading HTA overlays read ours:
+ * {"ph":"s"|"f","id","pid","tid","ts","cat":"critical_path",
+ * "name":"critical_path","args":{"weight","critical","type"}}, ts at the
+ * event's start for a start node, else at its end (1 µs earlier on GPU
+ * events, so the arrow lands inside the slice).
+ */
+#include "analysis/structure/critical_path_overlay.h"
+#include "output/trace_edit.h"
+#include "model/radix.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The overlay must not land next to its input. */
+static bool is_input_dir(const char *dir, const char *file)
+{
+    char a[PATH_MAX], b[PATH_MAX], in_dir[PATH_MAX];
+    const char *slash = strrchr(file, '/');
+    snprintf(in_dir, sizeof in_dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+    if (slash == file) snprintf(in_dir, sizeof in_dir, "/");
+    return realpath(dir, a) && realpath(in_dir, b) && !strcmp(a, b);
+}
+
+/* Sorted offsets of the args objects of the events on the path. */
+static uint64_t *critical_marks(const cp_overlay_request *rq, size_t *n)
+{
+    const kt_events *e = &rq->r->ev;
+    uint64_t *keys = malloc((rq->path->nn ? rq->path->nn : 1) * sizeof *keys);
+    uint32_t *ids = malloc((rq->path->nn ? rq->path->nn : 1) * sizeof *ids);
+    *n = 0;
+    for (size_t k = 0; keys && ids && k < rq->path->nn; k++) {
+        uint32_t ev = rq->g->ev[rq->path->nodes[k]];
+        if (e->args_off[ev]) keys[*n] = e->args_off[ev], ids[*n] = ev, (*n)++;
+    }
+    bool ok = keys && ids && kt_radix_sort(keys, ids, *n);
+    free(ids);
+    if (!ok) {
+        free(keys);
+        return NULL;
+    }
+    size_t w = 0;
+    for (size_t k = 0; k < *n; k++)
+        if (w == 0 || keys[k] != keys[w - 1]) keys[w++] = keys[k];
+    *n = w;
+    return keys;
+}
+
+static void put_id(char *b, size_t cap, const kt_strtab *strs, int64_t v)
+{
+    if (kt_id_is_str(v)) snprintf(b, cap, "\"%s\"", kt_strtab_get(strs, kt_id_str(v)));
+    else snprintf(b, cap, "%" PRId64, v);
+}
+
+/* Arrow end point in µs as HTA computes it (int() of the µs float). */
+static int64_t arrow_ts(const kt_rank *r, const cp_graph *g, uint32_t node)
+{
+    uint32_t ev = g->ev[node];
+    int64_t ts = r->ev.ts[ev];
+    if (!(g->flags[node] & CP_NODE_START)) {
+        int64_t dur = r->ev.dur[ev];
+        ts += dur;
+        if (kt_event_arg_int(r, ev, KT_ARG_DEVICE, -1) >= 0) ts -= dur < 1000 ? dur : 1000;
+    }
+    return ts / 1000;
+}
+
+static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, uint32_t node, size_t id, size_t e,
+                     bool start)
+{
+    const kt_rank *r = rq->r;
+    uint32_t ev = rq->g->ev[node];
+    char pid[256], tid[256];
+    put_id(pid, sizeof pid, rq->strs, kt_event_pid(r, ev));
+    put_id(tid, sizeof tid, rq->strs, kt_event_tid(r, ev));
+    return snprintf(b, cap,
+                    ",\n{\"ph\": \"%s\", \"id\": %zu, \"pid\": %s, \"tid\": %s, \"ts\": %" PRId64 ", "
+                    "\"cat\": \"critical_path\", \"name\": \"critical_path\", \"args\": {\"weight\": %" PRId64 ", "
+                    "\"critical\": true, \"type\": \"%s\"}%s}",
+                    start ? "s" : "f", id, pid, tid, arrow_ts(r, rq->g, node), cp_edge_weight(rq->g, e) / 1000,
+                    cp_type_name(rq->g->type[e]), start ? "" : ", \"bp\": \"e\"");
+}
+
+static bool shown(uint8_t type)
+{
+    return type == CP_DEPENDENCY || type == CP_LAUNCH || type == CP_SYNC;
+}
+
+/* The arrows of the path's dependency, launch and sync edges. */
+static char *arrows_text(const cp_overlay_request *rq, size_t *len, size_t *arrows)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    *arrows = 0;
+    for (size_t k = 0; buf && k < rq->path->ne; k++) {
+        size_t e = rq->path->edges[k];
+        if (!shown(rq->g->type[e])) continue;
+        if (cap - n < 2048) {
+            char *grown = realloc(buf, 2 * cap);
+            if (!grown) {
+                free(buf);
+                return NULL;
+            }
+            buf = grown, cap *= 2;
+        }
+        n += (size_t)arrow_end(buf + n, cap - n, rq, rq->g->src[e], *arrows, e, true);
+        n += (size_t)arrow_end(buf + n, cap - n, rq, rq->g->dst[e], *arrows, e, false);
+        (*arrows)++;
+    }
+    *len = n;
+    return buf;
+}
+
+static kt_status prepare_dir(const cp_overlay_request *rq, char *err, size_t errlen)
+{
+    if (mkdir(rq->out_dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create %s: %s", rq->out_dir, strerror(errno));
+        return KT_EANALYSIS;
+    }
+    if (is_input_dir(rq->out_dir, rq->r->file)) {
+        snprintf(err, errlen, "%s holds the input %s: choose another directory for the overlay", rq->out_dir,
+                 rq->r->file);
+        return KT_EUSAGE;
+    }
+    if (!rq->r->events_end) {
+        snprintf(err, errlen, "%s: the end of traceEvents was not found (file cut off?)", rq->r->file);
+        return KT_EINPUT;
+    }
+    return KT_OK;
+}
+
+kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res, char *err, size_t errlen)
+{
+    *res = (cp_overlay_result){ 0 };
+    kt_status s = prepare_dir(rq, err, errlen);
+    if (s != KT_OK) return s;
+    size_t len = strlen(rq->out_dir) + strlen(base_name(rq->r->file)) + 32;
+    res->output = malloc(len);
+    size_t nmarks = 0, text_len = 0;
+    uint64_t *marks = critical_marks(rq, &nmarks);
+    char *text = arrows_text(rq, &text_len, &res->arrows);
+    if (!res->output || !marks || !text) s = KT_ENOMEM;
+    if (s == KT_OK) {
+        snprintf(res->output, len, "%s/overlaid_critical_path_%s", rq->out_dir, base_name(rq->r->file));
+        static const char *const keep[] = { "user_annotation", "python_function", NULL };
+        kt_trace_edit c = { .in_path = rq->r->file, .events_end = rq->r->events_end, .out_path = res->output,
+                            .marks = marks, .nmarks = nmarks, .mark_text = "\"critical\": 1",
+                            .only_marked = rq->only_critical, .keep_cats = keep, .extra = text,
+                            .extra_len = text_len };
+        s = kt_write_trace_edit(&c, &res->marked, err, errlen);
+    }
+    free(marks);
+    free(text);
+    return s;
+}
