@@ -89,9 +89,22 @@ static bool record_steps(const cp_graph *g, const uint8_t *cls, const cp_path *p
     return true;
 }
 
+/* Nodes some edge touches: networkx (and HTA's statistics) knows no other. */
+static size_t connected_nodes(const cp_graph *g)
+{
+    uint8_t *seen = calloc(g->n ? g->n : 1, 1);
+    size_t n = 0;
+    for (size_t e = 0; seen && e < g->m; e++) {
+        n += !seen[g->src[e]] + !seen[g->dst[e]];
+        seen[g->src[e]] = seen[g->dst[e]] = 1;
+    }
+    free(seen);
+    return seen ? n : g->n;
+}
+
 static void record_graph(const cp_graph *g, const cp_path *path, cp_partial *p)
 {
-    p->nodes = g->n;
+    p->nodes = connected_nodes(g);
     p->edges = g->m;
     for (size_t e = 0; e < g->m; e++) p->by_type[g->type[e]]++;
     p->negative = path->negative;
@@ -333,11 +346,12 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
         if (s == KT_OK) reduce(t, &p, &tb);
         partial_free(&p);
     }
-    kt_table *all[] = { tb.summary, tb.breakdown, tb.edges, tb.graph, tb.what_if, tb.files };
-    size_t n = 4 + (tb.what_if != NULL || o.what_if != NULL) + (o.out_dir != NULL);
-    if (!o.what_if) all[4] = tb.files;
+    kt_table *all[6] = { tb.summary, tb.breakdown, tb.edges, tb.graph };
+    size_t n = 4;
+    if (tb.what_if) all[n++] = tb.what_if;
+    if (tb.files) all[n++] = tb.files;
     if (s != KT_OK) {
-        for (size_t k = 0; k < 6; k++) kt_table_free(all[k]);
+        for (size_t k = 0; k < n; k++) kt_table_free(all[k]);
         return s;
     }
     return kt_tables_from(all, n, out);

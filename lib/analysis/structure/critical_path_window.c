@@ -52,7 +52,7 @@ static void whole_trace(const kt_events *e, int64_t *first, int64_t *last)
     *first = INT64_MAX;
     *last = INT64_MIN;
     for (uint32_t i = 0; i < e->n; i++) {
-        if (e->ph[i] != 'X') continue;
+        if (e->ph[i] != 'X' || e->kind[i] == KT_K_TRACE_SPAN) continue;
         int64_t end = e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
         *first = e->ts[i] < *first ? e->ts[i] : *first;
         *last = end > *last ? end : *last;
