@@ -148,6 +148,13 @@ static kt_status rank_map(const kt_trace *t, const kt_rank *r, const kt_critical
     cp_graph g;
     s = cp_graph_build(r, t->strs, &cfg, &g, o->err, o->errlen);
     if (s != KT_OK) return s;
+    if (g.m == 0) {
+        snprintf(o->err, o->errlen, "rank %d: no CPU op or GPU event in the window %.3f-%.3f us of \"%s\" instance "
+                 "%lld", r->rank, (double)(g.win_first - t->min_ts) / 1e3, (double)(g.win_last - t->min_ts) / 1e3,
+                 cfg.annotation, (long long)cfg.inst_first);
+        cp_graph_free(&g);
+        return KT_EANALYSIS;
+    }
     uint8_t *cls = cp_edge_classes(r, t->strs, &g);
     cp_path path = { 0 };
     s = cls ? cp_longest_path(&g, cls, NULL, &path) : KT_ENOMEM;

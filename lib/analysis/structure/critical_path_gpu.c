@@ -23,7 +23,8 @@
 #define NO_QUEUE INT32_MIN
 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US: a longer gap between two kernels
  * of a stream is not the GPU's own overhead (something else held the next
- * kernel back), so no kernel-kernel edge spans it.                         */
+ * kernel back), so no kernel-kernel edge spans it (nor, by default, a
+ * launch edge).                                                            */
 #define KERNEL_KERNEL_MAX_GAP (1500 * 1000)
 
 /* Names of the cuda_sync events. */
@@ -276,15 +277,37 @@ static void handle_sync(gpu_ctx *c, uint32_t ev)
 
 /* Launch bound: HTA — the queue was empty at the launch and nothing else
  * was queued when the kernel started; ours — the stream had nothing left
- * to run when the launch call began.  Either way the previous kernel and
- * the event waited on must have ended before the launch call started.    */
-static bool launch_bound(const gpu_ctx *c, uint32_t ev, uint32_t call, uint32_t last, uint32_t sync_end)
+ * to run when the launch call began, and the event is the first of its
+ * launch (a graph's later kernels wait for the graph, not the call).
+ * Either way the previous kernel and the event waited on must have ended
+ * before the launch call started.  We also ask the kernel to start within
+ * the kernel-kernel gap bound of its launch: a kernel that sat 46 ms on an
+ * idle stream (an NCCL kernel on its own stream, held by an event wait the
+ * trace does not record) waited for something, not for its launch.       */
+static bool launch_bound(const gpu_ctx *c, uint32_t ev, uint32_t call, uint32_t last, uint32_t sync_end,
+                         bool later_in_graph)
 {
     const cp_graph *g = c->g;
-    if (call == KT_NONE || g->start_of[call] == KT_NONE) return false;
+    if (call == KT_NONE || g->start_of[call] == KT_NONE || later_in_graph) return false;
     if (c->cfg->hta && (!is_launch((gpu_ctx *)c, call) || c->queue[call] != 1 || c->queue[ev] != 0)) return false;
     int64_t launch_ts = c->r->ev.ts[call];
+    if (!c->cfg->hta && g->ts[g->start_of[ev]] - launch_ts >= KERNEL_KERNEL_MAX_GAP) return false;
     return (last == KT_NONE || g->ts[last] < launch_ts) && (sync_end == KT_NONE || g->ts[sync_end] < launch_ts);
+}
+
+/* Inside a graph launch, a kernel with nothing before it on its stream
+ * waited for the graph's kernels on other streams: the edge comes from the
+ * one that ended last before it started.                                  */
+static uint32_t graph_predecessor(const gpu_ctx *c, const uint32_t *grp, size_t ng, uint32_t ev)
+{
+    const cp_graph *g = c->g;
+    int64_t start = g->ts[g->start_of[ev]];
+    uint32_t best = KT_NONE;
+    for (size_t j = 0; j < ng && grp[j] != ev; j++) {
+        uint32_t end = g->end_of[grp[j]];
+        if (end != KT_NONE && g->ts[end] <= start && (best == KT_NONE || g->ts[end] > g->ts[best])) best = end;
+    }
+    return best;
 }
 
 static void handle_kernel(gpu_ctx *c, uint32_t ev)
@@ -304,12 +327,19 @@ static void handle_kernel(gpu_ctx *c, uint32_t ev)
     uint32_t *slot = last_slot(c, ev, true);
     if (!slot) return;
     uint32_t last = *slot, call = kt_gpu_launcher(c->r, ev);
+    const uint32_t *grp = NULL;
+    size_t ng = call != KT_NONE && !c->cfg->hta ? kt_launched_events(c->r, call, &grp) : 0;
+    bool later_in_graph = ng > 1 && grp[0] != ev;
     bool edge = sync_end != KT_NONE;
-    if (launch_bound(c, ev, call, last, sync_end)) {
+    if (launch_bound(c, ev, call, last, sync_end, later_in_graph)) {
         cp_add_edge(g, g->start_of[call], start, CP_LAUNCH, false);
         edge = true;
     } else if (last != KT_NONE && (sync_end == KT_NONE || g->ts[sync_end] < g->ts[last]) &&
                g->ts[start] - g->ts[last] < KERNEL_KERNEL_MAX_GAP) {
+        cp_add_edge(g, last, start, CP_KERNEL_KERNEL, false);
+        cp_attribute(g, KT_NONE);
+        edge = true;
+    } else if (later_in_graph && (last = graph_predecessor(c, grp, ng, ev)) != KT_NONE) {
         cp_add_edge(g, last, start, CP_KERNEL_KERNEL, false);
         cp_attribute(g, KT_NONE);
         edge = true;
