@@ -344,8 +344,8 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *     s_name (short name), cat, pid, tid, stream, bound_by;
  *   "edges": the ordered path: u, v (node ids: nodes sorted by time), u_ev,
  *     v_ev (event positions), u_ts, v_ts (µs from the trace origin),
- *     u_is_start, v_is_start (0/1), type, weight (µs), attributed_ev,
- *     attributed_name;
+ *     u_is_start, v_is_start (0/1), type, weight (µs), attributed_ev
+ *     (row i of "breakdown" names the event of edge i);
  *   "graph": window_start_us, window_end_us, nodes, edges, one count per
  *     edge kind, path_nodes, path_length_us, negative_weight_edges,
  *     cycle_edges_ignored, unreached_gpu_events;

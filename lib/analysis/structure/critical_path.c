@@ -171,6 +171,8 @@ static kt_status rank_map(const kt_trace *t, const kt_rank *r, const kt_critical
 /* ---- reduce ----------------------------------------------------------------- */
 typedef struct cp_tables {
     kt_table *summary, *breakdown, *edges, *graph, *what_if, *files;
+    char **short_names; /* by string id, made on first use: a path repeats names */
+    size_t nnames;
 } cp_tables;
 
 static kt_table *new_table(const char *name, const char *const *cols, const kt_col_type *types, size_t n)
@@ -193,8 +195,8 @@ static bool make_tables(cp_tables *tb, bool what_if, bool files)
                                       "pid", "tid", "stream", "bound_by" };
     static const kt_col_type bt[] = { I, I, F, S, S, S, I, I, I, S };
     static const char *const ec[] = { "rank", "u", "v", "u_ev", "v_ev", "u_ts", "v_ts", "u_is_start", "v_is_start",
-                                      "type", "weight", "attributed_ev", "attributed_name" };
-    static const kt_col_type et[] = { I, I, I, I, I, F, F, I, I, S, F, I, S };
+                                      "type", "weight", "attributed_ev" };
+    static const kt_col_type et[] = { I, I, I, I, I, F, F, I, I, S, F, I };
     static const char *const gc[] = { "rank", "window_start_us", "window_end_us", "nodes", "edges",
                                       "critical_path_operator", "critical_path_dependency",
                                       "critical_path_kernel_launch_delay", "critical_path_kernel_kernel_delay",
@@ -223,11 +225,6 @@ static double us(int64_t ns)
     return (double)ns / 1000.0;
 }
 
-static const char *name_of(const kt_trace *t, const kt_rank *r, uint32_t ev)
-{
-    return ev == KT_NONE || r->ev.name[ev] == KT_NONE ? "" : kt_strtab_get(t->strs, r->ev.name[ev]);
-}
-
 static void add_summary(kt_table *tb, const cp_partial *p)
 {
     int64_t total = 0;
@@ -247,19 +244,26 @@ static void add_summary(kt_table *tb, const cp_partial *p)
     }
 }
 
-static void add_breakdown_row(kt_table *tb, const kt_trace *t, const cp_partial *p, const cp_step *s)
+static const char *short_name(cp_tables *tb, const kt_trace *t, uint32_t name)
+{
+    if (name == KT_NONE) return "";
+    if (name < tb->nnames && !tb->short_names[name]) tb->short_names[name] = kt_kernel_short_name(kt_strtab_get(t->strs, name));
+    const char *s = name < tb->nnames ? tb->short_names[name] : NULL;
+    return s ? s : kt_strtab_get(t->strs, name);
+}
+
+static void add_breakdown_row(cp_tables *tbs, const kt_trace *t, const cp_partial *p, const cp_step *s)
 {
     const kt_rank *r = p->r;
+    kt_table *tb = tbs->breakdown;
     kt_table_add_row(tb);
     kt_table_set_int(tb, 0, r->rank);
     kt_table_set_float(tb, 2, us(s->weight));
     kt_table_set_str(tb, 3, cp_type_name(s->type));
     kt_table_set_str(tb, 9, cp_class_name(s->cls));
     if (s->attr == KT_NONE) return;
-    char *short_name = kt_kernel_short_name(name_of(t, r, s->attr));
     kt_table_set_int(tb, 1, s->attr);
-    kt_table_set_str(tb, 4, short_name ? short_name : name_of(t, r, s->attr));
-    free(short_name);
+    kt_table_set_str(tb, 4, short_name(tbs, t, r->ev.name[s->attr]));
     uint32_t cat = r->ev.cat[s->attr];
     kt_table_set_str(tb, 5, cat == KT_NONE ? "" : kt_strtab_get(t->strs, cat));
     kt_table_set_int(tb, 6, kt_event_pid(r, s->attr));
@@ -279,7 +283,6 @@ static void add_edge_row(kt_table *tb, const kt_trace *t, const cp_partial *p, c
     kt_table_set_str(tb, 9, cp_type_name(s->type));
     kt_table_set_float(tb, 10, us(s->weight));
     if (s->attr != KT_NONE) kt_table_set_int(tb, 11, s->attr);
-    kt_table_set_str(tb, 12, name_of(t, p->r, s->attr));
 }
 
 static void add_graph_row(kt_table *tb, const kt_trace *t, const cp_partial *p)
@@ -324,7 +327,7 @@ static void reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 {
     add_summary(tb->summary, p);
     for (size_t k = 0; k < p->nsteps; k++) {
-        add_breakdown_row(tb->breakdown, t, p, &p->steps[k]);
+        add_breakdown_row(tb, t, p, &p->steps[k]);
         add_edge_row(tb->edges, t, p, &p->steps[k]);
     }
     add_graph_row(tb->graph, t, p);
@@ -344,8 +347,9 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     size_t nscen = 0;
     kt_status s = cp_parse_what_if(o.what_if, scen, &nscen, o.err, o.errlen);
     if (s != KT_OK) return s;
-    cp_tables tb = { 0 };
-    if (!make_tables(&tb, o.what_if != NULL, o.out_dir != NULL)) s = KT_ENOMEM;
+    cp_tables tb = { .nnames = kt_strtab_count(t->strs) };
+    tb.short_names = calloc(tb.nnames ? tb.nnames : 1, sizeof *tb.short_names);
+    if (!tb.short_names || !make_tables(&tb, o.what_if != NULL, o.out_dir != NULL)) s = KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++) {
         if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
         cp_partial p = { .scen = scen, .nscen = nscen };
@@ -353,6 +357,8 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
         if (s == KT_OK) reduce(t, &p, &tb);
         partial_free(&p);
     }
+    for (size_t k = 0; tb.short_names && k < tb.nnames; k++) free(tb.short_names[k]);
+    free(tb.short_names);
     kt_table *all[6] = { tb.summary, tb.breakdown, tb.edges, tb.graph };
     size_t n = 4;
     if (tb.what_if) all[n++] = tb.what_if;

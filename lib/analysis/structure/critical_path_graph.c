@@ -131,27 +131,39 @@ void cp_attribute(cp_graph *g, uint32_t parent_ev)
     else g->attr[e] = parent_ev;
 }
 
-/* Duplicates sort next to each other by (src, dst), stable, so the first
- * of a run is the position networkx keeps and the last has its data.     */
-kt_status cp_merge_duplicate_edges(cp_graph *g)
+/* Duplicates share a destination: grouping the edges by destination (a
+ * counting sort, insertion order kept inside a group) puts each next to
+ * the first of its kind, where networkx keeps it, with the last one's data. */
+static void merge_into_first(cp_graph *g, const uint32_t *by_dst, uint32_t lo, uint32_t hi, uint8_t *drop)
 {
-    size_t m = g->m;
-    uint64_t *keys = malloc((m ? m : 1) * sizeof *keys);
-    uint32_t *ids = malloc((m ? m : 1) * sizeof *ids);
-    uint8_t *drop = calloc(m ? m : 1, 1);
-    bool ok = keys && ids && drop;
-    for (size_t e = 0; ok && e < m; e++) keys[e] = (uint64_t)g->src[e] << 32 | g->dst[e], ids[e] = (uint32_t)e;
-    ok = ok && kt_radix_sort(keys, ids, m);
-    for (size_t a = 0, b; ok && a < m; a = b) {
-        uint32_t keep = ids[a];
-        for (b = a + 1; b < m && keys[b] == keys[a]; b++) {
-            uint32_t later = ids[b];
-            g->type[keep] = g->type[later];
-            g->eflags[keep] = g->eflags[later];
-            if (g->attr[later] != KT_NONE) g->attr[keep] = g->attr[later];
+    for (uint32_t i = lo; i < hi; i++) {
+        uint32_t first = by_dst[i];
+        if (drop[first]) continue;
+        for (uint32_t j = i + 1; j < hi; j++) {
+            uint32_t later = by_dst[j];
+            if (drop[later] || g->src[later] != g->src[first]) continue;
+            g->type[first] = g->type[later];
+            g->eflags[first] = g->eflags[later];
+            if (g->attr[later] != KT_NONE) g->attr[first] = g->attr[later];
             drop[later] = 1;
         }
     }
+}
+
+kt_status cp_merge_duplicate_edges(cp_graph *g)
+{
+    size_t m = g->m;
+    uint32_t *off = calloc(g->n + 1, sizeof *off);
+    uint32_t *by_dst = malloc((m ? m : 1) * sizeof *by_dst);
+    uint8_t *drop = calloc(m ? m : 1, 1);
+    bool ok = off && by_dst && drop;
+    for (size_t e = 0; ok && e < m; e++) off[g->dst[e] + 1]++;
+    for (size_t v = 0; ok && v < g->n; v++) off[v + 1] += off[v];
+    for (size_t e = 0; ok && e < m; e++) by_dst[off[g->dst[e]]++] = (uint32_t)e;
+    for (size_t v = g->n; ok && v > 0; v--) off[v] = off[v - 1]; /* back to group starts */
+    if (ok) off[0] = 0;
+    for (size_t v = 0; ok && v < g->n; v++)
+        if (off[v + 1] - off[v] > 1) merge_into_first(g, by_dst, off[v], off[v + 1], drop);
     size_t w = 0;
     for (size_t e = 0; ok && e < m; e++) {
         if (drop[e]) continue;
@@ -160,8 +172,8 @@ kt_status cp_merge_duplicate_edges(cp_graph *g)
         w++;
     }
     if (ok) g->m = w;
-    free(keys);
-    free(ids);
+    free(off);
+    free(by_dst);
     free(drop);
     return ok ? KT_OK : KT_ENOMEM;
 }
