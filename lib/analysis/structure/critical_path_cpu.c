@@ -37,29 +37,58 @@ static int cmp_same_time(const endpoint *x, const endpoint *y)
     return x->start ? -1 : 1;
 }
 
-/* Sorted by time (radix), then HTA's rules inside runs of equal times. */
-static bool sort_endpoints(endpoint *p, size_t n)
+/* HTA's rules inside runs of equal times of an already time-sorted run. */
+static void order_ties(endpoint *p, size_t n)
 {
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    endpoint *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    bool ok = keys && ids && tmp;
-    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(p[i].time), ids[i] = (uint32_t)i;
-    ok = ok && kt_radix_sort(keys, ids, n);
-    for (size_t i = 0; ok && i < n; i++) tmp[i] = p[ids[i]];
-    for (size_t i = 1; ok && i < n; i++) {
-        endpoint x = tmp[i];
+    for (size_t i = 1; i < n; i++) {
+        endpoint x = p[i];
         size_t j = i;
-        while (j > 0 && tmp[j - 1].time == x.time && cmp_same_time(&x, &tmp[j - 1]) < 0) {
-            tmp[j] = tmp[j - 1];
+        while (j > 0 && p[j - 1].time == x.time && cmp_same_time(&x, &p[j - 1]) < 0) {
+            p[j] = p[j - 1];
             j--;
         }
-        tmp[j] = x;
+        p[j] = x;
     }
-    if (ok) memcpy(p, tmp, n * sizeof *p);
+}
+
+/* The starts (or the ends) of the thread's events in time order: events
+ * are mostly written in start order, so starts rarely need the sort.     */
+static bool sorted_side(const int64_t *start, const int64_t *dur, size_t n, bool starts, endpoint *out,
+                        uint64_t *keys, uint32_t *ids)
+{
+    bool in_order = true;
+    for (size_t k = 0; k < n; k++) {
+        keys[k] = kt_radix_key_i64(start[k] + (starts ? 0 : dur[k]));
+        ids[k] = (uint32_t)k;
+        in_order = in_order && (k == 0 || keys[k] >= keys[k - 1]);
+    }
+    if (!in_order && !kt_radix_sort(keys, ids, n)) return false;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t e = ids[k];
+        out[k] = (endpoint){ start[e] + (starts ? 0 : dur[e]), dur[e], e, starts };
+    }
+    order_ties(out, n);
+    return true;
+}
+
+/* All endpoints in HTA's order (compare_events): the sorted starts and
+ * sorted ends merged, equal times decided by HTA's rules.                  */
+static bool sort_endpoints(const int64_t *start, const int64_t *dur, size_t n, endpoint *p)
+{
+    endpoint *side = malloc((n ? 2 * n : 1) * sizeof *side);
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    bool ok = side && keys && ids && sorted_side(start, dur, n, true, side, keys, ids) &&
+              sorted_side(start, dur, n, false, side + n, keys, ids);
+    for (size_t i = 0, a = 0, b = n; ok && i < 2 * n; i++) {
+        bool take_start = b == 2 * n ||
+                          (a < n && (side[a].time < side[b].time ||
+                                     (side[a].time == side[b].time && cmp_same_time(&side[a], &side[b]) < 0)));
+        p[i] = take_start ? side[a++] : side[b++];
+    }
+    free(side);
     free(keys);
     free(ids);
-    free(tmp);
     return ok;
 }
 
@@ -166,23 +195,25 @@ static void walk_tree(const uint32_t *evs, const tree *t, uint32_t *stack, cp_gr
 static kt_status thread_edges(const kt_events *e, const uint32_t *evs, size_t n, cp_graph *g, const uint8_t *lock)
 {
     endpoint *p = malloc((n ? 2 * n : 1) * sizeof *p);
+    int64_t *start = malloc((n ? n : 1) * sizeof *start), *dur = malloc((n ? n : 1) * sizeof *dur);
     tree t = { .parent = malloc((n ? n : 1) * sizeof(uint32_t)), .first = malloc((n ? n : 1) * sizeof(uint32_t)),
                .last = malloc((n ? n : 1) * sizeof(uint32_t)), .next = malloc((n ? n : 1) * sizeof(uint32_t)),
                .root_first = KT_NONE, .root_last = KT_NONE };
     uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    bool ok = p && t.parent && t.first && t.last && t.next && stack;
+    bool ok = p && start && dur && t.parent && t.first && t.last && t.next && stack;
     for (size_t k = 0; ok && k < n; k++) {
-        int64_t dur = e->dur[evs[k]] > 0 ? e->dur[evs[k]] : 0;
-        p[2 * k] = (endpoint){ e->ts[evs[k]], dur, (uint32_t)k, true };
-        p[2 * k + 1] = (endpoint){ e->ts[evs[k]] + dur, dur, (uint32_t)k, false };
+        start[k] = e->ts[evs[k]];
+        dur[k] = e->dur[evs[k]] > 0 ? e->dur[evs[k]] : 0;
         t.first[k] = t.last[k] = t.next[k] = KT_NONE;
     }
-    ok = ok && sort_endpoints(p, 2 * n);
+    ok = ok && sort_endpoints(start, dur, n, p);
     if (ok) {
         build_tree(p, 2 * n, &t, stack);
         walk_tree(evs, &t, stack, g, lock);
     }
     free(p);
+    free(start);
+    free(dur);
     free(t.parent);
     free(t.first);
     free(t.last);

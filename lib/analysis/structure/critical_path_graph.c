@@ -83,9 +83,10 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint8
     return ok ? KT_OK : KT_ENOMEM;
 }
 
-static bool grow_edges(cp_graph *g)
+/* Room for cap edges (a graph has about one edge per node: reserving that
+ * once saves copying the arrays while they grow).                         */
+static bool grow_edges(cp_graph *g, size_t cap)
 {
-    size_t cap = g->cap ? 2 * g->cap : 1024;
     uint32_t *src = realloc(g->src, cap * sizeof *src);
     if (src) g->src = src;
     uint32_t *dst = realloc(g->dst, cap * sizeof *dst);
@@ -104,7 +105,7 @@ static bool grow_edges(cp_graph *g)
 void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero)
 {
     if (g->oom || src == dst || src == KT_NONE || dst == KT_NONE) return;
-    if (g->m == g->cap && !grow_edges(g)) {
+    if (g->m == g->cap && !grow_edges(g, g->cap ? 2 * g->cap : 1024)) {
         g->oom = true;
         return;
     }
@@ -201,6 +202,7 @@ kt_status cp_graph_build(const kt_rank *r, const kt_strtab *strs, const cp_confi
     if (!keep) return KT_ENOMEM;
     kt_status s = cp_select_window(r, strs, cfg, keep, &g->win_first, &g->win_last, err, errlen);
     if (s == KT_OK) s = make_nodes(r, strs, keep, g);
+    if (s == KT_OK && !grow_edges(g, g->n + g->n / 8 + 1024)) s = KT_ENOMEM;
     uint8_t *lock = NULL;
     if (s == KT_OK) s = cp_add_lock_edges(r, strs, g, &lock);
     if (s == KT_OK) s = cp_add_cpu_edges(r, strs, keep, lock, g);
