@@ -273,20 +273,26 @@ TEST(critical_path_needs_cpu_and_gpu)
     tiny_free(&k);
 }
 
-/* A kernel written with a negative duration (ns rounding) and ops that
- * overlap without nesting on one thread: no crash, the negative span
- * counts 0 and is reported, the path is no longer than the trace.        */
+/* A kernel written with a negative duration (ns rounding), ops that
+ * overlap without nesting on one thread, a zero-length op, a kernel with no
+ * launch and a launch with no kernel: no crash, the negative span counts 0
+ * and is reported, the orphan kernel and the zero-length op stay out of
+ * the graph (10 nodes: a, b, both launches, gemm), the path is no longer
+ * than the trace.                                                          */
 TEST(critical_path_damaged_input)
 {
     tiny k = { 0 };
     tiny_load(&k,
               OP("aten::a", 0, 50) OP("aten::b", 30, 50) CALL("cudaLaunchKernel", 35, 5, 5)
-                  KERNEL("gemm", 60, -1, 7, 5) OP("aten::zero", 90, 0) LAST,
+                  KERNEL("gemm", 60, -1, 7, 5) OP("aten::zero", 90, 0) CALL("cudaLaunchKernel", 41, 3, 77)
+                      KERNEL("orphan", 70, 5, 9, 99) LAST,
               false);
     char err[256] = "";
     kt_tables *ts = run(&k, NULL, NULL, KT_OK, err, sizeof err);
     if (ts) {
         CHECK_INT(num(ts, "graph", 0, "negative_weight_edges") >= 1, 1);
+        CHECK_INT(num(ts, "graph", 0, "nodes"), 10);
+        CHECK_INT(num(ts, "graph", 0, "unreached_gpu_events"), 0);
         double len = num(ts, "graph", 0, "path_length_us");
         CHECK(len > 0 && len <= 80);
         const kt_table *b = fx_table(ts, "breakdown");
