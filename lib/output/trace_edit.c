@@ -9,18 +9,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define CHUNK (4u << 20)
 
-/* The decompressed input, whole. */
-static kt_status read_all(const char *path, char **doc, size_t *len, bool *gzip, char *err, size_t errlen)
+/* The decompressed input, whole: a plain file is mapped (no copy, and its
+ * pages are the page cache's), a gzip file inflated into memory.          */
+typedef struct input {
+    char *doc;
+    size_t len;
+    bool gzip, mapped;
+} input;
+
+static bool map_plain(const char *path, input *in)
 {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    unsigned char magic[2] = { 0 };
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, magic, 2, 0) == 2 &&
+              !(magic[0] == 0x1f && magic[1] == 0x8b);
+    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    if (fd >= 0) close(fd);
+    if (p == MAP_FAILED) return false;
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+    *in = (input){ .doc = p, .len = (size_t)st.st_size, .mapped = true };
+    return true;
+}
+
+static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
+{
+    if (map_plain(path, in)) return KT_OK;
     kt_src *src;
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
-    *gzip = kt_src_is_gzip(src);
+    in->gzip = kt_src_is_gzip(src);
     size_t cap = CHUNK, n = 0;
     char *buf = malloc(cap + 1);
     ptrdiff_t got = 0;
@@ -43,8 +68,14 @@ static kt_status read_all(const char *path, char **doc, size_t *len, bool *gzip,
         return buf ? KT_EINPUT : KT_ENOMEM;
     }
     buf[n] = '\0';
-    *doc = buf, *len = n;
+    in->doc = buf, in->len = n;
     return KT_OK;
+}
+
+static void input_free(input *in)
+{
+    if (in->mapped) munmap(in->doc, in->len);
+    else free(in->doc);
 }
 
 /* Top-level objects of the array that closes at events_end: [start, end). */
@@ -269,19 +300,17 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err,
         snprintf(err, errlen, "refusing to overwrite the input %s", c->in_path);
         return KT_EUSAGE;
     }
-    char *doc;
-    size_t len;
-    bool gzip;
-    kt_status st = read_all(c->in_path, &doc, &len, &gzip, err, errlen);
+    input in = { 0 };
+    kt_status st = read_all(c->in_path, &in, err, errlen);
     if (st != KT_OK) return st;
     spans v = { 0 };
-    if (c->events_end >= len || !find_events(doc, (size_t)c->events_end, &v)) {
+    if (c->events_end >= in.len || !find_events(in.doc, (size_t)c->events_end, &v)) {
         snprintf(err, errlen, "%s changed since it was loaded (no traceEvents ending at byte %llu)", c->in_path,
                  (unsigned long long)c->events_end);
         st = KT_EINPUT;
     }
-    if (st == KT_OK) st = write_copy(c, doc, len, gzip, &v, marked, err, errlen);
+    if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, marked, err, errlen);
     free(v.s);
-    free(doc);
+    input_free(&in);
     return st;
 }

@@ -6,8 +6,8 @@
  *
  * Events are located by the byte offsets the loader recorded (args_off,
  * events_end), so no event is re-parsed or re-serialized: every kept event
- * keeps its bytes, plus the inserted key.  The decompressed input is held
- * in memory while the copy is written (its size, once).
+ * keeps its bytes, plus the inserted key.  A plain input is mapped; a gzip
+ * input is held decompressed in memory while the copy is written.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
