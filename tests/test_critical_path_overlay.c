@@ -68,40 +68,83 @@ static const char *output_of(const kt_tables *ts)
     return f && kt_table_nrows(f) == 1 ? kt_table_str(f, 0, (size_t)kt_table_col_index(f, "output")) : NULL;
 }
 
-TEST(critical_path_overlay_equals_hta_golden)
+/* Our overlay of t (HTA's annotation and instance) against HTA's file at
+ * ref: the same critical flags on the same complete events, the same arrows;
+ * returns the number of critical events (-1 when something is missing).    */
+static long compare_with_hta(const kt_trace *t, const char *annotation, int instance, const char *ref, size_t arrows)
 {
-    NEED_SHARED();
     char dir[] = "/tmp/kt_cp_overlay_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    kt_trace *t = fx_load_shared(GOLDEN_DIR "/input/trace.json.gz", true);
-    kt_trace *golden = fx_load_shared(GOLDEN_DIR "/output/overlaid_critical_path_trace.json.gz", false);
+    kt_trace *hta = fx_load_shared(ref, false);
+    kt_critical_path_options o = kt_critical_path_defaults();
+    o.annotation = annotation;
+    o.instance_first = o.instance_last = instance;
+    o.out_dir = dir;
     kt_tables *ts = NULL;
-    CHECK(t && golden);
-    if (t && golden) CHECK_INT(run_overlay(t, dir, false, "", &ts), KT_OK);
+    CHECK(t && hta);
+    if (t && hta) CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
     const char *out = ts ? output_of(ts) : NULL;
-    CHECK(out != NULL);
     kt_trace *ours = out ? fx_load_path(out, false) : NULL;
     CHECK(ours != NULL);
-    if (ours && golden) {
+    long marked = -1;
+    if (ours && hta) {
         size_t n1, n2, na1, na2;
         arrow *a1, *a2;
-        uint8_t *f1 = critical_flags(ours, &n1, &a1, &na1), *f2 = critical_flags(golden, &n2, &a2, &na2);
+        uint8_t *f1 = critical_flags(ours, &n1, &a1, &na1), *f2 = critical_flags(hta, &n2, &a2, &na2);
         CHECK_INT(n1, n2);
         CHECK(n1 == n2 && memcmp(f1, f2, n1) == 0);
-        size_t marked = 0;
+        marked = 0;
         for (size_t i = 0; i < n1; i++) marked += f1[i];
-        CHECK_INT(marked, 624); /* HTA's golden: 624 critical events, 192 arrows */
-        CHECK_INT(na1, 192);
-        CHECK_INT(na2, 192);
+        CHECK_INT(na1, arrows);
+        CHECK_INT(na2, arrows);
         CHECK(na1 == na2 && memcmp(a1, a2, na1 * sizeof *a1) == 0);
         free(f1), free(f2), free(a1), free(a2);
     }
     if (out) unlink(out);
     rmdir(dir);
     kt_tables_free(ts);
-    kt_trace_free(t);
-    kt_trace_free(golden);
+    kt_trace_free(hta);
     kt_trace_free(ours);
+    return marked;
+}
+
+TEST(critical_path_overlay_equals_hta_golden)
+{
+    NEED_SHARED();
+    kt_trace *t = fx_load_shared(GOLDEN_DIR "/input/trace.json.gz", true);
+    /* HTA's golden: the whole trace, 624 critical events, 192 arrows */
+    CHECK_INT(compare_with_hta(t, "", 0, GOLDEN_DIR "/output/overlaid_critical_path_trace.json.gz", 192), 624);
+    kt_trace_free(t);
+}
+
+/* The oracle's overlays (only_show_critical_events=False): ns traces
+ * (nccl, AMD) included, whose arrow times HTA takes from the file's float
+ * µs rather than its rounded frame.                                       */
+TEST(critical_path_overlay_equals_hta_oracle)
+{
+    NEED_SHARED();
+    static const struct {
+        const char *dir, *file, *annotation;
+        int instance;
+        size_t arrows;
+        long marked;
+    } cases[] = {
+        { "cp_alexnet", "overlaid_critical_path_benchmark_result_2869224_1695835535_trace.json.gz",
+          "[param|pytorch.model.alex_net|0|0|0|measure|forward]", 1, 6, 77 },
+        { "cp_cuda_event_sync", "overlaid_critical_path_event_sync_trace.json.gz", "ProfilerStep", 0, 9, 21 },
+        { "cp_cuda_event_sync_multi_stream", "overlaid_critical_path_event_sync_trace.json.gz", "", 0, 5, 31 },
+        { "amd_trace", "overlaid_critical_path_mi250_minitoy_train_ROCm6_2_kineto.json.gz", "ProfilerStep", 1, 6, 33 },
+        { "nccl_parser_config", "overlaid_critical_path_nccl_data.json.gz", "ProfilerStep", 1, 1085, 6528 },
+        { "timeline_analysis", "overlaid_critical_path_sampled_rank-0.json.gz", "ProfilerStep", 0, 266, 1765 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char ref[512];
+        snprintf(ref, sizeof ref, "oracle/hta/%s/%s", cases[i].dir, cases[i].file);
+        const kt_trace *t = fx_shared_trace(fx_hta_trace(cases[i].dir), true);
+        long marked = compare_with_hta(t, cases[i].annotation, cases[i].instance, ref, cases[i].arrows);
+        if (marked != cases[i].marked)
+            kt_test_fail(__FILE__, __LINE__, "%s: %ld critical events, HTA %ld", cases[i].dir, marked, cases[i].marked);
+    }
 }
 
 /* Every original event is in the overlay (events = original + 2 per

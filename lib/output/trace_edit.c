@@ -124,8 +124,25 @@ static bool find_events(const char *doc, size_t events_end, spans *v)
     return depth == 2 && doc[events_end] == ']';
 }
 
-/* The string value of a top-level key of the object [start, end), or NULL. */
-static const char *top_string(const char *doc, span o, const char *key, size_t *len)
+struct kt_edit_doc {
+    const char *text;
+    const spans *events;
+};
+
+/* The event (object span) holding byte offset off: spans are in file order. */
+static const span *event_at(const spans *v, uint64_t off)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->s[mid].end <= off) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < v->n && v->s[lo].start <= off ? &v->s[lo] : NULL;
+}
+
+/* Where the value of a top-level key of the object o starts, or NULL. */
+static const char *top_value(const char *doc, span o, const char *key)
 {
     size_t klen = strlen(key);
     int depth = 0;
@@ -139,13 +156,29 @@ static const char *top_string(const char *doc, span o, const char *key, size_t *
         if (depth != 1 || i - s != klen || memcmp(doc + s, key, klen)) continue;
         size_t j = i + 1;
         while (j < o.end && (doc[j] == ' ' || doc[j] == ':' || doc[j] == '\n' || doc[j] == '\t' || doc[j] == '\r')) j++;
-        if (j >= o.end || doc[j] != '"') return NULL;
-        size_t vs = ++j;
-        while (j < o.end && doc[j] != '"') j += doc[j] == '\\' ? 2 : 1;
-        *len = j - vs;
-        return doc + vs;
+        return j < o.end ? doc + j : NULL;
     }
     return NULL;
+}
+
+bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
+{
+    const span *o = event_at(d->events, args_off);
+    const char *v = o ? top_value(d->text, *o, key) : NULL;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9'))) return false;
+    *out = strtod(v, NULL);
+    return true;
+}
+
+/* The string value of a top-level key of the object [start, end), or NULL. */
+static const char *top_string(const char *doc, span o, const char *key, size_t *len)
+{
+    const char *v = top_value(doc, o, key);
+    if (!v || *v != '"') return NULL;
+    const char *end = v + 1, *stop = doc + o.end;
+    while (end < stop && *end != '"') end += *end == '\\' ? 2 : 1;
+    *len = (size_t)(end - v - 1);
+    return v + 1;
 }
 
 static bool str_is(const char *s, size_t len, const char *want)
@@ -261,10 +294,14 @@ static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const s
         emit_object(o, c, doc, s, &m, marked);
         prev_end = s.end, any = true, gap_kept = true;
     }
-    const char *extra = c->extra;
-    size_t extra_len = c->extra_len;
+    size_t extra_len = 0;
+    kt_edit_doc d = { doc, v };
+    char *text = c->extra ? c->extra(c->user, &d, &extra_len) : NULL;
+    const char *extra = text;
+    o->failed |= c->extra && !text;
     if (!any && extra_len && extra[0] == ',') extra++, extra_len--;
     emit_large(o, extra, extra_len);
+    free(text);
 }
 
 static bool same_file(const char *a, const char *b)

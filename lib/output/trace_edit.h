@@ -16,6 +16,16 @@
 
 #include <stdbool.h>
 
+/* The input as the writer sees it, for callers that need values as written
+ * (HTA computes overlay times from the file's float µs, not rounded ones). */
+typedef struct kt_edit_doc kt_edit_doc;
+/* The number a top-level key of the event whose args object starts at
+ * args_off has in the file; false if there is none.                       */
+bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out);
+/* The events to append (each preceded by ','), malloc'ed, *len bytes;
+ * NULL on failure.  Called once the input is read.                        */
+typedef char *(*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, size_t *len);
+
 typedef struct kt_trace_edit {
     const char *in_path;
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
@@ -28,13 +38,13 @@ typedef struct kt_trace_edit {
                                   without a mark, except those whose cat is
                                   in keep_cats                               */
     const char *const *keep_cats; /* NULL-terminated, or NULL              */
-    const char *extra;         /* events to append, each preceded by ','     */
-    size_t extra_len;
+    kt_edit_extra_fn extra;    /* events to append, or NULL                  */
+    void *user;
 } kt_trace_edit;
 
 /* *marked = args objects edited.  KT_EUSAGE when out_path is the input;
  * KT_EINPUT when the input cannot be read or no longer matches the
- * offsets; KT_EANALYSIS when the output cannot be written (err says why;
+ * offsets; KT_EANALYSIS when the output cannot be written or extra fails (err says why;
  * a partial output is removed).                                           */
 kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err, size_t errlen);
 

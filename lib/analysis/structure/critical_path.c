@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 kt_critical_path_options kt_critical_path_defaults(void)
 {
@@ -129,17 +130,34 @@ static kt_status predict(const cp_graph *g, const uint8_t *cls, cp_partial *p)
     return KT_OK;
 }
 
-static kt_status write_overlay(const kt_trace *t, const kt_rank *r, const cp_graph *g, const cp_path *path,
-                               const kt_critical_path_options *o, cp_partial *p)
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Does another selected rank's input have r's file name? */
+static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r)
+{
+    for (size_t i = 0; i < t->nranks; i++) {
+        const kt_rank *o = t->ranks[i];
+        if (o != r && kt_rank_selected(sel, o->rank) && !strcmp(base_name(o->file), base_name(r->file))) return true;
+    }
+    return false;
+}
+
+static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const cp_graph *g,
+                               const cp_path *path, const kt_critical_path_options *o, cp_partial *p)
 {
     cp_overlay_request rq = { .r = r, .strs = t->strs, .g = g, .path = path, .out_dir = o->out_dir,
-                              .only_critical = o->only_critical != 0 };
+                              .only_critical = o->only_critical != 0, .tag_rank = name_shared(t, sel, r) };
     kt_status s = cp_write_overlay(&rq, &p->overlay, o->err, o->errlen);
     p->wrote_overlay = s == KT_OK;
     return s;
 }
 
-static kt_status rank_map(const kt_trace *t, const kt_rank *r, const kt_critical_path_options *o, cp_partial *p)
+static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r,
+                          const kt_critical_path_options *o, cp_partial *p)
 {
     p->r = r;
     kt_status s = check_rank(r, o->err, o->errlen);
@@ -161,7 +179,7 @@ static kt_status rank_map(const kt_trace *t, const kt_rank *r, const kt_critical
     if (s == KT_OK && !record_steps(&g, cls, &path, cfg.hta, p)) s = KT_ENOMEM;
     if (s == KT_OK) record_graph(&g, &path, p);
     if (s == KT_OK && p->nscen) s = predict(&g, cls, p);
-    if (s == KT_OK && o->out_dir) s = write_overlay(t, r, &g, &path, o, p);
+    if (s == KT_OK && o->out_dir) s = write_overlay(t, sel, r, &g, &path, o, p);
     cp_path_free(&path);
     free(cls);
     cp_graph_free(&g);
@@ -353,7 +371,7 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++) {
         if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
         cp_partial p = { .scen = scen, .nscen = nscen };
-        s = rank_map(t, t->ranks[i], &o, &p);
+        s = rank_map(t, sel, t->ranks[i], &o, &p);
         if (s == KT_OK) reduce(t, &p, &tb);
         partial_free(&p);
     }

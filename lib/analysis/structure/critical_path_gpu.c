@@ -29,7 +29,7 @@
 
 /* Names of the cuda_sync events. */
 typedef struct sync_names {
-    uint32_t context, stream, event, wait, record, stream_wait_call;
+    uint32_t context, stream, event, wait, record;
 } sync_names;
 
 static uint32_t find_name(const kt_strtab *strs, const char *s)
@@ -78,16 +78,6 @@ static bool is_launch(gpu_ctx *c, uint32_t call)
         c->memo_launch = c->cfg->hta ? kt_is_hta_runtime_launch_api(s) : kt_is_launch_api(s);
     }
     return c->memo_launch;
-}
-
-/* The GPU event a launch call points at: HTA keeps the last written. */
-static uint32_t pointed_gpu(const kt_rank *r, uint32_t call)
-{
-    const uint32_t *evs;
-    size_t k = kt_launched_events(r, call, &evs);
-    uint32_t last = KT_NONE;
-    for (size_t j = 0; j < k; j++) last = last == KT_NONE || evs[j] > last ? evs[j] : last;
-    return last;
 }
 
 /* ---- HTA queue lengths (A4.7), per event ------------------------------- */
@@ -150,7 +140,7 @@ static kt_status build_stream_launches(gpu_ctx *c)
         for (size_t k = 0; k < st->n; k++) {
             uint32_t call = kt_gpu_launcher(c->r, st->ev[k]);
             if (call == KT_NONE || !is_launch(c, call)) continue;
-            if (c->cfg->hta && pointed_gpu(c->r, call) != st->ev[k]) continue;
+            if (c->cfg->hta && cp_hta_pointed_gpu(c->r, call) != st->ev[k]) continue;
             sl->l[sl->n++] = (launch){ c->r->ev.ts[call], call, st->ev[k] };
         }
         qsort(sl->l, sl->n, sizeof *sl->l, cmp_launch);
@@ -389,8 +379,7 @@ static kt_status prepare(gpu_ctx *c)
 {
     const kt_strtab *s = c->strs;
     c->nm = (sync_names){ find_name(s, "Context Sync"), find_name(s, "Stream Sync"), find_name(s, "Event Sync"),
-                          find_name(s, "Stream Wait Event"), find_name(s, "cudaEventRecord"),
-                          find_name(s, "cudaStreamWaitEvent") };
+                          find_name(s, "Stream Wait Event"), find_name(s, "cudaEventRecord") };
     c->memo_name = KT_NONE;
     kt_status st = c->cfg->hta ? hta_queue_lengths(c) : KT_OK;
     if (st == KT_OK) st = build_corr_map(c);

@@ -29,6 +29,15 @@ bool cp_is_blocking_call(const char *name)
     return false;
 }
 
+uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call)
+{
+    const uint32_t *evs;
+    size_t k = kt_launched_events(r, call, &evs);
+    uint32_t last = KT_NONE;
+    for (size_t j = 0; j < k; j++) last = last == KT_NONE || evs[j] > last ? evs[j] : last;
+    return last;
+}
+
 static bool is_node_event(const kt_events *e, uint32_t i)
 {
     uint8_t k = e->kind[i];

@@ -89,6 +89,9 @@ kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_con
  * the last type and weight, the last attribution.                         */
 kt_status cp_merge_duplicate_edges(cp_graph *g);
 
+/* The GPU event HTA's index_correlation of a launch call points at: of a
+ * call that launched several (graph launches), the last one written (A2.6). */
+uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call);
 /* True for the calls HTA zeroes the weight of (they wait, not work). */
 bool cp_is_blocking_call(const char *name);
 /* A model event that is a GPU row of HTA's frame (a GPU event or a cuda_sync

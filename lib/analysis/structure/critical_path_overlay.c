@@ -64,21 +64,28 @@ static void put_id(char *b, size_t cap, const kt_strtab *strs, int64_t v)
     else snprintf(b, cap, "%" PRId64, v);
 }
 
-/* Arrow end point in µs as HTA computes it (int() of the µs float). */
-static int64_t arrow_ts(const kt_rank *r, const cp_graph *g, uint32_t node)
+/* Arrow end point in µs as HTA computes it: int() of the file's float µs
+ * (start, or end less up to 1 µs on GPU events so the arrow lands inside
+ * the slice); from the model's ns when the file has no number for it.    */
+static int64_t arrow_ts(const cp_overlay_request *rq, const kt_edit_doc *d, uint32_t node)
 {
-    uint32_t ev = g->ev[node];
-    int64_t ts = r->ev.ts[ev];
-    if (!(g->flags[node] & CP_NODE_START)) {
-        int64_t dur = r->ev.dur[ev];
-        ts += dur;
-        if (kt_event_arg_int(r, ev, KT_ARG_DEVICE, -1) >= 0) ts -= dur < 1000 ? dur : 1000;
+    const kt_rank *r = rq->r;
+    uint32_t ev = rq->g->ev[node];
+    bool start = rq->g->flags[node] & CP_NODE_START, gpu = kt_event_arg_int(r, ev, KT_ARG_DEVICE, -1) >= 0;
+    double ts, dur;
+    if (r->ev.args_off[ev] && kt_edit_event_number(d, r->ev.args_off[ev], "ts", &ts) &&
+        kt_edit_event_number(d, r->ev.args_off[ev], "dur", &dur)) {
+        double end = ts + dur;
+        if (gpu) end -= dur < 1 ? dur : 1;
+        return (int64_t)(start ? ts : end);
     }
-    return ts / 1000;
+    int64_t t = r->ev.ts[ev], n = r->ev.dur[ev];
+    if (!start) t += n - (gpu ? (n < 1000 ? n : 1000) : 0);
+    return t / 1000;
 }
 
-static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, uint32_t node, size_t id, size_t e,
-                     bool start)
+static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, const kt_edit_doc *d, uint32_t node,
+                     size_t id, size_t e, bool start)
 {
     const kt_rank *r = rq->r;
     uint32_t ev = rq->g->ev[node];
@@ -89,7 +96,7 @@ static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, uint32_t
                     ",\n{\"ph\": \"%s\", \"id\": %zu, \"pid\": %s, \"tid\": %s, \"ts\": %" PRId64 ", "
                     "\"cat\": \"critical_path\", \"name\": \"critical_path\", \"args\": {\"weight\": %" PRId64 ", "
                     "\"critical\": true, \"type\": \"%s\"}%s}",
-                    start ? "s" : "f", id, pid, tid, arrow_ts(r, rq->g, node), cp_edge_weight(rq->g, e) / 1000,
+                    start ? "s" : "f", id, pid, tid, arrow_ts(rq, d, node), cp_edge_weight(rq->g, e) / 1000,
                     cp_type_name(rq->g->type[e]), start ? "" : ", \"bp\": \"e\"");
 }
 
@@ -98,12 +105,13 @@ static bool shown(uint8_t type)
     return type == CP_DEPENDENCY || type == CP_LAUNCH || type == CP_SYNC;
 }
 
-/* The arrows of the path's dependency, launch and sync edges. */
-static char *arrows_text(const cp_overlay_request *rq, size_t *len, size_t *arrows)
+/* The arrows of the path's dependency, launch and sync edges (the
+ * writer's kt_edit_extra_fn; user is the request).                        */
+static char *arrows_text(void *user, const kt_edit_doc *d, size_t *len)
 {
-    size_t cap = 4096, n = 0;
+    const cp_overlay_request *rq = user;
+    size_t cap = 4096, n = 0, arrows = 0;
     char *buf = malloc(cap);
-    *arrows = 0;
     for (size_t k = 0; buf && k < rq->path->ne; k++) {
         size_t e = rq->path->edges[k];
         if (!shown(rq->g->type[e])) continue;
@@ -115,12 +123,19 @@ static char *arrows_text(const cp_overlay_request *rq, size_t *len, size_t *arro
             }
             buf = grown, cap *= 2;
         }
-        n += (size_t)arrow_end(buf + n, cap - n, rq, rq->g->src[e], *arrows, e, true);
-        n += (size_t)arrow_end(buf + n, cap - n, rq, rq->g->dst[e], *arrows, e, false);
-        (*arrows)++;
+        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->src[e], arrows, e, true);
+        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->dst[e], arrows, e, false);
+        arrows++;
     }
     *len = n;
     return buf;
+}
+
+static size_t count_arrows(const cp_overlay_request *rq)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < rq->path->ne; k++) n += shown(rq->g->type[rq->path->edges[k]]);
+    return n;
 }
 
 static kt_status prepare_dir(const cp_overlay_request *rq, char *err, size_t errlen)
@@ -148,20 +163,21 @@ kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res,
     if (s != KT_OK) return s;
     size_t len = strlen(rq->out_dir) + strlen(base_name(rq->r->file)) + 32;
     res->output = malloc(len);
-    size_t nmarks = 0, text_len = 0;
+    size_t nmarks = 0;
     uint64_t *marks = critical_marks(rq, &nmarks);
-    char *text = arrows_text(rq, &text_len, &res->arrows);
-    if (!res->output || !marks || !text) s = KT_ENOMEM;
+    res->arrows = count_arrows(rq);
+    if (!res->output || !marks) s = KT_ENOMEM;
     if (s == KT_OK) {
-        snprintf(res->output, len, "%s/overlaid_critical_path_%s", rq->out_dir, base_name(rq->r->file));
+        char tag[32] = "";
+        if (rq->tag_rank) snprintf(tag, sizeof tag, "rank%d_", rq->r->rank);
+        snprintf(res->output, len, "%s/overlaid_critical_path_%s%s", rq->out_dir, tag, base_name(rq->r->file));
         static const char *const keep[] = { "user_annotation", "python_function", NULL };
         kt_trace_edit c = { .in_path = rq->r->file, .events_end = rq->r->events_end, .out_path = res->output,
                             .marks = marks, .nmarks = nmarks, .mark_text = "\"critical\": 1",
-                            .only_marked = rq->only_critical, .keep_cats = keep, .extra = text,
-                            .extra_len = text_len };
+                            .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,
+                            .user = (void *)rq };
         s = kt_write_trace_edit(&c, &res->marked, err, errlen);
     }
     free(marks);
-    free(text);
     return s;
 }

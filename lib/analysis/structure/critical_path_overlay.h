@@ -16,6 +16,7 @@ typedef struct cp_overlay_request {
     const cp_path *path;
     const char *out_dir;
     bool only_critical;
+    bool tag_rank;       /* another rank's input has the same file name */
 } cp_overlay_request;
 
 typedef struct cp_overlay_result {
@@ -24,8 +25,10 @@ typedef struct cp_overlay_result {
     size_t arrows;       /* flow arrows (s/f pairs) */
 } cp_overlay_result;
 
-/* Writes out_dir/overlaid_critical_path_<input file name>; refuses to
- * write into the input's own directory.  KT_EUSAGE / KT_EINPUT /
+/* Writes out_dir/overlaid_critical_path_<input file name> (with tag_rank
+ * overlaid_critical_path_rank<R>_<name>, so rank directories of files with
+ * one name do not overwrite each other); refuses to write into the input's
+ * own directory.  KT_EUSAGE / KT_EINPUT /
  * KT_EANALYSIS with why in err.                                          */
 kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res, char *err, size_t errlen);
 

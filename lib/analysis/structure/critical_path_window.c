@@ -93,18 +93,6 @@ static bool in_window(const kt_events *e, uint32_t i, int64_t first, int64_t las
     return e->ts[i] >= first && e->ts[i] <= last && e->dur[i] > 0;
 }
 
-/* HTA keeps a GPU event when the CPU row whose index_correlation points at
- * it is in the window; a call launching several events points at the last
- * one written (A2.6), so the others of a graph launch are lost (#290).    */
-static bool launcher_points_here(const kt_rank *r, uint32_t call, uint32_t gpu)
-{
-    const uint32_t *evs;
-    size_t k = kt_launched_events(r, call, &evs);
-    uint32_t last = 0;
-    for (size_t j = 0; j < k; j++) last = evs[j] > last ? evs[j] : last;
-    return last == gpu;
-}
-
 static void keep_events(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint8_t *keep,
                         int64_t first, int64_t last)
 {
@@ -123,7 +111,7 @@ static void keep_events(const kt_rank *r, const kt_strtab *strs, const cp_config
         }
         uint32_t call = kt_gpu_launcher(r, i);
         keep[i] = call != KT_NONE && in_window(e, call, first, last) &&
-                  (!cfg->hta || launcher_points_here(r, call, i));
+                  (!cfg->hta || cp_hta_pointed_gpu(r, call) == i); /* HTA: graph launches keep one (#290) */
     }
 }
 
