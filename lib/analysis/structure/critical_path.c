@@ -94,13 +94,14 @@ static bool record_steps(const cp_graph *g, const uint8_t *cls, const cp_path *p
 static size_t connected_nodes(const cp_graph *g)
 {
     uint8_t *seen = calloc(g->n ? g->n : 1, 1);
+    if (!seen) return g->n; /* an upper bound will do for a statistic */
     size_t n = 0;
-    for (size_t e = 0; seen && e < g->m; e++) {
+    for (size_t e = 0; e < g->m; e++) {
         n += !seen[g->src[e]] + !seen[g->dst[e]];
         seen[g->src[e]] = seen[g->dst[e]] = 1;
     }
     free(seen);
-    return seen ? n : g->n;
+    return n;
 }
 
 static void record_graph(const cp_graph *g, const cp_path *path, cp_partial *p)
@@ -359,7 +360,7 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     *out = NULL;
     kt_critical_path_options o = opt ? *opt : kt_critical_path_defaults();
     char scratch[1];
-    if (!o.err) o.err = scratch, o.errlen = sizeof scratch;
+    if (!o.err || !o.errlen) o.err = scratch, o.errlen = sizeof scratch;
     o.err[0] = '\0';
     cp_scenario scen[CP_MAX_SCENARIOS];
     size_t nscen = 0;
