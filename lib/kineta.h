@@ -346,18 +346,22 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *     v_ev (event positions), u_ts, v_ts (µs from the trace origin),
  *     u_is_start, v_is_start (0/1), type, weight (µs), attributed_ev
  *     (row i of "breakdown" names the event of edge i);
- *   "graph": window_start_us, window_end_us, nodes, edges, one count per
- *     edge kind, path_nodes, path_length_us, negative_weight_edges,
- *     cycle_edges_ignored, unreached_gpu_events;
+ *   "graph": window_start_us, window_end_us, nodes (those an edge
+ *     touches, as HTA counts), edges, one count per edge kind,
+ *     path_nodes, path_length_us, negative_weight_edges (counted as 0),
+ *     cycle_edges_ignored (a damaged trace's cycles, broken),
+ *     unreached_gpu_events (GPU events no edge leads into);
  *   "what_if" (only with what_if): scenario, path_length_us,
  *     predicted_us, change_pct — the longest path again with that class
  *     of edges rescaled.
  * Default semantics differ from HTA where HTA is wrong (docs): every launch
  * API (hip*, cuLaunchKernel, cudaGraphLaunch with all its kernels, async
  * copies) launches; a kernel is launch bound when its stream was idle when
- * its launch began; without the annotation the whole trace is analysed.
- * hta_compat (kt_load's) reproduces HTA exactly.  No CPU ops or no GPU
- * events on a rank: KT_EANALYSIS and why in err.                          */
+ * its launch began (and it started within 1.5 ms); without the annotation
+ * the whole trace is analysed.  hta_compat (kt_load's) reproduces HTA
+ * exactly.  No CPU ops or no GPU events on a rank, no such annotation or
+ * instance, an empty window: KT_EANALYSIS and why in err; a bad what_if:
+ * KT_EUSAGE.                                                              */
 typedef struct kt_critical_path_options {
     const char *annotation;   /* NULL: "ProfilerStep" when the rank has one,
                                  else the whole trace; "": whole trace       */
@@ -371,9 +375,10 @@ typedef struct kt_critical_path_options {
      * (cat "critical_path") for the path's dependency, launch and sync
      * edges; only_critical drops complete events not on the path except
      * user annotations and python functions (HTA's
-     * only_show_critical_events).  NULL = no overlay; never the input's
-     * directory's input file.  Table "files": rank, input, output, events
-     * marked, arrows.                                                      */
+     * only_show_critical_events).  NULL = no overlay.  Never written into
+     * the input's own directory (KT_EUSAGE); rank<R>_ is added to the name
+     * when two selected ranks' files share one.  Table "files": rank,
+     * input, output, events_marked, arrows.                                */
     const char *out_dir;
     int only_critical;
     char *err;                /* optional: why the analysis failed          */
