@@ -71,8 +71,9 @@ static double pct(const kt_tables *ts, const char *bound_by)
     return row < 0 ? 0.0 : fx_num(s, (size_t)row, "pct_of_critical_path_duration");
 }
 
-#define OP(name, ts, dur) \
-    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": 1, \"ts\": " #ts ", \"dur\": " #dur "},\n"
+#define OP(name, ts, dur)                                                                                  \
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": 1, \"ts\": " #ts \
+    ", \"dur\": " #dur "},\n"
 #define CALL(name, ts, dur, corr)                                                                          \
     "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"" name "\", \"pid\": 1, \"tid\": 1, \"ts\": " #ts \
     ", \"dur\": " #dur ", \"args\": {\"correlation\": " #corr "}},\n"

@@ -55,8 +55,10 @@ static kt_status check_rank(const kt_rank *r, char *err, size_t errlen)
 {
     bool cpu = false;
     for (uint32_t i = 0; i < r->ev.n && !cpu; i++) cpu = r->ev.kind[i] == KT_K_CPU_OP;
-    if (!cpu) snprintf(err, errlen, "rank %d: no CPU ops in the trace: nothing to build a critical path from", r->rank);
-    else if (!r->summary.gpu_work) snprintf(err, errlen, "rank %d: no GPU events (kernel, memcpy, memset) in the trace", r->rank);
+    if (!cpu)
+        snprintf(err, errlen, "rank %d: no CPU ops in the trace: nothing to build a critical path from", r->rank);
+    else if (!r->summary.gpu_work)
+        snprintf(err, errlen, "rank %d: no GPU events (kernel, memcpy, memset) in the trace", r->rank);
     return cpu && r->summary.gpu_work ? KT_OK : KT_EANALYSIS;
 }
 
@@ -266,7 +268,8 @@ static void add_summary(kt_table *tb, const cp_partial *p)
 static const char *short_name(cp_tables *tb, const kt_trace *t, uint32_t name)
 {
     if (name == KT_NONE) return "";
-    if (name < tb->nnames && !tb->short_names[name]) tb->short_names[name] = kt_kernel_short_name(kt_strtab_get(t->strs, name));
+    if (name < tb->nnames && !tb->short_names[name])
+        tb->short_names[name] = kt_kernel_short_name(kt_strtab_get(t->strs, name));
     const char *s = name < tb->nnames ? tb->short_names[name] : NULL;
     return s ? s : kt_strtab_get(t->strs, name);
 }
@@ -328,7 +331,8 @@ static void add_what_if_rows(kt_table *tb, const cp_partial *p)
         kt_table_set_str(tb, 1, p->scen[k].text);
         kt_table_set_float(tb, 2, us(p->length));
         kt_table_set_float(tb, 3, us(p->scen_length[k]));
-        kt_table_set_float(tb, 4, p->length ? 100.0 * (double)(p->scen_length[k] - p->length) / (double)p->length : 0.0);
+        double change = (double)(p->scen_length[k] - p->length);
+        kt_table_set_float(tb, 4, p->length ? 100.0 * change / (double)p->length : 0.0);
     }
 }
 

@@ -139,7 +139,8 @@ static uint32_t parent_event(const uint32_t *evs, const tree *t, uint32_t k)
  * edges (cp_add_lock_edges) order them already.                           */
 static bool shares_lock(const walk *w, uint32_t a, uint32_t b)
 {
-    return w->lock && w->lock[a] && w->lock[b] && ((w->g->flags[a] & CP_NODE_START) || !(w->g->flags[b] & CP_NODE_START));
+    const uint8_t *flags = w->g->flags;
+    return w->lock && w->lock[a] && w->lock[b] && ((flags[a] & CP_NODE_START) || !(flags[b] & CP_NODE_START));
 }
 
 static void enter(walk *w, uint32_t ev, uint32_t parent_ev)
@@ -253,7 +254,8 @@ static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const u
         uint8_t *f = &memo[e->name[i]];
         if (!*f) {
             const char *name = kt_strtab_get(strs, e->name[i]);
-            *f = NAME_SEEN | (strstr(name, "forward") ? NAME_FORWARD : 0) | (strstr(name, "autograd") ? NAME_AUTOGRAD : 0);
+            *f = NAME_SEEN | (strstr(name, "forward") ? NAME_FORWARD : 0) |
+                 (strstr(name, "autograd") ? NAME_AUTOGRAD : 0);
         }
         if (*f & NAME_FORWARD) note_tid(&fwd, &fwd_many, e->tid[i]);
         if (*f & NAME_AUTOGRAD) note_tid(&bwd, &bwd_many, e->tid[i]);

@@ -96,7 +96,8 @@ static kt_status hta_queue_lengths(gpu_ctx *c)
     uint64_t *keys = malloc(cap * sizeof *keys);
     c->queue = malloc((e->n ? e->n : 1) * sizeof *c->queue);
     bool ok = ts && ev && gpu && ord && delta && keys && c->queue;
-    for (size_t i = 0; ok && i < np; i++, n++) ts[n] = e->ts[p[i].call], ev[n] = p[i].call, gpu[n] = p[i].gpu, delta[n] = 1;
+    for (size_t i = 0; ok && i < np; i++, n++)
+        ts[n] = e->ts[p[i].call], ev[n] = p[i].call, gpu[n] = p[i].gpu, delta[n] = 1;
     /* the GPU rows once each, in file order */
     for (size_t i = 0; ok && i < np; i++) keys[i] = p[i].gpu, ord[i] = p[i].gpu;
     ok = ok && kt_radix_sort(keys, ord, np);
@@ -169,16 +170,20 @@ static size_t first_after(const stream_launches *sl, int64_t t)
 }
 
 /* ---- correlation of device-wide sync events ----------------------------- */
+static bool is_call(const kt_events *e, uint32_t i)
+{
+    return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
+}
+
 static kt_status build_corr_map(gpu_ctx *c)
 {
     const kt_events *e = &c->r->ev;
     size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
+    for (uint32_t i = 0; i < e->n; i++) n += is_call(e, i);
     if (!kt_i64map_init(&c->corr_call, n)) return KT_ENOMEM;
     c->have_corr_map = true;
     for (uint32_t i = 0; i < e->n; i++)
-        if ((e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0)
-            kt_i64map_slot(&c->corr_call, e->corr[i], i); /* first call wins */
+        if (is_call(e, i)) kt_i64map_slot(&c->corr_call, e->corr[i], i); /* first call wins */
     return KT_OK;
 }
 

@@ -127,8 +127,8 @@ static size_t topo_order(const cp_graph *g, const uint32_t *out_off, const uint3
  * each node in topological order; the path ends at the first node with the
  * largest distance.  pred[v] = edge, KT_NONE when v starts a path.        */
 static uint32_t relax(const cp_graph *g, const uint8_t *cls, const double *scale, const uint32_t *order,
-                      size_t n, const uint32_t *in_off, const uint32_t *in, int64_t *dist, uint32_t *pred, uint8_t *done,
-                      size_t *negative)
+                      size_t n, const uint32_t *in_off, const uint32_t *in, int64_t *dist, uint32_t *pred,
+                      uint8_t *done, size_t *negative)
 {
     uint32_t best = KT_NONE;
     for (size_t k = 0; k < n; k++) {

@@ -67,7 +67,8 @@ static kt_status annotation_window(const kt_rank *r, const kt_strtab *strs, cons
     if (!rows) return KT_ENOMEM;
     kt_status s = KT_OK;
     if (n == 0) {
-        snprintf(err, errlen, "rank %d: no event is named like \"%s\"", r->rank, cfg->annotation);
+        snprintf(err, errlen, "rank %d: no event is named like \"%s\" (--annotation \"\" analyses the whole trace)",
+                 r->rank, cfg->annotation);
         s = KT_EANALYSIS;
     } else if (cfg->inst_first < 0 || (size_t)cfg->inst_first >= n || cfg->inst_last < cfg->inst_first) {
         snprintf(err, errlen, "rank %d: instance %lld of \"%s\" does not exist (%zu instances: 0-%zu)",
