@@ -381,6 +381,9 @@ typedef struct kt_critical_path_options {
      * input, output, events_marked, arrows.                                */
     const char *out_dir;
     int only_critical;
+    int all_edges;            /* an arrow for every graph edge, args.critical
+                                 true on the path (HTA's show_all_edges; not
+                                 with only_critical)                         */
     char *err;                /* optional: why the analysis failed          */
     size_t errlen;
 } kt_critical_path_options;

@@ -21,6 +21,7 @@ static const cli_option cp_options[] = {
     { "what-if", "SPEC", "predict the path with edge classes rescaled: launch=0, cpu=0.5, comm=0, gpu=F, "
                          "kernel_gap=F; '+' combines, ',' separates scenarios" },
     { "only-critical", NULL, "overlay keeps only the critical complete events (and annotations)" },
+    { "all-edges", NULL, "overlay draws every graph edge, not only the path's (not with --only-critical)" },
     { "no-overlay", NULL, "do not write the overlay trace" },
     { NULL, NULL, NULL },
 };
@@ -54,6 +55,7 @@ static int cp_parse(void *state, const char *name, const char *value)
     if (!strcmp(name, "annotation")) s->o.annotation = value;
     else if (!strcmp(name, "what-if")) s->o.what_if = value;
     else if (!strcmp(name, "only-critical")) s->o.only_critical = 1;
+    else if (!strcmp(name, "all-edges")) s->o.all_edges = 1;
     else if (!strcmp(name, "no-overlay")) s->no_overlay = true;
     else if (!strcmp(name, "instance") && !parse_instance(value, &s->o)) {
         fprintf(stderr, "kineta critical-path: --instance wants N or A-B (A <= B), not \"%s\"\n", value);

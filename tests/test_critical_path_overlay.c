@@ -284,3 +284,43 @@ TEST(critical_path_overlay_plain_and_never_next_to_input)
     unlink(in);
     rmdir(dir);
 }
+
+/* --all-edges (HTA's show_all_edges): an arrow per graph edge, critical on
+ * the path's: on cp_simple_add 415 edges, 314 of them on the path.        */
+TEST(critical_path_overlay_all_edges)
+{
+    NEED_SHARED();
+    char dir[] = "/tmp/kt_cp_overlay_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    const kt_trace *t = fx_shared_trace("traces/hta/critical_path/simple_add", true);
+    kt_critical_path_options o = kt_critical_path_defaults();
+    o.annotation = "[param|pytorch.model.alex_net|0|0|0|measure|forward]";
+    o.instance_first = o.instance_last = 1;
+    o.out_dir = dir;
+    o.all_edges = 1;
+    kt_tables *ts = NULL;
+    if (t) CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
+    const char *out = ts ? output_of(ts) : NULL;
+    kt_trace *back = out ? fx_load_path(out, false) : NULL;
+    CHECK(back != NULL);
+    if (back) {
+        const kt_rank *r = back->ranks[0];
+        uint32_t cat = kt_strtab_find(back->strs, "critical_path", 13);
+        size_t arrows = 0, critical = 0;
+        for (uint32_t i = 0; i < r->ev.n; i++) {
+            if (r->ev.ph[i] != 's' || r->ev.cat[i] != cat) continue;
+            char *text = NULL;
+            size_t len;
+            arrows++;
+            if (kt_event_args_json(r, i, &text, &len) == KT_OK) critical += strstr(text, "\"critical\": true") != NULL;
+            free(text);
+        }
+        CHECK_INT(arrows, 415);
+        CHECK_INT(critical, 314);
+        CHECK_INT(kt_index_flows(r), KT_OK);
+    }
+    if (out) unlink(out);
+    rmdir(dir);
+    kt_tables_free(ts);
+    kt_trace_free(back);
+}

@@ -153,7 +153,8 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
                                const cp_path *path, const kt_critical_path_options *o, cp_partial *p)
 {
     cp_overlay_request rq = { .r = r, .strs = t->strs, .g = g, .path = path, .out_dir = o->out_dir,
-                              .only_critical = o->only_critical != 0, .tag_rank = name_shared(t, sel, r) };
+                              .only_critical = o->only_critical != 0, .all_edges = o->all_edges != 0,
+                              .tag_rank = name_shared(t, sel, r) };
     kt_status s = cp_write_overlay(&rq, &p->overlay, o->err, o->errlen);
     p->wrote_overlay = s == KT_OK;
     return s;

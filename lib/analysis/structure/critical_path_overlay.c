@@ -85,7 +85,7 @@ static int64_t arrow_ts(const cp_overlay_request *rq, const kt_edit_doc *d, uint
 }
 
 static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, const kt_edit_doc *d, uint32_t node,
-                     size_t id, size_t e, bool start)
+                     size_t id, size_t e, bool start, bool critical)
 {
     const kt_rank *r = rq->r;
     uint32_t ev = rq->g->ev[node];
@@ -95,9 +95,9 @@ static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, const kt
     return snprintf(b, cap,
                     ",\n{\"ph\": \"%s\", \"id\": %zu, \"pid\": %s, \"tid\": %s, \"ts\": %" PRId64 ", "
                     "\"cat\": \"critical_path\", \"name\": \"critical_path\", \"args\": {\"weight\": %" PRId64 ", "
-                    "\"critical\": true, \"type\": \"%s\"}%s}",
+                    "\"critical\": %s, \"type\": \"%s\"}%s}",
                     start ? "s" : "f", id, pid, tid, arrow_ts(rq, d, node), cp_edge_weight(rq->g, e) / 1000,
-                    cp_type_name(rq->g->type[e]), start ? "" : ", \"bp\": \"e\"");
+                    critical ? "true" : "false", cp_type_name(rq->g->type[e]), start ? "" : ", \"bp\": \"e\"");
 }
 
 static bool shown(uint8_t type)
@@ -105,34 +105,63 @@ static bool shown(uint8_t type)
     return type == CP_DEPENDENCY || type == CP_LAUNCH || type == CP_SYNC;
 }
 
-/* The arrows of the path's dependency, launch and sync edges (the
- * writer's kt_edit_extra_fn; user is the request).                        */
+/* The edges drawn: the path's dependency, launch and sync edges, or with
+ * all_edges every edge of the graph (HTA's show_all_edges).              */
+static bool all_edges(const cp_overlay_request *rq)
+{
+    return rq->all_edges && !rq->only_critical;
+}
+
+/* Edge ids to draw, in order, and which are on the path (malloc'ed). */
+static uint32_t *drawn_edges(const cp_overlay_request *rq, size_t *n, uint8_t **on_path)
+{
+    const cp_graph *g = rq->g;
+    uint32_t *ids = malloc((g->m ? g->m : 1) * sizeof *ids);
+    *on_path = calloc(g->m ? g->m : 1, 1);
+    *n = 0;
+    if (!ids || !*on_path) {
+        free(ids);
+        free(*on_path);
+        return NULL;
+    }
+    for (size_t k = 0; k < rq->path->ne; k++) (*on_path)[rq->path->edges[k]] = 1;
+    if (all_edges(rq)) {
+        for (uint32_t e = 0; e < g->m; e++) ids[(*n)++] = e;
+    } else {
+        for (size_t k = 0; k < rq->path->ne; k++)
+            if (shown(g->type[rq->path->edges[k]])) ids[(*n)++] = rq->path->edges[k];
+    }
+    return ids;
+}
+
+/* The arrows (the writer's kt_edit_extra_fn; user is the request). */
 static char *arrows_text(void *user, const kt_edit_doc *d, size_t *len)
 {
     const cp_overlay_request *rq = user;
-    size_t cap = 4096, n = 0, arrows = 0;
-    char *buf = malloc(cap);
-    for (size_t k = 0; buf && k < rq->path->ne; k++) {
-        size_t e = rq->path->edges[k];
-        if (!shown(rq->g->type[e])) continue;
+    size_t cap = 4096, n = 0, count = 0;
+    uint8_t *on_path;
+    uint32_t *ids = drawn_edges(rq, &count, &on_path);
+    char *buf = ids ? malloc(cap) : NULL;
+    for (size_t k = 0; buf && k < count; k++) {
+        uint32_t e = ids[k];
         if (cap - n < 2048) {
             char *grown = realloc(buf, 2 * cap);
-            if (!grown) {
-                free(buf);
-                return NULL;
-            }
+            if (!grown) free(buf);
             buf = grown, cap *= 2;
+            if (!buf) break;
         }
-        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->src[e], arrows, e, true);
-        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->dst[e], arrows, e, false);
-        arrows++;
+        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->src[e], k, e, true, on_path[e]);
+        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->dst[e], k, e, false, on_path[e]);
     }
+    if (ids) free(on_path);
+    free(ids);
     *len = n;
     return buf;
 }
 
 static size_t count_arrows(const cp_overlay_request *rq)
 {
+    if (all_edges(rq)) return rq->g->m;
     size_t n = 0;
     for (size_t k = 0; k < rq->path->ne; k++) n += shown(rq->g->type[rq->path->edges[k]]);
     return n;

@@ -16,6 +16,7 @@ typedef struct cp_overlay_request {
     const cp_path *path;
     const char *out_dir;
     bool only_critical;
+    bool all_edges;      /* an arrow per graph edge (not with only_critical) */
     bool tag_rank;       /* another rank's input has the same file name */
 } cp_overlay_request;
 
