@@ -400,6 +400,70 @@ typedef struct kt_mine_options {
 kt_mine_options kt_mine_defaults(void);
 kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_mine_options *opt,
                             kt_tables **out);
+/* critical-path: HTA's lightweight critical path analysis (A4.11) of each
+ * selected rank (docs/critical_path.md).  A graph of CPU op / runtime call /
+ * GPU event start and end nodes with HTA's five edge kinds (operator time,
+ * top-level dependencies, kernel launch delays, kernel-kernel delays,
+ * GPU→CPU and GPU→GPU synchronization) and its longest path, over the
+ * window of the chosen annotation instances.  Tables (every one starts
+ * with "rank"):
+ *   "summary": bound_by (cpu_bound, gpu_compute_bound,
+ *     gpu_communication_bound, gpu_kernel_launch_overhead,
+ *     gpu_kernel_kernel_overhead, "" for dependency/sync edges),
+ *     pct_of_critical_path_duration, duration_us — HTA's summary();
+ *   "breakdown": one row per path edge in path order: event_idx (the
+ *     attributed event's position among the rank's events, null for
+ *     dependency/sync edges), duration (µs), type (HTA's value string),
+ *     s_name (short name), cat, pid, tid, stream, bound_by;
+ *   "edges": the ordered path: u, v (node ids: nodes sorted by time), u_ev,
+ *     v_ev (event positions), u_ts, v_ts (µs from the trace origin),
+ *     u_is_start, v_is_start (0/1), type, weight (µs), attributed_ev
+ *     (row i of "breakdown" names the event of edge i);
+ *   "graph": window_start_us, window_end_us, nodes (those an edge
+ *     touches, as HTA counts), edges, one count per edge kind,
+ *     path_nodes, path_length_us, negative_weight_edges (counted as 0),
+ *     cycle_edges_ignored (a damaged trace's cycles, broken),
+ *     unreached_gpu_events (GPU events no edge leads into);
+ *   "what_if" (only with what_if): scenario, path_length_us,
+ *     predicted_us, change_pct — the longest path again with that class
+ *     of edges rescaled.
+ * Default semantics differ from HTA where HTA is wrong (docs): every launch
+ * API (hip*, cuLaunchKernel, cudaGraphLaunch with all its kernels, async
+ * copies) launches; a kernel is launch bound when its stream was idle when
+ * its launch began (and it started within 1.5 ms); without the annotation
+ * the whole trace is analysed.  hta_compat (kt_load's) reproduces HTA
+ * exactly.  No CPU ops or no GPU events on a rank, no such annotation or
+ * instance, an empty window: KT_EANALYSIS and why in err; a bad what_if:
+ * KT_EUSAGE.                                                              */
+typedef struct kt_critical_path_options {
+    const char *annotation;   /* NULL: "ProfilerStep" when the rank has one,
+                                 else the whole trace; "": whole trace       */
+    int64_t instance_first;   /* instances first..last of the annotation (0) */
+    int64_t instance_last;
+    /* "launch=0", "cpu=0.5,comm=0", ...: classes launch, kernel_gap, cpu,
+     * gpu, comm, each with a factor >= 0; NULL = no what-if table.         */
+    const char *what_if;
+    /* Overlay trace: out_dir/overlaid_critical_path_<file> (gzip when the
+     * input was), critical events with args.critical = 1 and flow arrows
+     * (cat "critical_path") for the path's dependency, launch and sync
+     * edges; only_critical drops complete events not on the path except
+     * user annotations and python functions (HTA's
+     * only_show_critical_events).  NULL = no overlay.  Never written into
+     * the input's own directory (KT_EUSAGE); rank<R>_ is added to the name
+     * when two selected ranks' files share one.  Table "files": rank,
+     * input, output, events_marked, arrows.                                */
+    const char *out_dir;
+    int only_critical;
+    int all_edges;            /* an arrow for every graph edge, args.critical
+                                 true on the path (HTA's show_all_edges; not
+                                 with only_critical)                         */
+    char *err;                /* optional: why the analysis failed          */
+    size_t errlen;
+} kt_critical_path_options;
+/* Defaults: annotation NULL, instance 0, no what-if, no overlay. */
+kt_critical_path_options kt_critical_path_defaults(void);
+kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
+                           kt_tables **out);
 
 
 /* ---- compare and attribute: diff, cupti, annotations, ops, memory ---------- */

@@ -9,6 +9,7 @@ extern const cli_command cmd_kernels, cmd_breakdown, cmd_categories;
 extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* structure */
 extern const cli_command cmd_patterns;
+extern const cli_command cmd_critical_path;
 
 /* compare and attribute */
 extern const cli_command cmd_diff;
@@ -38,6 +39,7 @@ const cli_command *const kt_commands[] = {
     &cmd_counters,
     /* structure */
     &cmd_patterns,
+    &cmd_critical_path,
 
     /* compare and attribute */
     &cmd_diff,

@@ -1,0 +1,317 @@
+/*
+ * critical_path_cpu.c — the CPU side of the critical-path graph (spec A4.11
+ * step 3b): per thread, the call stack HTA's old CallGraph builds (A4.15)
+ * walked depth first, chaining each op's start and end through its
+ * children, and consecutive top-level ops by zero-weight dependencies.
+ *
+ * The nesting is rebuilt here rather than taken from the index's call tree
+ * because HTA's differs on purpose-irrelevant but result-relevant details
+ * (its tie order at equal times, an end popping whatever is on top of the
+ * stack for overlapping ops), and the critical path follows that tree.
+ */
+#include "analysis/structure/critical_path_graph.h"
+#include "model/radix.h"
+
+#include <stdlib.h>
+
+#define ROOT KT_NONE
+
+/* One endpoint of an event of the thread: k = local event, start or end. */
+typedef struct endpoint {
+    int64_t time, dur;
+    uint32_t k;
+    bool start;
+} endpoint;
+
+/* HTA's compare_events for endpoints at the same time. */
+static int cmp_same_time(const endpoint *x, const endpoint *y)
+{
+    if (x->k == y->k) return x->start ? -1 : 1;
+    if (x->start == y->start) {
+        if (x->dur == y->dur) return x->start ? (x->k < y->k ? -1 : 1) : (x->k < y->k ? 1 : -1);
+        if (x->start) return x->dur < y->dur ? 1 : -1;
+        return x->dur < y->dur ? -1 : 1;
+    }
+    if (x->dur > 0 && y->dur > 0) return x->start ? 1 : -1;
+    if (x->dur == 0 && y->dur == 0) return x->k < y->k ? -1 : 1;
+    return x->start ? -1 : 1;
+}
+
+/* HTA's rules inside runs of equal times of an already time-sorted run. */
+static void order_ties(endpoint *p, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        endpoint x = p[i];
+        size_t j = i;
+        while (j > 0 && p[j - 1].time == x.time && cmp_same_time(&x, &p[j - 1]) < 0) {
+            p[j] = p[j - 1];
+            j--;
+        }
+        p[j] = x;
+    }
+}
+
+/* The starts (or the ends) of the thread's events in time order: events
+ * are mostly written in start order, so starts rarely need the sort.     */
+static bool sorted_side(const int64_t *start, const int64_t *dur, size_t n, bool starts, endpoint *out,
+                        uint64_t *keys, uint32_t *ids)
+{
+    bool in_order = true;
+    for (size_t k = 0; k < n; k++) {
+        keys[k] = kt_radix_key_i64(start[k] + (starts ? 0 : dur[k]));
+        ids[k] = (uint32_t)k;
+        in_order = in_order && (k == 0 || keys[k] >= keys[k - 1]);
+    }
+    if (!in_order && !kt_radix_sort(keys, ids, n)) return false;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t e = ids[k];
+        out[k] = (endpoint){ start[e] + (starts ? 0 : dur[e]), dur[e], e, starts };
+    }
+    order_ties(out, n);
+    return true;
+}
+
+/* All endpoints in HTA's order (compare_events): the sorted starts and
+ * sorted ends merged, equal times decided by HTA's rules.                  */
+static bool sort_endpoints(const int64_t *start, const int64_t *dur, size_t n, endpoint *p)
+{
+    endpoint *side = malloc((n ? 2 * n : 1) * sizeof *side);
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    bool ok = side && keys && ids && sorted_side(start, dur, n, true, side, keys, ids) &&
+              sorted_side(start, dur, n, false, side + n, keys, ids);
+    for (size_t i = 0, a = 0, b = n; ok && i < 2 * n; i++) {
+        bool take_start = b == 2 * n ||
+                          (a < n && (side[a].time < side[b].time ||
+                                     (side[a].time == side[b].time && cmp_same_time(&side[a], &side[b]) < 0)));
+        p[i] = take_start ? side[a++] : side[b++];
+    }
+    free(side);
+    free(keys);
+    free(ids);
+    return ok;
+}
+
+/* The thread's call tree as first-child / next-sibling lists (local ids;
+ * ROOT's children in root_first).                                          */
+typedef struct tree {
+    uint32_t *parent, *first, *last, *next;
+    uint32_t root_first, root_last;
+} tree;
+
+static void add_child(tree *t, uint32_t parent, uint32_t k)
+{
+    t->parent[k] = parent;
+    uint32_t *first = parent == ROOT ? &t->root_first : &t->first[parent];
+    uint32_t *last = parent == ROOT ? &t->root_last : &t->last[parent];
+    if (*first == KT_NONE) *first = k;
+    else t->next[*last] = k;
+    *last = k;
+}
+
+static void build_tree(const endpoint *p, size_t np, tree *t, uint32_t *stack)
+{
+    size_t depth = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (p[i].start) {
+            add_child(t, depth ? stack[depth - 1] : ROOT, p[i].k);
+            stack[depth++] = p[i].k;
+        } else if (depth) {
+            depth--; /* HTA pops whatever is on top */
+        }
+    }
+}
+
+/* The walk's state (HTA's enter_func / exit_func closure). */
+typedef struct walk {
+    cp_graph *g;
+    const uint8_t *lock;   /* per node: a runtime-lock call (may be NULL) */
+    uint32_t last_node, last_parent;
+    int depth;
+} walk;
+
+static uint32_t parent_event(const uint32_t *evs, const tree *t, uint32_t k)
+{
+    return t->parent[k] == ROOT ? KT_NONE : evs[t->parent[k]];
+}
+
+/* Both runtime-lock calls and not an end followed by a start: the lock
+ * edges (cp_add_lock_edges) order them already.                           */
+static bool shares_lock(const walk *w, uint32_t a, uint32_t b)
+{
+    const uint8_t *flags = w->g->flags;
+    return w->lock && w->lock[a] && w->lock[b] && ((flags[a] & CP_NODE_START) || !(flags[b] & CP_NODE_START));
+}
+
+static void enter(walk *w, uint32_t ev, uint32_t parent_ev)
+{
+    cp_graph *g = w->g;
+    uint32_t start = g->start_of[ev];
+    if (start == KT_NONE) return;
+    if (w->last_node != KT_NONE && !shares_lock(w, w->last_node, start)) {
+        cp_add_edge(g, w->last_node, start, w->depth == 0 ? CP_DEPENDENCY : CP_OPERATOR, false);
+        cp_attribute(g, w->last_parent);
+    }
+    w->last_node = start;
+    w->last_parent = parent_ev;
+    w->depth++;
+}
+
+static void leave(walk *w, uint32_t ev, uint32_t parent_ev)
+{
+    cp_graph *g = w->g;
+    uint32_t start = g->start_of[ev], end = g->end_of[ev];
+    if (start == KT_NONE) return;
+    if (w->last_node != KT_NONE && !shares_lock(w, w->last_node, end)) {
+        cp_add_edge(g, w->last_node, end, CP_OPERATOR, g->flags[start] & CP_NODE_BLOCKING);
+        cp_attribute(g, w->last_parent);
+    }
+    w->last_node = end;
+    w->last_parent = parent_ev;
+    w->depth--;
+}
+
+/* Depth first over the tree, children in order, without recursion. */
+static void walk_tree(const uint32_t *evs, const tree *t, uint32_t *stack, cp_graph *g, const uint8_t *lock)
+{
+    walk w = { .g = g, .lock = lock, .last_node = KT_NONE, .last_parent = KT_NONE };
+    size_t depth = 0;
+    uint32_t k = t->root_first;
+    while (k != KT_NONE) {
+        enter(&w, evs[k], parent_event(evs, t, k));
+        if (t->first[k] != KT_NONE) {
+            stack[depth++] = k;
+            k = t->first[k];
+            continue;
+        }
+        leave(&w, evs[k], parent_event(evs, t, k));
+        while (t->next[k] == KT_NONE && depth) {
+            k = stack[--depth];
+            leave(&w, evs[k], parent_event(evs, t, k));
+        }
+        k = t->next[k];
+    }
+}
+
+static kt_status thread_edges(const kt_events *e, const uint32_t *evs, size_t n, cp_graph *g, const uint8_t *lock)
+{
+    endpoint *p = malloc((n ? 2 * n : 1) * sizeof *p);
+    int64_t *start = malloc((n ? n : 1) * sizeof *start), *dur = malloc((n ? n : 1) * sizeof *dur);
+    tree t = { .parent = malloc((n ? n : 1) * sizeof(uint32_t)), .first = malloc((n ? n : 1) * sizeof(uint32_t)),
+               .last = malloc((n ? n : 1) * sizeof(uint32_t)), .next = malloc((n ? n : 1) * sizeof(uint32_t)),
+               .root_first = KT_NONE, .root_last = KT_NONE };
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    bool ok = p && start && dur && t.parent && t.first && t.last && t.next && stack;
+    for (size_t k = 0; ok && k < n; k++) {
+        start[k] = e->ts[evs[k]];
+        dur[k] = e->dur[evs[k]] > 0 ? e->dur[evs[k]] : 0;
+        t.first[k] = t.last[k] = t.next[k] = KT_NONE;
+    }
+    ok = ok && sort_endpoints(start, dur, n, p);
+    if (ok) {
+        build_tree(p, 2 * n, &t, stack);
+        walk_tree(evs, &t, stack, g, lock);
+    }
+    free(p);
+    free(start);
+    free(dur);
+    free(t.parent);
+    free(t.first);
+    free(t.last);
+    free(t.next);
+    free(stack);
+    return ok ? KT_OK : KT_ENOMEM;
+}
+
+/* HTA merges the backward thread into the forward one so that backward
+ * ops chain after forward ops: each is the only thread with cpu_op or
+ * user_annotation events whose names contain "forward" / "autograd".      */
+typedef struct tid_remap {
+    int32_t from, to;
+    bool on;
+} tid_remap;
+
+enum { NAME_SEEN = 1, NAME_FORWARD = 2, NAME_AUTOGRAD = 4 };
+
+/* The only thread with such an event, INT32_MIN if none or several. */
+static void note_tid(int32_t *tid, bool *several, int32_t t)
+{
+    if (*tid == INT32_MIN) *tid = t;
+    else if (*tid != t) *several = true;
+}
+
+static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep)
+{
+    const kt_events *e = &r->ev;
+    tid_remap m = { 0 };
+    uint8_t *memo = calloc(kt_strtab_count(strs) + 1, 1);
+    if (!memo) return m;
+    int32_t fwd = INT32_MIN, bwd = INT32_MIN;
+    bool fwd_many = false, bwd_many = false;
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (!keep[i] || e->name[i] == KT_NONE || (e->kind[i] != KT_K_CPU_OP && e->kind[i] != KT_K_USER_ANNOTATION))
+            continue;
+        uint8_t *f = &memo[e->name[i]];
+        if (!*f) {
+            const char *name = kt_strtab_get(strs, e->name[i]);
+            *f = NAME_SEEN | (strstr(name, "forward") ? NAME_FORWARD : 0) |
+                 (strstr(name, "autograd") ? NAME_AUTOGRAD : 0);
+        }
+        if (*f & NAME_FORWARD) note_tid(&fwd, &fwd_many, e->tid[i]);
+        if (*f & NAME_AUTOGRAD) note_tid(&bwd, &bwd_many, e->tid[i]);
+    }
+    free(memo);
+    if (fwd != INT32_MIN && bwd != INT32_MIN && !fwd_many && !bwd_many && fwd != bwd && fwd != 0 && bwd != 0)
+        m = (tid_remap){ bwd, fwd, true };
+    return m;
+}
+
+static int32_t thread_of(const tid_remap *m, const kt_events *e, uint32_t i)
+{
+    return m->on && e->tid[i] == m->from ? m->to : e->tid[i];
+}
+
+/* Kept events grouped by thread, threads ordered by (pid, tid) as pandas'
+ * groupby does, events in file order inside a thread.                     */
+static uint32_t *events_by_thread(const kt_rank *r, const uint8_t *keep, const tid_remap *m, size_t *n)
+{
+    const kt_events *e = &r->ev;
+    *n = 0;
+    for (uint32_t i = 0; i < e->n; i++) *n += keep[i] != 0;
+    uint32_t *ids = malloc((*n ? *n : 1) * sizeof *ids);
+    uint64_t *keys = malloc((*n ? *n : 1) * sizeof *keys);
+    bool ok = ids && keys;
+    size_t k = 0;
+    for (uint32_t i = 0; ok && i < e->n; i++)
+        if (keep[i]) ids[k++] = i;
+    for (size_t j = 0; ok && j < k; j++) keys[j] = kt_radix_key_i64(kt_rank_id_get(r, thread_of(m, e, ids[j])));
+    ok = ok && kt_radix_sort(keys, ids, k);
+    for (size_t j = 0; ok && j < k; j++) keys[j] = kt_radix_key_i64(kt_event_pid(r, ids[j]));
+    ok = ok && kt_radix_sort(keys, ids, k);
+    free(keys);
+    if (!ok) {
+        free(ids);
+        return NULL;
+    }
+    return ids;
+}
+
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, const uint8_t *lock,
+                           cp_graph *g)
+{
+    const kt_events *e = &r->ev;
+    tid_remap m = backward_remap(r, strs, keep);
+    size_t n;
+    uint32_t *ids = events_by_thread(r, keep, &m, &n);
+    if (!ids) return KT_ENOMEM;
+    kt_status s = KT_OK;
+    for (size_t a = 0, b; s == KT_OK && a < n; a = b) {
+        bool gpu = false;
+        int32_t tid = thread_of(&m, e, ids[a]);
+        for (b = a; b < n && e->pid[ids[b]] == e->pid[ids[a]] && thread_of(&m, e, ids[b]) == tid; b++)
+            gpu |= cp_is_stream_event(e, ids[b]);
+        if (!gpu) s = thread_edges(e, ids + a, b - a, g, lock); /* HTA: CPU threads only */
+    }
+    free(ids);
+    return s;
+}

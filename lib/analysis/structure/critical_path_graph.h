@@ -1,0 +1,104 @@
+/*
+ * critical_path_graph.h — the critical-path graph of one rank (spec A4.11):
+ * the map half of `kineta critical-path`.
+ *
+ * Every CPU op, runtime/driver call and launched GPU event of the region of
+ * interest becomes a start node and an end node; edges say "this point in
+ * time cannot come before that one" and weigh the time between them.  The
+ * longest path through that DAG is the critical path.  The graph is kept
+ * as flat arrays (about 40 bytes per event) so it scales to 1 GiB traces,
+ * and in HTA's edge insertion order because networkx breaks ties between
+ * equally long paths by that order: --hta-compat reproduces them.
+ */
+#ifndef KT_CRITICAL_PATH_GRAPH_H
+#define KT_CRITICAL_PATH_GRAPH_H
+
+#include "model/index.h"
+
+/* Edge kinds, in HTA's CPEdgeType order; the value strings are cp_type_name(). */
+typedef enum cp_edge_type {
+    CP_OPERATOR = 0,     /* time inside an op or kernel                     */
+    CP_DEPENDENCY,       /* ordering between top-level ops (weight 0)       */
+    CP_LAUNCH,           /* launch call start → kernel start                */
+    CP_KERNEL_KERNEL,    /* previous kernel end → kernel start, same stream */
+    CP_SYNC,             /* GPU → CPU or GPU → GPU synchronization (0)      */
+    CP__NTYPES
+} cp_edge_type;
+
+const char *cp_type_name(cp_edge_type t);
+
+enum { CP_NODE_START = 1, CP_NODE_BLOCKING = 2 }; /* node flags */
+enum { CP_EDGE_ZERO = 1 };                        /* edge flags: weight forced to 0 */
+
+/* Where to look and how (see kt_critical_path_options in kineta.h). */
+typedef struct cp_config {
+    const char *annotation;  /* "" = whole trace                          */
+    int64_t inst_first, inst_last;
+    bool hta;                /* HTA's exact rules (lists, queue rule, ties) */
+} cp_config;
+
+typedef struct cp_graph {
+    size_t n;             /* nodes, sorted by (ts, event, start first)     */
+    int64_t *ts;          /* ns                                            */
+    uint32_t *ev;         /* model event                                   */
+    uint8_t *flags;       /* CP_NODE_*                                      */
+    uint32_t *start_of;   /* per model event: its start node, KT_NONE      */
+    uint32_t *end_of;     /* per model event: its end node, KT_NONE        */
+
+    size_t m, cap;        /* edges in insertion order (duplicates merged)  */
+    uint32_t *src, *dst;
+    uint32_t *attr;       /* attributed model event, KT_NONE              */
+    uint8_t *type;        /* cp_edge_type                                  */
+    uint8_t *eflags;      /* CP_EDGE_*                                      */
+
+    int64_t win_first, win_last; /* the region of interest (ns)           */
+    size_t no_edge_kernels;      /* GPU events no edge leads into          */
+    bool oom;
+} cp_graph;
+
+/* Build the graph of rank r.  KT_EANALYSIS with why in err when the
+ * annotation or instance is not there; KT_ENOMEM.                         */
+kt_status cp_graph_build(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, cp_graph *g,
+                         char *err, size_t errlen);
+void cp_graph_free(cp_graph *g);
+
+/* Weight of edge e as HTA computes it (may be negative), ns. */
+static inline int64_t cp_edge_weight(const cp_graph *g, size_t e)
+{
+    if (g->type[e] == CP_DEPENDENCY || g->type[e] == CP_SYNC || (g->eflags[e] & CP_EDGE_ZERO)) return 0;
+    return g->ts[g->dst[e]] - g->ts[g->src[e]];
+}
+
+/* ---- building blocks (critical_path_graph.c, _cpu.c, _gpu.c, _window.c) -- */
+/* The region of interest: keep[ev] set for the events in it.              */
+kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint8_t *keep,
+                           int64_t *first, int64_t *last, char *err, size_t errlen);
+/* Append an edge (src != dst).  Attributes go by HTA's rules. */
+void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero);
+void cp_attribute(cp_graph *g, uint32_t parent_ev);
+/* Calls that take the CUDA runtime lock serialize across threads: edges
+ * in order of completion.  *lock (malloc'ed, per node) marks them.        */
+kt_status cp_add_lock_edges(const kt_rank *r, const kt_strtab *strs, cp_graph *g, uint8_t **lock);
+/* CPU call stacks: nesting and top-level ordering edges, per thread.     */
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, const uint8_t *lock,
+                           cp_graph *g);
+/* GPU events: kernel spans, launch / kernel-kernel delays, sync edges.    */
+kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg,
+                           const uint8_t *keep, cp_graph *g);
+/* Merge repeated (src, dst) edges as networkx does: the first position,
+ * the last type and weight, the last attribution.                         */
+kt_status cp_merge_duplicate_edges(cp_graph *g);
+
+/* The GPU event HTA's index_correlation of a launch call points at: of a
+ * call that launched several (graph launches), the last one written (A2.6). */
+uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call);
+/* True for the calls HTA zeroes the weight of (they wait, not work). */
+bool cp_is_blocking_call(const char *name);
+/* A model event that is a GPU row of HTA's frame (a GPU event or a cuda_sync
+ * event carrying a stream).                                                 */
+static inline bool cp_is_stream_event(const kt_events *e, uint32_t i)
+{
+    return kt_kind_is_gpu(e->kind[i]) || (e->kind[i] == KT_K_CUDA_SYNC && e->stream[i] >= 0);
+}
+
+#endif

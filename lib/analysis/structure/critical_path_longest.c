@@ -1,0 +1,205 @@
+/*
+ * critical_path_longest.c — see critical_path_longest.h.
+ *
+ * Kahn's algorithm over CSR adjacency lists kept in edge insertion order
+ * reproduces networkx's topological_generations, so equally long paths
+ * resolve to the one HTA reports; the whole pass is linear in the graph.
+ */
+#include "analysis/structure/critical_path_longest.h"
+#include "analysis/common/kernel_type.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+const char *cp_class_name(cp_class c)
+{
+    static const char *const names[CP__NCLASSES] = { "", "cpu_bound", "gpu_compute_bound", "gpu_communication_bound",
+                                                     "gpu_kernel_launch_overhead", "gpu_kernel_kernel_overhead" };
+    return c < CP__NCLASSES ? names[c] : "";
+}
+
+uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g)
+{
+    uint8_t *cls = malloc(g->m ? g->m : 1);
+    if (!cls) return NULL;
+    uint32_t memo_name = KT_NONE;
+    bool memo_comm = false;
+    for (size_t e = 0; e < g->m; e++) {
+        switch (g->type[e]) {
+        case CP_LAUNCH: cls[e] = CP_CLASS_LAUNCH; continue;
+        case CP_KERNEL_KERNEL: cls[e] = CP_CLASS_KERNEL_GAP; continue;
+        case CP_DEPENDENCY:
+        case CP_SYNC: cls[e] = CP_CLASS_NONE; continue;
+        default: break;
+        }
+        uint32_t ev = g->attr[e];
+        if (ev == KT_NONE || !cp_is_stream_event(&r->ev, ev)) {
+            cls[e] = CP_CLASS_CPU;
+            continue;
+        }
+        uint32_t name = r->ev.name[ev];
+        if (name != memo_name) {
+            memo_name = name;
+            memo_comm = name != KT_NONE && kt_is_comm_kernel_name(kt_strtab_get(strs, name));
+        }
+        cls[e] = memo_comm ? CP_CLASS_COMM : CP_CLASS_GPU;
+    }
+    return cls;
+}
+
+static int64_t weight(const cp_graph *g, const uint8_t *cls, const double *scale, size_t e, size_t *negative)
+{
+    int64_t w = cp_edge_weight(g, e);
+    if (w < 0) {
+        (*negative)++;
+        return 0;
+    }
+    if (scale && cls && scale[cls[e]] != 1.0) w = (int64_t)llround((double)w * scale[cls[e]]);
+    return w;
+}
+
+/* Adjacency in insertion order: off[n + 1], list[m] of edge ids. */
+static bool csr(const cp_graph *g, const uint32_t *end, uint32_t **off, uint32_t **list)
+{
+    *off = calloc(g->n + 1, sizeof **off);
+    *list = malloc((g->m ? g->m : 1) * sizeof **list);
+    if (!*off || !*list) return false;
+    for (size_t e = 0; e < g->m; e++) (*off)[end[e] + 1]++;
+    for (size_t v = 0; v < g->n; v++) (*off)[v + 1] += (*off)[v];
+    uint32_t *cur = malloc((g->n ? g->n : 1) * sizeof *cur);
+    if (!cur) return false;
+    memcpy(cur, *off, g->n * sizeof *cur);
+    for (size_t e = 0; e < g->m; e++) (*list)[cur[end[e]]++] = (uint32_t)e;
+    free(cur);
+    return true;
+}
+
+/* networkx knows a node from the first edge naming it (HTA adds no
+ * isolated nodes): that order seeds its first generation.  Returns the
+ * nodes that are in the graph, in that order.                             */
+static uint32_t *appearance_order(const cp_graph *g, size_t *n)
+{
+    uint32_t *seen = malloc((g->n ? g->n : 1) * sizeof *seen);
+    uint8_t *in = calloc(g->n ? g->n : 1, 1);
+    *n = 0;
+    for (size_t e = 0; seen && in && e < g->m; e++) {
+        uint32_t ends[2] = { g->src[e], g->dst[e] };
+        for (int k = 0; k < 2; k++)
+            if (!in[ends[k]]) in[ends[k]] = 1, seen[(*n)++] = ends[k];
+    }
+    free(in);
+    return seen;
+}
+
+/* networkx topological_generations over the nodes in appearance order;
+ * when it stalls on a cycle, the earliest node not yet visited is released
+ * and its pending in-edges are counted as ignored.  order[] gets the
+ * visiting order of the n nodes.                                            */
+static size_t topo_order(const cp_graph *g, const uint32_t *out_off, const uint32_t *out, uint32_t *indeg,
+                         const uint32_t *nodes, size_t n, uint32_t *order)
+{
+    size_t head = 0, tail = 0, ignored = 0, scan = 0;
+    uint8_t *queued = calloc(g->n ? g->n : 1, 1);
+    if (!queued) return SIZE_MAX;
+    for (size_t k = 0; k < n; k++)
+        if (indeg[nodes[k]] == 0) order[tail++] = nodes[k], queued[nodes[k]] = 1;
+    while (tail < n) {
+        while (head < tail) {
+            uint32_t v = order[head++];
+            for (uint32_t k = out_off[v]; k < out_off[v + 1]; k++) {
+                uint32_t d = g->dst[out[k]];
+                if (!queued[d] && --indeg[d] == 0) order[tail++] = d, queued[d] = 1;
+            }
+        }
+        if (tail == n) break;
+        while (queued[nodes[scan]]) scan++;
+        ignored += indeg[nodes[scan]];
+        indeg[nodes[scan]] = 0;
+        queued[nodes[scan]] = 1;
+        order[tail++] = nodes[scan];
+    }
+    free(queued);
+    return ignored;
+}
+
+/* dag_longest_path: best predecessor (first maximum, insertion order) of
+ * each node in topological order; the path ends at the first node with the
+ * largest distance.  pred[v] = edge, KT_NONE when v starts a path.        */
+static uint32_t relax(const cp_graph *g, const uint8_t *cls, const double *scale, const uint32_t *order,
+                      size_t n, const uint32_t *in_off, const uint32_t *in, int64_t *dist, uint32_t *pred,
+                      uint8_t *done, size_t *negative)
+{
+    uint32_t best = KT_NONE;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t v = order[k];
+        int64_t d = INT64_MIN;
+        uint32_t p = KT_NONE;
+        for (uint32_t j = in_off[v]; j < in_off[v + 1]; j++) {
+            uint32_t e = in[j], u = g->src[e];
+            if (!done[u]) continue; /* an edge of a broken cycle */
+            int64_t c = dist[u] + weight(g, cls, scale, e, negative);
+            if (c > d) d = c, p = e;
+        }
+        if (p == KT_NONE || d < 0) d = 0, p = KT_NONE;
+        dist[v] = d, pred[v] = p, done[v] = 1;
+        if (best == KT_NONE || d > dist[best]) best = v;
+    }
+    return best;
+}
+
+static kt_status trace_back(const cp_graph *g, const int64_t *dist, const uint32_t *pred, uint32_t last,
+                            cp_path *out)
+{
+    size_t len = 1;
+    for (uint32_t v = last; pred[v] != KT_NONE; v = g->src[pred[v]]) len++;
+    out->nodes = malloc(len * sizeof *out->nodes);
+    out->edges = malloc(len * sizeof *out->edges);
+    if (!out->nodes || !out->edges) return KT_ENOMEM;
+    out->nn = len;
+    out->ne = len - 1;
+    size_t k = len;
+    for (uint32_t v = last;; v = g->src[pred[v]]) {
+        out->nodes[--k] = v;
+        if (pred[v] == KT_NONE) break;
+        out->edges[k - 1] = pred[v];
+    }
+    out->length = dist[last];
+    return KT_OK;
+}
+
+kt_status cp_longest_path(const cp_graph *g, const uint8_t *cls, const double *scale, cp_path *out)
+{
+    *out = (cp_path){ 0 };
+    if (g->m == 0) return KT_OK;
+    uint32_t *out_off = NULL, *out_list = NULL, *in_off = NULL, *in_list = NULL;
+    size_t nin = 0;
+    uint32_t *nodes = appearance_order(g, &nin);
+    uint32_t *indeg = malloc(g->n * sizeof *indeg), *order = malloc(g->n * sizeof *order);
+    uint32_t *pred = malloc(g->n * sizeof *pred);
+    int64_t *dist = malloc(g->n * sizeof *dist);
+    uint8_t *done = calloc(g->n, 1);
+    bool ok = nodes && indeg && order && pred && dist && done && csr(g, g->src, &out_off, &out_list) &&
+              csr(g, g->dst, &in_off, &in_list);
+    if (ok) {
+        for (size_t v = 0; v < g->n; v++) indeg[v] = in_off[v + 1] - in_off[v];
+        out->cycle_edges = topo_order(g, out_off, out_list, indeg, nodes, nin, order);
+        ok = out->cycle_edges != SIZE_MAX;
+    }
+    kt_status s = ok ? KT_OK : KT_ENOMEM;
+    if (ok) {
+        uint32_t last = relax(g, cls, scale, order, nin, in_off, in_list, dist, pred, done, &out->negative);
+        s = trace_back(g, dist, pred, last, out);
+    }
+    free(nodes), free(out_off), free(out_list), free(in_off), free(in_list);
+    free(indeg), free(order), free(pred), free(dist), free(done);
+    if (s != KT_OK) cp_path_free(out);
+    return s;
+}
+
+void cp_path_free(cp_path *p)
+{
+    free(p->nodes);
+    free(p->edges);
+    *p = (cp_path){ 0 };
+}

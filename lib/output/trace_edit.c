@@ -1,0 +1,353 @@
+/*
+ * trace_edit.c — see trace_edit.h.
+ */
+#include "trace_edit.h"
+#include "load/load_internal.h"
+
+#include <errno.h>
+#include <isa-l/igzip_lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CHUNK (4u << 20)
+
+/* The decompressed input, whole: a plain file is mapped (no copy, and its
+ * pages are the page cache's), a gzip file inflated into memory.          */
+typedef struct input {
+    char *doc;
+    size_t len;
+    bool gzip, mapped;
+} input;
+
+static bool map_plain(const char *path, input *in)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    unsigned char magic[2] = { 0 };
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, magic, 2, 0) == 2 &&
+              !(magic[0] == 0x1f && magic[1] == 0x8b);
+    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    if (fd >= 0) close(fd);
+    if (p == MAP_FAILED) return false;
+    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+    *in = (input){ .doc = p, .len = (size_t)st.st_size, .mapped = true };
+    return true;
+}
+
+static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
+{
+    if (map_plain(path, in)) return KT_OK;
+    kt_src *src;
+    kt_status st = kt_src_open_file(path, &src, err, errlen);
+    if (st != KT_OK) return st;
+    in->gzip = kt_src_is_gzip(src);
+    size_t cap = CHUNK, n = 0;
+    char *buf = malloc(cap + 1);
+    ptrdiff_t got = 0;
+    while (buf && (got = kt_src_read(src, buf + n, cap - n)) > 0) {
+        n += (size_t)got;
+        if (n == cap) {
+            char *grown = realloc(buf, 2 * cap + 1);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown, cap *= 2;
+        }
+    }
+    if (got < 0) snprintf(err, errlen, "cannot read %s: %s", path, kt_src_error(src));
+    kt_src_close(src);
+    if (!buf || got < 0) {
+        free(buf);
+        return buf ? KT_EINPUT : KT_ENOMEM;
+    }
+    buf[n] = '\0';
+    in->doc = buf, in->len = n;
+    return KT_OK;
+}
+
+static void input_free(input *in)
+{
+    if (in->mapped) munmap(in->doc, in->len);
+    else free(in->doc);
+}
+
+/* Top-level objects of the array that closes at events_end: [start, end). */
+typedef struct span {
+    size_t start, end;
+} span;
+
+typedef struct spans {
+    span *s;
+    size_t n, cap;
+    size_t open; /* the array's '[' */
+} spans;
+
+static bool push_span(spans *v, size_t start, size_t end)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 4096;
+        span *grown = realloc(v->s, cap * sizeof *grown);
+        if (!grown) return false;
+        v->s = grown, v->cap = cap;
+    }
+    v->s[v->n++] = (span){ start, end };
+    return true;
+}
+
+/* One pass over the JSON text, strings skipped, depth counted. */
+static bool find_events(const char *doc, size_t events_end, spans *v)
+{
+    int depth = 0;
+    size_t obj = 0;
+    for (size_t i = 0; i < events_end; i++) {
+        char ch = doc[i];
+        if (ch == '"') {
+            for (i++; i < events_end && doc[i] != '"'; i++) i += doc[i] == '\\';
+            continue;
+        }
+        if (ch == '[' || ch == '{') {
+            if (depth == 1 && ch == '[') v->open = i, v->n = 0;
+            if (depth == 2 && ch == '{') obj = i;
+            depth++;
+        } else if (ch == ']' || ch == '}') {
+            depth--;
+            if (depth == 2 && ch == '}' && !push_span(v, obj, i + 1)) return false;
+        }
+    }
+    return depth == 2 && doc[events_end] == ']';
+}
+
+struct kt_edit_doc {
+    const char *text;
+    const spans *events;
+};
+
+/* The event (object span) holding byte offset off: spans are in file order. */
+static const span *event_at(const spans *v, uint64_t off)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->s[mid].end <= off) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < v->n && v->s[lo].start <= off ? &v->s[lo] : NULL;
+}
+
+/* Where the value of a top-level key of the object o starts, or NULL. */
+static const char *top_value(const char *doc, span o, const char *key)
+{
+    size_t klen = strlen(key);
+    int depth = 0;
+    for (size_t i = o.start; i < o.end; i++) {
+        char ch = doc[i];
+        if (ch == '{' || ch == '[') depth++;
+        else if (ch == '}' || ch == ']') depth--;
+        if (ch != '"') continue;
+        size_t s = i + 1;
+        for (i++; i < o.end && doc[i] != '"'; i++) i += doc[i] == '\\';
+        if (depth != 1 || i - s != klen || memcmp(doc + s, key, klen)) continue;
+        size_t j = i + 1;
+        while (j < o.end && (doc[j] == ' ' || doc[j] == ':' || doc[j] == '\n' || doc[j] == '\t' || doc[j] == '\r')) j++;
+        return j < o.end ? doc + j : NULL;
+    }
+    return NULL;
+}
+
+bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
+{
+    const span *o = event_at(d->events, args_off);
+    const char *v = o ? top_value(d->text, *o, key) : NULL;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9'))) return false;
+    *out = strtod(v, NULL);
+    return true;
+}
+
+/* The string value of a top-level key of the object [start, end), or NULL. */
+static const char *top_string(const char *doc, span o, const char *key, size_t *len)
+{
+    const char *v = top_value(doc, o, key);
+    if (!v || *v != '"') return NULL;
+    const char *end = v + 1, *stop = doc + o.end;
+    while (end < stop && *end != '"') end += *end == '\\' ? 2 : 1;
+    *len = (size_t)(end - v - 1);
+    return v + 1;
+}
+
+static bool str_is(const char *s, size_t len, const char *want)
+{
+    return s && strlen(want) == len && !memcmp(s, want, len);
+}
+
+static bool keep_unmarked(const kt_trace_edit *c, const char *doc, span o)
+{
+    size_t len;
+    const char *ph = top_string(doc, o, "ph", &len);
+    if (!str_is(ph, len, "X")) return true;
+    const char *cat = top_string(doc, o, "cat", &len);
+    for (size_t k = 0; cat && c->keep_cats && c->keep_cats[k]; k++)
+        if (str_is(cat, len, c->keep_cats[k])) return true;
+    return false;
+}
+
+/* Output: plain stdio, or gzip by ISA-L at level 1 (several times zlib's
+ * speed: an overlay of a large trace is mostly compression).             */
+typedef struct out {
+    FILE *f;
+    bool gzip, failed;
+    struct isal_zstream z;
+    uint8_t *zbuf;
+} out;
+
+static void deflate_some(out *o, const char *p, size_t n, bool end)
+{
+    o->z.next_in = (uint8_t *)p;
+    o->z.avail_in = (uint32_t)n;
+    o->z.end_of_stream = end;
+    do {
+        o->z.next_out = o->zbuf;
+        o->z.avail_out = CHUNK;
+        if (isal_deflate(&o->z) != COMP_OK) {
+            o->failed = true;
+            return;
+        }
+        size_t got = CHUNK - o->z.avail_out;
+        o->failed = fwrite(o->zbuf, 1, got, o->f) != got;
+    } while (!o->failed && (o->z.avail_in > 0 || (end && o->z.internal_state.state != ZSTATE_END)));
+}
+
+static void emit(out *o, const char *p, size_t n)
+{
+    if (o->failed || n == 0) return;
+    if (o->gzip) deflate_some(o, p, n, false);
+    else o->failed = fwrite(p, 1, n, o->f) != n;
+}
+
+static bool out_open(out *o, const char *path, bool gzip)
+{
+    o->gzip = gzip;
+    o->f = fopen(path, "wb");
+    if (!o->f || !gzip) return o->f != NULL;
+    isal_deflate_init(&o->z);
+    o->z.level = 1;
+    o->z.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+    o->z.level_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
+    o->z.gzip_flag = IGZIP_GZIP;
+    o->zbuf = malloc(CHUNK);
+    o->failed = !o->z.level_buf || !o->zbuf;
+    return true;
+}
+
+static bool out_close(out *o)
+{
+    if (o->gzip && !o->failed) deflate_some(o, NULL, 0, true);
+    bool closed = fclose(o->f) == 0;
+    free(o->z.level_buf);
+    free(o->zbuf);
+    return closed && !o->failed;
+}
+
+static void emit_large(out *o, const char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k += CHUNK) emit(o, p + k, n - k < CHUNK ? n - k : CHUNK);
+}
+
+/* The object with the mark text after the '{' of each mark inside it. */
+static void emit_object(out *o, const kt_trace_edit *c, const char *doc, span s, size_t *m, size_t *marked)
+{
+    size_t pos = s.start;
+    for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++) {
+        size_t at = (size_t)c->marks[*m];
+        if (at < pos || doc[at] != '{') continue;
+        emit_large(o, doc + pos, at + 1 - pos);
+        emit(o, c->mark_text, strlen(c->mark_text));
+        size_t j = at + 1;
+        while (doc[j] == ' ' || doc[j] == '\n' || doc[j] == '\t' || doc[j] == '\r') j++;
+        if (doc[j] != '}') emit(o, ",", 1);
+        pos = at + 1;
+        (*marked)++;
+    }
+    emit_large(o, doc + pos, s.end - pos);
+}
+
+static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const spans *v, size_t *marked)
+{
+    size_t m = 0, prev_end = v->open + 1;
+    bool any = false, gap_kept = true;
+    for (size_t k = 0; k < v->n; k++) {
+        span s = v->s[k];
+        while (m < c->nmarks && c->marks[m] < s.start) m++;
+        bool has_mark = m < c->nmarks && c->marks[m] < s.end;
+        if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
+            gap_kept = false;
+            continue;
+        }
+        if (gap_kept) emit(o, doc + prev_end, s.start - prev_end);
+        else emit(o, any ? ",\n" : "\n", any ? 2 : 1);
+        emit_object(o, c, doc, s, &m, marked);
+        prev_end = s.end, any = true, gap_kept = true;
+    }
+    size_t extra_len = 0;
+    kt_edit_doc d = { doc, v };
+    char *text = c->extra ? c->extra(c->user, &d, &extra_len) : NULL;
+    const char *extra = text;
+    o->failed |= c->extra && !text;
+    if (!any && extra_len && extra[0] == ',') extra++, extra_len--;
+    emit_large(o, extra, extra_len);
+    free(text);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len, bool gzip, const spans *v,
+                            size_t *marked, char *err, size_t errlen)
+{
+    out o = { 0 };
+    if (!out_open(&o, c->out_path, gzip)) {
+        snprintf(err, errlen, "cannot create %s: %s", c->out_path, strerror(errno));
+        return KT_EANALYSIS;
+    }
+    emit_large(&o, doc, v->open + 1);
+    emit_events(&o, c, doc, v, marked);
+    emit_large(&o, doc + c->events_end, len - c->events_end);
+    if (!out_close(&o)) {
+        snprintf(err, errlen, "cannot write %s", c->out_path);
+        unlink(c->out_path);
+        return KT_EANALYSIS;
+    }
+    return KT_OK;
+}
+
+kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err, size_t errlen)
+{
+    *marked = 0;
+    if (errlen) err[0] = '\0';
+    if (same_file(c->in_path, c->out_path)) {
+        snprintf(err, errlen, "refusing to overwrite the input %s", c->in_path);
+        return KT_EUSAGE;
+    }
+    input in = { 0 };
+    kt_status st = read_all(c->in_path, &in, err, errlen);
+    if (st != KT_OK) return st;
+    spans v = { 0 };
+    if (c->events_end >= in.len || !find_events(in.doc, (size_t)c->events_end, &v)) {
+        snprintf(err, errlen, "%s changed since it was loaded (no traceEvents ending at byte %llu)", c->in_path,
+                 (unsigned long long)c->events_end);
+        st = KT_EINPUT;
+    }
+    if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, marked, err, errlen);
+    free(v.s);
+    input_free(&in);
+    return st;
+}

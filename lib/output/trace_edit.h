@@ -1,0 +1,51 @@
+/*
+ * trace_edit.h — a copy of a trace file with some of its events edited:
+ * a key inserted into chosen events' args, complete events left out, and
+ * extra events appended to traceEvents (the overlay of `kineta
+ * critical-path`; any "mark these events, add arrows" overlay fits).
+ *
+ * Events are located by the byte offsets the loader recorded (args_off,
+ * events_end), so no event is re-parsed or re-serialized: every kept event
+ * keeps its bytes, plus the inserted key.  A plain input is mapped; a gzip
+ * input is held decompressed in memory while the copy is written.
+ */
+#ifndef KT_TRACE_EDIT_H
+#define KT_TRACE_EDIT_H
+
+#include "../kineta.h"
+
+#include <stdbool.h>
+
+/* The input as the writer sees it, for callers that need values as written
+ * (HTA computes overlay times from the file's float µs, not rounded ones). */
+typedef struct kt_edit_doc kt_edit_doc;
+/* The number a top-level key of the event whose args object starts at
+ * args_off has in the file; false if there is none.                       */
+bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out);
+/* The events to append (each preceded by ','), malloc'ed, *len bytes;
+ * NULL on failure.  Called once the input is read.                        */
+typedef char *(*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, size_t *len);
+
+typedef struct kt_trace_edit {
+    const char *in_path;
+    uint64_t events_end;       /* offset of the ']' closing traceEvents      */
+    const char *out_path;      /* gzip-compressed iff the input is gzip      */
+    const uint64_t *marks;     /* ascending offsets of the '{' of the args
+                                  objects to edit                            */
+    size_t nmarks;
+    const char *mark_text;     /* inserted after that '{', e.g. "\"critical\":1" */
+    bool only_marked;          /* leave out complete events ("ph": "X")
+                                  without a mark, except those whose cat is
+                                  in keep_cats                               */
+    const char *const *keep_cats; /* NULL-terminated, or NULL              */
+    kt_edit_extra_fn extra;    /* events to append, or NULL                  */
+    void *user;
+} kt_trace_edit;
+
+/* *marked = args objects edited.  KT_EUSAGE when out_path is the input;
+ * KT_EINPUT when the input cannot be read or no longer matches the
+ * offsets; KT_EANALYSIS when the output cannot be written or extra fails (err says why;
+ * a partial output is removed).                                           */
+kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err, size_t errlen);
+
+#endif
