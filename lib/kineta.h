@@ -336,6 +336,42 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
 
 /* ---- performance model: perf (FLOPs, bytes, roofline) ---------------------- */
 
+/* perf: how close each op came to the hardware (TraceLens's perf report,
+ * docs/perf.md).  Ops are the CPU ops that launched GPU work (kernel
+ * launchers) and the ops a model covers (GEMM: aten::mm, addmm, bmm,
+ * baddbmm, _scaled_mm; SDPA_fwd: aten::_scaled_dot_product_{flash,
+ * efficient,cudnn}_attention), whose FLOPs and bytes come from the shapes
+ * recorded with record_shapes=True.  Kernel time is GPU busy time: the
+ * union of the op's GPU events' intervals (µs).  Tables, with TraceLens's
+ * names and (under tracelens) its exact columns and row order:
+ *   "ops_summary": per op name: direct / subtree kernel time (µs and ms),
+ *     calls, TraceLens op categories, % and cumulative % of direct time;
+ *   "ops_summary_by_category": the same per op category;
+ *   "GEMM", "SDPA_fwd" (roofline sheets, one row per op name and model
+ *     parameters ("param: M", ...)): GFLOPs, data moved (MB), FLOPs/byte,
+ *     achieved TB/s and TFLOP/s (mean, median, std, min, max over calls),
+ *     compute spec, the first call's shapes, kernel time statistics
+ *     (µs), calls, first call's event id; with a device spec also
+ *     "Roofline Time (µs)", "Roofline Bound", "Pct Roofline";
+ *   "headroom" (with a device spec): op shapes ranked by time lost against
+ *     their roofline, Σ(busy − roofline) over calls, with bound and kernels;
+ *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved
+ *     TFLOP/s per model family and per ProfilerStep;
+ *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
+ *   "notes": why columns are missing (no shapes, no device spec, ...).
+ * Device spec: device_spec (TraceLens's arch JSON text) when given, else —
+ * unless tracelens — the built-in datasheet figures of the GPU named in
+ * the trace's deviceProperties; none → no roofline columns and a note.   */
+typedef struct kt_perf_options {
+    int tracelens;            /* TraceLens's column names, rows and order      */
+    const char *device_spec;  /* arch JSON text (not a path); NULL = none      */
+    size_t top;               /* headroom rows kept; 0 = all (default 20)      */
+} kt_perf_options;
+kt_perf_options kt_perf_defaults(void);
+/* KT_EUSAGE (and a reason in err) when device_spec is not a valid arch JSON. */
+kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
+                  char *err, size_t errlen);
+
 
 /* ---- reports and exports: report.html -------------------------------------- */
 

@@ -14,7 +14,7 @@ extern const cli_command cmd_launch, cmd_queue, cmd_memcpy_bw, cmd_counters;
 /* across ranks */
 
 /* performance model */
-
+extern const cli_command cmd_perf;
 /* reports and exports */
 
 
@@ -38,7 +38,7 @@ const cli_command *const kt_commands[] = {
     /* across ranks */
 
     /* performance model */
-
+    &cmd_perf,
     /* reports and exports */
 
     NULL,

@@ -1,0 +1,136 @@
+/*
+ * perf_groups.c — string-keyed groups of perf rows and their merge
+ * (perf_groups.h).  Open addressing over the key's FNV-1a hash.
+ */
+#include "analysis/perf/perf_groups.h"
+
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static bool rehash(kt_pgroups *gs, size_t want)
+{
+    size_t cap = 64;
+    while (cap < want * 2) cap *= 2;
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    if (!slot) return false;
+    memset(slot, 0xff, cap * sizeof *slot);
+    for (size_t i = 0; i < gs->n; i++) {
+        size_t h = hash(gs->g[i].key) & (cap - 1);
+        while (slot[h] != KT_NONE) h = (h + 1) & (cap - 1);
+        slot[h] = (uint32_t)i;
+    }
+    free(gs->slot);
+    gs->slot = slot;
+    gs->mask = cap - 1;
+    return true;
+}
+
+kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created)
+{
+    *created = false;
+    if ((!gs->slot || (gs->n + 1) * 2 > gs->mask + 1) && !rehash(gs, gs->n + 1)) return NULL;
+    size_t h = hash(key) & gs->mask;
+    for (; gs->slot[h] != KT_NONE; h = (h + 1) & gs->mask)
+        if (!strcmp(gs->g[gs->slot[h]].key, key)) return &gs->g[gs->slot[h]];
+    if (gs->n == gs->cap) {
+        size_t cap = gs->cap ? gs->cap * 2 : 16;
+        kt_pgroup *g = realloc(gs->g, cap * sizeof *g);
+        if (!g) return NULL;
+        gs->g = g;
+        gs->cap = cap;
+    }
+    kt_pgroup *g = &gs->g[gs->n];
+    memset(g, 0, sizeof *g);
+    g->key = strdup(key);
+    if (!g->key) return NULL;
+    g->family = -1;
+    gs->slot[h] = (uint32_t)gs->n++;
+    *created = true;
+    return g;
+}
+
+bool kt_pgroup_add_call(kt_pgroup *g, double busy_us)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 4;
+        double *v = realloc(g->busy_us, cap * sizeof *v);
+        if (!v) return false;
+        g->busy_us = v;
+        g->cap = cap;
+    }
+    g->busy_us[g->n++] = busy_us;
+    return true;
+}
+
+void kt_pgroup_note_kernel(kt_pgroup *g, uint32_t name)
+{
+    for (size_t i = 0; i < g->nkernels; i++)
+        if (g->kernels[i] == name) return;
+    if (g->nkernels < KT_PG_MAX_KERNELS) g->kernels[g->nkernels++] = name;
+}
+
+static void group_free(kt_pgroup *g)
+{
+    free(g->key);
+    free(g->category);
+    free(g->dims);
+    free(g->types);
+    free(g->strides);
+    free(g->concrete);
+    free(g->process_name);
+    free(g->process_label);
+    free(g->thread_name);
+    free(g->busy_us);
+}
+
+/* Append s's calls to d. */
+static bool absorb(kt_pgroup *d, const kt_pgroup *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!kt_pgroup_add_call(d, s->busy_us[i])) return false;
+    d->direct_sum_us += s->direct_sum_us;
+    d->subtree_sum_us += s->subtree_sum_us;
+    for (size_t i = 0; i < s->nkernels; i++) kt_pgroup_note_kernel(d, s->kernels[i]);
+    return true;
+}
+
+bool kt_pgroups_merge(kt_pgroups *dst, kt_pgroups *src)
+{
+    bool ok = true;
+    for (size_t i = 0; i < src->n; i++) {
+        kt_pgroup *s = &src->g[i];
+        bool created;
+        kt_pgroup *d = ok ? kt_pgroups_get(dst, s->key, &created) : NULL;
+        if (!d) {
+            ok = false;
+        } else if (created) { /* take s over whole */
+            free(d->key);
+            *d = *s;
+            memset(s, 0, sizeof *s);
+        } else {
+            ok = absorb(d, s);
+        }
+        group_free(s);
+    }
+    free(src->g);
+    free(src->slot);
+    memset(src, 0, sizeof *src);
+    return ok;
+}
+
+void kt_pgroups_free(kt_pgroups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++) group_free(&gs->g[i]);
+    free(gs->g);
+    free(gs->slot);
+    memset(gs, 0, sizeof *gs);
+}
