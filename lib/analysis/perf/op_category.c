@@ -1,7 +1,8 @@
 /*
  * op_category.c — TraceLens's op category of a kernel launcher
  * (PerfModel/torch_op_mapping.categorize_torch_op at the snapshot our
- * oracle comes from): by op name for the families TraceLens models, by
+ * oracle comes from): by op name for the families TraceLens models
+ * (GEMM, convolution, normalization, attention, elementwise, reduce), by
  * name prefix for Triton and comms, else by the first kernel's name for
  * ATen's elementwise / reduce / multi_tensor_apply kernels, else "other".
  */
@@ -32,6 +33,19 @@ static const char *const sdpa_bwd_ops[] = { "aten::_scaled_dot_product_flash_att
                                             "aten::_scaled_dot_product_cudnn_attention_backward",
                                             "FlashAttnFuncBackward", "flash_attn::_flash_attn_backward",
                                             "flash_attn::_flash_attn_varlen_backward", NULL };
+
+/* TraceLens's unary and binary elementwise and reduce models cover these
+ * (any upsample too), so they take the models' categories whatever kernel
+ * they ran (a copy_ that became a Memcpy is still "elementwise").         */
+static const char *const elementwise_ops[] = {
+    "aten::copy", "aten::copy_", "aten::clamp_min", "aten::clamp_min_", "aten::clamp_max", "aten::clamp_max_",
+    "aten::sigmoid", "aten::rsqrt", "aten::silu", "aten::neg", "aten::pow", "aten::div", "aten::div_",
+    "aten::mul", "aten::mul_", "aten::add", "aten::add_", "aten::sigmoid_backward", "aten::threshold_backward",
+    NULL
+};
+static const char *const reduce_ops[] = { "aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
+                                          "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",
+                                          "aten::cumsum", "aten::cumprod", "aten::amin", "aten::amax", NULL };
 
 /* aten::[native_|miopen_|cudnn_]{batch,layer,group,instance}_norm[_backward]
  * and the RMS norms: 1 forward, 2 backward, 0 not a norm.                */
@@ -65,6 +79,8 @@ const char *kt_tl_op_category(const char *name, const char *first_kernel)
     if (norm) return norm == 1 ? "NORM_fwd" : "NORM_bwd";
     if (in_list(name, sdpa_fwd_ops)) return "SDPA_fwd";
     if (in_list(name, sdpa_bwd_ops)) return "SDPA_bwd";
+    if (in_list(name, elementwise_ops) || !strncmp(name, "aten::upsample_", 15)) return "elementwise";
+    if (in_list(name, reduce_ops)) return "reduce";
     if (!strncmp(name, "triton", 6)) return "triton";
     if (!strncmp(name, "record_param_comms", 18)) return "record_param_comms";
     if (first_kernel && !strncmp(first_kernel, "void at::native", 15)) {

@@ -9,7 +9,6 @@
  */
 #include "analysis/perf/op_kernels.h"
 
-#include "analysis/common/intervals.h"
 #include "model/index.h"
 
 #include <stdlib.h>
@@ -64,17 +63,26 @@ static int by_ts(const void *a, const void *b)
     return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
-static int64_t busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only, kt_interval *iv, uint32_t *count)
+/* Busy µs of the (start-sorted) events: the union's length, in doubles. */
+static double busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only, uint32_t *count)
 {
-    size_t m = 0;
+    double total = 0, start = 0, end = 0;
+    uint32_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (direct_only && !k[i].direct) continue;
         int64_t d = r->ev.dur[k[i].ev] > 0 ? r->ev.dur[k[i].ev] : 0;
-        iv[m++] = (kt_interval){ k[i].ts, k[i].ts + d };
+        double s = (double)k[i].ts / 1e3, e = s + (double)d / 1e3; /* = the file's decimals as doubles */
+        if (m++ && s <= end) {
+            end = e > end ? e : end;
+            continue;
+        }
+        if (m > 1) total += end - start;
+        start = s;
+        end = e;
     }
-    if (count) *count = (uint32_t)m;
-    m = kt_intervals_merge(iv, m);
-    return kt_intervals_length(iv, m);
+    if (m) total += end - start;
+    if (count) *count = m;
+    return total;
 }
 
 /* Sort each op's events by time and take the two busy times. */
@@ -83,12 +91,7 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
     size_t most = 0;
     for (size_t i = 0; i < m->n; i++) most = m->ops[i].nk > most ? m->ops[i].nk : most;
     kitem *k = malloc((most ? most : 1) * sizeof *k);
-    kt_interval *iv = malloc((most ? most : 1) * sizeof *iv);
-    if (!k || !iv) {
-        free(k);
-        free(iv);
-        return false;
-    }
+    if (!k) return false;
     for (size_t i = 0; i < m->n; i++) {
         kt_op_rec *o = &m->ops[i];
         for (uint32_t j = 0; j < o->nk; j++) {
@@ -100,11 +103,10 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
             m->kev[o->kfirst + j] = k[j].ev;
             m->kdirect[o->kfirst + j] = k[j].direct;
         }
-        o->subtree_ns = busy(r, k, o->nk, false, iv, NULL);
-        o->direct_ns = busy(r, k, o->nk, true, iv, &o->ndirect);
+        o->subtree_us = busy(r, k, o->nk, false, NULL);
+        o->direct_us = busy(r, k, o->nk, true, &o->ndirect);
     }
     free(k);
-    free(iv);
     return true;
 }
 

@@ -8,7 +8,10 @@
  * (kernels, memcpys, memsets; NCCL kernels left out); a launch call with no
  * cpu_op directly above it is its own launcher.  A *modelled* op (GEMM,
  * attention, ...) owns every GPU event launched anywhere below it.  Busy
- * time is the length of the union of the events' intervals, not their sum.
+ * time is the length of the union of the events' intervals, not their sum,
+ * computed as TraceLens does: in microsecond doubles (ts + dur from the
+ * file's decimals, merged in start order, lengths summed in that order), so
+ * that the statistics over it match TraceLens's to the last bits.
  * We build the same from the model's call tree and correlation links.
  */
 #ifndef KT_OP_KERNELS_H
@@ -22,8 +25,8 @@ typedef struct kt_op_rec {
     uint32_t ev;               /* the cpu_op (or launch call) */
     uint8_t role;              /* KT_OPK_* bits */
     int8_t family;             /* kt_perf_family of a modelled op, else -1 */
-    int64_t direct_ns;         /* busy time of the launcher's own GPU events */
-    int64_t subtree_ns;        /* busy time of every GPU event below it */
+    double direct_us;          /* busy time of the launcher's own GPU events */
+    double subtree_us;         /* busy time of every GPU event below it */
     uint32_t ndirect;          /* its own GPU events (launchers)             */
     uint32_t kfirst, nk;       /* GPU events below it: kev[kfirst .. +nk), ts order */
 } kt_op_rec;

@@ -286,16 +286,24 @@ static void per_call(const kt_pgroup *g, double value, double *out)
     for (size_t i = 0; i < g->n; i++) out[i] = g->busy_us[i] > 0 && !isnan(value) ? value / (g->busy_us[i] * 1e6) : NAN;
 }
 
-static void sheet_row(const perf_run *run, kt_table *t, const kt_pgroup *g, double *scratch)
+/* The parameter columns in the order of the sheet's first op. */
+typedef struct param_cols {
+    const char *name[KT_PERF_MAX_PARAMS];
+    size_t n;
+} param_cols;
+
+static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, const kt_pgroup *g, double *scratch)
 {
     const kt_perf_eval *e = &g->eval;
     size_t c = 0;
     kt_table_add_row(t);
     kt_table_set_str(t, c++, op_name(run, g->name));
-    for (size_t i = 0; i < e->nparams; i++, c++) {
-        if (e->p[i].is_int) kt_table_set_int(t, c, e->p[i].i);
-        else kt_table_set_str(t, c, e->p[i].s);
-    }
+    for (size_t k = 0; k < pc->n; k++, c++)
+        for (size_t i = 0; i < e->nparams; i++) {
+            if (strcmp(e->p[i].name, pc->name[k])) continue;
+            if (e->p[i].is_int) kt_table_set_int(t, c, e->p[i].i);
+            else kt_table_set_str(t, c, e->p[i].s);
+        }
     kt_table_set_float(t, c++, e->flops / 1e9);
     kt_table_set_float(t, c++, e->bytes / (1024.0 * 1024.0));
     kt_table_set_float(t, c++, e->bytes > 0 ? e->flops / e->bytes : NAN);
@@ -331,7 +339,7 @@ static void sheet_row(const perf_run *run, kt_table *t, const kt_pgroup *g, doub
 
 static kt_table *family_sheet(const perf_run *run, int family)
 {
-    size_t n, np;
+    size_t n;
     kt_pgroup **v = family_groups(run, family, &n);
     if (!v || !n) {
         free(v);
@@ -343,11 +351,15 @@ static kt_table *family_sheet(const perf_run *run, int family)
     double *scratch = malloc(most * sizeof *scratch);
     if (!t || !scratch) goto fail;
     col(run, t, "name", "op", KT_COL_STR, 0);
-    const char *const *params = kt_perf_family_params(family, &np);
-    for (size_t i = 0; i < np; i++) {
+    const kt_pgroup *first = v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i]->rank < first->rank || (v[i]->rank == first->rank && v[i]->first_ev < first->first_ev)) first = v[i];
+    param_cols pc = { .n = first->eval.nparams };
+    for (size_t i = 0; i < pc.n; i++) {
         char tl[64];
-        snprintf(tl, sizeof tl, "param: %s", params[i]);
-        col(run, t, tl, params[i], v[0]->eval.p[i].is_int ? KT_COL_INT : KT_COL_STR, 0);
+        pc.name[i] = first->eval.p[i].name;
+        snprintf(tl, sizeof tl, "param: %s", pc.name[i]);
+        col(run, t, tl, pc.name[i], first->eval.p[i].is_int ? KT_COL_INT : KT_COL_STR, 0);
     }
     col(run, t, "GFLOPS_first", "gflops", KT_COL_FLOAT, -1);
     col(run, t, "Data Moved (MB)_first", "data_moved_mib", KT_COL_FLOAT, -1);
@@ -370,7 +382,7 @@ static kt_table *family_sheet(const perf_run *run, int family)
         col(run, t, "Roofline Bound", "roofline_bound", KT_COL_STR, 0);
         col(run, t, "Pct Roofline", "pct_roofline", KT_COL_FLOAT, -1);
     }
-    for (size_t i = 0; i < n; i++) sheet_row(run, t, v[i], scratch);
+    for (size_t i = 0; i < n; i++) sheet_row(run, t, &pc, v[i], scratch);
     free(v);
     free(scratch);
     return t;
@@ -399,13 +411,12 @@ static int by_lost_desc(const void *a, const void *b)
 /* "M=141, N=512, ..." */
 static void params_text(const kt_pgroup *g, char *out, size_t len)
 {
-    size_t np, k = 0;
-    const char *const *names = kt_perf_family_params(g->family, &np);
+    size_t k = 0;
     out[0] = '\0';
     for (size_t i = 0; i < g->eval.nparams && k < len; i++) {
         const kt_perf_param *p = &g->eval.p[i];
-        if (p->is_int) k += (size_t)snprintf(out + k, len - k, "%s%s=%lld", i ? ", " : "", names[i], (long long)p->i);
-        else k += (size_t)snprintf(out + k, len - k, "%s%s=%s", i ? ", " : "", names[i], p->s);
+        if (p->is_int) k += (size_t)snprintf(out + k, len - k, "%s%s=%lld", i ? ", " : "", p->name, (long long)p->i);
+        else k += (size_t)snprintf(out + k, len - k, "%s%s=%s", i ? ", " : "", p->name, p->s);
     }
 }
 

@@ -35,10 +35,6 @@ static const op_model models[] = {
     { "aten::_scaled_dot_product_cudnn_attention", KT_PF_SDPA_FWD, 0, 1, 2, false, 5, 6, false },
 };
 
-static const char *const gemm_params[] = { "M", "N", "K", "bias", "stride_A", "stride_B", "dtype_A_B", "B" };
-static const char *const sdpa_params[] = { "B", "N_Q", "H_Q", "N_KV", "H_KV", "d_h_qk", "d_h_v",
-                                           "dropout", "causal", "flash_impl", "dtype_A_B" };
-
 static const op_model *model_of(const char *name)
 {
     for (size_t i = 0; name && i < sizeof models / sizeof models[0]; i++)
@@ -55,16 +51,6 @@ int kt_perf_family_of(const char *op_name)
 const char *kt_perf_family_sheet(int family)
 {
     return family == KT_PF_GEMM ? "GEMM" : "SDPA_fwd";
-}
-
-const char *const *kt_perf_family_params(int family, size_t *n)
-{
-    if (family == KT_PF_GEMM) {
-        *n = sizeof gemm_params / sizeof gemm_params[0];
-        return gemm_params;
-    }
-    *n = sizeof sdpa_params / sizeof sdpa_params[0];
-    return sdpa_params;
 }
 
 /* ---- checked arithmetic ------------------------------------------------------ */
@@ -89,34 +75,35 @@ static bool dim_ok(int64_t d) { return d >= 0 && d <= MAX_DIM; }
 
 /* ---- params ------------------------------------------------------------------ */
 
-static void param_int(kt_perf_eval *e, int64_t v)
+static void param_int(kt_perf_eval *e, const char *name, int64_t v)
 {
-    e->p[e->nparams++] = (kt_perf_param){ .is_int = true, .i = v };
+    e->p[e->nparams++] = (kt_perf_param){ .name = name, .is_int = true, .i = v };
 }
 
-static void param_str(kt_perf_eval *e, const char *s)
+static void param_str(kt_perf_eval *e, const char *name, const char *s)
 {
     kt_perf_param *p = &e->p[e->nparams++];
+    p->name = name;
     p->is_int = false;
     snprintf(p->s, sizeof p->s, "%s", s);
 }
 
-static void param_bool(kt_perf_eval *e, bool v) { param_str(e, v ? "True" : "False"); }
+static void param_bool(kt_perf_eval *e, const char *name, bool v) { param_str(e, name, v ? "True" : "False"); }
 
 /* "('c10::BFloat16', 'float')" */
 static void param_dtypes(kt_perf_eval *e, const char *a, const char *b)
 {
     char buf[160];
     snprintf(buf, sizeof buf, "('%s', '%s')", a, b);
-    param_str(e, buf);
+    param_str(e, "dtype_A_B", buf);
 }
 
-static void param_strides(kt_perf_eval *e, const kt_op_input *in)
+static void param_strides(kt_perf_eval *e, const char *name, const kt_op_input *in)
 {
     char buf[160];
     if (in->nstrides < 0) snprintf(buf, sizeof buf, "None");
     else kt_py_int_tuple(in->strides, in->nstrides, buf, sizeof buf);
-    param_str(e, buf);
+    param_str(e, name, buf);
 }
 
 static void set_spec(kt_perf_eval *e, const char *kind, const char *type)
@@ -168,14 +155,15 @@ static bool eval_gemm(const op_model *m, const kt_op_args *a, kt_perf_eval *e)
     if (!ba || !bb || (bias && !bbias)) e->bytes = NAN;
     else e->bytes = (double)(mk * (u128)ba + kn * (u128)bb + mn * (u128)ba + bias_elems * (u128)bbias);
     set_spec(e, "matrix", A->type);
-    param_int(e, M);
-    param_int(e, N);
-    param_int(e, K);
-    param_bool(e, bias);
-    param_strides(e, A);
-    param_strides(e, B);
+    if (m->batched) param_int(e, "B", batch); /* TraceLens's bmm lists B first */
+    param_int(e, "M", M);
+    param_int(e, "N", N);
+    param_int(e, "K", K);
+    param_bool(e, "bias", bias);
+    param_strides(e, "stride_A", A);
+    param_strides(e, "stride_B", B);
     param_dtypes(e, A->type, B->type);
-    param_int(e, batch);
+    if (!m->batched) param_int(e, "B", batch);
     return true;
 }
 
@@ -216,16 +204,16 @@ static bool eval_sdpa(const op_model *m, const kt_op_args *a, kt_perf_eval *e)
     if (m->dropout >= 0 && (size_t)m->dropout < a->n) dropout = strtod(a->in[m->dropout].concrete, NULL);
     char drop[40];
     kt_py_float(dropout, drop, sizeof drop);
-    param_int(e, B);
-    param_int(e, NQ);
-    param_int(e, HQ);
-    param_int(e, NKV);
-    param_int(e, HKV);
-    param_int(e, dqk);
-    param_int(e, dv);
-    param_str(e, drop);
-    param_bool(e, causal);
-    param_bool(e, m->flash);
+    param_int(e, "B", B);
+    param_int(e, "N_Q", NQ);
+    param_int(e, "H_Q", HQ);
+    param_int(e, "N_KV", NKV);
+    param_int(e, "H_KV", HKV);
+    param_int(e, "d_h_qk", dqk);
+    param_int(e, "d_h_v", dv);
+    param_str(e, "dropout", drop);
+    param_bool(e, "causal", causal);
+    param_bool(e, "flash_impl", m->flash);
     param_dtypes(e, Q->type, K->type);
     return true;
 }

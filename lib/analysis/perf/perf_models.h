@@ -23,6 +23,7 @@ typedef enum kt_perf_family {
 #define KT_PERF_MAX_PARAMS 16
 
 typedef struct kt_perf_param {
+    const char *name;        /* TraceLens's parameter name (static) */
     bool is_int;
     int64_t i;
     char s[160];
@@ -41,8 +42,6 @@ typedef struct kt_perf_eval {
 int kt_perf_family_of(const char *op_name);
 /* TraceLens's sheet name of a family ("GEMM", "SDPA_fwd"). */
 const char *kt_perf_family_sheet(int family);
-/* The family's parameter names (TraceLens's, without "param: "), n of them. */
-const char *const *kt_perf_family_params(int family, size_t *n);
 /* Evaluate op_name's model on its args; false (and e->why) when the shapes
  * do not fit the model.                                                   */
 bool kt_perf_eval_op(int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e);

@@ -107,9 +107,9 @@ static bool add_launcher(const kt_trace *t, const kt_rank *r, const kt_op_map *m
         g->category = strdup(cat);
         if (!g->category) return false;
     }
-    g->direct_sum_us += (double)o->direct_ns / 1e3;
-    g->subtree_sum_us += (double)o->subtree_ns / 1e3;
-    return kt_pgroup_add_call(g, (double)o->direct_ns / 1e3);
+    g->direct_sum_us += o->direct_us;
+    g->subtree_sum_us += o->subtree_us;
+    return kt_pgroup_add_call(g, o->direct_us);
 }
 
 /* ---- modelled ops --------------------------------------------------------------- */
@@ -188,7 +188,7 @@ static bool add_model(model_ctx *c, const kt_op_rec *o)
     kt_pgroup *g = key ? kt_pgroups_get(&c->p->models, key, &created) : NULL;
     free(key);
     if (!g) return false;
-    double busy_us = (double)o->subtree_ns / 1e3;
+    double busy_us = o->subtree_us;
     if (created) {
         g->name = r->ev.name[o->ev];
         g->family = o->family;
