@@ -340,14 +340,18 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  * docs/perf.md).  Ops are the CPU ops that launched GPU work (kernel
  * launchers) and the ops a model covers (GEMM: aten::mm, addmm, bmm,
  * baddbmm, _scaled_mm; SDPA_fwd: aten::_scaled_dot_product_{flash,
- * efficient,cudnn}_attention), whose FLOPs and bytes come from the shapes
- * recorded with record_shapes=True.  Kernel time is GPU busy time: the
+ * efficient,cudnn}_attention; CONV_fwd: aten::convolution;
+ * UnaryElementwise, BinaryElementwise, Normalization (layer norm),
+ * Reduce_fwd: TraceLens's ATen lists, docs/perf.md), whose FLOPs and bytes
+ * come from the shapes recorded with record_shapes=True.  Kernel time is GPU busy time: the
  * union of the op's GPU events' intervals (µs).  Tables, with TraceLens's
  * names and (under tracelens) its exact columns and row order:
  *   "ops_summary": per op name: direct / subtree kernel time (µs and ms),
  *     calls, TraceLens op categories, % and cumulative % of direct time;
  *   "ops_summary_by_category": the same per op category;
- *   "GEMM", "SDPA_fwd" (roofline sheets, one row per op name and model
+ *   "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise",
+ *     "BinaryElementwise", "Normalization", "Reduce_fwd" (roofline sheets,
+ *     only those with rows; one row per op name and model
  *     parameters ("param: M", ...)): GFLOPs, data moved (MB), FLOPs/byte,
  *     achieved TB/s and TFLOP/s (mean, median, std, min, max over calls),
  *     compute spec, the first call's shapes, kernel time statistics

@@ -22,7 +22,8 @@ static const cli_option perf_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const perf_tables[] = { "ops_summary", "ops_summary_by_category", "GEMM", "SDPA_fwd",
-                                           "headroom", "perf_by_family", "perf_by_step", "unmodelled_ops",
+                                           "CONV_fwd", "UnaryElementwise", "BinaryElementwise",
+                                           "Normalization", "Reduce_fwd", "headroom", "perf_by_family", "perf_by_step", "unmodelled_ops",
                                            "notes", NULL };
 
 static void perf_init(void *state)
@@ -90,8 +91,9 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
 const cli_command cmd_perf = {
     .name = "perf",
     .summary = "FLOPs, bytes, achieved TFLOP/s and TB/s per op, roofline and headroom (TraceLens perf report)",
-    .description = "Kernel launchers summarized by op and TraceLens op category; GEMM and attention\n"
-                   "ops modelled from their recorded shapes (record_shapes=True), one row per op and\n"
+    .description = "Kernel launchers summarized by op and TraceLens op category; GEMM, attention,\n"
+                   "convolution, elementwise, layer-norm and reduce ops modelled from their\n"
+                   "recorded shapes (record_shapes=True), one row per op and\n"
                    "shape, with achieved throughput and, against the GPU's datasheet peaks (or\n"
                    "--device-spec), roofline time, bound and headroom.  --tracelens reproduces\n"
                    "TraceLens's CSV sheets.  Details: docs/perf.md.",

@@ -27,7 +27,8 @@ static const char *const models[] = {
 };
 
 /* The sheets `kineta perf --tracelens` produces. */
-static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "GEMM", "SDPA_fwd" };
+static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "GEMM", "SDPA_fwd", "CONV_fwd",
+                                      "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd" };
 
 static const char *const skipped_cols[] = { "kernel_details__summarize_kernel_stats", "trunc_kernel_details" };
 

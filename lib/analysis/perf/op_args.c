@@ -189,7 +189,9 @@ static const dtype_info dtypes[] = {
     { "c10::complex<float>", 8, NULL }, { "c10::complex<double>", 16, NULL },
     { "long int", 8, NULL },         { "int", 4, NULL },
     { "short int", 2, NULL },        { "signed char", 1, "int8" },
-    { "unsigned char", 1, NULL },    { "bool", 1, NULL },
+    { "unsigned char", 1, NULL },
+    /* no "bool": TraceLens moves no bytes it can count for bool tensors
+     * (Data Moved empty), and we print its numbers */
 };
 
 static const dtype_info *dtype_find(const char *type)

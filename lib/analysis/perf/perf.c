@@ -286,11 +286,42 @@ static void per_call(const kt_pgroup *g, double value, double *out)
     for (size_t i = 0; i < g->n; i++) out[i] = g->busy_us[i] > 0 && !isnan(value) ? value / (g->busy_us[i] * 1e6) : NAN;
 }
 
-/* The parameter columns in the order of the sheet's first op. */
+/* The parameter columns: every name any row has, in the order the ops
+ * first show them in the trace (pandas' column union over TraceLens's rows). */
+#define MAX_PARAM_COLS (2 * KT_PERF_MAX_PARAMS)
 typedef struct param_cols {
-    const char *name[KT_PERF_MAX_PARAMS];
+    const char *name[MAX_PARAM_COLS];
     size_t n;
 } param_cols;
+
+static int by_first_event(const void *a, const void *b)
+{
+    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
+    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
+    return (x->first_ev > y->first_ev) - (x->first_ev < y->first_ev);
+}
+
+static bool param_columns(const perf_run *run, kt_table *t, kt_pgroup *const *v, size_t n, param_cols *pc)
+{
+    kt_pgroup **order = malloc(n * sizeof *order);
+    if (!order) return false;
+    memcpy(order, v, n * sizeof *order);
+    qsort(order, n, sizeof *order, by_first_event);
+    pc->n = 0;
+    for (size_t g = 0; g < n; g++)
+        for (size_t i = 0; i < order[g]->eval.nparams; i++) {
+            const kt_perf_param *p = &order[g]->eval.p[i];
+            size_t k = 0;
+            while (k < pc->n && strcmp(pc->name[k], p->name)) k++;
+            if (k < pc->n || pc->n == MAX_PARAM_COLS) continue;
+            char tl[64];
+            pc->name[pc->n++] = p->name;
+            snprintf(tl, sizeof tl, "param: %s", p->name);
+            col(run, t, tl, p->name, p->is_int ? KT_COL_INT : KT_COL_STR, 0);
+        }
+    free(order);
+    return true;
+}
 
 static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, const kt_pgroup *g, double *scratch)
 {
@@ -298,12 +329,17 @@ static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, co
     size_t c = 0;
     kt_table_add_row(t);
     kt_table_set_str(t, c++, op_name(run, g->name));
-    for (size_t k = 0; k < pc->n; k++, c++)
-        for (size_t i = 0; i < e->nparams; i++) {
-            if (strcmp(e->p[i].name, pc->name[k])) continue;
-            if (e->p[i].is_int) kt_table_set_int(t, c, e->p[i].i);
-            else kt_table_set_str(t, c, e->p[i].s);
+    for (size_t k = 0; k < pc->n; k++, c++) {
+        size_t i = 0;
+        while (i < e->nparams && strcmp(e->p[i].name, pc->name[k])) i++;
+        if (i == e->nparams) { /* this op has no such parameter: NaN, as pandas writes it */
+            if (kt_table_col_type(t, c) == KT_COL_STR) kt_table_set_str(t, c, "nan");
+        } else if (e->p[i].is_int) {
+            kt_table_set_int(t, c, e->p[i].i);
+        } else {
+            kt_table_set_str(t, c, e->p[i].s);
         }
+    }
     kt_table_set_float(t, c++, e->flops / 1e9);
     kt_table_set_float(t, c++, e->bytes / (1024.0 * 1024.0));
     kt_table_set_float(t, c++, e->bytes > 0 ? e->flops / e->bytes : NAN);
@@ -351,16 +387,8 @@ static kt_table *family_sheet(const perf_run *run, int family)
     double *scratch = malloc(most * sizeof *scratch);
     if (!t || !scratch) goto fail;
     col(run, t, "name", "op", KT_COL_STR, 0);
-    const kt_pgroup *first = v[0];
-    for (size_t i = 1; i < n; i++)
-        if (v[i]->rank < first->rank || (v[i]->rank == first->rank && v[i]->first_ev < first->first_ev)) first = v[i];
-    param_cols pc = { .n = first->eval.nparams };
-    for (size_t i = 0; i < pc.n; i++) {
-        char tl[64];
-        pc.name[i] = first->eval.p[i].name;
-        snprintf(tl, sizeof tl, "param: %s", pc.name[i]);
-        col(run, t, tl, pc.name[i], first->eval.p[i].is_int ? KT_COL_INT : KT_COL_STR, 0);
-    }
+    param_cols pc;
+    if (!param_columns(run, t, v, n, &pc)) goto fail;
     col(run, t, "GFLOPS_first", "gflops", KT_COL_FLOAT, -1);
     col(run, t, "Data Moved (MB)_first", "data_moved_mib", KT_COL_FLOAT, -1);
     col(run, t, "FLOPS/Byte_first", "flops_per_byte", KT_COL_FLOAT, -1);

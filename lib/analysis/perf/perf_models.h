@@ -3,7 +3,8 @@
  *
  * Which ops are modelled, with TraceLens's formulas and parameter columns
  * (spec: ../shared/spec/tracelens-and-peers.md §1.6): GEMM (mm, addmm, bmm,
- * baddbmm, _scaled_mm) and scaled-dot-product / flash attention forward.
+ * baddbmm, _scaled_mm), scaled-dot-product attention forward, convolution
+ * forward, unary and binary elementwise, layer norm and reductions.
  * Each model turns one op's shapes into parameters (the "param: *" columns
  * rows are grouped by), FLOPs, bytes and the peak it is measured against
  * ("Compute Spec").  Products are taken in 128-bit integers with every
@@ -17,6 +18,11 @@
 typedef enum kt_perf_family {
     KT_PF_GEMM = 0,
     KT_PF_SDPA_FWD,
+    KT_PF_CONV_FWD,
+    KT_PF_UNARY,
+    KT_PF_BINARY,
+    KT_PF_NORM,
+    KT_PF_REDUCE,
     KT_PF__COUNT
 } kt_perf_family;
 
@@ -40,7 +46,7 @@ typedef struct kt_perf_eval {
 
 /* Family of an op name, or -1 when no model covers it. */
 int kt_perf_family_of(const char *op_name);
-/* TraceLens's sheet name of a family ("GEMM", "SDPA_fwd"). */
+/* TraceLens's sheet name of a family ("GEMM", "SDPA_fwd", "Normalization", ...). */
 const char *kt_perf_family_sheet(int family);
 /* Evaluate op_name's model on its args; false (and e->why) when the shapes
  * do not fit the model.                                                   */
