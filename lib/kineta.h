@@ -349,6 +349,15 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *   "ops_summary": per op name: direct / subtree kernel time (µs and ms),
  *     calls, TraceLens op categories, % and cumulative % of direct time;
  *   "ops_summary_by_category": the same per op category;
+ *   "ops_unique_args": launchers per name and shapes (Input Dims, type,
+ *     Strides, Concrete Inputs as Python tuples): calls, direct / subtree
+ *     kernel time mean, median, std, min, max, sum, first event, %;
+ *   "unified_perf_summary": one row per op and shapes, the op being the
+ *     outermost modelled op above a launcher (else the launcher): CPU time,
+ *     GFLOPs, bytes, achieved throughput, kernel time, perf_params,
+ *     has_perf_model;
+ *   "short_kernels_summary": kernels under 10 µs by launching op, shapes
+ *     and kernel: total, count, mean, % of the GPU span;
  *   "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise",
  *     "BinaryElementwise", "Normalization", "Reduce_fwd" (roofline sheets,
  *     only those with rows; one row per op name and model

@@ -27,15 +27,18 @@ static const char *const models[] = {
 };
 
 /* The sheets `kineta perf --tracelens` produces. */
-static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "GEMM", "SDPA_fwd", "CONV_fwd",
+static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "ops_unique_args",
+                                      "unified_perf_summary", "short_kernels_summary", "GEMM", "SDPA_fwd", "CONV_fwd",
                                       "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd" };
 
-static const char *const skipped_cols[] = { "kernel_details__summarize_kernel_stats", "trunc_kernel_details" };
+static const char *const skipped_cols[] = { "kernel_details__summarize_kernel_stats", "trunc_kernel_details",
+                                            "kernel_details_summary" };
 
 static bool exact_col(const char *c)
 {
     static const char *const exact[] = { "GFLOPS_first", "Data Moved (MB)_first", "FLOPS/Byte_first",
-                                         "name_count", "UID_first", "Count" };
+                                         "name_count", "UID_first", "Count", "ex_UID", "operation_count",
+                                         "GFLOPS", "Data Moved (MB)", "FLOPS/Byte", "Short Kernel count" };
     for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
         if (!strcmp(c, exact[i])) return true;
     return false;

@@ -156,6 +156,17 @@ static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)
     return role;
 }
 
+static void mark_unified(const kt_rank *r, uint8_t *role)
+{
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        if (!(role[ev] & KT_OPK_LAUNCHER)) continue;
+        uint32_t top = ev;
+        for (uint32_t a = ev; a != KT_NONE; a = r->idx->parent[a])
+            if (role[a] & KT_OPK_MODELLED) top = a;
+        role[top] |= KT_OPK_UNIFIED;
+    }
+}
+
 kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
                           kt_op_map *out)
 {
@@ -168,6 +179,7 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     uint8_t *role = family ? mark_roles(t, r, family_of, ctx, family) : NULL;
     st = KT_ENOMEM;
     if (!role || !slot) goto done;
+    mark_unified(r, role);
     size_t nops = 0;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) nops += role[ev] != 0;
     out->ops = calloc(nops ? nops : 1, sizeof *out->ops);

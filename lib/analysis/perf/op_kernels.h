@@ -19,7 +19,10 @@
 
 #include "model/model.h"
 
-enum { KT_OPK_LAUNCHER = 1, KT_OPK_MODELLED = 2 };
+/* UNIFIED: the op a launcher's row of TraceLens's unified_perf_summary is
+ * about — its outermost modelled ancestor (aten::layer_norm above
+ * aten::native_layer_norm), else the launcher itself.                     */
+enum { KT_OPK_LAUNCHER = 1, KT_OPK_MODELLED = 2, KT_OPK_UNIFIED = 4 };
 
 typedef struct kt_op_rec {
     uint32_t ev;               /* the cpu_op (or launch call) */

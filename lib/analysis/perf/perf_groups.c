@@ -58,16 +58,19 @@ kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created)
     return g;
 }
 
-bool kt_pgroup_add_call(kt_pgroup *g, double busy_us)
+bool kt_pgroup_add_call(kt_pgroup *g, double busy_us, double v2)
 {
     if (g->n == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 4;
         double *v = realloc(g->busy_us, cap * sizeof *v);
-        if (!v) return false;
-        g->busy_us = v;
+        if (v) g->busy_us = v;
+        double *w = v ? realloc(g->v2, cap * sizeof *w) : NULL;
+        if (!w) return false;
+        g->v2 = w;
         g->cap = cap;
     }
-    g->busy_us[g->n++] = busy_us;
+    g->busy_us[g->n] = busy_us;
+    g->v2[g->n++] = v2;
     return true;
 }
 
@@ -90,13 +93,14 @@ static void group_free(kt_pgroup *g)
     free(g->process_label);
     free(g->thread_name);
     free(g->busy_us);
+    free(g->v2);
 }
 
 /* Append s's calls to d. */
 static bool absorb(kt_pgroup *d, const kt_pgroup *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (!kt_pgroup_add_call(d, s->busy_us[i])) return false;
+        if (!kt_pgroup_add_call(d, s->busy_us[i], s->v2[i])) return false;
     d->direct_sum_us += s->direct_sum_us;
     d->subtree_sum_us += s->subtree_sum_us;
     for (size_t i = 0; i < s->nkernels; i++) kt_pgroup_note_kernel(d, s->kernels[i]);

@@ -27,10 +27,13 @@ typedef struct kt_pgroup {
     uint32_t first_ev;
     bool modelled;            /* the model evaluated (has_perf_model)    */
     kt_perf_eval eval;
-    char *dims, *types, *strides, *concrete; /* Python list reprs (owned) */
+    char *dims, *types, *strides, *concrete; /* Python reprs (owned): lists in
+                                 the roofline sheets, tuples in the others */
     char *process_name, *process_label, *thread_name; /* (owned)           */
-    /* per call */
-    double *busy_us;          /* kernel busy time of each call (subtree)  */
+    /* per call: busy_us is the kernel busy time (subtree; a launcher's own
+     * kernels for launcher groups), v2 a second value (unique args: subtree
+     * busy time; unified: the op's CPU duration; short kernels: unused)   */
+    double *busy_us, *v2;
     size_t n, cap;
     double direct_sum_us, subtree_sum_us;
     uint32_t kernels[KT_PG_MAX_KERNELS]; /* distinct kernel name ids      */
@@ -47,7 +50,7 @@ typedef struct kt_pgroups {
 /* The group of key (created empty, key copied, when new); NULL on OOM.
  * *created tells which.                                                  */
 kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created);
-bool kt_pgroup_add_call(kt_pgroup *g, double busy_us);
+bool kt_pgroup_add_call(kt_pgroup *g, double busy_us, double v2);
 void kt_pgroup_note_kernel(kt_pgroup *g, uint32_t name);
 /* Fold src's groups into dst (src's calls after dst's); src is emptied.  */
 bool kt_pgroups_merge(kt_pgroups *dst, kt_pgroups *src);

@@ -76,6 +76,12 @@ void kt_pm_str(kt_perf_eval *e, const char *name, const char *s)
     snprintf(next_param(e, name)->s, sizeof e->p[0].s, "%s", s);
 }
 
+void kt_pm_word(kt_perf_eval *e, const char *name, const char *s)
+{
+    kt_pm_str(e, name, s);
+    e->p[e->nparams - 1].word = true;
+}
+
 void kt_pm_bool(kt_perf_eval *e, const char *name, bool v) { kt_pm_str(e, name, v ? "True" : "False"); }
 
 void kt_pm_tuple(kt_perf_eval *e, const char *name, const int64_t *v, int n)

@@ -40,6 +40,8 @@ int kt_pm_concrete_ints(const kt_op_args *a, int i, int64_t *v, int max);
 
 void kt_pm_int(kt_perf_eval *e, const char *name, int64_t v);
 void kt_pm_str(kt_perf_eval *e, const char *name, const char *s);
+/* a Python string value: quoted in perf_params */
+void kt_pm_word(kt_perf_eval *e, const char *name, const char *s);
 void kt_pm_bool(kt_perf_eval *e, const char *name, bool v);
 /* "(1, 2)" of v; or None */
 void kt_pm_tuple(kt_perf_eval *e, const char *name, const int64_t *v, int n);

@@ -31,6 +31,7 @@ typedef enum kt_perf_family {
 typedef struct kt_perf_param {
     const char *name;        /* TraceLens's parameter name (static) */
     bool is_int;
+    bool word;               /* s is a Python string ('conv2d'), not a repr */
     int64_t i;
     char s[160];
 } kt_perf_param;

@@ -61,7 +61,7 @@ static bool eval_conv(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e
     kt_pm_spec(e, "matrix", x->type);
     char nd[8];
     snprintf(nd, sizeof nd, "conv%dd", sp);
-    kt_pm_str(e, "convNd", nd);
+    kt_pm_word(e, "convNd", nd);
     kt_pm_dims(e, "input_shape", x);
     kt_pm_dims(e, "filter_shape", w);
     kt_pm_dtypes(e, "dtype_input_weight", (const char *[]){ x->type, w->type }, 2);

@@ -107,12 +107,12 @@ static bool eval_upsample(const kt_op_model *m, const kt_op_args *a, kt_perf_eva
     e->flops = (double)nout;
     if (!bytes_of(e, nin, b, nout, b, 0, 0)) return out_of_range(e);
     kt_pm_spec(e, "vector", in->type);
+    kt_pm_dims(e, "input_shape", in); /* TraceLens's order */
+    kt_pm_tuple(e, "output_shape", out, in->ndims);
     kt_pm_tuple(e, "op_shape", out, in->ndims);
     kt_pm_dtypes(e, "dtype_in_out", (const char *[]){ in->type, in->type }, 2);
     kt_pm_strides(e, "stride_input", in);
     kt_pm_str(e, "stride_output", "None");
-    kt_pm_dims(e, "input_shape", in);
-    kt_pm_tuple(e, "output_shape", out, in->ndims);
     return true;
 }
 
@@ -202,6 +202,6 @@ static bool eval_reduce(const kt_op_model *m, const kt_op_args *a, kt_perf_eval 
     kt_pm_int(e, "num_input_elems", (int64_t)n);
     kt_pm_int(e, "num_output_elems", 1);
     kt_pm_dtypes(e, "dtype_in_out", (const char *[]){ in->type, NULL }, 2);
-    kt_pm_str(e, "reduce_type", m->what);
+    kt_pm_word(e, "reduce_type", m->what);
     return true;
 }

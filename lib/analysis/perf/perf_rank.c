@@ -75,57 +75,166 @@ static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, 
     }
 }
 
-/* ---- launchers ---------------------------------------------------------------- */
+/* ---- one op, read once ------------------------------------------------------ */
 
-static const char *first_direct_kernel(const kt_trace *t, const kt_rank *r, const kt_op_map *m, const kt_op_rec *o)
+/* What the tables need of one op record: its name, shapes, model and the
+ * Python reprs of its shapes, filled once and handed to every group kind. */
+typedef struct op_view {
+    const kt_op_rec *o;
+    const char *name;
+    kt_op_args args;          /* parsed when the op has args             */
+    bool modelled;            /* the model evaluated                     */
+    kt_perf_eval eval;
+    char *tup[4];             /* tuple reprs of the four shape lists, NULL = absent */
+} op_view;
+
+typedef struct map_ctx {
+    const kt_trace *t;
+    const kt_rank *r;
+    const kt_op_map *m;
+    kt_args_reader *rd;
+    meta_names meta;
+    kt_perf_partial *p;
+} map_ctx;
+
+static void view_free(op_view *v)
+{
+    kt_op_args_free(&v->args);
+    for (int i = 0; i < 4; i++) free(v->tup[i]);
+}
+
+static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
+{
+    const kt_rank *r = c->r;
+    memset(v, 0, sizeof *v);
+    v->o = o;
+    v->name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
+    const char *text = NULL;
+    size_t len = 0;
+    if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
+          kt_op_args_parse(&v->args, text, len)))
+        kt_op_args_free(&v->args);
+    if (o->role & KT_OPK_MODELLED) v->modelled = kt_perf_eval_op(o->family, v->name, &v->args, &v->eval);
+    const kt_jnode *lists[4] = { v->args.dims, v->args.types, v->args.strides, v->args.concrete };
+    for (int i = 0; i < 4; i++)
+        if (lists[i] && !(v->tup[i] = kt_py_repr(&v->args.tree, lists[i], true))) return false;
+    return true;
+}
+
+static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
 {
     for (uint32_t j = 0; j < o->nk; j++)
-        if (m->kdirect[o->kfirst + j]) {
-            uint32_t name = r->ev.name[m->kev[o->kfirst + j]];
-            return name == KT_NONE ? NULL : kt_strtab_get(t->strs, name);
+        if (!direct_only || c->m->kdirect[o->kfirst + j]) {
+            uint32_t name = c->r->ev.name[c->m->kev[o->kfirst + j]];
+            return name == KT_NONE ? NULL : kt_strtab_get(c->t->strs, name);
         }
     return NULL;
 }
 
-static bool add_launcher(const kt_trace *t, const kt_rank *r, const kt_op_map *m, const kt_op_rec *o,
-                         kt_perf_partial *p)
+/* key = parts joined by the unit separator; NULL parts read "None". */
+static char *join_key(const char *const *parts, size_t n)
 {
-    const char *name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(t->strs, r->ev.name[o->ev]);
-    const char *cat = kt_tl_op_category(name, first_direct_kernel(t, r, m, o));
-    size_t len = strlen(name) + strlen(cat) + 2;
-    char *key = malloc(len);
-    if (!key) return false;
-    snprintf(key, len, "%s\x1f%s", name, cat);
-    bool created;
-    kt_pgroup *g = kt_pgroups_get(&p->launchers, key, &created);
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++) len += (parts[i] ? strlen(parts[i]) : 4) + 1;
+    char *key = malloc(len), *o = key;
+    if (!key) return NULL;
+    for (size_t i = 0; i < n; i++) o += sprintf(o, "%s%s", i ? "\x1f" : "", parts[i] ? parts[i] : "None");
+    return key;
+}
+
+/* The group of key parts in gs; a new one is set up from the op. */
+static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, const char *const *parts, size_t n, const op_view *v,
+                            bool *created)
+{
+    char *key = join_key(parts, n);
+    kt_pgroup *g = key ? kt_pgroups_get(gs, key, created) : NULL;
     free(key);
+    if (!g || !*created) return g;
+    g->name = c->r->ev.name[v->o->ev];
+    g->rank = c->r->rank;
+    g->first_ev = v->o->ev;
+    return g;
+}
+
+static bool set_category(kt_pgroup *g, const char *cat)
+{
+    return (g->category = strdup(cat)) != NULL;
+}
+
+/* Tuple reprs as the group's shape strings ("" when absent). */
+static bool take_tuples(kt_pgroup *g, const op_view *v)
+{
+    char **dst[4] = { &g->dims, &g->types, &g->strides, &g->concrete };
+    for (int i = 0; i < 4; i++)
+        if (!(*dst[i] = strdup(v->tup[i] ? v->tup[i] : ""))) return false;
+    return true;
+}
+
+/* ---- launchers: ops_summary, ops_unique_args, short kernels ----------------- */
+
+static bool add_launcher(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const char *cat = kt_tl_op_category(v->name, first_kernel(c, o, true));
+    bool created;
+    kt_pgroup *g = group_for(c, &c->p->launchers, (const char *[]){ v->name, cat }, 2, v, &created);
+    if (!g || (created && !set_category(g, cat))) return false;
+    g->direct_sum_us += o->direct_us;
+    g->subtree_sum_us += o->subtree_us;
+    if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
+    const char *parts[5] = { v->name, v->tup[0], v->tup[1], v->tup[2], v->tup[3] };
+    g = group_for(c, &c->p->unique, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
-        g->name = r->ev.name[o->ev];
-        g->rank = r->rank;
-        g->first_ev = o->ev;
-        g->category = strdup(cat);
-        if (!g->category) return false;
+        if (!set_category(g, cat) || !take_tuples(g, v)) return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
     }
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
-    return kt_pgroup_add_call(g, o->direct_us);
+    return kt_pgroup_add_call(g, o->direct_us, o->subtree_us);
 }
 
-/* ---- modelled ops --------------------------------------------------------------- */
+/* TraceLens's short-kernel study: kernels under 10 µs by launching op,
+ * its shapes and the kernel. */
+static bool add_short_kernels(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const kt_rank *r = c->r;
+    if (r->ev.kind[o->ev] != KT_K_CPU_OP) return true;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        uint32_t k = c->m->kev[o->kfirst + j];
+        if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL || r->ev.dur[k] >= 10000) continue;
+        const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
+        const char *parts[5] = { v->name, v->tup[0], v->tup[2], v->tup[3], kname };
+        bool created;
+        kt_pgroup *g = group_for(c, &c->p->shorts, parts, 5, v, &created);
+        if (!g || (created && !take_tuples(g, v))) return false;
+        if (created) g->kernels[g->nkernels++] = r->ev.name[k];
+        double us = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
+        g->direct_sum_us += us;
+        if (!kt_pgroup_add_call(g, us, 0)) return false;
+    }
+    return true;
+}
+
+/* ---- modelled ops: the roofline sheets, unified_perf_summary ----------------- */
 
 /* name, then each parameter, unit-separated. */
-static char *model_key(const char *name, const kt_perf_eval *e, const char *why)
+static char *model_key(const op_view *v)
 {
-    size_t len = strlen(name) + 2 + (why ? strlen(why) + 2 : 0);
-    for (size_t i = 0; i < e->nparams; i++) len += strlen(e->p[i].s) + 24;
-    char *key = malloc(len), *o = key;
-    if (!key) return NULL;
-    o += sprintf(o, "%s", name);
-    if (why) sprintf(o, "\x1f!%s", why);
-    for (size_t i = 0; !why && i < e->nparams; i++)
-        o += e->p[i].is_int ? sprintf(o, "\x1f%lld", (long long)e->p[i].i) : sprintf(o, "\x1f%s", e->p[i].s);
-    return key;
+    const char *parts[KT_PERF_MAX_PARAMS + 2] = { v->name };
+    char ints[KT_PERF_MAX_PARAMS][24];
+    size_t n = 1;
+    if (!v->modelled) {
+        parts[n++] = v->eval.why ? v->eval.why : "";
+    } else {
+        for (size_t i = 0; i < v->eval.nparams; i++) {
+            const kt_perf_param *p = &v->eval.p[i];
+            snprintf(ints[i], sizeof ints[i], "%lld", (long long)p->i);
+            parts[n++] = p->is_int ? ints[i] : p->s;
+        }
+    }
+    return join_key(parts, n);
 }
 
 static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy_us)
@@ -150,8 +259,9 @@ static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy
     return true;
 }
 
-static bool first_call_strings(const kt_op_args *a, kt_pgroup *g)
+static bool list_reprs(const op_view *v, kt_pgroup *g)
 {
+    const kt_op_args *a = &v->args;
     g->dims = kt_py_repr(&a->tree, a->dims, false);
     g->types = kt_py_repr(&a->tree, a->types, false);
     g->strides = kt_py_repr(&a->tree, a->strides, false);
@@ -159,55 +269,82 @@ static bool first_call_strings(const kt_op_args *a, kt_pgroup *g)
     return g->dims && g->types && g->strides && g->concrete;
 }
 
-typedef struct model_ctx {
-    const kt_trace *t;
-    const kt_rank *r;
-    const kt_op_map *m;
-    kt_args_reader *rd;
-    kt_op_args args;
-    meta_names meta;
-    kt_perf_partial *p;
-} model_ctx;
-
-static bool add_model(model_ctx *c, const kt_op_rec *o)
+static bool add_model(map_ctx *c, const op_view *v)
 {
-    const kt_rank *r = c->r;
-    const char *name = kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
-    kt_perf_eval e;
-    const char *text = NULL;
-    size_t len = 0;
-    bool have = c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
-                kt_op_args_parse(&c->args, text, len);
-    if (!have) kt_op_args_free(&c->args);
-    bool ok = kt_perf_eval_op(o->family, name, &c->args, &e);
-    c->p->modelled_calls++;
-    if (!ok && !c->args.has_dims) c->p->no_shapes++;
-    else if (!ok) c->p->bad_shapes++;
-    char *key = model_key(name, &e, ok ? NULL : e.why);
+    const kt_op_rec *o = v->o;
+    kt_perf_partial *p = c->p;
+    p->modelled_calls++;
+    if (!v->modelled && !v->args.has_dims) p->no_shapes++;
+    else if (!v->modelled) p->bad_shapes++;
+    char *key = model_key(v);
     bool created;
-    kt_pgroup *g = key ? kt_pgroups_get(&c->p->models, key, &created) : NULL;
+    kt_pgroup *g = key ? kt_pgroups_get(&p->models, key, &created) : NULL;
     free(key);
     if (!g) return false;
-    double busy_us = o->subtree_us;
     if (created) {
-        g->name = r->ev.name[o->ev];
+        g->name = c->r->ev.name[o->ev];
         g->family = o->family;
-        g->rank = r->rank;
+        g->rank = c->r->rank;
         g->first_ev = o->ev;
-        g->modelled = ok;
-        g->eval = e;
-        if (!first_call_strings(&c->args, g)) return false;
-        meta_fill(c->t, r, &c->meta, o->ev, g);
+        g->modelled = v->modelled;
+        g->eval = v->eval;
+        if (!list_reprs(v, g)) return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
     }
-    for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, r->ev.name[c->m->kev[o->kfirst + j]]);
-    g->subtree_sum_us += busy_us;
-    if (ok) {
-        c->p->fam_calls[o->family]++;
-        c->p->fam_flops[o->family] += e.flops;
-        c->p->fam_busy_us[o->family] += busy_us;
-        if (!add_step(c->p, kt_event_step(r, o->ev), e.flops, busy_us)) return false;
+    for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
+    g->subtree_sum_us += o->subtree_us;
+    if (v->modelled) {
+        p->fam_calls[o->family]++;
+        p->fam_flops[o->family] += v->eval.flops;
+        p->fam_busy_us[o->family] += o->subtree_us;
+        if (!add_step(p, kt_event_step(c->r, o->ev), v->eval.flops, o->subtree_us)) return false;
     }
-    return kt_pgroup_add_call(g, busy_us);
+    return kt_pgroup_add_call(g, o->subtree_us, 0);
+}
+
+static bool add_unified(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const char *parts[5] = { v->name, v->tup[0], v->tup[1], v->tup[2], v->tup[3] };
+    bool created;
+    kt_pgroup *g = group_for(c, &c->p->unified, parts, 5, v, &created);
+    if (!g) return false;
+    if (created) {
+        bool launcher_only = !(o->role & KT_OPK_MODELLED);
+        g->family = o->family;
+        g->modelled = v->modelled;
+        g->eval = v->eval;
+        if (!set_category(g, kt_tl_op_category(v->name, first_kernel(c, o, launcher_only))) || !take_tuples(g, v))
+            return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+    }
+    g->subtree_sum_us += o->subtree_us;
+    double cpu_us = (double)(c->r->ev.dur[o->ev] > 0 ? c->r->ev.dur[o->ev] : 0) / 1e3;
+    return kt_pgroup_add_call(g, o->subtree_us, cpu_us);
+}
+
+/* TraceLens's total_time: first start to last end of the linked GPU events. */
+static void gpu_span(const kt_rank *r, kt_perf_partial *p)
+{
+    p->gpu_first_us = INFINITY;
+    p->gpu_last_us = -INFINITY;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        if (!kt_kind_is_gpu(r->ev.kind[ev]) || kt_gpu_launcher(r, ev) == KT_NONE) continue;
+        double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)(r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0) / 1e3;
+        p->gpu_first_us = s < p->gpu_first_us ? s : p->gpu_first_us;
+        p->gpu_last_us = e > p->gpu_last_us ? e : p->gpu_last_us;
+    }
+}
+
+static bool add_op(map_ctx *c, const kt_op_rec *o)
+{
+    op_view v;
+    bool ok = view_fill(c, o, &v);
+    if (ok && (o->role & KT_OPK_LAUNCHER)) ok = add_launcher(c, &v) && add_short_kernels(c, &v);
+    if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(c, &v);
+    if (ok && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
+    view_free(&v);
+    return ok;
 }
 
 typedef struct family_memo {
@@ -235,18 +372,12 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, kt_perf_partial 
     kt_status st = kt_op_map_build(t, r, family_of, &fm, &m);
     free(fm.fam);
     if (st != KT_OK) return st;
-    model_ctx c = { .t = t, .r = r, .m = &m, .p = out };
-    bool any_model = false;
-    for (size_t i = 0; i < m.n; i++) any_model |= (m.ops[i].role & KT_OPK_MODELLED) != 0;
-    if (any_model && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
-    bool ok = !any_model || meta_collect(t, r, &c.meta);
-    for (size_t i = 0; ok && i < m.n; i++) {
-        const kt_op_rec *o = &m.ops[i];
-        if (o->role & KT_OPK_LAUNCHER) ok = add_launcher(t, r, &m, o, out);
-        if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(&c, o);
-    }
+    gpu_span(r, out);
+    map_ctx c = { .t = t, .r = r, .m = &m, .p = out };
+    if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
+    bool ok = meta_collect(t, r, &c.meta);
+    for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
     kt_args_reader_close(c.rd);
-    kt_op_args_free(&c.args);
     free(c.meta.ev);
     kt_op_map_free(&m);
     if (!ok) {
@@ -258,7 +389,11 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, kt_perf_partial 
 
 bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
 {
-    bool ok = kt_pgroups_merge(&dst->launchers, &src->launchers) && kt_pgroups_merge(&dst->models, &src->models);
+    bool ok = kt_pgroups_merge(&dst->launchers, &src->launchers) && kt_pgroups_merge(&dst->unique, &src->unique) &&
+              kt_pgroups_merge(&dst->unified, &src->unified) && kt_pgroups_merge(&dst->models, &src->models) &&
+              kt_pgroups_merge(&dst->shorts, &src->shorts);
+    dst->gpu_first_us = src->gpu_first_us < dst->gpu_first_us ? src->gpu_first_us : dst->gpu_first_us;
+    dst->gpu_last_us = src->gpu_last_us > dst->gpu_last_us ? src->gpu_last_us : dst->gpu_last_us;
     for (int f = 0; f < KT_PF__COUNT; f++) {
         dst->fam_calls[f] += src->fam_calls[f];
         dst->fam_flops[f] += src->fam_flops[f];
@@ -282,7 +417,10 @@ bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
 void kt_perf_partial_free(kt_perf_partial *p)
 {
     kt_pgroups_free(&p->launchers);
+    kt_pgroups_free(&p->unique);
+    kt_pgroups_free(&p->unified);
     kt_pgroups_free(&p->models);
+    kt_pgroups_free(&p->shorts);
     free(p->steps);
     memset(p, 0, sizeof *p);
 }

@@ -17,7 +17,14 @@ typedef struct kt_perf_step {
 
 typedef struct kt_perf_partial {
     kt_pgroups launchers;     /* key: op name, category                    */
+    kt_pgroups unique;        /* launchers; key: op name and shapes        */
+    kt_pgroups unified;       /* unified ops (op_kernels.h); same key      */
     kt_pgroups models;        /* key: op name, model parameters            */
+    kt_pgroups shorts;        /* kernels < 10 µs; key: launcher op and shapes,
+                                 kernel name                               */
+    double gpu_first_us, gpu_last_us; /* span of the linked GPU events (µs,
+                                 TraceLens's total_time); first > last: none;
+                                 a merge target starts at +inf, -inf      */
     size_t fam_calls[KT_PF__COUNT];
     double fam_flops[KT_PF__COUNT], fam_busy_us[KT_PF__COUNT];
     kt_perf_step *steps;      /* sorted by step */
