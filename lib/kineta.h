@@ -366,6 +366,9 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *     compute spec, the first call's shapes, kernel time statistics
  *     (µs), calls, first call's event id; with a device spec also
  *     "Roofline Time (µs)", "Roofline Bound", "Pct Roofline";
+ *   "Triton" (not under tracelens): TorchInductor's triton_poi_/red_/per_
+ *     kernels estimated from the ops their names say they fuse and their
+ *     arguments' shapes (docs/perf.md: an estimate, not a measurement);
  *   "headroom" (with a device spec): op shapes ranked by time lost against
  *     their roofline, Σ(busy − roofline) over calls, with bound and kernels;
  *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved

@@ -283,3 +283,31 @@ TEST(perf_python_reprs)
                             140));
     kt_op_args_free(&a);
 }
+
+/* Triton kernels without an inductor cache: the fused ops in the name
+ * (add, mul; views free) times the largest argument's elements, every
+ * tensor argument moved once; TraceLens mode leaves them unmodelled.     */
+TEST(perf_triton_estimate)
+{
+    char a[2048], path[64];
+    op_events(a, sizeof a, 1, "triton_poi_fused__unsafe_view_add_mul_0",
+              "\"Input Dims\": [[4, 8], [4, 8], [4, 8], []], \"Input type\": [\"c10::BFloat16\", "
+              "\"c10::BFloat16\", \"float\", \"Scalar\"], \"Concrete Inputs\": [\"\", \"\", \"\", \"32\"]",
+              1000, 2);
+    kt_trace *t = load_events("NVIDIA H100 80GB HBM3", a, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *tr = fx_table(ts, "Triton");
+    if (tr) {
+        CHECK_NEAR(fx_num(tr, 0, "fused_ops"), 2, 0);
+        CHECK_NEAR(fx_num(tr, 0, "elements"), 32, 0);
+        CHECK_NEAR(fx_num(tr, 0, "gflops"), 64e-9, 1e-18);
+        CHECK_NEAR(fx_num(tr, 0, "data_moved_mib"), (32 * 2 + 32 * 2 + 32 * 4) / 1048576.0, 1e-15);
+    }
+    kt_tables_free(ts);
+    ts = run_perf(t, NULL, 1);
+    CHECK(!kt_tables_find(ts, "Triton"));
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}

@@ -899,7 +899,7 @@ static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel)
         const kt_rank *r = run->t->ranks[i];
         if (!kt_rank_selected(sel, r->rank)) continue;
         kt_perf_partial part;
-        kt_status st = kt_perf_map_rank(run->t, r, &part);
+        kt_status st = kt_perf_map_rank(run->t, r, !run->o.tracelens, &part);
         if (st != KT_OK) return st;
         if (!kt_perf_partial_merge(&run->all, &part)) return KT_ENOMEM;
     }

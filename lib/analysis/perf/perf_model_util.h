@@ -14,20 +14,22 @@ typedef struct kt_op_model kt_op_model;
 struct kt_op_model {
     const char *name;
     int family;
-    bool (*eval)(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
+    bool (*eval)(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
     int a, b, c;        /* GEMM: A, B, bias input (-1 none); SDPA: q, k, v   */
     bool batched;       /* GEMM: 3-D operands with a batch dimension        */
     int dropout, causal;/* SDPA: Concrete Inputs index of dropout_p, is_causal */
     bool flash;         /* SDPA: the flash implementation                  */
-    const char *what;   /* reduce: TraceLens's reduce_type                  */
+    const char *what;   /* reduce: TraceLens's reduce_type; Triton: the kind  */
 };
 
 /* The model files' registries (perf_models_*.c), terminated by name NULL. */
 extern const kt_op_model kt_matrix_models[], kt_vector_models[], kt_conv_models[];
+/* Matched by name prefix, not whole name (triton_poi_..., see the file). */
+extern const kt_op_model kt_triton_models[];
 
 /* Models (each a kt_op_model eval function). */
-bool kt_pm_gemm(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
-bool kt_pm_sdpa(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
+bool kt_pm_gemm(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
+bool kt_pm_sdpa(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
 
 /* a * b within 2^100 (false otherwise: hostile shapes, never an overflow). */
 bool kt_pm_mul(kt_u128 a, kt_u128 b, kt_u128 *out);

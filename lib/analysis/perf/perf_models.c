@@ -27,19 +27,22 @@ static const kt_op_model *model_of(const char *name)
     for (size_t l = 0; name && l < sizeof lists / sizeof lists[0]; l++)
         for (const kt_op_model *m = lists[l]; m->name; m++)
             if (!strcmp(name, m->name)) return m;
+    for (const kt_op_model *m = kt_triton_models; name && m->name; m++)
+        if (!strncmp(name, m->name, strlen(m->name))) return m;
     return NULL;
 }
 
-int kt_perf_family_of(const char *op_name)
+int kt_perf_family_of(const char *op_name, bool with_triton)
 {
     const kt_op_model *m = model_of(op_name);
-    return m ? m->family : -1;
+    return m && (with_triton || m->family != KT_PF_TRITON) ? m->family : -1;
 }
 
 const char *kt_perf_family_sheet(int family)
 {
     static const char *const sheets[KT_PF__COUNT] = { "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise",
-                                                      "BinaryElementwise", "Normalization", "Reduce_fwd" };
+                                                      "BinaryElementwise", "Normalization", "Reduce_fwd",
+                                                      "Triton" };
     return family >= 0 && family < KT_PF__COUNT ? sheets[family] : "";
 }
 
@@ -55,13 +58,14 @@ bool kt_perf_eval_op(int family, const char *op_name, const kt_op_args *a, kt_pe
         e->why = "no Input Dims (trace recorded without record_shapes=True)";
         return false;
     }
-    return m->eval(m, a, e);
+    return m->eval(m, op_name, a, e);
 }
 
 /* ---- GEMM: 2·B·M·N·K (+ B·M·N with a bias) FLOPs; each operand read or
  * written once.                                                            */
-bool kt_pm_gemm(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+bool kt_pm_gemm(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
+    (void)name;
     int nd = m->batched ? 3 : 2;
     const kt_op_input *A = kt_pm_input(a, m->a, nd), *B = kt_pm_input(a, m->b, nd);
     if (!A || !B) {
@@ -108,8 +112,9 @@ static bool concrete_true(const kt_op_args *a, int i)
     return i >= 0 && (size_t)i < a->n && !strcmp(a->in[i].concrete, "True");
 }
 
-bool kt_pm_sdpa(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+bool kt_pm_sdpa(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
+    (void)name;
     const kt_op_input *Q = kt_pm_input(a, m->a, 4), *K = kt_pm_input(a, m->b, 4), *V = kt_pm_input(a, m->c, 4);
     if (!Q || !K || !V) {
         e->why = "query/key/value are not 4-D tensors of sane size";

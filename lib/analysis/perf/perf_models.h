@@ -23,6 +23,7 @@ typedef enum kt_perf_family {
     KT_PF_BINARY,
     KT_PF_NORM,
     KT_PF_REDUCE,
+    KT_PF_TRITON,         /* our estimate, not TraceLens's (perf_models_triton.c) */
     KT_PF__COUNT
 } kt_perf_family;
 
@@ -45,8 +46,9 @@ typedef struct kt_perf_eval {
     const char *why;         /* why the op could not be modelled (false return) */
 } kt_perf_eval;
 
-/* Family of an op name, or -1 when no model covers it. */
-int kt_perf_family_of(const char *op_name);
+/* Family of an op name, or -1 when no model covers it; with_triton: Triton
+ * kernels' cpu_ops get the (estimated) Triton family.                     */
+int kt_perf_family_of(const char *op_name, bool with_triton);
 /* TraceLens's sheet name of a family ("GEMM", "SDPA_fwd", "Normalization", ...). */
 const char *kt_perf_family_sheet(int family);
 /* Evaluate op_name's model on its args; false (and e->why) when the shapes

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
-static bool eval_conv(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_conv(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
 
 const kt_op_model kt_conv_models[] = {
     { "aten::convolution", KT_PF_CONV_FWD, eval_conv, 0, 1, 2, false, 0, 0, false, NULL },
@@ -25,8 +25,9 @@ static bool conv_list(const kt_op_args *a, int i, int n, int64_t *v)
     return k == 1 || k == n;
 }
 
-static bool eval_conv(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_conv(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
+    (void)name;
     const kt_op_input *x = kt_pm_input(a, m->a, -1), *w = kt_pm_input(a, m->b, -1);
     int64_t stride[KT_OP_MAX_DIMS], pad[KT_OP_MAX_DIMS], dil[KT_OP_MAX_DIMS], outpad[KT_OP_MAX_DIMS], groups = 1;
     int sp = x ? x->ndims - 2 : 0;

@@ -14,11 +14,11 @@
 #include <math.h>
 #include <string.h>
 
-static bool eval_unary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
-static bool eval_binary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
-static bool eval_upsample(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
-static bool eval_layer_norm(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
-static bool eval_reduce(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_unary(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_binary(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_upsample(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_layer_norm(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
+static bool eval_reduce(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e);
 
 #define UNARY(n) { n, KT_PF_UNARY, eval_unary, 0, 0, 0, false, 0, 0, false, NULL }
 #define BINARY(n) { n, KT_PF_BINARY, eval_binary, 0, 0, 0, false, 0, 0, false, NULL }
@@ -61,9 +61,10 @@ static bool out_of_range(kt_perf_eval *e)
     return false;
 }
 
-static bool eval_unary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_unary(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
     (void)m;
+    (void)name;
     const kt_op_input *in = kt_pm_input(a, 0, -1), *out = tensor_at(a, 1);
     kt_u128 n;
     if (!in) {
@@ -84,9 +85,10 @@ static bool eval_unary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *
 }
 
 /* Upsampling: the output (N, C, *output_size) is the op's shape. */
-static bool eval_upsample(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_upsample(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
     (void)m;
+    (void)name;
     const kt_op_input *in = kt_pm_input(a, 0, -1);
     int64_t size[KT_OP_MAX_DIMS], out[KT_OP_MAX_DIMS];
     int ns = kt_pm_concrete_ints(a, 1, size, KT_OP_MAX_DIMS - 2);
@@ -130,9 +132,10 @@ static bool broadcast(const kt_op_input *x, const kt_op_input *y, kt_op_input *o
     return true;
 }
 
-static bool eval_binary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_binary(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
     (void)m;
+    (void)name;
     const kt_op_input *x = kt_pm_input(a, 0, -1), *y = kt_pm_input(a, 1, -1), *out = tensor_at(a, 2);
     kt_op_input o = { 0 };
     kt_u128 nx, ny, no;
@@ -158,9 +161,10 @@ static bool eval_binary(const kt_op_model *m, const kt_op_args *a, kt_perf_eval 
     return true;
 }
 
-static bool eval_layer_norm(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_layer_norm(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
     (void)m;
+    (void)name;
     const kt_op_input *in = tensor_at(a, 0), *w = tensor_at(a, 2), *b = tensor_at(a, 3);
     kt_u128 n, c;
     if (!in) {
@@ -186,8 +190,9 @@ static bool eval_layer_norm(const kt_op_model *m, const kt_op_args *a, kt_perf_e
     return true;
 }
 
-static bool eval_reduce(const kt_op_model *m, const kt_op_args *a, kt_perf_eval *e)
+static bool eval_reduce(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
+    (void)name;
     const kt_op_input *in = kt_pm_input(a, 0, -1);
     kt_u128 n;
     if (!in) {

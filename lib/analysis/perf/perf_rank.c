@@ -351,20 +351,21 @@ typedef struct family_memo {
     const kt_trace *t;
     int8_t *fam;     /* by strtab id: -2 not looked up yet */
     size_t n;
+    bool triton;
 } family_memo;
 
 static int family_of(void *ctx, uint32_t name)
 {
     family_memo *f = ctx;
-    if (name >= f->n) return kt_perf_family_of(kt_strtab_get(f->t->strs, name));
-    if (f->fam[name] == -2) f->fam[name] = (int8_t)kt_perf_family_of(kt_strtab_get(f->t->strs, name));
+    if (name >= f->n) return kt_perf_family_of(kt_strtab_get(f->t->strs, name), f->triton);
+    if (f->fam[name] == -2) f->fam[name] = (int8_t)kt_perf_family_of(kt_strtab_get(f->t->strs, name), f->triton);
     return f->fam[name];
 }
 
-kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, kt_perf_partial *out)
+kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_perf_partial *out)
 {
     memset(out, 0, sizeof *out);
-    family_memo fm = { t, NULL, kt_strtab_count(t->strs) };
+    family_memo fm = { t, NULL, kt_strtab_count(t->strs), triton };
     fm.fam = malloc(fm.n ? fm.n : 1);
     if (!fm.fam) return KT_ENOMEM;
     memset(fm.fam, -2, fm.n);

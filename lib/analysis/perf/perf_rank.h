@@ -35,7 +35,8 @@ typedef struct kt_perf_partial {
     bool args_unreadable;     /* the trace file could not be re-read       */
 } kt_perf_partial;
 
-kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, kt_perf_partial *out);
+/* triton: estimate Triton kernels too (perf_models_triton.c). */
+kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_perf_partial *out);
 /* Fold src into dst (src emptied); false on OOM. */
 bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src);
 void kt_perf_partial_free(kt_perf_partial *p);
