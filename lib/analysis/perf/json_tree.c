@@ -15,7 +15,7 @@
 
 typedef struct parser {
     kt_jtree *t;
-    const char *p, *end;
+    const char *base, *p, *end;
     const char *err;
 } parser;
 
@@ -118,16 +118,18 @@ static bool parse_number(parser *ps, kt_jnode *n)
         return false;
     }
     char *e;
+    if (integral) { /* shapes are integers: no strtod for them */
+        errno = 0;
+        long long v = strtoll(buf, &e, 10);
+        n->is_int = errno == 0 && !*e && k > 0 && (buf[k - 1] >= '0' && buf[k - 1] <= '9');
+        n->i = v;
+        n->d = (double)v;
+        if (n->is_int) return true;
+    }
     n->d = strtod(buf, &e);
     if (*e) {
         ps->err = "bad number";
         return false;
-    }
-    if (integral) {
-        errno = 0;
-        long long v = strtoll(buf, &e, 10);
-        n->is_int = errno == 0 && !*e;
-        n->i = v;
     }
     return true;
 }
@@ -208,6 +210,7 @@ static uint32_t parse_value(parser *ps, int depth)
                   : c == 't' || c == 'f' ? KT_J_BOOL : c == 'n' ? KT_J_NULL : KT_J_NUM;
     uint32_t id = new_node(ps, type);
     if (id == UINT32_MAX) return id;
+    const char *start = ps->p;
     bool ok;
     switch (type) {
     case KT_J_OBJ: ok = parse_children(ps, id, '}', true, depth); break;
@@ -229,20 +232,27 @@ static uint32_t parse_value(parser *ps, int depth)
     case KT_J_NULL: ok = literal(ps, "null"); break;
     default: ok = parse_number(ps, &ps->t->n[id]); break;
     }
-    return ok ? id : UINT32_MAX;
+    if (!ok) return UINT32_MAX;
+    ps->t->n[id].off = (size_t)(start - ps->base);
+    ps->t->n[id].len = (size_t)(ps->p - start);
+    return id;
 }
 
 bool kt_jtree_parse(kt_jtree *t, const char *text, size_t len, const char **err)
 {
-    kt_jtree_free(t);
     *err = NULL;
-    t->scap = len + 1;
-    t->strs = malloc(t->scap);
-    if (!t->strs) {
-        *err = "out of memory";
-        return false;
+    t->count = 0;
+    t->slen = 0;
+    if (t->scap < len + 1) {
+        free(t->strs);
+        t->scap = len + 1;
+        if (!(t->strs = malloc(t->scap))) {
+            kt_jtree_free(t);
+            *err = "out of memory";
+            return false;
+        }
     }
-    parser ps = { .t = t, .p = text, .end = text + len };
+    parser ps = { .t = t, .base = text, .p = text, .end = text + len };
     uint32_t root = parse_value(&ps, 0);
     skip_ws(&ps);
     if (root == UINT32_MAX || ps.p != ps.end) {

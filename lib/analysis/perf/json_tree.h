@@ -29,6 +29,7 @@ typedef struct kt_jnode {
     uint32_t first;     /* index of the first child; children are consecutive
                            siblings linked by next                           */
     uint32_t next;      /* next sibling, UINT32_MAX for the last             */
+    size_t off, len;    /* where the value is in the parsed text             */
 } kt_jnode;
 
 typedef struct kt_jtree {
@@ -39,7 +40,8 @@ typedef struct kt_jtree {
 } kt_jtree;
 
 /* Parse text[0..len); false (tree emptied, *err set to a static reason) on
- * malformed JSON, nesting deeper than 64 or allocation failure.            */
+ * malformed JSON, nesting deeper than 64 or allocation failure.  A tree
+ * parsed into again reuses its buffers (one allocation for many parses). */
 bool kt_jtree_parse(kt_jtree *t, const char *text, size_t len, const char **err);
 void kt_jtree_free(kt_jtree *t);
 

@@ -27,10 +27,18 @@ static const char *str_at(const kt_jtree *t, const kt_jnode *l, size_t i)
     return x && x->type == KT_J_STR ? x->s : "";
 }
 
+void kt_op_args_clear(kt_op_args *a)
+{
+    kt_jtree keep = a->tree;
+    memset(a, 0, sizeof *a);
+    a->tree = keep;
+    a->tree.count = 0;
+}
+
 bool kt_op_args_parse(kt_op_args *a, const char *text, size_t len)
 {
     const char *err;
-    kt_op_args_free(a);
+    kt_op_args_clear(a);
     if (!kt_jtree_parse(&a->tree, text, len, &err)) return false;
     const kt_jtree *t = &a->tree;
     const kt_jnode *root = &t->n[0];
@@ -55,6 +63,27 @@ void kt_op_args_free(kt_op_args *a)
 {
     kt_jtree_free(&a->tree);
     memset(a, 0, sizeof *a);
+}
+
+bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap)
+{
+    const char *s = text + v->off, *end = s + v->len;
+    size_t k = 0;
+    bool in_str = false;
+    for (; s < end; s++) {
+        char c = *s;
+        if (!in_str && (c == ' ' || c == '\n' || c == '\r' || c == '\t')) continue;
+        if (k + 1 >= cap) return false;
+        out[k++] = c;
+        if (in_str && c == '\\' && s + 1 < end) {
+            if (k + 1 >= cap) return false;
+            out[k++] = *++s;
+        } else if (c == '"') {
+            in_str = !in_str;
+        }
+    }
+    out[k] = '\0';
+    return true;
 }
 
 /* ---- Python reprs ---------------------------------------------------------- */
@@ -163,14 +192,42 @@ char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples)
     return b.s;
 }
 
+size_t kt_fmt_i64(int64_t v, char *out)
+{
+    char tmp[24];
+    size_t n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t k = 0;
+    if (v < 0) out[k++] = '-';
+    while (n) out[k++] = tmp[--n];
+    out[k] = '\0';
+    return k;
+}
+
+/* Called once per modelled op for each stride and shape: no printf. */
 void kt_py_int_tuple(const int64_t *v, int n, char *out, size_t outlen)
 {
     size_t k = 0;
-    out[0] = '\0';
-    k += (size_t)snprintf(out, outlen, "(");
-    for (int i = 0; i < n && k < outlen; i++)
-        k += (size_t)snprintf(out + k, outlen - k, "%s%lld", i ? ", " : "", (long long)v[i]);
-    if (k < outlen) snprintf(out + k, outlen - k, n == 1 ? ",)" : ")");
+    if (outlen < 4) {
+        if (outlen) out[0] = '\0';
+        return;
+    }
+    out[k++] = '(';
+    for (int i = 0; i < n; i++) {
+        if (k + 2 + 21 + 3 > outlen) break; /* ", " + digits + ",)\0" */
+        if (i) {
+            out[k++] = ',';
+            out[k++] = ' ';
+        }
+        k += kt_fmt_i64(v[i], out + k);
+    }
+    if (n == 1) out[k++] = ',';
+    out[k++] = ')';
+    out[k] = '\0';
 }
 
 /* ---- dtypes ------------------------------------------------------------------ */

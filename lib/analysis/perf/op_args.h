@@ -36,8 +36,15 @@ typedef struct kt_op_args {
     const kt_jnode *dims, *types, *strides, *concrete;
 } kt_op_args;
 
-/* Parse an args object's text.  False only when the text is not JSON. */
+/* Parse an args object's text (a's buffers are reused).  False only when
+ * the text is not JSON; a then describes no inputs.                      */
 bool kt_op_args_parse(kt_op_args *a, const char *text, size_t len);
+/* Forget the inputs, keep the buffers for the next parse. */
+void kt_op_args_clear(kt_op_args *a);
+/* The JSON text of v with the whitespace outside strings removed: equal
+ * values written alike compare equal.  Writes at most cap-1 bytes; false
+ * when it did not fit.                                                    */
+bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap);
 void kt_op_args_free(kt_op_args *a);
 
 /* Python's repr() of a JSON value as TraceLens prints it: lists as lists
@@ -47,6 +54,8 @@ void kt_op_args_free(kt_op_args *a);
 char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples);
 /* Python's repr of a float (shortest round-trip, "0.0", "0.1", "1e-05"). */
 void kt_py_float(double d, char *out, size_t outlen);
+/* Decimal digits of v into out (21 bytes suffice); returns the length. */
+size_t kt_fmt_i64(int64_t v, char *out);
 /* repr of a tuple of int64s: "(512, 1)", "(5,)", "()". */
 void kt_py_int_tuple(const int64_t *v, int n, char *out, size_t outlen);
 

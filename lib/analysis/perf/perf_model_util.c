@@ -73,7 +73,10 @@ void kt_pm_int(kt_perf_eval *e, const char *name, int64_t v)
 
 void kt_pm_str(kt_perf_eval *e, const char *name, const char *s)
 {
-    snprintf(next_param(e, name)->s, sizeof e->p[0].s, "%s", s);
+    char *d = next_param(e, name)->s;
+    size_t n = strlen(s), cap = sizeof e->p[0].s - 1;
+    memcpy(d, s, n < cap ? n : cap);
+    d[n < cap ? n : cap] = '\0';
 }
 
 void kt_pm_word(kt_perf_eval *e, const char *name, const char *s)
@@ -102,22 +105,42 @@ void kt_pm_strides(kt_perf_eval *e, const char *name, const kt_op_input *in)
     kt_pm_tuple(e, name, in ? in->strides : NULL, in ? in->nstrides : -1);
 }
 
+/* Append s to buf (holding *k bytes of cap) while it fits. */
+static void cat(char *buf, size_t cap, size_t *k, const char *s)
+{
+    size_t n = strlen(s);
+    if (*k + n + 1 > cap) n = cap - *k - 1;
+    memcpy(buf + *k, s, n);
+    *k += n;
+    buf[*k] = '\0';
+}
+
 void kt_pm_dtypes(kt_perf_eval *e, const char *name, const char *const *types, int n)
 {
     char buf[sizeof e->p[0].s];
-    size_t k = (size_t)snprintf(buf, sizeof buf, "(");
-    for (int i = 0; i < n && k < sizeof buf; i++) {
-        const char *sep = i ? ", " : "";
-        if (types[i]) k += (size_t)snprintf(buf + k, sizeof buf - k, "%s'%s'", sep, types[i]);
-        else k += (size_t)snprintf(buf + k, sizeof buf - k, "%sNone", sep);
+    size_t k = 0;
+    cat(buf, sizeof buf, &k, "(");
+    for (int i = 0; i < n; i++) {
+        if (i) cat(buf, sizeof buf, &k, ", ");
+        if (types[i]) {
+            cat(buf, sizeof buf, &k, "'");
+            cat(buf, sizeof buf, &k, types[i]);
+            cat(buf, sizeof buf, &k, "'");
+        } else {
+            cat(buf, sizeof buf, &k, "None");
+        }
     }
-    if (k < sizeof buf) snprintf(buf + k, sizeof buf - k, n == 1 ? ",)" : ")");
+    cat(buf, sizeof buf, &k, n == 1 ? ",)" : ")");
     kt_pm_str(e, name, buf);
 }
 
 void kt_pm_spec(kt_perf_eval *e, const char *kind, const char *type)
 {
     const char *prec = kt_dtype_precision(type);
-    if (prec) snprintf(e->compute_spec, sizeof e->compute_spec, "%s_%s", kind, prec);
-    else e->compute_spec[0] = '\0';
+    size_t k = 0;
+    e->compute_spec[0] = '\0';
+    if (!prec) return;
+    cat(e->compute_spec, sizeof e->compute_spec, &k, kind);
+    cat(e->compute_spec, sizeof e->compute_spec, &k, "_");
+    cat(e->compute_spec, sizeof e->compute_spec, &k, prec);
 }

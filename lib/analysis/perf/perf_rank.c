@@ -77,15 +77,16 @@ static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, 
 
 /* ---- one op, read once ------------------------------------------------------ */
 
-/* What the tables need of one op record: its name, shapes, model and the
- * Python reprs of its shapes, filled once and handed to every group kind. */
+/* What the tables need of one op record: its name, shapes and model, and
+ * the four shape lists as compact JSON (the grouping keys; their Python
+ * reprs are made only for a group's first call).                          */
 typedef struct op_view {
     const kt_op_rec *o;
     const char *name;
-    kt_op_args args;          /* parsed when the op has args             */
+    kt_op_args *args;         /* the context's, parsed for this op        */
     bool modelled;            /* the model evaluated                     */
     kt_perf_eval eval;
-    char *tup[4];             /* tuple reprs of the four shape lists, NULL = absent */
+    const char *key[4];       /* compact JSON of the lists, NULL = absent */
 } op_view;
 
 typedef struct map_ctx {
@@ -95,12 +96,26 @@ typedef struct map_ctx {
     kt_args_reader *rd;
     meta_names meta;
     kt_perf_partial *p;
+    kt_op_args args;          /* reused for every op                      */
+    char *keys;               /* the views' key storage                   */
+    size_t keys_cap;
 } map_ctx;
 
-static void view_free(op_view *v)
+static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
 {
-    kt_op_args_free(&v->args);
-    for (int i = 0; i < 4; i++) free(v->tup[i]);
+    const kt_jnode *lists[4] = { v->args->dims, v->args->types, v->args->strides, v->args->concrete };
+    size_t need = 4 * (len + 1);
+    if (need > c->keys_cap) {
+        char *k = realloc(c->keys, need);
+        if (!k) return false;
+        c->keys = k;
+        c->keys_cap = need;
+    }
+    for (int i = 0; i < 4; i++) {
+        char *out = c->keys + (size_t)i * (len + 1);
+        v->key[i] = lists[i] && kt_json_compact(text, lists[i], out, len + 1) ? out : NULL;
+    }
+    return true;
 }
 
 static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
@@ -108,17 +123,17 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
     const kt_rank *r = c->r;
     memset(v, 0, sizeof *v);
     v->o = o;
+    v->args = &c->args;
     v->name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
     const char *text = NULL;
     size_t len = 0;
     if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
-          kt_op_args_parse(&v->args, text, len)))
-        kt_op_args_free(&v->args);
-    if (o->role & KT_OPK_MODELLED) v->modelled = kt_perf_eval_op(o->family, v->name, &v->args, &v->eval);
-    const kt_jnode *lists[4] = { v->args.dims, v->args.types, v->args.strides, v->args.concrete };
-    for (int i = 0; i < 4; i++)
-        if (lists[i] && !(v->tup[i] = kt_py_repr(&v->args.tree, lists[i], true))) return false;
-    return true;
+          kt_op_args_parse(&c->args, text, len))) {
+        kt_op_args_clear(&c->args);
+        len = 0;
+    }
+    if (o->role & KT_OPK_MODELLED) v->modelled = kt_perf_eval_op(o->family, v->name, &c->args, &v->eval);
+    return view_keys(c, v, text, len);
 }
 
 static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
@@ -138,7 +153,14 @@ static char *join_key(const char *const *parts, size_t n)
     for (size_t i = 0; i < n; i++) len += (parts[i] ? strlen(parts[i]) : 4) + 1;
     char *key = malloc(len), *o = key;
     if (!key) return NULL;
-    for (size_t i = 0; i < n; i++) o += sprintf(o, "%s%s", i ? "\x1f" : "", parts[i] ? parts[i] : "None");
+    for (size_t i = 0; i < n; i++) {
+        const char *p = parts[i] ? parts[i] : "None";
+        size_t k = strlen(p);
+        if (i) *o++ = '\x1f';
+        memcpy(o, p, k);
+        o += k;
+    }
+    *o = '\0';
     return key;
 }
 
@@ -164,9 +186,11 @@ static bool set_category(kt_pgroup *g, const char *cat)
 /* Tuple reprs as the group's shape strings ("" when absent). */
 static bool take_tuples(kt_pgroup *g, const op_view *v)
 {
+    const kt_op_args *a = v->args;
+    const kt_jnode *lists[4] = { a->dims, a->types, a->strides, a->concrete };
     char **dst[4] = { &g->dims, &g->types, &g->strides, &g->concrete };
     for (int i = 0; i < 4; i++)
-        if (!(*dst[i] = strdup(v->tup[i] ? v->tup[i] : ""))) return false;
+        if (!(*dst[i] = lists[i] ? kt_py_repr(&a->tree, lists[i], true) : strdup(""))) return false;
     return true;
 }
 
@@ -182,7 +206,7 @@ static bool add_launcher(map_ctx *c, const op_view *v)
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
     if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
-    const char *parts[5] = { v->name, v->tup[0], v->tup[1], v->tup[2], v->tup[3] };
+    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
     g = group_for(c, &c->p->unique, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
@@ -205,7 +229,7 @@ static bool add_short_kernels(map_ctx *c, const op_view *v)
         uint32_t k = c->m->kev[o->kfirst + j];
         if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL || r->ev.dur[k] >= 10000) continue;
         const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
-        const char *parts[5] = { v->name, v->tup[0], v->tup[2], v->tup[3], kname };
+        const char *parts[5] = { v->name, v->key[0], v->key[2], v->key[3], kname };
         bool created;
         kt_pgroup *g = group_for(c, &c->p->shorts, parts, 5, v, &created);
         if (!g || (created && !take_tuples(g, v))) return false;
@@ -230,7 +254,7 @@ static char *model_key(const op_view *v)
     } else {
         for (size_t i = 0; i < v->eval.nparams; i++) {
             const kt_perf_param *p = &v->eval.p[i];
-            snprintf(ints[i], sizeof ints[i], "%lld", (long long)p->i);
+            kt_fmt_i64(p->i, ints[i]);
             parts[n++] = p->is_int ? ints[i] : p->s;
         }
     }
@@ -261,7 +285,7 @@ static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy
 
 static bool list_reprs(const op_view *v, kt_pgroup *g)
 {
-    const kt_op_args *a = &v->args;
+    const kt_op_args *a = v->args;
     g->dims = kt_py_repr(&a->tree, a->dims, false);
     g->types = kt_py_repr(&a->tree, a->types, false);
     g->strides = kt_py_repr(&a->tree, a->strides, false);
@@ -274,7 +298,7 @@ static bool add_model(map_ctx *c, const op_view *v)
     const kt_op_rec *o = v->o;
     kt_perf_partial *p = c->p;
     p->modelled_calls++;
-    if (!v->modelled && !v->args.has_dims) p->no_shapes++;
+    if (!v->modelled && !v->args->has_dims) p->no_shapes++;
     else if (!v->modelled) p->bad_shapes++;
     char *key = model_key(v);
     bool created;
@@ -305,7 +329,7 @@ static bool add_model(map_ctx *c, const op_view *v)
 static bool add_unified(map_ctx *c, const op_view *v)
 {
     const kt_op_rec *o = v->o;
-    const char *parts[5] = { v->name, v->tup[0], v->tup[1], v->tup[2], v->tup[3] };
+    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
     bool created;
     kt_pgroup *g = group_for(c, &c->p->unified, parts, 5, v, &created);
     if (!g) return false;
@@ -343,7 +367,6 @@ static bool add_op(map_ctx *c, const kt_op_rec *o)
     if (ok && (o->role & KT_OPK_LAUNCHER)) ok = add_launcher(c, &v) && add_short_kernels(c, &v);
     if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(c, &v);
     if (ok && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
-    view_free(&v);
     return ok;
 }
 
@@ -379,6 +402,8 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     bool ok = meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
     kt_args_reader_close(c.rd);
+    kt_op_args_free(&c.args);
+    free(c.keys);
     free(c.meta.ev);
     kt_op_map_free(&m);
     if (!ok) {
