@@ -375,6 +375,8 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *     TFLOP/s per model family and per ProfilerStep;
  *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
  *   "notes": why columns are missing (no shapes, no device spec, ...).
+ * Under tracelens the launcher and roofline tables also carry TraceLens's
+ * kernel_details summary columns (Python reprs, as its CSVs).
  * Device spec: device_spec (TraceLens's arch JSON text) when given, else —
  * unless tracelens — the built-in datasheet figures of the GPU named in
  * the trace's deviceProperties; none → no roofline columns and a note.   */

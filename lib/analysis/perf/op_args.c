@@ -180,6 +180,17 @@ static void repr(sbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
     }
 }
 
+char *kt_py_str_repr(const char *s, size_t n)
+{
+    sbuf b = { 0 };
+    put_py_str(&b, s, n);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
 char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples)
 {
     sbuf b = { 0 };

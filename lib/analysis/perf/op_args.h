@@ -56,6 +56,8 @@ char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples);
 void kt_py_float(double d, char *out, size_t outlen);
 /* Decimal digits of v into out (21 bytes suffice); returns the length. */
 size_t kt_fmt_i64(int64_t v, char *out);
+/* Python's repr of the string s[0..n) ('abc', "it's"); malloc'd or NULL. */
+char *kt_py_str_repr(const char *s, size_t n);
 /* repr of a tuple of int64s: "(512, 1)", "(5,)", "()". */
 void kt_py_int_tuple(const int64_t *v, int n, char *out, size_t outlen);
 

@@ -8,6 +8,7 @@
  */
 #include "analysis/common/kernel_names.h"
 #include "analysis/perf/device_spec.h"
+#include "analysis/perf/kernel_details.h"
 #include "analysis/perf/perf_rank.h"
 #include "output/table.h"
 
@@ -256,6 +257,32 @@ static kt_table *ops_by_category(const perf_run *run)
     return t;
 }
 
+/* ---- TraceLens's kernel_details columns (--tracelens only) --------------- */
+
+static void kernel_detail_cols(const perf_run *run, kt_table *t, const char *summary_name)
+{
+    if (!run->o.tracelens) return;
+    kt_table_add_col(t, summary_name, KT_COL_STR, 0);
+    kt_table_add_col(t, "trunc_kernel_details", KT_COL_STR, 0);
+}
+
+/* Fills them at column *c (and moves *c past them); false on OOM. */
+static bool set_kernel_details(const perf_run *run, kt_table *t, size_t *c, const kt_pgroup *g)
+{
+    if (!run->o.tracelens) return true;
+    for (int trunc = 0; trunc < 2; trunc++) {
+        if (trunc && (!g->kd_n || !g->kd_calls)) { /* TraceLens: no short form of [] */
+            (*c)++;
+            continue;
+        }
+        char *r = kt_kernel_details_repr(run->t->strs, g, trunc);
+        if (!r) return false;
+        kt_table_set_str(t, (*c)++, r);
+        free(r);
+    }
+    return true;
+}
+
 /* ---- roofline ---------------------------------------------------------------- */
 
 typedef struct roofline {
@@ -343,7 +370,7 @@ static bool param_columns(const perf_run *run, kt_table *t, kt_pgroup *const *v,
     return true;
 }
 
-static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, const kt_pgroup *g, double *scratch)
+static bool sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, const kt_pgroup *g, double *scratch)
 {
     const kt_perf_eval *e = &g->eval;
     size_t c = 0;
@@ -375,6 +402,7 @@ static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, co
     kt_table_set_str(t, c++, or_empty(g->process_label));
     kt_table_set_str(t, c++, or_empty(g->thread_name));
     kt_table_set_str(t, c++, e->compute_spec);
+    if (!set_kernel_details(run, t, &c, g)) return false;
     kt_table_set_str(t, c++, g->dims);
     kt_table_set_str(t, c++, g->types);
     kt_table_set_str(t, c++, g->strides);
@@ -385,12 +413,13 @@ static void sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, co
     c += 6;
     kt_table_set_int(t, c++, (int64_t)g->n);
     kt_table_set_int(t, c++, g->first_ev);
-    if (!run->have_spec) return;
+    if (!run->have_spec) return true;
     roofline rl = roofline_of(run, e);
     kt_table_set_float(t, c++, rl.time_us);
     if (!isnan(rl.time_us)) kt_table_set_str(t, c, rl.compute_bound ? "COMPUTE_BOUND" : "MEMORY_BOUND");
     c++;
     kt_table_set_float(t, c++, rl.time_us / k.mean * 100);
+    return true;
 }
 
 static kt_table *family_sheet(const perf_run *run, int family)
@@ -418,6 +447,7 @@ static kt_table *family_sheet(const perf_run *run, int family)
     col(run, t, "process_label_first", "process_label", KT_COL_STR, 0);
     col(run, t, "thread_name_first", "thread_name", KT_COL_STR, 0);
     col(run, t, "Compute Spec", "compute_spec", KT_COL_STR, 0);
+    kernel_detail_cols(run, t, "kernel_details__summarize_kernel_stats");
     col(run, t, "Input Dims_first", "input_dims", KT_COL_STR, 0);
     col(run, t, "Input type_first", "input_types", KT_COL_STR, 0);
     col(run, t, "Input Strides_first", "input_strides", KT_COL_STR, 0);
@@ -430,7 +460,8 @@ static kt_table *family_sheet(const perf_run *run, int family)
         col(run, t, "Roofline Bound", "roofline_bound", KT_COL_STR, 0);
         col(run, t, "Pct Roofline", "pct_roofline", KT_COL_FLOAT, -1);
     }
-    for (size_t i = 0; i < n; i++) sheet_row(run, t, &pc, v[i], scratch);
+    for (size_t i = 0; i < n; i++)
+        if (!sheet_row(run, t, &pc, v[i], scratch)) goto fail;
     free(v);
     free(scratch);
     return t;
@@ -534,6 +565,7 @@ static kt_table *ops_unique_args(const perf_run *run)
             col(run, t, tl, own, KT_COL_FLOAT, -1);
         }
     col(run, t, "ex_UID", "first_event", KT_COL_INT, 0);
+    kernel_detail_cols(run, t, "kernel_details_summary");
     col(run, t, "Percentage (%)", "pct", KT_COL_FLOAT, -1);
     col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, -1);
     double cum = 0;
@@ -555,6 +587,7 @@ static kt_table *ops_unique_args(const perf_run *run)
         double pct = g->direct_sum_us / total * 100;
         cum += pct;
         kt_table_set_int(t, c++, g->first_ev);
+        if (!set_kernel_details(run, t, &c, g)) goto fail;
         kt_table_set_float(t, c++, pct);
         kt_table_set_float(t, c++, cum);
     }
@@ -583,7 +616,7 @@ static void perf_params(const kt_perf_eval *e, char *out, size_t len)
     if (k < len) snprintf(out + k, len - k, "}");
 }
 
-static void unified_row(const perf_run *run, kt_table *t, const kt_pgroup *g, double total, double *cum,
+static bool unified_row(const perf_run *run, kt_table *t, const kt_pgroup *g, double total, double *cum,
                         double *scratch)
 {
     const kt_perf_eval *e = &g->eval;
@@ -611,6 +644,7 @@ static void unified_row(const perf_run *run, kt_table *t, const kt_pgroup *g, do
     const double first[] = { tb.mean, tb.std, tf.mean, tf.std, k.mean, k.std, k.sum, cpu.median, cpu.min, cpu.max,
                              tb.median, tb.min, tb.max, tf.median, tf.min, tf.max, k.median, k.min, k.max };
     for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) kt_table_set_float(t, c++, first[i]);
+    if (!set_kernel_details(run, t, &c, g)) return false;
     char params[1024];
     perf_params(e, params, sizeof params);
     if (m) kt_table_set_str(t, c, params);
@@ -620,6 +654,7 @@ static void unified_row(const perf_run *run, kt_table *t, const kt_pgroup *g, do
     *cum += pct;
     kt_table_set_float(t, c++, pct);
     kt_table_set_float(t, c++, *cum);
+    return true;
 }
 
 static kt_table *unified_summary(const perf_run *run)
@@ -651,11 +686,13 @@ static kt_table *unified_summary(const perf_run *run)
     col(run, t, "FLOPS/Byte", "flops_per_byte", KT_COL_FLOAT, -1);
     col(run, t, "Compute Spec", "compute_spec", KT_COL_STR, 0);
     for (size_t i = 0; i < sizeof tl_cols / sizeof tl_cols[0]; i++) col(run, t, tl_cols[i], own_cols[i], KT_COL_FLOAT, -1);
+    kernel_detail_cols(run, t, "kernel_details_summary");
     col(run, t, "perf_params", "perf_params", KT_COL_STR, 0);
     col(run, t, "has_perf_model", "has_perf_model", KT_COL_STR, 0);
     col(run, t, "Percentage (%)", "pct", KT_COL_FLOAT, -1);
     col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, -1);
-    for (size_t i = 0; i < run->all.unified.n; i++) unified_row(run, t, v[i], total, &cum, scratch);
+    for (size_t i = 0; i < run->all.unified.n; i++)
+        if (!unified_row(run, t, v[i], total, &cum, scratch)) goto fail;
     free(v);
     free(scratch);
     return t;

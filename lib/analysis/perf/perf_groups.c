@@ -88,6 +88,37 @@ void kt_pgroup_note_kernel(kt_pgroup *g, uint32_t name)
     if (g->nkernels < KT_PG_MAX_KERNELS) g->kernels[g->nkernels++] = name;
 }
 
+static bool set_template(kt_pgroup *g, const uint32_t *name, const int32_t *stream, size_t n)
+{
+    g->kd_name = malloc((n ? n : 1) * sizeof *g->kd_name);
+    g->kd_stream = malloc((n ? n : 1) * sizeof *g->kd_stream);
+    if (!g->kd_name || !g->kd_stream) return false;
+    if (n) {
+        memcpy(g->kd_name, name, n * sizeof *name);
+        memcpy(g->kd_stream, stream, n * sizeof *stream);
+    }
+    g->kd_n = n;
+    g->kd_set = true;
+    return true;
+}
+
+bool kt_pgroup_add_kernels(kt_pgroup *g, const uint32_t *name, const int32_t *stream, const double *dur_us,
+                           size_t n)
+{
+    if (!g->kd_set && !set_template(g, name, stream, n)) return false;
+    if (n != g->kd_n || n == 0) return true;
+    if ((g->kd_calls + 1) * n > g->kd_cap) {
+        size_t cap = (g->kd_calls + 1) * n * 2;
+        double *d = realloc(g->kd_dur, cap * sizeof *d);
+        if (!d) return false;
+        g->kd_dur = d;
+        g->kd_cap = cap;
+    }
+    memcpy(g->kd_dur + g->kd_calls * n, dur_us, n * sizeof *dur_us);
+    g->kd_calls++;
+    return true;
+}
+
 static void group_free(kt_pgroup *g)
 {
     free(g->key);
@@ -101,6 +132,9 @@ static void group_free(kt_pgroup *g)
     free(g->thread_name);
     free(g->busy_us);
     free(g->v2);
+    free(g->kd_name);
+    free(g->kd_stream);
+    free(g->kd_dur);
 }
 
 /* Append s's calls to d. */
@@ -111,6 +145,9 @@ static bool absorb(kt_pgroup *d, const kt_pgroup *s)
     d->direct_sum_us += s->direct_sum_us;
     d->subtree_sum_us += s->subtree_sum_us;
     for (size_t i = 0; i < s->nkernels; i++) kt_pgroup_note_kernel(d, s->kernels[i]);
+    if (s->kd_set && !d->kd_set && !set_template(d, s->kd_name, s->kd_stream, s->kd_n)) return false;
+    for (size_t c = 0; s->kd_set && s->kd_n == d->kd_n && c < s->kd_calls; c++)
+        if (!kt_pgroup_add_kernels(d, s->kd_name, s->kd_stream, s->kd_dur + c * s->kd_n, s->kd_n)) return false;
     return true;
 }
 

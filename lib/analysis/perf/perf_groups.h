@@ -38,6 +38,16 @@ typedef struct kt_pgroup {
     double direct_sum_us, subtree_sum_us;
     uint32_t kernels[KT_PG_MAX_KERNELS]; /* distinct kernel name ids      */
     size_t nkernels;
+    /* TraceLens's kernel_details summary: the first call's GPU events
+     * (name ids, streams) and, position by position, the durations (µs)
+     * of every call with as many events (others are skipped, as TraceLens
+     * does): kd_dur[call · kd_n + position].                              */
+    bool kd_set;
+    uint32_t *kd_name;
+    int32_t *kd_stream;
+    size_t kd_n;
+    double *kd_dur;
+    size_t kd_calls, kd_cap;
 } kt_pgroup;
 
 typedef struct kt_pgroups {
@@ -52,6 +62,9 @@ typedef struct kt_pgroups {
 kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created);
 bool kt_pgroup_add_call(kt_pgroup *g, double busy_us, double v2);
 void kt_pgroup_note_kernel(kt_pgroup *g, uint32_t name);
+/* One call's GPU events for the kernel_details summary; false on OOM. */
+bool kt_pgroup_add_kernels(kt_pgroup *g, const uint32_t *name, const int32_t *stream, const double *dur_us,
+                           size_t n);
 /* Fold src's groups into dst (src's calls after dst's); src is emptied.  */
 bool kt_pgroups_merge(kt_pgroups *dst, kt_pgroups *src);
 void kt_pgroups_free(kt_pgroups *gs);

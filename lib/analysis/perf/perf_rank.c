@@ -99,6 +99,11 @@ typedef struct map_ctx {
     kt_op_args args;          /* reused for every op                      */
     char *keys;               /* the views' key storage                   */
     size_t keys_cap;
+    uint32_t *kd_name;        /* one op's GPU events for kernel_details  */
+    int32_t *kd_stream;
+    double *kd_dur;
+    struct by_dur_item *kd_items;
+    size_t kd_cap;
 } map_ctx;
 
 static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
@@ -136,14 +141,66 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
     return view_keys(c, v, text, len);
 }
 
+/* TraceLens's kernel_details[0]: its GPUEventAnalyser leaves an op's event
+ * list sorted by duration (stably), so the first is the shortest.        */
 static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
 {
-    for (uint32_t j = 0; j < o->nk; j++)
-        if (!direct_only || c->m->kdirect[o->kfirst + j]) {
-            uint32_t name = c->r->ev.name[c->m->kev[o->kfirst + j]];
-            return name == KT_NONE ? NULL : kt_strtab_get(c->t->strs, name);
-        }
-    return NULL;
+    uint32_t best = KT_NONE;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        uint32_t k = c->m->kev[o->kfirst + j];
+        if ((!direct_only || c->m->kdirect[o->kfirst + j]) && (best == KT_NONE || c->r->ev.dur[k] < c->r->ev.dur[best]))
+            best = k;
+    }
+    uint32_t name = best == KT_NONE ? KT_NONE : c->r->ev.name[best];
+    return name == KT_NONE ? NULL : kt_strtab_get(c->t->strs, name);
+}
+
+typedef struct by_dur_item {
+    int64_t dur; /* ns */
+    uint32_t pos, ev;
+} by_dur_item;
+
+/* Duration, then the time order they came in (a stable sort). */
+static int by_dur(const void *a, const void *b)
+{
+    const by_dur_item *x = a, *y = b;
+    if (x->dur != y->dur) return (x->dur > y->dur) - (x->dur < y->dur);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The op's GPU events (its own, or all below it) into g's kernel_details,
+ * in TraceLens's order (by duration).                                    */
+static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
+{
+    const kt_rank *r = c->r;
+    if (o->nk > c->kd_cap) {
+        size_t cap = o->nk * 2;
+        uint32_t *nm = realloc(c->kd_name, cap * sizeof *nm);
+        if (nm) c->kd_name = nm;
+        int32_t *st = nm ? realloc(c->kd_stream, cap * sizeof *st) : NULL;
+        if (st) c->kd_stream = st;
+        double *du = st ? realloc(c->kd_dur, cap * sizeof *du) : NULL;
+        if (du) c->kd_dur = du;
+        by_dur_item *it = du ? realloc(c->kd_items, cap * sizeof *it) : NULL;
+        if (!it) return false;
+        c->kd_items = it;
+        c->kd_cap = cap;
+    }
+    size_t n = 0;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        if (direct_only && !c->m->kdirect[o->kfirst + j]) continue;
+        uint32_t k = c->m->kev[o->kfirst + j];
+        c->kd_items[n] = (by_dur_item){ r->ev.dur[k] > 0 ? r->ev.dur[k] : 0, (uint32_t)n, k };
+        n++;
+    }
+    if (n > 1) qsort(c->kd_items, n, sizeof *c->kd_items, by_dur);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->kd_items[i].ev;
+        c->kd_name[i] = r->ev.name[k];
+        c->kd_stream[i] = r->ev.stream[k];
+        c->kd_dur[i] = (double)c->kd_items[i].dur / 1e3;
+    }
+    return kt_pgroup_add_kernels(g, c->kd_name, c->kd_stream, c->kd_dur, n);
 }
 
 /* key = parts joined by the unit separator; NULL parts read "None". */
@@ -215,7 +272,7 @@ static bool add_launcher(map_ctx *c, const op_view *v)
     }
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
-    return kt_pgroup_add_call(g, o->direct_us, o->subtree_us);
+    return kt_pgroup_add_call(g, o->direct_us, o->subtree_us) && add_kernel_details(c, g, o, true);
 }
 
 /* TraceLens's short-kernel study: kernels under 10 µs by launching op,
@@ -323,7 +380,7 @@ static bool add_model(map_ctx *c, const op_view *v)
         p->fam_busy_us[o->family] += o->subtree_us;
         if (!add_step(p, kt_event_step(c->r, o->ev), v->eval.flops, o->subtree_us)) return false;
     }
-    return kt_pgroup_add_call(g, o->subtree_us, 0);
+    return kt_pgroup_add_call(g, o->subtree_us, 0) && add_kernel_details(c, g, o, false);
 }
 
 static bool add_unified(map_ctx *c, const op_view *v)
@@ -344,7 +401,7 @@ static bool add_unified(map_ctx *c, const op_view *v)
     }
     g->subtree_sum_us += o->subtree_us;
     double cpu_us = (double)(c->r->ev.dur[o->ev] > 0 ? c->r->ev.dur[o->ev] : 0) / 1e3;
-    return kt_pgroup_add_call(g, o->subtree_us, cpu_us);
+    return kt_pgroup_add_call(g, o->subtree_us, cpu_us) && add_kernel_details(c, g, o, false);
 }
 
 /* TraceLens's total_time: first start to last end of the linked GPU events. */
@@ -404,6 +461,10 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     kt_args_reader_close(c.rd);
     kt_op_args_free(&c.args);
     free(c.keys);
+    free(c.kd_name);
+    free(c.kd_stream);
+    free(c.kd_dur);
+    free(c.kd_items);
     free(c.meta.ev);
     kt_op_map_free(&m);
     if (!ok) {
