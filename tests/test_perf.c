@@ -149,6 +149,28 @@ TEST(perf_roofline_device_spec_file)
     unlink(path);
 }
 
+/* Every built-in GPU names its source, has a bandwidth and the precisions
+ * the models ask for (bf16/fp16 matrix and vector, fp32), and its
+ * deviceProperties name finds it.                                        */
+TEST(perf_device_table_is_complete)
+{
+    static const char *const names[] = { "NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-40GB", "NVIDIA A100 80GB PCIe",
+                                          "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe", "NVIDIA H200",
+                                          "NVIDIA B200", "AMD Instinct MI250X", "AMD Instinct MI300X",
+                                          "AMD Instinct MI325X" };
+    size_t n;
+    const kt_device_spec *t = kt_device_specs(&n);
+    CHECK_INT(n, sizeof names / sizeof names[0]);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(t[i].source && strlen(t[i].source) > 10);
+        CHECK(t[i].mem_bw_gbps > 1000);
+        CHECK(t[i].tflops[KT_SPEC_MATRIX_BF16] > 100 && t[i].tflops[KT_SPEC_MATRIX_FP16] > 100);
+        CHECK(t[i].tflops[KT_SPEC_VECTOR_BF16] > 0 && t[i].tflops[KT_SPEC_VECTOR_FP32] > 0);
+        kt_device_spec s;
+        CHECK(kt_device_spec_for(names[i], &s) && !strcmp(s.name, t[i].name));
+    }
+}
+
 TEST(perf_device_spec_rejects_bad_files)
 {
     kt_device_spec s;

@@ -31,7 +31,6 @@ int kt_spec_key_of(const char *s)
     return -1;
 }
 
-const char *kt_spec_key_name(int key) { return key >= 0 && key < KT_SPEC__COUNT ? key_names[key] : ""; }
 
 /* tflops in key order: fp8, fp16, bf16, fp32, fp64, int8 (matrix), then
  * fp16, bf16, fp32, fp64 (vector).                                        */

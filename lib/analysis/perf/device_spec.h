@@ -31,7 +31,6 @@ typedef struct kt_device_spec {
 
 /* Index of a Compute Spec string ("matrix_bf16"), or -1. */
 int kt_spec_key_of(const char *compute_spec);
-const char *kt_spec_key_name(int key);
 
 /* The built-in spec whose GPU a deviceProperties name describes ("NVIDIA
  * H100 80GB HBM3", "AMD Instinct MI300X"), or false.                      */

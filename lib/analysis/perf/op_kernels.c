@@ -64,7 +64,7 @@ static int by_ts(const void *a, const void *b)
 }
 
 /* Busy µs of the (start-sorted) events: the union's length, in doubles. */
-static double busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only, uint32_t *count)
+static double busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only)
 {
     double total = 0, start = 0, end = 0;
     uint32_t m = 0;
@@ -81,7 +81,6 @@ static double busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only,
         end = e;
     }
     if (m) total += end - start;
-    if (count) *count = m;
     return total;
 }
 
@@ -103,8 +102,8 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
             m->kev[o->kfirst + j] = k[j].ev;
             m->kdirect[o->kfirst + j] = k[j].direct;
         }
-        o->subtree_us = busy(r, k, o->nk, false, NULL);
-        o->direct_us = busy(r, k, o->nk, true, &o->ndirect);
+        o->subtree_us = busy(r, k, o->nk, false);
+        o->direct_us = busy(r, k, o->nk, true);
     }
     free(k);
     return true;

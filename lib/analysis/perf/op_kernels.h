@@ -30,7 +30,6 @@ typedef struct kt_op_rec {
     int8_t family;             /* kt_perf_family of a modelled op, else -1 */
     double direct_us;          /* busy time of the launcher's own GPU events */
     double subtree_us;         /* busy time of every GPU event below it */
-    uint32_t ndirect;          /* its own GPU events (launchers)             */
     uint32_t kfirst, nk;       /* GPU events below it: kev[kfirst .. +nk), ts order */
 } kt_op_rec;
 
