@@ -16,7 +16,8 @@ typedef struct perf_state {
 } perf_state;
 
 static const cli_option perf_options[] = {
-    { "tracelens", NULL, "TraceLens's sheet columns, names and row order (its CSVs, no roofline unless --device-spec)" },
+    { "tracelens", NULL,
+      "TraceLens's sheet columns, names and row order (its CSVs; no roofline unless --device-spec)" },
     { "device-spec", "FILE", "peak TFLOP/s and bandwidth from TraceLens's arch JSON instead of the built-in table" },
     { "top", "N", "headroom rows kept (default 20, 0 = all)" },
     { NULL, NULL, NULL },

@@ -300,9 +300,10 @@ TEST(perf_python_reprs)
     kt_py_float(0.1, f, sizeof f);
     CHECK_STR(f, "0.1");
     CHECK(!kt_op_args_parse(&a, "{\"a\": [1, 2", 11));
-    CHECK(!kt_op_args_parse(&a, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]"
-                                "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-                            140));
+    char deep[160]; /* nested past the reader's depth limit of 64 */
+    memset(deep, '[', 70);
+    memset(deep + 70, ']', 70);
+    CHECK(!kt_op_args_parse(&a, deep, 140));
     kt_op_args_free(&a);
 }
 

@@ -53,8 +53,8 @@ TEST(perf_cli_tracelens_gemm_csv)
              kt_test_shared_path("traces/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"));
     static char out[1 << 16];
     CHECK_INT(run(out, sizeof out, "perf -q --tracelens --format csv --table GEMM %s", trace), 0);
-    char *want = fx_read_file(kt_test_shared_path("oracle/tracelens/h100/gaunernst_bert-small-uncased__1016001/GEMM.csv"),
-                              NULL);
+    char *want =
+        fx_read_file(kt_test_shared_path("oracle/tracelens/h100/gaunernst_bert-small-uncased__1016001/GEMM.csv"), NULL);
     if (!want) return;
     size_t hl = strcspn(want, "\n");
     CHECK(strncmp(out, want, hl) == 0 && out[hl] == '\n');

@@ -84,7 +84,8 @@ int main(int argc, char **argv)
         }
         printf("%-16s %8.3f s  (%.2fx load; CPU %.3f s; first run %.3f s)  %lld op calls in ops_summary, "
                "%lld GEMM calls, %zu unified rows, %zu headroom rows\n",
-               tl ? "perf --tracelens" : "perf", best, best / load, best_cpu, first, calls(ts, "ops_summary", tl ? "Count" : "calls"),
+               tl ? "perf --tracelens" : "perf", best, best / load, best_cpu, first,
+               calls(ts, "ops_summary", tl ? "Count" : "calls"),
                calls(ts, "GEMM", tl ? "name_count" : "calls"), rows(ts, "unified_perf_summary"), rows(ts, "headroom"));
         kt_tables_free(ts);
     }

@@ -55,7 +55,12 @@ static void put_utf8(kt_jtree *t, unsigned cp)
     char *o = t->strs + t->slen;
     if (cp < 0x80) { o[0] = (char)cp; t->slen += 1; }
     else if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); t->slen += 2; }
-    else { o[0] = (char)(0xe0 | cp >> 12); o[1] = (char)(0x80 | (cp >> 6 & 0x3f)); o[2] = (char)(0x80 | (cp & 0x3f)); t->slen += 3; }
+    else {
+        o[0] = (char)(0xe0 | cp >> 12);
+        o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        o[2] = (char)(0x80 | (cp & 0x3f));
+        t->slen += 3;
+    }
 }
 
 /* A string at ps->p (on the opening quote); *out points into t->strs. */
