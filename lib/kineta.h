@@ -369,10 +369,11 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  *   "Triton" (not under tracelens): TorchInductor's triton_poi_/red_/per_
  *     kernels estimated from the ops their names say they fuse and their
  *     arguments' shapes (docs/perf.md: an estimate, not a measurement);
- *   "headroom" (with a device spec): op shapes ranked by time lost against
- *     their roofline, Σ(busy − roofline) over calls, with bound and kernels;
+ *   "headroom" (with a device spec): op shapes (outermost modelled ops)
+ *     ranked by time lost against their roofline, Σ(busy − roofline) over
+ *     calls, with bound and kernels;
  *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved
- *     TFLOP/s per model family and per ProfilerStep;
+ *     TFLOP/s per model family and per ProfilerStep (outermost modelled ops);
  *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
  *   "notes": why columns are missing (no shapes, no device spec, ...).
  * Under tracelens the launcher and roofline tables also carry TraceLens's

@@ -334,3 +334,35 @@ TEST(perf_triton_estimate)
     kt_trace_free(t);
     unlink(path);
 }
+
+/* aten::layer_norm around aten::native_layer_norm: both get their sheet
+ * rows (as TraceLens), but the FLOPs per family and headroom count the
+ * outer op only — the same kernel is not lost twice.                      */
+TEST(perf_nested_models_count_once)
+{
+    static const char *const ln = "\"Input Dims\": [[4, 1024], [], [1024], [1024], []], \"Input type\": "
+                                  "[\"float\", \"ScalarList\", \"float\", \"float\", \"Scalar\"]";
+    char inner[2048], all[4096], path[64];
+    op_events(inner, sizeof inner, 1, "aten::native_layer_norm", ln, 1001, 8);
+    snprintf(all, sizeof all,
+             "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::layer_norm\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 1000, \"dur\": 60, \"args\": {\"External id\": 9, %s}},\n%s",
+             ln, inner);
+    kt_trace *t = load_events("NVIDIA H100 80GB HBM3", all, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *n = fx_table(ts, "Normalization"), *f = fx_table(ts, "perf_by_family"),
+                   *h = fx_table(ts, "headroom");
+    if (n && f && h) {
+        CHECK_INT(kt_table_nrows(n), 2);
+        CHECK_INT(fx_num(f, 0, "calls"), 1);
+        /* 5 · 4096 + 6 · 1024 FLOPs */
+        CHECK_NEAR(fx_num(f, 0, "gflops"), (5 * 4096 + 6 * 1024) / 1e9, 1e-15);
+        CHECK_INT(kt_table_nrows(h), 1);
+        CHECK_STR(kt_table_str(h, 0, 1), "aten::layer_norm");
+        CHECK_NEAR(fx_num(h, 0, "kernel_time_us"), 8, 1e-9);
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}

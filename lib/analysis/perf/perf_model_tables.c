@@ -246,7 +246,9 @@ kt_table *kt_pt_headroom(const perf_run *run)
     static const char *const cols[] = { "rank_by_lost", "op", "family", "params", "calls", "kernel_time_us",
                                         "roofline_time_us", "lost_us", "pct_of_lost", "pct_roofline", "bound",
                                         "achieved_tflops_per_s", "achieved_tb_per_s", "kernels" };
-    const kt_pgroups *gs = &run->all.models;
+    /* the unified ops: a modelled op inside another (native_layer_norm in
+     * layer_norm) would count the same kernels twice */
+    const kt_pgroups *gs = &run->all.unified;
     kt_table *t = kt_table_new("headroom");
     headroom_row *v = malloc((gs->n ? gs->n : 1) * sizeof *v);
     if (!t || !v) {

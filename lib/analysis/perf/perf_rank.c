@@ -374,7 +374,7 @@ static bool add_model(map_ctx *c, const op_view *v)
     }
     for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
     g->subtree_sum_us += o->subtree_us;
-    if (v->modelled) {
+    if (v->modelled && (o->role & KT_OPK_UNIFIED)) { /* outermost only: no FLOPs counted twice */
         p->fam_calls[o->family]++;
         p->fam_flops[o->family] += v->eval.flops;
         p->fam_busy_us[o->family] += o->subtree_us;
@@ -400,6 +400,7 @@ static bool add_unified(map_ctx *c, const op_view *v)
         meta_fill(c->t, c->r, &c->meta, o->ev, g);
     }
     g->subtree_sum_us += o->subtree_us;
+    for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
     double cpu_us = (double)(c->r->ev.dur[o->ev] > 0 ? c->r->ev.dur[o->ev] : 0) / 1e3;
     return kt_pgroup_add_call(g, o->subtree_us, cpu_us) && add_kernel_details(c, g, o, false);
 }
