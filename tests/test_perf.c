@@ -366,3 +366,41 @@ TEST(perf_nested_models_count_once)
     kt_trace_free(t);
     unlink(path);
 }
+
+/* Every shared trace (AMD, Triton, MTIA, CUPTI-only, multi-rank, legacy
+ * layouts, with and without shapes): perf succeeds, every launcher call is
+ * in ops_summary once, and the category percentages add up to 100.      */
+TEST(perf_on_every_shared_trace)
+{
+    NEED_SHARED();
+    size_t n;
+    char **files = fx_shared_trace_files(&n);
+    size_t done = 0;
+    kt_load_options two = { .jobs = 2 };
+    for (size_t i = 0; i < n; i++) {
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        const char *path[] = { files[i] };
+        kt_status ls = kt_load(path, 1, &two, &t, &fail); /* not every file there is a trace */
+        kt_diags_free(fail);
+        if (ls != KT_OK) continue;
+        done++;
+        kt_tables *ts = NULL;
+        CHECK_INT(kt_perf(t, NULL, NULL, &ts, NULL, 0), KT_OK);
+        const kt_table *o = ts ? kt_tables_find(ts, "ops_summary") : NULL,
+                       *c = ts ? kt_tables_find(ts, "ops_summary_by_category") : NULL;
+        CHECK(o && c);
+        double calls = 0, by_cat = 0, pct = 0;
+        for (size_t r = 0; o && r < kt_table_nrows(o); r++) calls += fx_num(o, r, "calls");
+        for (size_t r = 0; c && r < kt_table_nrows(c); r++) {
+            by_cat += fx_num(c, r, "calls");
+            pct += fx_num(c, r, "pct");
+        }
+        CHECK_NEAR(calls, by_cat, 0);
+        if (c && kt_table_nrows(c)) CHECK_NEAR(pct, 100, 0.01 * (double)kt_table_nrows(c) + 1e-9);
+        kt_tables_free(ts);
+        kt_trace_free(t);
+    }
+    CHECK(done >= 28);
+    fx_free_paths(files, n);
+}
