@@ -191,6 +191,7 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     }
     walk_events(t, r, slot, out, false);
     for (size_t i = 0; i < out->n; i++) {
+        if (out->nk + out->ops[i].nk > UINT32_MAX) goto done; /* op → event pairs past 2^32: too big */
         out->ops[i].kfirst = (uint32_t)out->nk;
         out->nk += out->ops[i].nk;
         out->ops[i].nk = 0;
