@@ -745,6 +745,61 @@ kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stra
 
 /* ---- performance model: perf (FLOPs, bytes, roofline) ---------------------- */
 
+/* perf: how close each op came to the hardware (TraceLens's perf report,
+ * docs/perf.md).  Ops are the CPU ops that launched GPU work (kernel
+ * launchers) and the ops a model covers (GEMM: aten::mm, addmm, bmm,
+ * baddbmm, _scaled_mm; SDPA_fwd: aten::_scaled_dot_product_{flash,
+ * efficient,cudnn}_attention; CONV_fwd: aten::convolution;
+ * UnaryElementwise, BinaryElementwise, Normalization (layer norm),
+ * Reduce_fwd: TraceLens's ATen lists, docs/perf.md), whose FLOPs and bytes
+ * come from the shapes recorded with record_shapes=True.  Kernel time is GPU busy time: the
+ * union of the op's GPU events' intervals (µs).  Tables, with TraceLens's
+ * names and (under tracelens) its exact columns and row order:
+ *   "ops_summary": per op name: direct / subtree kernel time (µs and ms),
+ *     calls, TraceLens op categories, % and cumulative % of direct time;
+ *   "ops_summary_by_category": the same per op category;
+ *   "ops_unique_args": launchers per name and shapes (Input Dims, type,
+ *     Strides, Concrete Inputs as Python tuples): calls, direct / subtree
+ *     kernel time mean, median, std, min, max, sum, first event, %;
+ *   "unified_perf_summary": one row per op and shapes, the op being the
+ *     outermost modelled op above a launcher (else the launcher): CPU time,
+ *     GFLOPs, bytes, achieved throughput, kernel time, perf_params,
+ *     has_perf_model;
+ *   "short_kernels_summary": kernels under 10 µs by launching op, shapes
+ *     and kernel: total, count, mean, % of the GPU span;
+ *   "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise",
+ *     "BinaryElementwise", "Normalization", "Reduce_fwd" (roofline sheets,
+ *     only those with rows; one row per op name and model
+ *     parameters ("param: M", ...)): GFLOPs, data moved (MB), FLOPs/byte,
+ *     achieved TB/s and TFLOP/s (mean, median, std, min, max over calls),
+ *     compute spec, the first call's shapes, kernel time statistics
+ *     (µs), calls, first call's event id; with a device spec also
+ *     "Roofline Time (µs)", "Roofline Bound", "Pct Roofline";
+ *   "Triton" (not under tracelens): TorchInductor's triton_poi_/red_/per_
+ *     kernels estimated from the ops their names say they fuse and their
+ *     arguments' shapes (docs/perf.md: an estimate, not a measurement);
+ *   "headroom" (with a device spec): op shapes (outermost modelled ops)
+ *     ranked by time lost against their roofline, Σ(busy − roofline) over
+ *     calls, with bound and kernels;
+ *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved
+ *     TFLOP/s per model family and per ProfilerStep (outermost modelled ops);
+ *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
+ *   "notes": why columns are missing (no shapes, no device spec, ...).
+ * Under tracelens the launcher and roofline tables also carry TraceLens's
+ * kernel_details summary columns (Python reprs, as its CSVs).
+ * Device spec: device_spec (TraceLens's arch JSON text) when given, else —
+ * unless tracelens — the built-in datasheet figures of the GPU named in
+ * the trace's deviceProperties; none → no roofline columns and a note.   */
+typedef struct kt_perf_options {
+    int tracelens;            /* TraceLens's column names, rows and order      */
+    const char *device_spec;  /* arch JSON text (not a path); NULL = none      */
+    size_t top;               /* headroom rows kept; 0 = all (default 20)      */
+} kt_perf_options;
+kt_perf_options kt_perf_defaults(void);
+/* KT_EUSAGE (and a reason in err) when device_spec is not a valid arch JSON. */
+kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
+                  char *err, size_t errlen);
+
 
 /* ---- reports and exports: report.html -------------------------------------- */
 

@@ -18,7 +18,7 @@ extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 /* across ranks */
 extern const cli_command cmd_collectives, cmd_stragglers;
 /* performance model */
-
+extern const cli_command cmd_perf;
 /* reports and exports */
 extern const cli_command cmd_export;
 extern const cli_command cmd_report;
@@ -52,7 +52,7 @@ const cli_command *const kt_commands[] = {
     &cmd_collectives,
     &cmd_stragglers,
     /* performance model */
-
+    &cmd_perf,
     /* reports and exports */
     &cmd_export,
     &cmd_report,

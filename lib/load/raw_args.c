@@ -3,15 +3,19 @@
  *
  * The model keeps only the args analyses use; keeping every arg of every
  * event would triple the memory.  The rest stays reachable through the byte
- * range of the args object in the decompressed file, re-read here: a pread
- * for plain files, a fresh decompression up to the range for gzip (cheap per
- * event when a reader is used in file order).
+ * range of the args object in the decompressed file, re-read here: plain
+ * files are mapped whole by a reader (one syscall per event would dominate
+ * when every cpu_op's args are read), gzip is decompressed afresh up to the
+ * range (cheap per event when a reader is used in file order).
  */
 #include "load_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define SKIP_BLOCK ((size_t)256 << 10)
 
@@ -22,7 +26,23 @@ struct kt_args_reader {
     char *buf;         /* the last args text, NUL-terminated   */
     size_t cap;
     char *skip;        /* gzip: bytes read past and dropped     */
+    const char *map;   /* plain files: the whole file, or NULL  */
+    size_t map_len;
 };
+
+/* Map a plain file whole; left unmapped (read through kt_src) on failure. */
+static void map_plain(kt_args_reader *rd)
+{
+    const kt_rank *r = rd->r;
+    if (r->gzip || r->file_bytes == 0 || r->file_bytes > SIZE_MAX) return;
+    int fd = open(r->file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    void *m = mmap(NULL, (size_t)r->file_bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return;
+    rd->map = m;
+    rd->map_len = (size_t)r->file_bytes;
+}
 
 kt_status kt_args_reader_open(const kt_rank *r, kt_args_reader **out)
 {
@@ -31,6 +51,7 @@ kt_status kt_args_reader_open(const kt_rank *r, kt_args_reader **out)
     kt_args_reader *rd = calloc(1, sizeof *rd);
     if (!rd) return KT_ENOMEM;
     rd->r = r;
+    map_plain(rd);
     *out = rd;
     return KT_OK;
 }
@@ -38,6 +59,7 @@ kt_status kt_args_reader_open(const kt_rank *r, kt_args_reader **out)
 void kt_args_reader_close(kt_args_reader *rd)
 {
     if (!rd) return;
+    if (rd->map) munmap((void *)rd->map, rd->map_len);
     kt_src_close(rd->src);
     free(rd->buf);
     free(rd->skip);
@@ -81,7 +103,7 @@ kt_status kt_args_reader_get(kt_args_reader *rd, uint32_t ev, const char **text,
     if (ev >= e->n || e->args_off[ev] == 0) return KT_EINPUT;
     uint64_t off = e->args_off[ev];
     size_t n = e->args_len[ev];
-    kt_status st = seek_to(rd, off);
+    kt_status st = rd->map ? (off + n <= rd->map_len ? KT_OK : KT_EINPUT) : seek_to(rd, off);
     if (st != KT_OK) return st;
     if (n + 1 > rd->cap) {
         char *b = realloc(rd->buf, n + 1);
@@ -89,7 +111,8 @@ kt_status kt_args_reader_get(kt_args_reader *rd, uint32_t ev, const char **text,
         rd->buf = b;
         rd->cap = n + 1;
     }
-    for (size_t got = 0; got < n;) {
+    if (rd->map) memcpy(rd->buf, rd->map + off, n);
+    for (size_t got = rd->map ? n : 0; got < n;) {
         ptrdiff_t k = kt_src_read(rd->src, rd->buf + got, n - got);
         if (k <= 0) return KT_EINPUT;
         got += (size_t)k;

@@ -1,0 +1,282 @@
+/*
+ * op_args.c — a cpu_op's recorded shapes from its raw args text, the
+ * Python reprs TraceLens prints them with, and dtype sizes (op_args.h).
+ */
+#include "analysis/perf/op_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A flat list of non-negative integers into v; -1 when it is anything else. */
+static int int_list(const kt_jtree *t, const kt_jnode *l, int64_t *v)
+{
+    if (!l || l->type != KT_J_ARR || l->nkids > KT_OP_MAX_DIMS) return -1;
+    int n = 0;
+    for (uint32_t k = l->first; k != UINT32_MAX; k = t->n[k].next) {
+        const kt_jnode *x = &t->n[k];
+        if (x->type != KT_J_NUM || !x->is_int || x->i < 0) return -1;
+        v[n++] = x->i;
+    }
+    return n;
+}
+
+static const char *str_at(const kt_jtree *t, const kt_jnode *l, size_t i)
+{
+    const kt_jnode *x = kt_jchild(t, l, i);
+    return x && x->type == KT_J_STR ? x->s : "";
+}
+
+void kt_op_args_clear(kt_op_args *a)
+{
+    kt_jtree keep = a->tree;
+    memset(a, 0, sizeof *a);
+    a->tree = keep;
+    a->tree.count = 0;
+}
+
+bool kt_op_args_parse(kt_op_args *a, const char *text, size_t len)
+{
+    const char *err;
+    kt_op_args_clear(a);
+    if (!kt_jtree_parse(&a->tree, text, len, &err)) return false;
+    const kt_jtree *t = &a->tree;
+    const kt_jnode *root = &t->n[0];
+    a->dims = kt_jobj_get(t, root, "Input Dims");
+    a->types = kt_jobj_get(t, root, "Input type");
+    a->strides = kt_jobj_get(t, root, "Input Strides");
+    a->concrete = kt_jobj_get(t, root, "Concrete Inputs");
+    a->has_dims = a->dims && a->dims->type == KT_J_ARR;
+    size_t n = a->has_dims ? a->dims->nkids : 0;
+    a->n = n < KT_OP_MAX_INPUTS ? n : KT_OP_MAX_INPUTS;
+    for (size_t i = 0; i < a->n; i++) {
+        kt_op_input *in = &a->in[i];
+        in->ndims = int_list(t, kt_jchild(t, a->dims, i), in->dims);
+        in->nstrides = int_list(t, kt_jchild(t, a->strides, i), in->strides);
+        in->type = str_at(t, a->types, i);
+        in->concrete = str_at(t, a->concrete, i);
+    }
+    return true;
+}
+
+void kt_op_args_free(kt_op_args *a)
+{
+    kt_jtree_free(&a->tree);
+    memset(a, 0, sizeof *a);
+}
+
+bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap)
+{
+    const char *s = text + v->off, *end = s + v->len;
+    size_t k = 0;
+    bool in_str = false;
+    for (; s < end; s++) {
+        char c = *s;
+        if (!in_str && (c == ' ' || c == '\n' || c == '\r' || c == '\t')) continue;
+        if (k + 1 >= cap) return false;
+        out[k++] = c;
+        if (in_str && c == '\\' && s + 1 < end) {
+            if (k + 1 >= cap) return false;
+            out[k++] = *++s;
+        } else if (c == '"') {
+            in_str = !in_str;
+        }
+    }
+    out[k] = '\0';
+    return true;
+}
+
+/* ---- Python reprs ---------------------------------------------------------- */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    bool failed;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n)
+{
+    if (b->failed) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
+
+void kt_py_float(double d, char *out, size_t outlen)
+{
+    char tmp[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+        if (strtod(tmp, NULL) == d) break;
+    }
+    /* Python writes 1e-05 as C does, but integral values with ".0" */
+    snprintf(out, outlen, "%s%s", tmp, strpbrk(tmp, ".eEni") ? "" : ".0");
+}
+
+static void put_float(sbuf *b, double d)
+{
+    char tmp[48];
+    kt_py_float(d, tmp, sizeof tmp);
+    puts_(b, tmp);
+}
+
+static void put_py_str(sbuf *b, const char *s, size_t n)
+{
+    /* Python picks double quotes only for strings with ' and no " */
+    bool dq = memchr(s, '\'', n) && !memchr(s, '"', n);
+    char q = dq ? '"' : '\'';
+    put(b, &q, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\\' || s[i] == q) put(b, "\\", 1);
+        if (s[i] == '\n') puts_(b, "\\n");
+        else put(b, &s[i], 1);
+    }
+    put(b, &q, 1);
+}
+
+static void repr(sbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
+{
+    char tmp[32];
+    switch (v->type) {
+    case KT_J_NULL: puts_(b, "None"); return;
+    case KT_J_BOOL: puts_(b, v->b ? "True" : "False"); return;
+    case KT_J_NUM:
+        if (v->is_int) {
+            snprintf(tmp, sizeof tmp, "%lld", (long long)v->i);
+            puts_(b, tmp);
+        } else {
+            put_float(b, v->d);
+        }
+        return;
+    case KT_J_STR: put_py_str(b, v->s, v->slen); return;
+    case KT_J_OBJ: /* not in shapes; a dict repr is close enough */
+    case KT_J_ARR: {
+        bool obj = v->type == KT_J_OBJ;
+        puts_(b, obj ? "{" : tuples ? "(" : "[");
+        for (uint32_t k = v->first; k != UINT32_MAX; k = t->n[k].next) {
+            if (k != v->first) puts_(b, ", ");
+            if (obj) {
+                put_py_str(b, t->n[k].key, strlen(t->n[k].key));
+                puts_(b, ": ");
+            }
+            repr(b, t, &t->n[k], tuples);
+        }
+        if (tuples && !obj && v->nkids == 1) puts_(b, ",");
+        puts_(b, obj ? "}" : tuples ? ")" : "]");
+        return;
+    }
+    }
+}
+
+char *kt_py_str_repr(const char *s, size_t n)
+{
+    sbuf b = { 0 };
+    put_py_str(&b, s, n);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples)
+{
+    sbuf b = { 0 };
+    if (v) repr(&b, t, v, tuples);
+    else puts_(&b, "None");
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+size_t kt_fmt_i64(int64_t v, char *out)
+{
+    char tmp[24];
+    size_t n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t k = 0;
+    if (v < 0) out[k++] = '-';
+    while (n) out[k++] = tmp[--n];
+    out[k] = '\0';
+    return k;
+}
+
+/* Called once per modelled op for each stride and shape: no printf. */
+void kt_py_int_tuple(const int64_t *v, int n, char *out, size_t outlen)
+{
+    size_t k = 0;
+    if (outlen < 4) {
+        if (outlen) out[0] = '\0';
+        return;
+    }
+    out[k++] = '(';
+    for (int i = 0; i < n; i++) {
+        if (k + 2 + 21 + 3 > outlen) break; /* ", " + digits + ",)\0" */
+        if (i) {
+            out[k++] = ',';
+            out[k++] = ' ';
+        }
+        k += kt_fmt_i64(v[i], out + k);
+    }
+    if (n == 1) out[k++] = ',';
+    out[k++] = ')';
+    out[k] = '\0';
+}
+
+/* ---- dtypes ------------------------------------------------------------------ */
+
+typedef struct dtype_info {
+    const char *name;
+    int bytes;
+    const char *precision;
+} dtype_info;
+
+static const dtype_info dtypes[] = {
+    { "float", 4, "fp32" },          { "double", 8, "fp64" },
+    { "c10::Half", 2, "fp16" },      { "c10::BFloat16", 2, "bf16" },
+    { "c10::Float8_e4m3fn", 1, "fp8" }, { "c10::Float8_e5m2", 1, "fp8" },
+    { "c10::Float8_e4m3fnuz", 1, "fp8" }, { "c10::Float8_e5m2fnuz", 1, "fp8" },
+    { "c10::complex<float>", 8, NULL }, { "c10::complex<double>", 16, NULL },
+    { "long int", 8, NULL },         { "int", 4, NULL },
+    { "short int", 2, NULL },        { "signed char", 1, "int8" },
+    { "unsigned char", 1, NULL },
+    /* no "bool": TraceLens moves no bytes it can count for bool tensors
+     * (Data Moved empty), and we print its numbers */
+};
+
+static const dtype_info *dtype_find(const char *type)
+{
+    for (size_t i = 0; type && i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (!strcmp(type, dtypes[i].name)) return &dtypes[i];
+    return NULL;
+}
+
+int kt_dtype_bytes(const char *type)
+{
+    const dtype_info *d = dtype_find(type);
+    return d ? d->bytes : 0;
+}
+
+const char *kt_dtype_precision(const char *type)
+{
+    const dtype_info *d = dtype_find(type);
+    return d ? d->precision : NULL;
+}

@@ -1,0 +1,138 @@
+/*
+ * perf.c — `kineta perf`: the reduce step and the tables (kineta.h).
+ *
+ * Each selected rank is mapped on its own (perf_rank.c) and the partials
+ * merged; the tables are then built from the merged groups
+ * (perf_ops_tables.c: the launcher tables; perf_model_tables.c: roofline
+ * sheets, headroom and the rest); this file picks the device spec, writes
+ * the notes and runs the steps in order.
+ */
+#include "analysis/perf/perf_tables.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kt_perf_options kt_perf_defaults(void) { return (kt_perf_options){ .top = 20 }; }
+
+static void note(perf_run *run, const char *level, const char *msg)
+{
+    kt_table_add_row(run->notes);
+    kt_table_set_str(run->notes, 0, level);
+    kt_table_set_str(run->notes, 1, msg);
+}
+
+static kt_status pick_spec(perf_run *run, const kt_rank_sel *sel, char *err, size_t errlen)
+{
+    char msg[256];
+    if (run->o.device_spec) {
+        if (!kt_device_spec_parse(run->o.device_spec, strlen(run->o.device_spec), &run->spec, err, errlen))
+            return KT_EUSAGE;
+        run->have_spec = true;
+    } else if (!run->o.tracelens) {
+        for (size_t i = 0; i < run->t->nranks && !run->have_spec; i++) {
+            const kt_rank *r = run->t->ranks[i];
+            if (!kt_rank_selected(sel, r->rank) || !r->ndevices) continue;
+            run->have_spec = kt_device_spec_for(kt_strtab_get(run->t->strs, r->device_names[0]), &run->spec);
+        }
+    }
+    if (run->have_spec) {
+        snprintf(msg, sizeof msg, "roofline against %s: %s", run->spec.name, run->spec.source);
+        note(run, "info", msg);
+    } else {
+        note(run, "info", run->o.tracelens && !run->o.device_spec
+                              ? "no roofline columns: --tracelens uses a device spec only when given (--device-spec)"
+                              : "no roofline columns: the trace names no GPU we know; give --device-spec FILE");
+    }
+    return KT_OK;
+}
+
+static void shape_notes(perf_run *run)
+{
+    char msg[320];
+    const kt_perf_partial *p = &run->all;
+    if (p->args_unreadable)
+        note(run, "warning",
+             "the trace file could not be re-read for op shapes (moved, changed or loaded from memory)");
+    if (p->no_shapes) {
+        snprintf(msg, sizeof msg,
+                 "%zu of %zu modelled op calls have no Input Dims: record the trace with "
+                 "torch.profiler.profile(record_shapes=True) to get FLOPs and bytes; timing columns only",
+                 p->no_shapes, p->modelled_calls);
+        note(run, "warning", msg);
+    }
+    if (p->bad_shapes) {
+        snprintf(msg, sizeof msg, "%zu op calls have shapes their model cannot use (see unmodelled_ops)",
+                 p->bad_shapes);
+        note(run, "warning", msg);
+    }
+}
+
+/* The per-call values of the tables with medians in ascending order, once
+ * (the other statistics do not depend on the order).                     */
+static void sort_calls(kt_perf_partial *p)
+{
+    kt_pgroups *all[] = { &p->unique, &p->unified, &p->models };
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        for (size_t i = 0; i < all[k]->n; i++) {
+            kt_pgroup *g = &all[k]->g[i];
+            qsort(g->busy_us, g->n, sizeof *g->busy_us, kt_pt_cmp_double);
+            if (all[k] != &p->models) qsort(g->v2, g->n, sizeof *g->v2, kt_pt_cmp_double);
+        }
+}
+
+static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel)
+{
+    for (size_t i = 0; i < run->t->nranks; i++) {
+        const kt_rank *r = run->t->ranks[i];
+        if (!kt_rank_selected(sel, r->rank)) continue;
+        kt_perf_partial part;
+        kt_status st = kt_perf_map_rank(run->t, r, !run->o.tracelens, &part);
+        if (st != KT_OK) return st;
+        if (!kt_perf_partial_merge(&run->all, &part)) return KT_ENOMEM;
+    }
+    return KT_OK;
+}
+
+kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
+                  char *err, size_t errlen)
+{
+    *out = NULL;
+    if (err && errlen) err[0] = '\0';
+    perf_run run = { .t = t, .o = opt ? *opt : kt_perf_defaults() };
+    run.all.gpu_first_us = INFINITY;
+    run.all.gpu_last_us = -INFINITY;
+    char dummy[8];
+    run.notes = kt_table_new("notes");
+    if (!run.notes) return KT_ENOMEM;
+    kt_table_add_col(run.notes, "level", KT_COL_STR, 0);
+    kt_table_add_col(run.notes, "message", KT_COL_STR, 0);
+    kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
+    if (st == KT_OK) st = map_ranks(&run, sel);
+    if (st != KT_OK) {
+        kt_table_free(run.notes);
+        kt_perf_partial_free(&run.all);
+        return st;
+    }
+    shape_notes(&run);
+    sort_calls(&run.all);
+    kt_table *tb[20];
+    size_t n = 0;
+    tb[n++] = kt_pt_ops_summary(&run);
+    tb[n++] = kt_pt_ops_by_category(&run);
+    tb[n++] = kt_pt_ops_unique_args(&run);
+    tb[n++] = kt_pt_unified_summary(&run);
+    tb[n++] = kt_pt_short_kernels(&run);
+    for (int f = 0; f < KT_PF__COUNT; f++) {
+        kt_table *s = kt_pt_family_sheet(&run, f);
+        if (s) tb[n++] = s;
+    }
+    if (run.have_spec) tb[n++] = kt_pt_headroom(&run);
+    tb[n++] = kt_pt_throughput_table(&run, false);
+    tb[n++] = kt_pt_throughput_table(&run, true);
+    tb[n++] = kt_pt_unmodelled(&run);
+    tb[n++] = run.notes;
+    kt_perf_partial_free(&run.all);
+    return kt_tables_from(tb, n, out);
+}

@@ -1,0 +1,514 @@
+/*
+ * perf_rank.c — the map step of `kineta perf` (perf_rank.h): one rank's
+ * kernel launchers grouped by name and category, its modelled ops
+ * evaluated from their shapes and grouped by name and parameters, and the
+ * FLOPs per family and per step.
+ */
+#include "analysis/perf/perf_rank.h"
+
+#include "analysis/perf/op_kernels.h"
+#include "model/index.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- process and thread names of the first call (metadata events) ------- */
+
+typedef struct meta_names {
+    uint32_t *ev;  /* M events naming processes, threads and labels */
+    size_t n;
+} meta_names;
+
+static bool meta_collect(const kt_trace *t, const kt_rank *r, meta_names *m)
+{
+    uint32_t pn = kt_strtab_find(t->strs, "process_name", 12), tn = kt_strtab_find(t->strs, "thread_name", 11),
+             pl = kt_strtab_find(t->strs, "process_labels", 14);
+    m->n = 0;
+    m->ev = NULL;
+    size_t cap = 0;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        uint32_t name = r->ev.name[ev];
+        if (r->ev.ph[ev] != 'M' || name == KT_NONE || (name != pn && name != tn && name != pl)) continue;
+        if (m->n == cap) {
+            cap = cap ? cap * 2 : 16;
+            uint32_t *p = realloc(m->ev, cap * sizeof *p);
+            if (!p) return false;
+            m->ev = p;
+        }
+        m->ev[m->n++] = ev;
+    }
+    return true;
+}
+
+/* "labels" of a process_labels event, read from its raw args. */
+static char *label_of(const kt_rank *r, uint32_t ev)
+{
+    char *text;
+    size_t len;
+    if (kt_event_args_json(r, ev, &text, &len) != KT_OK) return NULL;
+    kt_jtree jt = { 0 };
+    const char *err;
+    char *out = NULL;
+    if (kt_jtree_parse(&jt, text, len, &err)) {
+        const kt_jnode *l = kt_jobj_get(&jt, &jt.n[0], "labels");
+        if (l && l->type == KT_J_STR) out = strdup(l->s);
+    }
+    kt_jtree_free(&jt);
+    free(text);
+    return out;
+}
+
+static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, uint32_t op, kt_pgroup *g)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t ev = m->ev[i];
+        if (r->ev.pid[ev] != r->ev.pid[op]) continue;
+        const char *what = kt_strtab_get(t->strs, r->ev.name[ev]);
+        uint32_t s = kt_event_arg_str(r, ev, KT_ARG_META_NAME);
+        const char *val = s == KT_NONE ? NULL : kt_strtab_get(t->strs, s);
+        if (!strcmp(what, "process_name") && val && !g->process_name) g->process_name = strdup(val);
+        else if (!strcmp(what, "thread_name") && val && !g->thread_name && r->ev.tid[ev] == r->ev.tid[op])
+            g->thread_name = strdup(val);
+        else if (!strcmp(what, "process_labels") && !g->process_label) g->process_label = label_of(r, ev);
+    }
+}
+
+/* ---- one op, read once ------------------------------------------------------ */
+
+/* What the tables need of one op record: its name, shapes and model, and
+ * the four shape lists as compact JSON (the grouping keys; their Python
+ * reprs are made only for a group's first call).                          */
+typedef struct op_view {
+    const kt_op_rec *o;
+    const char *name;
+    kt_op_args *args;         /* the context's, parsed for this op        */
+    bool modelled;            /* the model evaluated                     */
+    kt_perf_eval eval;
+    const char *key[4];       /* compact JSON of the lists, NULL = absent */
+} op_view;
+
+typedef struct map_ctx {
+    const kt_trace *t;
+    const kt_rank *r;
+    const kt_op_map *m;
+    kt_args_reader *rd;
+    meta_names meta;
+    kt_perf_partial *p;
+    kt_op_args args;          /* reused for every op                      */
+    char *keys;               /* the views' key storage                   */
+    size_t keys_cap;
+    uint32_t *kd_name;        /* one op's GPU events for kernel_details  */
+    int32_t *kd_stream;
+    double *kd_dur;
+    struct by_dur_item *kd_items;
+    size_t kd_cap;
+} map_ctx;
+
+static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
+{
+    const kt_jnode *lists[4] = { v->args->dims, v->args->types, v->args->strides, v->args->concrete };
+    size_t need = 4 * (len + 1);
+    if (need > c->keys_cap) {
+        char *k = realloc(c->keys, need);
+        if (!k) return false;
+        c->keys = k;
+        c->keys_cap = need;
+    }
+    for (int i = 0; i < 4; i++) {
+        char *out = c->keys + (size_t)i * (len + 1);
+        v->key[i] = lists[i] && kt_json_compact(text, lists[i], out, len + 1) ? out : NULL;
+    }
+    return true;
+}
+
+static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
+{
+    const kt_rank *r = c->r;
+    memset(v, 0, sizeof *v);
+    v->o = o;
+    v->args = &c->args;
+    v->name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
+    const char *text = NULL;
+    size_t len = 0;
+    if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
+          kt_op_args_parse(&c->args, text, len))) {
+        kt_op_args_clear(&c->args);
+        len = 0;
+    }
+    if (o->role & KT_OPK_MODELLED) v->modelled = kt_perf_eval_op(o->family, v->name, &c->args, &v->eval);
+    return view_keys(c, v, text, len);
+}
+
+/* TraceLens's kernel_details[0]: its GPUEventAnalyser leaves an op's event
+ * list sorted by duration (stably), so the first is the shortest.        */
+static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
+{
+    uint32_t best = KT_NONE;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        uint32_t k = c->m->kev[o->kfirst + j];
+        if ((!direct_only || c->m->kdirect[o->kfirst + j]) && (best == KT_NONE || c->r->ev.dur[k] < c->r->ev.dur[best]))
+            best = k;
+    }
+    uint32_t name = best == KT_NONE ? KT_NONE : c->r->ev.name[best];
+    return name == KT_NONE ? NULL : kt_strtab_get(c->t->strs, name);
+}
+
+typedef struct by_dur_item {
+    int64_t dur; /* ns */
+    uint32_t pos, ev;
+} by_dur_item;
+
+/* Duration, then the time order they came in (a stable sort). */
+static int by_dur(const void *a, const void *b)
+{
+    const by_dur_item *x = a, *y = b;
+    if (x->dur != y->dur) return (x->dur > y->dur) - (x->dur < y->dur);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The op's GPU events (its own, or all below it) into g's kernel_details,
+ * in TraceLens's order (by duration).                                    */
+static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
+{
+    const kt_rank *r = c->r;
+    if (o->nk > c->kd_cap) {
+        size_t cap = o->nk * 2;
+        uint32_t *nm = realloc(c->kd_name, cap * sizeof *nm);
+        if (nm) c->kd_name = nm;
+        int32_t *st = nm ? realloc(c->kd_stream, cap * sizeof *st) : NULL;
+        if (st) c->kd_stream = st;
+        double *du = st ? realloc(c->kd_dur, cap * sizeof *du) : NULL;
+        if (du) c->kd_dur = du;
+        by_dur_item *it = du ? realloc(c->kd_items, cap * sizeof *it) : NULL;
+        if (!it) return false;
+        c->kd_items = it;
+        c->kd_cap = cap;
+    }
+    size_t n = 0;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        if (direct_only && !c->m->kdirect[o->kfirst + j]) continue;
+        uint32_t k = c->m->kev[o->kfirst + j];
+        c->kd_items[n] = (by_dur_item){ r->ev.dur[k] > 0 ? r->ev.dur[k] : 0, (uint32_t)n, k };
+        n++;
+    }
+    if (n > 1) qsort(c->kd_items, n, sizeof *c->kd_items, by_dur);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->kd_items[i].ev;
+        c->kd_name[i] = r->ev.name[k];
+        c->kd_stream[i] = r->ev.stream[k];
+        c->kd_dur[i] = (double)c->kd_items[i].dur / 1e3;
+    }
+    return kt_pgroup_add_kernels(g, c->kd_name, c->kd_stream, c->kd_dur, n);
+}
+
+/* key = parts joined by the unit separator; NULL parts read "None". */
+static char *join_key(const char *const *parts, size_t n)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++) len += (parts[i] ? strlen(parts[i]) : 4) + 1;
+    char *key = malloc(len), *o = key;
+    if (!key) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = parts[i] ? parts[i] : "None";
+        size_t k = strlen(p);
+        if (i) *o++ = '\x1f';
+        memcpy(o, p, k);
+        o += k;
+    }
+    *o = '\0';
+    return key;
+}
+
+/* The group of key parts in gs; a new one is set up from the op. */
+static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, const char *const *parts, size_t n, const op_view *v,
+                            bool *created)
+{
+    char *key = join_key(parts, n);
+    kt_pgroup *g = key ? kt_pgroups_get(gs, key, created) : NULL;
+    free(key);
+    if (!g || !*created) return g;
+    g->name = c->r->ev.name[v->o->ev];
+    g->rank = c->r->rank;
+    g->first_ev = v->o->ev;
+    return g;
+}
+
+static bool set_category(kt_pgroup *g, const char *cat)
+{
+    return (g->category = strdup(cat)) != NULL;
+}
+
+/* Tuple reprs as the group's shape strings ("" when absent). */
+static bool take_tuples(kt_pgroup *g, const op_view *v)
+{
+    const kt_op_args *a = v->args;
+    const kt_jnode *lists[4] = { a->dims, a->types, a->strides, a->concrete };
+    char **dst[4] = { &g->dims, &g->types, &g->strides, &g->concrete };
+    for (int i = 0; i < 4; i++)
+        if (!(*dst[i] = lists[i] ? kt_py_repr(&a->tree, lists[i], true) : strdup(""))) return false;
+    return true;
+}
+
+/* ---- launchers: ops_summary, ops_unique_args, short kernels ----------------- */
+
+static bool add_launcher(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const char *cat = kt_tl_op_category(v->name, first_kernel(c, o, true));
+    bool created;
+    kt_pgroup *g = group_for(c, &c->p->launchers, (const char *[]){ v->name, cat }, 2, v, &created);
+    if (!g || (created && !set_category(g, cat))) return false;
+    g->direct_sum_us += o->direct_us;
+    g->subtree_sum_us += o->subtree_us;
+    if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
+    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
+    g = group_for(c, &c->p->unique, parts, 5, v, &created);
+    if (!g) return false;
+    if (created) {
+        if (!set_category(g, cat) || !take_tuples(g, v)) return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+    }
+    g->direct_sum_us += o->direct_us;
+    g->subtree_sum_us += o->subtree_us;
+    return kt_pgroup_add_call(g, o->direct_us, o->subtree_us) && add_kernel_details(c, g, o, true);
+}
+
+/* TraceLens's short-kernel study: kernels under 10 µs by launching op,
+ * its shapes and the kernel. */
+static bool add_short_kernels(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const kt_rank *r = c->r;
+    if (r->ev.kind[o->ev] != KT_K_CPU_OP) return true;
+    for (uint32_t j = 0; j < o->nk; j++) {
+        uint32_t k = c->m->kev[o->kfirst + j];
+        if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL || r->ev.dur[k] >= 10000) continue;
+        const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
+        const char *parts[5] = { v->name, v->key[0], v->key[2], v->key[3], kname };
+        bool created;
+        kt_pgroup *g = group_for(c, &c->p->shorts, parts, 5, v, &created);
+        if (!g || (created && !take_tuples(g, v))) return false;
+        if (created) g->kernels[g->nkernels++] = r->ev.name[k];
+        double us = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
+        g->direct_sum_us += us;
+        if (!kt_pgroup_add_call(g, us, 0)) return false;
+    }
+    return true;
+}
+
+/* ---- modelled ops: the roofline sheets, unified_perf_summary ----------------- */
+
+/* name, then each parameter, unit-separated. */
+static char *model_key(const op_view *v)
+{
+    const char *parts[KT_PERF_MAX_PARAMS + 2] = { v->name };
+    char ints[KT_PERF_MAX_PARAMS][24];
+    size_t n = 1;
+    if (!v->modelled) {
+        parts[n++] = v->eval.why ? v->eval.why : "";
+    } else {
+        for (size_t i = 0; i < v->eval.nparams; i++) {
+            const kt_perf_param *p = &v->eval.p[i];
+            kt_fmt_i64(p->i, ints[i]);
+            parts[n++] = p->is_int ? ints[i] : p->s;
+        }
+    }
+    return join_key(parts, n);
+}
+
+static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy_us)
+{
+    size_t i = 0;
+    while (i < p->nsteps && p->steps[i].step < step) i++;
+    if (i == p->nsteps || p->steps[i].step != step) {
+        if (p->nsteps == p->cap_steps) {
+            size_t cap = p->cap_steps ? p->cap_steps * 2 : 8;
+            kt_perf_step *s = realloc(p->steps, cap * sizeof *s);
+            if (!s) return false;
+            p->steps = s;
+            p->cap_steps = cap;
+        }
+        memmove(&p->steps[i + 1], &p->steps[i], (p->nsteps - i) * sizeof *p->steps);
+        p->steps[i] = (kt_perf_step){ .step = step };
+        p->nsteps++;
+    }
+    p->steps[i].flops += flops;
+    p->steps[i].busy_us += busy_us;
+    p->steps[i].calls++;
+    return true;
+}
+
+static bool list_reprs(const op_view *v, kt_pgroup *g)
+{
+    const kt_op_args *a = v->args;
+    g->dims = kt_py_repr(&a->tree, a->dims, false);
+    g->types = kt_py_repr(&a->tree, a->types, false);
+    g->strides = kt_py_repr(&a->tree, a->strides, false);
+    g->concrete = kt_py_repr(&a->tree, a->concrete, false);
+    return g->dims && g->types && g->strides && g->concrete;
+}
+
+static bool add_model(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    kt_perf_partial *p = c->p;
+    p->modelled_calls++;
+    if (!v->modelled && !v->args->has_dims) p->no_shapes++;
+    else if (!v->modelled) p->bad_shapes++;
+    char *key = model_key(v);
+    bool created;
+    kt_pgroup *g = key ? kt_pgroups_get(&p->models, key, &created) : NULL;
+    free(key);
+    if (!g) return false;
+    if (created) {
+        g->name = c->r->ev.name[o->ev];
+        g->family = o->family;
+        g->rank = c->r->rank;
+        g->first_ev = o->ev;
+        g->modelled = v->modelled;
+        g->eval = v->eval;
+        if (!list_reprs(v, g)) return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+    }
+    for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
+    g->subtree_sum_us += o->subtree_us;
+    if (v->modelled && (o->role & KT_OPK_UNIFIED)) { /* outermost only: no FLOPs counted twice */
+        p->fam_calls[o->family]++;
+        p->fam_flops[o->family] += v->eval.flops;
+        p->fam_busy_us[o->family] += o->subtree_us;
+        if (!add_step(p, kt_event_step(c->r, o->ev), v->eval.flops, o->subtree_us)) return false;
+    }
+    return kt_pgroup_add_call(g, o->subtree_us, 0) && add_kernel_details(c, g, o, false);
+}
+
+static bool add_unified(map_ctx *c, const op_view *v)
+{
+    const kt_op_rec *o = v->o;
+    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
+    bool created;
+    kt_pgroup *g = group_for(c, &c->p->unified, parts, 5, v, &created);
+    if (!g) return false;
+    if (created) {
+        bool launcher_only = !(o->role & KT_OPK_MODELLED);
+        g->family = o->family;
+        g->modelled = v->modelled;
+        g->eval = v->eval;
+        if (!set_category(g, kt_tl_op_category(v->name, first_kernel(c, o, launcher_only))) || !take_tuples(g, v))
+            return false;
+        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+    }
+    g->subtree_sum_us += o->subtree_us;
+    for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
+    double cpu_us = (double)(c->r->ev.dur[o->ev] > 0 ? c->r->ev.dur[o->ev] : 0) / 1e3;
+    return kt_pgroup_add_call(g, o->subtree_us, cpu_us) && add_kernel_details(c, g, o, false);
+}
+
+/* TraceLens's total_time: first start to last end of the linked GPU events. */
+static void gpu_span(const kt_rank *r, kt_perf_partial *p)
+{
+    p->gpu_first_us = INFINITY;
+    p->gpu_last_us = -INFINITY;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        if (!kt_kind_is_gpu(r->ev.kind[ev]) || kt_gpu_launcher(r, ev) == KT_NONE) continue;
+        double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)(r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0) / 1e3;
+        p->gpu_first_us = s < p->gpu_first_us ? s : p->gpu_first_us;
+        p->gpu_last_us = e > p->gpu_last_us ? e : p->gpu_last_us;
+    }
+}
+
+static bool add_op(map_ctx *c, const kt_op_rec *o)
+{
+    op_view v;
+    bool ok = view_fill(c, o, &v);
+    if (ok && (o->role & KT_OPK_LAUNCHER)) ok = add_launcher(c, &v) && add_short_kernels(c, &v);
+    if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(c, &v);
+    if (ok && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
+    return ok;
+}
+
+typedef struct family_memo {
+    const kt_trace *t;
+    int8_t *fam;     /* by strtab id: -2 not looked up yet */
+    size_t n;
+    bool triton;
+} family_memo;
+
+static int family_of(void *ctx, uint32_t name)
+{
+    family_memo *f = ctx;
+    if (name >= f->n) return kt_perf_family_of(kt_strtab_get(f->t->strs, name), f->triton);
+    if (f->fam[name] == -2) f->fam[name] = (int8_t)kt_perf_family_of(kt_strtab_get(f->t->strs, name), f->triton);
+    return f->fam[name];
+}
+
+kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_perf_partial *out)
+{
+    memset(out, 0, sizeof *out);
+    family_memo fm = { t, NULL, kt_strtab_count(t->strs), triton };
+    fm.fam = malloc(fm.n ? fm.n : 1);
+    if (!fm.fam) return KT_ENOMEM;
+    memset(fm.fam, -2, fm.n);
+    kt_op_map m;
+    kt_status st = kt_op_map_build(t, r, family_of, &fm, &m);
+    free(fm.fam);
+    if (st != KT_OK) return st;
+    gpu_span(r, out);
+    map_ctx c = { .t = t, .r = r, .m = &m, .p = out };
+    if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
+    bool ok = meta_collect(t, r, &c.meta);
+    for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
+    kt_args_reader_close(c.rd);
+    kt_op_args_free(&c.args);
+    free(c.keys);
+    free(c.kd_name);
+    free(c.kd_stream);
+    free(c.kd_dur);
+    free(c.kd_items);
+    free(c.meta.ev);
+    kt_op_map_free(&m);
+    if (!ok) {
+        kt_perf_partial_free(out);
+        return KT_ENOMEM;
+    }
+    return KT_OK;
+}
+
+bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
+{
+    bool ok = kt_pgroups_merge(&dst->launchers, &src->launchers) && kt_pgroups_merge(&dst->unique, &src->unique) &&
+              kt_pgroups_merge(&dst->unified, &src->unified) && kt_pgroups_merge(&dst->models, &src->models) &&
+              kt_pgroups_merge(&dst->shorts, &src->shorts);
+    dst->gpu_first_us = src->gpu_first_us < dst->gpu_first_us ? src->gpu_first_us : dst->gpu_first_us;
+    dst->gpu_last_us = src->gpu_last_us > dst->gpu_last_us ? src->gpu_last_us : dst->gpu_last_us;
+    for (int f = 0; f < KT_PF__COUNT; f++) {
+        dst->fam_calls[f] += src->fam_calls[f];
+        dst->fam_flops[f] += src->fam_flops[f];
+        dst->fam_busy_us[f] += src->fam_busy_us[f];
+    }
+    for (size_t i = 0; ok && i < src->nsteps; i++) {
+        const kt_perf_step *s = &src->steps[i];
+        size_t calls = s->calls;
+        ok = add_step(dst, s->step, s->flops, s->busy_us);
+        for (size_t j = 0; ok && j < dst->nsteps; j++)
+            if (dst->steps[j].step == s->step) dst->steps[j].calls += calls - 1;
+    }
+    dst->modelled_calls += src->modelled_calls;
+    dst->no_shapes += src->no_shapes;
+    dst->bad_shapes += src->bad_shapes;
+    dst->args_unreadable |= src->args_unreadable;
+    kt_perf_partial_free(src);
+    return ok;
+}
+
+void kt_perf_partial_free(kt_perf_partial *p)
+{
+    kt_pgroups_free(&p->launchers);
+    kt_pgroups_free(&p->unique);
+    kt_pgroups_free(&p->unified);
+    kt_pgroups_free(&p->models);
+    kt_pgroups_free(&p->shorts);
+    free(p->steps);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,68 @@
+/*
+ * perf_tables.h — what the files building `kineta perf`'s tables share:
+ * the run (options, merged partials, device spec), column naming, the
+ * pandas-style statistics over a group's calls, TraceLens's
+ * kernel_details columns, the roofline, and the table builders.
+ */
+#ifndef KT_PERF_TABLES_H
+#define KT_PERF_TABLES_H
+
+#include "analysis/perf/device_spec.h"
+#include "analysis/perf/perf_rank.h"
+#include "output/table.h"
+
+typedef struct perf_run {
+    const kt_trace *t;
+    kt_perf_options o;
+    kt_perf_partial all;
+    bool have_spec;
+    kt_device_spec spec;
+    kt_table *notes;
+} perf_run;
+
+/* Statistics of a group's calls, as pandas aggregates them. */
+typedef struct agg {
+    double mean, median, std, min, max, sum;
+    size_t n;
+} agg;
+
+typedef struct roofline {
+    double time_us;        /* NaN when the spec lacks the precision */
+    bool compute_bound;
+} roofline;
+
+/* ---- perf_table_util.c ---- */
+const char *kt_pt_op_name(const perf_run *run, uint32_t name);
+const char *kt_pt_or_empty(const char *s);
+/* A column named TraceLens's way under --tracelens, ours otherwise. */
+size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *own, kt_col_type type, int prec);
+int kt_pt_cmp_double(const void *a, const void *b);
+/* mean, median, sample std, min, max, sum of v (reordered; NaNs left out). */
+agg kt_pt_aggregate(double *v, size_t n);
+/* The five (sum: six) columns <tl|own>_mean ... _max[, _sum]; the first. */
+size_t kt_pt_add_agg_cols(const perf_run *run, kt_table *t, const char *tl, const char *own, bool sum, int prec);
+void kt_pt_set_agg(kt_table *t, size_t c, const agg *a, bool sum);
+/* TraceLens's kernel_details columns (--tracelens only): add, then fill
+ * at *c (moved past them); false on OOM.                                 */
+void kt_pt_kernel_detail_cols(const perf_run *run, kt_table *t, const char *summary_name);
+bool kt_pt_set_kernel_details(const perf_run *run, kt_table *t, size_t *c, const kt_pgroup *g);
+/* Roofline time of a model against the run's spec (NaN without one). */
+roofline kt_pt_roofline_of(const perf_run *run, const kt_perf_eval *e);
+/* Per-call throughput value / busy time (TB/s or TFLOP/s for bytes, FLOPs). */
+void kt_pt_per_call(const kt_pgroup *g, double value, double *out);
+
+/* ---- perf_ops_tables.c: TraceLens's launcher sheets ---- */
+kt_table *kt_pt_ops_summary(const perf_run *run);
+kt_table *kt_pt_ops_by_category(const perf_run *run);
+kt_table *kt_pt_ops_unique_args(const perf_run *run);
+kt_table *kt_pt_unified_summary(const perf_run *run);
+kt_table *kt_pt_short_kernels(const perf_run *run);
+
+/* ---- perf_model_tables.c ---- */
+/* The roofline sheet of a family, NULL when it has no rows (or on OOM). */
+kt_table *kt_pt_family_sheet(const perf_run *run, int family);
+kt_table *kt_pt_headroom(const perf_run *run);
+kt_table *kt_pt_throughput_table(const perf_run *run, bool by_step);
+kt_table *kt_pt_unmodelled(const perf_run *run);
+
+#endif
