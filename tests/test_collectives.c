@@ -61,10 +61,10 @@ TEST(collectives_kind_and_dtype_names)
               KT_COLL_ALLGATHER);
     CHECK_INT(kt_coll_kind_from_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)"), KT_COLL_SENDRECV);
     CHECK_INT(kt_coll_kind_from_kernel("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"), KT_COLL_UNKNOWN);
-    CHECK_INT(kt_dtype_bytes("BFloat16"), 2);
-    CHECK_INT(kt_dtype_bytes("Long"), 8);
-    CHECK_INT(kt_dtype_bytes("Float"), 4);
-    CHECK_INT(kt_dtype_bytes("Mystery"), 0);
+    CHECK_INT(kt_comm_dtype_bytes("BFloat16"), 2);
+    CHECK_INT(kt_comm_dtype_bytes("Long"), 8);
+    CHECK_INT(kt_comm_dtype_bytes("Float"), 4);
+    CHECK_INT(kt_comm_dtype_bytes("Mystery"), 0);
     CHECK(kt_coll_implicit_sync(KT_COLL_ALLTOALL) && !kt_coll_implicit_sync(KT_COLL_BROADCAST));
 }
 

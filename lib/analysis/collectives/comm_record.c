@@ -78,7 +78,7 @@ kt_coll_kind kt_coll_kind_from_kernel(const char *name)
     return kt_coll_kind_from_arg(word);
 }
 
-int kt_dtype_bytes(const char *d)
+int kt_comm_dtype_bytes(const char *d)
 {
     static const struct { const char *name; int bytes; } table[] = {
         { "Float", 4 }, { "Int", 4 }, { "Long", 8 }, { "BFloat16", 2 }, { "Bool", 1 },

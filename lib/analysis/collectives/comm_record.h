@@ -68,6 +68,6 @@ const char *kt_coll_kind_name(kt_coll_kind k);
 bool kt_coll_implicit_sync(kt_coll_kind k);
 /* Bytes per element of a PyTorch dtype name as written ("Float", "BFloat16",
  * ...), 0 when unknown.                                                    */
-int kt_dtype_bytes(const char *dtype);
+int kt_comm_dtype_bytes(const char *dtype);
 
 #endif
