@@ -46,7 +46,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 col() { awk -v c="$1" '{ print $c }'; }
 
 loader() {
-    printf '| trace | JSON MB | events | `cat` s | `info` s | info / cat | peak RSS / JSON | .gz `info` s | gz speed / plain |\n'
+    printf '| trace | JSON MB | events | `cat` s | `info` s (CPU s) | info / cat | peak RSS / JSON | .gz `info` s (CPU s) | gz speed / plain |\n'
     printf '|---|---|---|---|---|---|---|---|---|\n'
     for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
         gz=$(gz_of "$f")
@@ -65,17 +65,21 @@ loader() {
         k=$(col 1 <"$out/info" | median)
         g=$(col 1 <"$out/gz" | median)
         rss=$(col 2 <"$out/info" | sort -n | tail -1)
-        echo "$(basename "$f") $bytes $events $c $k $g $rss" | awk '{
-            printf "| %s | %.0f | %.2f M | %.2f | %.2f | %.1fx | %.3f | %.2f | %.2f |\n",
-                   $1, $2 / 1e6, $3 / 1e6, $4, $5, $5 / $4, $7 * 1024 / $2, $6, $5 / $6 }'
+        kc=$(col 3 <"$out/info" | median)
+        gc=$(col 3 <"$out/gz" | median)
+        echo "$(basename "$f") $bytes $events $c $k $g $rss $kc $gc" | awk '{
+            printf "| %s | %.0f | %.2f M | %.2f | %.2f (%.2f) | %.1fx | %.3f | %.2f (%.2f) | %.2f |\n",
+                   $1, $2 / 1e6, $3 / 1e6, $4, $5, $8, $5 / $4, $7 * 1024 / $2, $6, $9, $5 / $6 }'
     done
 }
 
-# Each command's wall and CPU beside `kineta info` (the load alone) on the
-# same file, interleaved; "on top" = command - info.
+# Each command's CPU and wall beside `kineta info` (the load alone) on the
+# same file, interleaved; on top = command - info, and on top / info.  On a
+# shared machine the wall times include waiting for a core: CPU seconds
+# (user + system, all threads) are the figure to compare.
 commands() {
     set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters export
-    printf '| trace | info s (CPU s) |'
+    printf '| trace | info: wall s (CPU s) |'
     for c in "$@"; do printf ' %s |' "$c"; done
     printf '\n|---|---|'
     for c in "$@"; do printf -- '---|'; done
@@ -105,7 +109,7 @@ commands() {
         for c in "$@"; do
             w=$(col 1 <"$out/c.$c" | median)
             u=$(col 3 <"$out/c.$c" | median)
-            echo "$w $k $u $kc" | awk '{ printf " %+.2f s (%.2fx; CPU %+.2f) |", $1 - $2, ($1 - $2) / $2, $3 - $4 }'
+            echo "$w $k $u $kc" | awk '{ printf " CPU %+.2f s = %.2fx (wall %+.2f) |", $3 - $4, ($3 - $4) / $4, $1 - $2 }'
         done
         printf '\n'
     done
