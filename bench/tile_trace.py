@@ -67,8 +67,10 @@ def shifted(ev, k, dt, did, dstep):
     if k == 0:
         return ev
     ev = dict(ev)
-    if isinstance(ev.get("ts"), (int, float)):
+    if isinstance(ev.get("ts"), int):
         ev["ts"] = ev["ts"] + k * dt
+    elif isinstance(ev.get("ts"), float):  # µs with ns decimals: keep 3
+        ev["ts"] = round(ev["ts"] + k * dt, 3)
     if isinstance(ev.get("id"), int):
         ev["id"] = ev["id"] + k * did
     args = ev.get("args")
