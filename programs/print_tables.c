@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 #include "column_labels.h"
+#include "output/number_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,9 +35,11 @@ static void format_float(double v, int precision, int decimals, bool json, char 
         snprintf(buf, n, "%.15g", v);  /* shortest form that round-trips */
         if (strtod(buf, NULL) != v) snprintf(buf, n, "%.17g", v);
     } else if (precision >= 0) {
-        snprintf(buf, n, "%.*f", decimals >= 0 && decimals < precision ? decimals : precision, v);
+        int digits = decimals >= 0 && decimals < precision ? decimals : precision;
+        if (n < KT_NUMBER_TEXT_MAX || !kt_fixed_text(buf, v, digits)) snprintf(buf, n, "%.*f", digits, v);
     } else {
-        snprintf(buf, n, "%.*f", decimals >= 0 ? decimals : 6, v);
+        int digits = decimals >= 0 ? decimals : 6;
+        if (n < KT_NUMBER_TEXT_MAX || !kt_fixed_text(buf, v, digits)) snprintf(buf, n, "%.*f", digits, v);
         strip_zeros(buf);
     }
 }
@@ -47,7 +50,10 @@ static void cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool 
 {
     if (kt_table_is_null(t, r, c)) { buf[0] = '\0'; return; }
     switch (kt_table_col_type(t, c)) {
-    case KT_COL_INT: snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c)); break;
+    case KT_COL_INT:
+        if (n >= KT_NUMBER_TEXT_MAX) kt_int_text(buf, kt_table_int(t, r, c));
+        else snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c));
+        break;
     case KT_COL_FLOAT:
         format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
         break;

@@ -150,6 +150,18 @@ typedef struct kt_id_memo {
     int64_t value;
 } kt_id_memo;
 
+/* The bytes from one of an event's leading members' value to the next
+ * one's value (',', blanks, quoted key, ':', blanks) as this file writes
+ * them, learnt from the last event that had that member there
+ * (parse_event.c, fast_members): Kineto's, compact or re-indented
+ * layouts all then cost one 16-byte compare per member.  len 0: nothing
+ * learnt yet.                                                            */
+typedef struct kt_sep_memo {
+    char pat[16];
+    unsigned len;
+} kt_sep_memo;
+#define KT_SEP_SLOTS 24
+
 /* ---- the parser: one per file or per byte range of a file ----------------- */
 typedef enum {
     KT_PS_TOP_START,   /* before the top-level '{'                           */
@@ -188,6 +200,7 @@ typedef struct kt_parser {
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
     kt_arg_layout layouts[1 << KT_KIND_MEMO_BITS]; /* by kinds[] slot     */
     kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
+    kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */

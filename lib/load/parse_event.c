@@ -261,7 +261,11 @@ static arg_spec meta_arg(const char *key, size_t n)
 static void note_ns_resolution(kt_rank *r, const member *ts)
 {
     bool is_float = !ts->v; /* a missing ts is NaN in pandas: float too */
-    for (const char *c = ts->v; c && c < ts->vend && !is_float; c++)
+    const char *c = ts->v;
+    /* Integer ts (µs traces) never set the flag, so every event comes
+     * here: runs of 8 digits are passed a word at a time.                */
+    for (uint64_t w; c && ts->vend - c >= 8 && (memcpy(&w, c, 8), kt_leading_digits(w) == 8);) c += 8;
+    for (; c && c < ts->vend && !is_float; c++)
         is_float = *c == '.' || *c == 'e' || *c == 'E';
     r->ns_resolution |= is_float;
 }
@@ -950,17 +954,76 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
     return e;
 }
 
+/* The leading members' separators (kt_sep_memo slots): after each
+ * member's value, the bytes up to the next member's value.              */
+enum {
+    SEP_OPEN, /* after '{', up to ph's value */
+    SEP_PH_CAT, SEP_CAT_NAME, SEP_NAME_PID, SEP_PID_TID, SEP_TID_TS, SEP_TS_DUR, SEP_DUR_ARGS,
+    SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME, SEP_F_NAME_END,
+    SEP_I_CAT_S, SEP_I_S_NAME, SEP_I_NAME_PID, SEP_I_PID_TID, SEP_I_TID_TS, SEP_I_TS_ARGS,
+    SEP_COUNT
+};
+_Static_assert(SEP_COUNT <= KT_SEP_SLOTS, "kt_sep_memo slots");
+
+/* Where the separator being tried starts and which slot it is in: when
+ * it did not match, the next member's key is found the slow way and the
+ * bytes in between become the slot's pattern (sep_learn).               */
+typedef struct sep_state {
+    kt_sep_memo *seps;
+    const char *from;
+    int slot;
+} sep_state;
+
+/* The next member's value when the bytes at from are the slot's pattern;
+ * else NULL, and L remembers where the separator starts.                 */
+static inline const char *sep_match(sep_state *L, int slot, const char *from, const char *end)
+{
+    const kt_sep_memo *m = &L->seps[slot];
+    const char *v = m->len ? kt_match16(from, end, m->pat, m->len) : NULL;
+    if (v && (unsigned char)*v <= ' ') v = NULL; /* more blanks than learnt: not at the value */
+    if (!v) {
+        L->from = from;
+        L->slot = slot;
+    }
+    return v;
+}
+
+/* Remember [L->from, value) — found by fast_comma and fast_key, so only
+ * ',', blanks, the quoted key and ':' — as the slot's pattern.  It must
+ * start with the ',' (o->comma, o->q are set from it), except after '{'. */
+static inline void sep_learn(sep_state *L, const char *value)
+{
+    size_t n = (size_t)(value - L->from);
+    if (!L->from || n == 0 || n > 16 || (L->slot != SEP_OPEN && *L->from != ','))
+        return;
+    kt_sep_memo *m = &L->seps[L->slot];
+    memset(m->pat, 0, sizeof m->pat);
+    memcpy(m->pat, L->from, n);
+    m->len = (unsigned)n;
+}
+
+/* "args" after the last leading member: learnt only when its value
+ * follows `"args": ` (next_key finds the key 7 bytes before the value). */
+static inline void sep_learn_args(sep_state *L, kt_obj *o)
+{
+    const char *a = fast_key(o->q, o->end, KEY4('a', 'r', 'g', 's'));
+    if (a && a - L->from >= 8 && memcmp(a - 8, "\"args\": ", 8) == 0) sep_learn(L, a);
+}
+
 /* One member: its key, then read_value (an expression reading the value
  * at v_ into raw_event, NULL when it cannot), then ','.  On a mismatch the
  * function returns n (o->q stays at this member's start).  The separator
- * and the next member's key are first tried as one pattern, as Kineto
- * writes them (", \"name\": ", ",\n    \"ts\": "): then the next member
- * starts at its value (next_v); otherwise blanks are skipped one by one. */
-#define FAST_MEMBER(n, key, next_pattern, read_value)                         \
+ * and the next member's key are first tried as one pattern, the bytes the
+ * file had there in the last event (slot): then the next member starts at
+ * its value (next_v); otherwise blanks are skipped one by one and the
+ * separator learnt for the next event.                                   */
+#define FAST_MEMBER(n, slot, key, read_value)                                 \
     do {                                                                      \
         const char *v_ = next_v ? next_v : fast_key(o->q, o->end, key);       \
-        if (!v_ || !(v_ = read_value)) return n;                              \
-        if (!(next_v = kt_match16(v_, o->end, next_pattern))) {               \
+        if (!v_) return n;                                                    \
+        if (!next_v) sep_learn(L, v_);                                        \
+        if (!(v_ = read_value)) return n;                                     \
+        if (!(next_v = sep_match(L, slot, v_, o->end))) {                     \
             const char *c_ = fast_comma(v_, o->end);                          \
             if (!c_) return n;                                                \
             v_ = c_ - 1;                                                      \
@@ -968,10 +1031,6 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
         o->comma = v_;                                                        \
         o->q = v_ + 1;                                                        \
     } while (0)
-
-/* Kineto's separator and next key (kt_match16 patterns). */
-#define SEP(key) KT_PATTERN(", \"" key "\": ")
-#define LINE(key) KT_PATTERN(",\n    \"" key "\": ")
 
 /* A one-letter ph ("X", "f", ...). */
 static inline const char *fast_ph(const char *q, const char *end, member *m)
@@ -983,30 +1042,31 @@ static inline const char *fast_ph(const char *q, const char *end, member *m)
 
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
-static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char *next_v)
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char *next_v)
 {
-    FAST_MEMBER(N_EXPECTED, KEY2('i', 'd'), SEP("pid"), fast_int(v_, o->end, &e->id));
-    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), SEP("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), LINE("cat"), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), KT_PATTERN(","), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
+    FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, SEP_F_NAME_END, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     return N_EXPECTED;
 }
 
 /* Instant events after their ph, as Kineto writes them ([memory] events
  * by the thousand when memory is profiled): cat, s (not kept), name, pid,
  * tid, ts, and then args (*args_v, as for complete events).              */
-static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char *next_v,
+static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char *next_v,
                                    const char **args_v)
 {
     member scope; /* "s": read past, as the member loop does */
-    FAST_MEMBER(N_EXPECTED, KEY3('c', 'a', 't'), SEP("s"), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(N_EXPECTED, KEY1('s'), SEP("name"), fast_plain_string(v_, o->end, &scope));
-    FAST_MEMBER(N_EXPECTED, KEY4('n', 'a', 'm', 'e'), LINE("pid"), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(N_EXPECTED, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, KEY3('t', 'i', 'd'), LINE("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(N_EXPECTED, KEY2('t', 's'), LINE("args"), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, SEP_I_S_NAME, KEY1('s'), fast_plain_string(v_, o->end, &scope));
+    FAST_MEMBER(N_EXPECTED, SEP_I_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
 }
@@ -1014,29 +1074,29 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], c
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).  *args_v: the args value when the
- * "args" key followed dur as Kineto writes it, else NULL.                 */
-static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], const char **args_v)
+ * "args" key followed dur as in the last such event, else NULL.          */
+static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], kt_sep_memo *seps, const char **args_v)
 {
-    const char *next_v = kt_match16(o->q, o->end, KT_PATTERN("\n    \"ph\": ")); /* after '{' */
-    FAST_MEMBER(0, KEY2('p', 'h'), SEP("cat"), fast_ph(v_, o->end, &e->ph));
+    sep_state state = { seps, NULL, SEP_OPEN }, *L = &state; /* from: set on a mismatch */
+    const char *next_v = sep_match(L, SEP_OPEN, o->q, o->end); /* after '{' */
+    FAST_MEMBER(0, SEP_PH_CAT, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
         /* flows go on with "id", not with the "cat" guessed above */
-        return fast_flow_members(e, o, ids, kt_match16(o->comma, o->end, SEP("id")));
+        return fast_flow_members(e, o, ids, L, sep_match(L, SEP_PH_ID, e->ph.vend, o->end));
     }
-    if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, next_v, args_v);
+    if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, L, next_v, args_v);
     if (e->ph.v[1] != 'X') return 1;
-    FAST_MEMBER(1, KEY3('c', 'a', 't'), SEP("name"), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(2, KEY4('n', 'a', 'm', 'e'), SEP("pid"), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(3, KEY3('p', 'i', 'd'), SEP("tid"), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(4, KEY3('t', 'i', 'd'), LINE("ts"), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(5, KEY2('t', 's'), SEP("dur"), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(6, KEY3('d', 'u', 'r'), LINE("args"), fast_time(v_, o->end, &e->dur, NULL));
+    FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(2, SEP_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(6, SEP_DUR_ARGS, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur, NULL));
+    if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return 7;
 }
 #undef FAST_MEMBER
-#undef SEP
-#undef LINE
 #undef KEY1
 #undef KEY2
 #undef KEY3
@@ -1064,7 +1124,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     raw_event_init(&e);
     kt_obj o = { .q = s + 1, .end = end, .eof = eof };
     const char *args_v = NULL;
-    size_t at = fast_members(&e, &o, p->thread_ids, &args_v);
+    size_t at = fast_members(&e, &o, p->thread_ids, p->seps, &args_v);
     o.after_comma = at > 0;
     for (bool closed = false; !closed;) {
         kt_pair pr;

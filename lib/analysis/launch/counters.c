@@ -7,6 +7,7 @@
 #include "analysis/launch/membw_series.h"
 #include "analysis/launch/queue_series.h"
 #include "output/counter_trace.h"
+#include "output/number_text.h"
 #include "output/table.h"
 
 #include <inttypes.h>
@@ -28,6 +29,14 @@ typedef struct counter_text {
 
 static int put_ts(char *b, size_t cap, int64_t ns)
 {
+    if (ns >= 0 && cap >= 2 * KT_NUMBER_TEXT_MAX) { /* the common case without printf */
+        size_t n = kt_int_text(b, ns / 1000);
+        if (ns % 1000 == 0) return (int)n;
+        b[n] = '.';
+        for (int64_t i = 3, f = ns % 1000; i > 0; i--, f /= 10) b[n + (size_t)i] = (char)('0' + f % 10);
+        b[n + 4] = '\0';
+        return (int)n + 4;
+    }
     if (ns % 1000 == 0) return snprintf(b, cap, "%" PRId64, ns / 1000);
     return snprintf(b, cap, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
 }
@@ -35,7 +44,7 @@ static int put_ts(char *b, size_t cap, int64_t ns)
 /* pid as written: a number, or a string id as a JSON string. */
 static int put_pid(char *b, size_t cap, const kt_strtab *strs, int64_t pid)
 {
-    if (!kt_id_is_str(pid)) return snprintf(b, cap, "%" PRId64, pid);
+    if (!kt_id_is_str(pid)) return cap >= KT_NUMBER_TEXT_MAX ? (int)kt_int_text(b, pid) : snprintf(b, cap, "%" PRId64, pid);
     const char *s = kt_strtab_get(strs, kt_id_str(pid));
     size_t k = 0;
     if (cap) b[k++] = '"';
@@ -61,15 +70,28 @@ static int put_double(char *b, size_t cap, double v)
     return n;
 }
 
+static size_t put_text(char *b, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(b, s, n);
+    return n;
+}
+
+/* One event per queue point (most of the text): pieces copied, numbers
+ * written without printf.  cap >= MAX_EVENT (next_text).               */
 static int queue_event(const counter_text *c, const kt_step_point *p, char *b, size_t cap)
 {
-    char pid[256], ts[32];
-    put_pid(pid, sizeof pid, c->strs, p->pid);
-    put_ts(ts, sizeof ts, p->ts);
-    return snprintf(b, cap,
-                    ",\n  {\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": %s, \"ts\": %s, \"id\": %d, "
-                    "\"args\": {\"Queue Length\": %" PRId64 "}}",
-                    pid, ts, p->key, (int64_t)p->value);
+    (void)cap;
+    size_t n = put_text(b, ",\n  {\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": ");
+    n += (size_t)put_pid(b + n, 256, c->strs, p->pid);
+    n += put_text(b + n, ", \"ts\": ");
+    n += (size_t)put_ts(b + n, 2 * KT_NUMBER_TEXT_MAX, p->ts);
+    n += put_text(b + n, ", \"id\": ");
+    n += kt_int_text(b + n, p->key);
+    n += put_text(b + n, ", \"args\": {\"Queue Length\": ");
+    n += kt_int_text(b + n, (int64_t)p->value);
+    n += put_text(b + n, "}}");
+    return (int)n;
 }
 
 static int bw_event(const counter_text *c, const kt_step_point *p, char *b, size_t cap)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# bench/layouts.sh — the loader and every command on three trace layouts
+# (issue 16): the synthesizer's (Kineto's multi-line layout), a real trace
+# tiled in compact one-event-per-line layout (Python's json.dumps), and the
+# same re-indented with indent=2 (TraceLens's test traces).
+#   usage: bench/layouts.sh [BUILD_DIR] [loader|commands]...
+# The traces (~1 GiB each, plus gzip copies) are made once:
+#   $KINETA_BENCH_DIR/synth-1g.json      kineta-synth --size 1G --streams 3 --ns
+#   $KINETA_LAYOUT_DIR/real-1g.json      bench/tile_trace.py from
+#   $KINETA_LAYOUT_DIR/real-1g-indent2.json  ../shared/traces/hta/df_index_resolver
+# (defaults /tmp/kineta-bench and /tmp/kineta-layouts).  Each row is run
+# KINETA_BENCH_RUNS times (default 3), interleaved with `cat` of the same
+# file so both see the same machine: median wall, peak RSS, CPU (user+sys).
+# Command outputs (counters' trace copy, export's database) go to a
+# temporary directory under $KINETA_BENCH_OUT (else $TMPDIR or /tmp).
+set -eu
+here=$(dirname "$0")
+build=${1:-build}
+[ $# -gt 0 ] && shift
+parts=${*:-loader commands}
+make -s BUILD="$build" "$build/kineta" "$build/kineta-synth"
+synth_dir=${KINETA_BENCH_DIR:-/tmp/kineta-bench}
+dir=${KINETA_LAYOUT_DIR:-/tmp/kineta-layouts}
+src=${KINETA_LAYOUT_SRC:-$here/../../shared/traces/hta/df_index_resolver/df_index_resolver.json.gz}
+mkdir -p "$synth_dir" "$dir"
+synth=$synth_dir/synth-1g.json
+[ -f "$synth" ] || "$build/kineta-synth" --size 1G --streams 3 --ns -o "$synth" >/dev/null
+[ -f "$dir/real-1g.json" ] || python3 "$here/tile_trace.py" "$src" "$dir/real-1g.json" 1030 >/dev/null
+[ -f "$dir/real-1g-indent2.json" ] ||
+    python3 "$here/tile_trace.py" "$src" "$dir/real-1g-indent2.json" 1030 --indent 2 >/dev/null
+gz_of() { # a gzip copy beside the layout traces (the synthetic one is read-only)
+    gz=$dir/$(basename "$1").gz
+    [ -f "$gz" ] || gzip -c "$1" >"$gz"
+    echo "$gz"
+}
+out=$(mktemp -d "${KINETA_BENCH_OUT:-${TMPDIR:-/tmp}}/kineta-layouts.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+runs=${KINETA_BENCH_RUNS:-3}
+
+# One sample: "wall rss_kib cpu_s" of a command (output discarded).
+sample() {
+    /usr/bin/time -o "$out/time" -f '%e %M %U %S' "$@" >/dev/null 2>&1
+    tail -1 "$out/time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+col() { awk -v c="$1" '{ print $c }'; }
+
+loader() {
+    printf '| trace | JSON MB | events | `cat` s | `info` s (CPU s) | info / cat | peak RSS / JSON | .gz `info` s (CPU s) | gz speed / plain |\n'
+    printf '|---|---|---|---|---|---|---|---|---|\n'
+    for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
+        gz=$(gz_of "$f")
+        cat "$f" "$gz" >/dev/null
+        bytes=$(wc -c <"$f")
+        events=$("$build/kineta" info --format csv "$f" 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+        : >"$out/cat" && : >"$out/info" && : >"$out/gz"
+        i=0
+        while [ "$i" -lt "$runs" ]; do
+            sample cat "$f" >>"$out/cat"
+            sample "$build/kineta" info "$f" >>"$out/info"
+            sample "$build/kineta" info "$gz" >>"$out/gz"
+            i=$((i + 1))
+        done
+        c=$(col 1 <"$out/cat" | median)
+        k=$(col 1 <"$out/info" | median)
+        g=$(col 1 <"$out/gz" | median)
+        rss=$(col 2 <"$out/info" | sort -n | tail -1)
+        kc=$(col 3 <"$out/info" | median)
+        gc=$(col 3 <"$out/gz" | median)
+        echo "$(basename "$f") $bytes $events $c $k $g $rss $kc $gc" | awk '{
+            printf "| %s | %.0f | %.2f M | %.2f | %.2f (%.2f) | %.1fx | %.3f | %.2f (%.2f) | %.2f |\n",
+                   $1, $2 / 1e6, $3 / 1e6, $4, $5, $8, $5 / $4, $7 * 1024 / $2, $6, $9, $5 / $6 }'
+    done
+}
+
+# Each command's CPU and wall beside `kineta info` (the load alone) on the
+# same file, interleaved; on top = command - info, and on top / info.  On a
+# shared machine the wall times include waiting for a core: CPU seconds
+# (user + system, all threads) are the figure to compare.
+commands() {
+    set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters export
+    printf '| trace | info: wall s (CPU s) |'
+    for c in "$@"; do printf ' %s |' "$c"; done
+    printf '\n|---|---|'
+    for c in "$@"; do printf -- '---|'; done
+    printf '\n'
+    for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
+        cat "$f" >/dev/null
+        : >"$out/info"
+        for c in "$@"; do : >"$out/c.$c"; done
+        i=0
+        while [ "$i" -lt "$runs" ]; do
+            sample "$build/kineta" info "$f" >>"$out/info"
+            for c in "$@"; do
+                case $c in
+                counters) set_args="-o $out" ;;
+                export) set_args="--sqlite $out/x.db" ;;
+                *) set_args="" ;;
+                esac
+                # shellcheck disable=SC2086
+                sample "$build/kineta" "$c" $set_args "$f" >>"$out/c.$c"
+                rm -f "$out"/*.json "$out"/*.db
+            done
+            i=$((i + 1))
+        done
+        k=$(col 1 <"$out/info" | median)
+        kc=$(col 3 <"$out/info" | median)
+        printf '| %s | %.2f (%.2f) |' "$(basename "$f")" "$k" "$kc"
+        for c in "$@"; do
+            w=$(col 1 <"$out/c.$c" | median)
+            u=$(col 3 <"$out/c.$c" | median)
+            echo "$w $k $u $kc" | awk '{ printf " CPU %+.2f s = %.2fx (wall %+.2f) |", $3 - $4, ($3 - $4) / $4, $1 - $2 }'
+        done
+        printf '\n'
+    done
+}
+
+for p in $parts; do "$p"; echo; done
