@@ -1,0 +1,304 @@
+/*
+ * cache_map.c — a rank from its cache file, mapped instead of parsed.
+ *
+ * The file is mapped private and writable: the event columns and typed
+ * args point straight into the mapping (no copy; pages come from the page
+ * cache), and the few values that must change — string ids, when this
+ * run's string table gives the rank's strings other ids than the file's
+ * local ones — are rewritten in place, copy-on-write, never in the file.
+ * A cache file is trusted only after its header, key, layout, path, every
+ * section's bounds and checksum, and every string id check out; anything
+ * else returns false and the caller parses the input (and rewrites the
+ * cache file).
+ */
+#include "cache.h"
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct mapping {
+    unsigned char *base;
+    size_t len;
+    kt_cache_header h;
+} mapping;
+
+static const void *sec_ptr(const mapping *m, int id) { return m->base + m->h.sec[id].off; }
+static uint64_t sec_len(const mapping *m, int id) { return m->h.sec[id].len; }
+
+static bool header_ok(mapping *m, const kt_cache_key *key)
+{
+    if (m->len < sizeof m->h) return false;
+    memcpy(&m->h, m->base, sizeof m->h);
+    const kt_cache_header *h = &m->h;
+    return !memcmp(h->magic, KT_CACHE_MAGIC, sizeof h->magic) && h->version == KT_CACHE_VERSION &&
+           h->endian == KT_CACHE_ENDIAN && h->layout == kt_cache_layout() && h->file_bytes == m->len &&
+           h->header_sum == kt_cache_sum_of(h, offsetof(kt_cache_header, header_sum)) &&
+           !memcmp(&h->key, key, sizeof *key);
+}
+
+static bool sections_ok(const mapping *m)
+{
+    for (int i = 0; i < KT_CS__COUNT; i++) {
+        const kt_cache_section *s = &m->h.sec[i];
+        if (s->off < sizeof m->h || s->off % KT_CACHE_ALIGN || s->off > m->len || s->len > m->len - s->off)
+            return false;
+        if (kt_cache_sum_of(m->base + s->off, s->len) != s->sum) return false;
+    }
+    return true;
+}
+
+/* Every section holds as many values as the scalars say. */
+static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
+{
+    uint64_t n = s->nev;
+    static const struct { int id; uint64_t elem; } per_event[] = {
+        { KT_CS_TS, 8 }, { KT_CS_DUR, 8 }, { KT_CS_NAME, 4 }, { KT_CS_CAT, 4 }, { KT_CS_PH, 1 },
+        { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_PID, 4 }, { KT_CS_TID, 4 }, { KT_CS_STREAM, 4 },
+        { KT_CS_CORR, 4 }, { KT_CS_EXT_ID, 4 }, { KT_CS_ARGI, 4 }, { KT_CS_ARGS_OFF, 8 }, { KT_CS_ARGS_LEN, 4 },
+    };
+    if (n >= UINT32_MAX || s->nargs >= UINT32_MAX || s->nids > KT_ID_REFS_MAX) return false;
+    for (size_t i = 0; i < sizeof per_event / sizeof *per_event; i++)
+        if (sec_len(m, per_event[i].id) != n * per_event[i].elem) return false;
+    return sec_len(m, KT_CS_ARGS) == s->nargs * sizeof(kt_arg) && sec_len(m, KT_CS_IDS) == s->nids * 8 &&
+           sec_len(m, KT_CS_XCAT_ID) == s->nxcat * 4 && sec_len(m, KT_CS_XCAT_COUNT) == s->nxcat * 8 &&
+           sec_len(m, KT_CS_DEVICES) == s->ndevices * 4 && sec_len(m, KT_CS_STROFF) == (s->nstrings + 1) * 8 &&
+           (s->has_meta || sec_len(m, KT_CS_META) == 0);
+}
+
+/* ---- strings --------------------------------------------------------------------- */
+typedef struct remap {
+    uint32_t *global; /* by local id */
+    uint32_t n;
+    bool identity;    /* global[i] == i for every i: nothing to rewrite */
+} remap;
+
+static bool intern_strings(const mapping *m, uint32_t n, kt_strtab *strs, remap *rm)
+{
+    const uint64_t *off = sec_ptr(m, KT_CS_STROFF);
+    const char *bytes = sec_ptr(m, KT_CS_STRBYTES);
+    uint64_t total = sec_len(m, KT_CS_STRBYTES);
+    *rm = (remap){ .global = malloc((n ? n : 1) * sizeof *rm->global), .n = n, .identity = true };
+    if (!rm->global || off[0] != 0 || off[n] != total) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (off[i + 1] < off[i] || off[i + 1] > total) return false;
+        rm->global[i] = kt_strtab_intern(strs, bytes + off[i], off[i + 1] - off[i]);
+        if (rm->global[i] == KT_NONE) return false;
+        rm->identity &= rm->global[i] == i;
+    }
+    return true;
+}
+
+/* One string id through the map; false when the file's id is out of range. */
+static bool map_id(const remap *rm, uint32_t *id)
+{
+    if (*id == KT_NONE) return true;
+    if (*id >= rm->n) return false;
+    if (!rm->identity) *id = rm->global[*id];
+    return true;
+}
+
+static bool map_column(const remap *rm, uint32_t *col, size_t n)
+{
+    if (rm->identity) { /* check only: writing would copy every page */
+        for (size_t i = 0; i < n; i++)
+            if (col[i] != KT_NONE && col[i] >= rm->n) return false;
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!map_id(rm, &col[i])) return false;
+    return true;
+}
+
+static bool map_args(const remap *rm, kt_arg *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        kt_arg *a = &args[i];
+        if (a->type > KT_ARGT_STR) return false;
+        if (a->key >= KT_ARG_DYNAMIC) {
+            uint32_t id = a->key - KT_ARG_DYNAMIC;
+            if (!map_id(rm, &id)) return false;
+            if (!rm->identity) a->key = KT_ARG_DYNAMIC + id;
+        }
+        if (a->type == KT_ARGT_STR) {
+            uint32_t id = a->v.s;
+            if (!map_id(rm, &id)) return false;
+            if (!rm->identity) a->v.s = id;
+        }
+    }
+    return true;
+}
+
+/* ---- the rank ---------------------------------------------------------------------- */
+static void set_scalars(kt_rank *r, const kt_cache_scalars *s)
+{
+    r->world_size = (int)s->world_size;
+    r->schema_version = s->schema_version;
+    r->base_time_ns = s->base_time_ns;
+    r->gzip = s->gzip;
+    r->file_bytes = s->file_bytes;
+    r->json_bytes = s->json_bytes;
+    r->total_events = s->total_events;
+    r->ns_resolution = s->ns_resolution;
+    r->events_end = s->events_end;
+    r->has_base_time = s->has_base_time;
+    memcpy(r->by_ph, s->by_ph, sizeof r->by_ph);
+    r->summary.first_ts = s->first_ts;
+    r->summary.last_end = s->last_end;
+    r->summary.origin = s->origin;
+    r->summary.gpu_work = s->gpu_work;
+    r->summary.hip_calls = s->hip_calls;
+    r->summary.cuda_calls = s->cuda_calls;
+    r->summary.mtia_calls = s->mtia_calls;
+}
+
+static void point_columns(kt_rank *r, const mapping *m, size_t n)
+{
+    kt_events *e = &r->ev;
+#define P(col, id) e->col = (void *)sec_ptr(m, id)
+    P(ts, KT_CS_TS); P(dur, KT_CS_DUR); P(name, KT_CS_NAME); P(cat, KT_CS_CAT); P(ph, KT_CS_PH);
+    P(kind, KT_CS_KIND); P(nargs, KT_CS_NARGS); P(pid, KT_CS_PID); P(tid, KT_CS_TID);
+    P(stream, KT_CS_STREAM); P(corr, KT_CS_CORR); P(ext_id, KT_CS_EXT_ID); P(argi, KT_CS_ARGI);
+    P(args_off, KT_CS_ARGS_OFF); P(args_len, KT_CS_ARGS_LEN);
+#undef P
+    e->n = e->cap = n;
+    e->mapped = true;
+}
+
+/* The id table, re-put value by value so its hash is rebuilt; each value
+ * must get the next index, as when it was written.                       */
+static bool restore_ids(kt_rank *r, const mapping *m, uint64_t n, const remap *rm)
+{
+    const int64_t *v = sec_ptr(m, KT_CS_IDS);
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t x = v[i];
+        int32_t col;
+        if (kt_id_is_str(x)) {
+            uint32_t id = kt_id_str(x);
+            if (!map_id(rm, &id) || id == KT_NONE) return false;
+            x = KT_STRID_TAG | id;
+        }
+        if ((x >= KT_ID_SMALL_MIN && x <= KT_ID_SMALL_MAX) || !kt_rank_id_put_big(r, x, &col) ||
+            r->ids.n != i + 1)
+            return false;
+    }
+    return true;
+}
+
+/* A string-id table copied out of the mapping, in this run's ids. */
+static bool copy_strids(const mapping *m, int id, size_t n, const remap *rm, uint32_t **out)
+{
+    *out = malloc((n ? n : 1) * sizeof **out);
+    if (!*out) return false;
+    memcpy(*out, sec_ptr(m, id), n * sizeof **out);
+    for (size_t i = 0; i < n; i++)
+        if (!map_id(rm, &(*out)[i])) return false;
+    return true;
+}
+
+static bool restore_tables(kt_rank *r, const mapping *m, const kt_cache_scalars *s, const remap *rm)
+{
+    r->nxcat = s->nxcat;
+    r->ndevices = s->ndevices;
+    r->xcat_count = malloc((s->nxcat ? s->nxcat : 1) * sizeof *r->xcat_count);
+    if (!r->xcat_count || !copy_strids(m, KT_CS_XCAT_ID, s->nxcat, rm, &r->xcat_id) ||
+        !copy_strids(m, KT_CS_DEVICES, s->ndevices, rm, &r->device_names))
+        return false;
+    memcpy(r->xcat_count, sec_ptr(m, KT_CS_XCAT_COUNT), s->nxcat * sizeof *r->xcat_count);
+    if (s->backend > KT_NONE) return false;
+    r->backend = (uint32_t)s->backend;
+    if (!map_id(rm, &r->backend)) return false;
+    if (s->has_meta && !(r->meta_json = strndup(sec_ptr(m, KT_CS_META), sec_len(m, KT_CS_META))))
+        return false;
+    return true;
+}
+
+static bool restore_diags(const mapping *m, kt_file_job *j)
+{
+    const unsigned char *p = sec_ptr(m, KT_CS_DIAGS), *end = p + sec_len(m, KT_CS_DIAGS);
+    while (p < end) {
+        uint32_t lv, len;
+        int64_t off;
+        if ((size_t)(end - p) < 16) return false;
+        memcpy(&lv, p, 4);
+        memcpy(&len, p + 4, 4);
+        memcpy(&off, p + 8, 8);
+        p += 16;
+        if (lv > KT_DIAG_ERROR || len > (size_t)(end - p)) return false;
+        if (!kt_diags_add(&j->diags, (kt_diag_level)lv, j->path, off, "%.*s", (int)len, (const char *)p))
+            return false;
+        p += len;
+    }
+    return true;
+}
+
+static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *strs)
+{
+    kt_cache_scalars s;
+    if (sec_len(m, KT_CS_SCALARS) != sizeof s) return false;
+    memcpy(&s, sec_ptr(m, KT_CS_SCALARS), sizeof s);
+    if (!sizes_ok(m, &s)) return false;
+    remap rm;
+    bool ok = intern_strings(m, (uint32_t)s.nstrings, strs, &rm) && s.nstrings < KT_NONE;
+    set_scalars(r, &s);
+    point_columns(r, m, s.nev);
+    r->args = (kt_arg *)sec_ptr(m, KT_CS_ARGS);
+    r->nargs = r->cap_args = s.nargs;
+    ok = ok && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
+         map_args(&rm, r->args, s.nargs) && restore_ids(r, m, s.nids, &rm) && restore_tables(r, m, &s, &rm) &&
+         restore_diags(m, j);
+    j->dist_rank = s.dist_rank;
+    free(rm.global);
+    return ok;
+}
+
+static bool map_file(const char *name, mapping *m)
+{
+    int fd = open(name, O_RDONLY);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= sizeof m->h;
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE; /* one pass over the page cache, not a fault per page */
+#endif
+    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, flags, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (p == MAP_FAILED) return false;
+    m->base = p;
+    m->len = (size_t)st.st_size;
+    return true;
+}
+
+bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path, kt_file_job *j,
+                  kt_strtab *strs)
+{
+    char name[4096];
+    mapping m = { 0 };
+    if (!kt_cache_file_name(dir, key, name, sizeof name) || !map_file(name, &m)) return false;
+    size_t plen = strlen(abs_path);
+    if (!header_ok(&m, key) || !sections_ok(&m) || sec_len(&m, KT_CS_PATH) != plen ||
+        memcmp(sec_ptr(&m, KT_CS_PATH), abs_path, plen) != 0) {
+        munmap(m.base, m.len);
+        return false;
+    }
+    kt_rank *r = kt_rank_new();
+    if (!r) {
+        munmap(m.base, m.len);
+        return false;
+    }
+    r->cache_map = m.base;
+    r->cache_map_len = m.len;
+    if (!(r->file = strdup(j->path)) || !build_rank(r, &m, j, strs)) {
+        kt_rank_free(r);
+        kt_diags_clear(&j->diags);
+        j->dist_rank = -1;
+        return false;
+    }
+    j->rank = r;
+    return true;
+}
