@@ -77,7 +77,7 @@ typedef struct kt_cache_scalars {
 /* ---- cache_key.c ---------------------------------------------------------- */
 /* Streaming 64-bit checksum (not cryptographic: it detects damage). */
 typedef struct kt_cache_sum {
-    uint64_t lane[4];
+    uint64_t lane[8];
     unsigned char tail[32];
     size_t ntail;
     uint64_t total;

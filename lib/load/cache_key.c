@@ -35,20 +35,24 @@ static uint64_t load64(const unsigned char *p)
 
 void kt_cache_sum_init(kt_cache_sum *s)
 {
-    *s = (kt_cache_sum){ .lane = { P1 + P2, P2, 0, (uint64_t)0 - P1 } };
+    *s = (kt_cache_sum){ .lane = { 0 } };
 }
 
-/* Four independent lanes of 8 bytes each: a 32-byte block per round. */
+/* Fletcher-style over four 64-bit lanes (lane[k] the sums, lane[k+4] the
+ * sums of sums, so the order of words counts): a 32-byte block per round,
+ * with no multiply chain, so it runs at
+ * memory speed: the checksum must not cost more than reading the model.
+ * The final mix is in sum_final.                                        */
 static void blocks(kt_cache_sum *s, const unsigned char *p, size_t nblocks)
 {
-    uint64_t a = s->lane[0], b = s->lane[1], c = s->lane[2], d = s->lane[3];
+    uint64_t a0 = s->lane[0], a1 = s->lane[1], a2 = s->lane[2], a3 = s->lane[3];
+    uint64_t b0 = s->lane[4], b1 = s->lane[5], b2 = s->lane[6], b3 = s->lane[7];
     for (size_t i = 0; i < nblocks; i++, p += 32) {
-        a = rotl(a + load64(p) * P2, 31) * P1;
-        b = rotl(b + load64(p + 8) * P2, 31) * P1;
-        c = rotl(c + load64(p + 16) * P2, 31) * P1;
-        d = rotl(d + load64(p + 24) * P2, 31) * P1;
+        a0 += load64(p), a1 += load64(p + 8), a2 += load64(p + 16), a3 += load64(p + 24);
+        b0 += a0, b1 += a1, b2 += a2, b3 += a3;
     }
-    s->lane[0] = a, s->lane[1] = b, s->lane[2] = c, s->lane[3] = d;
+    s->lane[0] = a0, s->lane[1] = a1, s->lane[2] = a2, s->lane[3] = a3;
+    s->lane[4] = b0, s->lane[5] = b1, s->lane[6] = b2, s->lane[7] = b3;
 }
 
 void kt_cache_sum_add(kt_cache_sum *s, const void *data, size_t len)
@@ -70,8 +74,8 @@ void kt_cache_sum_add(kt_cache_sum *s, const void *data, size_t len)
 
 uint64_t kt_cache_sum_final(const kt_cache_sum *s)
 {
-    uint64_t h = rotl(s->lane[0], 1) + rotl(s->lane[1], 7) + rotl(s->lane[2], 12) + rotl(s->lane[3], 18);
-    h ^= s->total * P1;
+    uint64_t h = s->total * P1;
+    for (int k = 0; k < 8; k++) h = rotl(h ^ (s->lane[k] * P2), 31) * P1;
     for (size_t i = 0; i < s->ntail; i++) h = rotl(h ^ (s->tail[i] * P1), 11) * P2;
     h ^= h >> 33;
     h *= P2;

@@ -266,9 +266,15 @@ static bool map_file(const char *name, mapping *m)
 #ifdef MAP_POPULATE
     flags |= MAP_POPULATE; /* one pass over the page cache, not a fault per page */
 #endif
-    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, flags, fd, 0) : MAP_FAILED;
+    /* Populated read-only, then made writable: populating a writable private
+     * mapping would copy every page; this way only pages written are.     */
+    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0) : MAP_FAILED;
     close(fd);
     if (p == MAP_FAILED) return false;
+    if (mprotect(p, (size_t)st.st_size, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, (size_t)st.st_size);
+        return false;
+    }
     m->base = p;
     m->len = (size_t)st.st_size;
     return true;
