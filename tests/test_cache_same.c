@@ -1,11 +1,12 @@
 /* test_cache_same.c — a trace mapped from the columnar cache is the trace
  * as parsed: every shared trace gives the same model (columns, args, ids,
- * strings, counts, reports) and the same tables (info, kernels, temporal,
+ * strings, counts, reports, indexes) and the same tables (info, kernels, temporal,
  * idle, launch, queue, counters; as written and under --hta-compat) from
  * its cache file as from its JSON, alone and beside other ranks (whose
  * strings give it other string ids than its cache file's).             */
 #include "../programs/cli.h"
 #include "fixture.h"
+#include "model/index.h"
 #include "model_compare.h"
 #include "oracle.h"
 #include "test.h"
@@ -87,6 +88,38 @@ static void check_same_rank_facts(const kt_trace *a, const kt_rank *x, const kt_
     CHECK(same_strids(a, &x->backend, b, &y->backend, 1));
 }
 
+static bool same_steps(const kt_step *a, const kt_step *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].num != b[i].num || a[i].ev != b[i].ev || a[i].ts != b[i].ts || a[i].dur != b[i].dur) return false;
+    return true;
+}
+
+/* The indexes restored from the cache file are the ones built after parsing. */
+static void check_same_index(const kt_rank *x, const kt_rank *y)
+{
+    const kt_index *a = x->idx, *b = y->idx;
+    CHECK(a && b);
+    if (!a || !b) return;
+    CHECK_INT(a->nstreams, b->nstreams);
+    for (size_t i = 0; i < a->nstreams && i < b->nstreams; i++) {
+        CHECK_INT(a->streams[i].device, b->streams[i].device);
+        CHECK_INT(a->streams[i].stream, b->streams[i].stream);
+        CHECK_INT(a->streams[i].n, b->streams[i].n);
+        if (a->streams[i].n == b->streams[i].n)
+            CHECK(!memcmp(a->streams[i].ev, b->streams[i].ev, a->streams[i].n * sizeof *a->streams[i].ev));
+    }
+    CHECK(!memcmp(a->link, b->link, x->ev.n * sizeof *a->link));
+    CHECK_INT(a->launched_len, b->launched_len);
+    if (a->launched_len == b->launched_len) CHECK(!memcmp(a->launched, b->launched, a->launched_len * 4));
+    CHECK_INT(a->ncpu_steps, b->ncpu_steps);
+    CHECK_INT(a->ngpu_steps, b->ngpu_steps);
+    if (a->ncpu_steps == b->ncpu_steps) CHECK(same_steps(a->cpu_steps, b->cpu_steps, a->ncpu_steps));
+    if (a->ngpu_steps == b->ngpu_steps) CHECK(same_steps(a->gpu_steps, b->gpu_steps, a->ngpu_steps));
+    CHECK_INT(a->cpu_step_maxdur, b->cpu_step_maxdur);
+    CHECK_INT(a->gpu_step_maxdur, b->gpu_step_maxdur);
+}
+
 TEST(cache_maps_the_same_model_for_every_shared_trace)
 {
     NEED_SHARED();
@@ -104,6 +137,7 @@ TEST(cache_maps_the_same_model_for_every_shared_trace)
             CHECK(all_mapped(mapped));
             kt_check_same_model(fresh, mapped, true);
             check_same_rank_facts(fresh, fresh->ranks[0], mapped, mapped->ranks[0]);
+            check_same_index(fresh->ranks[0], mapped->ranks[0]);
             compared++;
         }
         kt_trace_free(fresh);
@@ -243,4 +277,27 @@ TEST(cache_remaps_string_ids_beside_other_ranks)
     kt_trace_free(fresh);
     kt_trace_free(mixed);
     cache_dir_free(dir);
+}
+
+/* A cache file written under --hta-compat (the model as parsed, no indexes:
+ * compat builds them after filtering) serves a plain run, and the reverse. */
+TEST(cache_is_shared_by_plain_and_hta_compat_runs)
+{
+    NEED_SHARED();
+    const char *p[] = { kt_test_shared_path("traces/hta/ns_resolution_trace") };
+    for (int first = 0; first <= 1; first++) {
+        char *dir = cache_dir_new();
+        kt_trace *writer = NULL, *fresh = NULL, *mapped = NULL;
+        CHECK_INT(load_opt(p, 1, dir, first, &writer), KT_OK);
+        CHECK_INT(load_opt(p, 1, NULL, !first, &fresh), KT_OK);
+        CHECK_INT(load_opt(p, 1, dir, !first, &mapped), KT_OK);
+        if (fresh && mapped) {
+            CHECK(all_mapped(mapped));
+            check_same_tables(fresh, mapped, first ? "plain run on a compat run's cache" : "compat run on a plain run's cache");
+        }
+        kt_trace_free(writer);
+        kt_trace_free(fresh);
+        kt_trace_free(mapped);
+        cache_dir_free(dir);
+    }
 }

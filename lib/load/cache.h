@@ -43,6 +43,9 @@ enum {
     KT_CS_ARGS_OFF, KT_CS_ARGS_LEN,
     KT_CS_ARGS, KT_CS_IDS, KT_CS_XCAT_ID, KT_CS_XCAT_COUNT, KT_CS_DEVICES,
     KT_CS_META, KT_CS_DIAGS,
+    /* the indexes the loader builds (model/index.h), when it built them */
+    KT_CS_IDX_STREAMS, KT_CS_IDX_STREAM_EVENTS, KT_CS_IDX_LINK, KT_CS_IDX_LAUNCHED,
+    KT_CS_IDX_CPU_STEPS, KT_CS_IDX_GPU_STEPS,
     KT_CS__COUNT
 };
 
@@ -72,7 +75,18 @@ typedef struct kt_cache_scalars {
     uint64_t gpu_work, hip_calls, cuda_calls, mtia_calls;
     uint64_t backend;       /* local string id or KT_NONE                  */
     uint64_t nev, nargs, nids, nxcat, ndevices, nstrings, has_meta;
+    uint64_t has_index, nstreams, nstream_events, launched_len, ncpu_steps, ngpu_steps;
+    int64_t cpu_step_maxdur, gpu_step_maxdur;
 } kt_cache_scalars;
+
+/* Index records without pointers or padding (KT_CS_IDX_STREAMS / _STEPS). */
+typedef struct kt_cache_stream {
+    int64_t device, stream;
+    uint64_t first, n;       /* its events: stream_events[first .. first+n) */
+} kt_cache_stream;
+typedef struct kt_cache_step {
+    int64_t num, ev, ts, dur;
+} kt_cache_step;
 
 /* ---- cache_key.c ---------------------------------------------------------- */
 /* Streaming 64-bit checksum (not cryptographic: it detects damage). */
@@ -96,9 +110,10 @@ bool kt_cache_file_name(const char *dir, const kt_cache_key *key, char *out, siz
 
 /* ---- cache_map.c ------------------------------------------------------------
  * Fill j (rank, reports, distributedInfo rank) from the cache file for
- * j->path when it is valid for key; false (nothing changed) otherwise.    */
+ * j->path when it is valid for key; false (nothing changed) otherwise.
+ * with_index: restore the rank's indexes too when the file has them.      */
 bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path, kt_file_job *j,
-                  kt_strtab *strs);
+                  kt_strtab *strs, bool with_index);
 
 /* ---- cache_write.c ----------------------------------------------------------
  * Write j's freshly parsed rank into dir (created if missing) under key,
@@ -115,7 +130,8 @@ typedef struct kt_cache_ticket {
 } kt_cache_ticket;
 /* Before parsing j: true when j was filled from the cache (j->status set). */
 bool kt_cache_load_job(const kt_load_ctx *ctx, kt_file_job *j, kt_cache_ticket *t);
-/* After parsing j successfully: write its cache file (a note on failure). */
+/* After parsing j successfully (and building its indexes, which are
+ * written too when built): write its cache file (a note on failure).     */
 void kt_cache_store_job(const kt_load_ctx *ctx, kt_file_job *j, const kt_cache_ticket *t);
 
 #endif /* KT_LOAD_CACHE_H */

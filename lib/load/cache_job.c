@@ -12,7 +12,9 @@ bool kt_cache_load_job(const kt_load_ctx *ctx, kt_file_job *j, kt_cache_ticket *
 {
     const char *dir = ctx->opt && !j->buf ? ctx->opt->cache_dir : NULL;
     t->keyed = dir && dir[0] && kt_cache_key_of(j->path, &t->key, t->abs_path, sizeof t->abs_path);
-    if (!t->keyed || !kt_cache_map(dir, &t->key, t->abs_path, j, ctx->strs)) return false;
+    if (!t->keyed) return false;
+    /* under --hta-compat the indexes are built after HTA's filtering */
+    if (!kt_cache_map(dir, &t->key, t->abs_path, j, ctx->strs, !ctx->opt->hta_compat)) return false;
     j->status = KT_OK;
     return true;
 }

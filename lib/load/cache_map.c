@@ -12,6 +12,7 @@
  * cache file).
  */
 #include "cache.h"
+#include "model/index.h"
 
 #include <fcntl.h>
 #include <stddef.h>
@@ -52,6 +53,18 @@ static bool sections_ok(const mapping *m)
     return true;
 }
 
+static bool index_sizes_ok(const mapping *m, const kt_cache_scalars *s)
+{
+    uint64_t h = s->has_index != 0;
+    return s->has_index <= 1 && s->nstream_events <= s->nev && s->launched_len <= 2 * s->nev &&
+           s->ncpu_steps <= s->nev && s->ngpu_steps <= s->nev &&
+           sec_len(m, KT_CS_IDX_STREAMS) == h * s->nstreams * sizeof(kt_cache_stream) &&
+           sec_len(m, KT_CS_IDX_STREAM_EVENTS) == h * s->nstream_events * 4 &&
+           sec_len(m, KT_CS_IDX_LINK) == h * s->nev * 4 && sec_len(m, KT_CS_IDX_LAUNCHED) == h * s->launched_len * 4 &&
+           sec_len(m, KT_CS_IDX_CPU_STEPS) == h * s->ncpu_steps * sizeof(kt_cache_step) &&
+           sec_len(m, KT_CS_IDX_GPU_STEPS) == h * s->ngpu_steps * sizeof(kt_cache_step);
+}
+
 /* Every section holds as many values as the scalars say. */
 static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
 {
@@ -67,7 +80,7 @@ static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
     return sec_len(m, KT_CS_ARGS) == s->nargs * sizeof(kt_arg) && sec_len(m, KT_CS_IDS) == s->nids * 8 &&
            sec_len(m, KT_CS_XCAT_ID) == s->nxcat * 4 && sec_len(m, KT_CS_XCAT_COUNT) == s->nxcat * 8 &&
            sec_len(m, KT_CS_DEVICES) == s->ndevices * 4 && sec_len(m, KT_CS_STROFF) == (s->nstrings + 1) * 8 &&
-           (s->has_meta || sec_len(m, KT_CS_META) == 0);
+           (s->has_meta || sec_len(m, KT_CS_META) == 0) && index_sizes_ok(m, s);
 }
 
 /* ---- strings --------------------------------------------------------------------- */
@@ -236,7 +249,89 @@ static bool restore_diags(const mapping *m, kt_file_job *j)
     return true;
 }
 
-static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *strs)
+/* ---- the indexes: copied out (kt_index_free frees them), every event id
+ * checked against the rank's events --------------------------------------------- */
+static uint32_t *copy_ids(const mapping *m, int id, size_t n, uint64_t below, bool none_ok)
+{
+    uint32_t *out = malloc((n ? n : 1) * sizeof *out);
+    if (!out) return NULL;
+    memcpy(out, sec_ptr(m, id), n * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        if (out[i] >= below && !(none_ok && out[i] == KT_NONE)) {
+            free(out);
+            return NULL;
+        }
+    return out;
+}
+
+static kt_step *copy_steps(const mapping *m, int id, size_t n, uint64_t nev)
+{
+    const kt_cache_step *c = sec_ptr(m, id);
+    kt_step *out = malloc((n ? n : 1) * sizeof *out);
+    for (size_t i = 0; out && i < n; i++) {
+        if (c[i].ev < 0 || (uint64_t)c[i].ev >= nev) {
+            free(out);
+            return NULL;
+        }
+        out[i] = (kt_step){ .num = c[i].num, .ev = (uint32_t)c[i].ev, .ts = c[i].ts, .dur = c[i].dur };
+    }
+    return out;
+}
+
+static bool fill_streams(kt_index *x, const mapping *m, const kt_cache_scalars *s)
+{
+    const kt_cache_stream *c = sec_ptr(m, KT_CS_IDX_STREAMS);
+    if (!(x->streams = calloc(s->nstreams ? s->nstreams : 1, sizeof *x->streams))) return false;
+    x->nstreams = s->nstreams;
+    for (size_t i = 0; i < s->nstreams; i++) {
+        if (c[i].first > s->nstream_events || c[i].n > s->nstream_events - c[i].first ||
+            c[i].stream < INT32_MIN || c[i].stream > INT32_MAX)
+            return false;
+        x->streams[i] = (kt_gpu_stream){ .device = c[i].device, .stream = (int32_t)c[i].stream,
+                                         .ev = x->stream_events + c[i].first, .n = c[i].n };
+    }
+    return true;
+}
+
+/* Links: a GPU-side event's (kernel, memcpy, memset, cuda_sync: as
+ * model/index_build.h) is its launching call, a call's is its group.    */
+static bool links_ok(const kt_rank *r, const kt_index *x)
+{
+    for (size_t i = 0; i < r->ev.n; i++) {
+        uint32_t l = x->link[i];
+        bool gpu_side = kt_kind_is_gpu(r->ev.kind[i]) || r->ev.kind[i] == KT_K_CUDA_SYNC;
+        if (l != KT_NONE && l >= (gpu_side ? r->ev.n : x->launched_len)) return false;
+    }
+    return true;
+}
+
+static bool restore_index(kt_rank *r, const mapping *m, const kt_cache_scalars *s)
+{
+    kt_index *x = calloc(1, sizeof *x);
+    if (!x) return false;
+    pthread_mutex_init(&x->lazy_lock, NULL);
+    atomic_init(&x->call_tree_state, 0);
+    atomic_init(&x->flows_state, 0);
+    x->launched_len = s->launched_len;
+    x->ncpu_steps = s->ncpu_steps;
+    x->ngpu_steps = s->ngpu_steps;
+    x->cpu_step_maxdur = s->cpu_step_maxdur;
+    x->gpu_step_maxdur = s->gpu_step_maxdur;
+    bool ok = (x->stream_events = copy_ids(m, KT_CS_IDX_STREAM_EVENTS, s->nstream_events, s->nev, false)) &&
+              (x->link = copy_ids(m, KT_CS_IDX_LINK, s->nev, UINT32_MAX, true)) &&
+              (x->launched = copy_ids(m, KT_CS_IDX_LAUNCHED, s->launched_len, s->nev + 1, false)) &&
+              (x->cpu_steps = copy_steps(m, KT_CS_IDX_CPU_STEPS, s->ncpu_steps, s->nev)) &&
+              (x->gpu_steps = copy_steps(m, KT_CS_IDX_GPU_STEPS, s->ngpu_steps, s->nev)) &&
+              fill_streams(x, m, s) && links_ok(r, x);
+    if (!ok) {
+        kt_index_free(x);
+        return false;
+    }
+    r->idx = x;
+    return true;
+}
+
+static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *strs, bool with_index)
 {
     kt_cache_scalars s;
     if (sec_len(m, KT_CS_SCALARS) != sizeof s) return false;
@@ -250,7 +345,7 @@ static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *
     r->nargs = r->cap_args = s.nargs;
     ok = ok && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
          map_args(&rm, r->args, s.nargs) && restore_ids(r, m, s.nids, &rm) && restore_tables(r, m, &s, &rm) &&
-         restore_diags(m, j);
+         restore_diags(m, j) && (!with_index || !s.has_index || restore_index(r, m, &s));
     j->dist_rank = s.dist_rank;
     free(rm.global);
     return ok;
@@ -281,7 +376,7 @@ static bool map_file(const char *name, mapping *m)
 }
 
 bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path, kt_file_job *j,
-                  kt_strtab *strs)
+                  kt_strtab *strs, bool with_index)
 {
     char name[4096];
     mapping m = { 0 };
@@ -299,7 +394,7 @@ bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path
     }
     r->cache_map = m.base;
     r->cache_map_len = m.len;
-    if (!(r->file = strdup(j->path)) || !build_rank(r, &m, j, strs)) {
+    if (!(r->file = strdup(j->path)) || !build_rank(r, &m, j, strs, with_index)) {
         kt_rank_free(r);
         kt_diags_clear(&j->diags);
         j->dist_rank = -1;

@@ -11,6 +11,7 @@
  * cache file or none, and two processes writing the same one both succeed.
  */
 #include "cache.h"
+#include "model/index.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -226,6 +227,46 @@ static void fill_scalars(kt_cache_scalars *s, const kt_file_job *j, const strmap
     s->ndevices = r->ndevices;
     s->nstrings = m->nlocal;
     s->has_meta = r->meta_json != NULL;
+    const kt_index *x = r->idx;
+    if (!x) return;
+    s->has_index = 1;
+    s->nstreams = x->nstreams;
+    for (size_t i = 0; i < x->nstreams; i++) s->nstream_events += x->streams[i].n;
+    s->launched_len = x->launched_len;
+    s->ncpu_steps = x->ncpu_steps;
+    s->ngpu_steps = x->ngpu_steps;
+    s->cpu_step_maxdur = x->cpu_step_maxdur;
+    s->gpu_step_maxdur = x->gpu_step_maxdur;
+}
+
+/* ---- the indexes (empty sections when they were not built) --------------------- */
+static void put_steps(writer *w, int id, const kt_step *st, size_t n)
+{
+    begin(w, id);
+    for (size_t i = 0; i < n; i++) {
+        kt_cache_step c = { .num = st[i].num, .ev = st[i].ev, .ts = st[i].ts, .dur = st[i].dur };
+        put(w, &c, sizeof c);
+    }
+    end(w);
+}
+
+static void put_index(writer *w, const kt_rank *r)
+{
+    const kt_index *x = r->idx;
+    size_t nst = x ? x->nstreams : 0, nse = 0;
+    begin(w, KT_CS_IDX_STREAMS);
+    for (size_t i = 0; i < nst; i++) {
+        kt_cache_stream c = { .device = x->streams[i].device, .stream = x->streams[i].stream,
+                              .first = (uint64_t)(x->streams[i].ev - x->stream_events), .n = x->streams[i].n };
+        put(w, &c, sizeof c);
+        nse += x->streams[i].n;
+    }
+    end(w);
+    section(w, KT_CS_IDX_STREAM_EVENTS, x ? x->stream_events : NULL, nse * sizeof(uint32_t));
+    section(w, KT_CS_IDX_LINK, x ? x->link : NULL, x ? r->ev.n * sizeof *x->link : 0);
+    section(w, KT_CS_IDX_LAUNCHED, x ? x->launched : NULL, x ? x->launched_len * sizeof *x->launched : 0);
+    put_steps(w, KT_CS_IDX_CPU_STEPS, x ? x->cpu_steps : NULL, x ? x->ncpu_steps : 0);
+    put_steps(w, KT_CS_IDX_GPU_STEPS, x ? x->gpu_steps : NULL, x ? x->ngpu_steps : 0);
 }
 
 static void put_columns(writer *w, const kt_events *e, const strmap *m)
@@ -264,6 +305,7 @@ static void put_all(writer *w, const kt_file_job *j, const char *abs_path, const
     put_ids(w, j->rank, m);
     put_small_tables(w, j->rank, m);
     put_diags(w, &j->diags);
+    put_index(w, j->rank);
 }
 
 static void finish_header(writer *w, const kt_cache_key *key)

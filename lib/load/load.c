@@ -128,17 +128,17 @@ static void parse_job(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
 static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
 {
     kt_cache_ticket ticket;
-    if (!kt_cache_load_job(ctx, j, &ticket)) {
-        parse_job(ctx, j, cache);
-        kt_cache_store_job(ctx, j, &ticket); /* the model as parsed, before compat */
-    }
+    bool mapped = kt_cache_load_job(ctx, j, &ticket);
+    if (!mapped) parse_job(ctx, j, cache);
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */
     j->rank->device_type = kt_summary_device_type(j->rank, ctx->strs);
-    if (ctx->opt && ctx->opt->hta_compat) return; /* kt_apply_hta_compat builds it */
-    /* a second thread only while some worker has run out of files */
-    int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
-    j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
+    if (!(ctx->opt && ctx->opt->hta_compat) && !j->rank->idx) { /* compat: kt_apply_hta_compat builds it */
+        /* a second thread only while some worker has run out of files */
+        int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
+        j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
+    }
+    if (!mapped) kt_cache_store_job(ctx, j, &ticket); /* the model as parsed, before compat */
 }
 
 /* ---- the pool -------------------------------------------------------------- */
