@@ -136,6 +136,9 @@ PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 VERSION := $(shell sed -n 's/^\#define KINETA_VERSION "\(.*\)"/\1/p' lib/kineta.h)
 I = $(DESTDIR)
 
+# Always rewritten: PREFIX is part of its text (a kineta.pc left by an
+# install into another prefix would point pkg-config there).
+.PHONY: $(BUILD)/kineta.pc
 $(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 

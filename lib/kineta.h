@@ -54,7 +54,20 @@ typedef struct kt_load_options {
     const int *ranks;       /* explicit rank per path (npaths entries) or NULL */
     kt_progress_fn progress;/* optional, called from the loading threads      */
     void *progress_user;
+    /* Columnar cache (docs/cache.md): NULL = none; else a directory (created
+     * if missing) where each parsed file's model is kept, keyed by the
+     * file's path, size, mtime, inode and a hash of its first and last MiB;
+     * later loads of an unchanged file map it instead of parsing.  A stale,
+     * truncated, foreign or other-version cache file is rebuilt, never
+     * trusted.  The cache holds the model as written (before --hta-compat),
+     * so both modes share it.  kt_cache_default_dir gives the usual place. */
+    const char *cache_dir;
 } kt_load_options;
+
+/* The default cache directory: $XDG_CACHE_HOME/kineta, else
+ * $HOME/.cache/kineta.  KT_EUSAGE when neither variable is set or buf
+ * (cap bytes) is too small.                                                 */
+kt_status kt_cache_default_dir(char *buf, size_t cap);
 
 /* Load one or more paths (files or directories).  On KT_OK *out is the trace.
  * Diagnostics (warnings about recovered damage, errors) are kept and can be

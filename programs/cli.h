@@ -24,6 +24,8 @@ typedef struct cli_ctx {
     size_t nfile_ranks;
     int jobs;
     bool hta_compat;
+    bool cache;             /* --cache[=DIR]                                 */
+    const char *cache_dir;  /* its DIR, NULL for the default                 */
     bool quiet;
     bool verbose;
     const char **paths;

@@ -19,6 +19,8 @@ static const cli_option common_options[] = {
     { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0)" },
     { "jobs", "N", "loader threads (default: number of cores)" },
     { "hta-compat", NULL, "reproduce HTA: load semantics (ns rounding, last-step filtering), JSON keys" },
+    { "cache", NULL, "[=DIR] keep each parsed file's model in DIR (default $XDG_CACHE_HOME/kineta, else "
+                     "~/.cache/kineta) and map it on later runs instead of parsing" },
     { "verbose", NULL, "full names, tables as wide as they are, more detail" },
     { NULL, NULL, NULL },
 };
@@ -151,6 +153,9 @@ static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v
         ctx->jobs = (int)x;
     } else if (!strcmp(name, "hta-compat")) {
         ctx->hta_compat = true;
+    } else if (!strcmp(name, "cache")) {
+        ctx->cache = true;
+        ctx->cache_dir = v && v[0] ? v : NULL;
     } else if (!strcmp(name, "verbose")) {
         ctx->verbose = true;
     }
@@ -195,10 +200,11 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
             if (eq) value = eq + 1;
             else if (i + 1 < argc) value = argv[++i];
             else { fprintf(stderr, "kineta: --%s needs a value (%s)\n", o->name, o->arg); return 2; }
-        } else if (eq) {
+        } else if (eq && !(common && !strcmp(o->name, "cache"))) { /* --cache[=DIR] */
             fprintf(stderr, "kineta: --%s takes no value\n", o->name);
             return 2;
         }
+        if (!o->arg && eq) value = eq + 1;
         int rc = common ? set_common(ctx, ranks, o->name, value)
                         : cmd->parse(state, o->name, value);
         if (rc) return rc;
@@ -285,8 +291,14 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
     progress prog = { .last_pct = -1 };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     bool tty = !ctx->quiet && isatty(STDERR_FILENO);
+    char cache_dir[4096];
+    if (ctx->cache && !ctx->cache_dir && kt_cache_default_dir(cache_dir, sizeof cache_dir) != KT_OK) {
+        fprintf(stderr, "kineta: --cache: neither XDG_CACHE_HOME nor HOME is set: give --cache=DIR\n");
+        return KT_EUSAGE;
+    }
     kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = hta_compat, .ranks = ranks,
-                           .progress = tty ? on_progress : NULL, .progress_user = &prog };
+                           .progress = tty ? on_progress : NULL, .progress_user = &prog,
+                           .cache_dir = !ctx->cache ? NULL : ctx->cache_dir ? ctx->cache_dir : cache_dir };
     kt_diags *failure = NULL;
     kt_status s = kt_load(paths, npaths, &lo, t, &failure);
     if (prog.shown) fprintf(stderr, "\r%60s\r", "");

@@ -11,6 +11,7 @@
  * semantics.
  */
 #include "load_internal.h"
+#include "cache.h"
 #include "model/index.h"
 
 #include <pthread.h>
@@ -99,7 +100,8 @@ static kt_status parse_whole(kt_load_ctx *ctx, kt_file_job *j, kt_src *src, kt_i
     return st;
 }
 
-static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
+/* Parse j's file or buffer into j->rank. */
+static void parse_job(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
 {
     kt_src *src = NULL;
     j->status = open_job_source(j, &src);
@@ -121,13 +123,22 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     const char *warn = kt_src_warning(src);
     if (warn) kt_diags_add(&j->diags, KT_DIAG_WARNING, j->path, -1, "%s", warn);
     kt_src_close(src);
+}
+
+static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
+{
+    kt_cache_ticket ticket;
+    bool mapped = kt_cache_load_job(ctx, j, &ticket);
+    if (!mapped) parse_job(ctx, j, cache);
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */
     j->rank->device_type = kt_summary_device_type(j->rank, ctx->strs);
-    if (ctx->opt && ctx->opt->hta_compat) return; /* kt_apply_hta_compat builds it */
-    /* a second thread only while some worker has run out of files */
-    int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
-    j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
+    if (!(ctx->opt && ctx->opt->hta_compat) && !j->rank->idx) { /* compat: kt_apply_hta_compat builds it */
+        /* a second thread only while some worker has run out of files */
+        int threads = atomic_load(&ctx->working) < ctx->threads ? 2 : 1;
+        j->status = kt_index_build_threads(j->rank, ctx->strs, threads);
+    }
+    if (!mapped) kt_cache_store_job(ctx, j, &ticket); /* the model as parsed, before compat */
 }
 
 /* ---- the pool -------------------------------------------------------------- */

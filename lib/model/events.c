@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 kt_rank *kt_rank_new(void)
 {
@@ -24,6 +25,10 @@ kt_rank *kt_rank_new(void)
 
 static void events_free(kt_events *e)
 {
+    if (e->mapped) {
+        memset(e, 0, sizeof *e);
+        return;
+    }
     free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
     free(e->kind); free(e->nargs); free(e->pid); free(e->tid); free(e->stream);
     free(e->corr); free(e->ext_id); free(e->argi); free(e->args_off);
@@ -36,7 +41,8 @@ void kt_rank_free(kt_rank *r)
     if (!r) return;
     events_free(&r->ev);
     kt_idtab_free(&r->ids);
-    free(r->args);
+    if (r->cache_map) munmap(r->cache_map, r->cache_map_len);
+    else free(r->args);
     free(r->file);
     free(r->xcat_id);
     free(r->xcat_count);
@@ -57,6 +63,7 @@ static bool grow(void **p, size_t elem, size_t cap)
 bool kt_events_reserve(kt_events *e, size_t want)
 {
     if (want <= e->cap) return true;
+    if (e->mapped) return false;
     size_t cap = e->cap ? e->cap : 1024;
     while (cap < want) cap *= 2;
     if (cap > UINT32_MAX - 1) return false; /* event ids are 32-bit */
@@ -73,6 +80,7 @@ bool kt_events_reserve(kt_events *e, size_t want)
 bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
     if (n <= r->cap_args) return true;
+    if (r->cache_map) return false;
     size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
     while (cap < n) cap *= 2;
     if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;

@@ -182,6 +182,8 @@ typedef struct kt_events {
     uint32_t *argi;     /* first typed arg in rank->args; KT_NONE if none    */
     uint64_t *args_off; /* byte offset of the raw args object; 0 = no args   */
     uint32_t *args_len;
+    bool mapped;        /* the columns point into a cache file mapping
+                           (load/cache_map.c): not freed, not grown      */
 } kt_events;
 
 /* Facts about a rank's events as a whole (model/event_summary.c): kept by
@@ -246,6 +248,12 @@ typedef struct kt_rank {
     size_t ndevices;
 
     struct kt_index *idx;       /* built by kt_index_build()              */
+
+    /* A rank read from the columnar cache (load/cache_map.c): its mapping,
+     * unmapped by kt_rank_free; args points into it (not freed, not grown)
+     * and ev.mapped is set until kt_events_select gives owned columns.   */
+    void *cache_map;
+    size_t cache_map_len;
 } kt_rank;
 
 struct kt_diags {

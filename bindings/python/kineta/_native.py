@@ -38,7 +38,7 @@ class Diag(C.Structure):
 
 class LoadOptions(C.Structure):
     _fields_ = [("jobs", C.c_int), ("hta_compat", C.c_int), ("ranks", C.POINTER(C.c_int)),
-                ("progress", C.c_void_p), ("progress_user", C.c_void_p)]
+                ("progress", C.c_void_p), ("progress_user", C.c_void_p), ("cache_dir", C.c_char_p)]
 
 
 class EventColumns(C.Structure):

@@ -176,17 +176,20 @@ for _i in range(lib.kt_cli_ncommands()):
             _command_method(_name, lib.kt_cli_command_summary(_i).decode(), lib.kt_cli_command_is_pair(_i)))
 
 
-def load(paths, jobs=0, hta_compat=False, ranks=None):
+def load(paths, jobs=0, hta_compat=False, ranks=None, cache_dir=None):
     """Load trace files or directories (every *.json / *.json.gz in them).
 
-    ranks: the rank of each path, for files that do not say.  Loader
+    ranks: the rank of each path, for files that do not say.  cache_dir:
+    keep each file's parsed model there and map it on later loads
+    (docs/cache.md; the CLI's --cache=DIR).  Loader
     diagnostics become Python warnings; a failed load raises KinetaError
     carrying kt_status and the diagnostics."""
     paths = _as_paths(paths)
     arr = (C.c_char_p * len(paths))(*[p.encode() for p in paths])
     rank_arr = (C.c_int * len(paths))(*ranks) if ranks is not None else None
     opt = LoadOptions(jobs=jobs, hta_compat=int(bool(hta_compat)),
-                      ranks=C.cast(rank_arr, C.POINTER(C.c_int)) if rank_arr is not None else None)
+                      ranks=C.cast(rank_arr, C.POINTER(C.c_int)) if rank_arr is not None else None,
+                      cache_dir=os.fsencode(cache_dir) if cache_dir is not None else None)
     handle, failure = C.c_void_p(), C.c_void_p()
     status = lib.kt_load(arr, len(paths), C.byref(opt), C.byref(handle), C.byref(failure))
     if status != 0:
