@@ -26,6 +26,7 @@ typedef struct cli_ctx {
     bool hta_compat;
     bool quiet;
     bool verbose;
+    bool stream_ranks;      /* --stream-ranks: map ranks one by one (cli_stream.h) */
     const char **paths;
     size_t npaths;
 } cli_ctx;
