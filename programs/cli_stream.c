@@ -69,7 +69,9 @@ static void print_file_diags(const kt_diags *d, bool quiet)
         const kt_diag *g = kt_diags_get(d, i);
         if (quiet && g->level != KT_DIAG_ERROR) continue;
         const char *lvl = g->level == KT_DIAG_ERROR ? "error" : g->level == KT_DIAG_WARNING ? "warning" : "note";
-        if (g->file) fprintf(stderr, "kineta: %s: %s: %s\n", lvl, g->file, g->message);
+        if (g->file && g->offset >= 0)
+            fprintf(stderr, "kineta: %s: %s: byte %lld: %s\n", lvl, g->file, (long long)g->offset, g->message);
+        else if (g->file) fprintf(stderr, "kineta: %s: %s: %s\n", lvl, g->file, g->message);
         else fprintf(stderr, "kineta: %s: %s\n", lvl, g->message);
     }
 }
