@@ -349,7 +349,8 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
         if (pre != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(pre));
         rc = exit_code(pre);
     }
-    if (rc == 0 && !handled && !cmd->run_pair && ctx.stream_ranks && cli_streams(cmd)) {
+    if (rc == 0 && !handled && !cmd->run_pair && (ctx.stream_ranks || cli_stream_distributed()) &&
+        cli_streams(cmd)) {
         rc = cli_run_streamed(cmd, &ctx, state, &ts);
         handled = true;
     } else if (rc == 0 && ctx.stream_ranks && !ctx.quiet) {

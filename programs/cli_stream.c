@@ -42,21 +42,26 @@ bool cli_streams(const cli_command *cmd)
     return plan_of(cmd) != NULL;
 }
 
-/* One file's map: its rank, origin and tables. */
-typedef struct rank_part {
-    kt_status status;
-    bool present;     /* a trace rank (not skipped, loaded) */
-    bool selected;    /* in --rank(s), so mapped */
-    int rank;
-    int64_t origin;
-    kt_tables *tables;
-} rank_part;
+/* The program's process group (MPI), set once before any command runs. */
+static const stream_group *group;
+
+void cli_stream_set_group(const stream_group *g)
+{
+    group = g;
+}
+
+bool cli_stream_distributed(void)
+{
+    return group != NULL;
+}
 
 typedef struct stream_run {
     const cli_command *cmd;
     const cli_ctx *ctx;
     void *state;
     const kt_trace_file *files;
+    const int *owner; /* process mapping each file */
+    int me;
     rank_part *parts;
     size_t nfiles, next;
     int loader_jobs;
@@ -111,7 +116,7 @@ static void *worker(void *arg)
         size_t i = s->next++;
         pthread_mutex_unlock(&s->lock);
         if (i >= s->nfiles) return NULL;
-        map_file(s, i);
+        if (s->owner[i] == s->me) map_file(s, i);
     }
 }
 
@@ -125,7 +130,9 @@ static int cores(void)
 static void map_all(stream_run *s)
 {
     int jobs = s->ctx->jobs > 0 ? s->ctx->jobs : cores();
-    size_t nworkers = (size_t)jobs < s->nfiles ? (size_t)jobs : s->nfiles;
+    size_t mine = 0;
+    for (size_t i = 0; i < s->nfiles; i++) mine += s->owner[i] == s->me;
+    size_t nworkers = (size_t)jobs < mine ? (size_t)jobs : mine;
     s->loader_jobs = jobs / (int)(nworkers ? nworkers : 1);
     pthread_t *th = calloc(nworkers ? nworkers : 1, sizeof *th);
     size_t started = 0;
@@ -189,9 +196,55 @@ static kt_status reduce(const stream_plan *plan, rank_part **sorted, size_t n, k
     return st;
 }
 
+/* Largest file first, each to the least loaded process: balanced by size
+ * and the same on every process (they all list the same files).          */
+static int *assign_owners(const kt_trace_file *f, size_t n, int nproc)
+{
+    int *owner = calloc(n ? n : 1, sizeof *owner);
+    uint64_t *load = calloc((size_t)nproc, sizeof *load);
+    bool *done = calloc(n ? n : 1, sizeof *done);
+    for (size_t k = 0; owner && load && done && k < n; k++) {
+        size_t big = n;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && (big == n || f[i].bytes > f[big].bytes)) big = i;
+        int least = 0;
+        for (int p = 1; p < nproc; p++) least = load[p] < load[least] ? p : least;
+        owner[big] = least;
+        load[least] += f[big].bytes;
+        done[big] = true;
+    }
+    free(load);
+    free(done);
+    return owner;
+}
+
+/* Process 0 receives every other process's parts; false when a process's
+ * bytes do not decode (reported).                                        */
+static bool gather_parts(stream_run *s)
+{
+    unsigned char *mine = NULL, *all = NULL;
+    size_t len = 0, *lens = calloc((size_t)group->size, sizeof *lens);
+    bool ok = lens && stream_parts_encode(s->parts, s->owner, s->nfiles, s->me, &mine, &len);
+    ok = !group->gather(ok ? mine : NULL, ok ? len : 0, &all, lens) && ok;
+    size_t at = 0;
+    for (int p = 0; ok && p < group->size && s->me == 0; p++) {
+        if (p && !stream_parts_decode(all + at, lens[p], s->owner, s->nfiles, p, s->parts)) {
+            fprintf(stderr, "kineta: the partial results of process %d are damaged\n", p);
+            ok = false;
+        }
+        at += lens[p];
+    }
+    free(mine);
+    free(all);
+    free(lens);
+    return ok;
+}
+
 static int map_reduce(const cli_command *cmd, stream_run *s, kt_tables **out)
 {
     map_all(s);
+    if (group && !gather_parts(s)) return 1;
+    if (s->me != 0) return 0; /* process 0 reduces and prints */
     rank_part **sorted = calloc(s->nfiles ? s->nfiles : 1, sizeof *sorted);
     if (!sorted) return 1;
     size_t n = 0;
@@ -219,15 +272,18 @@ int cli_run_streamed(const cli_command *cmd, const cli_ctx *ctx, void *state, kt
         kt_diags_free(failure);
         return st == KT_ENOMEM ? 1 : (int)st;
     }
+    int *owner = assign_owners(files, nfiles, group ? group->size : 1);
     stream_run s = { .cmd = cmd, .ctx = ctx, .state = state, .files = files, .nfiles = nfiles,
+                     .owner = owner, .me = group ? group->rank : 0,
                      .parts = calloc(nfiles ? nfiles : 1, sizeof(rank_part)) };
     int rc = 1;
-    if (s.parts && !pthread_mutex_init(&s.lock, NULL)) {
+    if (owner && s.parts && !pthread_mutex_init(&s.lock, NULL)) {
         rc = map_reduce(cmd, &s, out);
         pthread_mutex_destroy(&s.lock);
     }
     for (size_t i = 0; s.parts && i < nfiles; i++) kt_tables_free(s.parts[i].tables);
     free(s.parts);
+    free(owner);
     kt_trace_files_free(files, nfiles);
     return rc;
 }
