@@ -353,7 +353,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
         cli_streams(cmd)) {
         rc = cli_run_streamed(cmd, &ctx, state, &ts);
         handled = true;
-    } else if (rc == 0 && ctx.stream_ranks && !ctx.quiet) {
+    } else if (rc == 0 && !handled && ctx.stream_ranks && !ctx.quiet) {
         fprintf(stderr, "kineta %s: note: this command does not stream ranks; loading them all\n", cmd->name);
     }
     if (rc == 0 && !handled && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
