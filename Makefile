@@ -145,8 +145,12 @@ PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 VERSION := $(shell sed -n 's/^\#define KINETA_VERSION "\(.*\)"/\1/p' lib/kineta.h)
 I = $(DESTDIR)
 
-$(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h
+# Remade on every install: it holds PREFIX, which changes between installs.
+$(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/kineta.1: $(BUILD)/kineta tools/gen_manpage.sh
 	sh tools/gen_manpage.sh $(BUILD)/kineta > $@
