@@ -73,6 +73,9 @@ TEST(mpi_output_equals_single_process)
             snprintf(args, sizeof args, "%s -q --format json %s/job", cmds[i], dir);
             check_np(cli, mpi, np, args, 0);
         }
+    /* no --format: CSV, as the single process writing into a pipe */
+    snprintf(args, sizeof args, "idle -q %s/job", dir);
+    check_np(cli, mpi, 3, args, 0);
     /* a damaged file (a broken gzip) on one process: the job fails as the
      * single process does, and completes */
     snprintf(cmd, sizeof cmd, "printf '\\037\\213\\010garbage' > %s/job/rank-2.json.gz", dir);

@@ -61,6 +61,31 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
+/* Open MPI gives processes a pseudo-terminal for stdout, which would make
+ * the default format the terminal's table; under MPI streamed commands
+ * default to CSV, as `kineta ... > file` (--format still chooses).  Not the
+ * others: kernels and gaps read "no --format" as "-o writes a report".    */
+static bool format_given(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (!strncmp(argv[i], "--format", 8)) return true;
+    return false;
+}
+
+/* cmd with argv[2..argc), CSV by default when it streams. */
+static int run_command(const cli_command *cmd, int argc, char **argv)
+{
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    char csv[] = "--format=csv";
+    int n = 0;
+    if (!args) return 1;
+    if (cli_streams(cmd) && !format_given(argc, argv)) args[n++] = csv;
+    for (int i = 2; i < argc; i++) args[n++] = argv[i];
+    int rc = cli_run_command(cmd, n, args);
+    free(args);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -73,8 +98,8 @@ int main(int argc, char **argv)
     if (!cmd && g.rank == 0)
         fprintf(stderr, "usage: mpirun -n P kineta-mpi <command> [options] PATH... (commands: kineta --help)\n");
     if (cmd && g.rank != 0 && !freopen("/dev/null", "w", stdout)) rc = 1; /* process 0 prints */
-    else if (cmd && (cli_streams(cmd) || g.rank == 0)) rc = cli_run_command(cmd, argc - 2, argv + 2);
-    else if (cmd) rc = 0;
+    else if (cmd && (cli_streams(cmd) || g.rank == 0)) rc = run_command(cmd, argc, argv);
+    else if (cmd) rc = 0; /* a command that does not stream runs on process 0 */
     MPI_Finalize();
     return rc;
 }
