@@ -64,13 +64,22 @@ sanitize:
 # and compare against the release CLI.
 test:
 	$(MAKE) all python
+	$(if $(shell command -v mpicc),$(MAKE) mpi)
 	$(MAKE) MODE=sanitize BUILD=$(or $(TEST_BUILD),build-san) build-san-all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta \
+	  KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_MPI=build/kineta-mpi \
 	  KINETA_BIN=$(or $(TEST_BUILD),build-san)/kineta KINETA_SYNTH=$(or $(TEST_BUILD),build-san)/kineta-synth \
 	  $(or $(TEST_BUILD),build-san)/kineta-tests $(T)
 
 build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
+
+# make mpi: build/kineta-mpi, the CLI with ranks spread over MPI processes
+# (Open MPI's mpicc; programs/mpi/ is outside the plain builds' sources).
+MPICC ?= mpicc
+.PHONY: mpi
+mpi: $(BUILD)/kineta-mpi
+$(BUILD)/kineta-mpi: programs/mpi/kineta_mpi.c $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
+	$(MPICC) $(CPPFLAGS) -Iprograms $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs

@@ -883,6 +883,43 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
                     kt_tables **out);
 
 
+/* ---- scale: one rank at a time (map), per-rank results merged (reduce) ----
+ * For jobs whose ranks do not fit in memory together, and for MPI: list the
+ * files PATHs stand for, load each alone, run an analysis on it (the map),
+ * and merge the tables of the ranks (the reduce).  docs/scaling.md.         */
+typedef struct kt_trace_file {
+    char *path;
+    int rank;          /* explicit rank (kt_load_options.ranks), or -1       */
+    int in_dir;        /* found in a directory: skipped when not a trace     */
+    uint64_t bytes;    /* size on disk, 0 when unknown                       */
+} kt_trace_file;
+/* The files kt_load would load for these paths (directories expanded, name
+ * order); ranks as kt_load_options.ranks.  Free with kt_trace_files_free. */
+kt_status kt_trace_files(const char *const *paths, size_t npaths, const int *ranks, kt_trace_file **out,
+                         size_t *nout, kt_diags **failure);
+void kt_trace_files_free(kt_trace_file *f, size_t n);
+/* Load one listed file exactly as kt_load loads it among the others
+ * (opt->ranks is ignored: f->rank is used).  A directory's JSON that is not
+ * a Kineto trace is skipped as kt_load skips it: KT_OK and *out NULL.     */
+kt_status kt_load_file(const kt_trace_file *f, const kt_load_options *opt, kt_trace **out, kt_diags **failure);
+/* HTA's origin of a loaded trace (ns): the min over its ranks that times
+ * relative to the trace start are measured from (A2.10).                 */
+int64_t kt_trace_origin(const kt_trace *t);
+/* Reduce by concatenation: appends every row of part's tables to the table
+ * of the same name in *acc (same columns; tables only in part are added at
+ * the end; *acc NULL: takes part as it is).  Takes ownership of part.
+ * KT_EANALYSIS when a table's columns differ (names, types, precision).  */
+kt_status kt_tables_append(kt_tables **acc, kt_tables *part);
+/* A float column of times in µs from one origin (ns) re-expressed from
+ * another, exactly as if the analysis had used to_ns: the integer ns of
+ * each value is recovered (exact below 2^50 ns) and divided again.  Tables
+ * or columns not there are left alone.                                   */
+kt_status kt_tables_rebase_us(kt_tables *ts, const char *table, const char *col, int64_t from_ns, int64_t to_ns);
+/* Partials on the wire: tables to a self-describing, versioned byte buffer
+ * (malloc'd) and back; a damaged or foreign buffer is KT_EINPUT.         */
+kt_status kt_tables_serialize(const kt_tables *ts, unsigned char **buf, size_t *len);
+kt_status kt_tables_deserialize(const unsigned char *buf, size_t len, kt_tables **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,7 @@ typedef struct cli_ctx {
     const char *cache_dir;  /* its DIR, NULL for the default                 */
     bool quiet;
     bool verbose;
+    bool stream_ranks;      /* --stream-ranks: map ranks one by one (cli_stream.h) */
     const char **paths;
     size_t npaths;
 } cli_ctx;

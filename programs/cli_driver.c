@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "cli_checks.h"
+#include "cli_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ static const cli_option common_options[] = {
     { "cache", NULL, "[=DIR] keep each parsed file's model in DIR (default $XDG_CACHE_HOME/kineta, else "
                      "~/.cache/kineta) and map it on later runs instead of parsing" },
     { "verbose", NULL, "full names, tables as wide as they are, more detail" },
+    { "stream-ranks", NULL, "load at most --jobs ranks at once, merge per-rank results (docs/scaling.md)" },
     { NULL, NULL, NULL },
 };
 
@@ -158,6 +160,8 @@ static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v
         ctx->cache_dir = v && v[0] ? v : NULL;
     } else if (!strcmp(name, "verbose")) {
         ctx->verbose = true;
+    } else if (!strcmp(name, "stream-ranks")) {
+        ctx->stream_ranks = true;
     }
     return 0;
 }
@@ -356,6 +360,13 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     if (handled) {
         if (pre != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(pre));
         rc = exit_code(pre);
+    }
+    if (rc == 0 && !handled && !cmd->run_pair && (ctx.stream_ranks || cli_stream_distributed()) &&
+        cli_streams(cmd)) {
+        rc = cli_run_streamed(cmd, &ctx, state, &ts);
+        handled = true;
+    } else if (rc == 0 && !handled && ctx.stream_ranks && !ctx.quiet) {
+        fprintf(stderr, "kineta %s: note: this command does not stream ranks; loading them all\n", cmd->name);
     }
     if (rc == 0 && !handled && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
     else if (rc == 0 && !handled) rc = exit_code(load(&ctx, &t));

@@ -335,6 +335,21 @@ kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_
     return st;
 }
 
+kt_status kt_load_listed(const char *path, int explicit_rank, bool in_dir, const kt_load_options *opt,
+                         kt_trace **out, kt_diags **failure, bool *skipped)
+{
+    *out = NULL;
+    if (failure) *failure = NULL;
+    *skipped = false;
+    kt_trace *t = trace_new();
+    if (!t) return KT_ENOMEM;
+    kt_file_job job = { .path = path, .explicit_rank = explicit_rank, .in_dir = in_dir,
+                        .file_bytes = kt_file_size(path) };
+    kt_status st = load_jobs(&job, 1, opt, KT_RANGE_BYTES, t, out, failure);
+    *skipped = st != KT_OK && in_dir && job.not_trace;
+    return st;
+}
+
 kt_status kt_load_buffer(const char *name, const void *buf, size_t len, const kt_load_options *opt,
                          kt_trace **out, kt_diags **failure)
 {

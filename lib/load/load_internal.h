@@ -360,6 +360,10 @@ typedef struct kt_load_ctx {
 /* kt_load with another range size (tests exercise splitting on small files). */
 kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_options *opt,
                          uint64_t range_bytes, kt_trace **out, kt_diags **failure);
+/* One file of a kt_discover list loaded alone, as kt_load loads it among
+ * the others (lib/scale); *skipped: a directory's non-trace JSON.         */
+kt_status kt_load_listed(const char *path, int explicit_rank, bool in_dir, const kt_load_options *opt,
+                         kt_trace **out, kt_diags **failure, bool *skipped);
 
 kt_icache *kt_icache_new(void);
 /* A parser for job j writing into r (j->rank or a staging rank). */

@@ -163,6 +163,13 @@ void kt_table_set_unit(kt_table *t, size_t col, const char *unit)
 
 bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
 
+void kt_table_put_float(kt_table *t, size_t row, size_t col, double v)
+{
+    cell *c = &t->cells[row * t->ncols + col];
+    c->v.f = v;
+    c->null = false;
+}
+
 const char *kt_table_name(const kt_table *t) { return t->name; }
 size_t kt_table_ncols(const kt_table *t) { return t->ncols; }
 size_t kt_table_nrows(const kt_table *t) { return t->nrows; }

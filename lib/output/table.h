@@ -29,6 +29,9 @@ void kt_table_set_int(kt_table *t, size_t col, int64_t v);   /* last row */
 void kt_table_set_float(kt_table *t, size_t col, double v);  /* NaN → null */
 void kt_table_set_str(kt_table *t, size_t col, const char *s); /* copied */
 bool kt_table_failed(const kt_table *t);
+/* Overwrite one float cell of an existing row (lib/scale re-expresses
+ * merged times); v must not be NaN.                                     */
+void kt_table_put_float(kt_table *t, size_t row, size_t col, double v);
 
 kt_tables *kt_tables_new(void);
 /* Takes ownership of t (frees it on failure). */
