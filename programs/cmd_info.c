@@ -309,9 +309,10 @@ static void text_rank(info_tables *it, size_t row, bool verbose, size_t width, F
     fprintf(f, "), %lld loaded\n  complete  ", (long long)cell_int(r, row, "events_loaded"));
     text_counts(&it->events, "complete_cat", ", ", 12, width, f);
     if (!cell_null(r, row, "first_ts_ns")) {
-        int64_t a = cell_int(r, row, "first_ts_ns"), b = cell_int(r, row, "last_end_ns");
+        int64_t a = cell_int(r, row, "first_ts_ns"), b = cell_int(r, row, "last_end_ns"), span;
+        if (__builtin_sub_overflow(b, a, &span)) span = INT64_MAX; /* damaged times near ±2^63 ns */
         fputs("\n  span      ", f);
-        print_duration(b - a, f);
+        print_duration(span, f);
         fputs(" (", f);
         print_us(a, f);
         fputs(" .. ", f);

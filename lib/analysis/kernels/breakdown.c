@@ -10,6 +10,7 @@
  * classification are reproduced instead (docs/kernels.md).
  */
 #include "analysis/common/intervals.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/np_sort.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "analysis/common/kernel_type.h"
@@ -309,7 +310,7 @@ static kt_dur_stats stats_of_sums(const bd_row *g, const bool *fold, size_t k, b
         int64_t s = g[i].st.sum;
         st.min = st.count && st.min < s ? st.min : s;
         st.max = st.count && st.max > s ? st.max : s;
-        st.sum += s;
+        st.sum = kt_sat_add(st.sum, s);
         st.count++;
     }
     st.mean = st.count ? (double)st.sum / (double)st.count : 0;
@@ -329,7 +330,7 @@ static kt_dur_stats merged_stats(const bd_row *g, const bool *fold, size_t k)
         const kt_dur_stats *x = &g[i].st;
         st.min = st.count && st.min < x->min ? st.min : x->min;
         st.max = st.count && st.max > x->max ? st.max : x->max;
-        st.sum += x->sum;
+        st.sum = kt_sat_add(st.sum, x->sum);
         st.count += x->count;
     }
     st.mean = (double)st.sum / (double)st.count;
