@@ -76,6 +76,16 @@ test:
 
 build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
 
+# The whole test suite under valgrind (release build: valgrind cannot run
+# ASan binaries), failing on any leak or memory error.  `make test` already
+# runs LeakSanitizer; this also sees uninitialised reads.  T=substr as for test.
+check-leaks:
+	$(MAKE) all python $(BUILD)/kineta-tests
+	KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_BIN=$(BUILD)/kineta \
+	  KINETA_SYNTH=$(BUILD)/kineta-synth \
+	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	  --error-exitcode=1 $(BUILD)/kineta-tests $(T)
+
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs
 # every command exactly as the CLI does (programs/cli_embed.c).  The shared

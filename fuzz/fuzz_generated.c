@@ -12,10 +12,13 @@
 
 static char scratch[4096];
 
+static void remove_scratch(void) { fz_remove_scratch(scratch); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     if (fz_make_scratch(scratch, sizeof scratch) != 0) abort();
+    atexit(remove_scratch);
     return 0;
 }
 

@@ -200,3 +200,11 @@ int fz_make_scratch(char *dir, size_t n)
     if ((size_t)snprintf(dir, n, "%s/kineta-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= n) return -1;
     return mkdtemp(dir) ? 0 : -1;
 }
+
+void fz_remove_scratch(const char *dir)
+{
+    char out[4200];
+    snprintf(out, sizeof out, "%s/out", dir);
+    rmdir(out);
+    rmdir(dir);
+}

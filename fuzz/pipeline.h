@@ -57,5 +57,7 @@ int fz_pipeline(const uint8_t *data, size_t size, const char *scratch, char *why
 
 /* A fresh scratch directory under $TMPDIR (or /tmp) into dir; 0 or -1. */
 int fz_make_scratch(char *dir, size_t n);
+/* Remove it again (it is empty between inputs). */
+void fz_remove_scratch(const char *dir);
 
 #endif

@@ -13,8 +13,6 @@
 
 #include <dirent.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static bool in_dispatch(const char *name, size_t n)
 {
@@ -176,20 +174,12 @@ static size_t replay_dir(const char *dir, const char *scratch)
     return n;
 }
 
-static void remove_scratch(const char *scratch)
-{
-    char out[4200];
-    snprintf(out, sizeof out, "%s/out", scratch);
-    rmdir(out);
-    rmdir(scratch);
-}
-
 TEST(fuzz_findings_replay_clean)
 {
     char scratch[4096];
     CHECK_INT(fz_make_scratch(scratch, sizeof scratch), 0);
     CHECK(replay_dir("tests/data/fuzz", scratch) >= 1);
-    remove_scratch(scratch);
+    fz_remove_scratch(scratch);
 }
 
 TEST(fuzz_seeds_replay_clean)
@@ -198,12 +188,11 @@ TEST(fuzz_seeds_replay_clean)
     CHECK_INT(fz_make_scratch(scratch, sizeof scratch), 0);
     CHECK(replay_dir("fuzz/seeds", scratch) >= 5);
     CHECK(replay_dir("fuzz/seeds-generated", scratch) >= 1);
-    remove_scratch(scratch);
+    fz_remove_scratch(scratch);
 }
 
 /* Issue 17's report: `kineta gaps` on a trace without events passed NULL
- * to qsort (UBSan).  Now one device_idle row per rank? No: no GPU, no rows,
- * and the status is OK.                                                   */
+ * to qsort (UBSan).  No GPU work: no rows, and the status is OK.          */
 TEST(fuzz_gaps_on_empty_trace)
 {
     static const char empty[] = "{\"traceEvents\":[]}";
@@ -217,5 +206,38 @@ TEST(fuzz_gaps_on_empty_trace)
     CHECK_INT(kt_table_nrows(fx_table(ts, "stream_gaps")), 0);
     CHECK_INT(kt_table_nrows(fx_table(ts, "transitions")), 0);
     kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+/* Times beyond what analyses can add in int64 ns are unusable fields (the
+ * event skipped for ts, no duration for dur) with a warning; the edges of
+ * the range load as written.                                              */
+TEST(fuzz_load_times_out_of_range_are_unusable)
+{
+    static const char trace[] =
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":4611686018427387.904,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"pid\":0,\"tid\":7,\"ts\":4611686018427387.903,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":0,\"tid\":7,\"ts\":-2305843009213693.952,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"d\",\"pid\":0,\"tid\":7,\"ts\":-2305843009213693.953,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"e\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":1152921504606846.976},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"f\",\"pid\":0,\"tid\":7,\"ts\":6,\"dur\":1152921504606846.975}]}";
+    kt_load_options o = { .jobs = 1 };
+    kt_trace *t = NULL;
+    kt_diags *d = NULL;
+    CHECK_INT(kt_load_buffer("rank-0.json", trace, sizeof trace - 1, &o, &t, &d), KT_OK);
+    if (!t) return;
+    CHECK_INT(kt_trace_nevents(t, 0), 4); /* a (2^62) and d (below -2^61) skipped */
+    int64_t ts[4], dur[4];
+    kt_event_columns c = { .ts = ts, .dur = dur };
+    CHECK_INT(kt_trace_events(t, 0, &c), KT_OK);
+    CHECK_INT(ts[0], INT64_C(4611686018427387903));
+    CHECK_INT(ts[1], -INT64_C(2305843009213693952));
+    CHECK_INT(dur[2], -1);                              /* 2^60 ns: no duration */
+    CHECK_INT(dur[3], INT64_C(1152921504606846975));
+    size_t unusable = 0;
+    for (size_t i = 0; i < kt_diags_count(kt_trace_diags(t)); i++)
+        unusable += strstr(kt_diags_get(kt_trace_diags(t), i)->message, "out of range") != NULL;
+    CHECK(unusable >= 1);
     kt_trace_free(t);
 }
