@@ -76,15 +76,17 @@ test:
 
 build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
 
-# The whole test suite under valgrind (release build: valgrind cannot run
-# ASan binaries), failing on any leak or memory error.  `make test` already
-# runs LeakSanitizer; this also sees uninitialised reads.  T=substr as for test.
+# The whole test suite under valgrind (an uninstrumented -O0 build in
+# build-valgrind/: valgrind cannot run ASan binaries), failing on any leak
+# or memory error.  `make test` already runs LeakSanitizer; this also sees
+# uninitialised reads.  T=substr as for test.
 check-leaks:
-	$(MAKE) all python $(BUILD)/kineta-tests
-	KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_BIN=$(BUILD)/kineta \
-	  KINETA_SYNTH=$(BUILD)/kineta-synth \
+	$(MAKE) all python
+	$(MAKE) BUILD=build-valgrind OPT="-O0 -g" build-san-all
+	KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_BIN=build-valgrind/kineta \
+	  KINETA_SYNTH=build-valgrind/kineta-synth \
 	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
-	  --error-exitcode=1 $(BUILD)/kineta-tests $(T)
+	  --error-exitcode=1 build-valgrind/kineta-tests $(T)
 
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs
