@@ -42,9 +42,12 @@ static bool ends(const char *s, const char *e)
 }
 
 static bool is_difference(const char *c) { return starts(c, "diff_") || starts(c, "delta_"); }
+/* A share of wall time: concurrent streams push it over 100 (kernels.md). */
+static bool is_share_of_wall_time(const char *c) { return !strcmp(c, "% GPU wall time"); }
 static bool is_percentage(const char *c)
 {
-    return !is_difference(c) && (strstr(c, "pct") || strstr(c, "percent") || starts(c, "% "));
+    return !is_difference(c) && !is_share_of_wall_time(c) &&
+           (strstr(c, "pct") || strstr(c, "percent") || starts(c, "% "));
 }
 static bool is_ratio(const char *c) { return ends(c, "_ratio") || starts(c, "relative_"); }
 static bool is_count(const char *c)
@@ -90,7 +93,8 @@ static int check_cells(const kt_table *t, const int *ranks, size_t nranks, int h
         const char *name = kt_table_col_name(t, c);
         if (!numeric(t, c)) continue;
         double hi = is_percentage(name) ? 100 : is_ratio(name) ? 1 : INFINITY;
-        bool lower = (hi < INFINITY || is_count(name)) && !(hta_compat && hta_signed(name));
+        bool lower = (hi < INFINITY || is_count(name) || is_share_of_wall_time(name)) &&
+                     !(hta_compat && hta_signed(name));
         bool rank = !strcmp(name, "rank") && kt_table_col_type(t, c) == KT_COL_INT;
         for (size_t r = 0; r < kt_table_nrows(t); r++) {
             if (kt_table_is_null(t, r, c)) continue;
