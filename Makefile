@@ -167,6 +167,9 @@ PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 VERSION := $(shell sed -n 's/^\#define KINETA_VERSION "\(.*\)"/\1/p' lib/kineta.h)
 I = $(DESTDIR)
 
+# Written on every install: it holds PREFIX, which changes between installs
+# without any prerequisite changing (a second `make test` failed on it).
+.PHONY: $(BUILD)/kineta.pc
 $(BUILD)/kineta.pc: tools/kineta.pc.in lib/kineta.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
