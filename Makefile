@@ -132,8 +132,8 @@ FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -malloc_limit_mb=64 -r
 fuzz:
 	$(MAKE) CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT)" fuzzers
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-pipeline build-fuzz/corpus-generated
-	cd build-fuzz && ./fuzz_parse $(FUZZ_RUN) corpus ../fuzz/seeds
-	cd build-fuzz && ./fuzz_pipeline $(FUZZ_RUN) corpus-pipeline ../fuzz/seeds
+	cd build-fuzz && ./fuzz_parse $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus ../fuzz/seeds
+	cd build-fuzz && ./fuzz_pipeline $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus-pipeline ../fuzz/seeds
 	cd build-fuzz && ./fuzz_generated $(FUZZ_RUN) corpus-generated ../fuzz/seeds-generated
 
 fuzzers: $(BUILD)/fuzz_parse $(BUILD)/fuzz_pipeline $(BUILD)/fuzz_generated
