@@ -2,7 +2,7 @@
 #   make              release build in build/ (kineta, kineta-synth, libkineta.a)
 #   make test         sanitizer (ASan+UBSan) build in build-san/, runs every test
 #   make bench        release benchmarks (see bench/)
-#   make fuzz         libFuzzer harness for the JSON loader (clang), FUZZ_SECONDS=60
+#   make fuzz         libFuzzer harnesses: loader, pipeline, generated traces (clang), FUZZ_SECONDS=60 each
 # Parallel helpers may use their own output dir: make BUILD=build-x
 CC ?= cc
 SOVERSION = 0
@@ -31,7 +31,7 @@ BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/programs/main.o,$(CLI_OBJ))
 SYNTH := $(if $(wildcard tools/kineta_synth.c),$(BUILD)/kineta-synth)
 
-.PHONY: all test sanitize bench fuzz clean demo python install uninstall
+.PHONY: all test sanitize bench fuzz fuzzers check-leaks clean demo python install uninstall
 all: $(BUILD)/kineta $(SYNTH) $(BUILD)/libkineta.a
 
 $(BUILD)/%.o: %.c
@@ -51,7 +51,11 @@ $(BUILD)/kineta-synth: tools/kineta_synth.c
 
 # The test binary links the CLI's formatting code too (minus main) so output
 # formats are unit-tested.
-$(BUILD)/kineta-tests: $(TEST_OBJ) $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
+# It also links the fuzzers' pipeline (fuzz/, minus the libFuzzer entry
+# points) to replay their findings (tests/data/fuzz/).
+FUZZ_LIB_SRC := $(filter-out fuzz/fuzz_%.c,$(sort $(wildcard fuzz/*.c)))
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/kineta-tests: $(TEST_OBJ) $(CLI_LIB_OBJ) $(FUZZ_LIB_OBJ) $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 sanitize:
@@ -80,6 +84,18 @@ MPICC ?= mpicc
 mpi: $(BUILD)/kineta-mpi
 $(BUILD)/kineta-mpi: programs/mpi/kineta_mpi.c $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
 	$(MPICC) $(CPPFLAGS) -Iprograms $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The whole test suite under valgrind (an uninstrumented -O0 build in
+# build-valgrind/: valgrind cannot run ASan binaries), failing on any leak
+# or memory error.  `make test` already runs LeakSanitizer; this also sees
+# uninitialised reads.  T=substr as for test.
+check-leaks:
+	$(MAKE) all python
+	$(MAKE) BUILD=build-valgrind OPT="-O0 -g" build-san-all
+	KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_BIN=build-valgrind/kineta \
+	  KINETA_SYNTH=build-valgrind/kineta-synth \
+	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	  --error-exitcode=1 build-valgrind/kineta-tests $(T)
 
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs
@@ -111,13 +127,27 @@ $(BUILD)/bench_%: bench/$$*/bench_$$*.c $(BUILD)/libkineta.a
 bench: $(BUILD)/kineta $(BUILD)/kineta-synth $(BUILD)/kineta-bench
 	bench/run.sh $(BUILD)
 
+# Three libFuzzer harnesses (clang, ASan + UBSan, objects in build-fuzz/),
+# FUZZ_SECONDS each: fuzz_parse (the loader), fuzz_pipeline (bytes as a
+# trace file through every analysis and output) and fuzz_generated (bytes
+# driving a generator of valid, adversarial traces; fuzz/trace_gen.c).
+# Limits (docs/robustness.md): no single allocation above 64 MiB, no input
+# slower than FUZZ_TIMEOUT seconds under the sanitizers.
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 5
+FUZZ_OPT = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -malloc_limit_mb=64 -rss_limit_mb=1024 \
+  -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1
 fuzz:
-	@mkdir -p build-fuzz
-	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	  fuzz/fuzz_parse.c $(LIB_SRC) -o build-fuzz/fuzz_parse $(LDLIBS)
-	@mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus fuzz/seeds
+	$(MAKE) CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT)" fuzzers
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-pipeline build-fuzz/corpus-generated
+	cd build-fuzz && ./fuzz_parse $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus ../fuzz/seeds
+	cd build-fuzz && ./fuzz_pipeline $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus-pipeline ../fuzz/seeds
+	cd build-fuzz && ./fuzz_generated $(FUZZ_RUN) corpus-generated ../fuzz/seeds-generated
+
+fuzzers: $(BUILD)/fuzz_parse $(BUILD)/fuzz_pipeline $(BUILD)/fuzz_generated
+$(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ) $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # The README's first command: synthesize example traces (2 CUDA ranks with
 # NCCL and CUDA graphs; 1 ROCm rank, gzip, ns timestamps) and analyze them.

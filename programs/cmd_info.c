@@ -6,6 +6,7 @@
  * here as a per-rank summary / nested object.  CSV prints one flat table.
  */
 #include "cli.h"
+#include "analysis/common/sat_math.h"
 
 #include <string.h>
 
@@ -249,7 +250,7 @@ static void text_devices(const char *names, FILE *f)
 /* ns as a short human duration: "850 ns", "12.5 us", "607.312 ms", "3.367 s". */
 static void print_duration(int64_t ns, FILE *f)
 {
-    double a = (double)(ns < 0 ? -ns : ns);
+    double a = ns < 0 ? -(double)ns : (double)ns; /* -INT64_MIN would overflow */
     if (a < 1e3) fprintf(f, "%lld ns", (long long)ns);
     else if (a < 1e6) fprintf(f, "%.3g us", (double)ns / 1e3);
     else if (a < 1e9) fprintf(f, "%.3f ms", (double)ns / 1e6);
@@ -268,19 +269,19 @@ static void text_steps(const rank_rows *p, const char *side, int64_t origin, boo
         if (!n || step < lo) lo = step;
         if (!n || step > hi) hi = step;
         if (!n || ts < start) start = ts;
-        if (!n || ts + dur > end) end = ts + dur;
+        if (!n || kt_sat_add(ts, dur) > end) end = kt_sat_add(ts, dur);
         if (!n || dur < dmin) dmin = dur;
         if (!n || dur > dmax) dmax = dur;
-        dsum += dur;
+        dsum = kt_sat_add(dsum, dur); /* damaged steps: durations near 2^63 ns */
         n++;
     }
     if (!n) return;
     fprintf(f, "\n  %s %s: %zu (#%lld", *first ? "steps  " : "       ", side, n, (long long)lo);
     if (hi != lo) fprintf(f, "-#%lld", (long long)hi);
     fputs(") from +", f);
-    print_duration(start - origin, f);
+    print_duration(kt_sat_sub(start, origin), f);
     fputs(" to +", f);
-    print_duration(end - origin, f);
+    print_duration(kt_sat_sub(end, origin), f);
     fputs(", mean ", f);
     print_duration(dsum / (int64_t)n, f);
     fputs(" (min ", f);
@@ -292,7 +293,7 @@ static void text_steps(const rank_rows *p, const char *side, int64_t origin, boo
     for (size_t i = p->begin; verbose && i < p->end; i++) {
         if (strcmp(cell_str(p->t, i, "side"), side)) continue;
         fprintf(f, "\n            #%lld at +", (long long)cell_int(p->t, i, "step"));
-        print_duration(cell_int(p->t, i, "ts_ns") - origin, f);
+        print_duration(kt_sat_sub(cell_int(p->t, i, "ts_ns"), origin), f);
         fputs(" for ", f);
         print_duration(cell_int(p->t, i, "dur_ns"), f);
     }
@@ -312,8 +313,9 @@ static void text_rank(info_tables *it, size_t row, bool verbose, size_t width, F
     text_counts(&it->events, "complete_cat", ", ", 12, width, f);
     if (!cell_null(r, row, "first_ts_ns")) {
         int64_t a = cell_int(r, row, "first_ts_ns"), b = cell_int(r, row, "last_end_ns");
+        int64_t span = kt_sat_sub(b, a); /* damaged times near ±2^63 ns */
         fputs("\n  span      ", f);
-        print_duration(b - a, f);
+        print_duration(span, f);
         fputs(" (", f);
         print_us(a, f);
         fputs(" .. ", f);

@@ -109,13 +109,28 @@ static bool time_ns_slow(kt_parser *p, const member *m, const char *what, int64_
     return true;
 }
 
+/* Times the analyses can add and subtract in int64 ns without overflow:
+ * ts in [-2^61, 2^62) ns (years 1896 to 2116 from the epoch) and dur below
+ * 2^60 ns (36 years).  Beyond, a field is unusable, like one that does not
+ * parse (the pipeline fuzzer's finding, docs/robustness.md).             */
+static bool time_in_range(kt_parser *p, const member *m, const char *what, int64_t ns)
+{
+    bool ok = what[0] == 'd' ? ns < ((int64_t)1 << 60) : ns >= -((int64_t)1 << 61) && ns < ((int64_t)1 << 62);
+    if (!ok) {
+        int64_t off = kt_offset_of(p, m->v);
+        kt_pdiag_note(p, KT_PD_BAD_FIELD, off, "event at byte %lld has an unusable %s \"%.*s\" (out of range)",
+                      (long long)off, what, (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+    }
+    return ok;
+}
+
 static inline bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
 {
     if (m->parsed && !m->rounded) { /* nearly always: parsed where it stood */
         *ns = m->num;
-        return true;
+        return time_in_range(p, m, what, *ns);
     }
-    return time_ns_slow(p, m, what, ns);
+    return time_ns_slow(p, m, what, ns) && time_in_range(p, m, what, *ns);
 }
 
 /* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG). */

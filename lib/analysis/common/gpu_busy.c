@@ -209,7 +209,9 @@ kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out)
         kt_busy_free(out);
         return s;
     }
-    if (out->ng > 1) qsort(out->g, out->ng, sizeof *out->g, by_device_step); /* no groups: g may be NULL */
+    /* No groups (by device or step, and no GPU work): g is NULL, which
+     * qsort must not be given even with a count of 0. */
+    if (out->ng > 1) qsort(out->g, out->ng, sizeof *out->g, by_device_step);
     return KT_OK;
 }
 

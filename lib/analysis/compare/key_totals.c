@@ -3,6 +3,7 @@
  * sorted, merged form (see key_totals.h).
  */
 #include "key_totals.h"
+#include "analysis/common/sat_math.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ bool kt_key_acc_add(kt_key_acc *a, int64_t key, int64_t dur)
         a->n++;
     }
     a->count[*row]++;
-    a->dur[*row] += dur;
+    a->dur[*row] = kt_sat_add(a->dur[*row], dur);
     return true;
 }
 
@@ -56,7 +57,7 @@ static void merge_equal(kt_key_totals *t)
     for (size_t i = 0; i < t->n; i++) {
         if (w && !strcmp(t->v[w - 1].label, t->v[i].label)) {
             t->v[w - 1].count += t->v[i].count;
-            t->v[w - 1].dur += t->v[i].dur;
+            t->v[w - 1].dur = kt_sat_add(t->v[w - 1].dur, t->v[i].dur);
             free(t->v[i].label);
         } else {
             t->v[w++] = t->v[i];

@@ -12,6 +12,7 @@
 #include "profile_tree.h"
 #include "op_name_norm.h"
 #include "model/i64map.h"
+#include "analysis/common/sat_math.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static uint32_t add_call(builder *b, uint32_t parent, uint32_t ev)
     }
     kt_ptree_node *n = &b->out->node[*slot];
     n->count++;
-    n->cpu_ns += dur;
+    n->cpu_ns = kt_sat_add(n->cpu_ns, dur);
     if (ts < n->first_ts) n->first_ts = ts;
     return *slot;
 }
@@ -132,7 +133,7 @@ static bool add_kernel(builder *b, uint32_t node, uint32_t name, int64_t dur)
         *slot = (uint32_t)(t->nkern - 1);
     }
     t->kern[*slot].count++;
-    t->kern[*slot].dur += dur;
+    t->kern[*slot].dur = kt_sat_add(t->kern[*slot].dur, dur);
     return true;
 }
 
@@ -149,8 +150,8 @@ static bool add_gpu(builder *b, uint32_t ev)
         if (call == KT_NONE) return false;
         owner = call && b->out->node[call].parent ? b->out->node[call].parent : call;
     }
-    b->out->node[call].gpu_ns += dur;
-    b->out->gpu_total_ns += dur;
+    b->out->node[call].gpu_ns = kt_sat_add(b->out->node[call].gpu_ns, dur);
+    b->out->gpu_total_ns = kt_sat_add(b->out->gpu_total_ns, dur);
     return r->ev.name[ev] == KT_NONE || add_kernel(b, owner, r->ev.name[ev], dur);
 }
 
@@ -180,7 +181,10 @@ static int by_node_time(const void *x, const void *y)
  * time, the children lists and the kernel rows' order.                    */
 static bool finish(kt_ptree *t)
 {
-    for (size_t i = t->n; i-- > 1;) t->node[t->node[i].parent].gpu_ns += t->node[i].gpu_ns;
+    for (size_t i = t->n; i-- > 1;) {
+        kt_ptree_node *p = &t->node[t->node[i].parent];
+        p->gpu_ns = kt_sat_add(p->gpu_ns, t->node[i].gpu_ns);
+    }
     child_key *k = malloc((t->n ? t->n : 1) * sizeof *k);
     t->child = malloc((t->n ? t->n : 1) * sizeof *t->child);
     if (!k || !t->child) {
@@ -189,7 +193,7 @@ static bool finish(kt_ptree *t)
     }
     for (size_t i = 1; i < t->n; i++) {
         k[i - 1] = (child_key){ t->node[i].parent, t->node[i].first_ts, (uint32_t)i };
-        if (t->node[i].parent == 0) t->node[0].cpu_ns += t->node[i].cpu_ns;
+        if (t->node[i].parent == 0) t->node[0].cpu_ns = kt_sat_add(t->node[0].cpu_ns, t->node[i].cpu_ns);
     }
     qsort(k, t->n - 1, sizeof *k, by_parent_ts);
     for (size_t i = 0; i + 1 < t->n; i++) {

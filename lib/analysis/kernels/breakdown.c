@@ -10,6 +10,7 @@
  * classification are reproduced instead (docs/kernels.md).
  */
 #include "analysis/common/intervals.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/np_sort.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "analysis/common/kernel_type.h"
@@ -157,7 +158,7 @@ static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool ht
         running += p[k].delta;
         int mask = running & ((1 << NTYPES) - 1);
         if (running <= 0 || !mask) continue;
-        label_ns[mask] += p[k + 1].time - p[k].time;
+        label_ns[mask] = kt_sat_add(label_ns[mask], kt_sat_sub(p[k + 1].time, p[k].time));
         seen[mask] = true;
     }
     free(p);
@@ -232,7 +233,7 @@ static void add_type_rows(const bd *b, kt_table *tb, const int64_t ns[1 << NTYPE
     int order[1 << NTYPES];
     size_t n = sorted_labels(b, ns, seen, order);
     int64_t total = 0;
-    for (size_t i = 0; i < n; i++) total += ns[order[i]];
+    for (size_t i = 0; i < n; i++) total = kt_sat_add(total, ns[order[i]]);
     for (size_t i = 0; i < n; i++) {
         char label[128];
         label_of(order[i], label, sizeof label);
@@ -291,7 +292,7 @@ static bool fold_marks(const bd *b, const bd_row *g, size_t k, bool *fold)
 {
     int64_t *cum = malloc(k * sizeof *cum);
     if (!cum) return false;
-    for (size_t i = 0; i < k; i++) cum[i] = g[i].st.sum + (i ? cum[i - 1] : 0);
+    for (size_t i = 0; i < k; i++) cum[i] = kt_sat_add(g[i].st.sum, i ? cum[i - 1] : 0);
     double q = quantile(cum, k, b->o.duration_ratio);
     for (size_t i = 0; i < k; i++) fold[i] = (double)cum[i] > q || i >= b->o.num_kernels;
     free(cum);
@@ -309,7 +310,7 @@ static kt_dur_stats stats_of_sums(const bd_row *g, const bool *fold, size_t k, b
         int64_t s = g[i].st.sum;
         st.min = st.count && st.min < s ? st.min : s;
         st.max = st.count && st.max > s ? st.max : s;
-        st.sum += s;
+        st.sum = kt_sat_add(st.sum, s);
         st.count++;
     }
     st.mean = st.count ? (double)st.sum / (double)st.count : 0;
@@ -329,7 +330,7 @@ static kt_dur_stats merged_stats(const bd_row *g, const bool *fold, size_t k)
         const kt_dur_stats *x = &g[i].st;
         st.min = st.count && st.min < x->min ? st.min : x->min;
         st.max = st.count && st.max > x->max ? st.max : x->max;
-        st.sum += x->sum;
+        st.sum = kt_sat_add(st.sum, x->sum);
         st.count += x->count;
     }
     st.mean = (double)st.sum / (double)st.count;
@@ -400,7 +401,7 @@ static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
         if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
             !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
             return false;
-        s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], r->ev.ts[i] + dur };
+        s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], kt_sat_add(r->ev.ts[i], dur) };
     }
     return true;
 }
@@ -438,7 +439,7 @@ static bool analyse_rank(bd *b, const kt_rank *r)
     bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, ns, seen) && kernel_rows(b, r->rank, &s);
     if (ok) {
         for (int m = 0; m < (1 << NTYPES); m++) {
-            b->label_ns[m] += ns[m];
+            b->label_ns[m] = kt_sat_add(b->label_ns[m], ns[m]);
             b->label_seen[m] |= seen[m];
         }
         add_type_rows(b, b->by_rank, ns, seen, r->rank);
@@ -524,7 +525,7 @@ static dist_row *top_kernel_rows(const bd *b, size_t *n)
     bool ok = total && top && d;
     for (size_t i = 0; ok && i < b->all.n; i++) {
         uint32_t id = kt_group_id(&ids, kernel_key(&b->all.r[i]));
-        if ((ok = id != UINT32_MAX)) total[id] += b->all.r[i].st.sum;
+        if ((ok = id != UINT32_MAX)) total[id] = kt_sat_add(total[id], b->all.r[i].st.sum);
     }
     for (size_t i = 0; ok && i < b->kernels.n; i++) {
         uint32_t id = kt_group_find(&ids, kernel_key(&b->kernels.r[i]));

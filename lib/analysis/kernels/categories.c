@@ -8,6 +8,7 @@
  * kernels that the op name cannot tell apart.
  */
 #include "analysis/common/kernel_category.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/kernel_launcher.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/kernels/kernel_stats.h"
@@ -54,7 +55,7 @@ static bool add_event(cscan *s, const kt_rank *r, uint32_t ev)
     if (g == UINT32_MAX || !kt_grow((void **)&s->p, &s->cap_p, s->pairs.n, sizeof *s->p)) return false;
     if (s->pairs.n > before) s->p[g] = (pair){ .launcher = lkey, .name = r->ev.name[ev], .category = cat };
     s->p[g].count++;
-    s->p[g].sum += r->ev.dur[ev] < 0 ? 0 : r->ev.dur[ev];
+    s->p[g].sum = kt_sat_add(s->p[g].sum, r->ev.dur[ev] < 0 ? 0 : r->ev.dur[ev]);
     return true;
 }
 
@@ -120,13 +121,13 @@ static size_t aggregate(const cscan *s, bool by_launcher, total **out)
     bool ok = t && op_sum;
     for (size_t i = 0; ok && i < s->pairs.n; i++) {
         uint32_t l = kt_group_find(&s->launchers, s->p[i].launcher);
-        op_sum[l] += s->p[i].sum;
+        op_sum[l] = kt_sat_add(op_sum[l], s->p[i].sum);
         uint64_t key = (by_launcher ? (uint64_t)l << 32 : 0) | s->p[i].category;
         uint32_t g = kt_group_id(&m, key);
         if (!(ok = g != UINT32_MAX)) break;
         if (g == n) t[n++] = (total){ .launcher = by_launcher ? s->p[i].launcher : 0, .category = s->p[i].category };
         t[g].count += s->p[i].count;
-        t[g].sum += s->p[i].sum;
+        t[g].sum = kt_sat_add(t[g].sum, s->p[i].sum);
     }
     for (size_t g = 0; ok && g < n; g++)
         t[g].op_sum = by_launcher ? op_sum[kt_group_find(&s->launchers, t[g].launcher)] : 0;
@@ -228,7 +229,7 @@ static kt_table *totals_table(const cscan *s, bool by_launcher, int64_t all_sum)
 static kt_status make_tables(cscan *s, kt_tables *ts)
 {
     int64_t all = 0;
-    for (size_t i = 0; i < s->pairs.n; i++) all += s->p[i].sum;
+    for (size_t i = 0; i < s->pairs.n; i++) all = kt_sat_add(all, s->p[i].sum);
     /* the pair table is sorted for display; totals do not depend on order */
     if (s->pairs.n) qsort_r(s->p, s->pairs.n, sizeof *s->p, by_sum_desc, (void *)s->t);
     size_t n = s->o.top && s->o.top < s->pairs.n ? s->o.top : s->pairs.n;

@@ -2,6 +2,7 @@
  * kernel_stats.c — see kernel_stats.h.
  */
 #include "analysis/kernels/kernel_stats.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/stats.h"
 
 #include <stdlib.h>
@@ -110,7 +111,7 @@ kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups)
     }
     for (size_t i = 0; i < s->n; i++) {
         start[s->group[i] + 1]++;
-        st[s->group[i]].sum += s->dur[i];
+        st[s->group[i]].sum = kt_sat_add(st[s->group[i]].sum, s->dur[i]);
     }
     for (size_t g = 0; g < ngroups; g++) start[g + 1] += start[g];
     for (size_t i = 0; i < s->n; i++) sorted[start[s->group[i]]++] = (double)s->dur[i];

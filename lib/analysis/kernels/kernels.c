@@ -9,6 +9,7 @@
  * never show up as identical rows.
  */
 #include "analysis/common/kernel_category.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/kernel_launcher.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/kernels/kernel_stats.h"
@@ -250,7 +251,7 @@ static kt_status make_tables(kscan *s, kt_tables *ts)
     for (size_t g = 0; ok && g < ng; g++) {
         rows[g] = (row){ (uint32_t)g, key_label(s, &s->info[g]) };
         all.count += st[g].count;
-        all.sum += st[g].sum;
+        all.sum = kt_sat_add(all.sum, st[g].sum);
     }
     size_t n = s->o.top && s->o.top < ng ? s->o.top : ng;
     if (ok) qsort_r(rows, ng, sizeof *rows, by_sort_key, &(sort_ctx){ st, s->o.sort });

@@ -5,6 +5,7 @@
  * over change points says little about how long a queue stayed deep.
  */
 #include "analysis/common/describe_table.h"
+#include "analysis/common/sat_math.h"
 #include "analysis/common/launch_pairs.h"
 #include "analysis/launch/queue_series.h"
 #include "analysis/common/stats.h"
@@ -113,7 +114,7 @@ static int64_t time_at_least(const kt_step_point *p, size_t n, int64_t max, bool
     for (size_t i = 0; i < n; i++) {
         if (p[i].value < (double)max) continue;
         *reached = true;
-        if (i + 1 < n) sum += p[i + 1].ts - p[i].ts;
+        if (i + 1 < n) sum = kt_sat_add(sum, kt_sat_sub(p[i + 1].ts, p[i].ts));
     }
     return sum;
 }
@@ -232,11 +233,11 @@ static int64_t rank_span(const kt_rank *r, bool hta)
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (uint32_t i = 0; i < e->n; i++) {
         if (!kt_is_hta_row(e, i)) continue;
-        int64_t end = hta ? e->ts[i] : e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
+        int64_t end = hta ? e->ts[i] : kt_sat_add(e->ts[i], e->dur[i] > 0 ? e->dur[i] : 0);
         if (e->ts[i] < lo) lo = e->ts[i];
         if (end > hi) hi = end;
     }
-    return hi > lo ? hi - lo : 0;
+    return hi > lo ? kt_sat_sub(hi, lo) : 0;
 }
 
 static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)

@@ -11,6 +11,7 @@
  * restores HTA's behaviour.
  */
 #include "analysis/common/stats.h"
+#include "analysis/common/sat_math.h"
 #include "model/index.h"
 #include "output/table.h"
 
@@ -149,7 +150,7 @@ static gaps_by_cat classify_gaps(idle_run *run, const kt_rank *r, const stream_s
                     : us < run->o->consecutive_kernel_delay_us   ? KERNEL_WAIT
                                                                  : OTHER;
             run->vals[c][g.n[c]++] = us;
-            g.sum[c] += gap;
+            g.sum[c] = kt_sat_add(g.sum[c], gap);
         }
         /* HTA: the previous event's end; we: the latest end so far */
         if (first || compat || end > prev_end) prev_end = end;
@@ -161,7 +162,7 @@ static gaps_by_cat classify_gaps(idle_run *run, const kt_rank *r, const stream_s
 static void add_rows(idle_run *run, int rank, const stream_sel *s, const gaps_by_cat *g)
 {
     bool compat = run->t->hta_compat;
-    int64_t total = g->sum[HOST_WAIT] + g->sum[KERNEL_WAIT] + g->sum[OTHER];
+    int64_t total = kt_sat_add(kt_sat_add(g->sum[HOST_WAIT], g->sum[KERNEL_WAIT]), g->sum[OTHER]);
     for (int c = 0; c < NCATS; c++) {
         if (compat && c != OTHER && !g->n[c]) continue;
         double ratio = total ? (double)g->sum[c] / (double)total : NAN;
