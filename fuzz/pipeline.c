@@ -97,6 +97,19 @@ static int check_trace_file(const char *path, char *why, size_t whylen)
     return nranks == 1 ? 0 : fail(why, whylen, "%s: written trace loads as %zu ranks", path, nranks);
 }
 
+/* A report page is whole: it ends with the closing tag of the page. */
+static int check_html(const char *path, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "rb");
+    char tail[16] = "";
+    size_t n = 0;
+    if (f && fseek(f, -8, SEEK_END) == 0) n = fread(tail, 1, 8, f);
+    if (f) fclose(f);
+    tail[n] = 0;
+    if (!strstr(tail, "</html>")) return fail(why, whylen, "%s: report page is not whole", path);
+    return 0;
+}
+
 static int check_outputs(const char *dir, char *why, size_t whylen)
 {
     DIR *d = opendir(dir);
@@ -108,6 +121,7 @@ static int check_outputs(const char *dir, char *why, size_t whylen)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t n = strlen(e->d_name);
         if (!bad && n > 7 && !strcmp(e->d_name + n - 7, ".sqlite")) bad = check_sqlite(path, why, whylen);
+        else if (!bad && n > 5 && !strcmp(e->d_name + n - 5, ".html")) bad = check_html(path, why, whylen);
         else if (!bad) bad = check_trace_file(path, why, whylen);
         unlink(path);
     }

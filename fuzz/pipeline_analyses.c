@@ -176,6 +176,106 @@ static kt_status run_export_sqlite(const fz_env *e, int v, kt_tables **out)
     return kt_export_sqlite(e->trace, e->sel, &o, out);
 }
 
+static kt_status run_patterns(const fz_env *e, int v, kt_tables **out)
+{
+    char err[256];
+    kt_patterns_options o = kt_patterns_defaults();
+    if (v) {
+        o.min_len = 1;
+        o.op = "aten::";
+        o.out_dir = e->scratch;
+        o.err = err;
+        o.errlen = sizeof err;
+    }
+    return kt_patterns(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_mine_sequences(const fz_env *e, int v, kt_tables **out)
+{
+    kt_mine_options o = kt_mine_defaults();
+    if (v) o.max_len = 3, o.top = 0;
+    return kt_mine_sequences(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_critical_path(const fz_env *e, int v, kt_tables **out)
+{
+    char err[256];
+    kt_critical_path_options o = kt_critical_path_defaults();
+    o.err = err;
+    o.errlen = sizeof err;
+    if (v) o.out_dir = e->scratch, o.only_critical = 1;
+    return kt_critical_path(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_annotations(const fz_env *e, int v, kt_tables **out)
+{
+    kt_annotations_options o = kt_annotations_defaults();
+    (void)v;
+    return kt_annotations(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_ops(const fz_env *e, int v, kt_tables **out)
+{
+    (void)v;
+    return kt_ops(e->trace, e->sel, out);
+}
+
+static kt_status run_cupti(const fz_env *e, int v, kt_tables **out)
+{
+    kt_cupti_options o = { .peak_tflops = v ? 100 : 0 };
+    return kt_cupti(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_memory(const fz_env *e, int v, kt_tables **out)
+{
+    kt_memory_options o = kt_memory_defaults();
+    if (v) o.top = 0, o.out_dir = e->scratch;
+    return kt_memory(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_collectives(const fz_env *e, int v, kt_tables **out)
+{
+    kt_collectives_options o = kt_collectives_defaults();
+    if (v) o.gpus_per_node = 2;
+    return kt_collectives(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_stragglers(const fz_env *e, int v, kt_tables **out)
+{
+    kt_stragglers_options o = kt_stragglers_defaults();
+    if (v) o.candidates = 1;
+    return kt_stragglers(e->trace, e->sel, &o, out);
+}
+
+static kt_status run_perf(const fz_env *e, int v, kt_tables **out)
+{
+    char err[256];
+    kt_perf_options o = kt_perf_defaults();
+    if (v) o.tracelens = 1;
+    return kt_perf(e->trace, e->sel, &o, out, err, sizeof err);
+}
+
+static kt_status run_report(const fz_env *e, int v, kt_tables **out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/report.html", e->scratch);
+    kt_report_options o = kt_report_defaults();
+    if (v) o.max_points = 2, o.max_rows = 1;
+    return kt_report(e->trace, e->sel, &o, path, out);
+}
+
+static kt_status run_report_write(const fz_env *e, int v, kt_tables **out)
+{
+    FILE *f = fopen("/dev/null", "w");
+    if (!f) return KT_EINPUT;
+    kt_report_options o = kt_report_defaults();
+    if (v) o.top_kernels = 1;
+    kt_status s = kt_report_write(e->trace, e->sel, &o, f);
+    fclose(f);
+    *out = NULL;
+    return s == KT_OK ? kt_tables_from(NULL, 0, out) : s;
+}
+
 const fz_analysis fz_analyses[] = {
     { "info", "info", run_info },
     { "kernels", "kernels", run_kernels },
@@ -191,11 +291,23 @@ const fz_analysis fz_analyses[] = {
     { "memcpy_bw", "memcpy-bw", run_memcpy_bw },
     { "counters", "counters", run_counters },
     /* structure */
+    { "patterns", "patterns", run_patterns },
+    { "mine_sequences", "patterns", run_mine_sequences },
+    { "critical_path", "critical-path", run_critical_path },
     /* compare and attribute */
     { "diff", "diff", run_diff },
+    { "annotations", "annotations", run_annotations },
+    { "ops", "ops", run_ops },
+    { "cupti", "cupti", run_cupti },
+    { "memory", "memory", run_memory },
     /* across ranks */
+    { "collectives", "collectives", run_collectives },
+    { "stragglers", "stragglers", run_stragglers },
     /* performance model */
+    { "perf", "perf", run_perf },
     /* reports and exports */
+    { "report", "report", run_report },
+    { "report_write", NULL, run_report_write },
     { "trace_events", NULL, run_trace_events },
     { "export_sqlite", "export", run_export_sqlite },
     { NULL, NULL, NULL },
