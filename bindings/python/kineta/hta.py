@@ -123,6 +123,15 @@ class TraceAnalysis:
         return [counters[counters["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in wanted
                 if (counters["rank"] == r).any()]
 
+    def get_frequent_cuda_kernel_sequences(self, operator_name, output_dir, min_pattern_len=3, rank=0, top_k=5,
+                                           visualize=False, compress_other_kernels=True):
+        """HTA's frequent sequences; writes overlaid_<file> into output_dir."""
+        if not operator_name:
+            return pd.DataFrame()
+        frame = self._run("patterns", ranks=[rank], out=output_dir, op=operator_name, min_len=min_pattern_len,
+                          top=top_k, keep_names=not compress_other_kernels)["patterns"]
+        return frame.drop(columns=["rank"], errors="ignore")
+
     def __getattr__(self, name):
         if name.startswith("get_") or name.endswith("_analysis"):
             raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")

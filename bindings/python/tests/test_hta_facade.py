@@ -173,3 +173,27 @@ class HtaAttribution(unittest.TestCase):
             self.assertIsNone(got, what)
         else:
             HtaFacade.assert_frame(self, what, got, want)
+
+
+class HtaFrequentSequences(unittest.TestCase):
+    """get_frequent_cuda_kernel_sequences against HTA's CSVs, with the
+    operator HTA used (status.json), on every oracle dir that has rows."""
+
+    def setUp(self):
+        need_shared(self)
+
+    def test_every_oracle_dir(self):
+        import json
+        import tempfile
+        self.compared = 0
+        for directory, trace in HTA_TRACES.items():
+            want = oracle(directory, "frequent_cuda_kernel_sequences")
+            if want is None or not len(want):
+                continue
+            with open(os.path.join(SHARED, "oracle", "hta", directory, "status.json")) as f:
+                op = json.load(f)["frequent_cuda_kernel_sequences_operator"]
+            with self.subTest(trace=directory), tempfile.TemporaryDirectory() as out:
+                ta = TraceAnalysis(trace_dir=shared(trace))
+                got = ta.get_frequent_cuda_kernel_sequences(op, out, rank=ta.t.ranks[0])
+                HtaFacade.assert_frame(self, "patterns", got, want)
+        self.assertGreater(self.compared, 3)
