@@ -3,34 +3,14 @@
  * run them: exit codes, the memory timeline file recognized by content
  * (not loaded as a trace), -o DIR optional for memory.
  */
+#include "cli_run.h"
 #include "test.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
-static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char *out, size_t cap, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", bin(), args);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static char *write_file(const char *text)
 {
@@ -45,7 +25,7 @@ static char *write_file(const char *text)
 
 TEST(attrib_cli_commands)
 {
-    if (!bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
+    if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
     static char out[1 << 16];
     char *tr = write_file("{\"traceEvents\": [\n"
                           "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
@@ -55,15 +35,15 @@ TEST(attrib_cli_commands)
                           "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, "
                           "\"ts\": 110, \"dur\": 20, \"args\": {\"stream\": 7, \"correlation\": 7}}\n]}\n");
     char *tl = write_file("[[-1, 1, 100, 0], [5, 2, 50, 3]]");
-    CHECK_INT(run(out, sizeof out, "ops --format csv %s", tr), 0); /* delays: 100 - 90, 110 - 100 */
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "ops --format csv %s", tr), 0); /* delays: 100 - 90, 110 - 100 */
     CHECK(strstr(out, "aten::mm,gemm,1,10.000,10.000,0") != NULL);
-    CHECK_INT(run(out, sizeof out, "annotations --format csv --table summary %s", tr), 0);
-    CHECK_INT(run(out, sizeof out, "cupti --format csv --table match %s", tr), 0);
-    CHECK_INT(run(out, sizeof out, "cupti --peak-tflops 0 %s", tr), 2);
-    CHECK_INT(run(out, sizeof out, "memory --format csv %s", tr), 0); /* no -o: tables only */
-    CHECK_INT(run(out, sizeof out, "memory --format csv --table peaks %s", tl), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "annotations --format csv --table summary %s", tr), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "cupti --format csv --table match %s", tr), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "cupti --peak-tflops 0 %s", tr), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "memory --format csv %s", tr), 0); /* no -o: tables only */
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "memory --format csv --table peaks %s", tl), 0);
     CHECK(strstr(out, "total,150,5") != NULL);
-    CHECK_INT(run(out, sizeof out, "info %s", tl), 3); /* a timeline is not a trace */
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info %s", tl), 3); /* a timeline is not a trace */
     unlink(tr);
     unlink(tl);
     free(tr);

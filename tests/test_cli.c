@@ -3,22 +3,17 @@
  * formats, table selection, explicit file ranks.  Runs the built binary
  * ($KINETA_BIN, set by `make test`) on tiny traces written here.
  */
+#include "cli_run.h"
 #include "test.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
 #define NEED_BIN()                                                            \
     do {                                                                      \
-        if (!bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; } \
+        if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; } \
     } while (0)
 
 /* A one-kernel trace of the given rank in a fresh temp file. */
@@ -39,36 +34,21 @@ static char *write_trace(int rank)
 }
 
 /* Run `kineta ARGS`, capture stdout into out, return the exit code. */
-static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char *out, size_t cap, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", bin(), args);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 TEST(cli_exit_codes)
 {
     NEED_BIN();
     static char out[1 << 16];
     char *a = write_trace(0);
-    CHECK_INT(run(out, sizeof out, "--version"), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "--version"), 0);
     CHECK(strstr(out, "kineta ") == out);
-    CHECK_INT(run(out, sizeof out, "info %s", a), 0);
-    CHECK_INT(run(out, sizeof out, "nosuchcommand %s", a), 2);
-    CHECK_INT(run(out, sizeof out, "info --nosuchoption %s", a), 2);
-    CHECK_INT(run(out, sizeof out, "info"), 2);                      /* no PATH */
-    CHECK_INT(run(out, sizeof out, "info /nonexistent/trace.json"), 3);
-    CHECK_INT(run(out, sizeof out, "kernels --format csv --table nope %s", a), 2);
-    CHECK_INT(run(out, sizeof out, "kernels --help"), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info %s", a), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "nosuchcommand %s", a), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info --nosuchoption %s", a), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info"), 2);                      /* no PATH */
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info /nonexistent/trace.json"), 3);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "kernels --format csv --table nope %s", a), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "kernels --help"), 0);
     CHECK(strstr(out, "tables:") != NULL);
     unlink(a);
     free(a);
@@ -79,13 +59,13 @@ TEST(cli_formats_and_table_selection)
     NEED_BIN();
     static char out[1 << 16];
     char *a = write_trace(0);
-    CHECK_INT(run(out, sizeof out, "temporal --format csv %s", a), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "temporal --format csv %s", a), 0);
     CHECK_STR(out, "rank,idle_time(us),compute_time(us),non_compute_time(us),kernel_time(us),"
                    "idle_time_pctg,compute_time_pctg,non_compute_time_pctg\n0,0,20,0,20,0.00,100.00,0.00\n");
-    CHECK_INT(run(out, sizeof out, "info --format json %s", a), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info --format json %s", a), 0);
     CHECK(strstr(out, "\"complete_by_cat\":{") != NULL);
     CHECK(strstr(out, "\"kernel\":1") != NULL);
-    CHECK_INT(run(out, sizeof out, "kernels --format json %s", a), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "kernels --format json %s", a), 0);
     CHECK(out[0] == '{' && strstr(out, "\"kernels\": [") != NULL);
     unlink(a);
     free(a);
@@ -96,10 +76,10 @@ TEST(cli_duplicate_ranks_need_file_ranks)
     NEED_BIN();
     static char out[1 << 16];
     char *a = write_trace(0), *b = write_trace(0);
-    CHECK_INT(run(out, sizeof out, "info %s %s", a, b), 3);
-    CHECK_INT(run(out, sizeof out, "info --format csv --table ranks --file-ranks 3,4 %s %s", a, b), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info %s %s", a, b), 3);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info --format csv --table ranks --file-ranks 3,4 %s %s", a, b), 0);
     CHECK(strstr(out, "\n3,") != NULL && strstr(out, "\n4,") != NULL);
-    CHECK_INT(run(out, sizeof out, "info --file-ranks 3 %s %s", a, b), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "info --file-ranks 3 %s %s", a, b), 2);
     unlink(a);
     unlink(b);
     free(a);

@@ -7,6 +7,7 @@
  * width, units and JSON keys, and `make demo`.  Runs the built binary
  * ($KINETA_BIN); real traces from ../shared where the defect was found.
  */
+#include "cli_run.h"
 #include "test.h"
 #include "oracle.h"
 
@@ -18,18 +19,13 @@
 
 #define OUT_CAP (1 << 21)
 
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
 #define NEED_BIN()                                                            \
     do {                                                                      \
-        if (!bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; } \
+        if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; } \
     } while (0)
 
-/* Run a shell command line ("%K" in fmt is not special: pass bin()),
+/* Run a shell command line ("%K" in fmt is not special: pass kt_cli_bin()),
  * capture its stdout into out; returns the exit code.                     */
 static int sh(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int sh(char *out, size_t cap, const char *fmt, ...)
@@ -152,7 +148,7 @@ static size_t distinct(char (*names)[256], size_t n)
 static void check_kernel_names(const char *trace)
 {
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s kernels --sort total --top 0 --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s kernels --sort total --top 0 --format table -q %s", kt_cli_bin(), trace), 0);
     check_fits(out, 100, trace);
     const char *rows[256];
     size_t lens[256], name_col = 0, count_col = 0;
@@ -168,7 +164,7 @@ static void check_kernel_names(const char *trace)
     kt_tables *ts = NULL;
     CHECK(t && kt_kernels(t, NULL, &o, &ts) == KT_OK);
     const kt_table *k = ts ? kt_tables_find(ts, "kernels") : NULL;
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --sort total --top 0 --format table --verbose -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --sort total --top 0 --format table --verbose -q %s", kt_cli_bin(), trace), 0);
     for (size_t r = 0; k && r < kt_table_nrows(k); r++) {
         const char *full = kt_table_str(k, r, 1);
         if (!strstr(out, full)) kt_test_fail(__FILE__, __LINE__, "--verbose lacks the full name %s", full);
@@ -193,7 +189,7 @@ TEST(cli_short_names_distinct_breakdown)
     NEED_SHARED();
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s breakdown --table distribution --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s breakdown --table distribution --format table -q %s", kt_cli_bin(), trace), 0);
     check_fits(out, 100, "breakdown distribution");
     const char *rows[256];
     size_t lens[256], name_col = 0, type_col = 0;
@@ -220,7 +216,7 @@ TEST(cli_transitions_keep_arrow_and_full_names)
     NEED_SHARED();
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s gaps --table transitions --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=100 %s gaps --table transitions --format table -q %s", kt_cli_bin(), trace), 0);
     check_fits(out, 100, "gaps transitions");
     const char *rows[64];
     size_t lens[64], col = 0;
@@ -233,7 +229,7 @@ TEST(cli_transitions_keep_arrow_and_full_names)
     }
     char report[64];
     snprintf(report, sizeof report, "/tmp/kineta-gaps-%d.txt", (int)getpid());
-    CHECK_INT(sh(out, OUT_CAP, "%s gaps -q -o %s %s", bin(), report, trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s gaps -q -o %s %s", kt_cli_bin(), report, trace), 0);
     CHECK_INT(sh(out, OUT_CAP, "cat %s", report), 0);
     unlink(report);
     /* a full name no 80-column cut keeps whole, on both sides of an arrow */
@@ -248,7 +244,7 @@ TEST(cli_kernels_position_is_not_rank)
     NEED_BIN();
     NEED_SHARED();
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv -q %s", bin(), shared("traces/hta/trace_filter")), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv -q %s", kt_cli_bin(), shared("traces/hta/trace_filter")), 0);
     CHECK(strncmp(out, "#,name,count,", 13) == 0);
     CHECK(strstr(strchr(out, '\n') + 1, "\n2,") != NULL); /* positions 1, 2, ... */
 }
@@ -260,15 +256,15 @@ TEST(cli_selection_of_nothing_fails)
     NEED_SHARED();
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --rank 5 --format csv %s 2>&1 >/dev/null", bin(), trace), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --rank 5 --format csv %s 2>&1 >/dev/null", kt_cli_bin(), trace), 1);
     CHECK(strstr(out, "no rank 5") && strstr(out, "ranks: 0-1"));
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --ranks 1,7 --format csv %s 2>&1 >/dev/null", bin(), trace), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --ranks 1,7 --format csv %s 2>&1 >/dev/null", kt_cli_bin(), trace), 1);
     CHECK(strstr(out, "no rank 7") != NULL);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --pstep 999 --format csv %s 2>&1 >/dev/null", bin(), trace), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --pstep 999 --format csv %s 2>&1 >/dev/null", kt_cli_bin(), trace), 1);
     CHECK(strstr(out, "ProfilerStep#999") && strstr(out, "steps: 551-552"));
-    CHECK_INT(sh(out, OUT_CAP, "%s gaps --pstep 999 --format csv %s 2>&1 >/dev/null", bin(), trace), 1);
-    CHECK_INT(sh(out, OUT_CAP, "%s categories --pstep 999 --format csv %s 2>&1 >/dev/null", bin(), trace), 1);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --pstep 552 --rank 1 --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s gaps --pstep 999 --format csv %s 2>&1 >/dev/null", kt_cli_bin(), trace), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s categories --pstep 999 --format csv %s 2>&1 >/dev/null", kt_cli_bin(), trace), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --pstep 552 --rank 1 --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK(strchr(out, '\n') && strchr(out, '\n')[1] != '\0'); /* rows */
 }
 
@@ -293,17 +289,17 @@ TEST(cli_machine_formats_get_every_row)
     size_t all = ts ? kt_table_nrows(kt_tables_find(ts, "kernels")) : 0;
     CHECK(all > 100);
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK_INT(count_lines(out), all + 1);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv --top 3 -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format csv --top 3 -q %s", kt_cli_bin(), trace), 0);
     CHECK_INT(count_lines(out), 4);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format json -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format json -q %s", kt_cli_bin(), trace), 0);
     size_t objs = 0;
     for (const char *p = out; (p = strstr(p, "{\"n\":")); p++) objs++;
     CHECK_INT(objs, all);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "== kernels (10 rows)") != NULL); /* people get the top 10 */
-    CHECK_INT(sh(out, OUT_CAP, "%s gaps --table transitions --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s gaps --table transitions --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK(count_lines(out) > 2 * 15 + 1);
     kt_tables_free(ts);
     kt_trace_free(t);
@@ -315,7 +311,7 @@ TEST(cli_queue_legacy_no_internal_tid)
     NEED_BIN();
     NEED_SHARED();
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s queue --format csv --table series -q %s | head -3", bin(),
+    CHECK_INT(sh(out, OUT_CAP, "%s queue --format csv --table series -q %s | head -3", kt_cli_bin(),
                  shared("traces/legacy_tbplugin_resnet50.pt.trace.json.gz")),
               0);
     CHECK_STR(out, "ts,pid,tid,stream,queue_length,rank\n45955.000,0,,7,1,0\n46168.000,0,,7,0,0\n");
@@ -328,15 +324,15 @@ TEST(cli_precision_per_unit)
     NEED_SHARED();
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\n0,1204,23.26,280,8.707,4.989,4,6,7,9,35\n") != NULL); /* µs: 3 decimals */
-    CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format csv -q %s | head -2", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format csv -q %s | head -2", kt_cli_bin(), trace), 0);
     CHECK_STR(out, "ts,pid,name,memory_bw_gbps,rank\n31029.000,0,Memcpy DtoD,357.815,0\n");
-    CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format json -q %s | head -3", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format json -q %s | head -3", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"memory_bw_gbps\":357.8150231801792") != NULL);
-    CHECK_INT(sh(out, OUT_CAP, "%s categories --table categories --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s categories --table categories --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "Communication,20,775.252,60.79") != NULL); /* ms: 3 decimals, not 6 */
-    CHECK_INT(sh(out, OUT_CAP, "%s temporal --tracelens --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s temporal --tracelens --format csv -q %s", kt_cli_bin(), trace), 0);
     for (const char *p = out; (p = strchr(p, '.')); p++) {
         size_t digits = strspn(p + 1, "0123456789");
         if (digits > 3) kt_test_fail(__FILE__, __LINE__, "temporal --tracelens: %zu decimals near %.20s", digits, p);
@@ -351,12 +347,12 @@ TEST(cli_output_paths)
     const char *trace = shared("traces/hta/amd_trace");
     char dir[128], *out = out_buf();
     snprintf(dir, sizeof dir, "/tmp/kineta-out-%d", (int)getpid());
-    CHECK_INT(sh(out, OUT_CAP, "%s counters -q --format csv -o %s/a/b %s", bin(), dir, trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s counters -q --format csv -o %s/a/b %s", kt_cli_bin(), dir, trace), 0);
     CHECK(strncmp(out, "rank,input,output,counter_events,uncompressed_bytes\n", 52) == 0);
     char made[256];
     snprintf(made, sizeof made, "%s/a/b/mi250_minitoy_train_ROCm6_2_kineto_with_counters.json.gz", dir);
     CHECK(access(made, R_OK) == 0);
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels -o %s/missing/k.txt %s 2>&1", bin(), dir, "/nonexistent.json"), 3);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels -o %s/missing/k.txt %s 2>&1", kt_cli_bin(), dir, "/nonexistent.json"), 3);
     CHECK(strstr(out, "missing/k.txt") != NULL && strstr(out, "does not exist") != NULL);
     const char *synth = getenv("KINETA_SYNTH");
     if (synth && access(synth, X_OK) == 0) {
@@ -374,14 +370,14 @@ TEST(cli_table_option_early_and_everywhere)
     NEED_SHARED();
     char *out = out_buf();
     /* exit 2 (usage), not 3: the missing file is never opened */
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --table nope /nonexistent.json 2>&1", bin()), 2);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --table nope /nonexistent.json 2>&1", kt_cli_bin()), 2);
     CHECK(strstr(out, "no table 'nope'; tables: kernels summary") != NULL);
     const char *trace = shared("traces/hta/trace_filter");
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --table summary --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --table summary --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(strncmp(out, "== summary (1 rows)\n", 20) == 0 && !strstr(out, "== kernels"));
-    CHECK_INT(sh(out, OUT_CAP, "%s breakdown --table kernel_type --format json -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s breakdown --table kernel_type --format json -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"kernel_type\": [") && !strstr(out, "\"kernels\""));
-    CHECK_INT(sh(out, OUT_CAP, "%s info --table steps --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s info --table steps --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(strncmp(out, "== steps (", 10) == 0);
 }
 
@@ -391,16 +387,16 @@ TEST(cli_help_and_hints)
     NEED_BIN();
     NEED_SHARED();
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "%s help gaps", bin()), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s help gaps", kt_cli_bin()), 0);
     CHECK(strncmp(out, "usage: kineta gaps ", 19) == 0);
-    CHECK_INT(sh(out, OUT_CAP, "%s help nosuch 2>/dev/null", bin()), 2);
-    CHECK_INT(sh(out, OUT_CAP, "%s --help", bin()), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s help nosuch 2>/dev/null", kt_cli_bin()), 2);
+    CHECK_INT(sh(out, OUT_CAP, "%s --help", kt_cli_bin()), 0);
     CHECK(strstr(out, "--format table|csv|json") && strstr(out, "--rank R") && strstr(out, "--hta-compat"));
     const char *trace = shared("traces/hta/trace_filter");
-    CHECK_INT(sh(out, OUT_CAP, "%s gaps --gap-sort avggap --format csv -q %s >/dev/null", bin(), trace), 0);
-    CHECK_INT(sh(out, OUT_CAP, "%s gaps --gap-sort maxgap --format csv -q %s >/dev/null", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s gaps --gap-sort avggap --format csv -q %s >/dev/null", kt_cli_bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s gaps --gap-sort maxgap --format csv -q %s >/dev/null", kt_cli_bin(), trace), 0);
     const char *r0 = shared("traces/hta/trace_filter/sampled_rank-0.json.gz");
-    CHECK_INT(sh(out, OUT_CAP, "%s info %s %s 2>&1 >/dev/null", bin(), r0, r0), 3);
+    CHECK_INT(sh(out, OUT_CAP, "%s info %s %s 2>&1 >/dev/null", kt_cli_bin(), r0, r0), 3);
     CHECK(strstr(out, "--file-ranks") != NULL && strstr(out, "kt_load_options") == NULL);
 }
 
@@ -413,11 +409,11 @@ TEST(cli_info_step_summary)
     char trace[128], *out = out_buf();
     snprintf(trace, sizeof trace, "/tmp/kineta-steps-%d.json", (int)getpid());
     CHECK_INT(sh(out, OUT_CAP, "%s --steps 40 -o %s >/dev/null 2>&1", synth, trace), 0);
-    CHECK_INT(sh(out, OUT_CAP, "%s info --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s info --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(count_lines(out) < 20);
     CHECK(strstr(out, "  steps   cpu: 40 (#") != NULL);
     CHECK(strstr(out, "  span      ") != NULL && strstr(out, ", mean ") != NULL);
-    CHECK_INT(sh(out, OUT_CAP, "%s info --format table --verbose -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s info --format table --verbose -q %s", kt_cli_bin(), trace), 0);
     CHECK(count_lines(out) > 80);
     CHECK(strstr(out, " at +") != NULL);
     char truth[160];
@@ -439,12 +435,12 @@ TEST(cli_tables_fit_the_width)
     char *out = out_buf(), what[128];
     for (size_t w = 0; w < 3; w++)
         for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-            CHECK_INT(sh(out, OUT_CAP, "COLUMNS=%d %s %s --format table -q %s", widths[w], bin(), cmds[i], trace), 0);
+            CHECK_INT(sh(out, OUT_CAP, "COLUMNS=%d %s %s --format table -q %s", widths[w], kt_cli_bin(), cmds[i], trace), 0);
             snprintf(what, sizeof what, "%s at %d", cmds[i], widths[w]);
             if (strncmp(cmds[i], "gaps", 4) && strncmp(cmds[i], "categories", 10)) check_fits(out, (size_t)widths[w], what);
             else check_fits(out, 100, what); /* histogram bars; name-heavy tables keep 24+ columns of name */
         }
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format table --verbose -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format table --verbose -q %s", kt_cli_bin(), trace), 0);
     check_fits(out, 100000, "kernels --verbose"); /* wide, but no trailing spaces */
 }
 
@@ -455,19 +451,19 @@ TEST(cli_units_and_json_keys)
     NEED_SHARED();
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
-    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=200 %s idle --table interval_stats --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=200 %s idle --table interval_stats --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "mean (us)") && strstr(out, "std (us)") && strstr(out, "max (us)"));
-    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=200 %s breakdown --table kernel_type --format table -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "COLUMNS=200 %s breakdown --table kernel_type --format table -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "sum (us)") != NULL);
-    CHECK_INT(sh(out, OUT_CAP, "%s breakdown --table kernel_type --format csv -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s breakdown --table kernel_type --format csv -q %s", kt_cli_bin(), trace), 0);
     CHECK(strncmp(out, "kernel_type,sum,percentage\n", 27) == 0); /* csv: HTA's headers */
-    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format json --top 1 -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s kernels --format json --top 1 -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"total_us\":") && strstr(out, "\"pct_kernel_time\":") && strstr(out, "\"std_us\":"));
-    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format json -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format json -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"cpu_duration_p25_us\":") && strstr(out, "\"pct_of_launches\":"));
-    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format json --hta-compat -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format json --hta-compat -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"cpu_duration_25%\":") != NULL);
-    CHECK_INT(sh(out, OUT_CAP, "%s temporal --format json -q %s", bin(), trace), 0);
+    CHECK_INT(sh(out, OUT_CAP, "%s temporal --format json -q %s", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"idle_time_us\":") && strstr(out, "\"idle_time_pctg\":"));
 }
 
@@ -480,7 +476,7 @@ TEST(cli_make_demo)
         return;
     }
     char build[512], *out = out_buf();
-    snprintf(build, sizeof build, "%s", bin());
+    snprintf(build, sizeof build, "%s", kt_cli_bin());
     *strrchr(build, '/') = '\0';
     bool san = strstr(build, "san") != NULL;
     CHECK_INT(sh(out, OUT_CAP, "make -s demo BUILD=%s%s 2>&1", build, san ? " MODE=sanitize" : ""), 0);

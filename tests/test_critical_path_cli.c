@@ -4,6 +4,7 @@
  * when a trace has no CPU ops or no GPU events, exit 2 on bad options.
  * Runs the built binary ($KINETA_BIN, set by `make test`).
  */
+#include "cli_run.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -11,11 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
 /* A trace of these events in dir/name. */
 static void write_trace(const char *dir, const char *name, const char *events)
@@ -38,7 +34,7 @@ static int run(char *out, size_t cap, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin(), args);
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", kt_cli_bin(), args);
     FILE *p = popen(cmd, "r");
     size_t n = fread(out, 1, cap - 1, p);
     out[n] = '\0';
@@ -57,7 +53,7 @@ static int run(char *out, size_t cap, const char *fmt, ...)
 
 TEST(critical_path_cli)
 {
-    if (!bin()) {
+    if (!kt_cli_bin()) {
         kt_test_skip("KINETA_BIN not set (run make test)");
         return;
     }

@@ -6,6 +6,7 @@
 #include "analysis/compare/op_name_norm.h"
 #include "analysis/compare/tree_align.h"
 #include "fixture.h"
+#include "cli_run.h"
 #include "test.h"
 
 #include <glob.h>
@@ -313,11 +314,6 @@ TEST(diff_sibling_alignment)
 }
 
 /* ---- command line ---------------------------------------------------------- */
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
 static char *write_run(const char *api, int64_t gemm_us)
 {
@@ -337,7 +333,7 @@ static char *write_run(const char *api, int64_t gemm_us)
 static int run(char *out, size_t cap, const char *args, const char *a, const char *b)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s diff %s %s %s 2>&1", bin(), args, a, b);
+    snprintf(cmd, sizeof cmd, "%s diff %s %s %s 2>&1", kt_cli_bin(), args, a, b);
     FILE *p = popen(cmd, "r");
     size_t n = fread(out, 1, cap - 1, p);
     out[n] = '\0';
@@ -347,7 +343,7 @@ static int run(char *out, size_t cap, const char *args, const char *a, const cha
 
 TEST(diff_cli)
 {
-    if (!bin()) { kt_test_skip("KINETA_BIN not built"); return; }
+    if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not built"); return; }
     static char out[1 << 16];
     char *a = write_run("cuda", 40), *b = write_run("hip", 55);
     CHECK_INT(run(out, sizeof out, "-q --format csv --table side_by_side", a, b), 0);

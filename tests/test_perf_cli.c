@@ -5,37 +5,17 @@
  */
 #include "fixture.h"
 #include "oracle.h"
+#include "cli_run.h"
 #include "test.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("KINETA_BIN");
-    return b && access(b, X_OK) == 0 ? b : NULL;
-}
 
 /* Run `kineta ARGS`, stdout into out; the exit code. */
-static int run(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int run(char *out, size_t cap, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", bin(), args);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static size_t lines(const char *s)
 {
@@ -46,13 +26,13 @@ static size_t lines(const char *s)
 
 TEST(perf_cli_tracelens_gemm_csv)
 {
-    if (!bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
+    if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
     NEED_SHARED();
     char trace[1024]; /* kt_test_shared_path's buffer is reused below */
     snprintf(trace, sizeof trace, "%s",
              kt_test_shared_path("traces/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"));
     static char out[1 << 16];
-    CHECK_INT(run(out, sizeof out, "perf -q --tracelens --format csv --table GEMM %s", trace), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "perf -q --tracelens --format csv --table GEMM %s", trace), 0);
     char *want =
         fx_read_file(kt_test_shared_path("oracle/tracelens/h100/gaunernst_bert-small-uncased__1016001/GEMM.csv"), NULL);
     if (!want) return;
@@ -61,13 +41,13 @@ TEST(perf_cli_tracelens_gemm_csv)
     CHECK_INT(lines(out), lines(want));
     CHECK(strstr(out, "\naten::addmm,141,30522,512,True,\"(512, 1)\",\"(1, 512)\"") != NULL);
     free(want);
-    CHECK_INT(run(out, sizeof out, "perf -q --format csv --table headroom %s", trace), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "perf -q --format csv --table headroom %s", trace), 0);
     CHECK(strncmp(out, "rank_by_lost,op,family,params,", 30) == 0 && strstr(out, "\n1,aten::addmm,GEMM,") != NULL);
 }
 
 TEST(perf_cli_bad_device_spec)
 {
-    if (!bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
+    if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
     char trace[64], spec[64];
     static char out[1 << 12];
     snprintf(trace, sizeof trace, "/tmp/kineta-perf-cli-%d.json", (int)getpid());
@@ -79,9 +59,9 @@ TEST(perf_cli_bad_device_spec)
     f = fopen(spec, "w");
     fputs("{\"name\": \"x\", \"max_achievable_tflops\": {}}", f); /* no mem_bw_gbps */
     fclose(f);
-    CHECK_INT(run(out, sizeof out, "perf -q --device-spec %s %s", spec, trace), 2);
-    CHECK_INT(run(out, sizeof out, "perf -q --device-spec /nonexistent/spec.json %s", trace), 2);
-    CHECK_INT(run(out, sizeof out, "perf -q --format csv --table notes %s", trace), 0);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "perf -q --device-spec %s %s", spec, trace), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "perf -q --device-spec /nonexistent/spec.json %s", trace), 2);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "perf -q --format csv --table notes %s", trace), 0);
     CHECK(strstr(out, "no roofline columns") != NULL);
     unlink(trace);
     unlink(spec);

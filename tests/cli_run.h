@@ -1,0 +1,17 @@
+/*
+ * cli_run.h — running the built `kineta` binary from a test: the CLI tests
+ * of every command need the same two steps (find $KINETA_BIN, run it and
+ * capture stdout), so they are written once.
+ */
+#ifndef KT_CLI_RUN_H
+#define KT_CLI_RUN_H
+
+#include <stddef.h>
+
+/* $KINETA_BIN (set by `make test`) when it is an executable, else NULL. */
+const char *kt_cli_bin(void);
+/* Run `$KINETA_BIN ARGS` (stderr dropped), stdout into out (cap bytes,
+ * NUL-terminated); returns the exit code, -1 when it did not exit.       */
+int kt_cli_run_out(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
