@@ -133,11 +133,15 @@ bench: $(BUILD)/kineta $(BUILD)/kineta-synth $(BUILD)/kineta-bench
 # driving a generator of valid, adversarial traces; fuzz/trace_gen.c).
 # Limits (docs/robustness.md): no single allocation above 64 MiB, no input
 # slower than FUZZ_TIMEOUT seconds under the sanitizers.
+# FUZZ_SEED fixes libFuzzer's random choices: CI's short run replays a
+# prefix of what the long campaigns (same seed, docs/robustness.md) ran
+# clean, so a red CI means a change broke something, not a new draw.
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 5
+FUZZ_SEED ?= 1
 FUZZ_OPT = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -malloc_limit_mb=64 -rss_limit_mb=1024 \
-  -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1
+  -timeout=$(FUZZ_TIMEOUT) -seed=$(FUZZ_SEED) -print_final_stats=1
 fuzz:
 	$(MAKE) CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT)" fuzzers
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-pipeline build-fuzz/corpus-generated

@@ -234,6 +234,16 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* A scratch directory dir holding the input dir/trace.json, and the
+ * overlay's directory dir/out and path in it (each buffer 300+ bytes). */
+static void scratch_paths(char *dir, char *in, char *sub, char *out)
+{
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, 300, "%s/trace.json", dir);
+    snprintf(sub, 300, "%s/out", dir);
+    snprintf(out, 400, "%s/overlaid_critical_path_trace.json", sub);
+}
+
 /* One op launching one kernel: op 0-100 µs, launch 10-20, kernel 50-180:
  * the path runs op start → launch start → kernel start → kernel end.     */
 static const char *const small_trace =
@@ -249,10 +259,7 @@ static const char *const small_trace =
 TEST(critical_path_overlay_plain_and_never_next_to_input)
 {
     char dir[] = "/tmp/kt_cp_overlay_XXXXXX", in[300], sub[300], out[400];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/trace.json", dir);
-    snprintf(sub, sizeof sub, "%s/out", dir);
-    snprintf(out, sizeof out, "%s/overlaid_critical_path_trace.json", sub);
+    scratch_paths(dir, in, sub, out);
     write_file(in, small_trace);
     kt_trace *t = fx_load_path(in, false);
     kt_tables *ts = NULL;
@@ -323,4 +330,56 @@ TEST(critical_path_overlay_all_edges)
     rmdir(dir);
     kt_tables_free(ts);
     kt_trace_free(back);
+}
+
+/* A damaged top-level value before traceEvents (an unterminated key string
+ * with brackets in it, as a fuzzer found): the loader recovers, and the
+ * overlay must copy traceEvents itself, not the first array it meets — the
+ * copy used to splice the arrows into "nodes" and not load back.  Damage
+ * inside traceEvents instead: no overlay and a message saying why.        */
+TEST(critical_path_overlay_damaged_input)
+{
+    /* small_trace behind a top-level key whose value is cut mid-string */
+    static const char broken_key[] = "{\"nodes\": [{\"id\": 1x\": [{\"id\": 0}], ";
+    char *damaged_top = malloc(sizeof broken_key + strlen(small_trace));
+    if (!damaged_top) return;
+    strcpy(damaged_top, broken_key);
+    strcat(damaged_top, small_trace + 1);
+    char dir[] = "/tmp/kt_cp_overlay_XXXXXX", in[300], sub[300], out[400];
+    scratch_paths(dir, in, sub, out);
+
+    write_file(in, damaged_top);
+    kt_trace *t = fx_load_path(in, false);
+    kt_tables *ts = NULL;
+    CHECK(t != NULL);
+    if (t) CHECK_INT(run_overlay(t, sub, false, NULL, &ts), KT_OK);
+    kt_trace *back = fx_load_path(out, false);
+    CHECK(back != NULL);
+    if (back) CHECK_INT((long)back->ranks[0]->ev.n, 3 + 2); /* 3 events + the launch arrow's 2 ends */
+    kt_trace_free(back);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(out);
+
+    /* an instant with a bare ']' appended: the loader skips it */
+    static const char bad_tail[] = ",\n{\"ph\": \"i\", \"name\": \"m\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"x\": ]}\n]}\n";
+    const char *end = strstr(damaged_top, "}\n]");
+    size_t head = end ? (size_t)(end - damaged_top) + 1 : 0;
+    char *text = malloc(head + sizeof bad_tail);
+    if (text) {
+        memcpy(text, damaged_top, head);
+        memcpy(text + head, bad_tail, sizeof bad_tail);
+        write_file(in, text);
+    }
+    free(text);
+    free(damaged_top);
+    t = fx_load_path(in, false);
+    ts = NULL;
+    if (t) CHECK_INT(run_overlay(t, sub, false, NULL, &ts), KT_EINPUT);
+    CHECK(access(out, F_OK) != 0);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    rmdir(sub);
+    unlink(in);
+    rmdir(dir);
 }

@@ -69,7 +69,7 @@ typedef struct kt_cache_header {
 /* Per-rank values that are not columns (KT_CS_SCALARS). */
 typedef struct kt_cache_scalars {
     int64_t world_size, dist_rank, schema_version, base_time_ns;
-    uint64_t gzip, file_bytes, json_bytes, total_events, ns_resolution, events_end, has_base_time;
+    uint64_t gzip, file_bytes, json_bytes, total_events, ns_resolution, events_end, events_open, has_base_time;
     uint64_t by_ph[128];
     int64_t first_ts, last_end, origin;
     uint64_t gpu_work, hip_calls, cuda_calls, mtia_calls;

@@ -200,6 +200,7 @@ static void set_scalars(kt_rank *r, const kt_cache_scalars *s)
     r->total_events = s->total_events;
     r->ns_resolution = s->ns_resolution;
     r->events_end = s->events_end;
+    r->events_open = s->events_open;
     r->has_base_time = s->has_base_time;
     memcpy(r->by_ph, s->by_ph, sizeof r->by_ph);
     r->summary.first_ts = s->first_ts;

@@ -210,6 +210,7 @@ static void fill_scalars(kt_cache_scalars *s, const kt_file_job *j, const strmap
     s->total_events = r->total_events;
     s->ns_resolution = r->ns_resolution;
     s->events_end = r->events_end;
+    s->events_open = r->events_open;
     s->has_base_time = r->has_base_time;
     memcpy(s->by_ph, r->by_ph, sizeof s->by_ph);
     s->first_ts = r->summary.first_ts;

@@ -139,6 +139,7 @@ static kt_scan_res top_key(kt_parser *p, cursor *c)
             return KT_SCAN_OK;
         }
         p->seen_events = true;
+        p->r->events_open = (uint64_t)kt_offset_of(p, t);
         p->state = KT_PS_EVENT;
         c->q = t + 1;
         return KT_SCAN_OK;

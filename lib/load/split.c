@@ -201,6 +201,7 @@ static bool merge_range(split *s, kt_parser *p)
     dst->ns_resolution |= src->ns_resolution;
     kt_summary_merge(&dst->summary, &src->summary);
     if (src->events_end) dst->events_end = src->events_end;
+    if (src->events_open) dst->events_open = src->events_open;
     for (size_t i = 0; i < p->xcat.cap; i++)
         if (p->xcat.id[i] != KT_NONE && !kt_catcount_add(&acc->xcat, p->xcat.id[i], p->xcat.count[i]))
             return false;
@@ -223,6 +224,7 @@ static void reset_staging(kt_rank *r)
     memset(r->by_ph, 0, sizeof r->by_ph);
     r->ns_resolution = false;
     r->events_end = 0;
+    r->events_open = 0;
     kt_summary_reset(&r->summary);
     kt_idtab_free(&r->ids);
 }

@@ -234,6 +234,10 @@ typedef struct kt_rank {
      * the file ends inside it: where writers of trace copies (counters)
      * insert their events.                                                  */
     uint64_t events_end;
+    /* Offset of the '[' opening traceEvents (0 if never seen): with
+     * events_end, the bytes writers that copy events verbatim take, so a
+     * damaged top level before it is never mistaken for the array.        */
+    uint64_t events_open;
 
     /* top-level metadata */
     char *meta_json;            /* every top-level key except traceEvents,

@@ -101,27 +101,32 @@ static bool push_span(spans *v, size_t start, size_t end)
     return true;
 }
 
-/* One pass over the JSON text, strings skipped, depth counted. */
-static bool find_events(const char *doc, size_t events_end, spans *v)
+/* One pass over the array's text, strings skipped, depth counted.  It
+ * starts at the '[' the loader saw, not at the top of the file: a damaged
+ * top level the loader recovered from must not be taken for the array.
+ * False when the array's brackets do not balance (the loader skipped
+ * damaged events there): copying such bytes would not make a trace.       */
+static bool find_events(const char *doc, size_t events_open, size_t events_end, spans *v)
 {
-    int depth = 0;
+    if (events_open >= events_end || doc[events_open] != '[') return false;
+    int depth = 1;
     size_t obj = 0;
-    for (size_t i = 0; i < events_end; i++) {
+    v->open = events_open;
+    for (size_t i = events_open + 1; i < events_end; i++) {
         char ch = doc[i];
         if (ch == '"') {
             for (i++; i < events_end && doc[i] != '"'; i++) i += doc[i] == '\\';
             continue;
         }
         if (ch == '[' || ch == '{') {
-            if (depth == 1 && ch == '[') v->open = i, v->n = 0;
-            if (depth == 2 && ch == '{') obj = i;
+            if (depth == 1 && ch == '{') obj = i;
             depth++;
         } else if (ch == ']' || ch == '}') {
-            depth--;
-            if (depth == 2 && ch == '}' && !push_span(v, obj, i + 1)) return false;
+            if (--depth < 1) return false;
+            if (depth == 1 && ch == '}' && !push_span(v, obj, i + 1)) return false;
         }
     }
-    return depth == 2 && doc[events_end] == ']';
+    return depth == 1 && doc[events_end] == ']';
 }
 
 struct kt_edit_doc {
@@ -341,9 +346,10 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err,
     kt_status st = read_all(c->in_path, &in, err, errlen);
     if (st != KT_OK) return st;
     spans v = { 0 };
-    if (c->events_end >= in.len || !find_events(in.doc, (size_t)c->events_end, &v)) {
-        snprintf(err, errlen, "%s changed since it was loaded (no traceEvents ending at byte %llu)", c->in_path,
-                 (unsigned long long)c->events_end);
+    if (c->events_end >= in.len || !find_events(in.doc, (size_t)c->events_open, (size_t)c->events_end, &v)) {
+        snprintf(err, errlen,
+                 "%s: traceEvents (bytes %llu-%llu) is damaged or changed since it was loaded: no overlay written",
+                 c->in_path, (unsigned long long)c->events_open, (unsigned long long)c->events_end);
         st = KT_EINPUT;
     }
     if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, marked, err, errlen);

@@ -5,7 +5,7 @@
  * critical-path`; any "mark these events, add arrows" overlay fits).
  *
  * Events are located by the byte offsets the loader recorded (args_off,
- * events_end), so no event is re-parsed or re-serialized: every kept event
+ * events_open, events_end), so no event is re-parsed or re-serialized: every kept event
  * keeps its bytes, plus the inserted key.  A plain input is mapped; a gzip
  * input is held decompressed in memory while the copy is written.
  */
@@ -28,6 +28,7 @@ typedef char *(*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, size_t *len)
 
 typedef struct kt_trace_edit {
     const char *in_path;
+    uint64_t events_open;      /* offset of the '[' opening traceEvents      */
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
     const char *out_path;      /* gzip-compressed iff the input is gzip      */
     const uint64_t *marks;     /* ascending offsets of the '{' of the args

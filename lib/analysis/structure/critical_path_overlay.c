@@ -201,7 +201,8 @@ kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res,
         if (rq->tag_rank) snprintf(tag, sizeof tag, "rank%d_", rq->r->rank);
         snprintf(res->output, len, "%s/overlaid_critical_path_%s%s", rq->out_dir, tag, base_name(rq->r->file));
         static const char *const keep[] = { "user_annotation", "python_function", NULL };
-        kt_trace_edit c = { .in_path = rq->r->file, .events_end = rq->r->events_end, .out_path = res->output,
+        kt_trace_edit c = { .in_path = rq->r->file, .events_open = rq->r->events_open,
+                            .events_end = rq->r->events_end, .out_path = res->output,
                             .marks = marks, .nmarks = nmarks, .mark_text = "\"critical\": 1",
                             .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,
                             .user = (void *)rq };
