@@ -4,6 +4,7 @@
  * duplicate, ranks disagreeing), metadata from the launching
  * record_param_comms op, and kernels with no metadata at all.             */
 #include "analysis/collectives/comm_record.h"
+#include "analysis/common/dtypes.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -61,10 +62,16 @@ TEST(collectives_kind_and_dtype_names)
               KT_COLL_ALLGATHER);
     CHECK_INT(kt_coll_kind_from_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)"), KT_COLL_SENDRECV);
     CHECK_INT(kt_coll_kind_from_kernel("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)"), KT_COLL_UNKNOWN);
-    CHECK_INT(kt_comm_dtype_bytes("BFloat16"), 2);
-    CHECK_INT(kt_comm_dtype_bytes("Long"), 8);
-    CHECK_INT(kt_comm_dtype_bytes("Float"), 4);
-    CHECK_INT(kt_comm_dtype_bytes("Mystery"), 0);
+    CHECK_INT(kt_scalar_type_bytes("BFloat16"), 2);
+    CHECK_INT(kt_scalar_type_bytes("Long"), 8);
+    CHECK_INT(kt_scalar_type_bytes("Float"), 4);
+    CHECK_INT(kt_scalar_type_bytes("Bool"), 1);
+    CHECK_INT(kt_scalar_type_bytes("Mystery"), 0);
+    /* the same table under the C++ names of op inputs, without bool (perf) */
+    CHECK_INT(kt_dtype_bytes("c10::BFloat16"), 2);
+    CHECK_INT(kt_dtype_bytes("long int"), 8);
+    CHECK_INT(kt_dtype_bytes("bool"), 0);
+    CHECK(!strcmp(kt_dtype_precision("c10::Half"), "fp16"));
     CHECK(kt_coll_implicit_sync(KT_COLL_ALLTOALL) && !kt_coll_implicit_sync(KT_COLL_BROADCAST));
 }
 

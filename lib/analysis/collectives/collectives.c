@@ -4,6 +4,7 @@
  * §1.7) in the tables "implicit_sync", "all2allv" and "other", and every
  * instance that could not be matched completely in "unmatched".
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/collectives/collectives_tables.h"
 
 #include <inttypes.h>
@@ -188,7 +189,7 @@ static void add_sync_row(coll_run *run, const kt_coll_inst *in)
  * list times the dtype size, else In msg nelems times it.                  */
 static int64_t a2a_bytes(const kt_trace *t, const kt_comm_rec *c)
 {
-    int b = c->dtype == KT_NONE ? 0 : kt_comm_dtype_bytes(kt_strtab_get(t->strs, c->dtype));
+    int b = c->dtype == KT_NONE ? 0 : kt_scalar_type_bytes(kt_strtab_get(t->strs, c->dtype));
     if (b == 0) return -1;
     const char *s = c->in_split == KT_NONE ? "" : kt_strtab_get(t->strs, c->in_split);
     int64_t sum = 0;

@@ -4,6 +4,7 @@
  * all matched all-to-all-v instances, from every member's "In split size"
  * list (elements per destination, in the order of "Process Group Ranks").
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/collectives/collectives_tables.h"
 
 #include <stdio.h>
@@ -36,7 +37,7 @@ static long rank_index(const kt_comm_world *w, int64_t rank)
 static void add_sends(const kt_trace *t, const kt_comm_world *w, const kt_comm_rec *c, size_t src, double *m,
                       int64_t *split, int64_t *dst, size_t cap)
 {
-    int b = c->dtype == KT_NONE ? 0 : kt_comm_dtype_bytes(kt_strtab_get(t->strs, c->dtype));
+    int b = c->dtype == KT_NONE ? 0 : kt_scalar_type_bytes(kt_strtab_get(t->strs, c->dtype));
     if (b == 0 || c->in_split == KT_NONE || c->pg_ranks == KT_NONE) return;
     size_t ns = int_list(kt_strtab_get(t->strs, c->in_split), split, cap);
     size_t nd = int_list(kt_strtab_get(t->strs, c->pg_ranks), dst, cap);

@@ -78,18 +78,6 @@ kt_coll_kind kt_coll_kind_from_kernel(const char *name)
     return kt_coll_kind_from_arg(word);
 }
 
-int kt_comm_dtype_bytes(const char *d)
-{
-    static const struct { const char *name; int bytes; } table[] = {
-        { "Float", 4 }, { "Int", 4 }, { "Long", 8 }, { "BFloat16", 2 }, { "Bool", 1 },
-        { "Byte", 1 }, { "Double", 8 }, { "Half", 2 }, { "Short", 2 }, { "Char", 1 },
-        { "ComplexFloat", 8 }, { "ComplexDouble", 16 }, { "Float8_e4m3fn", 1 }, { "Float8_e5m2", 1 },
-    };
-    for (size_t i = 0; d && i < sizeof table / sizeof *table; i++)
-        if (!strcmp(d, table[i].name)) return table[i].bytes;
-    return 0;
-}
-
 /* ---- metadata ------------------------------------------------------------- */
 
 /* The event carrying the collective's metadata: the kernel itself, else the

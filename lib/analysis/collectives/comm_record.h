@@ -66,8 +66,5 @@ kt_coll_kind kt_coll_kind_from_kernel(const char *name);
 const char *kt_coll_kind_name(kt_coll_kind k);
 /* All ranks leave together (allreduce, allgather, reducescatter, alltoall). */
 bool kt_coll_implicit_sync(kt_coll_kind k);
-/* Bytes per element of a PyTorch dtype name as written ("Float", "BFloat16",
- * ...), 0 when unknown.                                                    */
-int kt_comm_dtype_bytes(const char *dtype);
 
 #endif

@@ -4,6 +4,7 @@
  * latency = min duration over ranks, skews, algo bw = MB/1024 / latency s,
  * bus bw = algo bw · nccl-tests factor.
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/collectives/instance_metrics.h"
 
 #include <math.h>
@@ -24,7 +25,7 @@ double kt_busbw_factor(kt_coll_kind k, int n)
 static double message_mb(const kt_trace *t, const kt_comm_rec *c)
 {
     int64_t nelems = c->kind == KT_COLL_ALLGATHER ? c->out_nelems : c->in_nelems;
-    int b = c->dtype == KT_NONE ? 0 : kt_comm_dtype_bytes(kt_strtab_get(t->strs, c->dtype));
+    int b = c->dtype == KT_NONE ? 0 : kt_scalar_type_bytes(kt_strtab_get(t->strs, c->dtype));
     if (nelems < 0 || b == 0) return NAN;
     return (double)nelems * b / 1048576.0;
 }

@@ -61,11 +61,4 @@ char *kt_py_str_repr(const char *s, size_t n);
 /* repr of a tuple of int64s: "(512, 1)", "(5,)", "()". */
 void kt_py_int_tuple(const int64_t *v, int n, char *out, size_t outlen);
 
-/* Bytes per element of a PyTorch dtype name ("float", "c10::BFloat16",
- * "c10::Float8_e4m3fn", ...), 0 when unknown.                             */
-int kt_dtype_bytes(const char *type);
-/* The short precision name TraceLens's Compute Spec uses ("fp32", "bf16",
- * "fp16", "fp8", "fp64", "int8"), NULL when unknown.                      */
-const char *kt_dtype_precision(const char *type);
-
 #endif

@@ -2,6 +2,7 @@
  * perf_model_util.c — checked shape arithmetic and parameter builders for
  * the perf models (perf_model_util.h).
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
 
 #include <stdio.h>

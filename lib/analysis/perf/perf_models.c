@@ -3,6 +3,7 @@
  * matrix models: GEMM and scaled-dot-product attention forward, with
  * TraceLens's formulas (spec §1.6) in range-checked 128-bit integers.
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
 
 #include <math.h>

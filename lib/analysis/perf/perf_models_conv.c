@@ -4,6 +4,7 @@
  * weight read and output written once.  As in TraceLens, the bias is
  * neither counted nor reported (its "bias" parameter reads False).
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
 
 #include <math.h>

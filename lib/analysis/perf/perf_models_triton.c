@@ -12,6 +12,7 @@
  * Both are lower bounds in spirit: recomputation and broadcasts re-reading
  * memory are not seen.  Never used under --tracelens.
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
 
 #include <math.h>

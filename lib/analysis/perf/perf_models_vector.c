@@ -9,6 +9,7 @@
  * 2·bpe + 8 bytes per channel besides input and output; a reduction writes
  * one element whatever its dims and keepdim.
  */
+#include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
 
 #include <math.h>
