@@ -80,6 +80,15 @@ static size_t flows_of(const kt_trace *t)
     return r->idx->nflows;
 }
 
+/* Removes what a test made: the input, the overlay and their directories. */
+static void remove_scratch(const char *dir, const char *in, const char *outdir, const char *out)
+{
+    unlink(in);
+    unlink(out);
+    rmdir(outdir);
+    rmdir(dir);
+}
+
 TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
 {
     char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320];
@@ -132,10 +141,7 @@ TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
     free(text);
     kt_tables_free(ts);
     kt_trace_free(t);
-    unlink(in);
-    unlink(out);
-    rmdir(outdir);
-    rmdir(dir);
+    remove_scratch(dir, in, outdir, out);
 }
 
 TEST(patterns_overlay_writer_refuses_to_overwrite_the_input)
@@ -506,4 +512,35 @@ TEST(patterns_rewrite_appends_events)
     unlink(in);
     unlink(out);
     rmdir(dir);
+}
+
+/* A top-level value cut mid-string before traceEvents (brackets inside it,
+ * as a fuzzer made for the critical-path overlay): the loader recovers and
+ * so must the overlay — the scan starts where the loader saw traceEvents
+ * open instead of failing with "no traceEvents array".                   */
+TEST(patterns_overlay_damaged_top_level)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320], *text = NULL;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/tiny.json", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
+    CHECK(mkdir(outdir, 0755) == 0);
+    const char *fixed = tiny_fixed();
+    if (asprintf(&text, "{\"nodes\": [{\"id\": 1x\": [{\"id\": 0}], %s", fixed + 1) < 0) text = NULL;
+    CHECK(text != NULL);
+    if (text) write_text(in, text);
+    free(text);
+    kt_trace *t = fx_load_path(in, false);
+    CHECK(t != NULL);
+    kt_tables *ts = t ? overlay(t, "aten::foo", outdir) : NULL;
+    text = fx_read_file(out, NULL);
+    CHECK(text && count_of(text, "\"args\": {\"Patterns\": {\"aten::foo|k1|k2|k3\": 1}, ") == 7);
+    kt_trace *back = fx_load_path(out, false);
+    CHECK(back && t && back->ranks[0]->total_events == t->ranks[0]->total_events);
+    kt_trace_free(back);
+    free(text);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    remove_scratch(dir, in, outdir, out);
 }

@@ -31,6 +31,7 @@ typedef struct scanner {
     int depth;
     bool in_str, esc;
     bool in_events, events_seen;
+    bool events_lost;       /* no '[' at the loader's events_open          */
     char key1[16];          /* last string at depth 1 (a top-level key)    */
     size_t key1_len;
     /* the event being read */
@@ -235,10 +236,32 @@ static const bool structural[256] = {
     ['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true, [':'] = true, [','] = true,
 };
 
+/* The loader saw traceEvents open at c->events_open: the bytes before it
+ * go out unscanned, so a damaged top level the loader recovered from is
+ * neither taken for the array nor able to hide it.  Returns where to go on;
+ * a file without its '[' there changed since it was loaded (then nothing
+ * more is scanned and the rewrite fails with "no traceEvents array").     */
+static size_t skip_to_events(rewriter *w, size_t i)
+{
+    uint64_t at = w->c->events_open;
+    if (w->base + i < at) return at - w->base < w->have ? (size_t)(at - w->base) : w->have;
+    if (w->base + i > at || w->buf[i] != '[') {
+        w->s.events_lost = true;
+        return w->have;
+    }
+    w->s.depth = 2;
+    w->s.in_events = w->s.events_seen = true;
+    return i + 1;
+}
+
 static void scan_buffer(rewriter *w, size_t i)
 {
     scanner *s = &w->s;
     while (i < w->have) {
+        if (w->c->events_open && !s->events_seen) {
+            i = s->events_lost ? w->have : skip_to_events(w, i);
+            continue;
+        }
         if (s->in_str) {
             i = scan_string(w, i);
             continue;

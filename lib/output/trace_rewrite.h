@@ -46,6 +46,8 @@ typedef void (*kt_event_edit_fn)(void *user, const kt_event_view *ev, kt_event_e
 
 typedef struct kt_trace_rewrite {
     const char *in_path;
+    uint64_t events_open;   /* kt_rank.events_open, the '[' of traceEvents
+                               (0: found by scanning)                      */
     const char *out_path;   /* gzip-compressed iff the input is gzip       */
     kt_event_edit_fn edit;  /* may be NULL                                 */
     kt_events_text_fn append; /* events to append (as counter_trace.h), or NULL */

@@ -219,7 +219,8 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     overlay o = { .t = t, .s = s, .top = top, .labels = labels, .keep_names = keep_names, .res = res };
     kt_status st = KT_ENOMEM;
     if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && (keep_names || build_dictionary(&o, r))) {
-        kt_trace_rewrite rw = { .in_path = r->file, .out_path = out_path, .edit = edit_event, .user = &o };
+        kt_trace_rewrite rw = { .in_path = r->file, .events_open = r->events_open, .out_path = out_path,
+                                .edit = edit_event, .user = &o };
         uint64_t nevents;
         st = kt_rewrite_trace(&rw, &res->bytes, &nevents, err, errlen);
         if (st == KT_OK && (o.args.failed || o.name.failed)) st = KT_ENOMEM;
