@@ -44,8 +44,12 @@ static bool ends(const char *s, const char *e)
 static bool is_difference(const char *c) { return starts(c, "diff_") || starts(c, "delta_"); }
 /* A share of wall time: concurrent streams push it over 100 (kernels.md:
  * % GPU wall time; attribution.md: an annotation's summed kernel time
- * against its steps' duration, pct_of_step).                             */
-static bool is_share_of_wall_time(const char *c) { return !strcmp(c, "% GPU wall time") || !strcmp(c, "pct_of_step"); }
+ * against its steps' duration, pct_of_step; perf.md: short kernels' summed
+ * time against the GPU span, pct_of_gpu_span).                           */
+static bool is_share_of_wall_time(const char *c)
+{
+    return !strcmp(c, "% GPU wall time") || !strcmp(c, "pct_of_step") || !strcmp(c, "pct_of_gpu_span");
+}
 static bool is_percentage(const char *c)
 {
     return !is_difference(c) && !is_share_of_wall_time(c) &&
