@@ -1,7 +1,8 @@
 /*
  * cmd_critical_path.c — `kineta critical-path -o DIR`: HTA's lightweight
  * critical path analysis (tables summary, breakdown, edges, graph, and
- * what_if with --what-if) and the overlay trace written into DIR.
+ * what_if with --what-if) and the overlay trace written into DIR (no DIR
+ * needed with --no-overlay).
  */
 #include "cli.h"
 
@@ -69,6 +70,10 @@ static int cp_parse(void *state, const char *name, const char *value)
 static kt_status cp_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     cp_state *s = state;
+    if (!s->no_overlay && !ctx->out_path) {
+        fprintf(stderr, "kineta critical-path: -o DIR is required for the overlay (or --no-overlay)\n");
+        return KT_EUSAGE;
+    }
     s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
@@ -94,4 +99,5 @@ const cli_command cmd_critical_path = {
     .parse = cp_parse,
     .run = cp_run,
     .output_dir = true,
+    .output_dir_optional = true, /* not needed with --no-overlay */
 };

@@ -15,6 +15,7 @@ import os
 
 import pandas as pd
 
+from ._native import KinetaError
 from ._trace import load
 
 
@@ -132,10 +133,93 @@ class TraceAnalysis:
                           top=top_k, keep_names=not compress_other_kernels)["patterns"]
         return frame.drop(columns=["rank"], errors="ignore")
 
+    def get_profiler_steps(self):
+        steps = self._run("info")["steps"]
+        return sorted(int(s) for s in steps[steps["side"] == "cpu"]["step"].unique())
+
+    def get_potential_stragglers(self, profiler_steps=None, num_candidates=2, visualize=False,
+                                 straggler_identification_impl=None):
+        """HTA's list of straggler ranks (its late-start metric; docs/collectives.md)."""
+        if straggler_identification_impl is not None:
+            raise NotImplementedError("kineta runs HTA's default metric only")
+        steps = ",".join(str(s) for s in profiler_steps) if profiler_steps is not None else None
+        if profiler_steps is not None and not steps:
+            raise ValueError(f"invalid value for argument: profiler_steps={profiler_steps}")
+        frame = self._run("stragglers", candidates=max(num_candidates, 1), steps=steps)["stragglers"]  # HTA: k < 1 → 1
+        return [int(r) for r in frame["rank"]]
+
+    def critical_path_analysis(self, rank, annotation, instance_id, data_load_events=None):
+        """HTA's (CPGraph, success) as (CriticalPathGraph, True), or None when
+        the annotation (or the window) gives no graph, as HTA returns None."""
+        if data_load_events:
+            raise NotImplementedError("kineta has no data_loading class on the critical path")
+        if rank not in self.t.ranks:
+            raise ValueError(f"no trace for rank {rank}")  # HTA's Trace.get_trace
+        region = _CriticalPathRegion(rank, annotation, instance_id)
+        try:
+            frames = self._run("critical-path", ranks=[rank], no_overlay=True, **region.options())
+        except KinetaError as e:
+            if e.status != 1:
+                raise
+            return None
+        return CriticalPathGraph(region, frames), True
+
+    def overlay_critical_path_analysis(self, rank, critical_path_graph, output_dir, only_show_critical_events=True,
+                                       show_all_edges=False):
+        """Writes output_dir/overlaid_critical_path_<file> (HTA's format);
+        returns its path."""
+        region = critical_path_graph.region
+        if rank != region.rank:
+            raise ValueError(f"the graph is rank {region.rank}'s, not rank {rank}'s")
+        files = self._run("critical-path", ranks=[rank], out=output_dir, only_critical=only_show_critical_events,
+                          all_edges=show_all_edges and not only_show_critical_events, **region.options())["files"]
+        return files["output"].iloc[0]
+
     def __getattr__(self, name):
         if name.startswith("get_") or name.endswith("_analysis"):
             raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")
         raise AttributeError(name)
+
+
+class _CriticalPathRegion:
+    """The rank, annotation and instance(s) a critical path was asked for."""
+
+    def __init__(self, rank, annotation, instance_id):
+        self.rank, self.annotation = rank, annotation
+        first, last = instance_id if isinstance(instance_id, tuple) else (instance_id or 0,) * 2
+        self.instance = f"{first}-{last}" if first != last else str(first)
+
+    def options(self):
+        return {"annotation": self.annotation, "instance": self.instance}
+
+
+class CriticalPathGraph:
+    """What HTA's CPGraph answers, as frames: summary(),
+    get_critical_path_breakdown() and critical_path_edges_in_order() (the
+    ordered path HTA keeps in critical_path_edges_set), plus graph (node and
+    edge counts).  Not a networkx graph: kineta builds it in C."""
+
+    def __init__(self, region, frames):
+        self.region = region
+        self.graph = frames["graph"].drop(columns=["rank"])
+        self._breakdown = frames["breakdown"].drop(columns=["rank"])
+        self._breakdown["bound_by"] = self._breakdown["bound_by"].fillna("")  # dependency edges: "" as in HTA
+        self._breakdown.insert(len(self._breakdown.columns) - 1, "index", self._breakdown["event_idx"])
+        edges = frames["edges"].drop(columns=["rank"])
+        for column in ("u_is_start", "v_is_start"):
+            edges[column] = edges[column].astype(bool)
+        self._edges = edges
+
+    def get_critical_path_breakdown(self):
+        return self._breakdown.copy() if len(self._breakdown) else None
+
+    def summary(self):
+        """bound_by → % of the path's duration (HTA's Series)."""
+        edges = self._breakdown
+        return edges.groupby("bound_by").duration.sum() / edges.duration.sum() * 100
+
+    def critical_path_edges_in_order(self):
+        return self._edges.copy()
 
 
 class TraceDiff:

@@ -2,6 +2,8 @@
 CSV HTA wrote for every shared trace (../shared/oracle/hta), same columns
 (HTA's leading pandas index column aside), same rows in the same order,
 numbers equal to the digits HTA keeps."""
+import collections
+import math
 import os
 import unittest
 
@@ -83,10 +85,6 @@ def _make(directory):
 
 for _dir in HTA_TRACES:
     setattr(HtaFacade, f"test_{_dir}", _make(_dir))
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class HtaTraceDiff(unittest.TestCase):
@@ -197,3 +195,103 @@ class HtaFrequentSequences(unittest.TestCase):
                 got = ta.get_frequent_cuda_kernel_sequences(op, out, rank=ta.t.ranks[0])
                 HtaFacade.assert_frame(self, "patterns", got, want)
         self.assertGreater(self.compared, 3)
+
+
+# The region HTA's critical_path_analysis was run with (../shared/oracle/README.md).
+FORWARD = "[param|pytorch.model.alex_net|0|0|0|measure|forward]"
+CP_REGIONS = {"cp_alexnet": (FORWARD, 1), "cp_simple_add": (FORWARD, 1), "cp_cuda_event_sync": ("ProfilerStep", 0),
+              "cp_cuda_event_sync_multi_stream": ("", 0), "timeline_analysis": ("ProfilerStep", 0),
+              "trace_filter_2ranks": ("ProfilerStep", 0)}
+CP_REGIONS.update((d, ("ProfilerStep", 1)) for d in (
+    "amd_trace", "nccl_parser_config", "ns_resolution_trace", "negative_queue_length_values_check",
+    "df_index_resolver", "trace_diff_control", "trace_diff_test"))
+
+
+class HtaCriticalPath(unittest.TestCase):
+    """critical_path_analysis against HTA's critical_path_*.csv on every
+    oracle dir that has them: the summary row for row, the path edge by edge
+    in order (times, start flags, type, weight), the breakdown as a multiset
+    (HTA's rows come in set order).  Node and event ids are not compared:
+    HTA numbers every traceEvents entry, kineta the events it keeps."""
+
+    EDGE_COLUMNS = ["u_ts", "v_ts", "u_is_start", "v_is_start", "type", "weight"]
+    BREAKDOWN_COLUMNS = ["duration", "type", "s_name", "stream", "bound_by"]
+
+    def setUp(self):
+        need_shared(self)
+
+    def check(self, directory):
+        annotation, instance = CP_REGIONS[directory]
+        ta = TraceAnalysis(trace_dir=shared(HTA_TRACES[directory]))
+        graph, ok = ta.critical_path_analysis(rank=ta.t.ranks[0], annotation=annotation, instance_id=instance)
+        self.assertTrue(ok)
+        summary = graph.summary().rename("pct_of_critical_path_duration").reset_index()
+        HtaFacade.assert_frame(self, "summary", summary, oracle(directory, "critical_path_summary"))
+        want = oracle(directory, "critical_path_edges_in_order")[self.EDGE_COLUMNS]
+        got = graph.critical_path_edges_in_order()[self.EDGE_COLUMNS]
+        HtaFacade.assert_frame(self, "edges", got, want)
+        want = oracle(directory, "critical_path_breakdown")
+        got = graph.get_critical_path_breakdown()
+        self.assertEqual(list(got.columns), [c for c in want.columns if c != "level_0"])
+        got, want = self.multiset(got), self.multiset(want)
+        # Counter differences, not assertEqual: unittest's diff of long lists takes minutes
+        self.assertEqual((len(got - want), len(want - got)), (0, 0),
+                         f"breakdown rows only kineta has: {list(got - want)[:3]}, only HTA: {list(want - got)[:3]}")
+
+    def multiset(self, frame):
+        """Rows as tuples of text: numbers to 3 decimals, missing as ""."""
+        def cell(v):
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                return ""
+            return v if isinstance(v, str) else f"{float(v):.3f}"
+        return collections.Counter(tuple(cell(v) for v in row)
+                                   for row in frame[self.BREAKDOWN_COLUMNS].itertuples(index=False))
+
+    def test_every_oracle_dir(self):
+        self.compared = 0
+        for directory in sorted(CP_REGIONS):
+            with self.subTest(trace=directory):
+                self.check(directory)
+        self.assertGreaterEqual(self.compared, 2 * len(CP_REGIONS))
+
+    def test_overlay_and_missing_annotation(self):
+        import tempfile
+        ta = TraceAnalysis(trace_dir=shared(HTA_TRACES["cp_alexnet"]))
+        self.assertIsNone(ta.critical_path_analysis(0, "no such annotation", 0))
+        with self.assertRaises(ValueError):
+            ta.critical_path_analysis(3, FORWARD, 1)
+        graph, _ = ta.critical_path_analysis(0, FORWARD, 1)
+        with tempfile.TemporaryDirectory() as out:
+            path = ta.overlay_critical_path_analysis(0, graph, out, only_show_critical_events=False)
+            self.assertEqual(os.path.dirname(path), out)
+            self.assertTrue(os.path.basename(path).startswith("overlaid_critical_path_"))
+            self.assertTrue(os.path.exists(path))
+
+
+class HtaStragglers(unittest.TestCase):
+    """get_potential_stragglers and get_profiler_steps on the 2-rank
+    trace_filter.  HTA returned [1] (status.json): its num_candidates=1
+    answer; with the default 2 HTA's code flags both ranks, [0, 1]
+    (docs/collectives.md walks through why)."""
+
+    def setUp(self):
+        need_shared(self)
+        self.ta = TraceAnalysis(trace_dir=shared(HTA_TRACES["trace_filter_2ranks"]))
+
+    def test_against_oracle(self):
+        import json
+        with open(os.path.join(SHARED, "oracle", "hta", "trace_filter_2ranks", "status.json")) as f:
+            want = json.load(f)["potential_stragglers_result"]
+        self.assertEqual(self.ta.get_potential_stragglers(num_candidates=1), want)
+        self.assertEqual(self.ta.get_potential_stragglers(), [0, 1])
+        self.assertEqual(self.ta.get_potential_stragglers(profiler_steps=[551], num_candidates=0), want)
+
+    def test_profiler_steps(self):
+        want = oracle("trace_filter_2ranks", "profiler_steps")
+        self.assertEqual(self.ta.get_profiler_steps(), [int(s) for s in want.iloc[:, -1]])
+        with self.assertRaises(NotImplementedError):
+            self.ta.get_potential_stragglers(straggler_identification_impl=print)
+
+
+if __name__ == "__main__":
+    unittest.main()

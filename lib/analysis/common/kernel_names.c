@@ -86,6 +86,15 @@ static bool hta_word(const char *name, char **buf, const char **word)
     return true;
 }
 
+char *kt_hta_short_name(const char *name)
+{
+    char *buf;
+    const char *word;
+    if (!hta_word(name, &buf, &word)) return NULL;
+    memmove(buf, word, strlen(word) + 1);
+    return buf;
+}
+
 char *kt_kernel_short_name(const char *name)
 {
     char *buf, *out = NULL;

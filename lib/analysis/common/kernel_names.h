@@ -19,6 +19,9 @@
  * "internal::gemvx::kernel<...>" → "gemvx::kernel").  Names without '<' or
  * '(' and memcpy/memset names are kept.  Returns a malloc'd string or NULL. */
 char *kt_kernel_short_name(const char *name);
+/* HTA's shorten_name (kt_shorten_name) in a malloc'd string; NULL when out
+ * of memory.                                                               */
+char *kt_hta_short_name(const char *name);
 
 /* Display names for n distinct full names (in row order): the short form;
  * where short forms collide, short form + simplified template arguments;

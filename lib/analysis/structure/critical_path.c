@@ -266,11 +266,15 @@ static void add_summary(kt_table *tb, const cp_partial *p)
     }
 }
 
+/* s_name: HTA's shorten_name under --hta-compat (the breakdown equals
+ * HTA's, "<forward op>" becoming ""), else kineta's short kernel name.     */
 static const char *short_name(cp_tables *tb, const kt_trace *t, uint32_t name)
 {
     if (name == KT_NONE) return "";
-    if (name < tb->nnames && !tb->short_names[name])
-        tb->short_names[name] = kt_kernel_short_name(kt_strtab_get(t->strs, name));
+    if (name < tb->nnames && !tb->short_names[name]) {
+        const char *full = kt_strtab_get(t->strs, name);
+        tb->short_names[name] = t->hta_compat ? kt_hta_short_name(full) : kt_kernel_short_name(full);
+    }
     const char *s = name < tb->nnames ? tb->short_names[name] : NULL;
     return s ? s : kt_strtab_get(t->strs, name);
 }
