@@ -182,6 +182,15 @@ typedef struct kt_kernels_options {
 kt_kernels_options kt_kernels_defaults(void);
 kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                      kt_tables **out);
+/* kt_kernels over ranks loaded apart (--stream-ranks, MPI; docs/scaling.md):
+ * map: t's selected ranks as a partial (tables: each kernel key as a string
+ * with its sorted durations; serialize them to move them); reduce: the
+ * partials of disjoint ranks, in rank order, to exactly kt_kernels's tables
+ * over all of them.  A partial that is not one: KT_EINPUT.               */
+kt_status kt_kernels_map(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
+                         kt_tables **partial);
+kt_status kt_kernels_reduce(const kt_tables *const *partials, size_t n, const kt_kernels_options *opt,
+                            kt_tables **out);
 
 /* breakdown: HTA's get_gpu_kernel_breakdown (docs/kernels.md).  Tables
  * "kernel_type" (kernel_type,sum,percentage: time partitioned into types and

@@ -1,7 +1,8 @@
 /*
  * bench_scale.c — the numbers docs/scaling.md predicts from: one rank's map
  * time and partial size per analysis, and the reduce's cost (decode +
- * concatenate the partials, as process 0 does under MPI) for 16 → 1,024
+ * concatenate the partials, as process 0 does under MPI; kernels: decode +
+ * merge them with kt_kernels_reduce) for 16 → 1,024
  * ranks (up to MAX_RANKS, 0 = none: a large rank's partials times 1,024
  * do not fit in memory).  The partials are the trace's, decoded N times.
  *   usage: bench_scale TRACE MAX_RANKS
@@ -47,6 +48,33 @@ static void bench(const kt_trace *t, const char *name, analysis_fn fn, size_t ma
     kt_tables_free(ts);
 }
 
+/* kernels: the map is kt_kernels_map, the reduce merges the partials. */
+static void bench_kernels(const kt_trace *t, size_t max_ranks)
+{
+    kt_tables *ts = NULL;
+    double t0 = now();
+    if (kt_kernels_map(t, NULL, NULL, &ts) != KT_OK) { fprintf(stderr, "kernels failed\n"); return; }
+    double map = now() - t0;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (kt_tables_serialize(ts, &buf, &len) != KT_OK) return;
+    printf("%-10s map %.3f s  partial %zu bytes\n", "kernels", map, len);
+    kt_tables **parts = calloc(max_ranks ? max_ranks : 1, sizeof *parts);
+    for (size_t n = 16; parts && n <= max_ranks; n *= 4) {
+        kt_tables *out = NULL;
+        double r0 = now();
+        size_t got = 0;
+        while (got < n && kt_tables_deserialize(buf, len, &parts[got]) == KT_OK) got++;
+        if (kt_kernels_reduce((const kt_tables *const *)parts, got, NULL, &out) == KT_OK)
+            printf("%-10s reduce %5zu ranks %.3f s\n", "kernels", n, now() - r0);
+        for (size_t i = 0; i < got; i++) kt_tables_free(parts[i]);
+        kt_tables_free(out);
+    }
+    free(parts);
+    free(buf);
+    kt_tables_free(ts);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: bench_scale TRACE MAX_RANKS\n"); return 2; }
@@ -64,6 +92,7 @@ int main(int argc, char **argv)
     bench(t, "idle", run_idle, max_ranks);
     bench(t, "queue", run_queue, max_ranks);
     bench(t, "launch", run_launch, max_ranks);
+    bench_kernels(t, max_ranks);
     kt_trace_free(t);
     return 0;
 }
