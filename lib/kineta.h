@@ -226,6 +226,12 @@ typedef struct kt_categories_options {
 kt_categories_options kt_categories_defaults(void);
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out);
+/* kt_categories over ranks loaded apart, as kt_kernels_map/_reduce: the
+ * partial is per (launcher, kernel name) count and total, as strings.     */
+kt_status kt_categories_map(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
+                            kt_tables **partial);
+kt_status kt_categories_reduce(const kt_tables *const *partials, size_t n, const kt_categories_options *opt,
+                               kt_tables **out);
 
 /* ---- timeline analyses: temporal, idle, overlap, gaps ------------------- */
 

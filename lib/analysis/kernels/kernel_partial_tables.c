@@ -6,31 +6,17 @@
  *   kernel_durations  dur_ns, n: every group's sorted runs, group after group
  *   kernel_ranks      ranks, wall_ns, unlinked, graph
  */
+#include "analysis/common/partial_table.h"
 #include "analysis/kernels/kernel_partial.h"
 #include "output/table.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* A table's name and columns (string columns are the ones in str[]). */
-typedef struct spec {
-    const char *name;
-    const char *cols[5];
-    bool str[5];
-    size_t n;
-} spec;
-
-static const spec groups_spec = { "kernel_groups", { "key", "kind", "category", "type", "runs" },
-                                  { true, false, true, true, false }, 5 };
-static const spec runs_spec = { "kernel_durations", { "dur_ns", "n" }, { false, false }, 2 };
-static const spec ranks_spec = { "kernel_ranks", { "ranks", "wall_ns", "unlinked", "graph" }, { false }, 4 };
-
-static kt_table *new_table(const spec *s)
-{
-    kt_table *t = kt_table_new(s->name);
-    for (size_t c = 0; t && c < s->n; c++) kt_table_add_col(t, s->cols[c], s->str[c] ? KT_COL_STR : KT_COL_INT, 0);
-    return t;
-}
+static const kt_partial_spec groups_spec = { "kernel_groups", { "key", "kind", "category", "type", "runs" },
+                                             { true, false, true, true, false }, 5 };
+static const kt_partial_spec runs_spec = { "kernel_durations", { "dur_ns", "n" }, { false, false }, 2 };
+static const kt_partial_spec ranks_spec = { "kernel_ranks", { "ranks", "wall_ns", "unlinked", "graph" }, { false },
+                                            4 };
 
 static void set_name(kt_table *t, size_t col, const kt_kpartial *p, uint32_t id)
 {
@@ -39,7 +25,7 @@ static void set_name(kt_table *t, size_t col, const kt_kpartial *p, uint32_t id)
 
 static kt_table *groups_table(const kt_kpartial *p)
 {
-    kt_table *t = new_table(&groups_spec);
+    kt_table *t = kt_partial_table_new(&groups_spec);
     for (size_t i = 0; t && i < p->n; i++) {
         const kt_kgroup *g = &p->g[i];
         kt_table_add_row(t);
@@ -54,7 +40,7 @@ static kt_table *groups_table(const kt_kpartial *p)
 
 static kt_table *runs_table(const kt_kpartial *p)
 {
-    kt_table *t = new_table(&runs_spec);
+    kt_table *t = kt_partial_table_new(&runs_spec);
     for (size_t i = 0; t && i < p->n; i++)
         for (size_t r = 0; r < p->g[i].nruns; r++) {
             kt_table_add_row(t);
@@ -66,7 +52,7 @@ static kt_table *runs_table(const kt_kpartial *p)
 
 static kt_table *ranks_table(const kt_kpartial *p)
 {
-    kt_table *t = new_table(&ranks_spec);
+    kt_table *t = kt_partial_table_new(&ranks_spec);
     if (!t) return NULL;
     kt_table_add_row(t);
     kt_table_set_int(t, 0, (int64_t)p->nranks);
@@ -80,18 +66,6 @@ kt_status kt_kpartial_to_tables(const kt_kpartial *p, kt_tables **out)
 {
     kt_table *tb[3] = { groups_table(p), runs_table(p), ranks_table(p) };
     return kt_tables_from(tb, 3, out);
-}
-
-/* The table of spec s in ts, columns as s says, or NULL. */
-static const kt_table *find(const kt_tables *ts, const spec *s)
-{
-    const kt_table *t = kt_tables_find(ts, s->name);
-    if (!t || kt_table_ncols(t) != s->n) return NULL;
-    for (size_t c = 0; c < s->n; c++)
-        if (strcmp(kt_table_col_name(t, c), s->cols[c]) ||
-            kt_table_col_type(t, c) != (s->str[c] ? KT_COL_STR : KT_COL_INT))
-            return NULL;
-    return t;
 }
 
 static const char *name_or_mixed(const kt_table *t, size_t row, size_t col)
@@ -120,7 +94,7 @@ static kt_status add_groups(kt_kpartial *p, const kt_table *g, const kt_table *d
 
 kt_status kt_kpartial_add_tables(kt_kpartial *p, const kt_tables *ts)
 {
-    const kt_table *g = find(ts, &groups_spec), *d = find(ts, &runs_spec), *r = find(ts, &ranks_spec);
+    const kt_table *g = kt_partial_table_find(ts, &groups_spec), *d = kt_partial_table_find(ts, &runs_spec), *r = kt_partial_table_find(ts, &ranks_spec);
     if (!g || !d || !r || kt_table_nrows(r) != 1) return KT_EINPUT;
     p->nranks += (uint64_t)kt_table_int(r, 0, 0);
     p->wall_ns += kt_table_int(r, 0, 1);
