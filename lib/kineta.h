@@ -208,6 +208,12 @@ typedef struct kt_breakdown_options {
 kt_breakdown_options kt_breakdown_defaults(void);
 kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
                        kt_tables **out);
+/* kt_breakdown over ranks loaded apart, as kt_kernels_map/_reduce; the
+ * reduce is told whether the ranks were loaded with HTA's rules.         */
+kt_status kt_breakdown_map(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                           kt_tables **partial);
+kt_status kt_breakdown_reduce(const kt_tables *const *partials, size_t n, const kt_breakdown_options *opt,
+                              int hta_compat, kt_tables **out);
 
 /* categories: every kernel's kernel_category, attributed to its launching
  * CPU op.  Tables "kernels" (cpu_op,kernel_category,kernel_name,count,

@@ -1,22 +1,20 @@
 /*
  * partial_table.h — tables that carry a map's partial result between
- * processes (--stream-ranks, MPI): declared once by a spec (name, columns,
- * which are strings, the others int64), created from it and, on the way
- * back, found only when their columns are exactly the spec's.
+ * processes (--stream-ranks, MPI): declared once by a spec (name, columns
+ * and their types), created from it and, on the way back, found only when
+ * their columns are exactly the spec's.
  */
 #ifndef KT_PARTIAL_TABLE_H
 #define KT_PARTIAL_TABLE_H
 
 #include "kineta.h"
 
-#include <stdbool.h>
-
 #define KT_PARTIAL_MAX_COLS 8
 
 typedef struct kt_partial_spec {
     const char *name;
     const char *cols[KT_PARTIAL_MAX_COLS];
-    bool str[KT_PARTIAL_MAX_COLS]; /* string column; else int64 */
+    kt_col_type type[KT_PARTIAL_MAX_COLS];
     size_t n;
 } kt_partial_spec;
 

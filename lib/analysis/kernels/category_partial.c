@@ -14,7 +14,7 @@
 static const kt_partial_spec pairs_spec = {
     "category_pairs",
     { "launcher", "kind", "name", "category", "category_idx", "count", "sum_ns" },
-    { true, false, true, true, false, false, false },
+    { KT_COL_STR, KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT, KT_COL_INT, KT_COL_INT },
     7,
 };
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 
 static const kt_partial_spec groups_spec = { "kernel_groups", { "key", "kind", "category", "type", "runs" },
-                                             { true, false, true, true, false }, 5 };
-static const kt_partial_spec runs_spec = { "kernel_durations", { "dur_ns", "n" }, { false, false }, 2 };
-static const kt_partial_spec ranks_spec = { "kernel_ranks", { "ranks", "wall_ns", "unlinked", "graph" }, { false },
+                                             { KT_COL_STR, KT_COL_INT, KT_COL_STR, KT_COL_STR, KT_COL_INT }, 5 };
+static const kt_partial_spec runs_spec = { "kernel_durations", { "dur_ns", "n" }, { KT_COL_INT, KT_COL_INT }, 2 };
+static const kt_partial_spec ranks_spec = { "kernel_ranks", { "ranks", "wall_ns", "unlinked", "graph" }, { KT_COL_INT },
                                             4 };
 
 static void set_name(kt_table *t, size_t col, const kt_kpartial *p, uint32_t id)
