@@ -303,6 +303,10 @@ typedef struct kt_gaps_options {
 kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
+/* kt_gaps over ranks loaded apart, as kt_kernels_map/_reduce: the partial
+ * is the per-rank tables and the rank's gaps (ns) as sorted runs.        */
+kt_status kt_gaps_map(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **partial);
+kt_status kt_gaps_reduce(const kt_tables *const *partials, size_t n, const kt_gaps_options *opt, kt_tables **out);
 
 /* ---- launch and queue analyses: launch, queue, memcpy-bw, counters ----- */
 

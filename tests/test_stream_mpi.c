@@ -68,7 +68,7 @@ TEST(mpi_output_equals_single_process)
     CHECK_INT(system(cmd), 0);
     static const char *const cmds[] = { "info", "temporal", "idle", "queue", "annotations --hta-compat",
                                         "kernels", "kernels --by launcher --hta-compat", "categories",
-                                        "breakdown --hta-compat",
+                                        "breakdown --hta-compat", "gaps",
                                         "stragglers" /* not streamed: process 0 alone */ };
     for (int np = 1; np <= 4; np++)
         for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {

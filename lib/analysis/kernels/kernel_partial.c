@@ -44,43 +44,16 @@ bool kt_kpartial_add(kt_kpartial *p, const char *key, uint32_t kind, const char 
     }
     if (g->category != cat) g->category = KT_KP_MIXED;
     if (g->type != ty) g->type = KT_KP_MIXED;
+    if (!nruns) return true;
     if (!kt_grow((void **)&g->runs, &g->cap, g->nruns + nruns, sizeof *g->runs)) return false;
     memcpy(g->runs + g->nruns, runs, nruns * sizeof *runs);
     g->nruns += nruns;
     return true;
 }
 
-static int by_dur(const void *a, const void *b)
-{
-    const kt_dur_run *x = a, *y = b;
-    return (x->dur > y->dur) - (x->dur < y->dur);
-}
-
 void kt_kpartial_sort(kt_kpartial *p)
 {
-    for (size_t i = 0; i < p->n; i++) {
-        kt_kgroup *g = &p->g[i];
-        if (g->nruns < 2) continue;
-        qsort(g->runs, g->nruns, sizeof *g->runs, by_dur);
-        size_t w = 0;
-        for (size_t r = 1; r < g->nruns; r++) {
-            if (g->runs[r].dur == g->runs[w].dur) g->runs[w].n += g->runs[r].n;
-            else g->runs[++w] = g->runs[r];
-        }
-        g->nruns = w + 1;
-    }
-}
-
-bool kt_dur_runs(const int64_t *d, size_t n, kt_dur_run **runs, size_t *nruns)
-{
-    *runs = malloc((n ? n : 1) * sizeof **runs);
-    *nruns = 0;
-    if (!*runs) return false;
-    for (size_t i = 0; i < n; i++) {
-        if (*nruns && (*runs)[*nruns - 1].dur == d[i]) (*runs)[*nruns - 1].n++;
-        else (*runs)[(*nruns)++] = (kt_dur_run){ d[i], 1 };
-    }
-    return true;
+    for (size_t i = 0; i < p->n; i++) kt_dur_runs_sort(p->g[i].runs, &p->g[i].nruns);
 }
 
 static uint64_t group_count(const kt_kgroup *g)

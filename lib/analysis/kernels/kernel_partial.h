@@ -13,17 +13,12 @@
 #ifndef KT_KERNEL_PARTIAL_H
 #define KT_KERNEL_PARTIAL_H
 
+#include "analysis/common/dur_runs.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "kineta.h"
 #include "model/model.h"
 
 #define KT_KP_MIXED UINT32_MAX /* a group's kernels differ in category/type */
-
-/* n kernels of duration dur (ns). */
-typedef struct kt_dur_run {
-    int64_t dur;
-    uint64_t n;
-} kt_dur_run;
 
 typedef struct kt_kgroup {
     uint32_t key;            /* string id in the partial's strs            */
@@ -54,8 +49,6 @@ void kt_kpartial_sort(kt_kpartial *p);
 /* Statistics of every group (after kt_kpartial_sort), computed from its
  * sorted durations as kt_group_stats computes them; NULL on failure.     */
 kt_dur_stats *kt_kpartial_stats(const kt_kpartial *p);
-/* Run-length codes sorted durations d[0..n) into *runs (malloc'd). */
-bool kt_dur_runs(const int64_t *d, size_t n, kt_dur_run **runs, size_t *nruns);
 
 /* The partial as tables (after kt_kpartial_sort; what travels between
  * processes), and tables merged back into a partial (KT_EINPUT when they

@@ -112,16 +112,9 @@ static const char *key_label(const kscan *s, const group_info *gi)
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Group g's durations d[0..n), sorted here, added to the partial. */
 static bool emit_group(kscan *s, const group_info *gi, int64_t *d, size_t n)
 {
-    qsort(d, n, sizeof *d, by_value);
     kt_dur_run *runs;
     size_t nruns;
     if (!kt_dur_runs(d, n, &runs, &nruns)) return false;
