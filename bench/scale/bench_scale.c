@@ -1,8 +1,8 @@
 /*
  * bench_scale.c — the numbers docs/scaling.md predicts from: one rank's map
  * time and partial size per analysis, and the reduce's cost (decode +
- * concatenate the partials, as process 0 does under MPI; kernels: decode +
- * merge them with kt_kernels_reduce) for 16 → 1,024
+ * concatenate the partials, as process 0 does under MPI; kernels,
+ * categories, breakdown, gaps: decode + their own reduce) for 16 → 1,024
  * ranks (up to MAX_RANKS, 0 = none: a large rank's partials times 1,024
  * do not fit in memory).  The partials are the trace's, decoded N times.
  *   usage: bench_scale TRACE MAX_RANKS
@@ -51,6 +51,16 @@ static void bench(const kt_trace *t, const char *name, analysis_fn fn, size_t ma
 typedef kt_status (*reduce_fn)(const kt_tables *const *parts, size_t n, kt_tables **out);
 static kt_status map_kernels(const kt_trace *t, kt_tables **o) { return kt_kernels_map(t, NULL, NULL, o); }
 static kt_status map_categories(const kt_trace *t, kt_tables **o) { return kt_categories_map(t, NULL, NULL, o); }
+static kt_status map_breakdown(const kt_trace *t, kt_tables **o) { return kt_breakdown_map(t, NULL, NULL, o); }
+static kt_status map_gaps(const kt_trace *t, kt_tables **o) { return kt_gaps_map(t, NULL, NULL, o); }
+static kt_status reduce_breakdown(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_breakdown_reduce(p, n, NULL, 0, o);
+}
+static kt_status reduce_gaps(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_gaps_reduce(p, n, NULL, o);
+}
 static kt_status reduce_kernels(const kt_tables *const *p, size_t n, kt_tables **o)
 {
     return kt_kernels_reduce(p, n, NULL, o);
@@ -60,7 +70,7 @@ static kt_status reduce_categories(const kt_tables *const *p, size_t n, kt_table
     return kt_categories_reduce(p, n, NULL, o);
 }
 
-/* Analyses whose reduce merges partials (kernels, categories). */
+/* Analyses whose reduce merges partials (kernels, categories, breakdown, gaps). */
 static void bench_merged(const kt_trace *t, const char *name, analysis_fn map_fn, reduce_fn reduce_fn_,
                          size_t max_ranks)
 {
@@ -107,6 +117,8 @@ int main(int argc, char **argv)
     bench(t, "launch", run_launch, max_ranks);
     bench_merged(t, "kernels", map_kernels, reduce_kernels, max_ranks);
     bench_merged(t, "categories", map_categories, reduce_categories, max_ranks);
+    bench_merged(t, "breakdown", map_breakdown, reduce_breakdown, max_ranks);
+    bench_merged(t, "gaps", map_gaps, reduce_gaps, max_ranks);
     kt_trace_free(t);
     return 0;
 }
