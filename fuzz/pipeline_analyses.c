@@ -9,6 +9,7 @@
  * declared in lib/kineta.h has no line here.
  */
 #include "pipeline.h"
+#include "model/model.h"
 #include "output/table.h"
 
 #include <stdio.h>
@@ -20,25 +21,40 @@ static kt_status run_info(const fz_env *e, int v, kt_tables **out)
     return kt_info(e->trace, e->sel, out);
 }
 
+static kt_kernels_options kernels_options(int v)
+{
+    if (!v) return kt_kernels_defaults();
+    return (kt_kernels_options){ .sort = KT_KSORT_DURATION, .by = KT_KBY_LAUNCHER, .top = 0, .memory = 1,
+                                 .full_names = 1, .pstep = 1 };
+}
+
 static kt_status run_kernels(const fz_env *e, int v, kt_tables **out)
 {
-    kt_kernels_options o = kt_kernels_defaults();
-    if (v) o = (kt_kernels_options){ .sort = KT_KSORT_DURATION, .by = KT_KBY_LAUNCHER, .top = 0,
-                                     .memory = 1, .full_names = 1, .pstep = 1 };
+    kt_kernels_options o = kernels_options(v);
     return kt_kernels(e->trace, e->sel, &o, out);
+}
+
+static kt_breakdown_options breakdown_options(int v)
+{
+    if (!v) return kt_breakdown_defaults();
+    return (kt_breakdown_options){ .num_kernels = 1, .duration_ratio = 0.5, .memory = 0 };
 }
 
 static kt_status run_breakdown(const fz_env *e, int v, kt_tables **out)
 {
-    kt_breakdown_options o = kt_breakdown_defaults();
-    if (v) o = (kt_breakdown_options){ .num_kernels = 1, .duration_ratio = 0.5, .memory = 0 };
+    kt_breakdown_options o = breakdown_options(v);
     return kt_breakdown(e->trace, e->sel, &o, out);
+}
+
+static kt_categories_options categories_options(int v)
+{
+    if (!v) return kt_categories_defaults();
+    return (kt_categories_options){ .memory = 0, .full_names = 1, .top = 2, .pstep = 0 };
 }
 
 static kt_status run_categories(const fz_env *e, int v, kt_tables **out)
 {
-    kt_categories_options o = kt_categories_defaults();
-    if (v) o = (kt_categories_options){ .memory = 0, .full_names = 1, .top = 2, .pstep = 0 };
+    kt_categories_options o = categories_options(v);
     return kt_categories(e->trace, e->sel, &o, out);
 }
 
@@ -69,12 +85,77 @@ static kt_status run_overlap(const fz_env *e, int v, kt_tables **out)
     return kt_overlap(e->trace, e->sel, &o, out);
 }
 
+static kt_gaps_options gaps_options(int v)
+{
+    if (!v) return kt_gaps_defaults();
+    return (kt_gaps_options){ .hist_min_us = 1, .hist_max_us = 1000, .bins = 3, .linear = 1, .top = 0,
+                              .sort = KT_GAP_SORT_STDEV, .step = 1, .short_names = 1 };
+}
+
 static kt_status run_gaps(const fz_env *e, int v, kt_tables **out)
 {
-    kt_gaps_options o = kt_gaps_defaults();
-    if (v) o = (kt_gaps_options){ .hist_min_us = 1, .hist_max_us = 1000, .bins = 3, .linear = 1, .top = 0,
-                                  .sort = KT_GAP_SORT_STDEV, .step = 1, .short_names = 1 };
+    kt_gaps_options o = gaps_options(v);
     return kt_gaps(e->trace, e->sel, &o, out);
+}
+
+/* ---- the map/reduce forms (--stream-ranks, MPI): the map's partial goes
+ * through the wire format, and the reduce's tables are checked as the
+ * command's.                                                               */
+
+/* *partial (freed) serialized and read back into *copy. */
+static kt_status over_wire(kt_tables *partial, kt_tables **copy)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    kt_status s = kt_tables_serialize(partial, &buf, &len);
+    if (s == KT_OK) s = kt_tables_deserialize(buf, len, copy);
+    free(buf);
+    kt_tables_free(partial);
+    return s;
+}
+
+static kt_status run_kernels_map(const fz_env *e, int v, kt_tables **out)
+{
+    kt_kernels_options o = kernels_options(v);
+    kt_tables *p = NULL, *w = NULL;
+    kt_status s = kt_kernels_map(e->trace, e->sel, &o, &p);
+    if (s == KT_OK) s = over_wire(p, &w);
+    if (s == KT_OK) s = kt_kernels_reduce((const kt_tables *const *)&w, 1, &o, out);
+    kt_tables_free(w);
+    return s;
+}
+
+static kt_status run_breakdown_map(const fz_env *e, int v, kt_tables **out)
+{
+    kt_breakdown_options o = breakdown_options(v);
+    kt_tables *p = NULL, *w = NULL;
+    kt_status s = kt_breakdown_map(e->trace, e->sel, &o, &p);
+    if (s == KT_OK) s = over_wire(p, &w);
+    if (s == KT_OK) s = kt_breakdown_reduce((const kt_tables *const *)&w, 1, &o, e->trace->hta_compat, out);
+    kt_tables_free(w);
+    return s;
+}
+
+static kt_status run_categories_map(const fz_env *e, int v, kt_tables **out)
+{
+    kt_categories_options o = categories_options(v);
+    kt_tables *p = NULL, *w = NULL;
+    kt_status s = kt_categories_map(e->trace, e->sel, &o, &p);
+    if (s == KT_OK) s = over_wire(p, &w);
+    if (s == KT_OK) s = kt_categories_reduce((const kt_tables *const *)&w, 1, &o, out);
+    kt_tables_free(w);
+    return s;
+}
+
+static kt_status run_gaps_map(const fz_env *e, int v, kt_tables **out)
+{
+    kt_gaps_options o = gaps_options(v);
+    kt_tables *p = NULL, *w = NULL;
+    kt_status s = kt_gaps_map(e->trace, e->sel, &o, &p);
+    if (s == KT_OK) s = over_wire(p, &w);
+    if (s == KT_OK) s = kt_gaps_reduce((const kt_tables *const *)&w, 1, &o, out);
+    kt_tables_free(w);
+    return s;
 }
 
 static kt_status run_launch(const fz_env *e, int v, kt_tables **out)
@@ -286,6 +367,10 @@ const fz_analysis fz_analyses[] = {
     { "idle", "idle", run_idle },
     { "overlap", "overlap", run_overlap },
     { "gaps", "gaps", run_gaps },
+    { "kernels_map", "kernels", run_kernels_map },
+    { "breakdown_map", "breakdown", run_breakdown_map },
+    { "categories_map", "categories", run_categories_map },
+    { "gaps_map", "gaps", run_gaps_map },
     { "launch", "launch", run_launch },
     { "queue", "queue", run_queue },
     { "memcpy_bw", "memcpy-bw", run_memcpy_bw },

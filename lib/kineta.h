@@ -182,6 +182,15 @@ typedef struct kt_kernels_options {
 kt_kernels_options kt_kernels_defaults(void);
 kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                      kt_tables **out);
+/* kt_kernels over ranks loaded apart (--stream-ranks, MPI; docs/scaling.md):
+ * map: t's selected ranks as a partial (tables: each kernel key as a string
+ * with its sorted durations; serialize them to move them); reduce: the
+ * partials of disjoint ranks, in rank order, to exactly kt_kernels's tables
+ * over all of them.  A partial that is not one: KT_EINPUT.               */
+kt_status kt_kernels_map(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
+                         kt_tables **partial);
+kt_status kt_kernels_reduce(const kt_tables *const *partials, size_t n, const kt_kernels_options *opt,
+                            kt_tables **out);
 
 /* breakdown: HTA's get_gpu_kernel_breakdown (docs/kernels.md).  Tables
  * "kernel_type" (kernel_type,sum,percentage: time partitioned into types and
@@ -199,6 +208,12 @@ typedef struct kt_breakdown_options {
 kt_breakdown_options kt_breakdown_defaults(void);
 kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
                        kt_tables **out);
+/* kt_breakdown over ranks loaded apart, as kt_kernels_map/_reduce; the
+ * reduce is told whether the ranks were loaded with HTA's rules.         */
+kt_status kt_breakdown_map(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                           kt_tables **partial);
+kt_status kt_breakdown_reduce(const kt_tables *const *partials, size_t n, const kt_breakdown_options *opt,
+                              int hta_compat, kt_tables **out);
 
 /* categories: every kernel's kernel_category, attributed to its launching
  * CPU op.  Tables "kernels" (cpu_op,kernel_category,kernel_name,count,
@@ -217,6 +232,12 @@ typedef struct kt_categories_options {
 kt_categories_options kt_categories_defaults(void);
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out);
+/* kt_categories over ranks loaded apart, as kt_kernels_map/_reduce: the
+ * partial is per (launcher, kernel name) count and total, as strings.     */
+kt_status kt_categories_map(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
+                            kt_tables **partial);
+kt_status kt_categories_reduce(const kt_tables *const *partials, size_t n, const kt_categories_options *opt,
+                               kt_tables **out);
 
 /* ---- timeline analyses: temporal, idle, overlap, gaps ------------------- */
 
@@ -282,6 +303,10 @@ typedef struct kt_gaps_options {
 kt_gaps_options kt_gaps_defaults(void);
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
+/* kt_gaps over ranks loaded apart, as kt_kernels_map/_reduce: the partial
+ * is the per-rank tables and the rank's gaps (ns) as sorted runs.        */
+kt_status kt_gaps_map(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **partial);
+kt_status kt_gaps_reduce(const kt_tables *const *partials, size_t n, const kt_gaps_options *opt, kt_tables **out);
 
 /* ---- launch and queue analyses: launch, queue, memcpy-bw, counters ----- */
 

@@ -76,6 +76,13 @@ typedef struct cli_command {
     /* Optional: the ProfilerStep the options select (--pstep), or -1; the
      * driver checks it exists before run (exit 1 naming the steps there). */
     int64_t (*selected_step)(const void *state);
+    /* Optional, for commands whose rows aggregate over ranks: run as map
+     * (the selected ranks of t to partial tables) and reduce (the partials
+     * of every rank, in rank order, to run's tables), so --stream-ranks and
+     * MPI hold one rank at a time (cli_stream.c).                         */
+    kt_status (*map)(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **partial);
+    kt_status (*reduce)(const cli_ctx *ctx, void *state, const kt_tables *const *partials, size_t n,
+                        kt_tables **out);
 } cli_command;
 
 /* The command list (programs/commands.c). */

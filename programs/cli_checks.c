@@ -70,18 +70,22 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The distinct values of column col of t, sorted (malloc'd; *n of them). */
-static int64_t *distinct_values(const kt_table *t, const char *col, size_t *n)
+/* The distinct values of column col over tables t[0..nt) (NULL ones
+ * skipped), sorted (malloc'd; *n of them).                               */
+static int64_t *distinct_values(const kt_table *const *t, size_t nt, const char *col, size_t *n)
 {
-    long c = t ? kt_table_col_index(t, col) : -1;
-    size_t rows = t ? kt_table_nrows(t) : 0, k = 0;
+    size_t rows = 0, k = 0;
+    for (size_t i = 0; i < nt; i++) rows += t[i] ? kt_table_nrows(t[i]) : 0;
     int64_t *v = malloc((rows ? rows : 1) * sizeof *v);
-    if (!v || c < 0) { *n = 0; return v; }
-    for (size_t r = 0; r < rows; r++) v[r] = kt_table_int(t, r, (size_t)c);
-    qsort(v, rows, sizeof *v, cmp_i64);
-    for (size_t r = 0; r < rows; r++)
-        if (!k || v[k - 1] != v[r]) v[k++] = v[r];
-    *n = k;
+    *n = 0;
+    for (size_t i = 0; v && i < nt; i++) {
+        long c = t[i] ? kt_table_col_index(t[i], col) : -1;
+        for (size_t r = 0; c >= 0 && r < kt_table_nrows(t[i]); r++) v[k++] = kt_table_int(t[i], r, (size_t)c);
+    }
+    if (!v) return NULL;
+    qsort(v, k, sizeof *v, cmp_i64);
+    for (size_t r = 0; r < k; r++)
+        if (!*n || v[*n - 1] != v[r]) v[(*n)++] = v[r];
     return v;
 }
 
@@ -105,7 +109,8 @@ static void print_ranges(const int64_t *v, size_t n)
 static int check_ranks(const cli_command *cmd, const cli_ctx *ctx, const kt_tables *info)
 {
     size_t n;
-    int64_t *have = distinct_values(kt_tables_find(info, "ranks"), "rank", &n);
+    const kt_table *ranks = kt_tables_find(info, "ranks");
+    int64_t *have = distinct_values(&ranks, 1, "rank", &n);
     if (!have) return 1;
     int rc = 0;
     for (size_t i = 0; i < ctx->sel.nranks && !rc; i++)
@@ -118,10 +123,10 @@ static int check_ranks(const cli_command *cmd, const cli_ctx *ctx, const kt_tabl
     return rc;
 }
 
-static int check_step(const cli_command *cmd, int64_t step, const kt_tables *info)
+int cli_check_step(const cli_command *cmd, int64_t step, const kt_table *const *steps, size_t nsteps)
 {
     size_t n;
-    int64_t *have = distinct_values(kt_tables_find(info, "steps"), "step", &n);
+    int64_t *have = distinct_values(steps, nsteps, "step", &n);
     if (!have) return 1;
     int rc = 0;
     if (!contains(have, n, step)) {
@@ -141,7 +146,8 @@ int cli_check_selection(const cli_command *cmd, const cli_ctx *ctx, const kt_tra
     kt_status s = kt_info(t, NULL, &all);
     if (s == KT_OK && step >= 0) s = kt_info(t, &ctx->sel, &sel);
     int rc = s != KT_OK ? 1 : check_ranks(cmd, ctx, all);
-    if (!rc && step >= 0) rc = check_step(cmd, step, sel);
+    const kt_table *steps = sel ? kt_tables_find(sel, "steps") : NULL;
+    if (!rc && step >= 0) rc = cli_check_step(cmd, step, &steps, 1);
     kt_tables_free(all);
     kt_tables_free(sel);
     return rc;

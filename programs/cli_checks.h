@@ -17,5 +17,8 @@ int cli_check_output(const cli_command *cmd, const char *out_path);
 /* --rank/--ranks and the command's --pstep against the trace: 0, or 1
  * naming the ranks / steps there are.                                       */
 int cli_check_selection(const cli_command *cmd, const cli_ctx *ctx, const kt_trace *t, const void *state);
+/* The ProfilerStep step is in one of the kt_info "steps" tables steps[0..n)
+ * (NULL ones have none; streamed ranks), else a message naming those there. */
+int cli_check_step(const cli_command *cmd, int64_t step, const kt_table *const *steps, size_t n);
 
 #endif

@@ -4,12 +4,15 @@
  * A job of 64 ranks x 1 GB does not fit in memory all at once; most
  * commands print per-rank rows, rank-major, so their tables are the same
  * when each rank is loaded alone, analyzed and freed, and the per-rank
- * tables concatenated in rank order.  Up to --jobs ranks are in memory at
+ * tables concatenated in rank order; commands whose rows aggregate over
+ * ranks (kernels) map each rank to a partial and reduce the partials with
+ * their own reduce.  Up to --jobs ranks are in memory at
  * once (one worker thread each).  The commands listed here were checked to
  * give byte-identical output (tests/test_stream_ranks.c); the others stay on
  * the all-in-memory path (docs/scaling.md says why).
  */
 #include "cli_stream.h"
+#include "cli_checks.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,7 +42,7 @@ static const stream_plan *plan_of(const cli_command *cmd)
 
 bool cli_streams(const cli_command *cmd)
 {
-    return plan_of(cmd) != NULL;
+    return plan_of(cmd) != NULL || cmd->reduce;
 }
 
 /* The program's process group (MPI), set once before any command runs. */
@@ -88,6 +91,20 @@ static bool selected(const cli_ctx *ctx, int rank)
     return ctx->sel.nranks == 0;
 }
 
+static int64_t selected_step(const stream_run *s)
+{
+    return s->cmd->selected_step ? s->cmd->selected_step(s->state) : -1;
+}
+
+/* The rank's kt_info tables ("steps" among them) appended to its part, for
+ * the reduce to check the selected step exists in some rank.             */
+static kt_status add_steps(const kt_trace *t, kt_tables **tables)
+{
+    kt_tables *info = NULL;
+    kt_status st = kt_info(t, NULL, &info);
+    return st == KT_OK ? kt_tables_append(tables, info) : st;
+}
+
 static void map_file(stream_run *s, size_t i)
 {
     rank_part *p = &s->parts[i];
@@ -104,7 +121,8 @@ static void map_file(stream_run *s, size_t i)
     p->rank = kt_trace_rank(t, 0);
     p->origin = kt_trace_origin(t);
     p->selected = selected(s->ctx, p->rank);
-    if (p->selected) p->status = s->cmd->run(s->ctx, t, s->state, &p->tables);
+    if (p->selected) p->status = (s->cmd->reduce ? s->cmd->map : s->cmd->run)(s->ctx, t, s->state, &p->tables);
+    if (p->selected && p->status == KT_OK && selected_step(s) >= 0) p->status = add_steps(t, &p->tables);
     kt_trace_free(t);
 }
 
@@ -181,7 +199,7 @@ static int check_parts(const cli_command *cmd, const stream_run *s, rank_part **
 
 /* Concatenation in rank order, times since the start re-expressed from each
  * rank's origin to the job's (the earliest).                              */
-static kt_status reduce(const stream_plan *plan, rank_part **sorted, size_t n, kt_tables **out)
+static kt_status concatenate(const stream_plan *plan, rank_part **sorted, size_t n, kt_tables **out)
 {
     int64_t origin = INT64_MAX;
     for (size_t i = 0; i < n; i++) origin = sorted[i]->origin < origin ? sorted[i]->origin : origin;
@@ -194,6 +212,39 @@ static kt_status reduce(const stream_plan *plan, rank_part **sorted, size_t n, k
         sorted[i]->tables = NULL;
     }
     return st;
+}
+
+static int exit_code(const cli_command *cmd, kt_status st)
+{
+    if (st != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(st));
+    return st == KT_OK ? 0 : st == KT_ENOMEM ? 1 : (int)st;
+}
+
+/* The command's own reduce over the selected ranks' partials, in rank
+ * order, after checking a selected step exists in one of them; the exit
+ * code.                                                                  */
+static int reduce_partials(const stream_run *s, rank_part **sorted, size_t n, kt_tables **out)
+{
+    const kt_tables **partials = calloc(n ? n : 1, sizeof *partials);
+    const kt_table **steps = calloc(n ? n : 1, sizeof *steps);
+    size_t k = 0;
+    for (size_t i = 0; partials && steps && i < n; i++)
+        if (sorted[i]->selected) {
+            steps[k] = kt_tables_find(sorted[i]->tables, "steps");
+            partials[k++] = sorted[i]->tables;
+        }
+    int64_t step = selected_step(s);
+    int rc = !partials || !steps ? exit_code(s->cmd, KT_ENOMEM) : step >= 0 ? cli_check_step(s->cmd, step, steps, k) : 0;
+    if (!rc) rc = exit_code(s->cmd, s->cmd->reduce(s->ctx, s->state, partials, k, out));
+    free(partials);
+    free(steps);
+    return rc;
+}
+
+static int reduce(const stream_run *s, rank_part **sorted, size_t n, kt_tables **out)
+{
+    if (s->cmd->reduce) return reduce_partials(s, sorted, n, out);
+    return exit_code(s->cmd, concatenate(plan_of(s->cmd), sorted, n, out));
 }
 
 /* Largest file first, each to the least loaded process: balanced by size
@@ -252,11 +303,7 @@ static int map_reduce(const cli_command *cmd, stream_run *s, kt_tables **out)
         if (s->parts[i].present) sorted[n++] = &s->parts[i];
     qsort(sorted, n, sizeof *sorted, by_rank);
     int rc = check_parts(cmd, s, sorted, n);
-    if (!rc) {
-        kt_status st = reduce(plan_of(cmd), sorted, n, out);
-        if (st != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(st));
-        rc = st == KT_OK ? 0 : st == KT_ENOMEM ? 1 : (int)st;
-    }
+    if (!rc) rc = reduce(s, sorted, n, out);
     free(sorted);
     return rc;
 }

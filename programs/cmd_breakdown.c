@@ -44,6 +44,17 @@ static kt_status breakdown_run(const cli_ctx *ctx, const kt_trace *t, void *stat
     return kt_breakdown(t, &ctx->sel, state, out);
 }
 
+static kt_status breakdown_map(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **partial)
+{
+    return kt_breakdown_map(t, &ctx->sel, state, partial);
+}
+
+static kt_status breakdown_reduce(const cli_ctx *ctx, void *state, const kt_tables *const *partials, size_t n,
+                                  kt_tables **out)
+{
+    return kt_breakdown_reduce(partials, n, state, ctx->hta_compat, out);
+}
+
 const cli_command cmd_breakdown = {
     .name = "breakdown",
     .summary = "GPU kernel time by type (COMPUTATION/COMMUNICATION/MEMORY and overlaps), top kernels (HTA)",
@@ -57,4 +68,6 @@ const cli_command cmd_breakdown = {
     .init = breakdown_init,
     .parse = breakdown_parse,
     .run = breakdown_run,
+    .map = breakdown_map,
+    .reduce = breakdown_reduce,
 };

@@ -60,18 +60,37 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out)
     return s == KT_EINPUT ? KT_EUSAGE : s;
 }
 
-static kt_status categories_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+/* kt_categories or kt_categories_map (map) with the --rules categorizer. */
+static kt_status with_rules(const cli_ctx *ctx, const kt_trace *t, const categories_state *s, bool map,
+                            kt_tables **out)
 {
-    categories_state *s = state;
     kt_categorizer *c;
     kt_status st = cli_load_categorizer(s->rules, &c);
     if (st != KT_OK) return st;
     kt_categories_options o = s->o;
     o.categorizer = c;
     o.full_names = ctx->verbose;
-    st = kt_categories(t, &ctx->sel, &o, out);
+    st = map ? kt_categories_map(t, &ctx->sel, &o, out) : kt_categories(t, &ctx->sel, &o, out);
     kt_categorizer_free(c);
     return st;
+}
+
+static kt_status categories_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+{
+    return with_rules(ctx, t, state, false, out);
+}
+
+static kt_status categories_map(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **partial)
+{
+    return with_rules(ctx, t, state, true, partial);
+}
+
+static kt_status categories_reduce(const cli_ctx *ctx, void *state, const kt_tables *const *partials, size_t n,
+                                   kt_tables **out)
+{
+    kt_categories_options o = ((const categories_state *)state)->o;
+    o.full_names = ctx->verbose;
+    return kt_categories_reduce(partials, n, &o, out);
 }
 
 static int64_t categories_step(const void *state)
@@ -93,4 +112,6 @@ const cli_command cmd_categories = {
     .parse = categories_parse,
     .run = categories_run,
     .selected_step = categories_step,
+    .map = categories_map,
+    .reduce = categories_reduce,
 };

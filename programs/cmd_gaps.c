@@ -63,13 +63,31 @@ static int gaps_parse(void *state, const char *name, const char *v)
     return 0;
 }
 
-static kt_status gaps_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+static kt_gaps_options run_options(const cli_ctx *ctx, const gaps_state *s)
 {
-    gaps_state *s = state;
     kt_gaps_options o = s->o;
     if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
     o.short_names = !ctx->verbose && !ctx->out_path; /* the -o report has full names, as the seed's */
+    return o;
+}
+
+static kt_status gaps_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+{
+    kt_gaps_options o = run_options(ctx, state);
     return kt_gaps(t, &ctx->sel, &o, out);
+}
+
+static kt_status gaps_map(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **partial)
+{
+    kt_gaps_options o = run_options(ctx, state);
+    return kt_gaps_map(t, &ctx->sel, &o, partial);
+}
+
+static kt_status gaps_reduce(const cli_ctx *ctx, void *state, const kt_tables *const *partials, size_t n,
+                             kt_tables **out)
+{
+    kt_gaps_options o = run_options(ctx, state);
+    return kt_gaps_reduce(partials, n, &o, out);
 }
 
 static int64_t gaps_step(const void *state)
@@ -130,6 +148,8 @@ const cli_command cmd_gaps = {
     .init = gaps_init,
     .parse = gaps_parse,
     .run = gaps_run,
+    .map = gaps_map,
+    .reduce = gaps_reduce,
     .print = gaps_print,
     .selected_step = gaps_step,
 };

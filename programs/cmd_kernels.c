@@ -65,19 +65,45 @@ static int kernels_parse(void *state, const char *name, const char *v)
     return 0;
 }
 
-static kt_status kernels_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+/* The library's options for this run: every row for files and machine
+ * formats, full names in the report or with --verbose.                    */
+static kt_kernels_options run_options(const cli_ctx *ctx, const kernels_state *s)
 {
-    kernels_state *s = state;
+    kt_kernels_options o = s->o;
+    o.full_names = ctx->verbose || ctx->out_path; /* the report has full names */
+    if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
+    return o;
+}
+
+/* kt_kernels or kt_kernels_map (map) with the --rules categorizer. */
+static kt_status with_rules(const cli_ctx *ctx, const kt_trace *t, const kernels_state *s, bool map,
+                            kt_tables **out)
+{
     kt_categorizer *c;
     kt_status st = cli_load_categorizer(s->rules, &c);
     if (st != KT_OK) return st;
-    kt_kernels_options o = s->o;
+    kt_kernels_options o = run_options(ctx, s);
     o.categorizer = c;
-    o.full_names = ctx->verbose || ctx->out_path; /* the report has full names */
-    if ((ctx->out_path || ctx->format != FMT_TABLE) && !s->top_given) o.top = 0; /* files get every row */
-    st = kt_kernels(t, &ctx->sel, &o, out);
+    st = map ? kt_kernels_map(t, &ctx->sel, &o, out) : kt_kernels(t, &ctx->sel, &o, out);
     kt_categorizer_free(c);
     return st;
+}
+
+static kt_status kernels_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
+{
+    return with_rules(ctx, t, state, false, out);
+}
+
+static kt_status kernels_map(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **partial)
+{
+    return with_rules(ctx, t, state, true, partial);
+}
+
+static kt_status kernels_reduce(const cli_ctx *ctx, void *state, const kt_tables *const *partials, size_t n,
+                                kt_tables **out)
+{
+    kt_kernels_options o = run_options(ctx, state);
+    return kt_kernels_reduce(partials, n, &o, out);
 }
 
 static int64_t kernels_step(const void *state)
@@ -141,4 +167,6 @@ const cli_command cmd_kernels = {
     .run = kernels_run,
     .print = kernels_print,
     .selected_step = kernels_step,
+    .map = kernels_map,
+    .reduce = kernels_reduce,
 };

@@ -200,3 +200,33 @@ TEST(gaps_report_prints_every_table)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* The reduce of two ranks mapped apart (the same trace twice): per-rank
+ * rows concatenated, the histogram over both ranks' gaps (2, 5, 10 µs each). */
+TEST(gaps_reduce_bins_the_gaps_of_every_partial)
+{
+    kt_trace *t = gaps_trace();
+    kt_tables *p[2], *ts;
+    CHECK_INT(kt_gaps_map(t, NULL, NULL, &p[0]), KT_OK);
+    CHECK_INT(kt_gaps_map(t, NULL, NULL, &p[1]), KT_OK);
+    CHECK(kt_tables_find(p[0], "gap_histogram") == NULL); /* made by the reduce */
+    CHECK_INT(kt_gaps_reduce((const kt_tables *const *)p, 2, NULL, &ts), KT_OK);
+    CHECK_INT(kt_table_nrows(fx_table(ts, "stream_gaps")), 6);
+    const kt_table *h = fx_table(ts, "gap_histogram");
+    CHECK_INT(kt_table_nrows(h), 20);
+    CHECK_NEAR(fx_num(h, 0, "bin_start_us"), 2, 1e-12);
+    CHECK_NEAR(fx_num(h, 19, "bin_end_us"), 10, 1e-12);
+    CHECK_NEAR(fx_num(h, 0, "count"), 2, 0);
+    CHECK_NEAR(fx_num(h, 0, "percent"), 100.0 / 3, 1e-9);
+    CHECK_NEAR(fx_num(h, 19, "count"), 2, 0);
+    kt_tables_free(ts);
+    kt_tables *one;
+    CHECK_INT(kt_gaps(t, NULL, NULL, &one), KT_OK); /* one rank: half of each count */
+    CHECK_NEAR(fx_num(fx_table(one, "gap_histogram"), 0, "count"), 1, 0);
+    /* final tables are no partial: no gap_values */
+    CHECK_INT(kt_gaps_reduce((const kt_tables *const *)&one, 1, NULL, &ts), KT_EINPUT);
+    kt_tables_free(one);
+    kt_tables_free(p[0]);
+    kt_tables_free(p[1]);
+    kt_trace_free(t);
+}

@@ -67,7 +67,9 @@ TEST(mpi_output_equals_single_process)
     snprintf(cmd, sizeof cmd, "%s --ranks 6 --size 200K --ns --gzip --seed 9 -o %s/job > /dev/null", synth, dir);
     CHECK_INT(system(cmd), 0);
     static const char *const cmds[] = { "info", "temporal", "idle", "queue", "annotations --hta-compat",
-                                        "kernels" /* not streamed: process 0 alone */ };
+                                        "kernels", "kernels --by launcher --hta-compat", "categories",
+                                        "breakdown --hta-compat", "gaps",
+                                        "stragglers" /* not streamed: process 0 alone */ };
     for (int np = 1; np <= 4; np++)
         for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
             snprintf(args, sizeof args, "%s -q --format json %s/job", cmds[i], dir);

@@ -76,7 +76,15 @@ TEST(stream_ranks_output_equals_in_memory)
     if (!bin) return;
     snprintf(job, sizeof job, "%s/job", dir);
     static const char *const cmds[] = { "info", "temporal", "temporal --by-step", "idle", "overlap",
-                                        "launch", "queue", "memcpy-bw", "annotations", "ops" };
+                                        "launch", "queue", "memcpy-bw", "annotations", "ops",
+                                        "kernels", "kernels --by short --sort duration",
+                                        "kernels --by category --sort total --memory",
+                                        "kernels --by type --sort percentage",
+                                        "kernels --by launcher --sort duration-percentage --pstep 1",
+                                        "categories", "categories --top 4 --pstep 1 --verbose",
+                                        "breakdown", "breakdown --num-kernels 2 --duration-ratio 0.5 --no-memory",
+                                        "gaps", "gaps --linear --bins 7 --gap-sort count --pstep 1",
+                                        "gaps --hist-min 2 --hist-max 50 --verbose" };
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         char args[128];
         snprintf(args, sizeof args, "%s --format json", cmds[i]);
@@ -86,6 +94,12 @@ TEST(stream_ranks_output_equals_in_memory)
     }
     check_same(bin, "queue --format csv --table series --ranks 2,5", job, 0);
     check_same(bin, "temporal --format json --rank 9", job, 1); /* no such rank: exit 1 */
+    check_same(bin, "kernels --format csv --ranks 1,6 --top 5", job, 0);
+    check_same(bin, "kernels --format table", job, 0);
+    check_same(bin, "kernels --format json --pstep 7", job, 1); /* no such step: exit 1 */
+    check_same(bin, "categories --format csv --table op_categories --ranks 0,3", job, 0);
+    check_same(bin, "breakdown --format csv --table kernel_type_by_rank --ranks 2,7", job, 0);
+    check_same(bin, "gaps --format table --ranks 1,4", job, 0);
     remove_dir(dir);
 }
 

@@ -1,7 +1,8 @@
 /*
  * bench_scale.c — the numbers docs/scaling.md predicts from: one rank's map
  * time and partial size per analysis, and the reduce's cost (decode +
- * concatenate the partials, as process 0 does under MPI) for 16 → 1,024
+ * concatenate the partials, as process 0 does under MPI; kernels,
+ * categories, breakdown, gaps: decode + their own reduce) for 16 → 1,024
  * ranks (up to MAX_RANKS, 0 = none: a large rank's partials times 1,024
  * do not fit in memory).  The partials are the trace's, decoded N times.
  *   usage: bench_scale TRACE MAX_RANKS
@@ -47,6 +48,56 @@ static void bench(const kt_trace *t, const char *name, analysis_fn fn, size_t ma
     kt_tables_free(ts);
 }
 
+typedef kt_status (*reduce_fn)(const kt_tables *const *parts, size_t n, kt_tables **out);
+static kt_status map_kernels(const kt_trace *t, kt_tables **o) { return kt_kernels_map(t, NULL, NULL, o); }
+static kt_status map_categories(const kt_trace *t, kt_tables **o) { return kt_categories_map(t, NULL, NULL, o); }
+static kt_status map_breakdown(const kt_trace *t, kt_tables **o) { return kt_breakdown_map(t, NULL, NULL, o); }
+static kt_status map_gaps(const kt_trace *t, kt_tables **o) { return kt_gaps_map(t, NULL, NULL, o); }
+static kt_status reduce_breakdown(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_breakdown_reduce(p, n, NULL, 0, o);
+}
+static kt_status reduce_gaps(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_gaps_reduce(p, n, NULL, o);
+}
+static kt_status reduce_kernels(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_kernels_reduce(p, n, NULL, o);
+}
+static kt_status reduce_categories(const kt_tables *const *p, size_t n, kt_tables **o)
+{
+    return kt_categories_reduce(p, n, NULL, o);
+}
+
+/* Analyses whose reduce merges partials (kernels, categories, breakdown, gaps). */
+static void bench_merged(const kt_trace *t, const char *name, analysis_fn map_fn, reduce_fn reduce_fn_,
+                         size_t max_ranks)
+{
+    kt_tables *ts = NULL;
+    double t0 = now();
+    if (map_fn(t, &ts) != KT_OK) { fprintf(stderr, "%s failed\n", name); return; }
+    double map = now() - t0;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (kt_tables_serialize(ts, &buf, &len) != KT_OK) return;
+    printf("%-10s map %.3f s  partial %zu bytes\n", name, map, len);
+    kt_tables **parts = calloc(max_ranks ? max_ranks : 1, sizeof *parts);
+    for (size_t n = 16; parts && n <= max_ranks; n *= 4) {
+        kt_tables *out = NULL;
+        double r0 = now();
+        size_t got = 0;
+        while (got < n && kt_tables_deserialize(buf, len, &parts[got]) == KT_OK) got++;
+        if (reduce_fn_((const kt_tables *const *)parts, got, &out) == KT_OK)
+            printf("%-10s reduce %5zu ranks %.3f s\n", name, n, now() - r0);
+        for (size_t i = 0; i < got; i++) kt_tables_free(parts[i]);
+        kt_tables_free(out);
+    }
+    free(parts);
+    free(buf);
+    kt_tables_free(ts);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: bench_scale TRACE MAX_RANKS\n"); return 2; }
@@ -64,6 +115,10 @@ int main(int argc, char **argv)
     bench(t, "idle", run_idle, max_ranks);
     bench(t, "queue", run_queue, max_ranks);
     bench(t, "launch", run_launch, max_ranks);
+    bench_merged(t, "kernels", map_kernels, reduce_kernels, max_ranks);
+    bench_merged(t, "categories", map_categories, reduce_categories, max_ranks);
+    bench_merged(t, "breakdown", map_breakdown, reduce_breakdown, max_ranks);
+    bench_merged(t, "gaps", map_gaps, reduce_gaps, max_ranks);
     kt_trace_free(t);
     return 0;
 }

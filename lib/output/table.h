@@ -36,6 +36,9 @@ void kt_table_put_float(kt_table *t, size_t row, size_t col, double v);
 kt_tables *kt_tables_new(void);
 /* Takes ownership of t (frees it on failure). */
 bool kt_tables_add(kt_tables *ts, kt_table *t);
+/* Appends every row of src to dst (scale/table_concat.c); KT_EANALYSIS when
+ * their columns differ (names, types, precision).                        */
+kt_status kt_table_append_rows(kt_table *dst, const kt_table *src);
 /* The usual end of an analysis: *out = a new list of tb[0..n), taking
  * ownership of them all; KT_ENOMEM (all freed) if any failed or is NULL.   */
 kt_status kt_tables_from(kt_table **tb, size_t n, kt_tables **out);

@@ -37,6 +37,14 @@ static void copy_row(kt_table *dst, const kt_table *src, size_t row)
     }
 }
 
+kt_status kt_table_append_rows(kt_table *dst, const kt_table *src)
+{
+    if (!same_columns(dst, src)) return KT_EANALYSIS;
+    kt_table_reserve(dst, kt_table_nrows(dst) + kt_table_nrows(src));
+    for (size_t r = 0; r < kt_table_nrows(src); r++) copy_row(dst, src, r);
+    return kt_table_failed(dst) ? KT_ENOMEM : KT_OK;
+}
+
 /* The table of acc named like src; tables acc lacks are taken over whole. */
 static kt_status append_table(kt_tables *acc, kt_tables *part, size_t i)
 {
@@ -52,10 +60,7 @@ static kt_status append_table(kt_tables *acc, kt_tables *part, size_t i)
         if (!copy || !kt_tables_add(acc, copy)) return KT_ENOMEM;
         dst = copy;
     }
-    if (!same_columns(dst, src)) return KT_EANALYSIS;
-    kt_table_reserve(dst, kt_table_nrows(dst) + kt_table_nrows(src));
-    for (size_t r = 0; r < kt_table_nrows(src); r++) copy_row(dst, src, r);
-    return kt_table_failed(dst) ? KT_ENOMEM : KT_OK;
+    return kt_table_append_rows(dst, src);
 }
 
 kt_status kt_tables_append(kt_tables **acc, kt_tables *part)

@@ -8,12 +8,16 @@
  * reports max = min = mean = sum for every named kernel, a [BUG]).  Under
  * hta_compat the bug, HTA's "stream != -1" event set and its name-only
  * classification are reproduced instead (docs/kernels.md).
+ *
+ * Each rank is mapped into a partial (breakdown_partial.h: its classes'
+ * times and kernel rows, names as strings) and the tables are made from
+ * the partial — the ranks of one trace here, ranks loaded apart in
+ * kt_breakdown_reduce (--stream-ranks, MPI): both print the same bytes.
  */
 #include "analysis/common/intervals.h"
 #include "analysis/common/sat_math.h"
 #include "analysis/common/np_sort.h"
-#include "analysis/kernels/kernel_stats.h"
-#include "analysis/common/kernel_type.h"
+#include "analysis/kernels/breakdown_partial.h"
 #include "model/model.h"
 #include "output/table.h"
 
@@ -22,55 +26,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NTYPES 3           /* COMPUTATION, COMMUNICATION, MEMORY: bits 1, 2, 4 */
-#define OTHERS KT_NONE     /* name id of the folded row */
+#define NTYPES KT_BD_NTYPES
+#define OTHERS KT_BD_OTHERS
+
+typedef kt_bd_row bd_row;
 
 kt_breakdown_options kt_breakdown_defaults(void)
 {
     return (kt_breakdown_options){ .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
 }
 
-/* One row of the per-kernel table (and of the distribution table). */
-typedef struct bd_row {
-    uint32_t name;           /* strtab id; OTHERS for the folded row */
-    int rank;
-    kt_kernel_type type;
-    kt_dur_stats st;
-} bd_row;
-
-typedef struct bd_rows {
-    bd_row *r;
-    size_t n, cap;
-} bd_rows;
-
 typedef struct bd {
-    const kt_trace *t;
+    const kt_trace *t;       /* NULL in the reduce */
     kt_breakdown_options o;
     bool compat;
     kt_type_cache *types;
-    int64_t label_ns[1 << NTYPES]; /* all ranks, by type bitmask */
-    bool label_seen[1 << NTYPES];  /* hta_compat: classes met, even for 0 ns */
-    kt_table *by_rank;
-    bd_rows kernels;         /* rows of "kernels" */
-    bd_rows all;             /* real stats of every (rank, type, name) */
+    kt_bd_partial *acc;
 } bd;
-
-static bool rows_push(bd_rows *v, bd_row row)
-{
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        bd_row *r = realloc(v->r, cap * sizeof *r);
-        if (!r) return false;
-        v->r = r;
-        v->cap = cap;
-    }
-    v->r[v->n++] = row;
-    return true;
-}
 
 static const char *name_of(const bd *b, uint32_t id)
 {
-    return id == OTHERS ? "others" : kt_strtab_get(b->t->strs, id);
+    return id == OTHERS ? "others" : kt_strtab_get(b->acc->strs, id);
 }
 
 /* ---- which events, which type --------------------------------------------- */
@@ -352,7 +328,7 @@ static bool fold_and_emit(bd *b, bd_row *g, size_t k)
     qsort_r(g, k, sizeof *g, by_sum_desc, b);
     if (k <= b->o.num_kernels) {
         for (size_t i = 0; i < k; i++)
-            if (!rows_push(&b->kernels, g[i])) return false;
+            if (!kt_bd_rows_push(&b->acc->kernels, g[i])) return false;
         return true;
     }
     bool *fold = malloc(k * sizeof *fold);
@@ -361,14 +337,14 @@ static bool fold_and_emit(bd *b, bd_row *g, size_t k)
         if (fold[i]) continue;
         bd_row row = g[i];
         if (b->compat) row.st = stats_of_sums(&g[i], &fold[i], 1, false);
-        ok = rows_push(&b->kernels, row);
+        ok = kt_bd_rows_push(&b->acc->kernels, row);
     }
     bool any = false;
     for (size_t i = 0; ok && i < k; i++) any |= fold[i];
     if (ok && any) {
         bd_row others = { .name = OTHERS, .rank = g[0].rank, .type = g[0].type };
         others.st = b->compat ? stats_of_sums(g, fold, k, true) : merged_stats(g, fold, k);
-        ok = rows_push(&b->kernels, others);
+        ok = kt_bd_rows_push(&b->acc->kernels, others);
     }
     free(fold);
     return ok;
@@ -406,6 +382,15 @@ static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
     return true;
 }
 
+/* A kernel's name (trace's string id) in the partial's strings; KT_NONE
+ * (= others, as before) for an unnamed kernel or on allocation failure. */
+static uint32_t own_name(bd *b, uint32_t id)
+{
+    if (id == KT_NONE) return KT_NONE;
+    const char *name = kt_strtab_get(b->t->strs, id);
+    return kt_strtab_intern(b->acc->strs, name, strlen(name));
+}
+
 /* Per-kernel rows of one rank: real statistics of every kernel (kept for
  * the distribution table), then HTA's folding per type.                   */
 static bool kernel_rows(bd *b, int rank, rank_scan *s)
@@ -418,9 +403,10 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
         size_t k = 0;
         for (size_t id = 0; id < ng; id++) {
             if ((int)(s->groups.keys[id] >> 32) != ty) continue;
-            g[k] = (bd_row){ .name = (uint32_t)s->groups.keys[id], .rank = rank, .type = (kt_kernel_type)ty,
-                             .st = st[id] };
-            ok = ok && rows_push(&b->all, g[k]);
+            g[k] = (bd_row){ .name = own_name(b, (uint32_t)s->groups.keys[id]), .rank = rank,
+                             .type = (kt_kernel_type)ty, .st = st[id] };
+            ok = ok && (g[k].name != KT_NONE || (uint32_t)s->groups.keys[id] == KT_NONE);
+            ok = ok && kt_bd_rows_push(&b->acc->all, g[k]);
             k++;
         }
         if (ok && k) ok = fold_and_emit(b, g, k);
@@ -433,17 +419,10 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
 static bool analyse_rank(bd *b, const kt_rank *r)
 {
     rank_scan s = { 0 };
-    int64_t ns[1 << NTYPES] = { 0 };
-    bool seen[1 << NTYPES] = { false };
+    kt_bd_rank classes = { .rank = r->rank };
     int ntypes = b->o.memory ? NTYPES : NTYPES - 1;
-    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, ns, seen) && kernel_rows(b, r->rank, &s);
-    if (ok) {
-        for (int m = 0; m < (1 << NTYPES); m++) {
-            b->label_ns[m] = kt_sat_add(b->label_ns[m], ns[m]);
-            b->label_seen[m] |= seen[m];
-        }
-        add_type_rows(b, b->by_rank, ns, seen, r->rank);
-    }
+    bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, classes.ns, classes.seen) &&
+              kernel_rows(b, r->rank, &s) && kt_bd_add_rank(b->acc, &classes);
     scan_free(&s);
     return ok;
 }
@@ -468,7 +447,7 @@ static int by_type_rank_sum(const void *a, const void *c, void *ctx)
     return by_sum_desc(a, c, ctx);
 }
 
-static kt_table *kernels_table(bd *b)
+static kt_table *kernels_table(const bd *b)
 {
     kt_table *tb = kt_table_new("kernels");
     if (!tb) return NULL;
@@ -480,10 +459,10 @@ static kt_table *kernels_table(bd *b)
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
     kt_table_add_col(tb, "rank", KT_COL_INT, 0);
     if (!b->compat) kt_table_add_col(tb, "count", KT_COL_INT, 0);
-    if (b->kernels.n)
-        qsort_r(b->kernels.r, b->kernels.n, sizeof *b->kernels.r, b->compat ? by_hta_order : by_type_rank_sum, b);
-    for (size_t i = 0; i < b->kernels.n; i++) {
-        const bd_row *row = &b->kernels.r[i];
+    const kt_bd_rows *k = &b->acc->kernels;
+    if (k->n) qsort_r(k->r, k->n, sizeof *k->r, b->compat ? by_hta_order : by_type_rank_sum, (void *)b);
+    for (size_t i = 0; i < k->n; i++) {
+        const bd_row *row = &k->r[i];
         double v[5] = { (double)row->st.sum, (double)row->st.max, (double)row->st.min, row->st.std,
                         row->st.mean };
         kt_table_add_row(tb);
@@ -519,22 +498,22 @@ static uint64_t kernel_key(const bd_row *row) { return (uint64_t)row->type << 32
 static dist_row *top_kernel_rows(const bd *b, size_t *n)
 {
     kt_group_map ids = { 0 };
-    int64_t *total = calloc(b->all.n + 1, sizeof *total);
-    bool *top = calloc(b->all.n + 1, sizeof *top);
-    dist_row *d = malloc((b->all.n + 1) * sizeof *d);
+    int64_t *total = calloc(b->acc->all.n + 1, sizeof *total);
+    bool *top = calloc(b->acc->all.n + 1, sizeof *top);
+    dist_row *d = malloc((b->acc->all.n + 1) * sizeof *d);
     bool ok = total && top && d;
-    for (size_t i = 0; ok && i < b->all.n; i++) {
-        uint32_t id = kt_group_id(&ids, kernel_key(&b->all.r[i]));
-        if ((ok = id != UINT32_MAX)) total[id] = kt_sat_add(total[id], b->all.r[i].st.sum);
+    for (size_t i = 0; ok && i < b->acc->all.n; i++) {
+        uint32_t id = kt_group_id(&ids, kernel_key(&b->acc->all.r[i]));
+        if ((ok = id != UINT32_MAX)) total[id] = kt_sat_add(total[id], b->acc->all.r[i].st.sum);
     }
-    for (size_t i = 0; ok && i < b->kernels.n; i++) {
-        uint32_t id = kt_group_find(&ids, kernel_key(&b->kernels.r[i]));
-        if (id != UINT32_MAX && b->kernels.r[i].name != OTHERS) top[id] = true;
+    for (size_t i = 0; ok && i < b->acc->kernels.n; i++) {
+        uint32_t id = kt_group_find(&ids, kernel_key(&b->acc->kernels.r[i]));
+        if (id != UINT32_MAX && b->acc->kernels.r[i].name != OTHERS) top[id] = true;
     }
     *n = 0;
-    for (size_t i = 0; ok && i < b->all.n; i++) {
-        uint32_t id = kt_group_find(&ids, kernel_key(&b->all.r[i]));
-        if (top[id]) d[(*n)++] = (dist_row){ b->all.r[i], total[id] };
+    for (size_t i = 0; ok && i < b->acc->all.n; i++) {
+        uint32_t id = kt_group_find(&ids, kernel_key(&b->acc->all.r[i]));
+        if (top[id]) d[(*n)++] = (dist_row){ b->acc->all.r[i], total[id] };
     }
     kt_group_map_free(&ids);
     free(total);
@@ -543,13 +522,13 @@ static dist_row *top_kernel_rows(const bd *b, size_t *n)
     return d;
 }
 
-static kt_table *distribution_table(bd *b)
+static kt_table *distribution_table(const bd *b)
 {
     size_t n;
     kt_table *tb = kt_table_new("distribution");
     dist_row *d = top_kernel_rows(b, &n);
     if (!tb || !d) { free(d); kt_table_free(tb); return NULL; }
-    qsort_r(d, n, sizeof *d, by_dist_order, b);
+    qsort_r(d, n, sizeof *d, by_dist_order, (void *)b);
     static const char *const cols[] = { "mean (us)", "min (us)", "max (us)" };
     kt_table_add_col(tb, "name", KT_COL_STR, 0);
     kt_table_add_col(tb, "kernel_type", KT_COL_STR, 0);
@@ -571,32 +550,80 @@ static kt_table *distribution_table(bd *b)
     return tb;
 }
 
-kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
-                       kt_tables **out)
+/* kernel_type (every rank's classes summed) or kernel_type_by_rank. */
+static kt_table *classes_table(const bd *b, bool by_rank)
 {
-    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults() };
-    *out = NULL;
-    if (b.o.duration_ratio < 0 || b.o.duration_ratio > 1) return KT_EUSAGE;
-    kt_tables *ts = kt_tables_new();
-    b.by_rank = type_table("kernel_type_by_rank", true);
-    b.types = kt_type_cache_new(t->strs, b.compat);
-    bool ok = ts && b.by_rank && b.types;
-    for (size_t i = 0; ok && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) ok = analyse_rank(&b, t->ranks[i]);
-    kt_table *all_types = ok ? type_table("kernel_type", false) : NULL;
-    if (all_types) add_type_rows(&b, all_types, b.label_ns, b.label_seen, -1);
-    ok = ok && kt_tables_add(ts, all_types);
-    ok = ok && kt_tables_add(ts, kernels_table(&b));
-    ok = ok && kt_tables_add(ts, distribution_table(&b));
-    if (ok) ok = kt_tables_add(ts, b.by_rank); /* takes ownership either way */
-    else kt_table_free(b.by_rank);
-    free(b.kernels.r);
-    free(b.all.r);
-    kt_type_cache_free(b.types);
-    if (!ok) {
+    kt_table *tb = type_table(by_rank ? "kernel_type_by_rank" : "kernel_type", by_rank);
+    kt_bd_rank all = { .rank = -1 };
+    for (size_t i = 0; tb && i < b->acc->nranks; i++) {
+        const kt_bd_rank *r = &b->acc->ranks[i];
+        if (by_rank) add_type_rows(b, tb, r->ns, r->seen, r->rank);
+        for (int m = 0; m < (1 << NTYPES); m++) {
+            all.ns[m] = kt_sat_add(all.ns[m], r->ns[m]);
+            all.seen[m] |= r->seen[m];
+        }
+    }
+    if (tb && !by_rank) add_type_rows(b, tb, all.ns, all.seen, -1);
+    return tb;
+}
+
+/* The tables of the partial (freed), or the error st. */
+static kt_status finish(bd *b, kt_status st, kt_tables **out)
+{
+    kt_tables *ts = st == KT_OK ? kt_tables_new() : NULL;
+    if (st == KT_OK && !(ts && kt_tables_add(ts, classes_table(b, false)) && kt_tables_add(ts, kernels_table(b)) &&
+                         kt_tables_add(ts, distribution_table(b)) && kt_tables_add(ts, classes_table(b, true))))
+        st = KT_ENOMEM;
+    kt_bd_partial_free(b->acc);
+    if (st != KT_OK) {
         kt_tables_free(ts);
-        return KT_ENOMEM;
+        return st;
     }
     *out = ts;
     return KT_OK;
+}
+
+/* Options checked, the partial made (freed by the caller in any case) and
+ * t's selected ranks mapped into it. */
+static kt_status map_trace(bd *b, const kt_rank_sel *sel)
+{
+    if (b->o.duration_ratio < 0 || b->o.duration_ratio > 1) return KT_EUSAGE;
+    b->types = kt_type_cache_new(b->t->strs, b->compat);
+    bool ok = b->types && kt_bd_partial_init(b->acc);
+    for (size_t i = 0; ok && i < b->t->nranks; i++)
+        if (kt_rank_selected(sel, b->t->ranks[i]->rank)) ok = analyse_rank(b, b->t->ranks[i]);
+    kt_type_cache_free(b->types);
+    return ok ? KT_OK : KT_ENOMEM;
+}
+
+kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                       kt_tables **out)
+{
+    kt_bd_partial p = { 0 };
+    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    *out = NULL;
+    return finish(&b, map_trace(&b, sel), out);
+}
+
+kt_status kt_breakdown_map(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
+                           kt_tables **partial)
+{
+    kt_bd_partial p = { 0 };
+    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    *partial = NULL;
+    kt_status st = map_trace(&b, sel);
+    if (st == KT_OK) st = kt_bd_partial_to_tables(&p, partial);
+    kt_bd_partial_free(&p);
+    return st;
+}
+
+kt_status kt_breakdown_reduce(const kt_tables *const *partials, size_t n, const kt_breakdown_options *opt,
+                              int hta_compat, kt_tables **out)
+{
+    kt_bd_partial p = { 0 };
+    bd b = { .compat = hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    *out = NULL;
+    kt_status st = kt_bd_partial_init(&p) ? KT_OK : KT_ENOMEM;
+    for (size_t i = 0; st == KT_OK && i < n; i++) st = kt_bd_partial_add_tables(&p, partials[i]);
+    return finish(&b, st, out);
 }

@@ -8,8 +8,16 @@
  * activity of a device — the sum of per-stream gaps double-counts whenever
  * streams overlap and is not idle time.  The histogram uses log-spaced bins
  * by default because gap distributions are heavy-tailed.
+ *
+ * Every table but the histogram is per-rank rows; the histogram bins the
+ * gaps of every rank, so a rank's map keeps its gaps as sorted runs of
+ * ns (dur_runs.h) and the histogram is made once all are merged — here for
+ * the ranks of one trace, in kt_gaps_reduce for ranks loaded apart
+ * (--stream-ranks, MPI), the same bytes either way.
  */
+#include "analysis/common/dur_runs.h"
 #include "analysis/common/gpu_busy.h"
+#include "analysis/common/partial_table.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/common/stats.h"
 #include "model/i64map.h"
@@ -38,8 +46,10 @@ typedef struct gaps_run {
     const kt_trace *t;
     kt_gaps_options o;
     kt_table *device, *streams, *hist, *pairs;
-    double *gaps; /* every stream gap of every rank (µs), for the histogram */
+    int64_t *gaps;    /* this rank's stream gaps (ns) */
     size_t ngaps, cap;
+    kt_dur_run *runs; /* every mapped rank's gaps, for the histogram */
+    size_t nruns, cap_runs;
     pair_stats *ps;
     size_t nps;
 } gaps_run;
@@ -104,17 +114,49 @@ static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
 
 /* ---- per-stream gaps and kernel-pair transitions ------------------------- */
 
-static bool push_gap(gaps_run *g, double us)
+static bool push_gap(gaps_run *g, int64_t ns)
 {
     if (g->ngaps == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 4096;
-        double *v = realloc(g->gaps, cap * sizeof *v);
+        int64_t *v = realloc(g->gaps, cap * sizeof *v);
         if (!v) return false;
         g->gaps = v;
         g->cap = cap;
     }
-    g->gaps[g->ngaps++] = us;
+    g->gaps[g->ngaps++] = ns;
     return true;
+}
+
+static bool grow_runs(gaps_run *g, size_t need)
+{
+    if (need <= g->cap_runs) return true;
+    size_t cap = g->cap_runs ? 2 * g->cap_runs : 4096;
+    while (cap < need) cap *= 2;
+    kt_dur_run *v = realloc(g->runs, cap * sizeof *v);
+    if (!v) return false;
+    g->runs = v;
+    g->cap_runs = cap;
+    return true;
+}
+
+static bool push_runs(gaps_run *g, const kt_dur_run *runs, size_t n)
+{
+    if (!n) return true;
+    if (!grow_runs(g, g->nruns + n)) return false;
+    memcpy(g->runs + g->nruns, runs, n * sizeof *runs);
+    g->nruns += n;
+    return true;
+}
+
+/* The rank's gaps, as sorted runs, added to the job's. */
+static kt_status flush_gaps(gaps_run *g)
+{
+    kt_dur_run *runs;
+    size_t n;
+    bool ok = kt_dur_runs(g->gaps, g->ngaps, &runs, &n) && push_runs(g, runs, n);
+    free(runs);
+    g->ngaps = 0;
+    return ok ? KT_OK : KT_ENOMEM;
 }
 
 static void pair_add(pair_stats *p, double us)
@@ -159,7 +201,7 @@ static kt_status stream_gaps(gaps_run *g, const kt_rank *r, const kt_gpu_stream 
             ngaps++;
             total += gap;
             if (gap > longest) longest = gap;
-            if (!push_gap(g, (double)gap / 1e3)) return KT_ENOMEM;
+            if (!push_gap(g, gap)) return KT_ENOMEM;
             pair_add(pair_of(g, map, r->ev.name[prev], r->ev.name[ev]), (double)gap / 1e3);
         }
         int64_t end = r->ev.ts[ev] + r->ev.dur[ev];
@@ -303,6 +345,7 @@ static kt_status rank_gaps(gaps_run *g, const kt_rank *r)
     kt_status st = kt_i64map_init(&map, total + 1) && g->ps ? KT_OK : KT_ENOMEM;
     for (size_t s = 0; s < ns && st == KT_OK; s++) st = stream_gaps(g, r, &r->idx->streams[s], &map);
     if (st == KT_OK) st = emit_pairs(g, r->rank);
+    if (st == KT_OK) st = flush_gaps(g);
     kt_i64map_free(&map);
     free_pairs(g);
     return st;
@@ -319,14 +362,14 @@ static void hist_row(kt_table *tb, double start, double end, size_t count, size_
     kt_table_set_float(tb, 3, kt_pct((double)count, (double)total));
 }
 
+/* The histogram of every gap (runs sorted by value, µs = ns / 1e3). */
 static kt_status histogram(gaps_run *g)
 {
-    if (!g->ngaps) return KT_OK;
-    double lo = INFINITY, hi = 0;
-    for (size_t i = 0; i < g->ngaps; i++) {
-        if (g->gaps[i] < lo) lo = g->gaps[i];
-        if (g->gaps[i] > hi) hi = g->gaps[i];
-    }
+    kt_dur_runs_sort(g->runs, &g->nruns);
+    if (!g->nruns) return KT_OK;
+    size_t all = 0;
+    for (size_t i = 0; i < g->nruns; i++) all += g->runs[i].n;
+    double lo = (double)g->runs[0].dur / 1e3, hi = (double)g->runs[g->nruns - 1].dur / 1e3;
     if (g->o.hist_min_us > 0) lo = g->o.hist_min_us;
     if (g->o.hist_max_us > 0) hi = g->o.hist_max_us;
     size_t bins = hi > lo && g->o.bins > 0 ? (size_t)g->o.bins : 1, below = 0, above = 0;
@@ -334,40 +377,104 @@ static kt_status histogram(gaps_run *g)
     if (!count) return KT_ENOMEM;
     bool linear = g->o.linear || lo <= 0;
     double width = linear ? (hi - lo) / (double)bins : log(hi / lo) / (double)bins;
-    for (size_t i = 0; i < g->ngaps; i++) {
-        double v = g->gaps[i];
-        if (v < lo) { below++; continue; }
-        if (v > hi) { above++; continue; }
+    for (size_t i = 0; i < g->nruns; i++) {
+        double v = (double)g->runs[i].dur / 1e3;
+        size_t n = (size_t)g->runs[i].n;
+        if (v < lo) { below += n; continue; }
+        if (v > hi) { above += n; continue; }
         double pos = bins == 1 ? 0 : linear ? (v - lo) / width : log(v / lo) / width;
         size_t b = pos >= (double)bins ? bins - 1 : (size_t)pos;
-        count[b]++;
+        count[b] += n;
     }
-    if (below) hist_row(g->hist, NAN, lo, below, g->ngaps);
+    if (below) hist_row(g->hist, NAN, lo, below, all);
     for (size_t b = 0; b < bins; b++) {
         double s = linear ? lo + width * (double)b : lo * exp(width * (double)b);
         double e = b + 1 == bins ? hi : linear ? lo + width * (double)(b + 1) : lo * exp(width * (double)(b + 1));
-        hist_row(g->hist, s, e, count[b], g->ngaps);
+        hist_row(g->hist, s, e, count[b], all);
     }
-    if (above) hist_row(g->hist, hi, NAN, above, g->ngaps);
+    if (above) hist_row(g->hist, hi, NAN, above, all);
     free(count);
     return KT_OK;
+}
+
+/* ---- map, reduce ----------------------------------------------------------- */
+
+static const kt_partial_spec values_spec = { "gap_values", { "gap_ns", "n" }, { KT_COL_INT, KT_COL_INT }, 2 };
+
+/* t's selected ranks: their rows in g's tables, their gaps in g->runs. */
+static kt_status map_trace(gaps_run *g, const kt_trace *t, const kt_rank_sel *sel)
+{
+    kt_status s = make_tables(g) ? KT_OK : KT_ENOMEM;
+    kt_busy_query q = { .by_device = true, .by_step = g->o.step >= 0 };
+    if (s == KT_OK) s = kt_busy_each_rank(t, sel, &q, device_rows, g);
+    for (size_t i = 0; i < t->nranks && s == KT_OK; i++)
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_gaps(g, t->ranks[i]);
+    return s;
+}
+
+static kt_table *values_table(gaps_run *g)
+{
+    kt_dur_runs_sort(g->runs, &g->nruns);
+    kt_table *tb = kt_partial_table_new(&values_spec);
+    for (size_t i = 0; tb && i < g->nruns; i++) {
+        kt_table_add_row(tb);
+        kt_table_set_int(tb, 0, g->runs[i].dur);
+        kt_table_set_int(tb, 1, (int64_t)g->runs[i].n);
+    }
+    return tb;
+}
+
+/* One partial's rows appended to g's tables, its gaps to g->runs. */
+static kt_status add_partial(gaps_run *g, const kt_tables *ts)
+{
+    kt_table *dst[] = { g->device, g->streams, g->pairs };
+    const kt_table *v = kt_partial_table_find(ts, &values_spec);
+    kt_status s = v ? KT_OK : KT_EINPUT;
+    for (size_t i = 0; i < 3 && s == KT_OK; i++) {
+        const kt_table *src = kt_tables_find(ts, kt_table_name(dst[i]));
+        s = src ? kt_table_append_rows(dst[i], src) : KT_EINPUT;
+    }
+    for (size_t r = 0; s == KT_OK && r < kt_table_nrows(v); r++) {
+        kt_dur_run run = { kt_table_int(v, r, 0), (uint64_t)kt_table_int(v, r, 1) };
+        if (!push_runs(g, &run, 1)) s = KT_ENOMEM;
+    }
+    return s;
+}
+
+/* The tables (or the error s) and g's memory freed. */
+static kt_status finish(gaps_run *g, kt_status s, bool partial, kt_tables **out)
+{
+    if (s == KT_OK && !partial) s = histogram(g);
+    kt_table *vals = s == KT_OK && partial ? values_table(g) : NULL;
+    free(g->gaps);
+    free(g->runs);
+    kt_table *full[] = { g->device, g->streams, g->hist, g->pairs }, *part[] = { g->device, g->streams, g->pairs, vals };
+    *out = NULL;
+    if (s != KT_OK) {
+        for (size_t i = 0; i < 4; i++) kt_table_free(full[i]);
+        kt_table_free(vals);
+        return s;
+    }
+    if (partial) kt_table_free(g->hist);
+    return kt_tables_from(partial ? part : full, 4, out);
 }
 
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **out)
 {
     gaps_run g = { .t = t, .o = opt ? *opt : kt_gaps_defaults() };
+    return finish(&g, map_trace(&g, t, sel), false, out);
+}
+
+kt_status kt_gaps_map(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **partial)
+{
+    gaps_run g = { .t = t, .o = opt ? *opt : kt_gaps_defaults() };
+    return finish(&g, map_trace(&g, t, sel), true, partial);
+}
+
+kt_status kt_gaps_reduce(const kt_tables *const *partials, size_t n, const kt_gaps_options *opt, kt_tables **out)
+{
+    gaps_run g = { .o = opt ? *opt : kt_gaps_defaults() };
     kt_status s = make_tables(&g) ? KT_OK : KT_ENOMEM;
-    kt_busy_query q = { .by_device = true, .by_step = g.o.step >= 0 };
-    if (s == KT_OK) s = kt_busy_each_rank(t, sel, &q, device_rows, &g);
-    for (size_t i = 0; i < t->nranks && s == KT_OK; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_gaps(&g, t->ranks[i]);
-    if (s == KT_OK) s = histogram(&g);
-    free(g.gaps);
-    kt_table *tb[] = { g.device, g.streams, g.hist, g.pairs };
-    *out = NULL;
-    if (s != KT_OK) {
-        for (size_t i = 0; i < 4; i++) kt_table_free(tb[i]);
-        return s;
-    }
-    return kt_tables_from(tb, 4, out);
+    for (size_t i = 0; i < n && s == KT_OK; i++) s = add_partial(&g, partials[i]);
+    return finish(&g, s, false, out);
 }
