@@ -75,6 +75,14 @@ TEST(mpi_output_equals_single_process)
             snprintf(args, sizeof args, "%s -q --format json %s/job", cmds[i], dir);
             check_np(cli, mpi, np, args, 0);
         }
+    /* every other command that prints without writing files: process 0
+     * alone or streamed, the same bytes at 2 processes                    */
+    static const char *const rest[] = { "overlap", "launch", "memcpy-bw", "ops", "cupti", "memory",
+                                        "critical-path --no-overlay", "collectives", "perf" };
+    for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) {
+        snprintf(args, sizeof args, "%s -q --format json %s/job", rest[i], dir);
+        check_np(cli, mpi, 2, args, 0);
+    }
     /* no --format: CSV, as the single process writing into a pipe */
     snprintf(args, sizeof args, "idle -q %s/job", dir);
     check_np(cli, mpi, 3, args, 0);
