@@ -62,8 +62,6 @@ static bool is_count(const char *c)
                                          "sync", "calls", "gpu_events", "idle_intervals", "gaps",
                                          "counter_events", "uncompressed_bytes", "rows", "warnings",
                                          "ranks", NULL };
-    /* Not queue_length: as HTA, a GPU event that starts before its launch
-     * call takes the queue below 0 (docs/robustness.md).                  */
     if (is_difference(c)) return false;
     if (ends(c, "count") || ends(c, "counts") || ends(c, "_count")) return true;
     for (size_t i = 0; names[i]; i++)
@@ -71,16 +69,25 @@ static bool is_count(const char *c)
     return false;
 }
 
+/* Queue lengths (queue's series, summary and weighted statistics) are
+ * never negative: a GPU event the trace puts before its launch call leaves
+ * the queue with the call (docs/timeline-queue.md).                      */
+static bool is_queue_length(const char *c)
+{
+    return (starts(c, "queue_length") || starts(c, "time_weighted_")) && !is_count(c);
+}
+
 /* Columns HTA's rules (hta_compat) take out of range on purpose: its idle
  * time measures overlapping kernels' gaps unclamped, its temporal sweep
- * adds µs-rounded durations of -1 [QUIRK].                               */
+ * adds µs-rounded durations of -1 [QUIRK], its queue length goes below 0
+ * for a GPU event that starts before its launch call [QUIRK].            */
 static bool hta_signed(const char *c)
 {
     static const char *const names[] = { "idle_time", "idle_time_ratio", "idle_time_pctg", "compute_time_pctg",
                                          "non_compute_time_pctg", NULL };
     for (size_t i = 0; names[i]; i++)
         if (!strcmp(c, names[i])) return true;
-    return false;
+    return is_queue_length(c);
 }
 
 static bool numeric(const kt_table *t, size_t c) { return kt_table_col_type(t, c) != KT_COL_STR; }
@@ -99,7 +106,7 @@ static int check_cells(const kt_table *t, const int *ranks, size_t nranks, int h
         const char *name = kt_table_col_name(t, c);
         if (!numeric(t, c)) continue;
         double hi = is_percentage(name) ? 100 : is_ratio(name) ? 1 : INFINITY;
-        bool lower = (hi < INFINITY || is_count(name) || is_share_of_wall_time(name)) &&
+        bool lower = (hi < INFINITY || is_count(name) || is_share_of_wall_time(name) || is_queue_length(name)) &&
                      !(hta_compat && hta_signed(name));
         bool rank = !strcmp(name, "rank") && kt_table_col_type(t, c) == KT_COL_INT;
         for (size_t r = 0; r < kt_table_nrows(t); r++) {

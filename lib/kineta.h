@@ -341,7 +341,11 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * do we); "weighted": rank, stream, duration, time-weighted mean and
  * 50/90/99% queue length, max, pct_time_empty.  Queues are per (device,
  * stream): summary, blocked and weighted end with a "device" column unless
- * hta_compat.                                                              */
+ * hta_compat.  A GPU event the trace puts before its launch call leaves the
+ * queue when the call starts, so no length is negative (hta_compat: as
+ * written, as HTA); "diagnostics" has a row per rank with such events:
+ * rank, early_gpu_events, first_name, first_ts (µs from the origin),
+ * first_correlation, first_early_by (µs before its call), message.       */
 typedef struct kt_queue_options {
     int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
 } kt_queue_options;

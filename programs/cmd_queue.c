@@ -10,7 +10,7 @@ static const cli_option queue_options[] = {
     { "max-queue-length", "N", "'blocked' counts time with at least N launches waiting (default 1024)" },
     { NULL, NULL, NULL },
 };
-static const char *const queue_tables[] = { "series", "summary", "blocked", "weighted", NULL };
+static const char *const queue_tables[] = { "series", "summary", "blocked", "weighted", "diagnostics", NULL };
 
 static void queue_init(void *state)
 {
@@ -25,9 +25,21 @@ static int queue_parse(void *state, const char *name, const char *value)
     return 0;
 }
 
+/* GPU events before their launch call change the numbers: say so. */
+static void warn_early(const cli_ctx *ctx, const kt_tables *ts)
+{
+    const kt_table *d = kt_tables_find(ts, "diagnostics");
+    long rank = d ? kt_table_col_index(d, "rank") : -1, msg = d ? kt_table_col_index(d, "message") : -1;
+    for (size_t i = 0; rank >= 0 && msg >= 0 && !ctx->quiet && i < kt_table_nrows(d); i++)
+        fprintf(stderr, "kineta queue: warning: rank %lld: %s\n", (long long)kt_table_int(d, i, (size_t)rank),
+                kt_table_str(d, i, (size_t)msg));
+}
+
 static kt_status queue_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
-    return kt_queue(t, &ctx->sel, state, out);
+    kt_status st = kt_queue(t, &ctx->sel, state, out);
+    if (st == KT_OK) warn_early(ctx, *out);
+    return st;
 }
 
 const cli_command cmd_queue = {
@@ -35,7 +47,10 @@ const cli_command cmd_queue = {
     .summary = "launch queue length per GPU stream: time series, summary, time blocked (HTA)",
     .description = "Queue length = launches issued but not yet started (+1 at the launch call's\n"
                    "start, -1 at the GPU event's start).  summary is HTA's describe() over the\n"
-                   "change points; weighted weighs each value by how long it held.",
+                   "change points; weighted weighs each value by how long it held.  A GPU event\n"
+                   "the trace puts before its launch call leaves the queue with the call (HTA,\n"
+                   "--hta-compat: as written, so lengths can go negative); diagnostics counts\n"
+                   "them per rank, also printed as a warning.",
     .options = queue_options,
     .tables = queue_tables,
     .state_size = sizeof(kt_queue_options),

@@ -56,17 +56,19 @@ static kt_table *one_column(const char *col, kt_col_type type, double v)
 }
 
 /* Returns the checker's verdict on a one-cell table (rank 0 loaded). */
-static int verdict(const char *col, kt_col_type type, double v)
+static int verdict_as(const char *col, kt_col_type type, double v, int hta_compat)
 {
     kt_table *t = one_column(col, type, v);
     kt_tables *ts = NULL;
     CHECK_INT(kt_tables_from(&t, 1, &ts), KT_OK);
     int ranks[] = { 0 };
     char why[256];
-    int bad = fz_check_tables(ts, ranks, 1, 0, why, sizeof why);
+    int bad = fz_check_tables(ts, ranks, 1, hta_compat, why, sizeof why);
     kt_tables_free(ts);
     return bad;
 }
+
+static int verdict(const char *col, kt_col_type type, double v) { return verdict_as(col, type, v, 0); }
 
 TEST(fuzz_invariants_catch_bad_cells)
 {
@@ -79,6 +81,17 @@ TEST(fuzz_invariants_catch_bad_cells)
     CHECK_INT(verdict("diff_counts", KT_COL_INT, -1), 0);
     CHECK_INT(verdict("rank", KT_COL_INT, 0), 0);
     CHECK_INT(verdict("rank", KT_COL_INT, 5), 1);                 /* not a loaded rank */
+}
+
+/* Queue lengths are never negative, except as HTA computes them. */
+TEST(fuzz_invariants_queue_length_not_negative)
+{
+    CHECK_INT(verdict("queue_length", KT_COL_INT, -1), 1);
+    CHECK_INT(verdict("queue_length_min", KT_COL_FLOAT, -1), 1);
+    CHECK_INT(verdict("time_weighted_50%", KT_COL_INT, -2), 1);
+    CHECK_INT(verdict("queue_length", KT_COL_INT, 0), 0);
+    CHECK_INT(verdict_as("queue_length", KT_COL_INT, -1, 1), 0);
+    CHECK_INT(verdict_as("queue_length_min", KT_COL_FLOAT, -1, 1), 0);
 }
 
 TEST(fuzz_invariants_catch_bad_rows)

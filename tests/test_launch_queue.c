@@ -272,6 +272,82 @@ TEST(queue_hta_compat_rows_and_last_stream_only)
     kt_trace_free(t);
 }
 
+/* Stream 7 (µs): launch 10 → kernel kA at 5 (5 µs before its call), 20 →
+ * 30, 40 → kC at 38 (2 µs early), 41 → 50; origin 5.  Default: kA and kC
+ * leave the queue when their call starts: 10: +1 −1 = 0, 20: 1, 30: 0,
+ * 40: +1 −1 (0, repeats), 41: 1, 50: 0.  HTA: as written, 5: −1, 10: 0,
+ * 20: 1, 30: 0, 38: −1, 40: 0, 41: 1, 50: 0.  Both report 2 early events,
+ * the first kA (corr 1, 5 µs early).                                     */
+static kt_trace *early_trace(void)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    static const int64_t at[][2] = { { 10, 5 }, { 20, 30 }, { 40, 38 }, { 41, 50 } };
+    static const char *const names[] = { "kA", "kB", "kC", "kD" };
+    for (int i = 0; i < 4; i++) launch(t, r, "cuda_runtime", "cudaLaunchKernel", at[i][0], 2, 1 + i);
+    for (int i = 0; i < 4; i++) kernel(t, r, "kernel", names[i], at[i][1], 1, 7, 1 + i);
+    fx_finish(t);
+    return t;
+}
+
+static void check_early_row(const kt_tables *ts, bool hta)
+{
+    const kt_table *d = table(ts, "diagnostics");
+    CHECK_INT(kt_table_nrows(d), 1);
+    CHECK_NEAR(num(d, 0, "rank"), 0, 0);
+    CHECK_NEAR(num(d, 0, "early_gpu_events"), 2, 0);
+    CHECK_STR(kt_table_str(d, 0, (size_t)kt_table_col_index(d, "first_name")), "kA");
+    CHECK_NEAR(num(d, 0, "first_ts"), 0, 1e-9);
+    CHECK_NEAR(num(d, 0, "first_correlation"), 1, 0);
+    CHECK_NEAR(num(d, 0, "first_early_by"), 5, 1e-9);
+    const char *msg = kt_table_str(d, 0, (size_t)kt_table_col_index(d, "message"));
+    CHECK(strstr(msg, "2 GPU events start before the call") != NULL);
+    CHECK(strstr(msg, hta ? "negative" : "stay >= 0") != NULL);
+}
+
+TEST(queue_early_gpu_events_clamped_and_reported)
+{
+    kt_trace *t = early_trace();
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    static const double want[][2] = { { 5, 0 }, { 15, 1 }, { 25, 0 }, { 36, 1 }, { 45, 0 } };
+    const kt_table *s = table(ts, "series");
+    CHECK_INT(kt_table_nrows(s), 5);
+    check_series(s, 0, 7, want, 5);
+    CHECK_NEAR(num(table(ts, "summary"), 0, "queue_length_min"), 0, 0);
+    check_early_row(ts, false);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+TEST(queue_early_gpu_events_hta_compat_negative)
+{
+    kt_trace *t = early_trace();
+    t->hta_compat = true;
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    static const double want[][2] = { { 0, -1 }, { 5, 0 }, { 15, 1 }, { 25, 0 },
+                                      { 33, -1 }, { 35, 0 }, { 36, 1 }, { 45, 0 } };
+    const kt_table *s = table(ts, "series");
+    CHECK_INT(kt_table_nrows(s), 8);
+    check_series(s, 0, 7, want, 8);
+    CHECK_NEAR(num(table(ts, "summary"), 0, "queue_length_min"), -1, 0);
+    check_early_row(ts, true);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+/* A trace without early GPU events has an empty diagnostics table. */
+TEST(queue_no_early_gpu_events_no_diagnostics)
+{
+    kt_trace *t = queue_trace();
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    CHECK_INT(kt_table_nrows(table(ts, "diagnostics")), 0);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
 /* numpy 1.24 argsort(kind="quicksort") on 20 keys with ties: permutation
  * produced by numpy's algorithm (validated against HTA's queue series on
  * 104k rows of the oracle); a stable sort would order the 1s 3, 9, 14.   */

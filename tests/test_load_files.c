@@ -396,6 +396,61 @@ TEST(load_split_ranges_equal_sequential_plain_and_gzip)
     remove_dir();
 }
 
+/* Damage reports of a file parsed in ranges equal the sequential parse's
+ * (kt_check_same_model compares messages and offsets): n events, CPU ops
+ * on pid 100 with a kernel every 500th, kernels on pid 0 with a CPU op
+ * every 700th, a negative dur every 400th (by hand, n = 6000: 12 kernels
+ * on pid 100, 8 ops on pid 0 (i = 699 + 700k) and 15 negative durations). */
+static char *misplaced_trace(size_t n)
+{
+    size_t cap = n * 120 + 64, len = 0;
+    char *s = malloc(cap);
+    len += (size_t)snprintf(s + len, cap - len, "{\"traceEvents\": [\n");
+    for (size_t i = 0; i < n; i++) {
+        bool even = i % 2 == 0, odd_one = even ? i % 500 == 0 : i % 700 == 699;
+        bool kernel = even == odd_one; /* pid 100: ops; pid 0: kernels */
+        len += (size_t)snprintf(s + len, cap - len,
+                                "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"e%zu\", \"pid\": %d, \"tid\": 7, "
+                                "\"ts\": %zu, \"dur\": %d}%s\n",
+                                kernel ? "kernel" : "cpu_op", i, even ? 100 : 0, i, i % 400 == 3 ? -1 : 2,
+                                i + 1 < n ? "," : "");
+    }
+    snprintf(s + len, cap - len, "]}\n");
+    return s;
+}
+
+TEST(load_split_ranges_same_damage_reports)
+{
+    make_dir();
+    char *text = misplaced_trace(6000);
+    write_plain("misplaced.json", text);
+    write_gzip("misplaced.json.gz", text, "wb");
+    const char *paths[] = { path_of("misplaced.json") }, *gz[] = { path_of("misplaced.json.gz") };
+    kt_load_options one = { .jobs = 1 }, two = { .jobs = 2 };
+    kt_trace *seq = NULL, *par = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
+    static const char *const want[] = { "negative dur -1: kept as written, taken as 0 long by the analyses (15 times",
+                                        "GPU event \"e0\"", "on pid 100, which holds CPU ops", "(12 times",
+                                        "CPU op \"e699\"", "on pid 0, which holds GPU events", "(8 times" };
+    for (size_t i = 0; seq && i < sizeof want / sizeof want[0]; i++) {
+        bool found = false;
+        for (size_t k = 0; k < kt_diags_count(kt_trace_diags(seq)); k++)
+            found |= strstr(kt_diags_get(kt_trace_diags(seq), k)->message, want[i]) != NULL;
+        if (!found) kt_test_fail(__FILE__, __LINE__, "no report contains \"%s\"", want[i]);
+    }
+    for (int z = 0; seq && z < 2; z++) {
+        CHECK_INT(kt_load_ranges(z ? gz : paths, 1, &two, 4096, &par, &fail), KT_OK);
+        if (par) kt_check_same_model(seq, par, true);
+        kt_trace_free(par);
+        par = NULL;
+    }
+    kt_trace_free(seq);
+    kt_diags_free(fail);
+    free(text);
+    remove_dir();
+}
+
 /* A range parser reads a gzip block in place; when the block ends inside
  * an event longer than the read window, the window grows to keep the
  * event's lent bytes (read_input.c: window_own).                          */

@@ -487,3 +487,108 @@ TEST(load_long_floats_exact_in_any_locale)
     check_long_floats();
     setlocale(LC_NUMERIC, "C");
 }
+
+/* Negative durations: kept as written, one warning per file with the
+ * count (3) and the first one's byte offset (its dur value).             */
+TEST(load_negative_durations_warned_once)
+{
+    const char *json = HEAD
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"fine\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 0},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"back\", \"pid\": 0, \"tid\": 7, \"ts\": 5, \"dur\": -2},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b2\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"dur\": -0.001},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b3\", \"pid\": 1, \"tid\": 1, \"ts\": 9, \"dur\": -7.5}\n"
+        "]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_events *e = &t->ranks[0]->ev;
+    CHECK_INT(e->dur[1], -2000);
+    CHECK_INT(e->dur[2], -1);
+    CHECK_INT(e->dur[3], -7500);
+    const kt_diag *g = diag_with(kt_trace_diags(t), "negative dur");
+    if (g) {
+        CHECK_INT(g->level, KT_DIAG_WARNING);
+        CHECK_INT(g->offset, offset_of(json, "-2}"));
+        CHECK(strstr(g->message, "\"back\""));
+        CHECK(strstr(g->message, "dur -2:"));
+        CHECK(strstr(g->message, "3 times"));
+    }
+    kt_trace_free(t);
+}
+
+static int64_t info_warnings(const kt_trace *t)
+{
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_info(t, NULL, &ts), KT_OK);
+    const kt_table *r = ts ? kt_tables_find(ts, "ranks") : NULL;
+    long c = r ? kt_table_col_index(r, "warnings") : -1;
+    int64_t n = c >= 0 ? kt_table_int(r, 0, (size_t)c) : -1;
+    kt_tables_free(ts);
+    return n;
+}
+
+/* pid 4242 holds 3 CPU ops and 2 kernels: the kernels are misplaced (GPU
+ * events on a CPU pid, first "k1"); pid 0 holds 3 GPU events and 1 CPU
+ * op: the op is.  Runtime calls and Python functions on pid 0 are not
+ * CPU ops (real traces put them there).  info counts the two warnings.  */
+TEST(load_gpu_events_on_cpu_pid_and_back_warned)
+{
+    const char *json = HEAD
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op1\", \"pid\": 4242, \"tid\": 1, \"ts\": 1, \"dur\": 9},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 4242, \"tid\": 7, \"ts\": 2, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"a\", \"pid\": 4242, \"tid\": 1, \"ts\": 3, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"m\", \"pid\": 4242, \"tid\": 7, \"ts\": 4, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op2\", \"pid\": 4242, \"tid\": 1, \"ts\": 5, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, \"ts\": 6, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"s\", \"pid\": 0, \"tid\": 7, \"ts\": 7, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"lost\", \"pid\": 0, \"tid\": 7, \"ts\": 8, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k3\", \"pid\": 0, \"tid\": 7, \"ts\": 9, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"threading.py\", \"pid\": 0, \"tid\": 0, \"ts\": 1, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 0, \"tid\": 0, \"ts\": 1, \"dur\": 1}\n"
+        "]}";
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_diags *d = kt_trace_diags(t);
+    const kt_diag *g = diag_with(d, "GPU event \"");
+    if (g) {
+        CHECK_INT(g->offset, offset_of(json, "2, \"dur\": 1},\n{\"ph\": \"X\", \"cat\": \"user_annotation\""));
+        CHECK(strstr(g->message, "\"k1\""));
+        CHECK(strstr(g->message, "pid 4242, which holds CPU ops: taken as the work of device 4242"));
+        CHECK(strstr(g->message, "2 times"));
+    }
+    g = diag_with(d, "CPU op \"");
+    if (g) {
+        CHECK_INT(g->offset, offset_of(json, "8, \"dur\": 1},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k3\""));
+        CHECK(strstr(g->message, "\"lost\""));
+        CHECK(strstr(g->message, "pid 0, which holds GPU events: kept as CPU work of pid 0"));
+        CHECK(!strstr(g->message, "times"));
+    }
+    CHECK_INT(info_warnings(t), 3); /* the two, and no rank in the file */
+    kt_trace_free(t);
+}
+
+/* A string pid is named as written; a trace that keeps CPU and GPU pids
+ * apart has no such warning.                                             */
+TEST(load_pid_roles_string_pid_and_clean_trace)
+{
+    const char *mixed = HEAD
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": \"Spans\", \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": \"Spans\", \"tid\": 1, \"ts\": 2, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": \"Spans\", \"tid\": 7, \"ts\": 3, \"dur\": 1}\n"
+        "]}";
+    kt_trace *t = load_ok(mixed);
+    if (t) {
+        const kt_diag *g = diag_with(kt_trace_diags(t), "GPU event \"");
+        if (g) CHECK(strstr(g->message, "pid \"Spans\""));
+        kt_trace_free(t);
+    }
+    const char *clean = HEAD
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 10, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 3, \"dur\": 1}\n"
+        "]}";
+    t = load_ok(clean);
+    if (t) {
+        for (size_t i = 0; i < kt_diags_count(kt_trace_diags(t)); i++)
+            CHECK(!strstr(kt_diags_get(kt_trace_diags(t), i)->message, "is on pid"));
+        kt_trace_free(t);
+    }
+}

@@ -24,7 +24,9 @@
 #include <stdint.h>
 
 #define KT_CACHE_MAGIC "KTCACHE\0"
-#define KT_CACHE_VERSION 1u
+/* 2: the file's reports include negative durations and misplaced pids (a
+ * version-1 cache would replay its reports without them).                */
+#define KT_CACHE_VERSION 2u
 #define KT_CACHE_ALIGN 64u
 #define KT_CACHE_HASH_SPAN ((size_t)1 << 20) /* bytes hashed at each end */
 

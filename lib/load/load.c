@@ -68,6 +68,7 @@ kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_byt
     if (st == KT_OK && !finish_rank(p, json_bytes)) st = KT_ENOMEM;
     j->dist_rank = p->dist_rank;
     j->not_trace = st == KT_EINPUT && p->not_trace;
+    kt_pid_roles_report(p);
     if (!kt_pdiag_flush(p, &j->diags)) st = KT_ENOMEM;
     if (st == KT_EINPUT) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "%s", p->fail);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");

@@ -78,7 +78,8 @@ typedef enum {
     KT_PD_TRUNCATED, KT_PD_SYNTAX, KT_PD_BIGINT, KT_PD_UTF8, KT_PD_CTRL,
     KT_PD_QUOTE, KT_PD_TRAILING_COMMA, KT_PD_TIME_ROUNDED, KT_PD_NON_OBJECT,
     KT_PD_BAD_FIELD, KT_PD_BAD_ESCAPE, KT_PD_ARGS_RANGE, KT_PD_GARBAGE,
-    KT_PD_TOO_MANY_ARGS, KT_PD_MISSING_COMMA, KT_PD__COUNT
+    KT_PD_TOO_MANY_ARGS, KT_PD_MISSING_COMMA, KT_PD_NEGATIVE_DUR, KT_PD_GPU_ON_CPU_PID,
+    KT_PD_CPU_ON_GPU_PID, KT_PD__COUNT
 } kt_pdiag_kind;
 
 typedef struct kt_pdiag {
@@ -86,6 +87,29 @@ typedef struct kt_pdiag {
     int64_t offset;   /* first occurrence */
     char detail[160]; /* what was skipped or recovered, first occurrence */
 } kt_pdiag;
+
+/* ---- which pids hold CPU work and which GPU work (pid_roles.c) ------------
+ * Kineto writes CPU ops and annotations under the process id and GPU
+ * events (kernels, copies, sets) under the device id, so a pid holding
+ * both means misplaced events (a merged or edited trace).  The analyses take a GPU event's pid as its device whatever it
+ * is; the loader says so.  Each parser tallies the pids of the events it
+ * stores (the first KT_PID_ROLES distinct pids; more are not tallied), a
+ * split file's ranges are merged, and the file's totals decide: on a pid
+ * with both, the fewer side is the misplaced one (GPU events on a CPU pid,
+ * or CPU events on a GPU pid), reported once per kind per file.          */
+#define KT_PID_ROLES 32
+enum { KT_ROLE_CPU, KT_ROLE_GPU, KT_ROLE_NONE };
+typedef struct kt_pid_role {
+    int64_t pid;
+    uint64_t n[2];          /* events by KT_ROLE_CPU / KT_ROLE_GPU           */
+    int64_t first_off[2];   /* byte offset of the first of each             */
+    uint32_t first_name[2]; /* its name (strtab id)                         */
+} kt_pid_role;
+typedef struct kt_pid_roles {
+    kt_pid_role e[KT_PID_ROLES];
+    size_t n;
+    size_t last;            /* slot of the last pid tallied                  */
+} kt_pid_roles;
 
 /* ---- per-thread string interning cache (parse_json.c) ---------------------- */
 #define KT_ICACHE_SIZE 4096
@@ -194,6 +218,7 @@ typedef struct kt_parser {
     char *scratch;       /* unescaping / UTF-8 repair                          */
     size_t scratch_cap;
     kt_pdiag pd[KT_PD__COUNT];
+    kt_pid_roles roles;  /* pids of CPU and GPU events (pid_roles.c)          */
     char fail[256];      /* why the file is not a Kineto trace                */
 
     kt_catcount xcat;
@@ -224,6 +249,9 @@ void kt_parser_free(kt_parser *p);
 bool kt_parse_stream(kt_parser *p, kt_src *src);
 void kt_pdiag_note(kt_parser *p, kt_pdiag_kind k, int64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same for n occurrences at once (first at offset). */
+void kt_pdiag_note_n(kt_parser *p, kt_pdiag_kind k, uint64_t n, int64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Emit the collected problems as one diag per kind. */
 bool kt_pdiag_flush(kt_parser *p, kt_diags *out);
 
@@ -308,6 +336,42 @@ static inline bool kt_catcount_add(kt_catcount *c, uint32_t id, uint64_t n)
     return true;
 }
 void kt_catcount_free(kt_catcount *c);
+
+/* ---- pid roles (pid_roles.c) ------------------------------------------------ */
+/* The role of an event kind: CPU work, GPU work, or neither.  Runtime
+ * calls and Python functions are neither: real traces put them on device
+ * pids (MTIA's runtime calls on the device's pid; the Python tracer's
+ * threads without a process on pid 0, the first GPU's).                 */
+static inline int kt_role_of(uint8_t kind)
+{
+    switch (kind) {
+    case KT_K_CPU_OP: case KT_K_USER_ANNOTATION:
+        return KT_ROLE_CPU;
+    case KT_K_KERNEL: case KT_K_MEMCPY: case KT_K_MEMSET:
+        return KT_ROLE_GPU;
+    default:
+        return KT_ROLE_NONE;
+    }
+}
+/* The slot of pid (added when new), NULL when the table is full. */
+kt_pid_role *kt_pid_roles_slot(kt_pid_roles *t, int64_t pid);
+/* Tally one stored event of role (not KT_ROLE_NONE) on pid; at is where
+ * it is in the window (its offset is kept for the first of each).  Inline:
+ * the loader calls it for most events.                                    */
+static inline void kt_pid_roles_add(kt_parser *p, int64_t pid, int role, const char *at, uint32_t name)
+{
+    kt_pid_roles *t = &p->roles;
+    kt_pid_role *s = &t->e[t->last];
+    if (!t->n || s->pid != pid) s = kt_pid_roles_slot(t, pid);
+    if (s && s->n[role]++ == 0) {
+        s->first_off[role] = kt_offset_of(p, at);
+        s->first_name[role] = name;
+    }
+}
+/* Add a range parser's tallies to the file's. */
+void kt_pid_roles_merge(kt_pid_roles *dst, const kt_pid_roles *src);
+/* Note the file's misplaced events (KT_PD_GPU_ON_CPU_PID, _CPU_ON_GPU_PID). */
+void kt_pid_roles_report(kt_parser *p);
 
 /* ---- ranks and files (rank_detect.c, discover.c) --------------------------- */
 /* Rank from a file name: rank-3, rank_3, rank3, worker3; -1 if none.      */

@@ -720,6 +720,18 @@ static kt_scan_res args_in_place(kt_parser *p, raw_event *e, kt_obj *o, kt_pair 
     return r;
 }
 
+/* Kept as written (kt_trace_events shows it), taken as 0 long by the
+ * analyses; said once per file, with the first such event.               */
+static void note_negative_dur(kt_parser *p, const member *dur, uint32_t name)
+{
+    int64_t off = kt_offset_of(p, dur->v);
+    kt_pdiag_note(p, KT_PD_NEGATIVE_DUR, off,
+                  "event \"%.80s\" at byte %lld has a negative dur %.*s: kept as written, taken as 0 long by the "
+                  "analyses",
+                  name == KT_NONE ? "" : kt_strtab_get(p->strs, name), (long long)off,
+                  (int)(dur->vend - dur->v > 40 ? 40 : dur->vend - dur->v), dur->v);
+}
+
 /* Count the event as written, then store it (unless its ts is unusable). */
 static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
 {
@@ -739,7 +751,8 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
         r->nargs = a0;
         return;
     }
-    if (e->dur.v && !time_ns(p, &e->dur, "dur", &dur)) dur = -1;
+    bool has_dur = e->dur.v && time_ns(p, &e->dur, "dur", &dur);
+    if (!has_dur) dur = -1;
     kt_events *ev = &r->ev;
     size_t i = ev->n - 1;
     ev->ts[i] = ts;
@@ -748,9 +761,12 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     ev->kind[i] = (uint8_t)kind;
     ev->cat[i] = cat;
     ev->name[i] = intern_member(p, &e->name);
+    if (has_dur && dur < 0) note_negative_dur(p, &e->dur, ev->name[i]);
     kt_summary_add(&r->summary, p->strs, ph, (uint8_t)kind, cat, ev->name[i], ts, dur);
-    if (!kt_rank_id_put(r, thread_id(p, &e->pid), &ev->pid[i]) ||
-        !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
+    int64_t pid = thread_id(p, &e->pid);
+    int role = kt_role_of((uint8_t)kind);
+    if (role != KT_ROLE_NONE) kt_pid_roles_add(p, pid, role, e->ts.v, ev->name[i]);
+    if (!kt_rank_id_put(r, pid, &ev->pid[i]) || !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
         p->oom = true;
     if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) put_id(p, flow_id(p, &e->id), &ev->corr[i]);
     if (!e->args.v) return;

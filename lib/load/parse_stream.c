@@ -43,14 +43,29 @@ void kt_parser_free(kt_parser *p)
     p->scratch = p->meta = NULL;
 }
 
-void kt_pdiag_note(kt_parser *p, kt_pdiag_kind k, int64_t offset, const char *fmt, ...)
+static void pdiag_vnote(kt_parser *p, kt_pdiag_kind k, uint64_t n, int64_t offset, const char *fmt, va_list ap)
 {
     kt_pdiag *d = &p->pd[k];
-    if (d->count++ > 0 && (offset < 0 || (d->offset >= 0 && d->offset <= offset))) return;
+    uint64_t before = d->count;
+    d->count += n;
+    if (before > 0 && (offset < 0 || (d->offset >= 0 && d->offset <= offset))) return;
     d->offset = offset;
+    vsnprintf(d->detail, sizeof d->detail, fmt, ap);
+}
+
+void kt_pdiag_note(kt_parser *p, kt_pdiag_kind k, int64_t offset, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->detail, sizeof d->detail, fmt, ap);
+    pdiag_vnote(p, k, 1, offset, fmt, ap);
+    va_end(ap);
+}
+
+void kt_pdiag_note_n(kt_parser *p, kt_pdiag_kind k, uint64_t n, int64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pdiag_vnote(p, k, n, offset, fmt, ap);
     va_end(ap);
 }
 

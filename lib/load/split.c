@@ -206,6 +206,7 @@ static bool merge_range(split *s, kt_parser *p)
         if (p->xcat.id[i] != KT_NONE && !kt_catcount_add(&acc->xcat, p->xcat.id[i], p->xcat.count[i]))
             return false;
     merge_pdiags(acc, p);
+    kt_pid_roles_merge(&acc->roles, &p->roles);
     if (p->seen_events) acc->seen_events = true;
     return merge_meta(acc, p);
 }

@@ -179,7 +179,7 @@ static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_
     kt_step_point *q = NULL;
     size_t nq = 0;
     kt_bw_series bw = { 0 };
-    kt_status s = o->no_queue_length ? KT_OK : kt_queue_series(r, t->strs, t->hta_compat, &q, &nq);
+    kt_status s = o->no_queue_length ? KT_OK : kt_queue_series(r, t->strs, t->hta_compat, &q, &nq, NULL);
     if (s == KT_OK && !o->no_memcpy_bw) s = kt_membw_series(r, t->strs, t->hta_compat, &bw);
     counter_text text = { .strs = t->strs, .queue = q, .nqueue = nq, .bw = &bw };
     kt_trace_copy copy = { .in_path = r->file, .events_end = r->events_end,

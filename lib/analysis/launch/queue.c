@@ -3,6 +3,9 @@
  * (HTA queue length time series / summary / time blocked on a full queue,
  * spec A4.7), plus time-weighted statistics HTA does not have: describe()
  * over change points says little about how long a queue stayed deep.
+ * GPU events the trace puts before their launch call are reported in
+ * "diagnostics" (by default they leave the queue with the call, so no
+ * length is negative; under hta_compat they are kept, as HTA does).
  */
 #include "analysis/common/describe_table.h"
 #include "analysis/common/sat_math.h"
@@ -11,10 +14,11 @@
 #include "analysis/common/stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct queue_tables {
-    kt_table *series, *summary, *blocked, *weighted;
+    kt_table *series, *summary, *blocked, *weighted, *diagnostics;
     size_t summary_stats;
     bool with_device; /* per-queue tables end with "device" (not HTA's) */
 } queue_tables;
@@ -44,6 +48,11 @@ static bool make_tables(queue_tables *q)
                                               KT_COL_INT, KT_COL_INT, KT_COL_INT, KT_COL_INT,
                                               KT_COL_FLOAT };
     static const int weighted_p[] = { 0, 0, 3, 3, 0, 0, 0, 0, 2 };
+    static const char *const diags[] = { "rank", "early_gpu_events", "first_name", "first_ts",
+                                         "first_correlation", "first_early_by", "message" };
+    static const kt_col_type diags_t[] = { KT_COL_INT, KT_COL_INT, KT_COL_STR, KT_COL_FLOAT,
+                                           KT_COL_INT, KT_COL_FLOAT, KT_COL_STR };
+    static const int diags_p[] = { 0, 0, 0, 3, 0, 3, 0 };
     q->series = new_table("series", series, series_t, series_p, 6);
     q->summary = kt_table_new("summary");
     if (q->summary) {
@@ -53,13 +62,18 @@ static bool make_tables(queue_tables *q)
     }
     q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4);
     q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9);
+    q->diagnostics = new_table("diagnostics", diags, diags_t, diags_p, 7);
+    if (q->diagnostics) {
+        kt_table_set_unit(q->diagnostics, 3, "us");
+        kt_table_set_unit(q->diagnostics, 5, "us");
+    }
     if (q->series) kt_table_set_unit(q->series, 0, "us");
     if (q->blocked) kt_table_set_unit(q->blocked, 2, "us");
     if (q->weighted) kt_table_set_unit(q->weighted, 2, "us");
     kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
     for (size_t i = 0; q->with_device && i < 3; i++)
         if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
-    return q->series && q->summary && q->blocked && q->weighted;
+    return q->series && q->summary && q->blocked && q->weighted && q->diagnostics;
 }
 
 /* Queues are per (device, stream): name the device unless HTA's columns
@@ -240,12 +254,39 @@ static int64_t rank_span(const kt_rank *r, bool hta)
     return hi > lo ? kt_sat_sub(hi, lo) : 0;
 }
 
+/* One row per rank with early GPU events: how many, the first of them. */
+static void add_early(kt_table *d, const kt_trace *t, const kt_rank *r, const kt_queue_early *k)
+{
+    const kt_events *e = &r->ev;
+    const char *name = e->name[k->gpu] == KT_NONE ? "" : kt_strtab_get(t->strs, e->name[k->gpu]);
+    double ts = (double)(e->ts[k->gpu] - t->min_ts) / 1e3, by = (double)(e->ts[k->call] - e->ts[k->gpu]) / 1e3;
+    long long corr = (long long)kt_event_corr(r, k->gpu);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "%zu GPU %s before the call that launched %s (first: \"%.200s\" at %.3f us, "
+             "correlation %lld, %.3f us before its call): %s",
+             k->pairs, k->pairs == 1 ? "event starts" : "events start", k->pairs == 1 ? "it" : "them", name, ts,
+             corr, by,
+             t->hta_compat ? "queue lengths go below the launches waiting, negative when none (as HTA)"
+                           : "counted as starting with their call, so queue lengths stay >= 0");
+    kt_table_add_row(d);
+    kt_table_set_int(d, 0, r->rank);
+    kt_table_set_int(d, 1, (int64_t)k->pairs);
+    kt_table_set_str(d, 2, name);
+    kt_table_set_float(d, 3, ts);
+    kt_table_set_int(d, 4, corr);
+    kt_table_set_float(d, 5, by);
+    kt_table_set_str(d, 6, msg);
+}
+
 static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)
 {
     kt_step_point *p;
     size_t n;
-    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n);
+    kt_queue_early early;
+    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, &early);
     if (s != KT_OK) return s;
+    if (early.pairs) add_early(q->diagnostics, t, r, &early);
     add_series(q->series, r->rank, t->min_ts, p, n);
     int64_t span = rank_span(r, t->hta_compat), last_ns = 0;
     const kt_step_point *last = NULL;
@@ -274,11 +315,11 @@ kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_opt
     kt_status s = make_tables(&q) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max);
-    kt_table *all[] = { q.series, q.summary, q.blocked, q.weighted };
+    kt_table *all[] = { q.series, q.summary, q.blocked, q.weighted, q.diagnostics };
     if (s != KT_OK) {
-        for (size_t i = 0; i < 4; i++) kt_table_free(all[i]);
+        for (size_t i = 0; i < 5; i++) kt_table_free(all[i]);
         *out = NULL;
         return s;
     }
-    return kt_tables_from(all, 4, out);
+    return kt_tables_from(all, 5, out);
 }

@@ -59,14 +59,28 @@ static bool hta_changes(const kt_events *e, const kt_launch_pair *p, size_t np, 
     return ok;
 }
 
+/* A GPU event cannot start before it was enqueued: one that the trace
+ * puts before its launch call leaves the queue when the call starts.     */
 static bool default_changes(const kt_events *e, const kt_launch_pair *p, size_t np, change *c)
 {
     if (!change_alloc(c, 2 * np)) return false;
     for (size_t i = 0; i < np; i++) {
-        add_change(c, e->ts[p[i].call], 1, p[i].gpu);
-        add_change(c, e->ts[p[i].gpu], -1, p[i].gpu);
+        int64_t call = e->ts[p[i].call], gpu = e->ts[p[i].gpu];
+        add_change(c, call, 1, p[i].gpu);
+        add_change(c, gpu < call ? call : gpu, -1, p[i].gpu);
     }
     return true;
+}
+
+static kt_queue_early find_early(const kt_events *e, const kt_launch_pair *p, size_t np)
+{
+    kt_queue_early k = { .gpu = KT_NONE, .call = KT_NONE };
+    for (size_t i = 0; i < np; i++) {
+        if (e->ts[p[i].gpu] >= e->ts[p[i].call]) continue;
+        k.pairs++;
+        if (k.gpu == KT_NONE || p[i].gpu < k.gpu) k = (kt_queue_early){ k.pairs, p[i].gpu, p[i].call };
+    }
+    return k;
 }
 
 /* Order of the changes: HTA = numpy quicksort by ts, then a stable group by
@@ -118,7 +132,7 @@ static size_t accumulate(const kt_rank *r, const change *c, const uint32_t *ord,
 }
 
 kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_compat,
-                          kt_step_point **out, size_t *n)
+                          kt_step_point **out, size_t *n, kt_queue_early *early)
 {
     *out = NULL;
     *n = 0;
@@ -127,6 +141,7 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     kt_status s = kt_launch_pairs(r, strs, hta_compat ? KT_PAIRS_HTA_QUEUE : KT_PAIRS_ALL_LAUNCHES,
                                   &p, &np);
     if (s != KT_OK) return s;
+    if (early) *early = find_early(&r->ev, p, np);
     change c = { 0 };
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
     uint32_t *ord = ok ? order_changes(r, &c, hta_compat) : NULL;

@@ -12,12 +12,27 @@
 #include "analysis/common/step_series.h"
 #include "model/index.h"
 
+/* GPU events that start before the launch call that enqueued them (clock
+ * skew between the CPU and GPU timelines, or an edited trace): by HTA's
+ * definition each takes its queue below what was really waiting, below
+ * zero when nothing else was.                                             */
+typedef struct kt_queue_early {
+    size_t pairs;     /* (launch call, GPU event) pairs with GPU ts < call ts */
+    uint32_t gpu;     /* the first such GPU event in file order, KT_NONE     */
+    uint32_t call;    /* its launch call                                     */
+} kt_queue_early;
+
 /* Points (key = stream, value = queue length) grouped by stream
- * (ascending), in time order inside a stream; one point per change.  Default: every launch API (graph launches included),
- * streams keyed by (device, stream), a true step function (one point per
- * timestamp, none repeating the previous value).  hta_compat: HTA's launch list and its exact row sequence (one row
- * per launch and per GPU event, numpy quicksort order at ties).            */
+ * (ascending), in time order inside a stream; one point per change.
+ * Default: every launch API (graph launches included), streams keyed by
+ * (device, stream), a true step function (one point per timestamp, none
+ * repeating the previous value), and a GPU event that starts before its
+ * launch call counted as starting with the call, so lengths are never
+ * negative.  hta_compat: HTA's launch list and its exact row sequence (one
+ * row per launch and per GPU event, numpy quicksort order at ties), early
+ * GPU events as written (negative lengths, as HTA).  early (may be NULL)
+ * receives the early GPU events either way.                               */
 kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_compat,
-                          kt_step_point **out, size_t *n);
+                          kt_step_point **out, size_t *n, kt_queue_early *early);
 
 #endif
