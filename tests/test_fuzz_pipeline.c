@@ -234,13 +234,15 @@ TEST(fuzz_load_times_out_of_range_are_unusable)
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":0,\"tid\":7,\"ts\":-2305843009213693.952,\"dur\":1},"
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"d\",\"pid\":0,\"tid\":7,\"ts\":-2305843009213693.953,\"dur\":1},"
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"e\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":1152921504606846.976},"
-        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"f\",\"pid\":0,\"tid\":7,\"ts\":6,\"dur\":1152921504606846.975}]}";
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"f\",\"pid\":0,\"tid\":7,\"ts\":6,\"dur\":1152921504606846.975},"
+        /* 16 digits of µs: ns overflow int64 on the 8-digit fast path (fuzz_parse) */
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"g\",\"pid\":0,\"tid\":7,\"ts\":9610366600000000.5,\"dur\":1}]}";
     kt_load_options o = { .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *d = NULL;
     CHECK_INT(kt_load_buffer("rank-0.json", trace, sizeof trace - 1, &o, &t, &d), KT_OK);
     if (!t) return;
-    CHECK_INT(kt_trace_nevents(t, 0), 4); /* a (2^62) and d (below -2^61) skipped */
+    CHECK_INT(kt_trace_nevents(t, 0), 4); /* a (2^62), d (below -2^61) and g skipped */
     int64_t ts[4], dur[4];
     kt_event_columns c = { .ts = ts, .dur = dur };
     CHECK_INT(kt_trace_events(t, 0, &c), KT_OK);

@@ -980,7 +980,11 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
     const char *e = kt_decimal8(p, &rest, &ni, &nf);
     if (!e || (p == q && ni == 0) || e >= end || *e == 'e' || *e == 'E') return NULL;
     int64_t ns = (int64_t)rest * frac_scale[nf];
-    if (p > q) ns += (int64_t)(head * kt_pow10_8[ni]) * 1000;
+    if (p > q) {
+        uint64_t us = head * kt_pow10_8[ni]; /* < 10^16: no overflow */
+        if (us >= ((uint64_t)1 << 62) / 1000) return NULL; /* out of range: the general path says so */
+        ns += (int64_t)us * 1000;
+    }
     *m = (member){ q, e, 0, true, false, ns };
     return e;
 }
