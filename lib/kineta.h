@@ -403,7 +403,8 @@ kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patter
  * (next start − previous end, at least 0).  Table "sequences": rank,
  * device, stream, length, count, median_gap_us, saving_us, kernels (names
  * joined by "|"), launchers (the ops that launched the first occurrence's
- * kernels, joined by "|"); the top `top` per rank, by saving, then count
+ * kernels, joined by "|"), kernel_us (Σ durations of the counted
+ * occurrences' kernels); the top `top` per rank, by saving, then count
  * × (length − 1), then kernels.                                            */
 typedef struct kt_mine_options {
     size_t max_len;         /* longest sequence (8)                       */
