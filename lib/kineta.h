@@ -432,7 +432,8 @@ kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patter
  * (next start − previous end, at least 0).  Table "sequences": rank,
  * device, stream, length, count, median_gap_us, saving_us, kernels (names
  * joined by "|"), launchers (the ops that launched the first occurrence's
- * kernels, joined by "|"); the top `top` per rank, by saving, then count
+ * kernels, joined by "|"), kernel_us (Σ durations of the counted
+ * occurrences' kernels); the top `top` per rank, by saving, then count
  * × (length − 1), then kernels.                                            */
 typedef struct kt_mine_options {
     size_t max_len;         /* longest sequence (8)                       */
@@ -891,12 +892,14 @@ kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_s
  * sections: overview, temporal breakdown, kernel types, top kernels per
  * type, kernel duration across ranks, categories, idle time, gaps and
  * transitions, launches, queue length, memory bandwidth, comm/compute
- * overlap (docs/report.md).  Per-rank charts have a rank picker.  Time
- * series are reduced to at most max_points points per line and tables to
- * max_rows rows, so the size depends on ranks and streams, not events.
- * kt_report_write writes to f; kt_report writes the file at path (KT_EINPUT
- * and err when it cannot be written) and returns table "report": path,
- * bytes, sections, ranks.                                                  */
+ * overlap; and where the trace has them critical path, fusion candidates
+ * (patterns --mine), collectives/stragglers, memory, perf (roofline), and
+ * a diff against opt->baseline (docs/report.md).  Per-rank charts have a
+ * rank picker.  Time series are reduced to at most max_points points per
+ * line and tables to max_rows rows, so the size depends on ranks and
+ * streams, not events.  kt_report_write writes to f; kt_report writes the
+ * file at path (KT_EINPUT and err when it cannot be written) and returns
+ * table "report": path, bytes, sections, ranks.                          */
 typedef struct kt_report_options {
     const char *title;        /* page title; NULL = "kineta report"        */
     size_t top_kernels;       /* kernels across ranks in the distribution (8) */
@@ -905,6 +908,9 @@ typedef struct kt_report_options {
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
     char *err;                /* optional: why the file could not be written */
     size_t errlen;
+    /* A baseline run: the page gets a diff section (kt_diff(baseline, t):
+     * its first rank against the first shown rank); NULL = no diff.      */
+    const kt_trace *baseline;
 } kt_report_options;
 kt_report_options kt_report_defaults(void);
 kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f);

@@ -9,6 +9,7 @@
 
 typedef struct report_state {
     kt_report_options o;
+    const char *baseline; /* --baseline PATH: the run to diff against */
     char err[512];
 } report_state;
 
@@ -17,6 +18,7 @@ static const cli_option report_options[] = {
     { "top-kernels", "N", "kernels shown across ranks (default 8)" },
     { "max-points", "N", "points drawn per time-series line (default 400)" },
     { "max-rows", "N", "rows per table (default 300)" },
+    { "baseline", "PATH", "a diff section against this run (its first rank; file or directory)" },
     { NULL, NULL, NULL },
 };
 
@@ -33,6 +35,10 @@ static int report_parse(void *state, const char *name, const char *value)
         s->o.title = value;
         return 0;
     }
+    if (!strcmp(name, "baseline")) {
+        s->baseline = value;
+        return 0;
+    }
     if (!cli_parse_int(name, value, !strcmp(name, "top-kernels") ? 0 : 4, 1000000, &x)) return 2;
     if (!strcmp(name, "top-kernels")) s->o.top_kernels = (size_t)x;
     else if (!strcmp(name, "max-points")) s->o.max_points = (size_t)x;
@@ -41,14 +47,34 @@ static int report_parse(void *state, const char *name, const char *value)
     return 0;
 }
 
+/* The --baseline run, loaded as `kineta diff` loads CONTROL: on its own,
+ * as written (the diff applies --hta-compat itself).                      */
+static kt_status load_baseline(const char *path, kt_trace **out)
+{
+    kt_diags *failure = NULL;
+    kt_status st = kt_load(&path, 1, NULL, out, &failure);
+    if (st != KT_OK) {
+        for (size_t i = 0; i < kt_diags_count(failure); i++)
+            fprintf(stderr, "kineta report: --baseline %s: %s\n", path, kt_diags_get(failure, i)->message);
+        if (!kt_diags_count(failure)) fprintf(stderr, "kineta report: --baseline %s: %s\n", path, kt_status_str(st));
+    }
+    kt_diags_free(failure);
+    return st;
+}
+
 static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     report_state *s = state;
     const char *path = ctx->out_path ? ctx->out_path : "report.html";
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
+    kt_trace *base = NULL;
+    kt_status st = s->baseline ? load_baseline(s->baseline, &base) : KT_OK;
+    if (st != KT_OK) return st;
+    s->o.baseline = base;
     kt_tables *ts = NULL;
-    kt_status st = kt_report(t, &ctx->sel, &s->o, path, &ts);
+    st = kt_report(t, &ctx->sel, &s->o, path, &ts);
+    kt_trace_free(base);
     if (st != KT_OK) {
         if (s->err[0]) fprintf(stderr, "kineta report: %s\n", s->err);
         return st;
@@ -68,8 +94,11 @@ const cli_command cmd_report = {
     .description = "Overview, temporal breakdown, kernel types and top kernels per type, kernel\n"
                    "durations across ranks, categories, idle time, gaps, launches, queue length,\n"
                    "memory bandwidth and comm/compute overlap: charts (inline SVG) and sortable\n"
-                   "tables fed by the same tables the other commands print.  Opens from disk in\n"
-                   "any browser, no network needed; a rank picker when there are several ranks.",
+                   "tables fed by the same tables the other commands print.  Where the trace has\n"
+                   "them: critical path, repeated kernel sequences, collectives and stragglers,\n"
+                   "device memory, the perf model; --baseline PATH adds a diff against that run.\n"
+                   "Opens from disk in any browser, no network needed; a rank picker when there\n"
+                   "are several ranks.",
     .options = report_options,
     .state_size = sizeof(report_state),
     .init = report_init,

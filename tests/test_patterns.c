@@ -260,7 +260,9 @@ TEST(patterns_mine_ranks_by_saved_launch_gaps)
         static const char *const kernels[] = { "B|C|A", "C|A|B", "C|A", "A|B|C", "A|B" };
         static const double saving[] = { 110, 110, 100, 30, 20 };
         static const int64_t count[] = { 2, 2, 2, 3, 4 };
+        static const double kernel_us[] = { 60, 60, 40, 90, 80 };
         for (size_t i = 0; i < 5; i++) {
+            CHECK_NEAR(fx_num(tb, i, "kernel_us"), kernel_us[i], 1e-9);
             CHECK_STR(kt_table_str(tb, i, 7), kernels[i]);
             CHECK_NEAR(fx_num(tb, i, "saving_us"), saving[i], 1e-9);
             CHECK_INT(kt_table_int(tb, i, 4), count[i]);

@@ -183,6 +183,11 @@ static const char hand_trace[] =
     "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\", \"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 20, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 13, \"bytes\": 2000000, \"memory bandwidth (GB/s)\": 100.0}}\n"
     "]}\n";
 
+/* Its page: every section shown on all traces, and the critical path (it
+ * has CPU ops and kernels); no memory events, no repeated kernel
+ * sequence, one rank, no shapes, no baseline.                              */
+#define HAND_SECTIONS (rp_nsections_always() + 1)
+
 static kt_trace *load_hand(void)
 {
     kt_trace *t = NULL;
@@ -221,9 +226,10 @@ TEST(report_hand_trace_every_section)
     kt_trace *t = load_hand();
     if (!t) return;
     char *html = report_text(t, NULL);
-    CHECK_INT(count(html, "<section id="), rp_nsections_always());
+    CHECK_INT(count(html, "<section id="), HAND_SECTIONS);
+    CHECK(strstr(html, "<section id=\"critical-path\">") != NULL);
     for (size_t i = 0; i < rp_nsections; i++) {
-        if (rp_sections[i].shown) continue; /* no [memory] events in this trace */
+        if (rp_sections[i].shown && strcmp(rp_sections[i].id, "critical-path")) continue; /* not in this trace */
         const char *s = section(html, rp_sections[i].id);
         if (!strstr(s, "class=\"mark\"")) kt_test_fail(__FILE__, __LINE__, "section %s has no chart mark", rp_sections[i].id);
     }
@@ -362,7 +368,7 @@ TEST(report_file_and_table)
     if (r) {
         CHECK_STR(kt_table_str(r, 0, 0), path);
         CHECK_INT(kt_table_int(r, 0, 1), st.st_size);
-        CHECK_INT(kt_table_int(r, 0, 2), rp_nsections_always());
+        CHECK_INT(kt_table_int(r, 0, 2), HAND_SECTIONS);
         CHECK_INT(kt_table_int(r, 0, 3), 1);
     }
     kt_tables_free(ts);
@@ -430,12 +436,27 @@ TEST(report_cli_writes_page_and_names_bad_path)
     CHECK_INT(run(cmd), 0);
     snprintf(path, sizeof path, "%s/out.txt", dir);
     char *out = fx_read_file(path, NULL);
-    CHECK(out && strstr(out, "/r.html (") && strstr(out, "12 sections, 1 ranks)"));
+    CHECK(out && strstr(out, "/r.html (") && strstr(out, "13 sections, 1 ranks)"));
     free(out);
     snprintf(path, sizeof path, "%s/r.html", dir);
     char *html = fx_read_file(path, NULL);
-    CHECK(html && strstr(html, "</html>") && count(html, "<section id=") == rp_nsections_always());
+    CHECK(html && strstr(html, "</html>") && count(html, "<section id=") == HAND_SECTIONS);
     free(html);
+    /* --baseline adds the diff section; a baseline that does not load fails */
+    snprintf(cmd, sizeof cmd, "%s report %s/hand.json --baseline %s/hand.json -o %s/d.html > %s/out.txt", bin, dir,
+             dir, dir, dir);
+    CHECK_INT(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    out = fx_read_file(path, NULL);
+    CHECK(out && strstr(out, "14 sections, 1 ranks)"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s report -q %s/hand.json --baseline %s/nothing.json -o %s/d.html 2> %s/err.txt",
+             bin, dir, dir, dir, dir);
+    CHECK(run(cmd) != 0);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    out = fx_read_file(path, NULL);
+    CHECK(out && strstr(out, "--baseline") && strstr(out, "nothing.json"));
+    free(out);
     snprintf(cmd, sizeof cmd, "%s report -q %s/hand.json -o %s/missing/r.html 2> %s/err.txt", bin, dir, dir, dir);
     CHECK_INT(run(cmd), 3);
     snprintf(path, sizeof path, "%s/err.txt", dir);
@@ -493,6 +514,20 @@ static size_t printed_non_numbers(const char *s)
     return n;
 }
 
+/* Every section all pages have is there, and the optional ones that are
+ * there (only where the trace has what they show) have a drawn mark.      */
+static bool has_every_section(const char *html)
+{
+    for (size_t i = 0; i < rp_nsections; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "<section id=\"%s\">", rp_sections[i].id);
+        bool there = strstr(html, key) != NULL;
+        if (!rp_sections[i].shown ? !there : there && !strstr(section(html, rp_sections[i].id), "class=\"mark\""))
+            return false;
+    }
+    return true;
+}
+
 TEST(report_every_shared_trace)
 {
     NEED_SHARED();
@@ -508,7 +543,7 @@ TEST(report_every_shared_trace)
         const kt_trace *t = fx_shared_trace(traces[i], false);
         if (!t) continue; /* a failed CHECK already */
         char *html = report_text(t, NULL);
-        if (!html || count(html, "<section id=") != rp_nsections_always() || !strstr(html, "</html>\n"))
+        if (!html || !has_every_section(html) || !strstr(html, "</html>\n"))
             kt_test_fail(__FILE__, __LINE__, "%s: incomplete page", traces[i]);
         else if (comma_numbers(html) || printed_non_numbers(html))
             kt_test_fail(__FILE__, __LINE__, "%s: a number that is not one", traces[i]);
@@ -591,7 +626,8 @@ TEST(report_64_ranks_of_long_names_under_5mb)
     size_t len = html ? strlen(html) : 0;
     printf("    64 ranks of trace_filter: %.2f MB\n", (double)len / 1e6);
     CHECK(len > 0 && len <= 5 * 1000 * 1000);
-    CHECK_INT(count(html, "<div class=\"rank-panel\" data-rank=\"63\">"), 6); /* temporal, top-kernels, idle, launch, queue, memcpy-bw */
+    /* temporal, top-kernels, idle, launch, queue, memcpy-bw, critical-path, patterns */
+    CHECK_INT(count(html, "<div class=\"rank-panel\" data-rank=\"63\">"), 8);
     free(html);
     kt_trace_free(t);
 }
@@ -633,7 +669,7 @@ TEST(report_memory_section_only_with_memory_events)
     const kt_trace *t = fx_shared_trace("traces/hta/df_index_resolver", false);
     if (!t) return;
     char *html = report_text(t, NULL);
-    CHECK_INT(count(html, "<section id="), rp_nsections_always() + 1);
+    CHECK(strstr(html, "<section id=\"memory\">") != NULL);
     const char *s = section(html, "memory");
     CHECK(s && strstr(s, "class=\"mark\"") && strstr(s, "Ops holding memory at the peak") && strstr(s, "aten::mm"));
     CHECK(strstr(html, "href=\"#memory\"") != NULL);
@@ -643,4 +679,124 @@ TEST(report_memory_section_only_with_memory_events)
     html = report_text(amd, NULL);
     CHECK(strstr(html, "id=\"memory\"") == NULL && strstr(html, "href=\"#memory\"") == NULL);
     free(html);
+}
+
+/* The data-v attribute rp_cell_num writes for v. */
+static const char *data_v(char *b, size_t cap, double v)
+{
+    if (v == (double)(long long)v && fabs(v) < 1e15) snprintf(b, cap, "data-v=\"%lld\"", (long long)v);
+    else snprintf(b, cap, "data-v=\"%.17g\"", v);
+    return b;
+}
+
+/* A cell of table `name` of ts, by column name. */
+static double cell(const kt_tables *ts, const char *name, size_t row, const char *col)
+{
+    const kt_table *t = ts ? kt_tables_find(ts, name) : NULL;
+    long c = t ? kt_table_col_index(t, col) : -1;
+    if (!t || c < 0 || row >= kt_table_nrows(t)) return NAN;
+    return kt_table_col_type(t, (size_t)c) == KT_COL_INT ? (double)kt_table_int(t, row, (size_t)c)
+                                                          : kt_table_float(t, row, (size_t)c);
+}
+
+static void check_in(const char *sec, const char *id, const char *what)
+{
+    if (!strstr(sec, what)) kt_test_fail(__FILE__, __LINE__, "section %s lacks %s", id, what);
+}
+
+/* trace_filter (2 ranks): the sections of the later analyses show the
+ * numbers `kineta critical-path`, `patterns --mine`, `collectives` and
+ * `perf` print; a single-rank trace has no collectives section.          */
+TEST(report_later_analyses_show_their_tables)
+{
+    NEED_SHARED();
+    const kt_trace *t = fx_shared_trace("traces/hta/trace_filter", false);
+    if (!t) return;
+    char *html = report_text(t, NULL), b[96];
+    kt_tables *cp = NULL, *mine = NULL, *coll = NULL, *perf = NULL;
+    kt_critical_path_options co = kt_critical_path_defaults();
+    kt_mine_options mo = kt_mine_defaults();
+    kt_collectives_options lo = kt_collectives_defaults();
+    kt_perf_options po = kt_perf_defaults();
+    CHECK_INT(kt_critical_path(t, NULL, &co, &cp), KT_OK);
+    CHECK_INT(kt_mine_sequences(t, NULL, &mo, &mine), KT_OK);
+    CHECK_INT(kt_collectives(t, NULL, &lo, &coll), KT_OK);
+    CHECK_INT(kt_perf(t, NULL, &po, &perf, NULL, 0), KT_OK);
+    /* rank 1's path length (graph row 1) and rank 0's longest edge */
+    const char *sec = section(html, "critical-path");
+    check_in(sec, "critical-path", data_v(b, sizeof b, cell(cp, "graph", 1, "path_length_us")));
+    double longest = 0;
+    for (size_t i = 0; cell(cp, "breakdown", i, "rank") == 0; i++)
+        longest = fmax(longest, cell(cp, "breakdown", i, "duration"));
+    CHECK(longest > 0);
+    check_in(sec, "critical-path", data_v(b, sizeof b, longest));
+    /* the first fusion candidate's GPU time and saving */
+    check_in(section(html, "patterns"), "patterns", data_v(b, sizeof b, cell(mine, "sequences", 0, "kernel_us")));
+    check_in(section(html, "patterns"), "patterns", data_v(b, sizeof b, cell(mine, "sequences", 0, "saving_us")));
+    /* the first send/recv's start skew, on hover of its bar */
+    char v[64], hover[160];
+    snprintf(hover, sizeof hover, "<title>sendrecv stream84_0: %s",
+             rp_fmt(v, sizeof v, cell(coll, "other", 0, "skew in start time"), RP_US));
+    check_in(section(html, "collectives"), "collectives", hover);
+    check_in(section(html, "collectives"), "collectives", "kineta stragglers names no straggler");
+    /* GEMM's FLOPs (perf_by_family row 0) */
+    check_in(section(html, "perf"), "perf", data_v(b, sizeof b, cell(perf, "perf_by_family", 0, "gflops")));
+    CHECK(strstr(section(html, "perf"), "<circle class=\"mark\"") != NULL);
+    CHECK(strstr(html, "id=\"diff\"") == NULL); /* no baseline */
+    kt_tables_free(cp), kt_tables_free(mine), kt_tables_free(coll), kt_tables_free(perf);
+    free(html);
+    const kt_trace *one = fx_shared_trace("traces/hta/timeline_analysis", false);
+    html = one ? report_text(one, NULL) : NULL;
+    CHECK(html && !strstr(html, "id=\"collectives\"") && strstr(html, "id=\"patterns\""));
+    free(html);
+}
+
+/* --baseline: trace_diff's test against its control; the diff section's
+ * numbers are kineta diff's (side_by_side, ops_diff).                    */
+TEST(report_diff_section_against_baseline)
+{
+    NEED_SHARED();
+    const kt_trace *control = fx_shared_trace("traces/hta/trace_diff/control", false);
+    const kt_trace *test = fx_shared_trace("traces/hta/trace_diff/test", false);
+    if (!control || !test) return;
+    kt_diff_options d = kt_diff_defaults();
+    kt_tables *diff = NULL;
+    CHECK_INT(kt_diff(control, test, &d, &diff), KT_OK);
+    kt_report_options o = kt_report_defaults();
+    o.baseline = control;
+    char *html = report_text(test, &o), b[96];
+    const char *sec = section(html, "diff");
+    check_in(sec, "diff", data_v(b, sizeof b, cell(diff, "side_by_side", 0, "delta_time_us")));
+    check_in(sec, "diff", data_v(b, sizeof b, cell(diff, "side_by_side", 0, "Test_time_us")));
+    const kt_table *od = diff ? kt_tables_find(diff, "ops_diff") : NULL;
+    size_t added = 0;
+    for (size_t i = 0; od && i < kt_table_nrows(od); i++) added += !strcmp(kt_table_str(od, i, 0), "added");
+    snprintf(b, sizeof b, "<title>added: %zu</title>", added);
+    CHECK(added > 0);
+    check_in(sec, "diff", b);
+    CHECK(strstr(html, "href=\"#diff\"") != NULL);
+    free(html);
+    html = report_text(test, NULL);
+    CHECK(html && !strstr(html, "id=\"diff\""));
+    free(html);
+    kt_tables_free(diff);
+}
+
+/* The scatter on log axes: points not > 0 on both axes are left out;
+ * 1 and 100 on a 1..100 axis sit at the plot's two ends.                 */
+TEST(report_scatter_log_axes)
+{
+    const double x[] = { 1, 100, 0, 10 }, y[] = { 1, 100, 5, -1 };
+    const char *const names[] = { "a", "b", "c", "d" };
+    rp_points g = { "GEMM", x, y, names, 4 };
+    memout m;
+    mem_open(&m);
+    rp_scatter(&m.h, "roofline", "FLOPs/byte", "TFLOP/s", &g, 1);
+    const char *s = mem_text(&m);
+    CHECK(strstr(s, "data-n=\"2\"") != NULL);
+    CHECK_INT(count(s, "class=\"mark\""), 2);
+    CHECK(strstr(s, "cx=\"70.0\" cy=\"254.0\"") != NULL);  /* (1, 1): bottom left   */
+    CHECK(strstr(s, "cx=\"544.0\" cy=\"34.0\"") != NULL);  /* (100, 100): top right */
+    CHECK(strstr(s, "<title>b (GEMM): FLOPs/byte 100, TFLOP/s 100</title>") != NULL);
+    mem_close(&m);
 }

@@ -2,7 +2,9 @@
  * Debian chromium opens report.html written for a shared NVIDIA trace, the
  * AMD trace and the 2-rank trace_filter set; from the rendered DOM (after
  * the page's own script has run) every section has a chart with drawn data
- * marks and no script error was raised; a screenshot is not blank; and
+ * marks (the optional ones: critical path, repeated kernel sequences,
+ * collectives, perf, and diff against trace_diff's control) and no script
+ * error was raised; a screenshot is not blank; and
  * (trace_filter) a header click sorts its table both ways.  SKIP only
  * where /usr/bin/chromium is missing.                           */
 #include "kineta.h"
@@ -68,14 +70,24 @@ static bool attr_of(const char *dom, const char *id, const char *attr, char *val
     return attr_of_tag(dom, mark, attr, val, cap);
 }
 
-static void check_dom(const char *what, const char *dom)
+/* Sections in the page as written (the optional ones where the trace has
+ * what they show).                                                         */
+static size_t sections_in(const char *html)
+{
+    size_t n = 0;
+    for (const char *p = html; p && (p = strstr(p, "<section id=")); p++) n++;
+    return n;
+}
+
+static void check_dom(const char *what, const char *dom, size_t sections)
 {
     char v[1024];
     if (!attr_of(dom, "kt-status", "class", v, sizeof v) || strcmp(v, "done")) {
         kt_test_fail(__FILE__, __LINE__, "%s: the page script did not finish", what);
         return;
     }
-    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && (size_t)atoi(v) == rp_nsections_always());
+    CHECK(attr_of(dom, "kt-status", "data-sections", v, sizeof v) && (size_t)atoi(v) == sections);
+    CHECK(sections >= rp_nsections_always());
     if (!attr_of(dom, "kt-status", "data-empty", v, sizeof v) || v[0])
         kt_test_fail(__FILE__, __LINE__, "%s: sections without a chart with data: %s", what, v);
     if (!attr_of(dom, "kt-status", "data-errors", v, sizeof v) || strcmp(v, "0"))
@@ -137,22 +149,30 @@ static void check_sorting(const char *dir, const char *html)
     free(text);
 }
 
-static void render(const char *rel, bool sorting)
+/* The report of shared trace rel (against baseline when not NULL) in
+ * chromium; its page must have the sections expected[0..n_expected). */
+static void render(const char *rel, const char *baseline, bool sorting, const char *const *expected,
+                   size_t n_expected)
 {
     const kt_trace *t = fx_shared_trace(rel, false);
-    CHECK(t != NULL);
-    if (!t) return;
+    kt_report_options o = kt_report_defaults();
+    o.baseline = baseline ? fx_shared_trace(baseline, false) : NULL;
+    CHECK(t != NULL && (!baseline || o.baseline));
+    if (!t || (baseline && !o.baseline)) return;
     char dir[] = "/tmp/kineta-test-browser-XXXXXX", html[128], dom[128], png[128];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(html, sizeof html, "%s/report.html", dir);
     snprintf(dom, sizeof dom, "%s/dom.html", dir);
     snprintf(png, sizeof png, "%s/shot.png", dir);
-    CHECK_INT(kt_report(t, NULL, NULL, html, NULL), KT_OK);
+    CHECK_INT(kt_report(t, NULL, &o, html, NULL), KT_OK);
     CHECK_INT(chromium(dir, "--virtual-time-budget=5000 --dump-dom", html, dom), 0);
-    char *text = fx_read_file(dom, NULL);
-    CHECK(text != NULL);
-    if (text) check_dom(rel, text);
+    char *text = fx_read_file(dom, NULL), *page = fx_read_file(html, NULL);
+    CHECK(text != NULL && page != NULL);
+    if (text && page) check_dom(rel, text, sections_in(page));
+    for (size_t i = 0; page && i < n_expected; i++)
+        if (!strstr(page, expected[i])) kt_test_fail(__FILE__, __LINE__, "%s: no %s", rel, expected[i]);
     free(text);
+    free(page);
     char flags[256];
     snprintf(flags, sizeof flags, "--window-size=1280,2400 --hide-scrollbars --screenshot=%s", png);
     CHECK_INT(chromium(dir, flags, html, NULL), 0);
@@ -167,19 +187,32 @@ TEST(report_browser_nvidia)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/timeline_analysis", false);
+    static const char *const want[] = { "id=\"critical-path\"", "id=\"patterns\"", "id=\"perf\"" };
+    render("traces/hta/timeline_analysis", NULL, false, want, 3);
 }
 
 TEST(report_browser_amd)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/amd_trace", false);
+    static const char *const want[] = { "id=\"critical-path\"", "id=\"perf\"" };
+    render("traces/hta/amd_trace", NULL, false, want, 2);
 }
 
 TEST(report_browser_two_ranks)
 {
     if (!have_chromium()) return;
     NEED_SHARED();
-    render("traces/hta/trace_filter", true);
+    static const char *const want[] = { "id=\"critical-path\"", "id=\"patterns\"", "id=\"collectives\"",
+                                        "id=\"perf\"" };
+    render("traces/hta/trace_filter", NULL, true, want, 4);
+}
+
+/* --baseline: trace_diff's test run against its control, diff section. */
+TEST(report_browser_diff)
+{
+    if (!have_chromium()) return;
+    NEED_SHARED();
+    static const char *const want[] = { "id=\"diff\"" };
+    render("traces/hta/trace_diff/test", "traces/hta/trace_diff/control", false, want, 1);
 }

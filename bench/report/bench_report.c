@@ -23,6 +23,24 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The analyses behind the sections only some traces have (they may
+ * fail: their sections are then left out), with the report's options. */
+static void run_optional(const kt_trace *t, kt_tables **ts)
+{
+    kt_memory_options mem = kt_memory_defaults();
+    kt_critical_path_options cp = kt_critical_path_defaults();
+    kt_mine_options mine = kt_mine_defaults();
+    kt_collectives_options coll = kt_collectives_defaults();
+    kt_stragglers_options strag = kt_stragglers_defaults();
+    kt_perf_options perf = kt_perf_defaults();
+    kt_memory(t, NULL, &mem, &ts[0]);
+    kt_critical_path(t, NULL, &cp, &ts[1]);
+    kt_mine_sequences(t, NULL, &mine, &ts[2]);
+    kt_collectives(t, NULL, &coll, &ts[3]);
+    kt_stragglers(t, NULL, &strag, &ts[4]);
+    kt_perf(t, NULL, &perf, &ts[5], NULL, 0);
+}
+
 /* The analyses kt_report runs, with the options it uses. */
 static int run_analyses(const kt_trace *t)
 {
@@ -32,7 +50,7 @@ static int run_analyses(const kt_trace *t)
     kt_categories_options cat = kt_categories_defaults();
     kt_gaps_options gaps = kt_gaps_defaults();
     kt_launch_options launch = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
-    kt_tables *ts[12] = { 0 };
+    kt_tables *ts[18] = { 0 };
     int bad = 0;
     bad |= kt_info(t, NULL, &ts[0]) != KT_OK;
     bad |= kt_temporal(t, NULL, NULL, &ts[1]) != KT_OK;
@@ -46,7 +64,8 @@ static int run_analyses(const kt_trace *t)
     bad |= kt_memcpy_bw(t, NULL, &ts[9]) != KT_OK;
     bad |= kt_overlap(t, NULL, NULL, &ts[10]) != KT_OK;
     bad |= kt_overlap(t, NULL, &o_step, &ts[11]) != KT_OK;
-    for (int i = 0; i < 12; i++) kt_tables_free(ts[i]);
+    run_optional(t, &ts[12]);
+    for (int i = 0; i < 18; i++) kt_tables_free(ts[i]);
     return bad;
 }
 

@@ -87,6 +87,59 @@ static kt_status run_memory(rp_ctx *c, kt_tables **out)
     return kt_memory(c->t, c->sel, &o, out);
 }
 
+static kt_status run_critical_path(rp_ctx *c, kt_tables **out)
+{
+    kt_critical_path_options o = kt_critical_path_defaults();
+    return kt_critical_path(c->t, c->sel, &o, out);
+}
+
+static kt_status run_mine(rp_ctx *c, kt_tables **out)
+{
+    kt_mine_options o = kt_mine_defaults();
+    return kt_mine_sequences(c->t, c->sel, &o, out);
+}
+
+static kt_status run_collectives(rp_ctx *c, kt_tables **out)
+{
+    kt_collectives_options o = kt_collectives_defaults();
+    return kt_collectives(c->t, c->sel, &o, out);
+}
+
+static kt_status run_stragglers(rp_ctx *c, kt_tables **out)
+{
+    kt_stragglers_options o = kt_stragglers_defaults();
+    return kt_stragglers(c->t, c->sel, &o, out);
+}
+
+static kt_status run_perf(rp_ctx *c, kt_tables **out)
+{
+    kt_perf_options o = kt_perf_defaults();
+    return kt_perf(c->t, c->sel, &o, out, NULL, 0);
+}
+
+/* kineta diff BASELINE TRACE [--by op]: the baseline's first rank against
+ * the first shown rank of this trace.                                     */
+static kt_status run_diff_by(rp_ctx *c, kt_diff_key by, kt_tables **out)
+{
+    if (!c->opt->baseline || !c->nranks) return KT_EUSAGE;
+    kt_diff_options o = kt_diff_defaults();
+    o.test_rank = c->ranks[0];
+    o.by = by;
+    o.hta_compat = kt_trace_hta_compat(c->t);
+    o.categorizer = c->opt->categorizer;
+    return kt_diff(c->opt->baseline, c->t, &o, out);
+}
+
+static kt_status run_diff(rp_ctx *c, kt_tables **out)
+{
+    return run_diff_by(c, KT_DIFF_BY_KERNEL, out);
+}
+
+static kt_status run_diff_by_op(rp_ctx *c, kt_tables **out)
+{
+    return run_diff_by(c, KT_DIFF_BY_OP, out);
+}
+
 static const rp_runner runners[RP_NANALYSES] = {
     [RP_INFO] = run_info,
     [RP_TEMPORAL] = run_temporal,
@@ -101,6 +154,13 @@ static const rp_runner runners[RP_NANALYSES] = {
     [RP_MEMORY] = run_memory,
     [RP_OVERLAP] = run_overlap,
     [RP_OVERLAP_BY_STEP] = run_overlap_by_step,
+    [RP_CRITICAL_PATH] = run_critical_path,
+    [RP_MINE] = run_mine,
+    [RP_COLLECTIVES] = run_collectives,
+    [RP_STRAGGLERS] = run_stragglers,
+    [RP_PERF] = run_perf,
+    [RP_DIFF] = run_diff,
+    [RP_DIFF_BY_OP] = run_diff_by_op,
 };
 
 /* What each analysis is called in a note when it failed. */
@@ -108,7 +168,9 @@ static const char *const analysis_names[RP_NANALYSES] = {
     [RP_INFO] = "info", [RP_TEMPORAL] = "temporal", [RP_TEMPORAL_BY_STEP] = "temporal --by-step",
     [RP_BREAKDOWN] = "breakdown", [RP_CATEGORIES] = "categories", [RP_IDLE] = "idle", [RP_GAPS] = "gaps",
     [RP_LAUNCH] = "launch", [RP_QUEUE] = "queue", [RP_MEMCPY_BW] = "memcpy-bw", [RP_OVERLAP] = "overlap",
-    [RP_OVERLAP_BY_STEP] = "overlap --by-step", [RP_MEMORY] = "memory",
+    [RP_OVERLAP_BY_STEP] = "overlap --by-step", [RP_MEMORY] = "memory", [RP_CRITICAL_PATH] = "critical-path",
+    [RP_MINE] = "patterns --mine", [RP_COLLECTIVES] = "collectives", [RP_STRAGGLERS] = "stragglers",
+    [RP_PERF] = "perf", [RP_DIFF] = "diff", [RP_DIFF_BY_OP] = "diff --by op",
 };
 
 const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)
@@ -181,4 +243,20 @@ size_t rp_rows_of_rank(const kt_table *t, long col, int rank, size_t *rows)
     for (size_t i = 0; i < n; i++)
         if (col < 0 || rp_num(t, i, col) == (double)rank) rows[k++] = i;
     return k;
+}
+
+void rp_table_cols(rp_ctx *c, const char *caption, const kt_table *t, const size_t *rows, size_t n,
+                   const rp_column *cols, size_t ncols)
+{
+    const char *head[16];
+    for (size_t k = 0; k < ncols && k < 16; k++) head[k] = cols[k].head;
+    if (!rows) n = kt_table_nrows(t);
+    rp_table_begin(c->h, caption, head, ncols < 16 ? ncols : 16);
+    for (size_t i = 0; i < n && i < c->opt->max_rows; i++) {
+        rp_row_begin(c->h);
+        for (size_t k = 0; k < ncols && k < 16; k++)
+            rp_cell_from(c->h, t, rows ? rows[i] : i, rp_col(t, cols[k].name), cols[k].unit);
+        rp_row_end(c->h);
+    }
+    rp_table_end(c->h);
 }

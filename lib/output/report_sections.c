@@ -1,8 +1,7 @@
 /*
  * report_sections.c — the sections of `kineta report`, in page order.
- * One line per section; the analyses landing later (patterns, critical
- * path, collectives/stragglers, diff, memory, perf) each add one line here
- * and a builder in a report_sec_<family>.c of their own (docs/report.md).
+ * One line per section; an analysis's section is one line here and a
+ * builder in a report_sec_<family>.c of its own (docs/report.md).
  */
 #include "output/report_sections.h"
 
@@ -42,6 +41,26 @@ const rp_section rp_sections[] = {
       "Memory allocated and reserved over time from the profiler's [memory] events, the peak, and the ops "
       "holding memory at the peak (kineta memory).",
       rp_sec_memory, rp_has_memory },
+    { "critical-path", "Critical path",
+      "What bounds each step: the longest path through CPU ops, launches, kernels and their dependencies, by "
+      "what bounds its edges (HTA critical path analysis, kineta critical-path).",
+      rp_sec_critical_path, rp_has_critical_path },
+    { "patterns", "Repeated kernel sequences",
+      "Fusion candidates: kernel sequences repeating on a stream, ranked by the launch gaps fusing them would save "
+      "(kineta patterns --mine).",
+      rp_sec_patterns, rp_has_patterns },
+    { "collectives", "Collectives and stragglers",
+      "Communication across ranks: time in collectives, how far apart ranks start them, who waits and who "
+      "holds the others back (kineta collectives, stragglers).",
+      rp_sec_collectives, rp_has_collectives },
+    { "perf", "Performance model",
+      "How close each op came to the hardware: FLOPs per byte against achieved TFLOP/s from the recorded shapes "
+      "(TraceLens perf model, kineta perf).",
+      rp_sec_perf, rp_has_perf },
+    { "diff", "Against the baseline",
+      "What changed from the baseline run (--baseline): GPU time by kernel and by op, and op names added, deleted "
+      "or called more or less often (kineta diff).",
+      rp_sec_diff, rp_has_baseline },
 };
 const size_t rp_nsections = sizeof rp_sections / sizeof *rp_sections;
 

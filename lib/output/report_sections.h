@@ -30,6 +30,13 @@ typedef enum {
     RP_OVERLAP,
     RP_OVERLAP_BY_STEP,
     RP_MEMORY,
+    RP_CRITICAL_PATH,
+    RP_MINE,
+    RP_COLLECTIVES,
+    RP_STRAGGLERS,
+    RP_PERF,
+    RP_DIFF,
+    RP_DIFF_BY_OP,
     RP_NANALYSES
 } rp_analysis;
 
@@ -63,6 +70,15 @@ const char *rp_str(const kt_table *t, size_t row, long col);
 /* Rows of t whose int column `col` equals rank, into rows (capacity
  * nrows(t)); returns their count.                                          */
 size_t rp_rows_of_rank(const kt_table *t, long col, int rank, size_t *rows);
+/* A table of the page copying columns of an analysis table: rows[0..n)
+ * (all rows when rows is NULL), at most max_rows of them.                 */
+typedef struct rp_column {
+    const char *head; /* header on the page    */
+    const char *name; /* column of the table   */
+    rp_unit unit;     /* RP_PLAIN for strings  */
+} rp_column;
+void rp_table_cols(rp_ctx *c, const char *caption, const kt_table *t, const size_t *rows, size_t n,
+                   const rp_column *cols, size_t ncols);
 /* The note shown when an analysis failed or a table is missing. */
 void rp_missing(rp_ctx *c, rp_analysis a, const char *what);
 
@@ -123,5 +139,15 @@ kt_status rp_sec_memcpy_bw(rp_ctx *c);
 kt_status rp_sec_overlap(rp_ctx *c);
 kt_status rp_sec_memory(rp_ctx *c);
 bool rp_has_memory(rp_ctx *c);
+kt_status rp_sec_critical_path(rp_ctx *c);
+bool rp_has_critical_path(rp_ctx *c);
+kt_status rp_sec_patterns(rp_ctx *c);
+bool rp_has_patterns(rp_ctx *c);
+kt_status rp_sec_collectives(rp_ctx *c);
+bool rp_has_collectives(rp_ctx *c);
+kt_status rp_sec_perf(rp_ctx *c);
+bool rp_has_perf(rp_ctx *c);
+kt_status rp_sec_diff(rp_ctx *c);
+bool rp_has_baseline(rp_ctx *c);
 
 #endif

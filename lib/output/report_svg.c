@@ -3,7 +3,7 @@
  *
  * Hand-written SVG instead of a charting library: the page must work
  * offline with no third-party code, and a few hundred lines of geometry
- * cover the five chart kinds the report needs.  Axes start at zero for
+ * cover the six chart kinds the report needs.  Axes start at zero for
  * bars (lengths compare honestly); ticks are "nice" 1/2/5 steps.
  */
 #include "output/report_svg.h"
@@ -424,4 +424,87 @@ void rp_lines(rp_html *h, const char *title, const char *x_label, rp_unit x_unit
     x_label_text(h, x_label, W);
     chart_end(h);
     free(keep);
+}
+
+/* Decades [lo, hi] (powers of ten) holding every placeable value of one
+ * axis of the groups; a single decade when there is none.                */
+static void log_range(const rp_points *g, size_t ng, int axis, double *lo, double *hi)
+{
+    double mn = INFINITY, mx = 0;
+    for (size_t k = 0; k < ng; k++)
+        for (size_t i = 0; i < g[k].n; i++) {
+            double x = g[k].x[i], y = g[k].y[i], v = axis ? y : x;
+            if (!(x > 0 && y > 0 && isfinite(x) && isfinite(y))) continue;
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+    if (!(mx > 0)) mn = mx = 1;
+    *lo = floor(log10(mn)), *hi = ceil(log10(mx));
+    if (*hi <= *lo) *hi = *lo + 1;
+}
+
+/* Grid lines and labels at the decades of both log axes. */
+static void log_axes(rp_html *h, double x0, double x1, double y0, double y1, int top)
+{
+    char b[64];
+    double pw = W - ML - MR, ph = H - MB - top;
+    for (double d = x0; d <= x1; d++) {
+        double px = ML + pw * (d - x0) / (x1 - x0);
+        rp_printf(h, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                  px, px, top, H - MB, px, H - MB + 15, rp_fmt(b, sizeof b, pow(10, d), RP_PLAIN));
+    }
+    for (double d = y0; d <= y1; d++) {
+        double py = H - MB - ph * (d - y0) / (y1 - y0);
+        rp_printf(h, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                     "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                  ML, W - MR, py, py, ML - 6, py + 4, rp_fmt(b, sizeof b, pow(10, d), RP_PLAIN));
+    }
+}
+
+static void y_label_text(rp_html *h, const char *label)
+{
+    rp_printf(h, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
+              (H - MB + MT) / 2, (H - MB + MT) / 2);
+    rp_text(h, label);
+    rp_raw(h, "</text>");
+}
+
+void rp_scatter(rp_html *h, const char *title, const char *x_label, const char *y_label, const rp_points *g,
+                size_t ng)
+{
+    size_t marks = 0;
+    for (size_t k = 0; k < ng; k++)
+        for (size_t i = 0; i < g[k].n; i++)
+            marks += g[k].x[i] > 0 && g[k].y[i] > 0 && isfinite(g[k].x[i]) && isfinite(g[k].y[i]);
+    const char *labels[NPAL];
+    size_t nl = ng < NPAL ? ng : NPAL;
+    for (size_t k = 0; k < nl; k++) labels[k] = g[k].label;
+    int rows = legend(h, labels, nl, W, 0, false);
+    chart_begin(h, title, marks, W, H + 15 * rows);
+    legend(h, labels, nl, W, H, true);
+    double x0, x1, y0, y1, pw = W - ML - MR, ph = H - MB - MT;
+    log_range(g, ng, 0, &x0, &x1);
+    log_range(g, ng, 1, &y0, &y1);
+    log_axes(h, x0, x1, y0, y1, MT);
+    char bx[64], by[64];
+    for (size_t k = 0; k < ng; k++)
+        for (size_t i = 0; i < g[k].n; i++) {
+            double x = g[k].x[i], y = g[k].y[i];
+            if (!(x > 0 && y > 0 && isfinite(x) && isfinite(y))) continue;
+            rp_printf(h, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
+                         "fill-opacity=\"0.75\"><title>",
+                      ML + pw * (log10(x) - x0) / (x1 - x0), H - MB - ph * (log10(y) - y0) / (y1 - y0), color(k));
+            rp_text(h, g[k].names ? g[k].names[i] : g[k].label);
+            rp_raw(h, " (");
+            rp_text(h, g[k].label);
+            rp_raw(h, "): ");
+            rp_text(h, x_label);
+            rp_printf(h, " %s, ", rp_fmt(bx, sizeof bx, x, RP_PLAIN));
+            rp_text(h, y_label);
+            rp_printf(h, " %s</title></circle>\n", rp_fmt(by, sizeof by, y, RP_PLAIN));
+        }
+    x_label_text(h, x_label, W);
+    y_label_text(h, y_label);
+    chart_end(h);
 }

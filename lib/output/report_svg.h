@@ -1,7 +1,7 @@
 /*
  * report_svg.h — the charts of `kineta report` as inline SVG: pie, stacked
- * bars, bars with min/max whiskers, histogram (log or linear bins) and
- * line/step series.
+ * bars, bars with min/max whiskers, histogram (log or linear bins),
+ * line/step series and log-log scatter.
  *
  * Each chart is a <figure class="chart" data-n="N"> holding one titled,
  * labelled <svg>; N is the number of data points drawn and every drawn
@@ -52,6 +52,18 @@ typedef struct rp_series {
 } rp_series;
 void rp_lines(rp_html *h, const char *title, const char *x_label, rp_unit x_unit, const char *y_label,
               rp_unit y_unit, const rp_series *s, size_t ns, int step, size_t max_points);
+
+/* Scatter on log-log axes: one colour per group, a point per (x[i], y[i])
+ * with names[i] and both values on hover; points not > 0 on both axes
+ * cannot be placed and are left out (not counted in data-n).             */
+typedef struct rp_points {
+    const char *label;
+    const double *x, *y;
+    const char *const *names;
+    size_t n;
+} rp_points;
+void rp_scatter(rp_html *h, const char *title, const char *x_label, const char *y_label, const rp_points *g,
+                size_t ng);
 
 /* Min/max decimation of (x, y)[0..n) sorted by x into at most max points
  * (each bucket keeps its lowest and highest point, in x order); writes the

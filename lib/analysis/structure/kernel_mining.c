@@ -33,6 +33,7 @@ kt_mine_options kt_mine_defaults(void)
 /* One stream's kernels as arrays. */
 typedef struct seq {
     const kt_gpu_stream *gs;
+    const int64_t *dur;    /* the rank's event durations (ns)             */
     uint32_t *ev, *name;
     int64_t *gap;          /* gap[i]: kernel i+1 start − kernel i end, ≥ 0 */
     int64_t *gap_prefix;   /* gap_prefix[i] = Σ gap[0..i)                  */
@@ -44,6 +45,7 @@ typedef struct cand {
     size_t stream, len, first;
     int64_t count, gap_sum;
     double median_gap_ns, saving_ns;
+    double kernel_ns;      /* Σ durations of the occurrences' kernels     */
     /* pass 2 */
     double *gaps;
     size_t ngaps;
@@ -71,6 +73,7 @@ static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
 {
     memset(s, 0, sizeof *s);
     s->gs = gs;
+    s->dur = r->ev.dur;
     size_t cap = gs->n ? gs->n : 1;
     s->ev = malloc(cap * sizeof *s->ev);
     s->name = malloc(cap * sizeof *s->name);
@@ -165,7 +168,8 @@ static void count_length(const seq *s, size_t len, const kt_mine_options *o, slo
 }
 
 /* Pass 2: the gaps inside each candidate's occurrences (same greedy,
- * non-overlapping occurrences as pass 1), then the median and saving.   */
+ * non-overlapping occurrences as pass 1) and their kernels' time, then
+ * the median and saving.                                                */
 static bool collect_gaps(const seq *s, cand *c, size_t nc)
 {
     for (size_t k = 0; k < nc; k++) {
@@ -177,6 +181,7 @@ static bool collect_gaps(const seq *s, cand *c, size_t nc)
         }
         c[k].ngaps = 0;
         c[k].last_end = 0;
+        c[k].kernel_ns = 0;
     }
     for (size_t i = 0; i < s->n; i++)
         for (size_t k = 0; k < nc; k++) {
@@ -185,6 +190,8 @@ static bool collect_gaps(const seq *s, cand *c, size_t nc)
                 !same_window(s, x->first, i, x->len))
                 continue;
             x->last_end = (uint32_t)(i + x->len);
+            for (size_t j = i; j < i + x->len; j++)
+                if (s->dur[s->ev[j]] > 0) x->kernel_ns += (double)s->dur[s->ev[j]];
             for (size_t j = i; j + 1 < i + x->len && x->ngaps < MEDIAN_SAMPLE; j++)
                 x->gaps[x->ngaps++] = (double)s->gap[j];
         }
@@ -315,6 +322,7 @@ static void add_row(kt_table *tb, const kt_rank *r, const cand *c, const char *k
     kt_table_set_float(tb, 6, c->saving_ns / 1e3);
     kt_table_set_str(tb, 7, kernels);
     kt_table_set_str(tb, 8, launchers);
+    kt_table_set_float(tb, 9, c->kernel_ns / 1e3);
 }
 
 static kt_status rank_rows(const kt_trace *t, const kt_rank *r, const kt_mine_options *o, kt_table *tb)
@@ -361,11 +369,11 @@ kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_
     if (o.max_len < 2) return KT_EUSAGE;
     if (o.min_count < 1) o.min_count = 1;
     static const char *const cols[] = { "rank", "device", "stream", "length", "count", "median_gap_us",
-                                        "saving_us", "kernels", "launchers" };
+                                        "saving_us", "kernels", "launchers", "kernel_us" };
     static const kt_col_type types[] = { KT_COL_INT, KT_COL_INT, KT_COL_INT, KT_COL_INT, KT_COL_INT,
-                                         KT_COL_FLOAT, KT_COL_FLOAT, KT_COL_STR, KT_COL_STR };
+                                         KT_COL_FLOAT, KT_COL_FLOAT, KT_COL_STR, KT_COL_STR, KT_COL_FLOAT };
     kt_table *tb = kt_table_new("sequences");
-    for (size_t i = 0; tb && i < 9; i++) kt_table_add_col(tb, cols[i], types[i], 3);
+    for (size_t i = 0; tb && i < 10; i++) kt_table_add_col(tb, cols[i], types[i], 3);
     kt_status st = tb ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; st == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) st = rank_rows(t, t->ranks[i], &o, tb);
