@@ -350,7 +350,7 @@ static kt_status run_report_write(const fz_env *e, int v, kt_tables **out)
     FILE *f = fopen("/dev/null", "w");
     if (!f) return KT_EINPUT;
     kt_report_options o = kt_report_defaults();
-    if (v) o.top_kernels = 1;
+    if (v) o.top_kernels = 1, o.baseline = e->trace; /* + the diff section, against itself */
     kt_status s = kt_report_write(e->trace, e->sel, &o, f);
     fclose(f);
     *out = NULL;
