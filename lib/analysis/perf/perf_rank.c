@@ -18,15 +18,55 @@
 
 typedef struct meta_names {
     uint32_t *ev;  /* M events naming processes, threads and labels */
+    char **label;  /* process_labels' "labels" of each (NULL otherwise) */
     size_t n;
 } meta_names;
+
+static void meta_free(meta_names *m)
+{
+    for (size_t i = 0; m->label && i < m->n; i++) free(m->label[i]);
+    free(m->label);
+    free(m->ev);
+}
+
+/* "labels" of a process_labels event, from its raw args (one reader for
+ * all of them: reading a gzip file's args afresh per op was quadratic).  */
+static char *label_of(kt_args_reader *rd, uint32_t ev)
+{
+    const char *text;
+    size_t len;
+    if (!rd || kt_args_reader_get(rd, ev, &text, &len) != KT_OK) return NULL;
+    kt_jtree jt = { 0 };
+    const char *err;
+    char *out = NULL;
+    if (kt_jtree_parse(&jt, text, len, &err)) {
+        const kt_jnode *l = kt_jobj_get(&jt, &jt.n[0], "labels");
+        if (l && l->type == KT_J_STR) out = strdup(l->s);
+    }
+    kt_jtree_free(&jt);
+    return out;
+}
+
+/* The labels of the process_labels events among m's, read in one pass. */
+static bool meta_labels(const kt_rank *r, uint32_t pl, meta_names *m)
+{
+    m->label = calloc(m->n ? m->n : 1, sizeof *m->label);
+    if (!m->label) return false;
+    kt_args_reader *rd = NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        if (r->ev.name[m->ev[i]] != pl) continue;
+        if (!rd && kt_args_reader_open(r, &rd) != KT_OK) break; /* unreadable: no labels */
+        m->label[i] = label_of(rd, m->ev[i]);
+    }
+    kt_args_reader_close(rd);
+    return true;
+}
 
 static bool meta_collect(const kt_trace *t, const kt_rank *r, meta_names *m)
 {
     uint32_t pn = kt_strtab_find(t->strs, "process_name", 12), tn = kt_strtab_find(t->strs, "thread_name", 11),
              pl = kt_strtab_find(t->strs, "process_labels", 14);
-    m->n = 0;
-    m->ev = NULL;
+    *m = (meta_names){ 0 };
     size_t cap = 0;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         uint32_t name = r->ev.name[ev];
@@ -39,25 +79,7 @@ static bool meta_collect(const kt_trace *t, const kt_rank *r, meta_names *m)
         }
         m->ev[m->n++] = ev;
     }
-    return true;
-}
-
-/* "labels" of a process_labels event, read from its raw args. */
-static char *label_of(const kt_rank *r, uint32_t ev)
-{
-    char *text;
-    size_t len;
-    if (kt_event_args_json(r, ev, &text, &len) != KT_OK) return NULL;
-    kt_jtree jt = { 0 };
-    const char *err;
-    char *out = NULL;
-    if (kt_jtree_parse(&jt, text, len, &err)) {
-        const kt_jnode *l = kt_jobj_get(&jt, &jt.n[0], "labels");
-        if (l && l->type == KT_J_STR) out = strdup(l->s);
-    }
-    kt_jtree_free(&jt);
-    free(text);
-    return out;
+    return meta_labels(r, pl, m);
 }
 
 static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, uint32_t op, kt_pgroup *g)
@@ -71,7 +93,8 @@ static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, 
         if (!strcmp(what, "process_name") && val && !g->process_name) g->process_name = strdup(val);
         else if (!strcmp(what, "thread_name") && val && !g->thread_name && r->ev.tid[ev] == r->ev.tid[op])
             g->thread_name = strdup(val);
-        else if (!strcmp(what, "process_labels") && !g->process_label) g->process_label = label_of(r, ev);
+        else if (!strcmp(what, "process_labels") && !g->process_label && m->label[i])
+            g->process_label = strdup(m->label[i]);
     }
 }
 
@@ -466,7 +489,7 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     free(c.kd_stream);
     free(c.kd_dur);
     free(c.kd_items);
-    free(c.meta.ev);
+    meta_free(&c.meta);
     kt_op_map_free(&m);
     if (!ok) {
         kt_perf_partial_free(out);
