@@ -152,6 +152,48 @@ TEST(load_typed_args_kernel_and_launch)
     kt_trace_free(t);
 }
 
+/* Identical typed args are stored once: the kernels of one shape share a
+ * run (60 % of a real trace's arg bytes), each event still reads its own
+ * values, and a run differing in one value (or one string) is its own. */
+TEST(load_identical_arg_runs_are_shared)
+{
+#define KERNEL(ts, grid, ext) \
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " ts \
+    ", \"dur\": 1, \"args\": {\"External id\": " ext ", \"device\": 0, \"grid\": [" grid ", 1, 1], " \
+    "\"block\": [128, 1, 1], \"registers per thread\": 32}},\n"
+    const char *json = HEAD
+        KERNEL("10", "4", "1")
+        KERNEL("20", "4", "2")
+        KERNEL("30", "8", "3")
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 5, \"dur\": 1, \"args\": {\"kernel\": \"k\", \"cbid\": 211}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"hipLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 6, \"dur\": 1, \"args\": {\"kernel\": \"other\", \"cbid\": 211}},\n"
+        KERNEL("40", "4", "4")
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+        " \"ts\": 7, \"dur\": 1, \"args\": {\"kernel\": \"k\", \"cbid\": 211}}\n"
+        "]}";
+#undef KERNEL
+    kt_trace *t = load_ok(json);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    const kt_events *e = &r->ev;
+    CHECK_INT(e->n, 7);
+    CHECK_INT(e->nargs[0], 8); /* device, grid x3, block x3, registers */
+    CHECK_INT(e->argi[1], e->argi[0]);
+    CHECK_INT(e->argi[5], e->argi[0]);
+    CHECK(e->argi[2] != e->argi[0]); /* grid 8 */
+    CHECK_INT(e->argi[6], e->argi[3]);
+    CHECK(e->argi[4] != e->argi[3]); /* another kernel name */
+    CHECK_INT(r->nargs, 8 + 8 + 2 + 2);
+    CHECK_INT(e->ext_id[1], 2); /* columns stay per event */
+    CHECK_INT(kt_event_arg_int(r, 1, KT_ARG_GRID_X, -1), 4);
+    CHECK_INT(kt_event_arg_int(r, 2, KT_ARG_GRID_X, -1), 8);
+    CHECK_STR(kt_strtab_get(t->strs, kt_event_arg_str(r, 4, KT_ARG_KERNEL)), "other");
+    CHECK_STR(kt_strtab_get(t->strs, kt_event_arg_str(r, 6, KT_ARG_KERNEL)), "k");
+    kt_trace_free(t);
+}
+
 /* Correlation, External id and flow ids past 32 bits (roctracer ids are
  * 64-bit) are kept exactly: the 32-bit columns refer to the rank's table of
  * big ids, equal ids stay equal (launch links, flow matching) and each

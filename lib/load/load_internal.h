@@ -186,6 +186,18 @@ typedef struct kt_sep_memo {
 } kt_sep_memo;
 #define KT_SEP_SLOTS 24
 
+/* Typed-arg runs already stored in the rank, by a hash of their bytes.
+ * Kernels of one shape repeat their 14 args exactly (grid, block,
+ * registers, shared memory...), and runtime calls their one cbid, so an
+ * event whose run equals a stored one points at it instead of storing it
+ * again (parse_event.c: share_args): 60 % of a real trace's arg bytes.
+ * n 0: empty slot.  An entry is only a hint; the bytes are compared.    */
+#define KT_RUN_SLOTS 1024
+typedef struct kt_arg_run {
+    uint32_t first;
+    uint32_t n;
+} kt_arg_run;
+
 /* ---- the parser: one per file or per byte range of a file ----------------- */
 typedef enum {
     KT_PS_TOP_START,   /* before the top-level '{'                           */
@@ -226,6 +238,7 @@ typedef struct kt_parser {
     kt_arg_layout layouts[1 << KT_KIND_MEMO_BITS]; /* by kinds[] slot     */
     kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
     kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
+    kt_arg_run runs[KT_RUN_SLOTS];     /* shared arg runs (share_args)    */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;
     int64_t dist_rank;   /* distributedInfo.rank, -1 absent                    */

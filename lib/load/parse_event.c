@@ -732,6 +732,36 @@ static void note_negative_dur(kt_parser *p, const member *dur, uint32_t name)
                   (int)(dur->vend - dur->v > 40 ? 40 : dur->vend - dur->v), dur->v);
 }
 
+/* Point the last event at an identical run of typed args stored before
+ * it, if the run table knows one, and drop its own copy (KT_RUN_SLOTS). */
+static void share_args(kt_parser *p)
+{
+    kt_rank *r = p->r;
+    size_t ev = r->ev.n - 1;
+    uint32_t n = r->ev.nargs[ev], first = r->ev.argi[ev];
+    if (n == 0) return;
+    const kt_arg *run = &r->args[first];
+    uint64_t h = n * 0x9e3779b97f4a7c15u;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t head;
+        uint64_t v;
+        memcpy(&head, &run[k], sizeof head);
+        memcpy(&v, &run[k].v, sizeof v);
+        h = (h ^ head ^ v) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 31;
+    }
+    kt_arg_run *slot = &p->runs[(h >> 32) & (KT_RUN_SLOTS - 1)];
+    /* a slot may name args dropped since (a failed event, a reset staging
+     * rank): only a run wholly before this one, with the same bytes, is used */
+    if (slot->n == n && (uint64_t)slot->first + n <= first &&
+        !memcmp(&r->args[slot->first], run, n * sizeof *run)) {
+        r->ev.argi[ev] = slot->first;
+        r->nargs = first;
+        return;
+    }
+    *slot = (kt_arg_run){ .first = first, .n = n };
+}
+
 /* Count the event as written, then store it (unless its ts is unusable). */
 static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
 {
@@ -783,6 +813,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
         kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
                       "invalid JSON inside args at byte %lld (the event's later args were not read)",
                       (long long)kt_offset_of(p, err));
+    share_args(p);
 }
 
 /* A number parsed where it stands: ts/dur to ns, pid/tid as integers. */

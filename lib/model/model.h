@@ -82,6 +82,8 @@ kt_kind kt_kind_of(char ph, const char *cat, size_t len, const char **normalized
 /* ---- typed args -----------------------------------------------------------
  * Only the args the analyses need are parsed into typed values; an event's
  * typed args are a contiguous run rank->args[ev.argi .. ev.argi+ev.nargs).
+ * Events with identical args may share one run (the loader stores a
+ * repeated run once), so runs are read-only and not in event order.
  * stream, correlation and External id are columns, not args.              */
 typedef enum kt_arg_key {
     KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED,
@@ -320,7 +322,10 @@ static inline bool kt_rank_push_arg(kt_rank *r, uint32_t key, kt_arg_type type, 
     a->type = type;
     if (type == KT_ARGT_INT) a->v.i = i;
     else if (type == KT_ARGT_FLOAT) a->v.f = f;
-    else a->v.s = s;
+    else {
+        a->v.i = 0; /* all 12 bytes defined: the loader compares runs bytewise */
+        a->v.s = s;
+    }
     if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
     r->ev.nargs[ev]++;
     r->nargs++;
