@@ -10,7 +10,6 @@
  * written, before normalization or --hta-compat.  Times are ns (exact).
  */
 #include "model/index.h"
-#include "model/i64map.h"
 #include "output/table.h"
 
 #include <stdlib.h>
@@ -246,17 +245,22 @@ static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
     const kt_index *idx = r->idx;
     size_t ncalls = 0, napis = 0;
     for (size_t g = 0; g < idx->launched_len; g += 1 + idx->launched[g]) ncalls++;
-    size_t nnames = kt_strtab_count(t->strs); /* bounds the distinct API names: a smaller map */
-    size_t nkeys = ncalls < nnames ? ncalls : nnames;
-    kt_i64map slot_of = { 0 };
-    launch_api *apis = malloc((nkeys ? nkeys : 1) * sizeof *apis);
-    bool ok = apis && kt_i64map_init(&slot_of, nkeys);
+    /* by name id: a launch group's API is one array access away (a hash
+     * map was most of this table's cost on 500 k launches) */
+    size_t nnames = kt_strtab_count(t->strs) + 1; /* the last: calls without a name */
+    uint32_t *slot_of = malloc(nnames * sizeof *slot_of);
+    launch_api *apis = malloc((ncalls < nnames ? ncalls + 1 : nnames) * sizeof *apis);
+    bool ok = apis && slot_of;
+    if (slot_of) memset(slot_of, 0xff, nnames * sizeof *slot_of); /* KT_NONE */
     for (size_t g = 0; ok && g < idx->launched_len; g += 1 + idx->launched[g]) {
-        uint32_t call = kt_gpu_launcher(r, idx->launched[g + 1]);
-        uint32_t *slot = kt_i64map_slot(&slot_of, r->ev.name[call], (uint32_t)napis);
-        if (*slot == napis) apis[napis++] = (launch_api){ r->ev.name[call], 0, 0 };
-        apis[*slot].calls++;
-        apis[*slot].gpu_events += idx->launched[g];
+        uint32_t call = kt_gpu_launcher(r, idx->launched[g + 1]), name = r->ev.name[call];
+        if (name >= nnames) name = (uint32_t)nnames - 1;
+        if (slot_of[name] == KT_NONE) {
+            slot_of[name] = (uint32_t)napis;
+            apis[napis++] = (launch_api){ r->ev.name[call], 0, 0 };
+        }
+        apis[slot_of[name]].calls++;
+        apis[slot_of[name]].gpu_events += idx->launched[g];
     }
     for (size_t k = 0; ok && k < napis; k++) {
         kt_table_add_row(tb);
@@ -265,7 +269,7 @@ static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
         kt_table_set_int(tb, L_CALLS, apis[k].calls);
         kt_table_set_int(tb, L_GPU_EVENTS, apis[k].gpu_events);
     }
-    kt_i64map_free(&slot_of);
+    free(slot_of);
     free(apis);
     return ok;
 }
