@@ -11,8 +11,10 @@ loader and the analyses can be timed on each:
 
 Copy k of the events is shifted in time by k times the source's span (plus
 a gap), and its correlation, External id and flow ids are offset by k times
-the largest id in the source, so every launch/kernel and flow link stays
-valid within its copy and no id repeats across copies.  ProfilerStep#N
+the span of those ids in the source (largest - smallest + 1, per kind; flow
+ids are correlation ids), so every launch/kernel and flow link stays valid
+within its copy, no id repeats across copies, and the copies' ids follow on
+as one long profile's would (as dense as the source's).  ProfilerStep#N
 names are renumbered the same way so steps stay distinct.  Metadata events
 (ph M) are written once.  The top-level keys (distributedInfo, ...) are
 kept in their order.
@@ -34,18 +36,19 @@ def read_trace(path):
         return json.load(f)
 
 
-def id_stride(events):
-    """One more than the largest id any copy must not reuse."""
-    top = 0
+def id_strides(events):
+    """Per id kind, the span of its ids (smallest to largest): the copies'
+    ids follow on.  Flow ids are correlation ids and shift with them."""
+    ids = {"correlation": [], "External id": []}
     for ev in events:
         if isinstance(ev.get("id"), int):
-            top = max(top, ev["id"])
+            ids["correlation"].append(ev["id"])
         args = ev.get("args")
         if isinstance(args, dict):
             for key in ID_ARGS:
-                if isinstance(args.get(key), int):
-                    top = max(top, args[key])
-    return top + 1
+                if isinstance(args.get(key), int) and args[key] >= 0:
+                    ids[key].append(args[key])
+    return {key: max(v) - min(v) + 1 if v else 1 for key, v in ids.items()}
 
 
 def time_stride(events):
@@ -72,13 +75,13 @@ def shifted(ev, k, dt, did, dstep):
     elif isinstance(ev.get("ts"), float):  # µs with ns decimals: keep 3
         ev["ts"] = round(ev["ts"] + k * dt, 3)
     if isinstance(ev.get("id"), int):
-        ev["id"] = ev["id"] + k * did
+        ev["id"] = ev["id"] + k * did["correlation"]
     args = ev.get("args")
     if isinstance(args, dict) and any(key in args for key in ID_ARGS):
         args = dict(args)
         for key in ID_ARGS:
             if isinstance(args.get(key), int) and args[key] >= 0:
-                args[key] = args[key] + k * did
+                args[key] = args[key] + k * did[key]
         ev["args"] = args
     m = STEP.match(str(ev.get("name", "")))
     if m:
@@ -98,7 +101,7 @@ def write_tiled(trace, out, size, indent):
     events = trace["traceEvents"]
     meta = [ev for ev in events if ev.get("ph") == "M"]
     body = [ev for ev in events if ev.get("ph") != "M"]
-    dt, did, dstep = time_stride(body), id_stride(body), step_stride(body)
+    dt, did, dstep = time_stride(body), id_strides(body), step_stride(body)
     head = {k: v for k, v in trace.items() if k != "traceEvents"}
     keys = list(trace)
     before = {k: head[k] for k in keys[:keys.index("traceEvents")]}

@@ -18,11 +18,17 @@ static bool is_launch_call(const kt_events *e, uint32_t i)
 }
 
 /* Launch calls by correlation id, as their ordinal in calls[].  CUPTI
- * numbers API calls in turn, so a rank's ids are nearly dense: a table
- * indexed by id - min takes a fraction of a hash map's memory (fresh pages
- * are most of this file's cost) and needs no probing.  Sparse ids
- * (hand-made traces) use the map.                                          */
-#define DENSE_SLOTS_PER_CALL 4
+ * numbers API calls in turn, so a rank's ids are nearly dense (a real
+ * trace: 6.4 ids per launch call): a table indexed by id - min is filled
+ * and read in id order, with no probing, where a hash map's probes miss
+ * the cache.  It is used while it takes no more memory than the map would
+ * (4 bytes per id against 12 per map slot); sparse ids use the map.       */
+static bool dense_fits(uint64_t range, size_t ncalls)
+{
+    size_t cap = 16; /* kt_i64map_init's capacity */
+    while (cap < 2 * ncalls) cap *= 2;
+    return range < 3 * (uint64_t)cap;
+}
 
 typedef struct call_index {
     int64_t min;
@@ -41,7 +47,7 @@ static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *
         max = c > max ? c : max;
     }
     *ci = (call_index){ .min = min };
-    if (ncalls && (uint64_t)(max - min) < (uint64_t)DENSE_SLOTS_PER_CALL * ncalls) {
+    if (ncalls && dense_fits((uint64_t)(max - min), ncalls)) {
         ci->range = (size_t)(max - min) + 1;
         ci->dense = kt_none_array(ci->range);
         for (size_t k = 0; ci->dense && k < ncalls; k++) {
