@@ -370,7 +370,7 @@ static void ended_early(kt_parser *p, cursor *c)
 {
     int64_t at = kt_offset_of(p, kt_skip_ws(c->q, c->end));
     int64_t end = kt_offset_of(p, c->end);
-    if (!p->seen_events) {
+    if (!p->seen_events && !p->in_range) { /* a range starts inside traceEvents */
         fail(p, "not a Kineto trace (no traceEvents list%s)",
              p->state == KT_PS_TOP_START ? "" : "; or the file is cut off before it");
         return;
@@ -442,6 +442,7 @@ bool kt_parse_stream(kt_parser *p, kt_src *src)
         after_done(p, &c);
         p->end_off = (uint64_t)kt_offset_of(p, c.end);
     }
+    kt_src_note_parsed(src, (uint64_t)kt_offset_of(p, c.q));
     report_progress(p, src);
     if (p->state == KT_PS_FAILED) return false;
     if (p->state == KT_PS_DONE && !p->seen_events && !p->in_range) {
