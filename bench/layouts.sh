@@ -76,14 +76,14 @@ loader() {
 # Each command's CPU and wall beside `kineta info` (the load alone) on the
 # same file, interleaved; on top = command - info, and on top / info.  On a
 # shared machine the wall times include waiting for a core: CPU seconds
-# (user + system, all threads) are the figure to compare.
+# (user + system, all threads) are the figure to compare.  Every command
+# runs with its defaults; diff compares the file with itself; counters and
+# patterns-overlay (patterns -o) write their trace copies, export its
+# database, report its page into the temporary directory.  A row per command (markdown).
 commands() {
-    set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters export
-    printf '| trace | info: wall s (CPU s) |'
-    for c in "$@"; do printf ' %s |' "$c"; done
-    printf '\n|---|---|'
-    for c in "$@"; do printf -- '---|'; done
-    printf '\n'
+    set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters \
+        patterns patterns-overlay patterns--mine critical-path diff annotations ops cupti memory collectives stragglers \
+        perf report export
     for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
         cat "$f" >/dev/null
         : >"$out/info"
@@ -93,25 +93,29 @@ commands() {
             sample "$build/kineta" info "$f" >>"$out/info"
             for c in "$@"; do
                 case $c in
-                counters) set_args="-o $out" ;;
-                export) set_args="--sqlite $out/x.db" ;;
-                *) set_args="" ;;
+                counters) args="counters -o $out $f" ;;
+                patterns-overlay) args="patterns -o $out $f" ;;
+                patterns--mine) args="patterns --mine $f" ;;
+                diff) args="diff $f $f" ;;
+                report) args="report -o $out/r.html $f" ;;
+                export) args="export --sqlite $out/x.db $f" ;;
+                *) args="$c $f" ;;
                 esac
                 # shellcheck disable=SC2086
-                sample "$build/kineta" "$c" $set_args "$f" >>"$out/c.$c"
-                rm -f "$out"/*.json "$out"/*.db
+                sample "$build/kineta" $args >>"$out/c.$c"
+                rm -rf "$out"/*.json "$out"/*.db "$out"/*.html
             done
             i=$((i + 1))
         done
         k=$(col 1 <"$out/info" | median)
         kc=$(col 3 <"$out/info" | median)
-        printf '| %s | %.2f (%.2f) |' "$(basename "$f")" "$k" "$kc"
+        printf '\n%s: info %.2f s wall, %.2f s CPU\n\n' "$(basename "$f")" "$k" "$kc"
+        printf '| command | wall s | on top, wall | CPU s | on top, CPU | CPU on top / load CPU |\n|---|---|---|---|---|---|\n'
         for c in "$@"; do
             w=$(col 1 <"$out/c.$c" | median)
             u=$(col 3 <"$out/c.$c" | median)
-            echo "$w $k $u $kc" | awk '{ printf " CPU %+.2f s = %.2fx (wall %+.2f) |", $3 - $4, ($3 - $4) / $4, $1 - $2 }'
+            echo "$c $w $k $u $kc" | awk '{ printf "| %s | %.2f | %+.2f | %.2f | %+.2f | %.2fx |\n", $1, $2, $2 - $3, $4, $4 - $5, ($4 - $5) / $5 }'
         done
-        printf '\n'
     done
 }
 
