@@ -38,8 +38,13 @@ trap 'rm -rf "$out"' EXIT
 runs=${KINETA_BENCH_RUNS:-3}
 
 # One sample: "wall rss_kib cpu_s" of a command (output discarded).
+# A command that fails stops the benchmark with its error.
 sample() {
-    /usr/bin/time -o "$out/time" -f '%e %M %U %S' "$@" >/dev/null 2>&1
+    if ! /usr/bin/time -o "$out/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$out/err"; then
+        echo "bench/layouts.sh: failed: $*" >&2
+        cat "$out/err" >&2
+        exit 1
+    fi
     tail -1 "$out/time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -78,11 +83,11 @@ loader() {
 # shared machine the wall times include waiting for a core: CPU seconds
 # (user + system, all threads) are the figure to compare.  Every command
 # runs with its defaults; diff compares the file with itself; counters and
-# patterns-overlay (patterns -o) write their trace copies, export its
+# the overlays (patterns -o, critical-path -o) write their trace copies, export its
 # database, report its page into the temporary directory.  A row per command (markdown).
 commands() {
     set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters \
-        patterns patterns-overlay patterns--mine critical-path diff annotations ops cupti memory collectives stragglers \
+        patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops cupti memory collectives stragglers \
         perf report export
     for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
         cat "$f" >/dev/null
@@ -94,7 +99,10 @@ commands() {
             for c in "$@"; do
                 case $c in
                 counters) args="counters -o $out $f" ;;
+                patterns) args="patterns --no-overlay $f" ;;
                 patterns-overlay) args="patterns -o $out $f" ;;
+                critical-path) args="critical-path --no-overlay $f" ;;
+                critical-path-overlay) args="critical-path -o $out $f" ;;
                 patterns--mine) args="patterns --mine $f" ;;
                 diff) args="diff $f $f" ;;
                 report) args="report -o $out/r.html $f" ;;

@@ -10,7 +10,7 @@
 typedef struct patterns_state {
     kt_patterns_options o;
     kt_mine_options m;
-    bool mine;
+    bool mine, no_overlay;
     char err[512];
 } patterns_state;
 
@@ -20,6 +20,7 @@ static const cli_option patterns_options[] = {
     { "min-len", "N", "an op needs at least N GPU events under it (default 3)" },
     { "top", "N", "mark the top N patterns in the overlay; --mine: rows per rank (default 5 / 10)" },
     { "keep-names", NULL, "overlay: do not compress other GPU events' names to ids" },
+    { "no-overlay", NULL, "do not write the overlay trace (then -o DIR is not needed)" },
     { "mine", NULL, "find frequent kernel sequences on each stream without naming an op" },
     { "max-len", "L", "--mine: longest sequence (default 8)" },
     { NULL, NULL, NULL },
@@ -40,6 +41,7 @@ static int patterns_parse(void *state, const char *name, const char *value)
     if (!strcmp(name, "op")) s->o.op = value;
     else if (!strcmp(name, "keep-names")) s->o.keep_names = 1;
     else if (!strcmp(name, "mine")) s->mine = true;
+    else if (!strcmp(name, "no-overlay")) s->no_overlay = true;
     else if (!strcmp(name, "pick") && cli_parse_int(name, value, 1, 1000, &x)) s->o.pick_ops = (size_t)x;
     else if (!strcmp(name, "min-len") && cli_parse_int(name, value, 0, 1 << 30, &x)) s->o.min_len = (size_t)x;
     else if (!strcmp(name, "top") && cli_parse_int(name, value, 1, 1 << 30, &x)) s->o.top = s->m.top = (size_t)x;
@@ -52,7 +54,11 @@ static kt_status patterns_run(const cli_ctx *ctx, const kt_trace *t, void *state
 {
     patterns_state *s = state;
     if (s->mine) return kt_mine_sequences(t, &ctx->sel, &s->m, out);
-    s->o.out_dir = ctx->out_path;
+    if (!s->no_overlay && !ctx->out_path) {
+        fprintf(stderr, "kineta patterns: -o DIR is required for the overlay (or --no-overlay)\n");
+        return KT_EUSAGE;
+    }
+    s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_patterns(t, &ctx->sel, &s->o, out);
@@ -74,7 +80,7 @@ const cli_command cmd_patterns = {
                    "patterns and other GPU events' names compressed to ids (dictionary on the\n"
                    "'PyTorch Profiler' span); open it in Perfetto and search 'Patterns'.\n"
                    "--mine ranks repeated kernel sequences per stream by count x (length-1) x\n"
-                   "median gap: the launch overhead a fusion would save.",
+                   "median gap: the launch overhead a fusion would save (writes no files).",
     .options = patterns_options,
     .tables = patterns_tables,
     .state_size = sizeof(patterns_state),
@@ -82,4 +88,5 @@ const cli_command cmd_patterns = {
     .parse = patterns_parse,
     .run = patterns_run,
     .output_dir = true,
+    .output_dir_optional = true, /* not needed with --mine or --no-overlay */
 };

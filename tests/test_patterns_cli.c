@@ -1,6 +1,7 @@
 /* test_patterns_cli.c — `kineta patterns` as users meet it: -o DIR is
- * required, the overlay lands there, --mine, bad options and an empty op
- * name are usage errors (exit 2). Runs $KINETA_BIN (set by `make test`). */
+ * required for the overlay (not with --no-overlay or --mine), the overlay
+ * lands there, --mine, bad options and an empty op name are usage errors
+ * (exit 2). Runs $KINETA_BIN (set by `make test`). */
 #include "test.h"
 
 #include <stdlib.h>
@@ -55,6 +56,15 @@ TEST(patterns_cli_exit_codes_and_overlay)
              bin, out, in);
     CHECK_INT(sh(cmd), 0); /* a|b occurs once: header only */
     unlink(ov);
+    /* tables only: no -o needed, nothing written */
+    snprintf(cmd, sizeof cmd,
+             "%s patterns -q --no-overlay --op aten::foo --min-len 2 --format csv --table patterns %s | grep -qx "
+             "'aten::foo|a|b,1,4.000,50.000,0'",
+             bin, in);
+    CHECK_INT(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s patterns -q --mine --format csv --table sequences %s | wc -l | grep -qx 1", bin, in);
+    CHECK_INT(sh(cmd), 0);
+    CHECK(access(ov, F_OK) != 0);
     rmdir(out);
     unlink(in);
     rmdir(dir);
