@@ -112,10 +112,13 @@ static bool find_events(const char *doc, size_t events_open, size_t events_end, 
     int depth = 1;
     size_t obj = 0;
     v->open = events_open;
+    const char *end = doc + events_end;
     for (size_t i = events_open + 1; i < events_end; i++) {
+        i = (size_t)(kt_next_structural(doc + i, end, false) - doc);
+        if (i >= events_end) break;
         char ch = doc[i];
         if (ch == '"') {
-            for (i++; i < events_end && doc[i] != '"'; i++) i += doc[i] == '\\';
+            for (i++; (i = (size_t)(kt_next_quote_or_escape(doc + i, end) - doc)) < events_end && doc[i] != '"'; i += 2) {}
             continue;
         }
         if (ch == '[' || ch == '{') {
@@ -209,7 +212,9 @@ typedef struct out {
     bool gzip, failed;
     struct isal_zstream z;
     uint8_t *zbuf;
-} out;
+    const char *pend;   /* bytes emitted but not yet written: runs of the  */
+    size_t pend_n;      /* input that follow on are written as one (events */
+} out;                  /* unmarked are most of a trace)                   */
 
 static void deflate_some(out *o, const char *p, size_t n, bool end)
 {
@@ -228,11 +233,32 @@ static void deflate_some(out *o, const char *p, size_t n, bool end)
     } while (!o->failed && (o->z.avail_in > 0 || (end && o->z.internal_state.state != ZSTATE_END)));
 }
 
-static void emit(out *o, const char *p, size_t n)
+static void write_out(out *o, const char *p, size_t n)
 {
     if (o->failed || n == 0) return;
     if (o->gzip) deflate_some(o, p, n, false);
     else o->failed = fwrite(p, 1, n, o->f) != n;
+}
+
+static void flush_pending(out *o)
+{
+    write_out(o, o->pend, o->pend_n);
+    o->pend = NULL;
+    o->pend_n = 0;
+}
+
+/* p must stay valid until the next emit of other bytes or flush_pending. */
+static void emit(out *o, const char *p, size_t n)
+{
+    if (n == 0) return;
+    if (o->pend && p == o->pend + o->pend_n) {
+        o->pend_n += n;
+    } else {
+        flush_pending(o);
+        o->pend = p;
+        o->pend_n = n;
+    }
+    if (o->pend_n >= CHUNK) flush_pending(o);
 }
 
 static bool out_open(out *o, const char *path, bool gzip)
@@ -252,6 +278,7 @@ static bool out_open(out *o, const char *path, bool gzip)
 
 static bool out_close(out *o)
 {
+    flush_pending(o);
     if (o->gzip && !o->failed) deflate_some(o, NULL, 0, true);
     bool closed = fclose(o->f) == 0;
     free(o->z.level_buf);
@@ -306,6 +333,7 @@ static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const s
     o->failed |= c->extra && !text;
     if (!any && extra_len && extra[0] == ',') extra++, extra_len--;
     emit_large(o, extra, extra_len);
+    flush_pending(o); /* before text goes */
     free(text);
 }
 

@@ -192,12 +192,8 @@ static size_t scan_string(rewriter *w, size_t i)
             string_ended(w, i);
             return i + 1;
         } else if (!capture1 && !capture3) {
-            /* plain characters: jump to the next quote (memchr), back to
-             * a backslash before it if there is one                     */
-            const char *q = memchr(w->buf + i, '"', w->have - i);
-            const char *bs = memchr(w->buf + i, '\\', (size_t)((q ? q : w->buf + w->have) - (w->buf + i)));
-            if (bs) q = bs;
-            i = (q ? (size_t)(q - w->buf) : w->have) - 1;
+            /* plain characters: on to the next quote or backslash */
+            i = (size_t)(kt_next_quote_or_escape(w->buf + i, w->buf + w->have) - w->buf) - 1;
             continue;
         }
         if (capture1 && s->key1_len < sizeof s->key1) s->key1[s->key1_len++] = ch;
@@ -231,11 +227,6 @@ static void close_bracket(rewriter *w, size_t i, char ch)
     }
 }
 
-/* The characters the scanner acts on outside strings. */
-static const bool structural[256] = {
-    ['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true, [':'] = true, [','] = true,
-};
-
 /* The loader saw traceEvents open at c->events_open: the bytes before it
  * go out unscanned, so a damaged top level the loader recovered from is
  * neither taken for the array nor able to hide it.  Returns where to go on;
@@ -266,11 +257,11 @@ static void scan_buffer(rewriter *w, size_t i)
             i = scan_string(w, i);
             continue;
         }
+        /* past blanks, numbers and literals; ':' and ',' matter only
+         * between an event's members */
+        i = (size_t)(kt_next_structural(w->buf + i, w->buf + w->have, s->depth == 3) - w->buf);
+        if (i >= w->have) break;
         char ch = w->buf[i];
-        if (!structural[(unsigned char)ch]) { /* whitespace, numbers, literals */
-            i++;
-            continue;
-        }
         switch (ch) {
         case '"':
             s->in_str = true;
