@@ -84,11 +84,13 @@ loader() {
 # (user + system, all threads) are the figure to compare.  Every command
 # runs with its defaults; diff compares the file with itself; counters and
 # the overlays (patterns -o, critical-path -o) write their trace copies, export its
-# database, report its page into the temporary directory.  A row per command (markdown).
+# database, report its page into the temporary directory; the last row,
+# cp, is the copy of the file into that directory alone (what writing a
+# trace copy costs there, without kineta).  A row per command (markdown).
 commands() {
     set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters \
         patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops cupti memory collectives stragglers \
-        perf report export
+        perf report export cp
     for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
         cat "$f" >/dev/null
         : >"$out/info"
@@ -110,7 +112,8 @@ commands() {
                 *) args="$c $f" ;;
                 esac
                 # shellcheck disable=SC2086
-                sample "$build/kineta" $args >>"$out/c.$c"
+                if [ "$c" = cp ]; then sample cp "$f" "$out/copy.json" >>"$out/c.$c"
+                else sample "$build/kineta" $args >>"$out/c.$c"; fi
                 rm -rf "$out"/*.json "$out"/*.db "$out"/*.html
             done
             i=$((i + 1))
