@@ -33,6 +33,37 @@ TEST(radix_sort_is_stable_and_signed)
     for (int i = 0; i < 5; i++) CHECK_INT(id[i], want[i]);
 }
 
+/* kt_sort_doubles against a plain comparison sort, below and above its
+ * insertion-sort size: negatives, zeros of both signs, infinities,
+ * subnormals, duplicates.                                                 */
+TEST(sort_doubles_orders_like_a_comparison_sort)
+{
+    const double pick[] = { 3.5, -2.0, 0.0, -0.0, 1e300, -1e300, 4.9e-324, -4.9e-324,
+                            1.0 / 0.0, -1.0 / 0.0, 7.25, 3.5, -2.0, 123456.789 };
+    const size_t npick = sizeof pick / sizeof pick[0];
+    for (size_t n = 0; n < 200; n += 7) {
+        double v[200], w[200];
+        for (size_t i = 0; i < n; i++) v[i] = w[i] = pick[(i * 7 + n) % npick] * (double)(1 + i % 3);
+        CHECK(kt_sort_doubles(v, n));
+        for (size_t i = 1; i < n; i++) /* insertion sort as the reference */
+            for (size_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+                double x = w[j];
+                w[j] = w[j - 1];
+                w[j - 1] = x;
+            }
+        for (size_t i = 0; i < n; i++) CHECK(v[i] == w[i]); /* -0 == +0 */
+        for (size_t i = 1; i < n; i++) CHECK(!(v[i] < v[i - 1]));
+    }
+    double nan_last[] = { 2.0, 0.0 / 0.0, -1.0, -(0.0 / 0.0) }; /* NaNs of both signs */
+    CHECK(kt_sort_doubles(nan_last, 4));
+    CHECK(nan_last[0] == -1.0 && nan_last[1] == 2.0 && nan_last[2] != nan_last[2] && nan_last[3] != nan_last[3]);
+    double many[100]; /* the radix path too */
+    for (size_t i = 0; i < 100; i++) many[i] = i % 10 == 3 ? 0.0 / 0.0 : (double)(100 - i);
+    CHECK(kt_sort_doubles(many, 100));
+    for (size_t i = 0; i < 90; i++) CHECK(many[i] == many[i] && (i == 0 || many[i] > many[i - 1]));
+    for (size_t i = 90; i < 100; i++) CHECK(many[i] != many[i]);
+}
+
 /* One cudaGraphLaunch → three kernels on two streams, written out of time
  * order; a cudaLaunchKernel → one kernel; a cuda_sync with stream -1.     */
 TEST(index_graph_launch_fans_out)

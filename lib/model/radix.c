@@ -110,8 +110,8 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
     if (nb == 0) return true;
     size_t (*count)[256] = calloc((size_t)nb, sizeof *count);
     uint64_t *k2 = malloc(n * sizeof *k2);
-    uint32_t *i2 = malloc(n * sizeof *i2);
-    if (!count || !k2 || !i2) {
+    uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
+    if (!count || !k2 || (ids && !i2)) {
         free(count); free(k2); free(i2);
         return false;
     }
@@ -130,15 +130,53 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
         for (size_t i = 0; i < n; i++) {
             size_t at = c[(ks[i] >> shift) & 0xff]++;
             kd[at] = ks[i];
-            id[at] = is[i];
+            if (ids) id[at] = is[i];
         }
         uint64_t *kt = ks; ks = kd; kd = kt;
         uint32_t *it = is; is = id; id = it;
     }
     if (ks != keys) {
         memcpy(keys, ks, n * sizeof *keys);
-        memcpy(ids, is, n * sizeof *ids);
+        if (ids) memcpy(ids, is, n * sizeof *ids);
     }
     free(count); free(k2); free(i2);
     return true;
+}
+
+/* Doubles as keys in the same order: positives above negatives, negatives
+ * reversed; every NaN last, as numpy sorts (x86 makes negative NaNs).    */
+static uint64_t double_key(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    if (d != d) return UINT64_MAX;
+    return b >> 63 ? ~b : b | (uint64_t)1 << 63;
+}
+
+static double key_double(uint64_t k)
+{
+    uint64_t b = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+bool kt_sort_doubles(double *v, size_t n)
+{
+    if (n < 48) { /* insertion sort: no passes or memory for a few values */
+        for (size_t i = 1; i < n; i++) {
+            double x = v[i];
+            size_t j = i;
+            for (; j > 0 && double_key(v[j - 1]) > double_key(x); j--) v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return true;
+    }
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (!keys) return false;
+    for (size_t i = 0; i < n; i++) keys[i] = double_key(v[i]);
+    bool ok = kt_radix_sort(keys, NULL, n);
+    for (size_t i = 0; ok && i < n; i++) v[i] = key_double(keys[i]);
+    free(keys);
+    return ok;
 }

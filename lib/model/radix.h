@@ -15,9 +15,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sort ids[0..n) ascending by keys[0..n) (both permuted), stable.
- * Returns false on allocation failure (arrays then unchanged in content).  */
+/* Sort ids[0..n) ascending by keys[0..n) (both permuted), stable; ids
+ * NULL sorts the keys alone.  Returns false on allocation failure (arrays
+ * then unchanged in content).                                            */
 bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n);
+
+/* Sort v[0..n) ascending (-0 before +0; NaNs last, as numpy sorts)
+ * without a comparator call per pair: statistics sort millions of
+ * per-call values.  False on allocation failure (v then unchanged).      */
+bool kt_sort_doubles(double *v, size_t n);
 
 /* Stable sort of event ids by an int64 column (ts, pid, tid, corr, ...). */
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col);

@@ -7,6 +7,7 @@
 
 #include "analysis/common/stats.h"
 #include "analysis/perf/op_args.h"
+#include "model/radix.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ static np_stats np_describe(const double *v, size_t n, double *tmp)
     for (size_t i = 0; i < n; i++) tmp[i] = (v[i] - s.mean) * (v[i] - s.mean);
     s.std = sqrt(np_pairwise_sum(tmp, n) / (double)n);
     memcpy(tmp, v, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, cmp_double);
+    if (!kt_sort_doubles(tmp, n)) qsort(tmp, n, sizeof *tmp, cmp_double); /* no memory: in place */
     s.min = tmp[0];
     s.max = tmp[n - 1];
     s.median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;

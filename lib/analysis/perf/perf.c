@@ -77,8 +77,8 @@ static void sort_calls(kt_perf_partial *p)
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         for (size_t i = 0; i < all[k]->n; i++) {
             kt_pgroup *g = &all[k]->g[i];
-            qsort(g->busy_us, g->n, sizeof *g->busy_us, kt_pt_cmp_double);
-            if (all[k] != &p->models) qsort(g->v2, g->n, sizeof *g->v2, kt_pt_cmp_double);
+            kt_pt_sort(g->busy_us, g->n);
+            if (all[k] != &p->models) kt_pt_sort(g->v2, g->n);
         }
 }
 
