@@ -813,7 +813,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
         kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
                       "invalid JSON inside args at byte %lld (the event's later args were not read)",
                       (long long)kt_offset_of(p, err));
-    share_args(p);
+    if (kind != KT_K_INSTANT && kind != KT_K_COUNTER) share_args(p); /* their values vary: never shared */
 }
 
 /* A number parsed where it stands: ts/dur to ns, pid/tid as integers. */

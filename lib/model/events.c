@@ -88,22 +88,6 @@ bool kt_rank_reserve_args(kt_rank *r, size_t n)
     return true;
 }
 
-/* Fault in the pages of [p, p + n) in one call before a large copy into
- * fresh memory: the kernel fills them ~1.5x faster than one fault per
- * page (see ../shared/spec/performance-notes.md); older kernels without
- * MADV_POPULATE_WRITE just take the faults.                              */
-static void prefault(void *p, size_t n)
-{
-#ifdef MADV_POPULATE_WRITE
-    const uintptr_t page = 4096;
-    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + n) & ~(page - 1);
-    if (to > from + 16 * page) (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
 /* src's id references point into src's table: re-put them in dst's. */
 static bool rebase_ids(kt_rank *dst, const kt_rank *src, size_t base)
 {
@@ -129,15 +113,15 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
         dst->cap_args = abase + src->nargs;
     }
     if (src->nargs) {
-        prefault(dst->args + abase, src->nargs * sizeof *src->args);
+        kt_prefault(dst->args + abase, src->nargs * sizeof *src->args);
         memcpy(dst->args + abase, src->args, src->nargs * sizeof *src->args);
     }
     dst->nargs += src->nargs;
-#define C(col) (prefault(d->col + base, s->n * sizeof *s->col), memcpy(d->col + base, s->col, s->n * sizeof *s->col))
+#define C(col) (kt_prefault(d->col + base, s->n * sizeof *s->col), memcpy(d->col + base, s->col, s->n * sizeof *s->col))
     C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
     C(stream); C(corr); C(ext_id); C(args_off); C(args_len);
 #undef C
-    prefault(d->argi + base, s->n * sizeof *d->argi);
+    kt_prefault(d->argi + base, s->n * sizeof *d->argi);
     for (size_t i = 0; i < s->n; i++)
         d->argi[base + i] = s->argi[i] == KT_NONE ? KT_NONE : s->argi[i] + (uint32_t)abase;
     if (src->ids.n && !rebase_ids(dst, src, base)) return false;

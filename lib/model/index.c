@@ -17,6 +17,7 @@
 uint32_t *kt_none_array(size_t n)
 {
     uint32_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (a) kt_prefault(a, n * sizeof *a);
     if (a) memset(a, 0xff, n * sizeof *a); /* KT_NONE is all ones */
     return a;
 }

@@ -276,6 +276,9 @@ struct kt_trace {
     int64_t min_ts;   /* global min ts over ranks (ns), cross-rank origin */
 };
 
+/* Fault in [p, p + n) before writing a large fresh destination (prefault.c). */
+void kt_prefault(void *p, size_t n);
+
 /* ---- builders used by the loader (model/events.c) ------------------------ */
 kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
