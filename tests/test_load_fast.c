@@ -246,6 +246,15 @@ static const char layouts[] =
     "      \"cat\": \"ac2g\",\n      \"name\": \"ac2g\"\n    },\n"
     "    {\n      \"ph\": \"s\",\n      \"id\": 10,\n      \"pid\": 1,\n      \"tid\": 2,\n      \"ts\": 17,\n"
     "      \"cat\": \"ac2g\",\n      \"name\": \"ac2g\"\n    },\n"
+    /* flows ending otherwise: members after "bp", a "bp" that is not a
+     * plain string, blanks before '}', a name with an escape, "bp" first */
+    "{\"ph\": \"f\", \"id\": 11, \"pid\": 0, \"tid\": 7, \"ts\": 21, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\", \"x\": 1},\n"
+    "{\"ph\": \"f\", \"id\": 12, \"pid\": 0, \"tid\": 7, \"ts\": 22, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": 3},\n"
+    "{\"ph\": \"f\", \"id\": 13, \"pid\": 0, \"tid\": 7, \"ts\": 23, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"\\u0065\"},\n"
+    "{\"ph\": \"f\", \"id\": 14, \"pid\": 0, \"tid\": 7, \"ts\": 24, \"cat\": \"ac2g\", \"name\": \"ac2g\" , \"bp\" : \"e\"  },\n"
+    "{\"ph\": \"s\", \"id\": 15, \"pid\": 1, \"tid\": 2, \"ts\": 25, \"cat\": \"ac2g\", \"name\": \"a\\\"c\"   },\n"
+    "{\"ph\": \"f\", \"id\": 16, \"pid\": 0, \"tid\": 7, \"ts\": 26, \"cat\": \"ac2g\", \"bp\": \"e\", \"name\": \"ac2g\"},\n"
+    "{\"ph\": \"s\", \"id\": 17, \"pid\": 1, \"tid\": 2, \"ts\": 27, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
     /* back to Kineto's, and a separator longer than a pattern holds */
     "  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"k2\", \"pid\": 1, \"tid\": 2,\n    \"ts\": 18, \"dur\": 1,\n"
     "    \"args\": {\n      \"External id\": 8\n    }\n  },\n"
@@ -256,7 +265,7 @@ static const char layouts[] =
 TEST(load_fast_path_equals_member_loop_across_layouts)
 {
     size_t n = check_fast_equals_general("layouts.json", layouts, sizeof layouts - 1);
-    CHECK_INT(n, 19);
+    CHECK_INT(n, 26);
     kt_trace *t = load_text("layouts.json", layouts, sizeof layouts - 1);
     const kt_rank *r = t ? t->ranks[0] : NULL;
     CHECK(r != NULL);
@@ -269,7 +278,11 @@ TEST(load_fast_path_equals_member_loop_across_layouts)
         CHECK_INT(r->ev.dur[12], 2000);  /* indent=2 kernel */
         CHECK_INT(kt_event_corr(r, 13), 12);
         CHECK_INT(kt_event_corr(r, 15), 10); /* flow id, indent=2 */
-        CHECK_INT(r->ev.ts[18], 20000);
+        CHECK_INT(kt_event_corr(r, 16), 11); /* flows read whole or partly fast */
+        CHECK_INT(kt_event_corr(r, 22), 17);
+        CHECK_STR(kt_strtab_get(t->strs, r->ev.name[20]), "a\"c");
+        CHECK_INT(r->ev.kind[19], KT_K_FLOW_END);
+        CHECK_INT(r->ev.ts[25], 20000);
     }
     kt_trace_free(t);
 }

@@ -1025,7 +1025,7 @@ static inline const char *fast_time(const char *q, const char *end, member *m, k
 enum {
     SEP_OPEN, /* after '{', up to ph's value */
     SEP_PH_CAT, SEP_CAT_NAME, SEP_NAME_PID, SEP_PID_TID, SEP_TID_TS, SEP_TS_DUR, SEP_DUR_ARGS,
-    SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME, SEP_F_NAME_END,
+    SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME,
     SEP_I_CAT_S, SEP_I_S_NAME, SEP_I_NAME_PID, SEP_I_PID_TID, SEP_I_TID_TS, SEP_I_TS_ARGS,
     SEP_COUNT
 };
@@ -1106,8 +1106,33 @@ static inline const char *fast_ph(const char *q, const char *end, member *m)
     return q + 3;
 }
 
+/* After a flow's name value (ending at q): the event's '}' (ph s), or
+ * Kineto's "bp": "e" and the '}' (ph f), set o->closed with o->q after the
+ * '}'.  Otherwise o->q is left after the name's ',' for the member loop,
+ * or at the name itself when neither follows (the loop reads it again).  */
+static inline void fast_flow_end(kt_obj *o, const char *q)
+{
+    const char *c = kt_skip_ws(q, o->end);
+    if (c >= o->end || (*c != '}' && *c != ',')) return;
+    o->q = c + 1;
+    if (*c == '}') {
+        o->closed = true;
+        return;
+    }
+    o->comma = c;
+    member bp; /* read past, as the member loop does */
+    const char *v = fast_key(o->q, o->end, KEY2('b', 'p'));
+    const char *b = v ? fast_plain_string(v, o->end, &bp) : NULL;
+    b = b ? kt_skip_ws(b, o->end) : NULL;
+    if (b && b < o->end && *b == '}') {
+        o->q = b + 1;
+        o->closed = true;
+    }
+}
+
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
- * cat, name.  Either way no more keys are predicted (N_EXPECTED).        */
+ * cat, name (and "bp" on ph f).  Either way no more keys are predicted
+ * (N_EXPECTED); o->closed when the whole event was read.                 */
 static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char *next_v)
 {
     FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
@@ -1115,7 +1140,11 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_
     FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
     FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
     FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
-    FAST_MEMBER(N_EXPECTED, SEP_F_NAME_END, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    const char *v = next_v ? next_v : fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'));
+    if (!v) return N_EXPECTED;
+    if (!next_v) sep_learn(L, v);
+    const char *q = fast_plain_string(v, o->end, &e->name);
+    if (q) fast_flow_end(o, q);
     return N_EXPECTED;
 }
 
@@ -1192,7 +1221,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
     const char *args_v = NULL;
     size_t at = fast_members(&e, &o, p->thread_ids, p->seps, &args_v);
     o.after_comma = at > 0;
-    for (bool closed = false; !closed;) {
+    for (bool closed = o.closed; !closed;) { /* a flow may be read whole already */
         kt_pair pr;
         member *m;
         kt_scan_res res = next_key(&e, &o, &pr, &closed, &m, &at, &args_v);
