@@ -74,7 +74,7 @@ typedef struct overlay {
     text *label_json;       /* labels[k] as JSON strings, escaped once */
     mark *marks;
     size_t nmarks, next;
-    uint8_t *dict;          /* strtab id → in the dictionary */
+    uint32_t *dict;         /* strtab id → its id in the copy, KT_NONE */
     size_t ndict_ids;
     text dict_text, args, name;
     bool keep_names, dict_written;
@@ -120,8 +120,9 @@ static bool compressible(const overlay *o, const kt_event_view *v, uint32_t *id)
     if (o->keep_names || !v->name || !v->cat || !is_gpu_cat(v->cat, v->cat_len) || !v->ph ||
         v->ph_len != 1 || v->ph[0] != 'X' || memchr(v->name, '\\', v->name_len))
         return false;
-    *id = kt_strtab_find(o->t->strs, v->name, v->name_len);
-    return *id != KT_NONE && *id < o->ndict_ids && o->dict[*id];
+    uint32_t name = kt_strtab_find(o->t->strs, v->name, v->name_len);
+    *id = name != KT_NONE && name < o->ndict_ids ? o->dict[name] : KT_NONE;
+    return *id != KT_NONE;
 }
 
 static bool is_profiler_span(const kt_event_view *v)
@@ -192,20 +193,25 @@ static bool escape_labels(overlay *o, size_t ntop)
     return ok;
 }
 
-/* The names of the rank's GPU events: the ids the copy may use. */
+/* The names of the rank's GPU events: the ids the copy may use, numbered
+ * in the order the names first appear in the file (string ids depend on
+ * which loader thread met a name first: the copy must not).              */
 static bool build_dictionary(overlay *o, const kt_rank *r)
 {
     o->ndict_ids = kt_strtab_count(o->t->strs);
-    o->dict = calloc(o->ndict_ids ? o->ndict_ids : 1, 1);
+    o->dict = malloc((o->ndict_ids ? o->ndict_ids : 1) * sizeof *o->dict);
     if (!o->dict) return false;
-    for (size_t i = 0; i < r->ev.n; i++)
-        if (kt_kind_is_gpu(r->ev.kind[i]) && r->ev.name[i] < o->ndict_ids) o->dict[r->ev.name[i]] = 1;
-    for (size_t id = 0; id < o->ndict_ids; id++) {
-        if (!o->dict[id]) continue;
+    memset(o->dict, 0xff, o->ndict_ids * sizeof *o->dict); /* KT_NONE */
+    uint32_t next = 0;
+    for (size_t i = 0; i < r->ev.n; i++) {
+        uint32_t name = r->ev.name[i];
+        if (!kt_kind_is_gpu(r->ev.kind[i]) || name >= o->ndict_ids || o->dict[name] != KT_NONE) continue;
+        o->dict[name] = next;
         char key[48];
-        snprintf(key, sizeof key, "%s\"%zu\": ", o->dict_text.n ? ", " : "", id);
+        snprintf(key, sizeof key, "%s\"%" PRIu32 "\": ", next ? ", " : "", next);
         put_str(&o->dict_text, key);
-        put_json_string(&o->dict_text, kt_strtab_get(o->t->strs, (uint32_t)id));
+        put_json_string(&o->dict_text, kt_strtab_get(o->t->strs, name));
+        next++;
     }
     return !o->dict_text.failed;
 }
