@@ -122,6 +122,8 @@ typedef struct map_ctx {
     kt_op_args args;          /* reused for every op                      */
     char *keys;               /* the views' key storage                   */
     size_t keys_cap;
+    char *key;                /* the group key being looked up           */
+    size_t key_cap;
     uint32_t *kd_name;        /* one op's GPU events for kernel_details  */
     int32_t *kd_stream;
     double *kd_dur;
@@ -226,13 +228,19 @@ static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, boo
     return kt_pgroup_add_kernels(g, c->kd_name, c->kd_stream, c->kd_dur, n);
 }
 
-/* key = parts joined by the unit separator; NULL parts read "None". */
-static char *join_key(const char *const *parts, size_t n)
+/* key = parts joined by the unit separator; NULL parts read "None".  In
+ * c's buffer, reused for every op call (valid until the next key).       */
+static const char *join_key(map_ctx *c, const char *const *parts, size_t n)
 {
     size_t len = 1;
     for (size_t i = 0; i < n; i++) len += (parts[i] ? strlen(parts[i]) : 4) + 1;
-    char *key = malloc(len), *o = key;
-    if (!key) return NULL;
+    if (len > c->key_cap) {
+        char *k = realloc(c->key, len);
+        if (!k) return NULL;
+        c->key = k;
+        c->key_cap = len;
+    }
+    char *o = c->key;
     for (size_t i = 0; i < n; i++) {
         const char *p = parts[i] ? parts[i] : "None";
         size_t k = strlen(p);
@@ -241,16 +249,15 @@ static char *join_key(const char *const *parts, size_t n)
         o += k;
     }
     *o = '\0';
-    return key;
+    return c->key;
 }
 
 /* The group of key parts in gs; a new one is set up from the op. */
 static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, const char *const *parts, size_t n, const op_view *v,
                             bool *created)
 {
-    char *key = join_key(parts, n);
+    const char *key = join_key(c, parts, n);
     kt_pgroup *g = key ? kt_pgroups_get(gs, key, created) : NULL;
-    free(key);
     if (!g || !*created) return g;
     g->name = c->r->ev.name[v->o->ev];
     g->rank = c->r->rank;
@@ -324,7 +331,7 @@ static bool add_short_kernels(map_ctx *c, const op_view *v)
 /* ---- modelled ops: the roofline sheets, unified_perf_summary ----------------- */
 
 /* name, then each parameter, unit-separated. */
-static char *model_key(const op_view *v)
+static const char *model_key(map_ctx *c, const op_view *v)
 {
     const char *parts[KT_PERF_MAX_PARAMS + 2] = { v->name };
     char ints[KT_PERF_MAX_PARAMS][24];
@@ -338,7 +345,7 @@ static char *model_key(const op_view *v)
             parts[n++] = p->is_int ? ints[i] : p->s;
         }
     }
-    return join_key(parts, n);
+    return join_key(c, parts, n);
 }
 
 static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy_us)
@@ -380,10 +387,9 @@ static bool add_model(map_ctx *c, const op_view *v)
     p->modelled_calls++;
     if (!v->modelled && !v->args->has_dims) p->no_shapes++;
     else if (!v->modelled) p->bad_shapes++;
-    char *key = model_key(v);
+    const char *key = model_key(c, v);
     bool created;
     kt_pgroup *g = key ? kt_pgroups_get(&p->models, key, &created) : NULL;
-    free(key);
     if (!g) return false;
     if (created) {
         g->name = c->r->ev.name[o->ev];
@@ -485,6 +491,7 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     kt_args_reader_close(c.rd);
     kt_op_args_free(&c.args);
     free(c.keys);
+    free(c.key);
     free(c.kd_name);
     free(c.kd_stream);
     free(c.kd_dur);
