@@ -47,9 +47,17 @@ const char *kt_perf_family_sheet(int family)
     return family >= 0 && family < KT_PF__COUNT ? sheets[family] : "";
 }
 
+void kt_perf_eval_reset(kt_perf_eval *e)
+{
+    e->flops = e->bytes = 0;
+    e->compute_spec[0] = '\0';
+    e->nparams = 0;
+    e->why = NULL;
+}
+
 bool kt_perf_eval_op(int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e)
 {
-    memset(e, 0, sizeof *e);
+    kt_perf_eval_reset(e);
     const kt_op_model *m = model_of(op_name);
     if (!m || m->family != family) {
         e->why = "no model for this op";

@@ -46,6 +46,10 @@ typedef struct kt_perf_eval {
     const char *why;         /* why the op could not be modelled (false return) */
 } kt_perf_eval;
 
+/* Nothing evaluated yet.  Only the scalars: p[] is read up to nparams, and
+ * clearing its 3 KB per op call was most of a perf run's memset time.   */
+void kt_perf_eval_reset(kt_perf_eval *e);
+
 /* Family of an op name, or -1 when no model covers it; with_triton: Triton
  * kernels' cpu_ops get the (estimated) Triton family.                     */
 int kt_perf_family_of(const char *op_name, bool with_triton);

@@ -151,8 +151,9 @@ static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
 static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
 {
     const kt_rank *r = c->r;
-    memset(v, 0, sizeof *v);
-    v->o = o;
+    v->o = o; /* every member set here or in view_keys; eval's scalars only */
+    v->modelled = false;
+    kt_perf_eval_reset(&v->eval);
     v->args = &c->args;
     v->name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
     const char *text = NULL;
