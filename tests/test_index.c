@@ -44,7 +44,7 @@ TEST(sort_doubles_orders_like_a_comparison_sort)
     for (size_t n = 0; n < 200; n += 7) {
         double v[200], w[200];
         for (size_t i = 0; i < n; i++) v[i] = w[i] = pick[(i * 7 + n) % npick] * (double)(1 + i % 3);
-        CHECK(kt_sort_doubles(v, n));
+        kt_sort_doubles(v, n);
         for (size_t i = 1; i < n; i++) /* insertion sort as the reference */
             for (size_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
                 double x = w[j];
@@ -55,11 +55,11 @@ TEST(sort_doubles_orders_like_a_comparison_sort)
         for (size_t i = 1; i < n; i++) CHECK(!(v[i] < v[i - 1]));
     }
     double nan_last[] = { 2.0, 0.0 / 0.0, -1.0, -(0.0 / 0.0) }; /* NaNs of both signs */
-    CHECK(kt_sort_doubles(nan_last, 4));
+    kt_sort_doubles(nan_last, 4);
     CHECK(nan_last[0] == -1.0 && nan_last[1] == 2.0 && nan_last[2] != nan_last[2] && nan_last[3] != nan_last[3]);
     double many[100]; /* the radix path too */
     for (size_t i = 0; i < 100; i++) many[i] = i % 10 == 3 ? 0.0 / 0.0 : (double)(100 - i);
-    CHECK(kt_sort_doubles(many, 100));
+    kt_sort_doubles(many, 100);
     for (size_t i = 0; i < 90; i++) CHECK(many[i] == many[i] && (i == 0 || many[i] > many[i - 1]));
     for (size_t i = 90; i < 100; i++) CHECK(many[i] != many[i]);
 }

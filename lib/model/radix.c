@@ -161,7 +161,14 @@ static double key_double(uint64_t k)
     return d;
 }
 
-bool kt_sort_doubles(double *v, size_t n)
+/* The same order, for qsort when there is no memory for the keys. */
+static int cmp_double_keys(const void *a, const void *b)
+{
+    uint64_t x = double_key(*(const double *)a), y = double_key(*(const double *)b);
+    return (x > y) - (x < y);
+}
+
+void kt_sort_doubles(double *v, size_t n)
 {
     if (n < 48) { /* insertion sort: no passes or memory for a few values */
         for (size_t i = 1; i < n; i++) {
@@ -170,13 +177,13 @@ bool kt_sort_doubles(double *v, size_t n)
             for (; j > 0 && double_key(v[j - 1]) > double_key(x); j--) v[j] = v[j - 1];
             v[j] = x;
         }
-        return true;
+        return;
     }
     uint64_t *keys = malloc(n * sizeof *keys);
-    if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = double_key(v[i]);
-    bool ok = kt_radix_sort(keys, NULL, n);
+    bool ok = keys != NULL;
+    for (size_t i = 0; ok && i < n; i++) keys[i] = double_key(v[i]);
+    ok = ok && kt_radix_sort(keys, NULL, n);
     for (size_t i = 0; ok && i < n; i++) v[i] = key_double(keys[i]);
     free(keys);
-    return ok;
+    if (!ok) qsort(v, n, sizeof *v, cmp_double_keys); /* no memory: in place */
 }

@@ -22,8 +22,8 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n);
 
 /* Sort v[0..n) ascending (-0 before +0; NaNs last, as numpy sorts)
  * without a comparator call per pair: statistics sort millions of
- * per-call values.  False on allocation failure (v then unchanged).      */
-bool kt_sort_doubles(double *v, size_t n);
+ * per-call values (with no memory for that, qsort in the same order).    */
+void kt_sort_doubles(double *v, size_t n);
 
 /* Stable sort of event ids by an int64 column (ts, pid, tid, corr, ...). */
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col);

@@ -38,12 +38,6 @@ static double np_pairwise_sum(const double *a, size_t n)
     return np_pairwise_sum(a, n2) + np_pairwise_sum(a + n2, n - n2);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct np_stats {
     double sum, mean, median, std, min, max;
 } np_stats;
@@ -58,7 +52,7 @@ static np_stats np_describe(const double *v, size_t n, double *tmp)
     for (size_t i = 0; i < n; i++) tmp[i] = (v[i] - s.mean) * (v[i] - s.mean);
     s.std = sqrt(np_pairwise_sum(tmp, n) / (double)n);
     memcpy(tmp, v, n * sizeof *tmp);
-    if (!kt_sort_doubles(tmp, n)) qsort(tmp, n, sizeof *tmp, cmp_double); /* no memory: in place */
+    kt_sort_doubles(tmp, n);
     s.min = tmp[0];
     s.max = tmp[n - 1];
     s.median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;

@@ -8,6 +8,7 @@
  * the notes and runs the steps in order.
  */
 #include "analysis/perf/perf_tables.h"
+#include "model/radix.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,8 +78,8 @@ static void sort_calls(kt_perf_partial *p)
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         for (size_t i = 0; i < all[k]->n; i++) {
             kt_pgroup *g = &all[k]->g[i];
-            kt_pt_sort(g->busy_us, g->n);
-            if (all[k] != &p->models) kt_pt_sort(g->v2, g->n);
+            kt_sort_doubles(g->busy_us, g->n);
+            if (all[k] != &p->models) kt_sort_doubles(g->v2, g->n);
         }
 }
 

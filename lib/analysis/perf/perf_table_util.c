@@ -26,17 +26,6 @@ size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *o
 
 /* ---- statistics the way pandas aggregates (NaN skipped, sample std) ------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void kt_pt_sort(double *v, size_t n)
-{
-    if (!kt_sort_doubles(v, n)) qsort(v, n, sizeof *v, cmp_double); /* no memory: in place */
-}
-
 /* Sorts v ascending: the per-call arrays arrive sorted (sort_calls) or,
  * for throughputs (a constant over busy time), sorted the other way, so
  * the check saves the sort for all but the odd case.                    */
@@ -47,7 +36,7 @@ static void sort_values(double *v, size_t n)
     if (i >= n) return;
     for (i = 1; i < n && v[i - 1] >= v[i]; i++) {}
     if (i < n) {
-        kt_pt_sort(v, n);
+        kt_sort_doubles(v, n);
         return;
     }
     for (size_t l = 0, r = n - 1; l < r; l++, r--) {

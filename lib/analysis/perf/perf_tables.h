@@ -36,8 +36,6 @@ const char *kt_pt_op_name(const perf_run *run, uint32_t name);
 const char *kt_pt_or_empty(const char *s);
 /* A column named TraceLens's way under --tracelens, ours otherwise. */
 size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *own, kt_col_type type, int prec);
-/* Sort ascending (a radix sort: per-call values run to millions). */
-void kt_pt_sort(double *v, size_t n);
 /* mean, median, sample std, min, max, sum of v (reordered; NaNs left out). */
 agg kt_pt_aggregate(double *v, size_t n);
 /* The five (sum: six) columns <tl|own>_mean ... _max[, _sum]; the first. */
