@@ -35,9 +35,6 @@ static inline uint32_t *kt_select_events(const kt_events *e,
     return ids;
 }
 
-/* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM. */
-uint32_t *kt_none_array(size_t n);
-
 /* gpu_by_ts: every GPU-side event, sorted by ts, ties in file order. */
 kt_status kt_build_gpu_streams(const kt_rank *r, const uint32_t *gpu_by_ts, size_t ngpu,
                                kt_index *idx);

@@ -278,6 +278,8 @@ struct kt_trace {
 
 /* Fault in [p, p + n) before writing a large fresh destination (prefault.c). */
 void kt_prefault(void *p, size_t n);
+/* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM (index.c). */
+uint32_t *kt_none_array(size_t n);
 
 /* ---- builders used by the loader (model/events.c) ------------------------ */
 kt_rank *kt_rank_new(void);

@@ -248,10 +248,9 @@ static bool add_launch_rows(kt_table *tb, const kt_trace *t, const kt_rank *r)
     /* by name id: a launch group's API is one array access away (a hash
      * map was most of this table's cost on 500 k launches) */
     size_t nnames = kt_strtab_count(t->strs) + 1; /* the last: calls without a name */
-    uint32_t *slot_of = malloc(nnames * sizeof *slot_of);
+    uint32_t *slot_of = kt_none_array(nnames);
     launch_api *apis = malloc((ncalls < nnames ? ncalls + 1 : nnames) * sizeof *apis);
     bool ok = apis && slot_of;
-    if (slot_of) memset(slot_of, 0xff, nnames * sizeof *slot_of); /* KT_NONE */
     for (size_t g = 0; ok && g < idx->launched_len; g += 1 + idx->launched[g]) {
         uint32_t call = kt_gpu_launcher(r, idx->launched[g + 1]), name = r->ev.name[call];
         if (name >= nnames) name = (uint32_t)nnames - 1;

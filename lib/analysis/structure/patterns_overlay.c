@@ -199,9 +199,8 @@ static bool escape_labels(overlay *o, size_t ntop)
 static bool build_dictionary(overlay *o, const kt_rank *r)
 {
     o->ndict_ids = kt_strtab_count(o->t->strs);
-    o->dict = malloc((o->ndict_ids ? o->ndict_ids : 1) * sizeof *o->dict);
+    o->dict = kt_none_array(o->ndict_ids);
     if (!o->dict) return false;
-    memset(o->dict, 0xff, o->ndict_ids * sizeof *o->dict); /* KT_NONE */
     uint32_t next = 0;
     for (size_t i = 0; i < r->ev.n; i++) {
         uint32_t name = r->ev.name[i];
