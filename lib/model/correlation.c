@@ -25,9 +25,7 @@ static bool is_launch_call(const kt_events *e, uint32_t i)
  * (4 bytes per id against 12 per map slot); sparse ids use the map.       */
 static bool dense_fits(uint64_t range, size_t ncalls)
 {
-    size_t cap = 16; /* kt_i64map_init's capacity */
-    while (cap < 2 * ncalls) cap *= 2;
-    return range < 3 * (uint64_t)cap;
+    return range < 3 * (uint64_t)kt_i64map_capacity(ncalls);
 }
 
 typedef struct call_index {

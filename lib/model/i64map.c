@@ -12,10 +12,16 @@ static size_t slot_of(int64_t key, size_t mask)
     return (size_t)((block >> 26 << 6) | ((uint64_t)key & 63)) & mask;
 }
 
-bool kt_i64map_init(kt_i64map *m, size_t n)
+size_t kt_i64map_capacity(size_t n)
 {
     size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
+    return cap;
+}
+
+bool kt_i64map_init(kt_i64map *m, size_t n)
+{
+    size_t cap = kt_i64map_capacity(n);
     m->mask = cap - 1;
     m->key = malloc(cap * sizeof *m->key);
     m->val = malloc(cap * sizeof *m->val);

@@ -21,6 +21,8 @@ typedef struct kt_i64map {
 
 /* Room for up to n keys; false on OOM (kt_i64map_free is still safe). */
 bool kt_i64map_init(kt_i64map *m, size_t n);
+/* The slots kt_i64map_init allocates for n keys (12 bytes each). */
+size_t kt_i64map_capacity(size_t n);
 void kt_i64map_free(kt_i64map *m);
 /* The value slot of key, inserted with value dflt when absent. */
 uint32_t *kt_i64map_slot(kt_i64map *m, int64_t key, uint32_t dflt);
