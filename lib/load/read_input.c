@@ -8,8 +8,8 @@
  * reused for the whole file, never copied whole; only the byte ranges a
  * large file is split into for parallel parsing are mapped (map_range).
  * Gzip is inflated with ISA-L (2+ GB/s, streaming), optionally in a
- * background thread so that inflating and parsing overlap on two cores.  Gzip is recognized by its
- * magic bytes, never by the file name.
+ * background thread so that inflating and parsing overlap on two cores.
+ * Gzip is recognized by its magic bytes, never by the file name.
  */
 #include "load_internal.h"
 
