@@ -2,6 +2,7 @@
  * trace_edit.c — see trace_edit.h.
  */
 #include "trace_edit.h"
+#include "event_spans.h"
 #include "load/load_internal.h"
 
 #include <errno.h>
@@ -78,67 +79,13 @@ static void input_free(input *in)
     else free(in->doc);
 }
 
-/* Top-level objects of the array that closes at events_end: [start, end). */
-typedef struct span {
-    size_t start, end;
-} span;
-
-typedef struct spans {
-    span *s;
-    size_t n, cap;
-    size_t open; /* the array's '[' */
-} spans;
-
-static bool push_span(spans *v, size_t start, size_t end)
-{
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 4096;
-        span *grown = realloc(v->s, cap * sizeof *grown);
-        if (!grown) return false;
-        v->s = grown, v->cap = cap;
-    }
-    v->s[v->n++] = (span){ start, end };
-    return true;
-}
-
-/* One pass over the array's text, strings skipped, depth counted.  It
- * starts at the '[' the loader saw, not at the top of the file: a damaged
- * top level the loader recovered from must not be taken for the array.
- * False when the array's brackets do not balance (the loader skipped
- * damaged events there): copying such bytes would not make a trace.       */
-static bool find_events(const char *doc, size_t events_open, size_t events_end, spans *v)
-{
-    if (events_open >= events_end || doc[events_open] != '[') return false;
-    int depth = 1;
-    size_t obj = 0;
-    v->open = events_open;
-    const char *end = doc + events_end;
-    for (size_t i = events_open + 1; i < events_end; i++) {
-        i = (size_t)(kt_next_structural(doc + i, end, false) - doc);
-        if (i >= events_end) break;
-        char ch = doc[i];
-        if (ch == '"') {
-            for (i++; (i = (size_t)(kt_next_quote_or_escape(doc + i, end) - doc)) < events_end && doc[i] != '"'; i += 2) {}
-            continue;
-        }
-        if (ch == '[' || ch == '{') {
-            if (depth == 1 && ch == '{') obj = i;
-            depth++;
-        } else if (ch == ']' || ch == '}') {
-            if (--depth < 1) return false;
-            if (depth == 1 && ch == '}' && !push_span(v, obj, i + 1)) return false;
-        }
-    }
-    return depth == 1 && doc[events_end] == ']';
-}
-
 struct kt_edit_doc {
     const char *text;
-    const spans *events;
+    const kt_spans *events;
 };
 
 /* The event (object span) holding byte offset off: spans are in file order. */
-static const span *event_at(const spans *v, uint64_t off)
+static const kt_span *event_at(const kt_spans *v, uint64_t off)
 {
     size_t lo = 0, hi = v->n;
     while (lo < hi) {
@@ -150,7 +97,7 @@ static const span *event_at(const spans *v, uint64_t off)
 }
 
 /* Where the value of a top-level key of the object o starts, or NULL. */
-static const char *top_value(const char *doc, span o, const char *key)
+static const char *top_value(const char *doc, kt_span o, const char *key)
 {
     size_t klen = strlen(key);
     int depth = 0;
@@ -171,7 +118,7 @@ static const char *top_value(const char *doc, span o, const char *key)
 
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
 {
-    const span *o = event_at(d->events, args_off);
+    const kt_span *o = event_at(d->events, args_off);
     const char *v = o ? top_value(d->text, *o, key) : NULL;
     if (!v || !(*v == '-' || (*v >= '0' && *v <= '9'))) return false;
     *out = strtod(v, NULL);
@@ -179,7 +126,7 @@ bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *k
 }
 
 /* The string value of a top-level key of the object [start, end), or NULL. */
-static const char *top_string(const char *doc, span o, const char *key, size_t *len)
+static const char *top_string(const char *doc, kt_span o, const char *key, size_t *len)
 {
     const char *v = top_value(doc, o, key);
     if (!v || *v != '"') return NULL;
@@ -194,7 +141,7 @@ static bool str_is(const char *s, size_t len, const char *want)
     return s && strlen(want) == len && !memcmp(s, want, len);
 }
 
-static bool keep_unmarked(const kt_trace_edit *c, const char *doc, span o)
+static bool keep_unmarked(const kt_trace_edit *c, const char *doc, kt_span o)
 {
     size_t len;
     const char *ph = top_string(doc, o, "ph", &len);
@@ -292,7 +239,7 @@ static void emit_large(out *o, const char *p, size_t n)
 }
 
 /* The object with the mark text after the '{' of each mark inside it. */
-static void emit_object(out *o, const kt_trace_edit *c, const char *doc, span s, size_t *m, size_t *marked)
+static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *marked)
 {
     size_t pos = s.start;
     for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++) {
@@ -309,12 +256,12 @@ static void emit_object(out *o, const kt_trace_edit *c, const char *doc, span s,
     emit_large(o, doc + pos, s.end - pos);
 }
 
-static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const spans *v, size_t *marked)
+static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const kt_spans *v, size_t *marked)
 {
-    size_t m = 0, prev_end = v->open + 1;
+    size_t m = 0, prev_end = (size_t)c->events_open + 1;
     bool any = false, gap_kept = true;
     for (size_t k = 0; k < v->n; k++) {
-        span s = v->s[k];
+        kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
         if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
@@ -343,7 +290,7 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len, bool gzip, const spans *v,
+static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len, bool gzip, const kt_spans *v,
                             size_t *marked, char *err, size_t errlen)
 {
     out o = { 0 };
@@ -351,7 +298,7 @@ static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len,
         snprintf(err, errlen, "cannot create %s: %s", c->out_path, strerror(errno));
         return KT_EANALYSIS;
     }
-    emit_large(&o, doc, v->open + 1);
+    emit_large(&o, doc, (size_t)c->events_open + 1);
     emit_events(&o, c, doc, v, marked);
     emit_large(&o, doc + c->events_end, len - c->events_end);
     if (!out_close(&o)) {
@@ -373,15 +320,15 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err,
     input in = { 0 };
     kt_status st = read_all(c->in_path, &in, err, errlen);
     if (st != KT_OK) return st;
-    spans v = { 0 };
-    if (c->events_end >= in.len || !find_events(in.doc, (size_t)c->events_open, (size_t)c->events_end, &v)) {
+    kt_spans v = { 0 };
+    if (!kt_find_event_spans(in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
         snprintf(err, errlen,
                  "%s: traceEvents (bytes %llu-%llu) is damaged or changed since it was loaded: no overlay written",
                  c->in_path, (unsigned long long)c->events_open, (unsigned long long)c->events_end);
         st = KT_EINPUT;
     }
     if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, marked, err, errlen);
-    free(v.s);
+    kt_spans_free(&v);
     input_free(&in);
     return st;
 }

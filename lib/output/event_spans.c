@@ -1,0 +1,162 @@
+/*
+ * event_spans.c — see event_spans.h.
+ *
+ * Each 64-byte block becomes four bit masks (quotes, backslashes, opening
+ * and closing brackets).  Escaped quotes are taken out, the quotes' prefix
+ * XOR says which bytes are inside strings, and what remains of the bracket
+ * masks is walked bit by bit.  Two facts carry from one block to the next:
+ * whether it ends inside a string, and whether its last backslash escapes
+ * the next block's first byte.
+ */
+#include "event_spans.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+typedef struct block_masks {
+    uint64_t quote, backslash, open, close;
+} block_masks;
+
+#ifdef __SSE2__
+static inline uint64_t eq_mask(__m128i a, __m128i b, __m128i c, __m128i d, __m128i want)
+{
+    uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, want));
+    uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, want));
+    uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, want));
+    uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, want));
+    return m0 | m1 << 16 | m2 << 32 | m3 << 48;
+}
+
+static inline block_masks masks_of(const char *p)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)p), b = _mm_loadu_si128((const __m128i *)(p + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(p + 32)), d = _mm_loadu_si128((const __m128i *)(p + 48));
+    const __m128i lower = _mm_set1_epi8(0x20); /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+    __m128i la = _mm_or_si128(a, lower), lb = _mm_or_si128(b, lower);
+    __m128i lc = _mm_or_si128(c, lower), ld = _mm_or_si128(d, lower);
+    return (block_masks){ eq_mask(a, b, c, d, _mm_set1_epi8('"')), eq_mask(a, b, c, d, _mm_set1_epi8('\\')),
+                          eq_mask(la, lb, lc, ld, _mm_set1_epi8('{')), eq_mask(la, lb, lc, ld, _mm_set1_epi8('}')) };
+}
+#else
+static inline block_masks masks_of(const char *p)
+{
+    block_masks m = { 0 };
+    for (unsigned i = 0; i < 64; i++) {
+        uint64_t bit = (uint64_t)1 << i;
+        char ch = p[i];
+        if (ch == '"') m.quote |= bit;
+        else if (ch == '\\') m.backslash |= bit;
+        else if (ch == '{' || ch == '[') m.open |= bit;
+        else if (ch == '}' || ch == ']') m.close |= bit;
+    }
+    return m;
+}
+#endif
+
+/* Bytes escaped by a backslash: each backslash not itself escaped escapes
+ * the next byte.  Backslashes are rare in traces: a loop over them.      */
+static inline uint64_t escaped_bytes(uint64_t backslash, bool *carry)
+{
+    uint64_t escaped = 0;
+    if (*carry) {
+        escaped = 1;
+        backslash &= ~(uint64_t)1;
+    }
+    *carry = false;
+    while (backslash) {
+        unsigned i = (unsigned)__builtin_ctzll(backslash);
+        if (i == 63) {
+            *carry = true;
+            break;
+        }
+        escaped |= (uint64_t)2 << i;
+        backslash &= ~((uint64_t)3 << i);
+    }
+    return escaped;
+}
+
+/* Bit i set when an odd number of bits at or below i are set in x. */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+typedef struct walker {
+    size_t close;
+    kt_spans *out;
+    int depth;
+    size_t obj;
+    bool in_string, escape_carry, broken;
+    bool close_in_string; /* the ']' at close is inside a string        */
+} walker;
+
+static bool push_span(kt_spans *v, size_t start, size_t end)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 4096;
+        kt_span *grown = realloc(v->s, cap * sizeof *grown);
+        if (!grown) return false;
+        v->s = grown, v->cap = cap;
+    }
+    v->s[v->n++] = (kt_span){ start, end };
+    return true;
+}
+
+/* The 64 bytes at p are text[base, base + 64); bytes at or past w->close
+ * are not looked at.                                                     */
+static void walk_block(walker *w, const char *p, size_t base)
+{
+    block_masks m = masks_of(p);
+    if (m.backslash || w->escape_carry) m.quote &= ~escaped_bytes(m.backslash, &w->escape_carry);
+    uint64_t inside = prefix_xor(m.quote) ^ (w->in_string ? ~(uint64_t)0 : 0);
+    w->in_string = inside >> 63;
+    uint64_t brackets = (m.open | m.close) & ~inside;
+    if (base + 64 > w->close) {
+        w->close_in_string = inside >> (w->close - base) & 1;
+        brackets &= ((uint64_t)1 << (w->close - base)) - 1;
+    }
+    while (brackets && !w->broken) {
+        unsigned i = (unsigned)__builtin_ctzll(brackets);
+        brackets &= brackets - 1;
+        if (m.open >> i & 1) {
+            if (w->depth == 1 && p[i] == '{') w->obj = base + i;
+            w->depth++;
+        } else if (--w->depth < 1) {
+            w->broken = true;
+        } else if (w->depth == 1 && p[i] == '}' && !push_span(w->out, w->obj, base + i + 1)) {
+            w->broken = true;
+        }
+    }
+}
+
+bool kt_find_event_spans(const char *text, size_t len, size_t open, size_t close, kt_spans *out)
+{
+    out->n = 0;
+    if (open >= close || close >= len || text[open] != '[' || text[close] != ']') return false;
+    walker w = { .close = close, .out = out, .depth = 1 };
+    size_t at = open + 1;
+    for (; at + 64 <= len && at <= close && !w.broken; at += 64) walk_block(&w, text + at, at);
+    if (at <= close && !w.broken) { /* the last bytes, padded: text may end there */
+        char tail[64] = { 0 };
+        memcpy(tail, text + at, len - at < 64 ? len - at : 64);
+        walk_block(&w, tail, at);
+    }
+    return !w.broken && w.depth == 1 && !w.close_in_string;
+}
+
+void kt_spans_free(kt_spans *v)
+{
+    free(v->s);
+    *v = (kt_spans){ 0 };
+}

@@ -1,0 +1,144 @@
+/* test_event_spans.c — the 64-byte block scanner that finds each event of
+ * traceEvents for the overlay writers: hand cases (brackets and escaped
+ * quotes inside strings, backslash runs, values that are not objects,
+ * damaged arrays) and random arrays whose strings, escapes and nesting
+ * cross block boundaries, against a byte-at-a-time reference.            */
+#include "output/event_spans.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The reference: one byte at a time, strings skipped, depth counted. */
+static bool spans_bytewise(const char *t, size_t open, size_t close, kt_spans *out)
+{
+    out->n = 0;
+    int depth = 1;
+    size_t obj = 0;
+    for (size_t i = open + 1; i < close; i++) {
+        char ch = t[i];
+        if (ch == '"') {
+            for (i++; i < close && t[i] != '"'; i++) i += t[i] == '\\';
+            if (i >= close) return false;
+        } else if (ch == '{' || ch == '[') {
+            if (depth == 1 && ch == '{') obj = i;
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth < 1) return false;
+            if (depth == 1 && ch == '}') {
+                if (out->n == out->cap) {
+                    out->cap = out->cap ? 2 * out->cap : 64;
+                    out->s = realloc(out->s, out->cap * sizeof *out->s);
+                }
+                out->s[out->n++] = (kt_span){ obj, i + 1 };
+            }
+        }
+    }
+    return depth == 1;
+}
+
+static void check_text(const char *t, size_t close)
+{
+    size_t len = strlen(t);
+    size_t open = (size_t)(strchr(t, '[') - t);
+    kt_spans got = { 0 }, want = { 0 };
+    bool ok = kt_find_event_spans(t, len, open, close, &got);
+    bool want_ok = spans_bytewise(t, open, close, &want);
+    CHECK_INT(ok, want_ok);
+    if (ok && want_ok) {
+        CHECK_INT(got.n, want.n);
+        for (size_t k = 0; k < got.n && k < want.n; k++) {
+            CHECK_INT(got.s[k].start, want.s[k].start);
+            CHECK_INT(got.s[k].end, want.s[k].end);
+        }
+    }
+    kt_spans_free(&got);
+    kt_spans_free(&want);
+}
+
+static bool span_is(const char *t, kt_span s, const char *want)
+{
+    return s.end - s.start == strlen(want) && !memcmp(t + s.start, want, s.end - s.start);
+}
+
+TEST(event_spans_hand_cases)
+{
+    const char *t = "{\"traceEvents\": [ {\"a\": \"x}]\\\"{\"}, 1, \"s{\", {\"b\": [ {\"c\":1} ]},\n"
+                    "{\"d\":\"\\\\\"} ], \"x\": \"]\"}";
+    size_t open = 16, close = (size_t)(strstr(t, "} ],") - t) + 2;
+    kt_spans v = { 0 };
+    CHECK(kt_find_event_spans(t, strlen(t), open, close, &v));
+    CHECK_INT(v.n, 3);
+    CHECK_INT(v.s[0].start, 18);
+    CHECK(span_is(t, v.s[0], "{\"a\": \"x}]\\\"{\"}"));
+    CHECK(span_is(t, v.s[1], "{\"b\": [ {\"c\":1} ]}"));
+    CHECK(span_is(t, v.s[2], "{\"d\":\"\\\\\"}"));
+    /* damaged: one brace too many closes, a '[' that is not at open, a ']'
+     * inside a string taken for the end */
+    CHECK(!kt_find_event_spans("[{}}, {}]", 9, 0, 8, &v));
+    CHECK(!kt_find_event_spans(" [{}]", 5, 0, 4, &v));
+    CHECK(!kt_find_event_spans("[{\"a\": \"]\"}]", 12, 0, 8, &v));
+    CHECK(kt_find_event_spans("[{\"a\": \"]\"}]", 12, 0, 11, &v));
+    CHECK_INT(v.n, 1);
+    kt_spans_free(&v);
+}
+
+/* Random arrays: objects with strings full of brackets, quotes escaped by
+ * odd backslash runs, even runs, nested values, blanks of every length.  */
+static void put_string(char *b, size_t *n, unsigned *seed)
+{
+    static const char pieces[][6] = { "a", "{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", " ", "xyz", ":", "," };
+    b[(*n)++] = '"';
+    for (int k = rand_r(seed) % 12; k > 0; k--) {
+        const char *p = pieces[rand_r(seed) % 12];
+        memcpy(b + *n, p, strlen(p));
+        *n += strlen(p);
+    }
+    b[(*n)++] = '"';
+}
+
+static void put_value(char *b, size_t *n, unsigned *seed, int depth)
+{
+    int kind = depth > 3 ? rand_r(seed) % 2 : rand_r(seed) % 4;
+    for (int k = rand_r(seed) % 3 ? 0 : rand_r(seed) % 70; k > 0; k--) b[(*n)++] = ' ';
+    if (kind == 0) {
+        put_string(b, n, seed);
+    } else if (kind == 1) {
+        *n += (size_t)sprintf(b + *n, "%d", rand_r(seed) % 100000);
+    } else {
+        bool obj = kind == 2;
+        b[(*n)++] = obj ? '{' : '[';
+        for (int k = rand_r(seed) % 4; k > 0; k--) {
+            if (obj) {
+                put_string(b, n, seed);
+                b[(*n)++] = ':';
+            }
+            put_value(b, n, seed, depth + 1);
+            if (k > 1) b[(*n)++] = ',';
+        }
+        b[(*n)++] = obj ? '}' : ']';
+    }
+}
+
+TEST(event_spans_equal_bytewise_on_random_arrays)
+{
+    char *b = malloc(1 << 20);
+    for (unsigned round = 0; round < 400; round++) {
+        unsigned seed = round;
+        size_t n = 0;
+        n += (size_t)sprintf(b, "{\"traceEvents\": [");
+        for (int k = rand_r(&seed) % 60; k > 0; k--) {
+            put_value(b, &n, &seed, rand_r(&seed) % 5 ? 0 : 1); /* mostly objects */
+            if (k > 1) b[n++] = ',';
+        }
+        size_t close = n;
+        n += (size_t)sprintf(b + n, "], \"x\": \"]\\\"\"}");
+        check_text(b, close);
+        /* the same cut at a random byte: the brackets no longer balance or
+         * the cut falls inside a string; both scanners must agree        */
+        size_t cut = 17 + (size_t)rand_r(&seed) % (n - 17);
+        b[cut] = ']', b[cut + 1] = '\0';
+        check_text(b, cut);
+    }
+    free(b);
+}
