@@ -275,7 +275,7 @@ TEST(critical_path_overlay_plain_and_never_next_to_input)
     if (text) {
         CHECK(text[0] == '{'); /* plain JSON for a plain input */
         CHECK(strstr(text, "\"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 50, \"dur\": 130, \"args\": "
-                           "{\"critical\": 1,\"device\": 0, \"stream\": 7, \"correlation\": 5}}") != NULL);
+                           "{\"critical\": 1, \"device\": 0, \"stream\": 7, \"correlation\": 5}}") != NULL);
         /* the launch edge's arrow: from the launch's start to the kernel's start */
         CHECK(strstr(text, "{\"ph\": \"s\", \"id\": 0, \"pid\": 1, \"tid\": 1, \"ts\": 10, \"cat\": "
                            "\"critical_path\", \"name\": \"critical_path\", \"args\": {\"weight\": 40, \"critical\": "

@@ -5,7 +5,6 @@
  * every flow paired. */
 #include "fixture.h"
 #include "model/index.h"
-#include "output/trace_rewrite.h"
 #include "oracle.h"
 #include "test.h"
 
@@ -147,41 +146,6 @@ TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
     remove_scratch(dir, in, outdir, out);
 }
 
-TEST(patterns_overlay_writer_refuses_to_overwrite_the_input)
-{
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/x.json", dir);
-    write_text(in, tiny_fixed());
-    kt_trace_rewrite rw = { .in_path = in, .out_path = in };
-    uint64_t bytes = 1, events = 1;
-    char err[256];
-    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_EUSAGE);
-    CHECK(strstr(err, "refusing to overwrite") != NULL);
-    char *text = fx_read_file(in, NULL);
-    CHECK(text && !strcmp(text, tiny_fixed()));
-    free(text);
-    unlink(in);
-    rmdir(dir);
-}
-
-/* No traceEvents array: KT_EINPUT, no output left behind. */
-TEST(patterns_overlay_writer_needs_trace_events)
-{
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/x.json", dir);
-    snprintf(out, sizeof out, "%s/y.json", dir);
-    write_text(in, "{\"events\": [{\"ph\": \"X\"}]}");
-    kt_trace_rewrite rw = { .in_path = in, .out_path = out };
-    uint64_t bytes, events;
-    char err[256];
-    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_EINPUT);
-    CHECK(access(out, F_OK) != 0);
-    unlink(in);
-    rmdir(dir);
-}
-
 /* A real gzip trace: HTA's pattern events marked, and the copy loads back
  * with every event and every flow paired. */
 TEST(patterns_overlay_real_trace_loads_back)
@@ -215,74 +179,6 @@ TEST(patterns_overlay_real_trace_loads_back)
         unlink(out);
     }
     kt_tables_free(ts);
-    rmdir(dir);
-}
-
-/* The writer on its own: an event larger than its 4 MiB buffer, events
- * with and without args, an empty args object, a string holding braces
- * and quotes; every event gets "x": 1, the one named "a" is renamed. */
-typedef struct add_all {
-    size_t seen;
-    uint64_t huge_args;
-} add_all;
-
-static void add_x(void *user, const kt_event_view *v, kt_event_edit *e)
-{
-    add_all *a = user;
-    a->seen++;
-    if (v->name_len > 1000) a->huge_args = v->args_off;
-    e->add_args = "\"x\": 1";
-    e->add_args_len = 6;
-    if (v->name && v->name_len == 1 && v->name[0] == 'a') {
-        e->name = "renamed";
-        e->name_len = 7;
-    }
-}
-
-TEST(patterns_rewrite_large_and_odd_events)
-{
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/big.json", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
-    size_t big = 5u << 20;
-    char *name = malloc(big + 1);
-    CHECK(name != NULL);
-    if (!name) return;
-    memset(name, 'n', big);
-    name[big] = '\0';
-    FILE *f = fopen(in, "wb");
-    CHECK(f != NULL);
-    if (!f) { free(name); return; }
-    fprintf(f, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {\"s\": \"{}\\\"]\"}},\n"
-               "{\"ph\": \"X\", \"name\": \"%s\", \"args\": {}},\n{\"ph\": \"i\", \"name\": \"b\"},\n"
-               "{\"args\": null}], \"k\": [1]}",
-            name);
-    fclose(f);
-    add_all a = { 0 };
-    kt_trace_rewrite rw = { .in_path = in, .out_path = out, .edit = add_x, .user = &a };
-    uint64_t bytes, events;
-    char err[256];
-    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
-    CHECK_INT(events, 4);
-    CHECK_INT(a.seen, 4);
-    CHECK_INT(a.huge_args, 88 + big + 11); /* 67 bytes of line 1, 21 before the name, 11 after */
-    size_t len = 0;
-    char *text = fx_read_file(out, &len);
-    CHECK(text != NULL);
-    if (text) {
-        CHECK_INT(len, bytes);
-        const char *first = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"s\": \"{}\\\"]\"}},\n";
-        CHECK(!strncmp(text, first, strlen(first)));
-        CHECK(strstr(text, "\", \"args\": {\"x\": 1}},\n{\"ph\": \"i\", \"name\": \"b\", \"args\": {\"x\": 1}},\n"
-                           "{\"args\": null}], \"k\": [1]}") != NULL);
-        /* input 140 + 16 + big bytes; + 8 + 6 (line 1), + 6 (line 2), + 18 (line 3), args: null kept */
-        CHECK_INT(len, 156 + big + 38);
-    }
-    free(text);
-    free(name);
-    unlink(in);
-    unlink(out);
     rmdir(dir);
 }
 
@@ -436,87 +332,6 @@ TEST(patterns_overlay_event_without_args_is_unmarkable)
     rmdir(dir);
 }
 
-/* A file cut inside an event, and one with stray closing brackets: the
- * writer never crashes; what it cannot read as an event goes out as is. */
-TEST(patterns_rewrite_truncated_and_unbalanced)
-{
-    static const char *const inputs[] = {
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {}}, {\"ph\": \"X\", \"na",
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\"}]}]]}}}\"",
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\\\\\", \"args\": {\"k\": \"\\\"}\"}}]}",
-    };
-    static const char *const outputs[] = {
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1}}, {\"ph\": \"X\", \"na",
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1}}]}]]}}}\"",
-        "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\\\\\", \"args\": {\"x\": 1, \"k\": \"\\\"}\"}}]}",
-    };
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/in.json", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
-    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        write_text(in, inputs[i]);
-        add_all a = { 0 };
-        kt_trace_rewrite rw = { .in_path = in, .out_path = out, .edit = add_x, .user = &a };
-        uint64_t bytes, events;
-        char err[256];
-        CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
-        CHECK_INT(events, 1);
-        char *text = fx_read_file(out, NULL);
-        CHECK(text != NULL);
-        if (text) CHECK_STR(text, outputs[i]);
-        free(text);
-        unlink(out);
-    }
-    unlink(in);
-    rmdir(dir);
-}
-
-/* Appending events (what the critical-path overlay needs for its flow
- * arrows): they go right before the ']' closing traceEvents, and the copy
- * loads back with the added flow paired.                                 */
-typedef struct append_once {
-    int calls;
-} append_once;
-
-static size_t add_flow(void *user, char *buf, size_t cap)
-{
-    append_once *a = user;
-    if (a->calls++) return 0;
-    return (size_t)snprintf(buf, cap,
-                            ",\n{\"ph\": \"s\", \"id\": 77, \"pid\": 1, \"tid\": 1, \"ts\": 110, \"cat\": \"critical_path\", \"name\": \"c\"},\n"
-                            "{\"ph\": \"f\", \"id\": 77, \"pid\": 0, \"tid\": 7, \"ts\": 150, \"cat\": \"critical_path\", \"name\": \"c\", \"bp\": \"e\"}");
-}
-
-TEST(patterns_rewrite_appends_events)
-{
-    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], out[300];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/in.json", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
-    write_text(in, tiny_fixed());
-    append_once a = { 0 };
-    kt_trace_rewrite rw = { .in_path = in, .out_path = out, .append = add_flow, .user = &a };
-    uint64_t bytes, events;
-    char err[256];
-    CHECK_INT(kt_rewrite_trace(&rw, &bytes, &events, err, sizeof err), KT_OK);
-    CHECK_INT(events, 16);
-    char *text = fx_read_file(out, NULL);
-    CHECK(text && strstr(text, "\"Op count\": 0}}\n,\n{\"ph\": \"s\", \"id\": 77") && strstr(text, "\"bp\": \"e\"}],\n\"traceName\": \"t\"}\n"));
-    free(text);
-    kt_trace *t = fx_load_path(in, false), *back = fx_load_path(out, false);
-    CHECK(t && back);
-    if (t && back) {
-        CHECK_INT(back->ranks[0]->total_events, t->ranks[0]->total_events + 2);
-        CHECK_INT(flows_of(back), flows_of(t) + 1);
-    }
-    kt_trace_free(t);
-    kt_trace_free(back);
-    unlink(in);
-    unlink(out);
-    rmdir(dir);
-}
-
 /* A top-level value cut mid-string before traceEvents (brackets inside it,
  * as a fuzzer made for the critical-path overlay): the loader recovers and
  * so must the overlay — the scan starts where the loader saw traceEvents
@@ -543,6 +358,35 @@ TEST(patterns_overlay_damaged_top_level)
     CHECK(back && t && back->ranks[0]->total_events == t->ranks[0]->total_events);
     kt_trace_free(back);
     free(text);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    remove_scratch(dir, in, outdir, out);
+}
+
+/* Without a profiler span there is nowhere to put the dictionary: the GPU
+ * names stay (HTA renames them anyway, and they are lost); the pattern
+ * marks are written as usual.                                            */
+TEST(patterns_overlay_without_profiler_span_keeps_names)
+{
+    char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/tiny.json", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
+    CHECK(mkdir(outdir, 0755) == 0);
+    const char *text = tiny_fixed(), *span = strstr(text, ",\n{\"ph\": \"X\", \"cat\": \"Trace\"");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%.*s\n],\n\"traceName\": \"t\"}\n", (int)(span - text), text);
+    write_text(in, buf);
+    kt_trace *t = fx_load_path(in, false);
+    CHECK(t != NULL);
+    kt_tables *ts = t ? overlay(t, "aten::foo", outdir) : NULL;
+    const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
+    CHECK(files && kt_table_nrows(files) == 1 && kt_table_int(files, 0, 5) == 0); /* renamed: none */
+    char *copy = fx_read_file(out, NULL);
+    CHECK(copy && strstr(copy, "\"name\": \"kx\", \"pid\": 0") && !strstr(copy, "\"name\": \"3\""));
+    CHECK(copy && count_of(copy, "\"args\": {\"Patterns\": {\"aten::foo|k1|k2|k3\": 1}, ") == 7);
+    free(copy);
     kt_tables_free(ts);
     kt_trace_free(t);
     remove_scratch(dir, in, outdir, out);

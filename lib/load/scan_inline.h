@@ -438,49 +438,4 @@ static inline __attribute__((always_inline)) const char *kt_number(const char *s
     return kt_parse_number(s, end, out);
 }
 
-/* ---- bounded searches for writers that stream a trace ----------------------
- * The overlay writers walk whole traces keeping only nesting and string
- * state: these find the next byte they act on 16 at a time, reading only
- * [s, end) (their buffers have no zero padding).                          */
-
-/* The first '"', '{', '}', '[' or ']' at or after s, else end; also ':'
- * and ',' when separators (a scanner tracking an object's members).      */
-static inline const char *kt_next_structural(const char *s, const char *end, bool separators)
-{
-#ifdef __SSE2__
-    const __m128i colon = _mm_set1_epi8(separators ? ':' : '"'), comma = _mm_set1_epi8(separators ? ',' : '"');
-    for (; end - s >= 16; s += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)s);
-        __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' -> '{', ']' -> '}' */
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, colon)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, comma),
-                                              _mm_or_si128(_mm_cmpeq_epi8(lower, _mm_set1_epi8('{')),
-                                                           _mm_cmpeq_epi8(lower, _mm_set1_epi8('}')))));
-        unsigned mask = (unsigned)_mm_movemask_epi8(m);
-        if (mask) return s + __builtin_ctz(mask);
-    }
-#endif
-    for (; s < end; s++)
-        if (*s == '"' || *s == '{' || *s == '}' || *s == '[' || *s == ']' ||
-            (separators && (*s == ':' || *s == ',')))
-            return s;
-    return end;
-}
-
-/* The first '"' or backslash at or after s (inside a string), else end. */
-static inline const char *kt_next_quote_or_escape(const char *s, const char *end)
-{
-#ifdef __SSE2__
-    for (; end - s >= 16; s += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)s);
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-        unsigned mask = (unsigned)_mm_movemask_epi8(m);
-        if (mask) return s + __builtin_ctz(mask);
-    }
-#endif
-    for (; s < end; s++)
-        if (*s == '"' || *s == '\\') return s;
-    return end;
-}
-
 #endif /* KT_SCAN_INLINE_H */

@@ -157,6 +157,7 @@ static bool keep_unmarked(const kt_trace_edit *c, const char *doc, kt_span o)
 typedef struct out {
     FILE *f;
     bool gzip, failed;
+    uint64_t json_bytes;
     struct isal_zstream z;
     uint8_t *zbuf;
     const char *pend;   /* bytes emitted but not yet written: runs of the  */
@@ -183,6 +184,7 @@ static void deflate_some(out *o, const char *p, size_t n, bool end)
 static void write_out(out *o, const char *p, size_t n)
 {
     if (o->failed || n == 0) return;
+    o->json_bytes += n;
     if (o->gzip) deflate_some(o, p, n, false);
     else o->failed = fwrite(p, 1, n, o->f) != n;
 }
@@ -238,25 +240,65 @@ static void emit_large(out *o, const char *p, size_t n)
     for (size_t k = 0; k < n; k += CHUNK) emit(o, p + k, n - k < CHUNK ? n - k : CHUNK);
 }
 
-/* The object with the mark text after the '{' of each mark inside it. */
-static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *marked)
+/* A change inside one event: text[at, at + del) becomes text, then tail. */
+typedef struct edit_piece {
+    size_t at, del;
+    const char *text, *tail;
+    size_t len, tail_len;
+} edit_piece;
+
+static bool empty_object(const char *p)
 {
-    size_t pos = s.start;
-    for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++) {
-        size_t at = (size_t)c->marks[*m];
-        if (at < pos || doc[at] != '{') continue;
-        emit_large(o, doc + pos, at + 1 - pos);
-        emit(o, c->mark_text, strlen(c->mark_text));
-        size_t j = at + 1;
-        while (doc[j] == ' ' || doc[j] == '\n' || doc[j] == '\t' || doc[j] == '\r') j++;
-        if (doc[j] != '}') emit(o, ",", 1);
-        pos = at + 1;
-        (*marked)++;
-    }
-    emit_large(o, doc + pos, s.end - pos);
+    for (p++; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'; p++) {}
+    return *p == '}';
 }
 
-static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const kt_spans *v, size_t *marked)
+/* The edits of the event s whose args object opens at doc[mark]: at most
+ * a new name and members put first into args, in file order.             */
+static size_t event_pieces(const char *doc, kt_span s, size_t mark, const kt_event_edit *e, edit_piece sp[2])
+{
+    size_t n = 0, name_len;
+    const char *name = e->name ? top_string(doc, s, "name", &name_len) : NULL;
+    if (name) sp[n++] = (edit_piece){ .at = (size_t)(name - doc), .del = name_len, .text = e->name, .len = e->name_len };
+    if (e->add_args) {
+        bool empty = empty_object(doc + mark);
+        sp[n++] = (edit_piece){ .at = mark + 1, .text = e->add_args, .len = e->add_args_len, .tail = ", ",
+                            .tail_len = empty ? 0 : 2 };
+    }
+    if (n == 2 && sp[1].at < sp[0].at) {
+        edit_piece t = sp[0];
+        sp[0] = sp[1];
+        sp[1] = t;
+    }
+    return n;
+}
+
+/* The object, edited when one of the marks is its args object's '{'. */
+static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *edited)
+{
+    size_t mark = 0;
+    for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++)
+        if (!mark && c->marks[*m] > s.start && doc[c->marks[*m]] == '{') mark = (size_t)c->marks[*m];
+    if (!mark) {
+        emit_large(o, doc + s.start, s.end - s.start);
+        return;
+    }
+    flush_pending(o); /* the last edit's text goes before the next is asked for */
+    kt_event_edit e = { 0 };
+    c->edit(c->user, mark, &e);
+    edit_piece sp[2];
+    size_t n = event_pieces(doc, s, mark, &e, sp), pos = s.start;
+    for (size_t k = 0; k < n; k++) {
+        emit_large(o, doc + pos, sp[k].at - pos);
+        emit(o, sp[k].text, sp[k].len);
+        emit(o, sp[k].tail, sp[k].tail_len);
+        pos = sp[k].at + sp[k].del;
+    }
+    emit_large(o, doc + pos, s.end - pos);
+    *edited += n > 0;
+}
+
+static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const kt_spans *v, size_t *edited)
 {
     size_t m = 0, prev_end = (size_t)c->events_open + 1;
     bool any = false, gap_kept = true;
@@ -270,7 +312,7 @@ static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const k
         }
         if (gap_kept) emit(o, doc + prev_end, s.start - prev_end);
         else emit(o, any ? ",\n" : "\n", any ? 2 : 1);
-        emit_object(o, c, doc, s, &m, marked);
+        emit_object(o, c, doc, s, &m, edited);
         prev_end = s.end, any = true, gap_kept = true;
     }
     size_t extra_len = 0;
@@ -282,6 +324,7 @@ static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const k
     emit_large(o, extra, extra_len);
     flush_pending(o); /* before text goes */
     free(text);
+    if (gap_kept) emit(o, doc + prev_end, (size_t)c->events_end - prev_end); /* blanks before the ']' */
 }
 
 static bool same_file(const char *a, const char *b)
@@ -291,7 +334,7 @@ static bool same_file(const char *a, const char *b)
 }
 
 static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len, bool gzip, const kt_spans *v,
-                            size_t *marked, char *err, size_t errlen)
+                            kt_edit_result *res, char *err, size_t errlen)
 {
     out o = { 0 };
     if (!out_open(&o, c->out_path, gzip)) {
@@ -299,8 +342,10 @@ static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len,
         return KT_EANALYSIS;
     }
     emit_large(&o, doc, (size_t)c->events_open + 1);
-    emit_events(&o, c, doc, v, marked);
+    emit_events(&o, c, doc, v, &res->edited);
     emit_large(&o, doc + c->events_end, len - c->events_end);
+    flush_pending(&o);
+    res->json_bytes = o.json_bytes;
     if (!out_close(&o)) {
         snprintf(err, errlen, "cannot write %s", c->out_path);
         unlink(c->out_path);
@@ -309,9 +354,9 @@ static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len,
     return KT_OK;
 }
 
-kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err, size_t errlen)
+kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen)
 {
-    *marked = 0;
+    *res = (kt_edit_result){ 0 };
     if (errlen) err[0] = '\0';
     if (same_file(c->in_path, c->out_path)) {
         snprintf(err, errlen, "refusing to overwrite the input %s", c->in_path);
@@ -327,7 +372,7 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err,
                  c->in_path, (unsigned long long)c->events_open, (unsigned long long)c->events_end);
         st = KT_EINPUT;
     }
-    if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, marked, err, errlen);
+    if (st == KT_OK) st = write_copy(c, in.doc, in.len, in.gzip, &v, res, err, errlen);
     kt_spans_free(&v);
     input_free(&in);
     return st;

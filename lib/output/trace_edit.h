@@ -1,13 +1,16 @@
 /*
  * trace_edit.h — a copy of a trace file with some of its events edited:
- * a key inserted into chosen events' args, complete events left out, and
- * extra events appended to traceEvents (the overlay of `kineta
- * critical-path`; any "mark these events, add arrows" overlay fits).
+ * members put into chosen events' args, their names replaced, complete
+ * events left out, extra events appended to traceEvents (the overlays of
+ * `kineta critical-path` and `kineta patterns`).
  *
- * Events are located by the byte offsets the loader recorded (args_off,
- * events_open, events_end), so no event is re-parsed or re-serialized: every kept event
- * keeps its bytes, plus the inserted key.  A plain input is mapped; a gzip
- * input is held decompressed in memory while the copy is written.
+ * Overlays must open in Perfetto next to the original and keep everything
+ * it had, so events are located by the byte offsets the loader recorded
+ * (args_off, events_open, events_end) and nothing is re-parsed or
+ * re-serialized (as HTA does, turning ints into floats and dropping
+ * fields): every kept event keeps its bytes, plus the edits.  A plain
+ * input is mapped; a gzip input is held decompressed in memory while the
+ * copy is written.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
@@ -26,15 +29,28 @@ bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *k
  * NULL on failure.  Called once the input is read.                        */
 typedef char *(*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, size_t *len);
 
+/* What to change in one marked event; all-zero = nothing. */
+typedef struct kt_event_edit {
+    const char *add_args;      /* JSON members ("k": v, ...) put first in args */
+    size_t add_args_len;
+    const char *name;          /* new name: JSON string text without quotes;
+                                  NULL keeps it (so does an event without a
+                                  string name)                              */
+    size_t name_len;
+} kt_event_edit;
+/* Called for each marked event in file order (args_off: its mark); *edit
+ * arrives zeroed, its strings must stay valid until the next call.        */
+typedef void (*kt_event_edit_fn)(void *user, uint64_t args_off, kt_event_edit *edit);
+
 typedef struct kt_trace_edit {
     const char *in_path;
     uint64_t events_open;      /* offset of the '[' opening traceEvents      */
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
     const char *out_path;      /* gzip-compressed iff the input is gzip      */
     const uint64_t *marks;     /* ascending offsets of the '{' of the args
-                                  objects to edit                            */
+                                  objects of the events to edit             */
     size_t nmarks;
-    const char *mark_text;     /* inserted after that '{', e.g. "\"critical\":1" */
+    kt_event_edit_fn edit;     /* what to change in each                     */
     bool only_marked;          /* leave out complete events ("ph": "X")
                                   without a mark, except those whose cat is
                                   in keep_cats                               */
@@ -43,10 +59,15 @@ typedef struct kt_trace_edit {
     void *user;
 } kt_trace_edit;
 
-/* *marked = args objects edited.  KT_EUSAGE when out_path is the input;
+typedef struct kt_edit_result {
+    size_t edited;             /* events edited                              */
+    uint64_t json_bytes;       /* uncompressed bytes written                 */
+} kt_edit_result;
+
+/* KT_OK fills *res.  KT_EUSAGE when out_path is the input;
  * KT_EINPUT when the input cannot be read or no longer matches the
  * offsets; KT_EANALYSIS when the output cannot be written or extra fails (err says why;
  * a partial output is removed).                                           */
-kt_status kt_write_trace_edit(const kt_trace_edit *c, size_t *marked, char *err, size_t errlen);
+kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen);
 
 #endif

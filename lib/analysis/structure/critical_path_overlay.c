@@ -134,6 +134,14 @@ static uint32_t *drawn_edges(const cp_overlay_request *rq, size_t *n, uint8_t **
     return ids;
 }
 
+/* Every marked event gets args.critical = 1 (the writer's kt_event_edit_fn). */
+static void mark_critical(void *user, uint64_t args_off, kt_event_edit *e)
+{
+    (void)user, (void)args_off;
+    e->add_args = "\"critical\": 1";
+    e->add_args_len = 13;
+}
+
 /* The arrows (the writer's kt_edit_extra_fn; user is the request). */
 static char *arrows_text(void *user, const kt_edit_doc *d, size_t *len)
 {
@@ -203,10 +211,12 @@ kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res,
         static const char *const keep[] = { "user_annotation", "python_function", NULL };
         kt_trace_edit c = { .in_path = rq->r->file, .events_open = rq->r->events_open,
                             .events_end = rq->r->events_end, .out_path = res->output,
-                            .marks = marks, .nmarks = nmarks, .mark_text = "\"critical\": 1",
+                            .marks = marks, .nmarks = nmarks, .edit = mark_critical,
                             .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,
                             .user = (void *)rq };
-        s = kt_write_trace_edit(&c, &res->marked, err, errlen);
+        kt_edit_result done;
+        s = kt_write_trace_edit(&c, &done, err, errlen);
+        res->marked = done.edited;
     }
     free(marks);
     return s;

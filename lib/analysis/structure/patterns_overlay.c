@@ -3,11 +3,13 @@
  *
  * Events are matched to the model by the offset of their args object
  * (kt_events.args_off), which survives --hta-compat's filtering; the
- * events to mark are sorted by it so the rewrite walks them in step with
- * the file.
+ * events to edit (marked, renamed, the dictionary's span) are sorted by
+ * it so the writer walks them in step with the file and copies the bytes
+ * between them untouched.
  */
 #include "analysis/structure/patterns_overlay.h"
-#include "output/trace_rewrite.h"
+#include "model/radix.h"
+#include "output/trace_edit.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,8 +78,12 @@ typedef struct overlay {
     size_t nmarks, next;
     uint32_t *dict;         /* strtab id → its id in the copy, KT_NONE */
     size_t ndict_ids;
+    uint64_t *rename_off;   /* args_off of the GPU events to rename, sorted */
+    uint32_t *rename_to;    /* their names' ids in the copy                 */
+    size_t nrenames, next_rename;
+    uint64_t dict_off;      /* args_off of the profiler span; 0: none       */
     text dict_text, args, name;
-    bool keep_names, dict_written;
+    bool keep_names;
     kt_overlay_result *res;
 } overlay;
 
@@ -86,14 +92,6 @@ static int by_off(const void *a, const void *b)
     const mark *x = a, *y = b;
     if (x->off != y->off) return x->off < y->off ? -1 : 1;
     return x->top < y->top ? -1 : x->top > y->top;
-}
-
-static bool is_gpu_cat(const char *c, size_t n)
-{
-    static const char *const cats[] = { "kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset" };
-    for (size_t i = 0; i < sizeof cats / sizeof *cats; i++)
-        if (strlen(cats[i]) == n && !memcmp(cats[i], c, n)) return true;
-    return false;
 }
 
 /* "Patterns": {"<pattern>": count, ...} for the marks at this offset. */
@@ -115,31 +113,23 @@ static bool patterns_text(overlay *o, uint64_t off)
     return true;
 }
 
-static bool compressible(const overlay *o, const kt_event_view *v, uint32_t *id)
+/* The id of the event at args_off when it is renamed, else KT_NONE. */
+static uint32_t rename_id(overlay *o, uint64_t off)
 {
-    if (o->keep_names || !v->name || !v->cat || !is_gpu_cat(v->cat, v->cat_len) || !v->ph ||
-        v->ph_len != 1 || v->ph[0] != 'X' || memchr(v->name, '\\', v->name_len))
-        return false;
-    uint32_t name = kt_strtab_find(o->t->strs, v->name, v->name_len);
-    *id = name != KT_NONE && name < o->ndict_ids ? o->dict[name] : KT_NONE;
-    return *id != KT_NONE;
+    while (o->next_rename < o->nrenames && o->rename_off[o->next_rename] < off) o->next_rename++;
+    if (o->next_rename >= o->nrenames || o->rename_off[o->next_rename] != off) return KT_NONE;
+    return o->rename_to[o->next_rename];
 }
 
-static bool is_profiler_span(const kt_event_view *v)
-{
-    return v->cat && v->cat_len == 5 && !memcmp(v->cat, "Trace", 5) && v->name &&
-           memmem(v->name, v->name_len, "PyTorch Profiler", 16);
-}
-
-static void edit_event(void *user, const kt_event_view *v, kt_event_edit *e)
+static void edit_event(void *user, uint64_t off, kt_event_edit *e)
 {
     overlay *o = user;
     uint32_t id;
-    if (v->args_off && patterns_text(o, v->args_off)) {
+    if (patterns_text(o, off)) {
         e->add_args = o->args.p;
         e->add_args_len = o->args.n;
         o->res->marked++;
-    } else if (compressible(o, v, &id)) {
+    } else if ((id = rename_id(o, off)) != KT_NONE) {
         o->name.n = 0;
         char num[16];
         snprintf(num, sizeof num, "%" PRIu32, id);
@@ -147,10 +137,9 @@ static void edit_event(void *user, const kt_event_view *v, kt_event_edit *e)
         e->name = o->name.p;
         e->name_len = o->name.n;
         o->res->renamed++;
-    } else if (!o->keep_names && !o->dict_written && is_profiler_span(v) && o->dict_text.n) {
+    } else if (off == o->dict_off) {
         e->add_args = o->dict_text.p;
         e->add_args_len = o->dict_text.n;
-        o->dict_written = true;
     }
 }
 
@@ -215,6 +204,67 @@ static bool build_dictionary(overlay *o, const kt_rank *r)
     return !o->dict_text.failed;
 }
 
+/* Complete GPU events (found by their args object) get their name's id. */
+static bool collect_renames(overlay *o, const kt_rank *r)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        o->nrenames = 0;
+        for (size_t i = 0; i < r->ev.n; i++) {
+            uint32_t name = r->ev.name[i];
+            if (!kt_kind_is_gpu(r->ev.kind[i]) || r->ev.ph[i] != 'X' || !r->ev.args_off[i] ||
+                name >= o->ndict_ids || o->dict[name] == KT_NONE)
+                continue;
+            if (pass) o->rename_off[o->nrenames] = r->ev.args_off[i], o->rename_to[o->nrenames] = o->dict[name];
+            o->nrenames++;
+        }
+        if (pass) break;
+        o->rename_off = malloc((o->nrenames ? o->nrenames : 1) * sizeof *o->rename_off);
+        o->rename_to = malloc((o->nrenames ? o->nrenames : 1) * sizeof *o->rename_to);
+        if (!o->rename_off || !o->rename_to) return false;
+    }
+    return kt_radix_sort(o->rename_off, o->rename_to, o->nrenames);
+}
+
+/* The args object of the profiler span (the first in the file) holds the
+ * dictionary; without one there is nowhere to put it and names are kept. */
+static void find_dictionary_span(overlay *o, const kt_rank *r)
+{
+    for (size_t i = 0; i < r->ev.n; i++) {
+        const char *name = kt_strtab_get(o->t->strs, r->ev.name[i]);
+        uint64_t off = r->ev.args_off[i];
+        if (r->ev.kind[i] == KT_K_TRACE_SPAN && off && (!o->dict_off || off < o->dict_off) && name &&
+            strstr(name, "PyTorch Profiler"))
+            o->dict_off = off;
+    }
+}
+
+/* Every event the writer stops at, ascending, each once. */
+static uint64_t *edit_offsets(const overlay *o, size_t *n)
+{
+    uint64_t *off = malloc((o->nmarks + o->nrenames + 1) * sizeof *off);
+    if (!off) return NULL;
+    *n = 0;
+    for (size_t i = 0; i < o->nmarks; i++) off[(*n)++] = o->marks[i].off;
+    for (size_t i = 0; i < o->nrenames; i++) off[(*n)++] = o->rename_off[i];
+    if (o->dict_off) off[(*n)++] = o->dict_off;
+    if (!kt_radix_sort(off, NULL, *n)) {
+        free(off);
+        return NULL;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!w || off[w - 1] != off[i]) off[w++] = off[i];
+    *n = w;
+    return off;
+}
+
+static bool prepare_names(overlay *o, const kt_rank *r)
+{
+    if (o->keep_names) return true;
+    find_dictionary_span(o, r);
+    return !o->dict_off || (build_dictionary(o, r) && collect_renames(o, r));
+}
+
 kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const kt_pattern_set *s,
                                     const uint32_t *top, const char *const *labels, size_t ntop,
                                     const char *out_path, bool keep_names, kt_overlay_result *res,
@@ -223,17 +273,25 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     memset(res, 0, sizeof *res);
     overlay o = { .t = t, .s = s, .top = top, .labels = labels, .keep_names = keep_names, .res = res };
     kt_status st = KT_ENOMEM;
-    if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && (keep_names || build_dictionary(&o, r))) {
-        kt_trace_rewrite rw = { .in_path = r->file, .events_open = r->events_open, .out_path = out_path,
-                                .edit = edit_event, .user = &o };
-        uint64_t nevents;
-        st = kt_rewrite_trace(&rw, &res->bytes, &nevents, err, errlen);
+    size_t nedits = 0;
+    uint64_t *edits = NULL;
+    if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && prepare_names(&o, r) &&
+        (edits = edit_offsets(&o, &nedits)) != NULL) {
+        kt_trace_edit c = { .in_path = r->file, .events_open = r->events_open, .events_end = r->events_end,
+                            .out_path = out_path, .marks = edits, .nmarks = nedits, .edit = edit_event,
+                            .user = &o };
+        kt_edit_result done;
+        st = kt_write_trace_edit(&c, &done, err, errlen);
         if (st == KT_OK && (o.args.failed || o.name.failed)) st = KT_ENOMEM;
+        res->bytes = done.json_bytes;
     }
     for (size_t k = 0; o.label_json && k < ntop; k++) free(o.label_json[k].p);
+    free(edits);
     free(o.label_json);
     free(o.marks);
     free(o.dict);
+    free(o.rename_off);
+    free(o.rename_to);
     free(o.dict_text.p);
     free(o.args.p);
     free(o.name.p);

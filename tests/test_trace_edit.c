@@ -1,0 +1,203 @@
+/* test_trace_edit.c — the overlay writer on its own: marked events get
+ * members first in their args and a new name (before or after the args,
+ * escaped names, empty args, an event larger than the writer's 4 MiB
+ * chunks), every other byte is the input's; events appended and unmarked
+ * complete events left out; the input never overwritten; a traceEvents
+ * that no longer matches the loader's offsets gives KT_EINPUT and no file. */
+#include "fixture.h"
+#include "output/trace_edit.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct scratch {
+    char dir[32], in[300], out[300];
+} scratch;
+
+static void scratch_make(scratch *s, const char *text)
+{
+    strcpy(s->dir, "/tmp/kt_edit_XXXXXX");
+    CHECK(mkdtemp(s->dir) != NULL);
+    snprintf(s->in, sizeof s->in, "%s/in.json", s->dir);
+    snprintf(s->out, sizeof s->out, "%s/out.json", s->dir);
+    FILE *f = fopen(s->in, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void scratch_remove(const scratch *s)
+{
+    unlink(s->in);
+    unlink(s->out);
+    rmdir(s->dir);
+}
+
+/* The offsets the loader would record: traceEvents' '[' and its ']' (the
+ * first ']' followed by a ',' or the end of the object).                */
+static kt_trace_edit edit_of(const scratch *s, const char *text)
+{
+    const char *open = strchr(strstr(text, "\"traceEvents\""), '['), *close = strstr(text, "],");
+    if (!close) close = strstr(text, "]}");
+    return (kt_trace_edit){ .in_path = s->in, .out_path = s->out, .events_open = (uint64_t)(open - text),
+                            .events_end = (uint64_t)(close - text) };
+}
+
+/* Every marked event gets "x": 1; the one whose args hold "r" is renamed. */
+typedef struct seen {
+    const char *text;
+    size_t calls;
+} seen;
+
+static void add_x(void *user, uint64_t args_off, kt_event_edit *e)
+{
+    seen *s = user;
+    s->calls++;
+    e->add_args = "\"x\": 1";
+    e->add_args_len = 6;
+    if (!strncmp(s->text + args_off, "{\"r\"", 4)) {
+        e->name = "renamed";
+        e->name_len = 7;
+    }
+}
+
+/* The copy with add_x on the marked events; *sn counts the calls. */
+static kt_status edit_marked(const scratch *s, const char *text, const uint64_t *marks, size_t n, seen *sn,
+                             kt_edit_result *res)
+{
+    *sn = (seen){ text, 0 };
+    kt_trace_edit c = edit_of(s, text);
+    c.marks = marks, c.nmarks = n, c.edit = add_x, c.user = sn;
+    char err[256];
+    return kt_write_trace_edit(&c, res, err, sizeof err);
+}
+
+static uint64_t args_of(const char *text, const char *event_start)
+{
+    return (uint64_t)(strstr(strstr(text, event_start), "\"args\": {") + 8 - text);
+}
+
+TEST(trace_edit_marks_renames_and_keeps_other_bytes)
+{
+    const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {\"r\": \"{}\\\"]\"}},\n"
+                       "{\"ph\": \"X\", \"args\": {\"r\": 1}, \"name\": \"b\\\"q\"},\n"
+                       "{\"ph\": \"i\", \"name\": \"c\", \"args\": {}},\n"
+                       "{\"ph\": \"X\", \"name\": \"d\", \"args\": {\"k\": 1}}], \"k\": [1]}";
+    scratch s;
+    scratch_make(&s, text);
+    uint64_t marks[] = { args_of(text, "\"a\""), args_of(text, "\"ph\": \"X\", \"args\""), args_of(text, "\"c\"") };
+    seen sn;
+    kt_edit_result res;
+    CHECK_INT(edit_marked(&s, text, marks, 3, &sn, &res), KT_OK);
+    CHECK_INT(res.edited, 3);
+    CHECK_INT(sn.calls, 3);
+    size_t len = 0;
+    char *out = fx_read_file(s.out, &len);
+    CHECK(out != NULL);
+    if (out) {
+        CHECK_STR(out, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"r\": \"{}\\\"]\"}},\n"
+                       "{\"ph\": \"X\", \"args\": {\"x\": 1, \"r\": 1}, \"name\": \"renamed\"},\n"
+                       "{\"ph\": \"i\", \"name\": \"c\", \"args\": {\"x\": 1}},\n"
+                       "{\"ph\": \"X\", \"name\": \"d\", \"args\": {\"k\": 1}}], \"k\": [1]}");
+        CHECK_INT(res.json_bytes, len);
+    }
+    free(out);
+    scratch_remove(&s);
+}
+
+/* An event of 5 MiB (the writer's chunks are 4 MiB) and its neighbours. */
+TEST(trace_edit_event_larger_than_a_chunk)
+{
+    size_t big = 5u << 20;
+    char *text = malloc(big + 256);
+    CHECK(text != NULL);
+    if (!text) return;
+    int head = sprintf(text, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"");
+    memset(text + head, 'n', big);
+    sprintf(text + head + big, "\", \"args\": {\"k\": 2}},\n{\"name\": \"e\", \"args\": {}}]}");
+    scratch s;
+    scratch_make(&s, text);
+    uint64_t marks[] = { args_of(text + head + big, "\"args\"") + head + big, args_of(text, "\"e\"") };
+    seen sn;
+    kt_edit_result res;
+    CHECK_INT(edit_marked(&s, text, marks, 2, &sn, &res), KT_OK);
+    CHECK_INT(res.edited, 2);
+    size_t len = 0;
+    char *out = fx_read_file(s.out, &len);
+    CHECK(out && len == strlen(text) + 8 + 6);
+    if (out && len == strlen(text) + 8 + 6) {
+        CHECK(!memcmp(out, text, head + big));
+        CHECK_STR(out + head + big, "\", \"args\": {\"x\": 1, \"k\": 2}},\n{\"name\": \"e\", \"args\": {\"x\": 1}}]}");
+    }
+    free(out);
+    free(text);
+    scratch_remove(&s);
+}
+
+static char *arrow(void *user, const kt_edit_doc *d, size_t *len)
+{
+    (void)user, (void)d;
+    char *t = strdup(",\n{\"ph\": \"s\", \"id\": 7, \"name\": \"c\"}");
+    *len = t ? strlen(t) : 0;
+    return t;
+}
+
+/* only_marked: unmarked complete events go, except the kept categories;
+ * the appended events come before the closing ']'.                      */
+TEST(trace_edit_only_marked_and_appended)
+{
+    const char *text = "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"args\": {}},\n"
+                       "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"o\", \"args\": {}},\n"
+                       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"u\"},\n"
+                       "{\"ph\": \"i\", \"name\": \"i\"}\n], \"k\": 1}";
+    scratch s;
+    scratch_make(&s, text);
+    static const char *const keep[] = { "user_annotation", NULL };
+    uint64_t marks[] = { args_of(text, "\"o\"") };
+    seen sn = { text, 0 };
+    kt_trace_edit c = edit_of(&s, text);
+    c.marks = marks, c.nmarks = 1, c.edit = add_x, c.user = &sn;
+    c.only_marked = true, c.keep_cats = keep, c.extra = arrow;
+    kt_edit_result res;
+    char err[256];
+    CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
+    char *out = fx_read_file(s.out, NULL);
+    CHECK(out != NULL);
+    if (out)
+        CHECK_STR(out, "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"o\", \"args\": {\"x\": 1}},\n"
+                       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"u\"},\n"
+                       "{\"ph\": \"i\", \"name\": \"i\"},\n{\"ph\": \"s\", \"id\": 7, \"name\": \"c\"}\n], \"k\": 1}");
+    free(out);
+    scratch_remove(&s);
+}
+
+TEST(trace_edit_refuses_the_input_and_changed_files)
+{
+    const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"args\": {}}]}";
+    scratch s;
+    scratch_make(&s, text);
+    kt_trace_edit c = edit_of(&s, text);
+    c.out_path = s.in;
+    kt_edit_result res;
+    char err[256];
+    CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_EUSAGE);
+    CHECK(strstr(err, "refusing to overwrite") != NULL);
+    char *back = fx_read_file(s.in, NULL);
+    CHECK(back && !strcmp(back, text));
+    free(back);
+    /* offsets that no longer fit the file: no '[' there, or a ']' inside a
+     * string, or past the end */
+    uint64_t bad[][2] = { { 1, 41 }, { 16, 30 }, { 16, 400 } };
+    for (size_t k = 0; k < 3; k++) {
+        c = edit_of(&s, text);
+        c.events_open = bad[k][0], c.events_end = bad[k][1];
+        CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_EINPUT);
+        CHECK(strstr(err, "damaged or changed") != NULL);
+        CHECK(access(s.out, F_OK) != 0);
+    }
+    scratch_remove(&s);
+}
