@@ -79,6 +79,17 @@ static size_t flows_of(const kt_trace *t)
     return r->idx->nflows;
 }
 
+/* A scratch directory for tiny.json with out/ beside it for the overlay
+ * (in, outdir: 300 bytes; out: 320).                                    */
+static void make_scratch(char *dir, char *in, char *outdir, char *out)
+{
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, 300, "%s/tiny.json", dir);
+    snprintf(outdir, 300, "%s/out", dir);
+    snprintf(out, 320, "%s/overlaid_tiny.json", outdir);
+    CHECK(mkdir(outdir, 0755) == 0);
+}
+
 /* Removes what a test made: the input, the overlay and their directories. */
 static void remove_scratch(const char *dir, const char *in, const char *outdir, const char *out)
 {
@@ -91,11 +102,7 @@ static void remove_scratch(const char *dir, const char *in, const char *outdir, 
 TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
 {
     char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/tiny.json", dir);
-    snprintf(outdir, sizeof outdir, "%s/out", dir);
-    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
-    CHECK(mkdir(outdir, 0755) == 0);
+    make_scratch(dir, in, outdir, out);
     write_text(in, tiny_fixed());
     kt_trace *t = fx_load_path(in, false);
     CHECK(t != NULL);
@@ -339,11 +346,7 @@ TEST(patterns_overlay_event_without_args_is_unmarkable)
 TEST(patterns_overlay_damaged_top_level)
 {
     char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320], *text = NULL;
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/tiny.json", dir);
-    snprintf(outdir, sizeof outdir, "%s/out", dir);
-    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
-    CHECK(mkdir(outdir, 0755) == 0);
+    make_scratch(dir, in, outdir, out);
     const char *fixed = tiny_fixed();
     if (asprintf(&text, "{\"nodes\": [{\"id\": 1x\": [{\"id\": 0}], %s", fixed + 1) < 0) text = NULL;
     CHECK(text != NULL);
@@ -369,11 +372,7 @@ TEST(patterns_overlay_damaged_top_level)
 TEST(patterns_overlay_without_profiler_span_keeps_names)
 {
     char dir[] = "/tmp/kt_patterns_XXXXXX", in[300], outdir[300], out[320];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(in, sizeof in, "%s/tiny.json", dir);
-    snprintf(outdir, sizeof outdir, "%s/out", dir);
-    snprintf(out, sizeof out, "%s/overlaid_tiny.json", outdir);
-    CHECK(mkdir(outdir, 0755) == 0);
+    make_scratch(dir, in, outdir, out);
     const char *text = tiny_fixed(), *span = strstr(text, ",\n{\"ph\": \"X\", \"cat\": \"Trace\"");
     char buf[8192];
     snprintf(buf, sizeof buf, "%.*s\n],\n\"traceName\": \"t\"}\n", (int)(span - text), text);
