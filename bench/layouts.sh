@@ -13,6 +13,8 @@
 # file so both see the same machine: median wall, peak RSS, CPU (user+sys).
 # Command outputs (counters' trace copy, export's database) go to a
 # temporary directory under $KINETA_BENCH_OUT (else $TMPDIR or /tmp).
+# KINETA_BENCH_COMMANDS and KINETA_BENCH_TRACES narrow the commands part
+# to some commands (names as in its table) and traces.
 set -eu
 here=$(dirname "$0")
 build=${1:-build}
@@ -88,10 +90,11 @@ loader() {
 # cp, is the copy of the file into that directory alone (what writing a
 # trace copy costs there, without kineta).  A row per command (markdown).
 commands() {
-    set -- kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw counters \
-        patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops cupti memory collectives stragglers \
-        perf report export cp
-    for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
+    # shellcheck disable=SC2086
+    set -- ${KINETA_BENCH_COMMANDS:-kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw \
+        counters patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops \
+        cupti memory collectives stragglers perf report export cp}
+    for f in ${KINETA_BENCH_TRACES:-"$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"}; do
         cat "$f" >/dev/null
         : >"$out/info"
         for c in "$@"; do : >"$out/c.$c"; done

@@ -86,15 +86,17 @@ TEST(trace_edit_marks_renames_and_keeps_other_bytes)
     const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"args\": {\"r\": \"{}\\\"]\"}},\n"
                        "{\"ph\": \"X\", \"args\": {\"r\": 1}, \"name\": \"b\\\"q\"},\n"
                        "{\"ph\": \"i\", \"name\": \"c\", \"args\": {}},\n"
-                       "{\"ph\": \"X\", \"name\": \"d\", \"args\": {\"k\": 1}}], \"k\": [1]}";
+                       "{\"ph\": \"X\", \"cat\": \"name\", \"name\": \"d\\\\\", \"args\": {\"r\": 3}},\n"
+                       "{\"ph\": \"X\", \"name\": \"e\", \"args\": {\"k\": 1}}], \"k\": [1]}";
     scratch s;
     scratch_make(&s, text);
-    uint64_t marks[] = { args_of(text, "\"a\""), args_of(text, "\"ph\": \"X\", \"args\""), args_of(text, "\"c\"") };
+    uint64_t marks[] = { args_of(text, "\"a\""), args_of(text, "\"ph\": \"X\", \"args\""), args_of(text, "\"c\""),
+                         args_of(text, "\"cat\": \"name\"") };
     seen sn;
     kt_edit_result res;
-    CHECK_INT(edit_marked(&s, text, marks, 3, &sn, &res), KT_OK);
-    CHECK_INT(res.edited, 3);
-    CHECK_INT(sn.calls, 3);
+    CHECK_INT(edit_marked(&s, text, marks, 4, &sn, &res), KT_OK);
+    CHECK_INT(res.edited, 4);
+    CHECK_INT(sn.calls, 4);
     size_t len = 0;
     char *out = fx_read_file(s.out, &len);
     CHECK(out != NULL);
@@ -102,7 +104,8 @@ TEST(trace_edit_marks_renames_and_keeps_other_bytes)
         CHECK_STR(out, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"r\": \"{}\\\"]\"}},\n"
                        "{\"ph\": \"X\", \"args\": {\"x\": 1, \"r\": 1}, \"name\": \"renamed\"},\n"
                        "{\"ph\": \"i\", \"name\": \"c\", \"args\": {\"x\": 1}},\n"
-                       "{\"ph\": \"X\", \"name\": \"d\", \"args\": {\"k\": 1}}], \"k\": [1]}");
+                       "{\"ph\": \"X\", \"cat\": \"name\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"r\": 3}},\n"
+                       "{\"ph\": \"X\", \"name\": \"e\", \"args\": {\"k\": 1}}], \"k\": [1]}");
         CHECK_INT(res.json_bytes, len);
     }
     free(out);

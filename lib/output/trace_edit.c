@@ -97,21 +97,46 @@ static const kt_span *event_at(const kt_spans *v, uint64_t off)
 }
 
 /* Where the value of a top-level key of the object o starts, or NULL. */
+/* The closing quote of the string whose text starts at s (memchr's speed:
+ * a quote is the string's end unless an odd run of backslashes precedes
+ * it), or end.                                                           */
+static const char *string_end(const char *s, const char *end)
+{
+    for (const char *q; (q = memchr(s, '"', (size_t)(end - s))) != NULL; s = q + 1) {
+        const char *b = q;
+        while (b > s && b[-1] == '\\') b--;
+        if ((q - b) % 2 == 0) return q;
+    }
+    return end;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+    return p;
+}
+
+/* Where the value of a top-level key of the object o starts, or NULL.  A
+ * string is a key when a ':' follows it ("cat": "name" has no key name). */
 static const char *top_value(const char *doc, kt_span o, const char *key)
 {
     size_t klen = strlen(key);
     int depth = 0;
-    for (size_t i = o.start; i < o.end; i++) {
-        char ch = doc[i];
-        if (ch == '{' || ch == '[') depth++;
-        else if (ch == '}' || ch == ']') depth--;
-        if (ch != '"') continue;
-        size_t s = i + 1;
-        for (i++; i < o.end && doc[i] != '"'; i++) i += doc[i] == '\\';
-        if (depth != 1 || i - s != klen || memcmp(doc + s, key, klen)) continue;
-        size_t j = i + 1;
-        while (j < o.end && (doc[j] == ' ' || doc[j] == ':' || doc[j] == '\n' || doc[j] == '\t' || doc[j] == '\r')) j++;
-        return j < o.end ? doc + j : NULL;
+    const char *end = doc + o.end;
+    for (const char *p = doc + o.start; p < end; p++) {
+        char ch = *p;
+        if (ch != '"') {
+            depth += (ch == '{' || ch == '[') - (ch == '}' || ch == ']');
+            continue;
+        }
+        const char *s = p + 1;
+        p = string_end(s, end);
+        if (depth != 1 || (size_t)(p - s) != klen || memcmp(s, key, klen)) continue;
+        const char *colon = skip_blanks(p + 1, end);
+        if (colon < end && *colon == ':') {
+            const char *v = skip_blanks(colon + 1, end);
+            return v < end ? v : NULL;
+        }
     }
     return NULL;
 }
@@ -130,9 +155,7 @@ static const char *top_string(const char *doc, kt_span o, const char *key, size_
 {
     const char *v = top_value(doc, o, key);
     if (!v || *v != '"') return NULL;
-    const char *end = v + 1, *stop = doc + o.end;
-    while (end < stop && *end != '"') end += *end == '\\' ? 2 : 1;
-    *len = (size_t)(end - v - 1);
+    *len = (size_t)(string_end(v + 1, doc + o.end) - v - 1);
     return v + 1;
 }
 
