@@ -64,6 +64,51 @@ TEST(sort_doubles_orders_like_a_comparison_sort)
     for (size_t i = 90; i < 100; i++) CHECK(many[i] != many[i]);
 }
 
+TEST(sort_i64_orders_negatives_and_extremes)
+{
+    int64_t v[300], w[300];
+    for (size_t i = 0; i < 300; i++) v[i] = w[i] = (int64_t)((i * 2654435761u) % 1000) - 500;
+    v[7] = w[7] = INT64_MIN;
+    v[8] = w[8] = INT64_MAX;
+    CHECK(kt_sort_i64(v, 300));
+    for (size_t i = 1; i < 300; i++) /* insertion sort as the reference */
+        for (size_t j = i; j > 0 && w[j - 1] > w[j]; j--) {
+            int64_t x = w[j];
+            w[j] = w[j - 1];
+            w[j - 1] = x;
+        }
+    for (size_t i = 0; i < 300; i++) CHECK_INT(v[i], w[i]);
+}
+
+/* Records by (major, minor), ties in their original order: the order of a
+ * stable comparison sort.                                                */
+typedef struct rec {
+    uint64_t major;
+    int64_t minor;
+    uint32_t pos;
+} rec;
+
+TEST(radix_sort_records_is_a_stable_two_key_sort)
+{
+    enum { N = 500 };
+    rec r[N], ref[N];
+    uint64_t major[N], minor[N];
+    for (uint32_t i = 0; i < N; i++) {
+        r[i] = (rec){ (i * 7919u) % 5 * ((uint64_t)1 << 40), (int64_t)((i * 104729u) % 9) - 4, i };
+        major[i] = r[i].major, minor[i] = kt_radix_key_i64(r[i].minor);
+        ref[i] = r[i];
+    }
+    CHECK(kt_radix_sort_records(r, sizeof *r, N, major, minor));
+    for (size_t i = 1; i < N; i++) /* insertion sort: stable */
+        for (size_t j = i; j > 0 && (ref[j - 1].major > ref[j].major ||
+                                     (ref[j - 1].major == ref[j].major && ref[j - 1].minor > ref[j].minor)); j--) {
+            rec x = ref[j];
+            ref[j] = ref[j - 1];
+            ref[j - 1] = x;
+        }
+    for (size_t i = 0; i < N; i++) CHECK(r[i].major == ref[i].major && r[i].minor == ref[i].minor && r[i].pos == ref[i].pos);
+}
+
 /* One cudaGraphLaunch → three kernels on two streams, written out of time
  * order; a cudaLaunchKernel → one kernel; a cuda_sync with stream -1.     */
 TEST(index_graph_launch_fans_out)

@@ -187,3 +187,28 @@ void kt_sort_doubles(double *v, size_t n)
     free(keys);
     if (!ok) qsort(v, n, sizeof *v, cmp_double_keys); /* no memory: in place */
 }
+
+bool kt_sort_i64(int64_t *v, size_t n)
+{
+    uint64_t *k = (uint64_t *)v; /* same size: the keys are made in place */
+    for (size_t i = 0; i < n; i++) k[i] = kt_radix_key_i64(v[i]);
+    bool ok = kt_radix_sort(k, NULL, n);
+    for (size_t i = 0; i < n; i++) v[i] = (int64_t)(k[i] ^ ((uint64_t)1 << 63));
+    return ok;
+}
+
+bool kt_radix_sort_records(void *recs, size_t size, size_t n, const uint64_t *major, uint64_t *minor)
+{
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    char *out = malloc((n ? n : 1) * size);
+    bool ok = ids && out;
+    for (size_t i = 0; ok && i < n; i++) ids[i] = (uint32_t)i;
+    ok = ok && kt_radix_sort(minor, ids, n);
+    for (size_t i = 0; ok && i < n; i++) minor[i] = major[ids[i]]; /* the minor keys are spent */
+    ok = ok && kt_radix_sort(minor, ids, n);
+    for (size_t i = 0; ok && i < n; i++) memcpy(out + i * size, (char *)recs + (size_t)ids[i] * size, size);
+    if (ok) memcpy(recs, out, n * size);
+    free(ids);
+    free(out);
+    return ok;
+}

@@ -15,6 +15,7 @@
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/np_sort.h"
 #include "analysis/common/stats.h"
+#include "model/radix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,13 +67,6 @@ static bool is_kernel_row(const kt_trace *t, const kt_rank *r, uint32_t i)
     return !strcmp(n, "Event Sync") || !strcmp(n, "Context Sync");
 }
 
-static int by_key_ts(const void *a, const void *b)
-{
-    const item *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->ts > y->ts) - (x->ts < y->ts);
-}
-
 static bool collect_kernels(const kt_trace *t, const kt_rank *r, kt_ann_rank *a)
 {
     const kt_events *e = &r->ev;
@@ -103,8 +97,14 @@ static bool collect_items(const kt_rank *r, const kt_ann_rank *a, bool cpu, ann_
         w->it[w->nit++] = (item){ thread_key(e, at), e->ts[at], e->ts[at] + (cpu ? dur : e->dur[at]),
                                   e->dur[g] > 0 ? e->dur[g] : 0, (uint32_t)k };
     }
-    qsort(w->it, w->nit, sizeof *w->it, by_key_ts);
-    return true;
+    /* by thread, then start (stable: kernels in their order where equal) */
+    uint64_t *key = malloc((w->nit ? w->nit : 1) * sizeof *key), *ts = malloc((w->nit ? w->nit : 1) * sizeof *ts);
+    bool ok = key && ts;
+    for (size_t i = 0; ok && i < w->nit; i++) key[i] = w->it[i].key, ts[i] = kt_radix_key_i64(w->it[i].ts);
+    ok = ok && kt_radix_sort_records(w->it, sizeof *w->it, w->nit, key, ts);
+    free(key);
+    free(ts);
+    return ok;
 }
 
 static bool collect_spans(const kt_trace *t, const kt_rank *r, uint8_t kind, ann_work *w)

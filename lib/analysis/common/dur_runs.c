@@ -3,19 +3,14 @@
  */
 #include "analysis/common/dur_runs.h"
 
-#include <stdlib.h>
+#include "model/radix.h"
 
-static int by_value(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
+#include <stdlib.h>
 
 bool kt_dur_runs(int64_t *d, size_t n, kt_dur_run **runs, size_t *nruns)
 {
-    if (n > 1) qsort(d, n, sizeof *d, by_value);
-    *runs = malloc((n ? n : 1) * sizeof **runs);
     *nruns = 0;
+    *runs = kt_sort_i64(d, n) ? malloc((n ? n : 1) * sizeof **runs) : NULL;
     if (!*runs) return false;
     for (size_t i = 0; i < n; i++) {
         if (*nruns && (*runs)[*nruns - 1].dur == d[i]) (*runs)[*nruns - 1].n++;

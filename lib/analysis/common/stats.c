@@ -4,14 +4,10 @@
  */
 #include "analysis/common/stats.h"
 
+#include "model/radix.h"
+
 #include <math.h>
 #include <stdlib.h>
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* numpy.quantile(method="linear") on sorted v. */
 static double quantile(const double *v, size_t n, double q)
@@ -27,7 +23,7 @@ kt_describe kt_describe_values(double *v, size_t n)
 {
     kt_describe d = { n, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
     if (n == 0) return d;
-    qsort(v, n, sizeof *v, by_value);
+    kt_sort_doubles(v, n);
     double sum = 0;
     for (size_t i = 0; i < n; i++) sum += v[i];
     d.mean = sum / (double)n;

@@ -1,5 +1,6 @@
 /* memory_events.c — see memory_events.h. */
 #include "analysis/memory/memory_events.h"
+#include "model/radix.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,32 @@ static int by_device_time(const void *a, const void *b)
     if (x->id != y->id) return x->id < y->id ? -1 : 1;
     if (x->m.ts != y->m.ts) return x->m.ts < y->m.ts ? -1 : 1;
     return (x->m.ev > y->m.ev) - (x->m.ev < y->m.ev);
+}
+
+/* One key for (type, id) in their order, when both fit in 32 bits. */
+static bool device_key(const tagged *g, uint64_t *key)
+{
+    if (g->type < INT32_MIN || g->type > INT32_MAX || g->id < INT32_MIN || g->id > INT32_MAX) return false;
+    *key = (uint64_t)((uint32_t)g->type ^ 0x80000000u) << 32 | ((uint32_t)g->id ^ 0x80000000u);
+    return true;
+}
+
+/* By device, then time, then event: a radix sort on two keys (the events
+ * are collected in event order and the sort is stable), qsort when a
+ * device number needs more than 32 bits.                                 */
+static bool sort_by_device_time(tagged *tg, size_t n)
+{
+    uint64_t *dev = malloc((n ? n : 1) * sizeof *dev), *ts = malloc((n ? n : 1) * sizeof *ts);
+    bool ok = dev && ts, fits = true;
+    for (size_t i = 0; ok && fits && i < n; i++) {
+        fits = device_key(&tg[i], &dev[i]);
+        ts[i] = kt_radix_key_i64(tg[i].m.ts);
+    }
+    if (ok && fits) ok = kt_radix_sort_records(tg, sizeof *tg, n, dev, ts);
+    else if (ok) qsort(tg, n, sizeof *tg, by_device_time);
+    free(dev);
+    free(ts);
+    return ok;
 }
 
 static void label_of(kt_mem_device *d)
@@ -79,8 +106,7 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
                             { i, e->ts[i], arg_i64(r, i, k.bytes, 0), arg_i64(r, i, k.addr, 0),
                               arg_i64(r, i, k.alloc, -1), arg_i64(r, i, k.reserved, -1) } };
     }
-    qsort(tg, n, sizeof *tg, by_device_time);
-    bool ok = split_devices(out, tg, n);
+    bool ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
     free(tg);
     if (!ok) kt_mem_rank_free(out);
     return ok ? KT_OK : KT_ENOMEM;

@@ -8,6 +8,7 @@
 #include "analysis/memory/peak_ops.h"
 #include "model/i64map.h"
 #include "model/index.h"
+#include "model/radix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +22,6 @@ typedef struct thread_op {
 static uint64_t thread_key(const kt_events *e, uint32_t i)
 {
     return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
-}
-
-static int by_key_ts(const void *a, const void *b)
-{
-    const thread_op *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-    return (x->ev > y->ev) - (x->ev < y->ev);
 }
 
 /* Innermost cpu_op of ops[0..n) (sorted) open at (key, ts), or KT_NONE. */
@@ -53,11 +46,23 @@ static thread_op *cpu_ops(const kt_rank *r, size_t *n)
     size_t k = 0;
     for (uint32_t i = 0; i < e->n; i++) k += e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X';
     thread_op *ops = malloc((k ? k : 1) * sizeof *ops);
-    if (!ops) return NULL;
+    uint64_t *key = malloc((k ? k : 1) * sizeof *key), *ts = malloc((k ? k : 1) * sizeof *ts);
+    bool ok = ops && key && ts;
     k = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X') ops[k++] = (thread_op){ thread_key(e, i), e->ts[i], i };
-    qsort(ops, k, sizeof *ops, by_key_ts);
+    for (uint32_t i = 0; ok && i < e->n; i++)
+        if (e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X') {
+            ops[k] = (thread_op){ thread_key(e, i), e->ts[i], i };
+            key[k] = ops[k].key, ts[k] = kt_radix_key_i64(e->ts[i]);
+            k++;
+        }
+    /* by thread, then time; events in file order where both are equal */
+    ok = ok && kt_radix_sort_records(ops, sizeof *ops, k, key, ts);
+    free(key);
+    free(ts);
+    if (!ok) {
+        free(ops);
+        return NULL;
+    }
     *n = k;
     return ops;
 }
