@@ -150,7 +150,7 @@ static uint32_t insert(kt_strtab *t, uint64_t h, const char *s, size_t len, size
     (*page)[id & (DIR_PAGE - 1)] = e;
     t->hashes[id] = h;
     t->slots[slot] = (uint32_t)id + 1;
-    t->count++;
+    __atomic_store_n(&t->count, id + 1, __ATOMIC_RELEASE); /* publishes the entry to lock-free readers */
     t->bytes += len + 1;
     return (uint32_t)id;
 }
@@ -181,17 +181,21 @@ uint32_t kt_strtab_find(const kt_strtab *t, const char *s, size_t len)
     return id;
 }
 
+/* Readers take no lock while parser threads intern: the count is read
+ * with acquire ordering, so an id below it has its entry in place.       */
+static size_t published(const kt_strtab *t) { return __atomic_load_n(&t->count, __ATOMIC_ACQUIRE); }
+
 const char *kt_strtab_get(const kt_strtab *t, uint32_t id)
 {
-    if (id == KT_NONE || id >= t->count) return "";
+    if (id == KT_NONE || id >= published(t)) return "";
     return entry_of(t, id)->s;
 }
 
 size_t kt_strtab_len(const kt_strtab *t, uint32_t id)
 {
-    if (id == KT_NONE || id >= t->count) return 0;
+    if (id == KT_NONE || id >= published(t)) return 0;
     return entry_of(t, id)->len;
 }
 
-size_t kt_strtab_count(const kt_strtab *t) { return t->count; }
+size_t kt_strtab_count(const kt_strtab *t) { return published(t); }
 size_t kt_strtab_bytes(const kt_strtab *t) { return t->bytes; }
