@@ -911,6 +911,7 @@ typedef struct kt_report_options {
     /* A baseline run: the page gets a diff section (kt_diff(baseline, t):
      * its first rank against the first shown rank); NULL = no diff.      */
     const kt_trace *baseline;
+    int jobs;                 /* analyses run at once; 0 = online cores    */
 } kt_report_options;
 kt_report_options kt_report_defaults(void);
 kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f);

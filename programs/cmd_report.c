@@ -68,6 +68,7 @@ static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
     const char *path = ctx->out_path ? ctx->out_path : "report.html";
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
+    s->o.jobs = ctx->jobs;
     kt_trace *base = NULL;
     kt_status st = s->baseline ? load_baseline(s->baseline, &base) : KT_OK;
     if (st != KT_OK) return st;

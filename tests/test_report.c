@@ -493,7 +493,9 @@ TEST(report_numbers_use_a_dot_under_a_comma_locale)
     char probe[16];
     snprintf(probe, sizeof probe, "%.1f", 1.5);
     CHECK_STR(probe, "1,5"); /* the locale is really in effect */
-    char *html = t ? report_text(t, NULL) : NULL;
+    kt_report_options o = kt_report_defaults();
+    o.jobs = 3; /* the analyses' threads print C numbers too */
+    char *html = t ? report_text(t, &o) : NULL;
     uselocale(old);
     freelocale(de);
     CHECK(html && strstr(html, "<td class=\"n\" data-v=\"100\">100 µs</td>"));
@@ -780,6 +782,31 @@ TEST(report_diff_section_against_baseline)
     CHECK(html && !strstr(html, "id=\"diff\""));
     free(html);
     kt_tables_free(diff);
+}
+
+/* Analyses run on several threads before the sections are drawn: the
+ * page is the same byte for byte as with one thread, diff section too.   */
+TEST(report_parallel_analyses_equal_one_thread)
+{
+    kt_trace *t = load_hand();
+    if (!t) return;
+    kt_report_options o = kt_report_defaults();
+    o.jobs = 1;
+    char *one = report_text(t, &o);
+    o.jobs = 4;
+    char *four = report_text(t, &o);
+    CHECK(one && four && !strcmp(one, four));
+    free(four);
+    o.baseline = t; /* the trace against itself: a diff section */
+    char *diff4 = report_text(t, &o);
+    o.jobs = 1;
+    char *diff1 = report_text(t, &o);
+    CHECK(diff1 && strstr(diff1, "<section id=\"diff\">") != NULL);
+    CHECK(diff1 && diff4 && !strcmp(diff1, diff4));
+    free(one);
+    free(diff1);
+    free(diff4);
+    kt_trace_free(t);
 }
 
 /* The scatter on log axes: points not > 0 on both axes are left out;

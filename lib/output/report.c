@@ -106,6 +106,7 @@ static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const k
     rp_ctx c = { .t = t, .sel = sel, .opt = &o, .h = &h };
     bool *shown = calloc(rp_nsections, sizeof *shown);
     kt_status st = shown ? collect_ranks(&c) : KT_ENOMEM;
+    if (st == KT_OK) rp_prefetch(&c, o.jobs); /* after the ranks: diff reads them */
     *nsections = 0;
     if (st == KT_OK) {
         *nsections = shown_sections(&c, shown);

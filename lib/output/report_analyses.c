@@ -9,8 +9,12 @@
  */
 #include "output/report_sections.h"
 
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef kt_status (*rp_runner)(rp_ctx *c, kt_tables **out);
 
@@ -173,14 +177,64 @@ static const char *const analysis_names[RP_NANALYSES] = {
     [RP_PERF] = "perf", [RP_DIFF] = "diff", [RP_DIFF_BY_OP] = "diff --by op",
 };
 
+static void run_analysis(rp_ctx *c, rp_analysis a)
+{
+    c->ran[a] = true;
+    c->status[a] = runners[a](c, &c->tables[a]);
+    if (c->status[a] != KT_OK) c->tables[a] = NULL;
+}
+
 const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)
 {
-    if (!c->ran[a]) {
-        c->ran[a] = true;
-        c->status[a] = runners[a](c, &c->tables[a]);
-        if (c->status[a] != KT_OK) c->tables[a] = NULL;
-    }
+    if (!c->ran[a]) run_analysis(c, a);
     return c->tables[a];
+}
+
+/* The costliest first, so the last to finish is a short one. */
+static const rp_analysis prefetch_order[] = {
+    RP_PERF, RP_MEMORY, RP_CRITICAL_PATH, RP_QUEUE, RP_MINE, RP_LAUNCH, RP_DIFF, RP_DIFF_BY_OP,
+    RP_STRAGGLERS, RP_COLLECTIVES, RP_BREAKDOWN, RP_CATEGORIES, RP_GAPS, RP_IDLE, RP_OVERLAP,
+    RP_OVERLAP_BY_STEP, RP_TEMPORAL, RP_TEMPORAL_BY_STEP, RP_MEMCPY_BW,
+};
+
+typedef struct prefetch {
+    rp_ctx *c;
+    atomic_size_t next;
+} prefetch;
+
+/* Each analysis's slots are written by the one thread that claimed it;
+ * those already run (info, before the threads start) are skipped.
+ * Numbers are formatted as C numbers on every thread, as on the caller's
+ * (write_report_c_locale).                                               */
+static void *prefetch_worker(void *arg)
+{
+    prefetch *p = arg;
+    locale_t c_num = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t old = c_num ? uselocale(c_num) : (locale_t)0;
+    const size_t n = sizeof prefetch_order / sizeof *prefetch_order;
+    for (size_t k; (k = atomic_fetch_add(&p->next, 1)) < n;) {
+        rp_analysis a = prefetch_order[k];
+        if (p->c->ran[a] || ((a == RP_DIFF || a == RP_DIFF_BY_OP) && !p->c->opt->baseline)) continue;
+        run_analysis(p->c, a);
+    }
+    if (c_num) {
+        uselocale(old);
+        freelocale(c_num);
+    }
+    return NULL;
+}
+
+void rp_prefetch(rp_ctx *c, int jobs)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nthreads = jobs > 0 ? (size_t)jobs : cores > 0 ? (size_t)cores : 1, started = 0;
+    if (nthreads > 8) nthreads = 8;
+    prefetch p = { .c = c };
+    atomic_init(&p.next, 0);
+    pthread_t th[8];
+    while (started + 1 < nthreads && pthread_create(&th[started], NULL, prefetch_worker, &p) == 0) started++;
+    prefetch_worker(&p); /* this thread too; without threads, it alone */
+    for (size_t i = 0; i < started; i++) pthread_join(th[i], NULL);
 }
 
 const kt_table *rp_table(rp_ctx *c, rp_analysis a, const char *name)

@@ -54,6 +54,10 @@ typedef struct rp_ctx {
     char *label_text;         /* their text */
 } rp_ctx;
 
+/* Run every analysis the page may use, `jobs` at a time (0: one per
+ * online core), before the sections ask for them: they only read the
+ * trace, and most of a report's time is theirs.                          */
+void rp_prefetch(rp_ctx *c, int jobs);
 /* The analysis's tables (run on first use), or NULL when it failed. */
 const kt_tables *rp_tables(rp_ctx *c, rp_analysis a);
 /* One table of it, or NULL. */
