@@ -129,6 +129,10 @@ typedef struct map_ctx {
     double *kd_dur;
     struct by_dur_item *kd_items;
     size_t kd_cap;
+    struct category_memo {    /* kt_tl_op_category by (op name, kernel)   */
+        uint32_t name, kernel;
+        const char *category; /* NULL: slot empty                        */
+    } categories[256];
 } map_ctx;
 
 static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
@@ -168,8 +172,9 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
 }
 
 /* TraceLens's kernel_details[0]: its GPUEventAnalyser leaves an op's event
- * list sorted by duration (stably), so the first is the shortest.        */
-static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
+ * list sorted by duration (stably), so the first is the shortest.  Its
+ * name id, or KT_NONE.                                                    */
+static uint32_t first_kernel(const map_ctx *c, const kt_op_rec *o, bool direct_only)
 {
     uint32_t best = KT_NONE;
     for (uint32_t j = 0; j < o->nk; j++) {
@@ -177,8 +182,20 @@ static const char *first_kernel(const map_ctx *c, const kt_op_rec *o, bool direc
         if ((!direct_only || c->m->kdirect[o->kfirst + j]) && (best == KT_NONE || c->r->ev.dur[k] < c->r->ev.dur[best]))
             best = k;
     }
-    uint32_t name = best == KT_NONE ? KT_NONE : c->r->ev.name[best];
-    return name == KT_NONE ? NULL : kt_strtab_get(c->t->strs, name);
+    return best == KT_NONE ? KT_NONE : c->r->ev.name[best];
+}
+
+/* The op's TraceLens category: a function of its name and first kernel,
+ * remembered per pair (string comparisons against every op list were a
+ * seventh of kineta perf on top of the load).                             */
+static const char *op_category(map_ctx *c, const op_view *v, bool direct_only)
+{
+    uint32_t name = c->r->ev.name[v->o->ev], kernel = first_kernel(c, v->o, direct_only);
+    struct category_memo *m = &c->categories[(name * 31u + kernel) & 255];
+    if (m->category && m->name == name && m->kernel == kernel) return m->category;
+    const char *kname = kernel == KT_NONE ? NULL : kt_strtab_get(c->t->strs, kernel);
+    *m = (struct category_memo){ name, kernel, kt_tl_op_category(v->name, kname) };
+    return m->category;
 }
 
 typedef struct by_dur_item {
@@ -287,7 +304,7 @@ static bool take_tuples(kt_pgroup *g, const op_view *v)
 static bool add_launcher(map_ctx *c, const op_view *v)
 {
     const kt_op_rec *o = v->o;
-    const char *cat = kt_tl_op_category(v->name, first_kernel(c, o, true));
+    const char *cat = op_category(c, v, true);
     bool created;
     kt_pgroup *g = group_for(c, &c->p->launchers, (const char *[]){ v->name, cat }, 2, v, &created);
     if (!g || (created && !set_category(g, cat))) return false;
@@ -425,7 +442,7 @@ static bool add_unified(map_ctx *c, const op_view *v)
         g->family = o->family;
         g->modelled = v->modelled;
         g->eval = v->eval;
-        if (!set_category(g, kt_tl_op_category(v->name, first_kernel(c, o, launcher_only))) || !take_tuples(g, v))
+        if (!set_category(g, op_category(c, v, launcher_only)) || !take_tuples(g, v))
             return false;
         meta_fill(c->t, c->r, &c->meta, o->ev, g);
     }
