@@ -14,19 +14,28 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One cpu_op (args given) launching one kernel of dur_us at kernel_ts_us. */
-static void op_events(char *out, size_t cap, int id, const char *op, const char *args, double ts_us,
-                      double kernel_dur_us)
+/* One cpu_op (args given) launching one kernel named kernel (NULL:
+ * kernel_<id>) of dur_us at kernel_ts_us.                                */
+static void op_kernel_events(char *out, size_t cap, int id, const char *op, const char *args, double ts_us,
+                             double kernel_dur_us, const char *kernel)
 {
+    char kname[32];
+    snprintf(kname, sizeof kname, "kernel_%d", id);
     snprintf(out, cap,
              "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"pid\": 1, \"tid\": 1, \"ts\": %.3f, "
              "\"dur\": 50, \"args\": {\"External id\": %d%s%s}},\n"
              "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
              "\"ts\": %.3f, \"dur\": 5, \"args\": {\"correlation\": %d, \"External id\": %d}},\n"
-             "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kernel_%d\", \"pid\": 0, \"tid\": 7, \"ts\": %.3f, "
+             "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, \"ts\": %.3f, "
              "\"dur\": %.3f, \"args\": {\"correlation\": %d, \"stream\": 7, \"device\": 0}}",
-             op, ts_us, id, args[0] ? ", " : "", args, ts_us + 10, 100 + id, id, id, ts_us + 20, kernel_dur_us,
-             100 + id);
+             op, ts_us, id, args[0] ? ", " : "", args, ts_us + 10, 100 + id, id, kernel ? kernel : kname, ts_us + 20,
+             kernel_dur_us, 100 + id);
+}
+
+static void op_events(char *out, size_t cap, int id, const char *op, const char *args, double ts_us,
+                      double kernel_dur_us)
+{
+    op_kernel_events(out, cap, id, op, args, ts_us, kernel_dur_us, NULL);
 }
 
 static const char *const gemm_args =
@@ -218,6 +227,32 @@ TEST(perf_without_shapes)
         long warn = fx_row(n, "level", "warning", -1);
         CHECK(warn >= 0 && strstr(kt_table_str(n, (size_t)warn, 1), "record_shapes=True") != NULL);
         CHECK_NEAR(fx_num(o, 0, "total_direct_kernel_time_sum"), 10, 1e-9);
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}
+
+/* An op's category depends on its first kernel when its name is in no
+ * list: the same op name launching an ATen elementwise kernel and an ATen
+ * reduce kernel has both categories in its ops_summary row (kineta
+ * remembers categories per name and kernel, not per name).               */
+TEST(perf_category_by_name_and_first_kernel)
+{
+    char a[2048], b[2048], c[2048], all[6400], path[64];
+    op_kernel_events(a, sizeof a, 1, "aten::index", "", 1000, 10, "void at::native::elementwise_kernel<128, 2>()");
+    op_kernel_events(b, sizeof b, 2, "aten::index", "", 2000, 20, "void at::native::reduce_kernel<512, 1>()");
+    op_kernel_events(c, sizeof c, 3, "aten::index", "", 3000, 30, "void at::native::elementwise_kernel<128, 2>()");
+    snprintf(all, sizeof all, "%s,\n%s,\n%s", a, b, c);
+    kt_trace *t = load_events("NVIDIA H100 80GB HBM3", all, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 1);
+    const kt_table *o = fx_table(ts, "ops_summary");
+    if (o) {
+        CHECK_INT(kt_table_nrows(o), 1);
+        CHECK_STR(kt_table_str(o, 0, (size_t)kt_table_col_index(o, "Categories")), "['elementwise', 'reduce']");
+        CHECK_NEAR(fx_num(o, 0, "total_direct_kernel_time_sum"), 60, 1e-9);
+        CHECK_NEAR(fx_num(o, 0, "Count"), 3, 1e-9);
     }
     kt_tables_free(ts);
     kt_trace_free(t);
