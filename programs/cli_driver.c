@@ -18,7 +18,7 @@ static const cli_option common_options[] = {
     { "rank", "R", "only rank R" },
     { "ranks", "LIST", "only these ranks, e.g. 0,2-5" },
     { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0)" },
-    { "jobs", "N", "loader threads (default: number of cores)" },
+    { "jobs", "N", "loader threads, and the report's analyses at once (default: number of cores)" },
     { "hta-compat", NULL, "reproduce HTA: load semantics (ns rounding, last-step filtering), JSON keys" },
     { "cache", NULL, "[=DIR] keep each parsed file's model in DIR (default $XDG_CACHE_HOME/kineta, else "
                      "~/.cache/kineta) and map it on later runs instead of parsing" },
