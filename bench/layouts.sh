@@ -3,7 +3,7 @@
 # (issue 16): the synthesizer's (Kineto's multi-line layout), a real trace
 # tiled in compact one-event-per-line layout (Python's json.dumps), and the
 # same re-indented with indent=2 (TraceLens's test traces).
-#   usage: bench/layouts.sh [BUILD_DIR] [loader|commands]...
+#   usage: bench/layouts.sh [BUILD_DIR] [loader|commands|instructions]...
 # The traces (~1 GiB each, plus gzip copies) are made once:
 #   $KINETA_BENCH_DIR/synth-1g.json      kineta-synth --size 1G --streams 3 --ns
 #   $KINETA_LAYOUT_DIR/real-1g.json      bench/tile_trace.py from
@@ -80,6 +80,26 @@ loader() {
     done
 }
 
+# The kineta arguments of a command of the tables below on file $2;
+# outputs go to $out.
+command_args() {
+    case $1 in
+    counters) echo "counters -o $out $2" ;;
+    patterns) echo "patterns --no-overlay $2" ;;
+    patterns-overlay) echo "patterns -o $out $2" ;;
+    critical-path) echo "critical-path --no-overlay $2" ;;
+    critical-path-overlay) echo "critical-path -o $out $2" ;;
+    patterns--mine) echo "patterns --mine $2" ;;
+    diff) echo "diff $2 $2" ;;
+    report) echo "report -o $out/r.html $2" ;;
+    export) echo "export --sqlite $out/x.db $2" ;;
+    *) echo "$1 $2" ;;
+    esac
+}
+all_commands="kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw \
+    counters patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops \
+    cupti memory collectives stragglers perf report export"
+
 # Each command's CPU and wall beside `kineta info` (the load alone) on the
 # same file, interleaved; on top = command - info, and on top / info.  On a
 # shared machine the wall times include waiting for a core: CPU seconds
@@ -91,9 +111,7 @@ loader() {
 # trace copy costs there, without kineta).  A row per command (markdown).
 commands() {
     # shellcheck disable=SC2086
-    set -- ${KINETA_BENCH_COMMANDS:-kernels breakdown categories temporal idle overlap gaps launch queue memcpy-bw \
-        counters patterns patterns-overlay patterns--mine critical-path critical-path-overlay diff annotations ops \
-        cupti memory collectives stragglers perf report export cp}
+    set -- ${KINETA_BENCH_COMMANDS:-$all_commands cp}
     for f in ${KINETA_BENCH_TRACES:-"$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"}; do
         cat "$f" >/dev/null
         : >"$out/info"
@@ -102,18 +120,7 @@ commands() {
         while [ "$i" -lt "$runs" ]; do
             sample "$build/kineta" info "$f" >>"$out/info"
             for c in "$@"; do
-                case $c in
-                counters) args="counters -o $out $f" ;;
-                patterns) args="patterns --no-overlay $f" ;;
-                patterns-overlay) args="patterns -o $out $f" ;;
-                critical-path) args="critical-path --no-overlay $f" ;;
-                critical-path-overlay) args="critical-path -o $out $f" ;;
-                patterns--mine) args="patterns --mine $f" ;;
-                diff) args="diff $f $f" ;;
-                report) args="report -o $out/r.html $f" ;;
-                export) args="export --sqlite $out/x.db $f" ;;
-                *) args="$c $f" ;;
-                esac
+                args=$(command_args "$c" "$f")
                 # shellcheck disable=SC2086
                 if [ "$c" = cp ]; then sample cp "$f" "$out/copy.json" >>"$out/c.$c"
                 else sample "$build/kineta" $args >>"$out/c.$c"; fi
@@ -131,6 +138,50 @@ commands() {
             echo "$c $w $k $u $kc" | awk '{ printf "| %s | %.2f | %+.2f | %.2f | %+.2f | %.2fx |\n", $1, $2, $2 - $3, $4, $4 - $5, ($4 - $5) / $5 }'
         done
     done
+}
+
+# Instructions (callgrind, --jobs 1: the same count on every run, whatever
+# else the machine does) of each command beside `kineta info` on one copy
+# of each layout: the synthesizer's at 64 MiB and df_index_resolver once,
+# compact and indent=2.  Instructions in the kernel (page faults, the
+# copies the trace writers make) are not counted: those rows need the
+# timed table.  diff is counted on top of its two loads.  A row per
+# command (markdown).
+instructions() {
+    one=$synth_dir/synth-64m.json
+    [ -f "$one" ] || "$build/kineta-synth" --size 64M --streams 3 --ns -o "$one" >/dev/null
+    [ -f "$dir/real-1copy.json" ] || python3 "$here/tile_trace.py" "$src" "$dir/real-1copy.json" 1 >/dev/null
+    [ -f "$dir/real-1copy-indent2.json" ] ||
+        python3 "$here/tile_trace.py" "$src" "$dir/real-1copy-indent2.json" 1 --indent 2 >/dev/null
+    # shellcheck disable=SC2086
+    set -- ${KINETA_BENCH_COMMANDS:-$all_commands}
+    for f in "$one" "$dir/real-1copy.json" "$dir/real-1copy-indent2.json"; do
+        load=$(instr info "$f")
+        printf '\n%s: info %.1f M instructions (%.2f per JSON byte)\n\n' "$(basename "$f")" \
+            "$(echo "$load" | awk '{ print $1 / 1e6 }')" "$(echo "$load $(wc -c <"$f")" | awk '{ print $1 / $2 }')"
+        printf '| command | M instructions | on top, M | on top / load |\n|---|---|---|---|\n'
+        for c in "$@"; do
+            # shellcheck disable=SC2046
+            n=$(instr $(command_args "$c" "$f"))
+            rm -rf "$out"/*.json "$out"/*.db "$out"/*.html
+            loads=1
+            [ "$c" = diff ] && loads=2 # it loads the file twice
+            echo "$c $n $load $loads" | awk '{ printf "| %s | %.1f | %+.1f | %.2fx |\n", $1, $2 / 1e6, ($2 - $4 * $3) / 1e6, ($2 - $4 * $3) / $3 }'
+        done
+    done
+}
+
+# Instructions of one kineta run (its arguments), one thread.
+instr() {
+    cmd=$1
+    shift
+    if ! valgrind --tool=callgrind --callgrind-out-file=/dev/null "$build/kineta" "$cmd" --jobs 1 "$@" \
+        >/dev/null 2>"$out/err"; then
+        echo "bench/layouts.sh: failed: kineta $*" >&2
+        cat "$out/err" >&2
+        exit 1
+    fi
+    awk '/Collected :/ { print $NF }' "$out/err"
 }
 
 for p in $parts; do "$p"; echo; done
