@@ -24,19 +24,30 @@ static uint32_t tl_parent(const kt_rank *r, uint32_t ev)
     return p;
 }
 
+/* Whether a kernel name says NCCL, remembered per name id: kernels of a
+ * few names alternate, and a strstr over each long name was a twentieth
+ * of kineta perf on top of the load.                                     */
+#define NCCL_MEMO 256
 typedef struct nccl_memo {
-    uint32_t name;
-    bool nccl;
+    uint32_t name[NCCL_MEMO]; /* KT_NONE: slot empty */
+    bool nccl[NCCL_MEMO];
 } nccl_memo;
+
+static void nccl_memo_init(nccl_memo *m)
+{
+    for (size_t i = 0; i < NCCL_MEMO; i++) m->name[i] = KT_NONE;
+}
 
 static bool is_nccl(const kt_trace *t, const kt_rank *r, uint32_t ev, nccl_memo *m)
 {
     uint32_t name = r->ev.name[ev];
-    if (name != m->name) {
-        m->name = name;
-        m->nccl = name != KT_NONE && strstr(kt_strtab_get(t->strs, name), "nccl");
+    if (name == KT_NONE) return false;
+    size_t slot = name & (NCCL_MEMO - 1);
+    if (m->name[slot] != name) {
+        m->name[slot] = name;
+        m->nccl[slot] = strstr(kt_strtab_get(t->strs, name), "nccl") != NULL;
     }
-    return m->nccl;
+    return m->nccl[slot];
 }
 
 /* The op whose own GPU event gpu_ev is (launched by call rt), or KT_NONE:
@@ -113,7 +124,8 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
  * fill == false counts, fill == true writes.                             */
 static void walk_events(const kt_trace *t, const kt_rank *r, const uint32_t *slot, kt_op_map *m, bool fill)
 {
-    nccl_memo nm = { KT_NONE, false };
+    nccl_memo nm;
+    nccl_memo_init(&nm);
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         if (!kt_kind_is_gpu(r->ev.kind[ev])) continue;
         uint32_t rt = kt_gpu_launcher(r, ev);
@@ -136,7 +148,8 @@ static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)
 {
     uint8_t *role = calloc(r->ev.n ? r->ev.n : 1, 1);
     if (!role) return NULL;
-    nccl_memo nm = { KT_NONE, false };
+    nccl_memo nm;
+    nccl_memo_init(&nm);
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         family[ev] = -1;
         uint8_t k = r->ev.kind[ev];
