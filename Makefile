@@ -97,6 +97,14 @@ check-leaks:
 	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 	  --error-exitcode=1 build-valgrind/kineta-tests $(T)
 
+# The CLI under ThreadSanitizer (in build-tsan/), run on the threaded paths
+# (tests/tsan_check.sh): parallel loading of several ranks, the report's
+# analyses side by side.  Fails on any data race.
+.PHONY: tsan
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" build-tsan/kineta build-tsan/kineta-synth
+	tests/tsan_check.sh build-tsan
+
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs
 # every command exactly as the CLI does (programs/cli_embed.c).  The shared
