@@ -205,6 +205,28 @@ TEST(perf_device_spec_rejects_bad_files)
     unlink(path);
 }
 
+/* Shapes are read only from args that can hold them (kineta skips the
+ * parse when no key can be a shape list): keys written with JSON escapes
+ * are still found.                                                      */
+TEST(perf_shapes_under_escaped_keys)
+{
+    static const char *const escaped =
+        "\"\\u0049nput Dims\": [[1024], [1024, 1024], [1024, 1024], [], []], "
+        "\"\\u0049nput type\": [\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\", \"Scalar\", \"Scalar\"], "
+        "\"\\u0049nput Strides\": [[1], [1024, 1], [1, 1024], [], []], "
+        "\"Concrete \\u0049nputs\": [\"\", \"\", \"\", \"1\", \"1\"]";
+    char a[2048], path[64];
+    op_events(a, sizeof a, 1, "aten::addmm", escaped, 1000, 10);
+    kt_trace *t = load_events("NVIDIA H100 80GB HBM3", a, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *g = fx_table(ts, "GEMM");
+    if (g) CHECK_NEAR(fx_num(g, 0, "gflops"), 2.148532224, 1e-12);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}
+
 /* No record_shapes: timing columns only, has_perf_model False, the op
  * listed, one note saying how to record shapes.                          */
 TEST(perf_without_shapes)

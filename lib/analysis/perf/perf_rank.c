@@ -152,6 +152,16 @@ static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
     return true;
 }
 
+/* Whether args text may hold the shape lists: each of their keys has
+ * "Input" in it ("Input Dims", "Input type", "Input Strides", "Concrete
+ * Inputs"); a backslash could spell it escaped.  Ops recorded without
+ * shapes then skip the parse: it was a fourth of kineta perf on top of
+ * the load on traces without record_shapes.                              */
+static bool may_have_shapes(const char *text, size_t len)
+{
+    return memmem(text, len, "Input", 5) || memchr(text, '\\', len);
+}
+
 static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
 {
     const kt_rank *r = c->r;
@@ -163,7 +173,7 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
     const char *text = NULL;
     size_t len = 0;
     if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
-          kt_op_args_parse(&c->args, text, len))) {
+          may_have_shapes(text, len) && kt_op_args_parse(&c->args, text, len))) {
         kt_op_args_clear(&c->args);
         len = 0;
     }
