@@ -295,26 +295,53 @@ void kt_ann_rank_free(kt_ann_rank *a)
     memset(a, 0, sizeof *a);
 }
 
+/* HTA's short kernel names, made once per name id: a row per kernel
+ * shortened its name each time (two thirds of `kineta annotations` on top
+ * of the load).  Direct-mapped; a slot's text is its own copy.           */
+#define SHORT_SLOTS 256
+typedef struct short_names {
+    uint32_t id[SHORT_SLOTS];  /* KT_NONE: empty */
+    char *text[SHORT_SLOTS];
+} short_names;
+
+static const char *short_name(const kt_trace *t, short_names *m, uint32_t id)
+{
+    if (id == KT_NONE) return "";
+    size_t slot = id & (SHORT_SLOTS - 1);
+    if (m->id[slot] == id) return m->text[slot];
+    const char *name = kt_strtab_get(t->strs, id);
+    size_t len = strlen(name) + 1;
+    char *buf = malloc(len);
+    const char *s = buf ? kt_shorten_name(name, buf, len) : NULL;
+    char *copy = s ? strdup(s) : NULL;
+    free(buf);
+    if (!copy) return name; /* no memory: the full name, as before */
+    free(m->text[slot]);
+    m->id[slot] = id;
+    m->text[slot] = copy;
+    return copy;
+}
+
 void kt_ann_kernels_rows(const kt_trace *t, const kt_rank *r, const kt_ann_rank *a, bool full_names,
                          kt_table *tb)
 {
     const kt_events *e = &r->ev;
+    short_names m;
+    for (size_t i = 0; i < SHORT_SLOTS; i++) m.id[i] = KT_NONE, m.text[i] = NULL;
     for (size_t k = 0; k < a->nkernels; k++) {
         uint32_t i = a->kernels[k], lab = a->label[k];
         const char *name = e->name[i] == KT_NONE ? "" : kt_strtab_get(t->strs, e->name[i]);
-        size_t len = strlen(name) + 1;
-        char *buf = full_names ? NULL : malloc(len);
         kt_table_add_row(tb);
         kt_table_set_float(tb, 0, (double)(e->ts[i] - t->min_ts) / 1e3);
         kt_table_set_float(tb, 1, (double)e->dur[i] / 1e3);
         kt_table_set_int(tb, 2, e->stream[i]);
         kt_table_set_int(tb, 3, kt_event_corr(r, i));
-        kt_table_set_str(tb, 4, full_names || !buf ? name : kt_shorten_name(name, buf, len));
-        free(buf);
+        kt_table_set_str(tb, 4, full_names ? name : short_name(t, &m, e->name[i]));
         kt_table_set_str(tb, 5, lab == KT_NONE ? "" : kt_strtab_get(t->strs, e->name[lab]));
         kt_table_set_int(tb, 6, r->rank);
         if (!t->hta_compat) kt_table_set_str(tb, 7, a->cpu_source ? "cpu" : "gpu");
     }
+    for (size_t i = 0; i < SHORT_SLOTS; i++) free(m.text[i]);
 }
 
 void kt_ann_summary_rows(const kt_trace *t, int rank, const kt_ann_rank *a, kt_table *tb)
