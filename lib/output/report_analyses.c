@@ -1,7 +1,9 @@
 /*
- * report_analyses.c — the analyses behind the report, each run at most
- * once per report and only when a section asks for it, plus the cell
- * helpers the section builders read their tables with.
+ * report_analyses.c — the analyses behind the report, each run once per
+ * report: all of them side by side on worker threads before the first
+ * section is drawn (rp_prefetch; they only read the trace), or on first
+ * use by a section; plus the cell helpers the section builders read their
+ * tables with.
  *
  * Every runner calls the public kt_<analysis>() with the report's rank
  * selection and the options the CLI uses by default, so the page shows
