@@ -80,6 +80,14 @@ typedef struct out_buf {
     char b[1 << 16];
 } out_buf;
 
+/* Only f and n: the 64 KiB are written before they are read (an
+ * initializer would clear them on every call of print_json_string).      */
+static void ob_start(out_buf *o, FILE *f)
+{
+    o->f = f;
+    o->n = 0;
+}
+
 static void ob_flush(out_buf *o)
 {
     if (o->n) fwrite(o->b, 1, o->n, o->f);
@@ -127,7 +135,8 @@ static void ob_json_string(out_buf *o, const char *s)
 
 void print_json_string(const char *s, FILE *f)
 {
-    out_buf o = { .f = f };
+    out_buf o;
+    ob_start(&o, f);
     ob_json_string(&o, s);
     ob_flush(&o);
 }
@@ -156,7 +165,8 @@ static void ob_cell(out_buf *o, const kt_table *t, size_t row, size_t col, int d
 
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)
 {
-    out_buf o = { .f = f };
+    out_buf o;
+    ob_start(&o, f);
     ob_cell(&o, t, row, col, unit_decimals(column_unit(t, col)), json);
     ob_flush(&o);
 }
@@ -171,7 +181,7 @@ void print_table_csv(const kt_table *t, FILE *f)
         free(o);
         return;
     }
-    o->f = f, o->n = 0;
+    ob_start(o, f);
     for (size_t c = 0; c < nc; c++) {
         if (c) ob_putc(o, ',');
         ob_puts(o, kt_table_col_name(t, c));
@@ -201,7 +211,7 @@ void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f)
         fputs("null", f);
         return;
     }
-    o->f = f, o->n = 0;
+    ob_start(o, f);
     for (size_t c = 0; c < nc; c++) column_json_key(t, c, hta_names, keys[c], sizeof keys[c]);
     ob_putc(o, '[');
     for (size_t r = 0; r < kt_table_nrows(t); r++) {
