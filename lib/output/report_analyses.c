@@ -199,14 +199,16 @@ static const rp_analysis prefetch_order[] = {
     RP_OVERLAP_BY_STEP, RP_TEMPORAL, RP_TEMPORAL_BY_STEP, RP_MEMCPY_BW,
 };
 
+#define PREFETCH_THREADS_MAX 8
+
 typedef struct prefetch {
     rp_ctx *c;
     atomic_size_t next;
 } prefetch;
 
-/* Each analysis's slots are written by the one thread that claimed it;
- * those already run (info, before the threads start) are skipped.
- * Numbers are formatted as C numbers on every thread, as on the caller's
+/* Each analysis's slots are written by the one thread that claimed it
+ * (info, which gave the ranks, is not in the list).  Numbers are
+ * formatted as C numbers on every thread, as on the caller's
  * (write_report_c_locale).                                               */
 static void *prefetch_worker(void *arg)
 {
@@ -216,7 +218,7 @@ static void *prefetch_worker(void *arg)
     const size_t n = sizeof prefetch_order / sizeof *prefetch_order;
     for (size_t k; (k = atomic_fetch_add(&p->next, 1)) < n;) {
         rp_analysis a = prefetch_order[k];
-        if (p->c->ran[a] || ((a == RP_DIFF || a == RP_DIFF_BY_OP) && !p->c->opt->baseline)) continue;
+        if ((a == RP_DIFF || a == RP_DIFF_BY_OP) && !p->c->opt->baseline) continue;
         run_analysis(p->c, a);
     }
     if (c_num) {
@@ -230,10 +232,10 @@ void rp_prefetch(rp_ctx *c, int jobs)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nthreads = jobs > 0 ? (size_t)jobs : cores > 0 ? (size_t)cores : 1, started = 0;
-    if (nthreads > 8) nthreads = 8;
+    if (nthreads > PREFETCH_THREADS_MAX) nthreads = PREFETCH_THREADS_MAX;
     prefetch p = { .c = c };
     atomic_init(&p.next, 0);
-    pthread_t th[8];
+    pthread_t th[PREFETCH_THREADS_MAX];
     while (started + 1 < nthreads && pthread_create(&th[started], NULL, prefetch_worker, &p) == 0) started++;
     prefetch_worker(&p); /* this thread too; without threads, it alone */
     for (size_t i = 0; i < started; i++) pthread_join(th[i], NULL);
