@@ -121,11 +121,21 @@ static kt_status hta_queue_lengths(gpu_ctx *c)
 }
 
 /* ---- launches per GPU queue -------------------------------------------- */
-static int cmp_launch(const void *a, const void *b)
+/* A stream's launches by (call ts, call): radix, not qsort (its comparator
+ * calls were 3% of critical-path on a real trace).                       */
+static bool sort_launches(stream_launches *sl)
 {
-    const launch *x = a, *y = b;
-    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-    return x->call < y->call ? -1 : x->call > y->call;
+    uint64_t *major = malloc((sl->n ? sl->n : 1) * sizeof *major);
+    uint64_t *minor = malloc((sl->n ? sl->n : 1) * sizeof *minor);
+    bool ok = major && minor;
+    for (size_t k = 0; ok && k < sl->n; k++) {
+        major[k] = kt_radix_key_i64(sl->l[k].ts);
+        minor[k] = sl->l[k].call;
+    }
+    ok = ok && kt_radix_sort_records(sl->l, sizeof *sl->l, sl->n, major, minor);
+    free(major);
+    free(minor);
+    return ok;
 }
 
 static kt_status build_stream_launches(gpu_ctx *c)
@@ -144,7 +154,7 @@ static kt_status build_stream_launches(gpu_ctx *c)
             if (c->cfg->hta && cp_hta_pointed_gpu(c->r, call) != st->ev[k]) continue;
             sl->l[sl->n++] = (launch){ c->r->ev.ts[call], call, st->ev[k] };
         }
-        qsort(sl->l, sl->n, sizeof *sl->l, cmp_launch);
+        if (!sort_launches(sl)) return KT_ENOMEM;
     }
     return KT_OK;
 }

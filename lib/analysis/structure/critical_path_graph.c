@@ -20,12 +20,18 @@ const char *cp_type_name(cp_edge_type t)
     return t < CP__NTYPES ? names[t] : "";
 }
 
-bool cp_is_blocking_call(const char *name)
+void cp_blocking_calls_init(cp_blocking_calls *b, const kt_strtab *strs)
 {
-    static const char *const calls[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery",
-                                         "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync" };
-    for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-        if (!strcmp(name, calls[i])) return true;
+    static const char *const calls[CP_NBLOCKING] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
+                                                     "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy",
+                                                     "cudaMemcpyAsync" };
+    for (size_t i = 0; i < CP_NBLOCKING; i++) b->id[i] = kt_strtab_find(strs, calls[i], strlen(calls[i]));
+}
+
+bool cp_is_blocking_call(const cp_blocking_calls *b, uint32_t name)
+{
+    for (size_t i = 0; i < CP_NBLOCKING; i++)
+        if (name == b->id[i] && name != KT_NONE) return true;
     return false;
 }
 
@@ -67,6 +73,8 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint8
     uint32_t *evs = malloc((nev ? nev : 1) * sizeof *evs);
     bool ok = ids && keys && evs && alloc_nodes(g, 2 * nev, e->n);
     size_t k = 0;
+    cp_blocking_calls blocking;
+    cp_blocking_calls_init(&blocking, strs);
     for (uint32_t i = 0; ok && i < e->n; i++) {
         g->start_of[i] = g->end_of[i] = KT_NONE;
         if (!keep[i] || !is_node_event(e, i)) continue;
@@ -81,8 +89,7 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint8
         g->ts[n] = e->ts[ev] + (start ? 0 : e->dur[ev]);
         g->ev[n] = ev;
         g->flags[n] = start ? CP_NODE_START : 0;
-        if (e->name[ev] != KT_NONE && cp_is_blocking_call(kt_strtab_get(strs, e->name[ev])))
-            g->flags[n] |= CP_NODE_BLOCKING;
+        if (cp_is_blocking_call(&blocking, e->name[ev])) g->flags[n] |= CP_NODE_BLOCKING;
         if (start) g->start_of[ev] = (uint32_t)n;
         else g->end_of[ev] = (uint32_t)n;
     }

@@ -92,8 +92,14 @@ kt_status cp_merge_duplicate_edges(cp_graph *g);
 /* The GPU event HTA's index_correlation of a launch call points at: of a
  * call that launched several (graph launches), the last one written (A2.6). */
 uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call);
-/* True for the calls HTA zeroes the weight of (they wait, not work). */
-bool cp_is_blocking_call(const char *name);
+/* The calls HTA zeroes the weight of (they wait, not work), by name id:
+ * compared as ids, not strings, once per graph node.                     */
+#define CP_NBLOCKING 6
+typedef struct cp_blocking_calls {
+    uint32_t id[CP_NBLOCKING]; /* KT_NONE: not in this trace */
+} cp_blocking_calls;
+void cp_blocking_calls_init(cp_blocking_calls *b, const kt_strtab *strs);
+bool cp_is_blocking_call(const cp_blocking_calls *b, uint32_t name);
 /* A model event that is a GPU row of HTA's frame (a GPU event or a cuda_sync
  * event carrying a stream).                                                 */
 static inline bool cp_is_stream_event(const kt_events *e, uint32_t i)

@@ -9,6 +9,7 @@
  */
 #include "analysis/structure/patterns_overlay.h"
 #include "model/radix.h"
+#include "output/number_text.h"
 #include "output/trace_edit.h"
 
 #include <inttypes.h>
@@ -103,11 +104,12 @@ static bool patterns_text(overlay *o, uint64_t off)
     put_str(&o->args, "\"Patterns\": {");
     for (bool first = true; o->next < o->nmarks && o->marks[o->next].off == off; o->next++, first = false) {
         uint32_t k = o->marks[o->next].top;
-        char count[32];
-        snprintf(count, sizeof count, ": %" PRId64, o->s->p[o->top[k]].count);
+        char count[KT_NUMBER_TEXT_MAX];
+        size_t n = kt_int_text(count, o->s->p[o->top[k]].count);
         if (!first) put_str(&o->args, ", ");
         put(&o->args, o->label_json[k].p, o->label_json[k].n);
-        put_str(&o->args, count);
+        put_str(&o->args, ": ");
+        put(&o->args, count, n);
     }
     put_str(&o->args, "}");
     return true;
@@ -131,9 +133,8 @@ static void edit_event(void *user, uint64_t off, kt_event_edit *e)
         o->res->marked++;
     } else if ((id = rename_id(o, off)) != KT_NONE) {
         o->name.n = 0;
-        char num[16];
-        snprintf(num, sizeof num, "%" PRIu32, id);
-        put_str(&o->name, num);
+        char num[KT_NUMBER_TEXT_MAX];
+        put(&o->name, num, kt_int_text(num, id)); /* snprintf cost 2% of the command */
         e->name = o->name.p;
         e->name_len = o->name.n;
         o->res->renamed++;
