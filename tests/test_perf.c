@@ -290,8 +290,8 @@ TEST(perf_bad_shapes)
         "\"Input Dims\": [[-4, 8], [8, 2]], \"Input type\": [\"float\", \"float\"]",       /* negative */
         "\"Input Dims\": [[4, 8], [5, 8, 2]], \"Input type\": [\"float\", \"float\"]",     /* ranks differ */
         "\"Input Dims\": [[4, 8], [9, 2]], \"Input type\": [\"float\", \"float\"]",        /* K differs */
-        "\"Input Dims\": [[1099511627776, 1099511627776], [1099511627776, 1099511627776]], "
-        "\"Input type\": [\"float\", \"float\"]",                                          /* 2^40 each */
+        ("\"Input Dims\": [[1099511627776, 1099511627776], [1099511627776, 1099511627776]], "
+         "\"Input type\": [\"float\", \"float\"]"),                                        /* 2^40 each */
         "\"Input Dims\": [[9223372036854775807, 2], [2, 2]], \"Input type\": [\"float\", \"float\"]",
         "\"Input Dims\": [[4, 8], [8, 2]], \"Input type\": [\"c10::Weird\", \"float\"]",   /* unknown dtype */
         "\"Input Dims\": [[[4], [8]], [8, 2]], \"Input type\": [\"float\", \"float\"]",    /* nested */

@@ -107,14 +107,20 @@ typedef struct walker {
     bool close_in_string; /* the ']' at close is inside a string        */
 } walker;
 
-static bool push_span(kt_spans *v, size_t start, size_t end)
+static __attribute__((noinline)) bool grow_spans(kt_spans *v)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 4096;
-        kt_span *grown = realloc(v->s, cap * sizeof *grown);
-        if (!grown) return false;
-        v->s = grown, v->cap = cap;
-    }
+    size_t cap = v->cap ? 2 * v->cap : 4096;
+    kt_span *grown = realloc(v->s, cap * sizeof *grown);
+    if (!grown) return false;
+    v->s = grown, v->cap = cap;
+    return true;
+}
+
+/* Inline but for the rare growth: a call per event made the block loops
+ * rebuild their vector constants after it.                               */
+static inline __attribute__((always_inline)) bool push_span(kt_spans *v, size_t start, size_t end)
+{
+    if (v->n == v->cap && !grow_spans(v)) return false;
     v->s[v->n++] = (kt_span){ start, end };
     return true;
 }
@@ -170,24 +176,37 @@ static size_t walk_portable(walker *w, const char *text, size_t len, size_t at)
 #include <immintrin.h>
 #define HAVE_AVX2_WALK 1
 
-__attribute__((target("avx2,pclmul"))) static inline uint64_t eq_mask_avx2(__m256i lo, __m256i hi, char want)
+#define AVX2_TARGET __attribute__((target("avx2,pclmul")))
+
+AVX2_TARGET static inline uint64_t eq_mask_avx2(__m256i lo, __m256i hi, __m256i want)
 {
-    __m256i c = _mm256_set1_epi8(want);
-    uint64_t l = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, c));
-    uint64_t h = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, c));
+    uint64_t l = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, want));
+    uint64_t h = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, want));
     return l | h << 32;
 }
 
-__attribute__((target("avx2,pclmul"))) static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at)
+/* A constant the compiler must keep in a register: left to itself, gcc
+ * rebuilt all five in every block (10 of ~100 instructions a block).   */
+#define PINNED(v) __asm__("" : "+x"(v))
+
+AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at)
 {
-    const __m256i lower = _mm256_set1_epi8(0x20); /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
-    const __m128i ones = _mm_set1_epi8((char)0xff);
+    __m256i lower = _mm256_set1_epi8(0x20); /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+    __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
+    __m256i open = _mm256_set1_epi8('{'), close = _mm256_set1_epi8('}');
+    __m128i ones = _mm_set1_epi8((char)0xff);
+    PINNED(lower);
+    PINNED(quote);
+    PINNED(backslash);
+    PINNED(open);
+    PINNED(close);
+    PINNED(ones);
     for (; at + 64 <= len && at <= w->close && !w->broken; at += 64) {
         const char *p = text + at;
         __m256i lo = _mm256_loadu_si256((const __m256i *)p), hi = _mm256_loadu_si256((const __m256i *)(p + 32));
         __m256i llo = _mm256_or_si256(lo, lower), lhi = _mm256_or_si256(hi, lower);
-        block_masks m = { eq_mask_avx2(lo, hi, '"'), eq_mask_avx2(lo, hi, '\\'), eq_mask_avx2(llo, lhi, '{'),
-                          eq_mask_avx2(llo, lhi, '}') };
+        block_masks m = { eq_mask_avx2(lo, hi, quote), eq_mask_avx2(lo, hi, backslash),
+                          eq_mask_avx2(llo, lhi, open), eq_mask_avx2(llo, lhi, close) };
         uint64_t quotes = string_quotes(w, m);
         /* prefix XOR: a carry-less multiply by all ones */
         uint64_t inside = (uint64_t)_mm_cvtsi128_si64(

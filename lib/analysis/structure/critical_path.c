@@ -354,6 +354,12 @@ static void add_file_row(kt_table *tb, const cp_partial *p)
 static void reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 {
     add_summary(tb->summary, p);
+    /* a row per path step: room made once per rank, not by doubling (its
+     * copies were 1% of the command); half again more, so that many ranks
+     * still grow the tables geometrically                                */
+    size_t have = kt_table_nrows(tb->breakdown), rows = have + p->nsteps;
+    kt_table_reserve(tb->breakdown, have ? rows + rows / 2 : rows);
+    kt_table_reserve(tb->edges, have ? rows + rows / 2 : rows);
     for (size_t k = 0; k < p->nsteps; k++) {
         add_breakdown_row(tb, t, p, &p->steps[k]);
         add_edge_row(tb->edges, t, p, &p->steps[k]);
