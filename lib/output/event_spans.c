@@ -186,7 +186,7 @@ AVX2_TARGET static inline uint64_t eq_mask_avx2(__m256i lo, __m256i hi, __m256i 
 }
 
 /* A constant the compiler must keep in a register: left to itself, gcc
- * rebuilt all five in every block (10 of ~100 instructions a block).   */
+ * rebuilt all six in every block (10 of ~100 instructions a block).   */
 #define PINNED(v) __asm__("" : "+x"(v))
 
 AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at)
@@ -236,7 +236,7 @@ bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len,
     walker w = { .close = close, .out = out, .depth = 1 };
     size_t at = open + 1;
 #ifdef HAVE_AVX2_WALK
-    if (simd == KT_SPANS_AVX2) at = walk_avx2(&w, text, len, at);
+    if (simd == KT_SPANS_AVX2 && kt_spans_simd_available(simd)) at = walk_avx2(&w, text, len, at);
 #endif
     at = walk_portable(&w, text, len, at);
     if (at <= close && !w.broken) { /* the last bytes, padded: text may end there */

@@ -31,8 +31,9 @@ typedef struct kt_spans {
  * Other values in the array (numbers, strings) are not objects: skipped. */
 bool kt_find_event_spans(const char *text, size_t len, size_t open, size_t close, kt_spans *out);
 
-/* The block loops (kt_find_event_spans takes the fastest this CPU has);
- * tests run each against the same reference.                            */
+/* The block loops (kt_find_event_spans takes the fastest this CPU has;
+ * one the CPU lacks falls back to the portable one); tests run each
+ * against the same reference.                                            */
 typedef enum { KT_SPANS_PORTABLE, KT_SPANS_AVX2 } kt_spans_simd;
 bool kt_spans_simd_available(kt_spans_simd simd);
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
