@@ -287,6 +287,63 @@ TEST(load_fast_path_equals_member_loop_across_layouts)
     kt_trace_free(t);
 }
 
+/* The same events in Kineto's member order and with their members sorted
+ * as json.dump(sort_keys=True) writes them (args first, before ph and cat:
+ * read after the event, through the category's key layout; 16-digit µs
+ * timestamps read by the member loop; the args keep their order, which the
+ * model keeps): the models agree, and the values are the ones written.    */
+static const char kineto_order[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1669783687389324, "
+    "\"dur\": 5, \"args\": {\"queued\": 0, \"device\": 0, \"stream\": 7, \"correlation\": 73689, "
+    "\"registers per thread\": 32, \"grid\": [2, 1, 1], \"block\": [128, 1, 1], \"blocks per SM\": 0.025, "
+    "\"External id\": 3073}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 1669783687389400.5, "
+    "\"dur\": 6, \"args\": {\"queued\": 0, \"device\": 0, \"stream\": 7, \"correlation\": 73696, "
+    "\"registers per thread\": 32, \"grid\": [4, 1, 1], \"block\": [128, 1, 1], \"blocks per SM\": 0.05, "
+    "\"External id\": 3074}},\n"
+    "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 2, "
+    "\"ts\": 1669783687389401, \"args\": {\"Addr\": 139926520725504, \"Bytes\": 512, \"Total Allocated\": 4096}},\n"
+    "{\"ph\": \"s\", \"id\": 73689, \"pid\": 1, \"tid\": 2, \"ts\": 1669783687389292, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+    "{\"ph\": \"f\", \"id\": 73689, \"pid\": 0, \"tid\": 7, \"ts\": 1669783687389324, \"cat\": \"ac2g\", "
+    "\"name\": \"ac2g\", \"bp\": \"e\"}\n"
+    "]}\n";
+static const char sorted_keys[] =
+    "{\"traceEvents\": [\n"
+    "{\"args\": {\"queued\": 0, \"device\": 0, \"stream\": 7, \"correlation\": 73689, "
+    "\"registers per thread\": 32, \"grid\": [2, 1, 1], \"block\": [128, 1, 1], \"blocks per SM\": 0.025, "
+    "\"External id\": 3073}, "
+    "\"cat\": \"kernel\", \"dur\": 5, \"name\": \"k\", \"ph\": \"X\", \"pid\": 0, \"tid\": 7, \"ts\": 1669783687389324},\n"
+    "{\"args\": {\"queued\": 0, \"device\": 0, \"stream\": 7, \"correlation\": 73696, "
+    "\"registers per thread\": 32, \"grid\": [4, 1, 1], \"block\": [128, 1, 1], \"blocks per SM\": 0.05, "
+    "\"External id\": 3074}, "
+    "\"cat\": \"kernel\", \"dur\": 6, \"name\": \"k\", \"ph\": \"X\", \"pid\": 0, \"tid\": 7, \"ts\": 1669783687389400.5},\n"
+    "{\"args\": {\"Addr\": 139926520725504, \"Bytes\": 512, \"Total Allocated\": 4096}, \"cat\": \"cpu_instant_event\", "
+    "\"name\": \"[memory]\", \"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": 2, \"ts\": 1669783687389401},\n"
+    "{\"cat\": \"ac2g\", \"id\": 73689, \"name\": \"ac2g\", \"ph\": \"s\", \"pid\": 1, \"tid\": 2, \"ts\": 1669783687389292},\n"
+    "{\"bp\": \"e\", \"cat\": \"ac2g\", \"id\": 73689, \"name\": \"ac2g\", \"ph\": \"f\", \"pid\": 0, \"tid\": 7, "
+    "\"ts\": 1669783687389324}\n"
+    "]}\n";
+
+TEST(load_sorted_keys_equal_kineto_order)
+{
+    kt_trace *k = load_text("kineto.json", kineto_order, sizeof kineto_order - 1);
+    kt_trace *s = load_text("sorted.json", sorted_keys, sizeof sorted_keys - 1);
+    if (k && s) kt_check_same_model(k, s, false);
+    const kt_rank *r = s ? s->ranks[0] : NULL;
+    CHECK(r != NULL && r->ev.n == 5);
+    if (r && r->ev.n == 5) {
+        CHECK_INT(r->ev.ts[0], 1669783687389324000);
+        CHECK_INT(r->ev.ts[1], 1669783687389400500);
+        CHECK_INT(kt_event_corr(r, 1), 73696);  /* the second kernel's args through the layout */
+        CHECK_INT(kt_event_ext_id(r, 1), 3074);
+        CHECK_INT(r->ev.stream[1], 7);
+        CHECK_INT(kt_event_corr(r, 4), 73689);  /* the flow's id */
+    }
+    kt_trace_free(k);
+    kt_trace_free(s);
+}
+
 /* A whole (possibly gzip) file, inflated. */
 static char *read_inflated(const char *path, size_t *len)
 {

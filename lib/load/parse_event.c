@@ -808,8 +808,10 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     }
     set_args_range(p, &e->args);
     const char *vend, *err;
-    if (!e->pushed &&
-        parse_args(p, args_mode_of(kind), NULL, e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
+    /* args written before ph or cat (sorted keys) are read now, through the
+     * category's key layout as if in place                                */
+    if (!e->pushed && parse_args(p, args_mode_of(kind), e->kind.slot >= 0 ? &p->layouts[e->kind.slot] : NULL,
+                                 e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
         kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
                       "invalid JSON inside args at byte %lld (the event's later args were not read)",
                       (long long)kt_offset_of(p, err));

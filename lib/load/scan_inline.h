@@ -376,11 +376,12 @@ static inline const char *kt_us_to_ns(const char *s, const char *end, int64_t *n
                                       bool *overflow)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
-    if (end - s >= 24) { /* the usual "1700008032422.732": whole 8-byte steps */
+    if (end - s >= 26) { /* the usual "1700008032422.732": whole 8-byte steps */
         uint64_t v, frac = 0;
         unsigned n = kt_digits16(s, &v), nd = 0;
         const char *p = s + n;
-        if (n > 0 && n < 16) {
+        /* up to 16 digits: absolute µs since 1970 ("1669783687389324") have 16 */
+        if (n > 0 && (n < 16 || v < (uint64_t)INT64_MAX / 1000)) {
             if (*p == '.') nd = kt_digits8(p + 1, &frac);
             const char *f = *p == '.' ? p + 1 + nd : p;
             if ((*p != '.' || (nd > 0 && nd <= 3)) && !kt_is_digit(*f) && *f != 'e' && *f != 'E') {
