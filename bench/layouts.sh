@@ -153,6 +153,13 @@ instructions() {
     [ -f "$dir/real-1copy.json" ] || python3 "$here/tile_trace.py" "$src" "$dir/real-1copy.json" 1 >/dev/null
     [ -f "$dir/real-1copy-indent2.json" ] ||
         python3 "$here/tile_trace.py" "$src" "$dir/real-1copy-indent2.json" 1 --indent 2 >/dev/null
+    # the loader alone on the same events with their members sorted
+    # (json.dumps(sort_keys=True), jq -S: "args" before "ph" and "cat")
+    sorted=$dir/real-1copy-sortkeys.json
+    [ -f "$sorted" ] || python3 "$here/tile_trace.py" "$src" "$sorted" 1 --sort-keys >/dev/null
+    load=$(instr info "$sorted")
+    printf '\n%s: info %.1f M instructions (%.2f per JSON byte)\n' "$(basename "$sorted")" \
+        "$(echo "$load" | awk '{ print $1 / 1e6 }')" "$(echo "$load $(wc -c <"$sorted")" | awk '{ print $1 / $2 }')"
     # shellcheck disable=SC2086
     set -- ${KINETA_BENCH_COMMANDS:-$all_commands}
     for f in "$one" "$dir/real-1copy.json" "$dir/real-1copy-indent2.json"; do

@@ -7,7 +7,10 @@ tools) and traces re-indented by Python (json.dump(indent=2)).  This tiles
 a real trace's events to the size asked for, in either layout, so the
 loader and the analyses can be timed on each:
 
-  bench/tile_trace.py SRC.json[.gz] OUT.json SIZE_MB [--indent N]
+  bench/tile_trace.py SRC.json[.gz] OUT.json SIZE_MB [--indent N] [--sort-keys]
+
+--sort-keys writes each event's members in sorted order, as
+json.dumps(sort_keys=True) and `jq -S` do ("args" first, before "ph").
 
 Copy k of the events is shifted in time by k times the source's span (plus
 a gap), and its correlation, External id and flow ids are offset by k times
@@ -89,15 +92,15 @@ def shifted(ev, k, dt, did, dstep):
     return ev
 
 
-def event_text(ev, indent):
+def event_text(ev, indent, sort_keys):
     if indent is None:
-        return json.dumps(ev)
+        return json.dumps(ev, sort_keys=sort_keys)
     pad = " " * (2 * indent)
-    text = json.dumps(ev, indent=indent)
+    text = json.dumps(ev, indent=indent, sort_keys=sort_keys)
     return pad + text.replace("\n", "\n" + pad)
 
 
-def write_tiled(trace, out, size, indent):
+def write_tiled(trace, out, size, indent, sort_keys):
     events = trace["traceEvents"]
     meta = [ev for ev in events if ev.get("ph") == "M"]
     body = [ev for ev in events if ev.get("ph") != "M"]
@@ -114,12 +117,12 @@ def write_tiled(trace, out, size, indent):
         written = f.tell()
         first = True
         for ev in meta:
-            f.write(("" if first else sep) + event_text(ev, indent))
+            f.write(("" if first else sep) + event_text(ev, indent, sort_keys))
             first = False
         k = 0
         while written < size:
             for ev in body:
-                text = event_text(shifted(ev, k, dt, did, dstep), indent)
+                text = event_text(shifted(ev, k, dt, did, dstep), indent, sort_keys)
                 f.write(("" if first else sep) + text)
                 first = False
                 written += len(text) + 2
@@ -137,9 +140,10 @@ def main():
     ap.add_argument("out")
     ap.add_argument("size_mb", type=float)
     ap.add_argument("--indent", type=int, default=None)
+    ap.add_argument("--sort-keys", action="store_true")
     a = ap.parse_args()
     copies = write_tiled(read_trace(a.src), a.out, int(a.size_mb * 1e6),
-                         a.indent)
+                         a.indent, a.sort_keys)
     print("%s: %d copies" % (a.out, copies))
 
 
