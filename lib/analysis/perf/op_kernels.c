@@ -8,7 +8,7 @@
  * way (counted first, then filled, so the lists are one array).
  */
 #include "analysis/perf/op_kernels.h"
-
+#include "analysis/common/name_match.h"
 #include "model/index.h"
 
 #include <stdlib.h>
@@ -24,40 +24,17 @@ static uint32_t tl_parent(const kt_rank *r, uint32_t ev)
     return p;
 }
 
-/* Whether a kernel name says NCCL, remembered per name id: kernels of a
- * few names alternate, and a strstr over each long name was a twentieth
- * of kineta perf on top of the load.                                     */
-#define NCCL_MEMO 256
-typedef struct nccl_memo {
-    uint32_t name[NCCL_MEMO]; /* KT_NONE: slot empty */
-    bool nccl[NCCL_MEMO];
-} nccl_memo;
-
-static void nccl_memo_init(nccl_memo *m)
-{
-    for (size_t i = 0; i < NCCL_MEMO; i++) m->name[i] = KT_NONE;
-}
-
-static bool is_nccl(const kt_trace *t, const kt_rank *r, uint32_t ev, nccl_memo *m)
-{
-    uint32_t name = r->ev.name[ev];
-    if (name == KT_NONE) return false;
-    size_t slot = name & (NCCL_MEMO - 1);
-    if (m->name[slot] != name) {
-        m->name[slot] = name;
-        m->nccl[slot] = strstr(kt_strtab_get(t->strs, name), "nccl") != NULL;
-    }
-    return m->nccl[slot];
-}
-
 /* The op whose own GPU event gpu_ev is (launched by call rt), or KT_NONE:
- * the cpu_op right above the call, else the call itself.                 */
-static uint32_t direct_launcher(const kt_trace *t, const kt_rank *r, uint32_t rt, uint32_t gpu_ev, nccl_memo *m)
+ * the cpu_op right above the call, else the call itself.  nccl: kernel
+ * names with "nccl" in them (a strstr per kernel was a twentieth of kineta
+ * perf on top of the load).                                               */
+static uint32_t direct_launcher(const kt_rank *r, uint32_t rt, uint32_t gpu_ev, kt_name_match *nccl)
 {
     uint32_t p = tl_parent(r, rt);
-    if (p != KT_NONE && r->ev.kind[p] == KT_K_CPU_OP) return is_nccl(t, r, gpu_ev, m) ? KT_NONE : p;
+    bool is_nccl = kt_name_contains(nccl, r->ev.name[gpu_ev]);
+    if (p != KT_NONE && r->ev.kind[p] == KT_K_CPU_OP) return is_nccl ? KT_NONE : p;
     const uint32_t *evs;
-    if (kt_launched_events(r, rt, &evs) == 1 && is_nccl(t, r, gpu_ev, m)) return KT_NONE;
+    if (is_nccl && kt_launched_events(r, rt, &evs) == 1) return KT_NONE;
     return rt;
 }
 
@@ -124,13 +101,13 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
  * fill == false counts, fill == true writes.                             */
 static void walk_events(const kt_trace *t, const kt_rank *r, const uint32_t *slot, kt_op_map *m, bool fill)
 {
-    nccl_memo nm;
-    nccl_memo_init(&nm);
+    kt_name_match nccl;
+    kt_name_match_init(&nccl, t->strs, "nccl");
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         if (!kt_kind_is_gpu(r->ev.kind[ev])) continue;
         uint32_t rt = kt_gpu_launcher(r, ev);
         if (rt == KT_NONE) continue;
-        uint32_t own = direct_launcher(t, r, rt, ev, &nm);
+        uint32_t own = direct_launcher(r, rt, ev, &nccl);
         for (uint32_t a = rt; a != KT_NONE; a = r->idx->parent[a]) {
             if (slot[a] == KT_NONE) continue;
             kt_op_rec *o = &m->ops[slot[a]];
@@ -141,6 +118,7 @@ static void walk_events(const kt_trace *t, const kt_rank *r, const uint32_t *slo
             o->nk++;
         }
     }
+    kt_name_match_free(&nccl);
 }
 
 static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
@@ -148,8 +126,8 @@ static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)
 {
     uint8_t *role = calloc(r->ev.n ? r->ev.n : 1, 1);
     if (!role) return NULL;
-    nccl_memo nm;
-    nccl_memo_init(&nm);
+    kt_name_match nccl;
+    kt_name_match_init(&nccl, t->strs, "nccl");
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         family[ev] = -1;
         uint8_t k = r->ev.kind[ev];
@@ -162,9 +140,10 @@ static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)
         }
         if (!kt_kind_is_gpu(k)) continue;
         uint32_t rt = kt_gpu_launcher(r, ev);
-        uint32_t own = rt == KT_NONE ? KT_NONE : direct_launcher(t, r, rt, ev, &nm);
+        uint32_t own = rt == KT_NONE ? KT_NONE : direct_launcher(r, rt, ev, &nccl);
         if (own != KT_NONE) role[own] |= KT_OPK_LAUNCHER;
     }
+    kt_name_match_free(&nccl);
     return role;
 }
 

@@ -9,21 +9,10 @@
  * annotation (no ProfilerStep) is analysed whole instead of refused.
  */
 #include "analysis/structure/critical_path_graph.h"
+#include "analysis/common/name_match.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Whether a name contains the annotation, remembered per name id (a
- * strstr per event was 6% of the analysis): 0 not yet known, 1 no,
- * 2 yes; NULL memo (no memory) asks strstr every time.                  */
-static bool name_contains(const kt_strtab *strs, uint8_t *memo, uint32_t name, const char *sub)
-{
-    if (name == KT_NONE) return false;
-    if (memo && memo[name]) return memo[name] == 2;
-    bool yes = strstr(kt_strtab_get(strs, name), sub) != NULL;
-    if (memo) memo[name] = yes ? 2 : 1;
-    return yes;
-}
 
 static bool is_cpu_side(const kt_events *e, uint32_t i)
 {
@@ -46,12 +35,13 @@ static uint32_t *annotation_rows(const kt_rank *r, const kt_strtab *strs, const 
     uint32_t *rows = malloc((e->n ? e->n : 1) * sizeof *rows);
     *n = 0;
     if (!rows) return NULL;
-    uint8_t *memo = calloc(kt_strtab_count(strs) + 1, 1);
+    kt_name_match named; /* a strstr per event was 6% of the analysis */
+    kt_name_match_init(&named, strs, cfg->annotation);
     for (uint32_t i = 0; i < e->n; i++) {
-        if (e->ph[i] != 'X' || !name_contains(strs, memo, e->name[i], cfg->annotation)) continue;
+        if (e->ph[i] != 'X' || !kt_name_contains(&named, e->name[i])) continue;
         if (cfg->hta ? e->cat[i] != KT_NONE : is_cpu_side(e, i)) rows[(*n)++] = i;
     }
-    free(memo);
+    kt_name_match_free(&named);
     if (!cfg->hta) qsort_r(rows, *n, sizeof *rows, cmp_by_ts, (void *)e);
     return rows;
 }

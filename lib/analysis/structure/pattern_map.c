@@ -2,6 +2,7 @@
  * pattern_map.c — see pattern_map.h.
  */
 #include "analysis/structure/pattern_map.h"
+#include "analysis/common/name_match.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,20 +10,15 @@
 /* ---- which names match: decided once per distinct name ----------------- */
 
 typedef struct name_matcher {
-    const kt_strtab *strs;
     const kt_op_query *q;
-    uint8_t *memo; /* 0 unknown, 1 match, 2 no match; by strtab id */
-    size_t n;
+    kt_name_match sub; /* the substring query's answers */
 } name_matcher;
 
 static bool matches(name_matcher *m, uint32_t name)
 {
     if (name == KT_NONE) return false;
     if (!m->q->substr) return name == m->q->exact;
-    if (name < m->n && m->memo[name]) return m->memo[name] == 1;
-    bool yes = strstr(kt_strtab_get(m->strs, name), m->q->substr) != NULL;
-    if (name < m->n) m->memo[name] = yes ? 1 : 2;
-    return yes;
+    return kt_name_contains(&m->sub, name);
 }
 
 /* ---- picking ops ---------------------------------------------------------- */
@@ -188,19 +184,19 @@ kt_status kt_patterns_map(const kt_trace *t, const kt_op_tree *tr, const kt_op_q
 {
     size_t most = 1; /* GPU events under any node: the gather buffers' size */
     for (size_t k = 0; k < tr->n; k++) most = tr->nkernels[k] > most ? tr->nkernels[k] : most;
-    name_matcher m = { .strs = t->strs, .q = q, .n = kt_strtab_count(t->strs) };
-    m.memo = calloc(m.n ? m.n : 1, 1);
+    name_matcher m = { .q = q };
+    bool memo = kt_name_match_init(&m.sub, t->strs, q->substr);
     uint32_t *roots = malloc((tr->n ? tr->n : 1) * sizeof *roots);
     gather g = { .stack = malloc((tr->n ? tr->n : 1) * sizeof *g.stack),
                  .gpu = malloc(most * sizeof *g.gpu), .seq = malloc((most + 1) * sizeof *g.seq) };
     kt_status st = KT_ENOMEM;
-    if (m.memo && roots && g.stack && g.gpu && g.seq) {
+    if (memo && roots && g.stack && g.gpu && g.seq) {
         size_t n = tr->compat ? roots_compat(tr, &m, min_len, roots) : roots_outermost(tr, &m, min_len, roots);
         for (size_t i = 0; i < n; i++) add_root(tr, roots[i], &g, s);
         *nroots = (int64_t)n;
         st = s->failed ? KT_ENOMEM : KT_OK;
     }
-    free(m.memo);
+    kt_name_match_free(&m.sub);
     free(roots);
     free(g.stack);
     free(g.gpu);

@@ -1,0 +1,35 @@
+/*
+ * name_match.h — whether a name contains a substring, decided once per
+ * distinct name.
+ *
+ * Analyses ask it of every event (the annotation that selects the critical
+ * path's window, the op a pattern query names, NCCL kernels in the perf
+ * model): millions of events but a few thousand names, and a strstr over
+ * long kernel names per event cost 5-10% of those analyses.  The answer is
+ * remembered per string-table id.
+ */
+#ifndef KT_NAME_MATCH_H
+#define KT_NAME_MATCH_H
+
+#include "model/model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kt_name_match {
+    const kt_strtab *strs;
+    const char *sub;
+    uint8_t *memo; /* by name id: 0 not yet known, 1 contains, 2 does not */
+    size_t n;      /* ids the memo covers (0: no memo)                    */
+} kt_name_match;
+
+/* For names of strs containing sub (which must outlive m).  False when the
+ * memo could not be allocated: kt_name_contains then answers by strstr
+ * each time.                                                              */
+bool kt_name_match_init(kt_name_match *m, const kt_strtab *strs, const char *sub);
+/* False for KT_NONE. */
+bool kt_name_contains(kt_name_match *m, uint32_t name);
+void kt_name_match_free(kt_name_match *m);
+
+#endif
