@@ -12,7 +12,7 @@
  */
 #include "analysis/attribute/annotation_breakdown.h"
 #include "analysis/attribute/annotation_kernels.h"
-#include "analysis/common/kernel_type.h"
+#include "analysis/common/kernel_names.h"
 #include "analysis/common/np_sort.h"
 #include "analysis/common/stats.h"
 #include "model/radix.h"
@@ -310,11 +310,7 @@ static const char *short_name(const kt_trace *t, short_names *m, uint32_t id)
     size_t slot = id & (SHORT_SLOTS - 1);
     if (m->id[slot] == id) return m->text[slot];
     const char *name = kt_strtab_get(t->strs, id);
-    size_t len = strlen(name) + 1;
-    char *buf = malloc(len);
-    const char *s = buf ? kt_shorten_name(name, buf, len) : NULL;
-    char *copy = s ? strdup(s) : NULL;
-    free(buf);
+    char *copy = kt_hta_short_name(name);
     if (!copy) return name; /* no memory: the full name, as before */
     free(m->text[slot]);
     m->id[slot] = id;
