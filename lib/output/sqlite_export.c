@@ -7,11 +7,16 @@
  * typed row (names and categories through a strings table, so the file
  * stays small), the launch and flow links the model resolved, steps,
  * counter values, and the kernels/temporal/idle tables as the CLI prints
- * them.  One transaction, prepared statements, no journal: the file is
- * written once, and a failed export leaves no half-valid database behind
- * (it is removed).  Schema and example queries: docs/sqlite.md.
+ * them.  The three large tables (events, launches, flows) and their
+ * indexes are laid out page by page in key order (sqlite_btree.c: a
+ * tenth of what SQLite's inserts cost); libsqlite3 then opens that file
+ * and adds the small tables and the views in one transaction.  A failed
+ * export leaves no half-valid database behind (it is removed).  Schema
+ * and example queries: docs/sqlite.md.
  */
 #include "model/index.h"
+#include "model/radix.h"
+#include "output/sqlite_btree.h"
 #include "output/sqlite_write.h"
 
 #include <stdio.h>
@@ -20,32 +25,29 @@
 #include <unistd.h>
 
 /* Every event has one integer key, rank * 2^32 + its position in the file:
- * the table's rowid, so rows go in as appends in key order and every link
- * (launches, flows, steps, counters) is a rowid lookup — no index over
- * millions of (rank, id) pairs to build.                                  */
+ * the table's rowid, so rows go in in key order and every link (launches,
+ * flows, steps, counters) is a rowid lookup.                              */
 #define EVENT_KEY(rank, id) ((int64_t)(rank) * ((int64_t)1 << 32) + (int64_t)(id))
+
+static const char *const events_sql =
+    "CREATE TABLE events(key INTEGER PRIMARY KEY, rank INTEGER NOT NULL, id INTEGER NOT NULL, ts_ns INTEGER,"
+    " dur_ns INTEGER, ph TEXT, kind TEXT, name_id INTEGER REFERENCES strings(id),"
+    " cat_id INTEGER REFERENCES strings(id), pid INTEGER, tid INTEGER, stream INTEGER, correlation INTEGER,"
+    " external_id INTEGER)";
+static const char *const launches_sql =
+    "CREATE TABLE launches(rank INTEGER NOT NULL, call_key INTEGER NOT NULL, gpu_key INTEGER NOT NULL)";
+static const char *const flows_sql =
+    "CREATE TABLE flows(rank INTEGER NOT NULL, start_key INTEGER NOT NULL, end_key INTEGER NOT NULL)";
 
 static const char *const schema_sql =
     "CREATE TABLE ranks(rank INTEGER PRIMARY KEY, file TEXT, world_size INTEGER, events INTEGER);"
     "CREATE TABLE strings(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE events(key INTEGER PRIMARY KEY, rank INTEGER NOT NULL, id INTEGER NOT NULL, ts_ns INTEGER,"
-    " dur_ns INTEGER, ph TEXT, kind TEXT, name_id INTEGER REFERENCES strings(id),"
-    " cat_id INTEGER REFERENCES strings(id), pid INTEGER, tid INTEGER, stream INTEGER, correlation INTEGER,"
-    " external_id INTEGER);"
-    "CREATE TABLE launches(rank INTEGER NOT NULL, call_key INTEGER NOT NULL, gpu_key INTEGER NOT NULL);"
-    "CREATE TABLE flows(rank INTEGER NOT NULL, start_key INTEGER NOT NULL, end_key INTEGER NOT NULL);"
     "CREATE TABLE steps(rank INTEGER NOT NULL, side TEXT NOT NULL, step INTEGER, event_key INTEGER,"
     " ts_ns INTEGER, dur_ns INTEGER);"
     "CREATE TABLE counters(rank INTEGER NOT NULL, event_key INTEGER NOT NULL, ts_ns INTEGER,"
     " name TEXT, arg TEXT, value REAL);";
 
-/* Created after the rows are in: building an index once is far cheaper than
- * keeping it up to date row by row.                                        */
-static const char *const index_sql =
-    "CREATE INDEX events_correlation ON events(rank, correlation);"
-    "CREATE INDEX launches_gpu ON launches(gpu_key);"
-    "CREATE INDEX launches_call ON launches(call_key);"
-    "CREATE INDEX flows_end ON flows(end_key);"
+static const char *const views_sql =
     "CREATE VIEW gpu_events AS SELECT e.*, s.value AS name FROM events e JOIN strings s ON s.id = e.name_id"
     " WHERE e.kind IN ('kernel', 'memcpy', 'memset');"
     "CREATE VIEW kernels_with_launch AS SELECT k.rank, k.key AS kernel_key, kn.value AS kernel, k.ts_ns,"
@@ -57,9 +59,10 @@ static const char *const index_sql =
     " AVG(dur_ns) AS avg_ns FROM gpu_events WHERE kind = 'kernel' GROUP BY rank, name;";
 
 typedef struct export_run {
-    sqlw *w;
     const kt_trace *t;
-    kt_table *summary; /* "export": table, rows */
+    const kt_rank **ranks; /* the selected ranks, by rank number */
+    size_t nranks;
+    kt_table *summary;     /* "export": table, rows */
 } export_run;
 
 static void note_rows(export_run *x, const char *table, int64_t rows)
@@ -69,101 +72,248 @@ static void note_rows(export_run *x, const char *table, int64_t rows)
     kt_table_set_int(x->summary, 1, rows);
 }
 
-static bool write_strings(export_run *x)
+/* ---- the large tables, page by page ---------------------------------- */
+
+static void rec_id(sqlb_rec *rec, int64_t v)
 {
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO strings VALUES(?,?)");
+    if (v == -1) sqlb_rec_null(rec);
+    else sqlb_rec_int(rec, v);
+}
+
+static void rec_name(sqlb_rec *rec, uint32_t id)
+{
+    if (id == KT_NONE) sqlb_rec_null(rec);
+    else sqlb_rec_int(rec, id);
+}
+
+/* Event kinds' names and lengths, looked up once per export (NULL: none). */
+typedef struct kind_names {
+    const char *name[256];
+    uint8_t len[256];
+} kind_names;
+
+static void kind_names_init(kind_names *k)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        k->name[i] = kt_event_kind_name(i);
+        size_t len = k->name[i] ? strlen(k->name[i]) : 0;
+        k->len[i] = (uint8_t)(len < 255 ? len : 255);
+    }
+}
+
+static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind_names *kinds)
+{
+    const kt_events *e = &r->ev;
+    char ph = (char)e->ph[i];
+    sqlb_rec_clear(rec);
+    sqlb_rec_null(rec); /* key: the rowid itself */
+    sqlb_rec_int(rec, r->rank);
+    sqlb_rec_int(rec, i);
+    sqlb_rec_int(rec, e->ts[i]);
+    rec_id(rec, e->dur[i]);
+    sqlb_rec_text(rec, &ph, 1);
+    if (kinds->name[e->kind[i]]) sqlb_rec_text(rec, kinds->name[e->kind[i]], kinds->len[e->kind[i]]);
+    else sqlb_rec_null(rec);
+    rec_name(rec, e->name[i]);
+    rec_name(rec, e->cat[i]);
+    sqlb_rec_int(rec, kt_event_pid(r, i));
+    sqlb_rec_int(rec, kt_event_tid(r, i));
+    rec_id(rec, e->stream[i]);
+    rec_id(rec, kt_event_corr(r, i));
+    rec_id(rec, kt_event_ext_id(r, i));
+}
+
+static bool bulk_events(export_run *x, sqlb *w, bool no_events)
+{
+    sqlb_rec rec;
+    kind_names kinds;
+    int64_t rows = 0;
+    kind_names_init(&kinds);
+    if (!sqlb_table(w, "events", events_sql)) return false;
+    for (size_t k = 0; !no_events && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
+        for (uint32_t i = 0; i < r->ev.n; i++) {
+            event_record(&rec, r, i, &kinds);
+            if (!sqlb_row(w, EVENT_KEY(r->rank, i), &rec)) return false;
+        }
+        rows += (int64_t)r->ev.n;
+    }
+    note_rows(x, "events", rows);
+    return sqlb_end(w);
+}
+
+/* An index entry: its columns (NULL where null[c]), then the rowid. */
+static bool index_entry(sqlb *w, const int64_t *cols, const bool *null, int ncols, int64_t rowid)
+{
+    sqlb_rec rec;
+    sqlb_rec_clear(&rec);
+    for (int c = 0; c < ncols; c++) {
+        if (null[c]) sqlb_rec_null(&rec);
+        else sqlb_rec_int(&rec, cols[c]);
+    }
+    sqlb_rec_int(&rec, rowid);
+    return sqlb_entry(w, &rec);
+}
+
+static bool correlation_entry(sqlb *w, const kt_rank *r, uint32_t ev, int64_t corr)
+{
+    int64_t cols[2] = { r->rank, corr };
+    bool null[2] = { false, corr == -1 };
+    return index_entry(w, cols, null, 2, EVENT_KEY(r->rank, ev));
+}
+
+/* events(rank, correlation): per rank, the events without one first (NULL
+ * sorts first), then by correlation, each in key order.                 */
+static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
+{
+    size_t n = r->ev.n, m = 0;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    bool ok = keys && ids ? true : sqlb_fail(w, "out of memory");
+    for (uint32_t i = 0; ok && i < n; i++) {
+        int64_t c = kt_event_corr(r, i);
+        if (c == -1) ok = correlation_entry(w, r, i, c);
+        else keys[m] = kt_radix_key_i64(c), ids[m++] = i;
+    }
+    if (ok && !kt_radix_sort(keys, ids, m)) ok = sqlb_fail(w, "out of memory");
+    for (size_t j = 0; ok && j < m; j++) ok = correlation_entry(w, r, ids[j], kt_event_corr(r, ids[j]));
+    free(keys);
+    free(ids);
+    return ok;
+}
+
+static bool bulk_events_index(export_run *x, sqlb *w, bool no_events)
+{
+    if (!sqlb_index(w, "events_correlation", "events",
+                    "CREATE INDEX events_correlation ON events(rank, correlation)"))
+        return false;
+    for (size_t k = 0; !no_events && k < x->nranks; k++)
+        if (!rank_correlation_entries(w, x->ranks[k])) return false;
+    return sqlb_end(w);
+}
+
+/* A link table's rows (rowids 1..n) and its two key columns, kept for the
+ * indexes over them.                                                      */
+typedef struct links {
+    int64_t *a, *b;
+    size_t n, cap;
+} links;
+
+static bool links_add(links *l, int64_t a, int64_t b)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 4096;
+        int64_t *na = realloc(l->a, cap * sizeof *na);
+        if (na) l->a = na;
+        int64_t *nb = na ? realloc(l->b, cap * sizeof *nb) : NULL;
+        if (!nb) return false;
+        l->b = nb;
+        l->cap = cap;
+    }
+    l->a[l->n] = a;
+    l->b[l->n++] = b;
+    return true;
+}
+
+/* An index over one key column of a link table: entries (key, rowid) by
+ * key, rowid second (the radix sort is stable).                          */
+static bool link_index(sqlb *w, const char *name, const char *table, const char *sql, const int64_t *key,
+                       size_t n)
+{
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    bool ok = keys && ids && n < UINT32_MAX;
+    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(key[i]), ids[i] = (uint32_t)i;
+    if (!ok || !kt_radix_sort(keys, ids, n)) ok = sqlb_fail(w, "out of memory");
+    const bool not_null = false;
+    ok = ok && sqlb_index(w, name, table, sql);
+    for (size_t i = 0; ok && i < n; i++) ok = index_entry(w, &key[ids[i]], &not_null, 1, (int64_t)ids[i] + 1);
+    free(keys);
+    free(ids);
+    return ok && sqlb_end(w);
+}
+
+/* A link table's next row (rowid: its position, from 1); its keys kept
+ * for the indexes.                                                       */
+static bool link_row(sqlb *w, links *l, int rank, int64_t a, int64_t b)
+{
+    if (!links_add(l, a, b)) return sqlb_fail(w, "out of memory");
+    sqlb_rec rec;
+    sqlb_rec_clear(&rec);
+    sqlb_rec_int(&rec, rank);
+    sqlb_rec_int(&rec, a);
+    sqlb_rec_int(&rec, b);
+    return sqlb_row(w, (int64_t)l->n, &rec);
+}
+
+/* launches(rank, call_key, gpu_key): every GPU event with its launching
+ * call, in key order, so the gpu_key index is already sorted.            */
+static bool bulk_launches(export_run *x, sqlb *w)
+{
+    links l = { 0 };
+    bool ok = sqlb_table(w, "launches", launches_sql);
+    for (size_t k = 0; ok && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
+        for (uint32_t ev = 0; ok && ev < r->ev.n; ev++) {
+            uint32_t call = kt_kind_is_gpu(r->ev.kind[ev]) ? kt_gpu_launcher(r, ev) : KT_NONE;
+            if (call != KT_NONE) ok = link_row(w, &l, r->rank, EVENT_KEY(r->rank, call), EVENT_KEY(r->rank, ev));
+        }
+    }
+    note_rows(x, "launches", (int64_t)l.n);
+    ok = ok && sqlb_end(w) &&
+         link_index(w, "launches_gpu", "launches", "CREATE INDEX launches_gpu ON launches(gpu_key)", l.b, l.n) &&
+         link_index(w, "launches_call", "launches", "CREATE INDEX launches_call ON launches(call_key)", l.a, l.n);
+    free(l.a);
+    free(l.b);
+    return ok;
+}
+
+/* flows(rank, start_key, end_key): the matched flows, rank by rank. */
+static bool bulk_flows(export_run *x, sqlb *w)
+{
+    links l = { 0 };
+    bool ok = sqlb_table(w, "flows", flows_sql);
+    for (size_t k = 0; ok && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
+        if (kt_index_flows(r) != KT_OK) ok = sqlb_fail(w, "flows could not be matched");
+        const kt_flow *f = ok ? r->idx->flows : NULL;
+        for (size_t i = 0; ok && i < r->idx->nflows; i++)
+            ok = link_row(w, &l, r->rank, EVENT_KEY(r->rank, f[i].start), EVENT_KEY(r->rank, f[i].end));
+    }
+    note_rows(x, "flows", (int64_t)l.n);
+    ok = ok && sqlb_end(w) && link_index(w, "flows_end", "flows", "CREATE INDEX flows_end ON flows(end_key)", l.b, l.n);
+    free(l.a);
+    free(l.b);
+    return ok;
+}
+
+static kt_status write_bulk(export_run *x, const kt_sqlite_options *o)
+{
+    sqlb *w;
+    kt_status s = sqlb_create(o->path, o->err, o->errlen, &w);
+    if (s != KT_OK) return s;
+    bool ok = bulk_events(x, w, o->no_events) && bulk_events_index(x, w, o->no_events) &&
+              bulk_launches(x, w) && bulk_flows(x, w);
+    return sqlb_close(w, ok);
+}
+
+/* ---- the small tables, through SQLite ------------------------------- */
+
+static bool write_strings(export_run *x, sqlw *w)
+{
+    sqlite3_stmt *st = sqlw_prepare(w, "INSERT INTO strings VALUES(?,?)");
     size_t n = kt_trace_nstrings(x->t);
     for (size_t i = 0; st && i < n; i++) {
         sqlite3_bind_int64(st, 1, (int64_t)i);
         sqlite3_bind_text(st, 2, kt_trace_string(x->t, (uint32_t)i), -1, SQLITE_STATIC);
-        if (!sqlw_step(x->w, st)) break;
+        if (!sqlw_step(w, st)) break;
     }
     note_rows(x, "strings", (int64_t)n);
-    return sqlw_finish(x->w, st);
+    return sqlw_finish(w, st);
 }
 
-static void bind_id(sqlite3_stmt *st, int col, int64_t v)
-{
-    if (v == -1) sqlite3_bind_null(st, col);
-    else sqlite3_bind_int64(st, col, v);
-}
-
-static void bind_name(sqlite3_stmt *st, int col, uint32_t id)
-{
-    if (id == KT_NONE) sqlite3_bind_null(st, col);
-    else sqlite3_bind_int64(st, col, id);
-}
-
-/* The phase as one character of a constant string: no copy per row. */
-static void bind_ph(sqlite3_stmt *st, int col, uint8_t ph)
-{
-    static const char phases[] = "XiIsftCMbenBEPOND";
-    const char *p = ph ? memchr(phases, ph, sizeof phases - 1) : NULL;
-    char one[2] = { (char)ph, 0 };
-    if (p) sqlite3_bind_text(st, col, p, 1, SQLITE_STATIC);
-    else sqlite3_bind_text(st, col, one, 1, SQLITE_TRANSIENT);
-}
-
-static bool write_events(export_run *x, const kt_rank *r)
-{
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    const kt_events *e = &r->ev;
-    for (size_t i = 0; st && i < e->n; i++) {
-        sqlite3_bind_int64(st, 1, EVENT_KEY(r->rank, i));
-        sqlite3_bind_int(st, 2, r->rank);
-        sqlite3_bind_int64(st, 3, (int64_t)i);
-        sqlite3_bind_int64(st, 4, e->ts[i]);
-        bind_id(st, 5, e->dur[i]);
-        bind_ph(st, 6, e->ph[i]);
-        sqlite3_bind_text(st, 7, kt_event_kind_name(e->kind[i]), -1, SQLITE_STATIC);
-        bind_name(st, 8, e->name[i]);
-        bind_name(st, 9, e->cat[i]);
-        sqlite3_bind_int64(st, 10, kt_event_pid(r, (uint32_t)i));
-        sqlite3_bind_int64(st, 11, kt_event_tid(r, (uint32_t)i));
-        bind_id(st, 12, e->stream[i]);
-        bind_id(st, 13, kt_event_corr(r, (uint32_t)i));
-        bind_id(st, 14, kt_event_ext_id(r, (uint32_t)i));
-        if (!sqlw_step(x->w, st)) break;
-    }
-    note_rows(x, "events", (int64_t)e->n);
-    return sqlw_finish(x->w, st);
-}
-
-static bool write_launches(export_run *x, const kt_rank *r)
-{
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO launches VALUES(?,?,?)");
-    int64_t rows = 0;
-    for (uint32_t ev = 0; st && ev < r->ev.n; ev++) {
-        if (!kt_kind_is_gpu(r->ev.kind[ev])) continue;
-        uint32_t call = kt_gpu_launcher(r, ev);
-        if (call == KT_NONE) continue;
-        sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, EVENT_KEY(r->rank, call));
-        sqlite3_bind_int64(st, 3, EVENT_KEY(r->rank, ev));
-        if (!sqlw_step(x->w, st)) break;
-        rows++;
-    }
-    note_rows(x, "launches", rows);
-    return sqlw_finish(x->w, st);
-}
-
-static bool write_flows(export_run *x, const kt_rank *r)
-{
-    if (kt_index_flows(r) != KT_OK) return sqlw_fail(x->w, "flows could not be matched");
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO flows VALUES(?,?,?)");
-    const kt_index *idx = r->idx;
-    for (size_t i = 0; st && i < idx->nflows; i++) {
-        sqlite3_bind_int(st, 1, r->rank);
-        sqlite3_bind_int64(st, 2, EVENT_KEY(r->rank, idx->flows[i].start));
-        sqlite3_bind_int64(st, 3, EVENT_KEY(r->rank, idx->flows[i].end));
-        if (!sqlw_step(x->w, st)) break;
-    }
-    note_rows(x, "flows", (int64_t)idx->nflows);
-    return sqlw_finish(x->w, st);
-}
-
-static bool write_step_side(export_run *x, sqlite3_stmt *st, const kt_rank *r, const char *side,
-                            const kt_step *s, size_t n)
+static bool write_step_side(sqlw *w, sqlite3_stmt *st, const kt_rank *r, const char *side, const kt_step *s,
+                            size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sqlite3_bind_int(st, 1, r->rank);
@@ -172,22 +322,28 @@ static bool write_step_side(export_run *x, sqlite3_stmt *st, const kt_rank *r, c
         sqlite3_bind_int64(st, 4, EVENT_KEY(r->rank, s[i].ev));
         sqlite3_bind_int64(st, 5, s[i].ts);
         sqlite3_bind_int64(st, 6, s[i].dur);
-        if (!sqlw_step(x->w, st)) return false;
+        if (!sqlw_step(w, st)) return false;
     }
     return true;
 }
 
-static bool write_steps(export_run *x, const kt_rank *r)
+static bool write_steps(export_run *x, sqlw *w)
 {
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO steps VALUES(?,?,?,?,?,?)");
-    const kt_index *idx = r->idx;
-    if (st && write_step_side(x, st, r, "cpu", idx->cpu_steps, idx->ncpu_steps))
-        write_step_side(x, st, r, "gpu", idx->gpu_steps, idx->ngpu_steps);
-    note_rows(x, "steps", (int64_t)(idx->ncpu_steps + idx->ngpu_steps));
-    return sqlw_finish(x->w, st);
+    sqlite3_stmt *st = sqlw_prepare(w, "INSERT INTO steps VALUES(?,?,?,?,?,?)");
+    int64_t rows = 0;
+    for (size_t k = 0; st && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
+        const kt_index *idx = r->idx;
+        if (!write_step_side(w, st, r, "cpu", idx->cpu_steps, idx->ncpu_steps) ||
+            !write_step_side(w, st, r, "gpu", idx->gpu_steps, idx->ngpu_steps))
+            break;
+        rows += (int64_t)(idx->ncpu_steps + idx->ngpu_steps);
+    }
+    note_rows(x, "steps", rows);
+    return sqlw_finish(w, st);
 }
 
-static bool write_counter_args(export_run *x, sqlite3_stmt *st, const kt_rank *r, uint32_t ev,
+static bool write_counter_args(export_run *x, sqlw *w, sqlite3_stmt *st, const kt_rank *r, uint32_t ev,
                                int64_t *rows)
 {
     const kt_strtab *strs = x->t->strs;
@@ -201,39 +357,79 @@ static bool write_counter_args(export_run *x, sqlite3_stmt *st, const kt_rank *r
         sqlite3_bind_text(st, 4, name == KT_NONE ? "" : kt_strtab_get(strs, name), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 5, kt_strtab_get(strs, g->key - KT_ARG_DYNAMIC), -1, SQLITE_STATIC);
         sqlite3_bind_double(st, 6, g->type == KT_ARGT_FLOAT ? g->v.f : (double)g->v.i);
-        if (!sqlw_step(x->w, st)) return false;
+        if (!sqlw_step(w, st)) return false;
         (*rows)++;
     }
     return true;
 }
 
-static bool write_counters(export_run *x, const kt_rank *r)
+static bool write_counters(export_run *x, sqlw *w)
 {
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
+    sqlite3_stmt *st = sqlw_prepare(w, "INSERT INTO counters VALUES(?,?,?,?,?,?)");
     int64_t rows = 0;
-    for (uint32_t ev = 0; st && ev < r->ev.n; ev++)
-        if (r->ev.kind[ev] == KT_K_COUNTER && r->ev.argi[ev] != KT_NONE &&
-            !write_counter_args(x, st, r, ev, &rows))
-            break;
+    bool ok = st != NULL;
+    for (size_t k = 0; ok && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
+        for (uint32_t ev = 0; ok && ev < r->ev.n; ev++)
+            if (r->ev.kind[ev] == KT_K_COUNTER && r->ev.argi[ev] != KT_NONE)
+                ok = write_counter_args(x, w, st, r, ev, &rows);
+    }
     note_rows(x, "counters", rows);
-    return sqlw_finish(x->w, st);
+    return sqlw_finish(w, st);
 }
 
-static bool write_rank(export_run *x, const kt_rank *r, const kt_sqlite_options *o)
+static bool write_ranks(export_run *x, sqlw *w)
 {
-    sqlite3_stmt *st = sqlw_prepare(x->w, "INSERT INTO ranks VALUES(?,?,?,?)");
-    if (st) {
+    sqlite3_stmt *st = sqlw_prepare(w, "INSERT INTO ranks VALUES(?,?,?,?)");
+    for (size_t k = 0; st && k < x->nranks; k++) {
+        const kt_rank *r = x->ranks[k];
         sqlite3_bind_int(st, 1, r->rank);
         sqlite3_bind_text(st, 2, r->file, -1, SQLITE_STATIC);
         if (r->world_size < 0) sqlite3_bind_null(st, 3);
         else sqlite3_bind_int(st, 3, r->world_size);
         sqlite3_bind_int64(st, 4, (int64_t)r->ev.n);
-        sqlw_step(x->w, st);
+        if (!sqlw_step(w, st)) break;
     }
-    if (!sqlw_finish(x->w, st)) return false;
-    if (!o->no_events && !write_events(x, r)) return false;
-    return write_launches(x, r) && write_flows(x, r) && write_steps(x, r) && write_counters(x, r);
+    return sqlw_finish(w, st);
 }
+
+/* The analysis tables users ask for most, as the CLI computes them. */
+static bool write_analyses(export_run *x, sqlw *w, const kt_rank_sel *sel)
+{
+    kt_kernels_options ko = kt_kernels_defaults();
+    ko.top = 0;
+    ko.full_names = 1;
+    kt_tables *k = NULL, *tp = NULL, *id = NULL;
+    bool ok = kt_kernels(x->t, sel, &ko, &k) == KT_OK && kt_temporal(x->t, sel, NULL, &tp) == KT_OK &&
+              kt_idle(x->t, sel, NULL, &id) == KT_OK;
+    if (!ok) sqlw_fail(w, "an analysis failed");
+    const kt_tables *sets[] = { k, tp, id };
+    const char *prefixes[] = { "kernels_", "temporal_", "idle_" };
+    for (size_t s = 0; ok && s < 3; s++)
+        for (size_t i = 0; ok && i < kt_tables_count(sets[s]); i++) {
+            const kt_table *tb = kt_tables_get(sets[s], i);
+            char name[128];
+            snprintf(name, sizeof name, "%s%s", prefixes[s], kt_table_name(tb));
+            ok = sqlw_table(w, name, tb);
+            note_rows(x, name, (int64_t)kt_table_nrows(tb));
+        }
+    kt_tables_free(k);
+    kt_tables_free(tp);
+    kt_tables_free(id);
+    return ok;
+}
+
+static kt_status write_small(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o)
+{
+    sqlw *w;
+    kt_status s = sqlw_open(o->path, o->err, o->errlen, &w);
+    if (s != KT_OK) return s;
+    bool ok = sqlw_exec(w, schema_sql) && write_ranks(x, w) && write_strings(x, w) && write_steps(x, w) &&
+              write_counters(x, w) && write_analyses(x, w, sel) && sqlw_exec(w, views_sql);
+    return sqlw_close(w, ok);
+}
+
+/* ---- the export --------------------------------------------------------- */
 
 static bool selected(const kt_rank_sel *sel, int rank)
 {
@@ -243,40 +439,21 @@ static bool selected(const kt_rank_sel *sel, int rank)
     return false;
 }
 
-/* The analysis tables users ask for most, as the CLI computes them. */
-static bool write_analyses(export_run *x, const kt_rank_sel *sel)
+static int by_rank(const void *a, const void *b)
 {
-    kt_kernels_options ko = kt_kernels_defaults();
-    ko.top = 0;
-    ko.full_names = 1;
-    kt_tables *k = NULL, *tp = NULL, *id = NULL;
-    bool ok = kt_kernels(x->t, sel, &ko, &k) == KT_OK && kt_temporal(x->t, sel, NULL, &tp) == KT_OK &&
-              kt_idle(x->t, sel, NULL, &id) == KT_OK;
-    if (!ok) sqlw_fail(x->w, "an analysis failed");
-    const kt_tables *sets[] = { k, tp, id };
-    const char *prefixes[] = { "kernels_", "temporal_", "idle_" };
-    for (size_t s = 0; ok && s < 3; s++)
-        for (size_t i = 0; ok && i < kt_tables_count(sets[s]); i++) {
-            const kt_table *tb = kt_tables_get(sets[s], i);
-            char name[128];
-            snprintf(name, sizeof name, "%s%s", prefixes[s], kt_table_name(tb));
-            ok = sqlw_table(x->w, name, tb);
-            note_rows(x, name, (int64_t)kt_table_nrows(tb));
-        }
-    kt_tables_free(k);
-    kt_tables_free(tp);
-    kt_tables_free(id);
-    return ok;
+    int ra = (*(const kt_rank *const *)a)->rank, rb = (*(const kt_rank *const *)b)->rank;
+    return (ra > rb) - (ra < rb);
 }
 
-static bool write_all(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o)
+/* The selected ranks by rank number: the order of their event keys. */
+static bool select_ranks(export_run *x, const kt_rank_sel *sel)
 {
-    if (!sqlw_exec(x->w, schema_sql) || !write_strings(x)) return false;
-    for (size_t i = 0; i < x->t->nranks; i++) {
-        const kt_rank *r = x->t->ranks[i];
-        if (selected(sel, r->rank) && !write_rank(x, r, o)) return false;
-    }
-    return write_analyses(x, sel) && sqlw_exec(x->w, index_sql);
+    x->ranks = malloc((x->t->nranks ? x->t->nranks : 1) * sizeof *x->ranks);
+    if (!x->ranks) return false;
+    for (size_t i = 0; i < x->t->nranks; i++)
+        if (selected(sel, x->t->ranks[i]->rank)) x->ranks[x->nranks++] = x->t->ranks[i];
+    qsort(x->ranks, x->nranks, sizeof *x->ranks, by_rank);
+    return true;
 }
 
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
@@ -285,14 +462,15 @@ kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_s
     *out = NULL;
     if (!t || !opt || !opt->path) return KT_EUSAGE;
     export_run x = { .t = t, .summary = kt_table_new("export") };
-    if (!x.summary) return KT_ENOMEM;
+    if (!x.summary || !select_ranks(&x, sel)) {
+        kt_table_free(x.summary);
+        return KT_ENOMEM;
+    }
     kt_table_add_col(x.summary, "table", KT_COL_STR, 0);
     kt_table_add_col(x.summary, "rows", KT_COL_INT, 0);
-    kt_status s = sqlw_open(opt->path, opt->err, opt->errlen, &x.w);
-    if (s == KT_OK) {
-        bool ok = write_all(&x, sel, opt);
-        s = sqlw_close(x.w, ok);
-    }
+    kt_status s = write_bulk(&x, opt);
+    if (s == KT_OK) s = write_small(&x, sel, opt);
+    free(x.ranks);
     if (s != KT_OK) {
         unlink(opt->path);
         kt_table_free(x.summary);

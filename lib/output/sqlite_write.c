@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct sqlw {
     sqlite3 *db;
@@ -46,7 +45,6 @@ kt_status sqlw_open(const char *path, char *err, size_t errlen, sqlw **out)
     if (!w) return KT_ENOMEM;
     w->err = err;
     w->errlen = errlen;
-    unlink(path);
     /* One connection used by one thread: no per-call mutex (a sixth of the
      * time of a bulk insert goes to locking it otherwise).                 */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;

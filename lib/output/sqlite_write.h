@@ -13,8 +13,9 @@
 
 typedef struct sqlw sqlw;
 
-/* Create path (replacing a file there) for a one-shot bulk write: one
- * transaction, no journal, no syncs until the end.                        */
+/* Open the database at path (created if missing; the export's bulk
+ * writer has made it) for a one-shot bulk write: one transaction, no
+ * journal, no syncs until the end.                                        */
 kt_status sqlw_open(const char *path, char *err, size_t errlen, sqlw **out);
 /* Commit when ok (and no step failed), else roll back; closes and frees.  */
 kt_status sqlw_close(sqlw *w, bool ok);
