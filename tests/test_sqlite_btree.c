@@ -62,7 +62,7 @@ static void write_table(size_t n)
     sort_item *items = malloc((n ? n : 1) * sizeof *items);
     sqlb_rec rec;
     for (size_t i = 0; i < n; i++) {
-        sqlb_rec_clear(&rec);
+        sqlb_rec_begin(&rec, 4);
         sqlb_rec_null(&rec);
         sqlb_rec_int(&rec, value_b(i));
         sqlb_rec_text(&rec, text, value_c(i, text));
@@ -75,7 +75,7 @@ static void write_table(size_t n)
     qsort(items, n, sizeof *items, by_b_then_rowid);
     CHECK(sqlb_index(w, "t_b", "t", "CREATE INDEX t_b ON t(b)"));
     for (size_t i = 0; i < n; i++) {
-        sqlb_rec_clear(&rec);
+        sqlb_rec_begin(&rec, 2);
         sqlb_rec_int(&rec, items[i].b);
         sqlb_rec_int(&rec, items[i].rowid);
         CHECK(sqlb_entry(w, &rec));
@@ -146,7 +146,7 @@ TEST(sqlite_btree_index_shapes_with_large_entries)
         for (size_t i = 0; i < n; i++) {
             int len = snprintf(big, sizeof big, "%06zu", i);
             memset(big + len, 'x', 900 - (size_t)len);
-            sqlb_rec_clear(&rec);
+            sqlb_rec_begin(&rec, 2);
             sqlb_rec_null(&rec);
             sqlb_rec_text(&rec, big, 900);
             CHECK(sqlb_row(w, (int64_t)i + 1, &rec));
@@ -156,7 +156,7 @@ TEST(sqlite_btree_index_shapes_with_large_entries)
         for (size_t i = 0; i < n; i++) { /* texts in rowid order sort alike */
             int len = snprintf(big, sizeof big, "%06zu", i);
             memset(big + len, 'x', 900 - (size_t)len);
-            sqlb_rec_clear(&rec);
+            sqlb_rec_begin(&rec, 2);
             sqlb_rec_text(&rec, big, 900);
             sqlb_rec_int(&rec, (int64_t)i + 1);
             CHECK(sqlb_entry(w, &rec));
@@ -195,7 +195,7 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     sqlb_rec rec;
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"));
-    sqlb_rec_clear(&rec);
+    sqlb_rec_begin(&rec, 2);
     sqlb_rec_null(&rec);
     sqlb_rec_int(&rec, 5);
     CHECK(sqlb_row(w, 10, &rec));
@@ -207,15 +207,18 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     memset(text, 'y', sizeof text);
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"));
-    sqlb_rec_clear(&rec);
+    sqlb_rec_begin(&rec, 2);
+    sqlb_rec_null(&rec);
     sqlb_rec_text(&rec, text, sizeof text);
     CHECK(rec.too_big);
     CHECK(!sqlb_row(w, 1, &rec));
     CHECK_INT(sqlb_close(w, true), KT_EINPUT);
-    sqlb_rec_clear(&rec);
+    sqlb_rec_begin(&rec, SQLB_MAX_COLS);
     for (int c = 0; c < SQLB_MAX_COLS; c++) sqlb_rec_int(&rec, c);
     CHECK(!rec.too_big);
-    sqlb_rec_null(&rec); /* one column too many */
+    sqlb_rec_null(&rec); /* one column more than declared */
+    CHECK(rec.too_big);
+    sqlb_rec_begin(&rec, SQLB_MAX_COLS + 1);
     CHECK(rec.too_big);
     unlink(db_path());
     CHECK(sqlb_create("/nonexistent-dir/x.db", err, sizeof err, &w) == KT_EINPUT);

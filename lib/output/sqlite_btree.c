@@ -95,41 +95,33 @@ bool sqlb_fail(sqlb *w, const char *why) { return fail(w, why); }
 
 /* ---- numbers as SQLite writes them ---------------------------------- */
 
+/* v as a varint ending right before end (written backwards, so no
+ * reversal); its length.                                                */
+static inline unsigned put_varint_before(uint8_t *end, uint64_t v)
+{
+    uint8_t *p = end;
+    if (v >> 56) { /* nine bytes: the last one carries eight bits */
+        *--p = (uint8_t)v;
+        v >>= 8;
+        for (int i = 0; i < 8; i++, v >>= 7) *--p = (uint8_t)(0x80 | (v & 0x7f));
+        return 9;
+    }
+    *--p = (uint8_t)(v & 0x7f); /* the last byte has no continuation bit */
+    for (v >>= 7; v; v >>= 7) *--p = (uint8_t)(0x80 | (v & 0x7f));
+    return (unsigned)(end - p);
+}
+
+/* v as a varint at p; its length. */
 static inline unsigned put_varint(uint8_t *p, uint64_t v)
 {
     if (v < 0x80) {
         p[0] = (uint8_t)v;
         return 1;
     }
-    if (v < 0x4000) {
-        p[0] = (uint8_t)(0x80 | (v >> 7));
-        p[1] = (uint8_t)(v & 0x7f);
-        return 2;
-    }
-    if (v < 0x200000) { /* positions and keys of rank 0 */
-        p[0] = (uint8_t)(0x80 | (v >> 14));
-        p[1] = (uint8_t)(0x80 | ((v >> 7) & 0x7f));
-        p[2] = (uint8_t)(v & 0x7f);
-        return 3;
-    }
-    if (v >> 56) { /* nine bytes: eight of seven bits, the last of eight */
-        p[8] = (uint8_t)v;
-        v >>= 8;
-        for (int i = 7; i >= 0; i--, v >>= 7) p[i] = (uint8_t)(0x80 | (v & 0x7f));
-        return 9;
-    }
-    uint8_t rev[9];
-    unsigned n = 0;
-    for (; v; v >>= 7) rev[n++] = (uint8_t)(0x80 | (v & 0x7f));
-    rev[0] &= 0x7f; /* the last byte has no continuation bit */
-    for (unsigned i = 0; i < n; i++) p[i] = rev[n - 1 - i];
-    return n;
-}
-
-static unsigned varint_len(uint64_t v)
-{
     uint8_t tmp[9];
-    return put_varint(tmp, v);
+    unsigned n = put_varint_before(tmp + 9, v);
+    memcpy(p, tmp + 9 - n, n);
+    return n;
 }
 
 static void put_be(uint8_t *p, uint64_t v, unsigned len)
@@ -137,33 +129,26 @@ static void put_be(uint8_t *p, uint64_t v, unsigned len)
     for (unsigned i = len; i-- > 0; v >>= 8) p[i] = (uint8_t)v;
 }
 
-/* ---- records --------------------------------------------------------- */
+/* ---- records ------------------------------------------------------- */
 
-/* Room a cell buffer keeps past its record for put_record's fixed-size
- * copies.                                                               */
-#define SLACK 80
-
-/* The record's payload (header size, serial types, values) at p, which
- * has SLACK bytes of room past it: short heads and bodies are copied in
- * fixed sizes (inline moves rather than a libc call each).               */
-static unsigned put_record(uint8_t *p, const sqlb_rec *r)
+/* The record's size (its header size byte written), or 0 when it is not
+ * what was declared.                                                     */
+static unsigned rec_finish(sqlb_rec *r)
 {
-    unsigned size = r->nhead + 1;
-    if (size > 0x7f) size = r->nhead + varint_len(r->nhead + 2);
-    unsigned n = put_varint(p, size);
-    if (r->nhead <= 16) memcpy(p + n, r->head, 16);
-    else memcpy(p + n, r->head, r->nhead);
-    n += r->nhead;
-    if (r->nbody <= 64) memcpy(p + n, r->body, 64);
-    else memcpy(p + n, r->body, r->nbody);
-    return n + r->nbody;
+    if (r->too_big || r->col != r->ncols) return 0;
+    r->buf[SQLB_LEAD] = (uint8_t)(r->body_at - SQLB_LEAD); /* under 128: 33 at most */
+    return r->end - SQLB_LEAD;
 }
 
-static unsigned record_len(const sqlb_rec *r)
+/* The cell: the record's payload size (and a table row's rowid) put
+ * right before it; its start and length.                                 */
+static const uint8_t *rec_cell(sqlb_rec *r, unsigned payload, bool with_rowid, int64_t rowid, unsigned *len)
 {
-    unsigned size = r->nhead + 1;
-    if (size > 0x7f) size = r->nhead + varint_len(r->nhead + 2);
-    return size + r->nbody;
+    uint8_t *start = r->buf + SQLB_LEAD;
+    if (with_rowid) start -= put_varint_before(start, (uint64_t)rowid);
+    start -= put_varint_before(start, payload);
+    *len = (unsigned)(r->buf + r->end - start);
+    return start;
 }
 
 /* ---- pages ------------------------------------------------------------ */
@@ -404,17 +389,14 @@ bool sqlb_index(sqlb *w, const char *name, const char *table, const char *sql)
     return begin(w, "index", name, table, sql, true);
 }
 
-bool sqlb_row(sqlb *w, int64_t rowid, const sqlb_rec *rec)
+bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec)
 {
     if (w->failed) return false;
     if (!w->open || w->index) return fail(w, "sqlite_btree: misuse");
     if (w->any_row && rowid <= w->last_rowid) return fail(w, "two rows with the same key (ranks numbered alike?)");
-    unsigned payload = record_len(rec);
-    if (rec->too_big || payload > TABLE_MAX_LOCAL) return fail(w, "a row too large for the bulk writer");
-    uint8_t cell[PAGE + SLACK];
-    unsigned n = put_varint(cell, payload);
-    n += put_varint(cell + n, (uint64_t)rowid);
-    n += put_record(cell + n, rec);
+    unsigned payload = rec_finish(rec), n;
+    if (!payload || payload > TABLE_MAX_LOCAL) return fail(w, "a row too large for the bulk writer");
+    const uint8_t *cell = rec_cell(rec, payload, true, rowid, &n);
     if (!page_fits(w->cur, 8, n)) {
         uint8_t sep[9];
         uint32_t pg;
@@ -429,15 +411,13 @@ bool sqlb_row(sqlb *w, int64_t rowid, const sqlb_rec *rec)
     return true;
 }
 
-bool sqlb_entry(sqlb *w, const sqlb_rec *rec)
+bool sqlb_entry(sqlb *w, sqlb_rec *rec)
 {
     if (w->failed) return false;
     if (!w->open || !w->index) return fail(w, "sqlite_btree: misuse");
-    unsigned payload = record_len(rec);
-    if (rec->too_big || payload > INDEX_MAX_LOCAL) return fail(w, "an index entry too large for the bulk writer");
-    uint8_t cell[PAGE + SLACK];
-    unsigned n = put_varint(cell, payload);
-    n += put_record(cell + n, rec);
+    unsigned payload = rec_finish(rec), n;
+    if (!payload || payload > INDEX_MAX_LOCAL) return fail(w, "an index entry too large for the bulk writer");
+    const uint8_t *cell = rec_cell(rec, payload, false, 0, &n);
     if (w->pending) { /* a new leaf starts: the waiting one and its separator go */
         uint32_t pg;
         if (!emit_page(w, w->prev, LEAF_INDEX, 0, &pg) || !level_child(w, &w->leaves, pg) ||

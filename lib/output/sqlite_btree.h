@@ -13,8 +13,9 @@
  *
  * Limits, checked: a row's record fits in a page (no overflow pages: the
  * bulk tables hold integers and short texts), the schema rows fit in page
- * 1, rowids strictly increase, index entries arrive in order (the caller
- * sorts; compared here only as far as cheap: see sqlb_entry).
+ * 1, rowids strictly increase.  Index entries must arrive in the index's
+ * order: the caller sorts them (the tests check every shape with SQLite's
+ * PRAGMA integrity_check).
  */
 #ifndef KT_SQLITE_BTREE_H
 #define KT_SQLITE_BTREE_H
@@ -28,31 +29,47 @@
 
 typedef struct sqlb sqlb;
 
-/* One record being built: its serial types and its body, column by column
- * (inline: an export builds tens of millions of them).  Texts keep the
- * body within SQLB_TEXT_ROOM; integers (8 bytes at most each, stored 8 at
- * a time) always fit after them.                                          */
+/* One record built in place, as the cell that will hold it:
+ *   [lead: payload size (and rowid), right-aligned before SQLB_LEAD]
+ *   [header size][serial types][values]
+ * The caller declares the column count first, so every value lands where
+ * it stays (inline: an export builds tens of millions of records).  A
+ * text of 58 bytes or more, whose serial type takes two bytes, moves the
+ * values written before it by one.  Texts keep the values within
+ * SQLB_TEXT_ROOM; integers (8 bytes at most, stored 8 at a time) always
+ * fit after them.                                                        */
 #define SQLB_MAX_COLS 16
 #define SQLB_TEXT_ROOM 1024
+#define SQLB_LEAD 18
 typedef struct sqlb_rec {
-    uint8_t head[SQLB_MAX_COLS * 9];
-    uint8_t body[SQLB_TEXT_ROOM + SQLB_MAX_COLS * 8 + 8];
-    unsigned nhead, nbody, ncols;
-    bool too_big; /* more columns or text than the buffers hold */
+    uint8_t buf[SQLB_LEAD + 1 + 2 * SQLB_MAX_COLS + SQLB_TEXT_ROOM + SQLB_MAX_COLS * 8 + 8];
+    unsigned ncols, col; /* declared; written so far                   */
+    unsigned type_at;    /* where the next serial type goes             */
+    unsigned body_at;    /* where the values start                      */
+    unsigned end;        /* where they end                              */
+    bool too_big;        /* more columns or text than declared or held  */
 } sqlb_rec;
 
-static inline void sqlb_rec_clear(sqlb_rec *r) { r->nhead = r->nbody = r->ncols = 0, r->too_big = false; }
-
-static inline bool sqlb_rec_full(sqlb_rec *r)
+static inline void sqlb_rec_begin(sqlb_rec *r, unsigned ncols)
 {
-    if (__builtin_expect(r->ncols < SQLB_MAX_COLS, 1)) return r->ncols++, false;
+    r->too_big = ncols > SQLB_MAX_COLS;
+    r->ncols = r->too_big ? 0 : ncols;
+    r->col = 0;
+    r->type_at = SQLB_LEAD + 1;
+    r->body_at = r->end = SQLB_LEAD + 1 + r->ncols;
+}
+
+/* Room for one more column (else the record is marked too big). */
+static inline bool sqlb_rec_next(sqlb_rec *r)
+{
+    if (__builtin_expect(r->col < r->ncols, 1)) return r->col++, true;
     r->too_big = true;
-    return true;
+    return false;
 }
 
 static inline void sqlb_rec_null(sqlb_rec *r)
 {
-    if (!sqlb_rec_full(r)) r->head[r->nhead++] = 0;
+    if (sqlb_rec_next(r)) r->buf[r->type_at++] = 0;
 }
 
 /* v's serial type: the smallest of 1-6 (1, 2, 3, 4, 6, 8 bytes) holding
@@ -74,30 +91,35 @@ static inline uint8_t sqlb_int_serial(int64_t v, unsigned *len)
 
 static inline void sqlb_rec_int(sqlb_rec *r, int64_t v)
 {
+    if (!sqlb_rec_next(r)) return;
     unsigned len;
-    uint8_t t = sqlb_int_serial(v, &len);
-    if (sqlb_rec_full(r)) return;
-    r->head[r->nhead++] = t;
+    r->buf[r->type_at++] = sqlb_int_serial(v, &len);
     /* the low len bytes, big-endian, in one 8-byte store (two shifts: a
      * shift by 64 is undefined)                                          */
     unsigned drop = 4 * (8 - len);
     uint64_t be = __builtin_bswap64(((uint64_t)v << drop) << drop);
-    memcpy(r->body + r->nbody, &be, 8);
-    r->nbody += len;
+    memcpy(r->buf + r->end, &be, 8);
+    r->end += len;
 }
 
 static inline void sqlb_rec_text(sqlb_rec *r, const char *s, size_t len)
 {
-    if (r->nbody > SQLB_TEXT_ROOM || len > SQLB_TEXT_ROOM - r->nbody) {
+    if (len > SQLB_TEXT_ROOM - (r->end - r->body_at) || (r->end - r->body_at) > SQLB_TEXT_ROOM) {
         r->too_big = true;
         return;
     }
-    if (sqlb_rec_full(r)) return;
-    uint64_t type = 13 + 2 * (uint64_t)len;
-    if (type < 0x80) r->head[r->nhead++] = (uint8_t)type;
-    else r->head[r->nhead++] = (uint8_t)(0x80 | (type >> 7)), r->head[r->nhead++] = (uint8_t)(type & 0x7f);
-    memcpy(r->body + r->nbody, s, len);
-    r->nbody += (unsigned)len;
+    if (!sqlb_rec_next(r)) return;
+    unsigned type = 13 + 2 * (unsigned)len;
+    if (type < 0x80) {
+        r->buf[r->type_at++] = (uint8_t)type;
+    } else { /* two bytes: the values so far move up by one */
+        memmove(r->buf + r->body_at + 1, r->buf + r->body_at, r->end - r->body_at);
+        r->body_at++, r->end++;
+        r->buf[r->type_at++] = (uint8_t)(0x80 | (type >> 7));
+        r->buf[r->type_at++] = (uint8_t)(type & 0x7f);
+    }
+    memcpy(r->buf + r->end, s, len);
+    r->end += (unsigned)len;
 }
 
 /* Create path (replacing a file there).  KT_EINPUT with err set when it
@@ -109,11 +131,12 @@ kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out);
  * Tables before their indexes.                                             */
 bool sqlb_table(sqlb *w, const char *name, const char *sql);
 bool sqlb_index(sqlb *w, const char *name, const char *table, const char *sql);
-/* A table's next row (rowid greater than the last one's). */
-bool sqlb_row(sqlb *w, int64_t rowid, const sqlb_rec *rec);
+/* A table's next row (rowid greater than the last one's); rec's lead is
+ * written.                                                               */
+bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec);
 /* An index's next entry: the indexed columns then the row's rowid, in the
  * index's order (the caller sorts).                                        */
-bool sqlb_entry(sqlb *w, const sqlb_rec *rec);
+bool sqlb_entry(sqlb *w, sqlb_rec *rec);
 /* Finish the current table or index (its interior pages). */
 bool sqlb_end(sqlb *w);
 

@@ -105,7 +105,7 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind
 {
     const kt_events *e = &r->ev;
     char ph = (char)e->ph[i];
-    sqlb_rec_clear(rec);
+    sqlb_rec_begin(rec, 14);
     sqlb_rec_null(rec); /* key: the rowid itself */
     sqlb_rec_int(rec, r->rank);
     sqlb_rec_int(rec, i);
@@ -142,24 +142,15 @@ static bool bulk_events(export_run *x, sqlb *w, bool no_events)
     return sqlb_end(w);
 }
 
-/* An index entry: its columns (NULL where null[c]), then the rowid. */
-static bool index_entry(sqlb *w, const int64_t *cols, const bool *null, int ncols, int64_t rowid)
+/* events_correlation's entry of event ev: (rank, correlation or NULL, key). */
+static bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, uint32_t ev, int64_t corr)
 {
-    sqlb_rec rec;
-    sqlb_rec_clear(&rec);
-    for (int c = 0; c < ncols; c++) {
-        if (null[c]) sqlb_rec_null(&rec);
-        else sqlb_rec_int(&rec, cols[c]);
-    }
-    sqlb_rec_int(&rec, rowid);
-    return sqlb_entry(w, &rec);
-}
-
-static bool correlation_entry(sqlb *w, const kt_rank *r, uint32_t ev, int64_t corr)
-{
-    int64_t cols[2] = { r->rank, corr };
-    bool null[2] = { false, corr == -1 };
-    return index_entry(w, cols, null, 2, EVENT_KEY(r->rank, ev));
+    sqlb_rec_begin(rec, 3);
+    sqlb_rec_int(rec, r->rank);
+    if (corr == -1) sqlb_rec_null(rec);
+    else sqlb_rec_int(rec, corr);
+    sqlb_rec_int(rec, EVENT_KEY(r->rank, ev));
+    return sqlb_entry(w, rec);
 }
 
 /* events(rank, correlation): per rank, the events without one first (NULL
@@ -169,14 +160,16 @@ static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
     size_t n = r->ev.n, m = 0;
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    sqlb_rec rec;
     bool ok = keys && ids ? true : sqlb_fail(w, "out of memory");
     for (uint32_t i = 0; ok && i < n; i++) {
         int64_t c = kt_event_corr(r, i);
-        if (c == -1) ok = correlation_entry(w, r, i, c);
+        if (c == -1) ok = correlation_entry(w, &rec, r, i, c);
         else keys[m] = kt_radix_key_i64(c), ids[m++] = i;
     }
     if (ok && !kt_radix_sort(keys, ids, m)) ok = sqlb_fail(w, "out of memory");
-    for (size_t j = 0; ok && j < m; j++) ok = correlation_entry(w, r, ids[j], kt_event_corr(r, ids[j]));
+    for (size_t j = 0; ok && j < m; j++) /* the key is the correlation, its sign bit flipped */
+        ok = correlation_entry(w, &rec, r, ids[j], (int64_t)(keys[j] ^ ((uint64_t)1 << 63)));
     free(keys);
     free(ids);
     return ok;
@@ -225,9 +218,14 @@ static bool link_index(sqlb *w, const char *name, const char *table, const char 
     bool ok = keys && ids && n < UINT32_MAX;
     for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(key[i]), ids[i] = (uint32_t)i;
     if (!ok || !kt_radix_sort(keys, ids, n)) ok = sqlb_fail(w, "out of memory");
-    const bool not_null = false;
+    sqlb_rec rec;
     ok = ok && sqlb_index(w, name, table, sql);
-    for (size_t i = 0; ok && i < n; i++) ok = index_entry(w, &key[ids[i]], &not_null, 1, (int64_t)ids[i] + 1);
+    for (size_t i = 0; ok && i < n; i++) {
+        sqlb_rec_begin(&rec, 2);
+        sqlb_rec_int(&rec, key[ids[i]]);
+        sqlb_rec_int(&rec, (int64_t)ids[i] + 1);
+        ok = sqlb_entry(w, &rec);
+    }
     free(keys);
     free(ids);
     return ok && sqlb_end(w);
@@ -239,7 +237,7 @@ static bool link_row(sqlb *w, links *l, int rank, int64_t a, int64_t b)
 {
     if (!links_add(l, a, b)) return sqlb_fail(w, "out of memory");
     sqlb_rec rec;
-    sqlb_rec_clear(&rec);
+    sqlb_rec_begin(&rec, 3);
     sqlb_rec_int(&rec, rank);
     sqlb_rec_int(&rec, a);
     sqlb_rec_int(&rec, b);
