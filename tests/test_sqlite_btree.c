@@ -62,12 +62,11 @@ static void write_table(size_t n)
     sort_item *items = malloc((n ? n : 1) * sizeof *items);
     sqlb_rec rec;
     for (size_t i = 0; i < n; i++) {
-        sqlb_rec_begin(&rec, 4);
-        sqlb_rec_null(&rec);
-        sqlb_rec_int(&rec, value_b(i));
-        sqlb_rec_text(&rec, text, value_c(i, text));
-        if (i % 7 == 0) sqlb_rec_null(&rec);
-        else sqlb_rec_int(&rec, (int64_t)i);
+        sqlb_pos p = sqlb_rec_null(&rec, sqlb_rec_begin(4));
+        p = sqlb_rec_int(&rec, p, value_b(i));
+        p = sqlb_rec_text(&rec, p, text, value_c(i, text));
+        p = i % 7 == 0 ? sqlb_rec_null(&rec, p) : sqlb_rec_int(&rec, p, (int64_t)i);
+        sqlb_rec_end(&rec, p);
         CHECK(sqlb_row(w, rowid_of(i), &rec));
         items[i] = (sort_item){ value_b(i), rowid_of(i) };
     }
@@ -75,9 +74,8 @@ static void write_table(size_t n)
     qsort(items, n, sizeof *items, by_b_then_rowid);
     CHECK(sqlb_index(w, "t_b", "t", "CREATE INDEX t_b ON t(b)"));
     for (size_t i = 0; i < n; i++) {
-        sqlb_rec_begin(&rec, 2);
-        sqlb_rec_int(&rec, items[i].b);
-        sqlb_rec_int(&rec, items[i].rowid);
+        sqlb_pos p = sqlb_rec_int(&rec, sqlb_rec_begin(2), items[i].b);
+        sqlb_rec_end(&rec, sqlb_rec_int(&rec, p, items[i].rowid));
         CHECK(sqlb_entry(w, &rec));
     }
     CHECK(sqlb_end(w));
@@ -146,9 +144,7 @@ TEST(sqlite_btree_index_shapes_with_large_entries)
         for (size_t i = 0; i < n; i++) {
             int len = snprintf(big, sizeof big, "%06zu", i);
             memset(big + len, 'x', 900 - (size_t)len);
-            sqlb_rec_begin(&rec, 2);
-            sqlb_rec_null(&rec);
-            sqlb_rec_text(&rec, big, 900);
+            sqlb_rec_end(&rec, sqlb_rec_text(&rec, sqlb_rec_null(&rec, sqlb_rec_begin(2)), big, 900));
             CHECK(sqlb_row(w, (int64_t)i + 1, &rec));
         }
         CHECK(sqlb_end(w));
@@ -156,9 +152,8 @@ TEST(sqlite_btree_index_shapes_with_large_entries)
         for (size_t i = 0; i < n; i++) { /* texts in rowid order sort alike */
             int len = snprintf(big, sizeof big, "%06zu", i);
             memset(big + len, 'x', 900 - (size_t)len);
-            sqlb_rec_begin(&rec, 2);
-            sqlb_rec_text(&rec, big, 900);
-            sqlb_rec_int(&rec, (int64_t)i + 1);
+            sqlb_pos p = sqlb_rec_text(&rec, sqlb_rec_begin(2), big, 900);
+            sqlb_rec_end(&rec, sqlb_rec_int(&rec, p, (int64_t)i + 1));
             CHECK(sqlb_entry(w, &rec));
         }
         CHECK(sqlb_end(w));
@@ -195,9 +190,7 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     sqlb_rec rec;
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"));
-    sqlb_rec_begin(&rec, 2);
-    sqlb_rec_null(&rec);
-    sqlb_rec_int(&rec, 5);
+    sqlb_rec_end(&rec, sqlb_rec_int(&rec, sqlb_rec_null(&rec, sqlb_rec_begin(2)), 5));
     CHECK(sqlb_row(w, 10, &rec));
     CHECK(!sqlb_row(w, 10, &rec)); /* the same key again */
     CHECK(strstr(err, "same key") != NULL);
@@ -207,18 +200,19 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     memset(text, 'y', sizeof text);
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b)"));
-    sqlb_rec_begin(&rec, 2);
-    sqlb_rec_null(&rec);
-    sqlb_rec_text(&rec, text, sizeof text);
+    sqlb_rec_end(&rec, sqlb_rec_text(&rec, sqlb_rec_null(&rec, sqlb_rec_begin(2)), text, sizeof text));
     CHECK(rec.too_big);
     CHECK(!sqlb_row(w, 1, &rec));
     CHECK_INT(sqlb_close(w, true), KT_EINPUT);
-    sqlb_rec_begin(&rec, SQLB_MAX_COLS);
-    for (int c = 0; c < SQLB_MAX_COLS; c++) sqlb_rec_int(&rec, c);
+    sqlb_pos p = sqlb_rec_begin(SQLB_MAX_COLS);
+    for (int c = 0; c < SQLB_MAX_COLS; c++) p = sqlb_rec_int(&rec, p, c);
+    sqlb_rec_end(&rec, p);
     CHECK(!rec.too_big);
-    sqlb_rec_null(&rec); /* one column more than declared */
+    sqlb_rec_end(&rec, sqlb_rec_null(&rec, p)); /* one column more than declared */
     CHECK(rec.too_big);
-    sqlb_rec_begin(&rec, SQLB_MAX_COLS + 1);
+    sqlb_rec_end(&rec, sqlb_rec_int(&rec, sqlb_rec_begin(2), 1)); /* one less */
+    CHECK(rec.too_big);
+    sqlb_rec_end(&rec, sqlb_rec_begin(SQLB_MAX_COLS + 1));
     CHECK(rec.too_big);
     unlink(db_path());
     CHECK(sqlb_create("/nonexistent-dir/x.db", err, sizeof err, &w) == KT_EINPUT);

@@ -135,7 +135,7 @@ static void put_be(uint8_t *p, uint64_t v, unsigned len)
  * what was declared.                                                     */
 static unsigned rec_finish(sqlb_rec *r)
 {
-    if (r->too_big || r->col != r->ncols) return 0;
+    if (r->too_big) return 0;
     r->buf[SQLB_LEAD] = (uint8_t)(r->body_at - SQLB_LEAD); /* under 128: 33 at most */
     return r->end - SQLB_LEAD;
 }
@@ -173,7 +173,8 @@ static void page_add(page *p, unsigned hlen, const uint8_t *cell, unsigned len)
 {
     p->content -= len;
     memcpy(p->b + p->content, cell, len);
-    put_be(p->b + p->hdr + hlen + 2 * p->ncells, p->content, 2);
+    uint8_t *ptr = p->b + p->hdr + hlen + 2 * p->ncells;
+    ptr[0] = (uint8_t)(p->content >> 8), ptr[1] = (uint8_t)p->content;
     p->ncells++;
     p->last_len = len;
 }

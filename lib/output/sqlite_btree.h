@@ -33,43 +33,51 @@ typedef struct sqlb sqlb;
  *   [lead: payload size (and rowid), right-aligned before SQLB_LEAD]
  *   [header size][serial types][values]
  * The caller declares the column count first, so every value lands where
- * it stays (inline: an export builds tens of millions of records).  A
- * text of 58 bytes or more, whose serial type takes two bytes, moves the
- * values written before it by one.  Texts keep the values within
- * SQLB_TEXT_ROOM; integers (8 bytes at most, stored 8 at a time) always
- * fit after them.                                                        */
+ * it stays.  A text of 58 bytes or more, whose serial type takes two
+ * bytes, moves the values written before it by one.  Texts keep the
+ * values within SQLB_TEXT_ROOM; integers (8 bytes at most, stored 8 at a
+ * time) always fit after them.
+ *
+ * While a record is built its write position travels by value (sqlb_pos,
+ * in registers): kept in the record itself, every byte stored into the
+ * record would make the compiler reload it (a char store may alias
+ * anything), a third of the cost of an export's rows.                   */
 #define SQLB_MAX_COLS 16
 #define SQLB_TEXT_ROOM 1024
 #define SQLB_LEAD 18
 typedef struct sqlb_rec {
     uint8_t buf[SQLB_LEAD + 1 + 2 * SQLB_MAX_COLS + SQLB_TEXT_ROOM + SQLB_MAX_COLS * 8 + 8];
-    unsigned ncols, col; /* declared; written so far                   */
-    unsigned type_at;    /* where the next serial type goes             */
-    unsigned body_at;    /* where the values start                      */
-    unsigned end;        /* where they end                              */
-    bool too_big;        /* more columns or text than declared or held  */
+    unsigned body_at, end; /* where the values start and end (sqlb_rec_end) */
+    bool too_big;          /* more columns or text than declared or held    */
 } sqlb_rec;
 
-static inline void sqlb_rec_begin(sqlb_rec *r, unsigned ncols)
+typedef struct sqlb_pos {
+    unsigned type_at, body_at, end; /* next serial type; values' start, end */
+    unsigned left;                  /* columns still to come                 */
+    bool bad;                       /* one more than declared, or too long   */
+} sqlb_pos;
+
+static inline sqlb_pos sqlb_rec_begin(unsigned ncols)
 {
-    r->too_big = ncols > SQLB_MAX_COLS;
-    r->ncols = r->too_big ? 0 : ncols;
-    r->col = 0;
-    r->type_at = SQLB_LEAD + 1;
-    r->body_at = r->end = SQLB_LEAD + 1 + r->ncols;
+    bool bad = ncols > SQLB_MAX_COLS;
+    unsigned n = bad ? 0 : ncols;
+    return (sqlb_pos){ SQLB_LEAD + 1, SQLB_LEAD + 1 + n, SQLB_LEAD + 1 + n, n, bad };
 }
 
-/* Room for one more column (else the record is marked too big). */
-static inline bool sqlb_rec_next(sqlb_rec *r)
+/* The record as written; too big when its columns are not those declared. */
+static inline void sqlb_rec_end(sqlb_rec *r, sqlb_pos p)
 {
-    if (__builtin_expect(r->col < r->ncols, 1)) return r->col++, true;
-    r->too_big = true;
-    return false;
+    r->body_at = p.body_at;
+    r->end = p.end;
+    r->too_big = p.bad || p.left != 0;
 }
 
-static inline void sqlb_rec_null(sqlb_rec *r)
+static inline sqlb_pos sqlb_rec_null(sqlb_rec *r, sqlb_pos p)
 {
-    if (sqlb_rec_next(r)) r->buf[r->type_at++] = 0;
+    if (__builtin_expect(p.left == 0, 0)) return p.bad = true, p;
+    p.left--;
+    r->buf[p.type_at++] = 0;
+    return p;
 }
 
 /* v's serial type: the smallest of 1-6 (1, 2, 3, 4, 6, 8 bytes) holding
@@ -89,37 +97,38 @@ static inline uint8_t sqlb_int_serial(int64_t v, unsigned *len)
     return t;
 }
 
-static inline void sqlb_rec_int(sqlb_rec *r, int64_t v)
+static inline sqlb_pos sqlb_rec_int(sqlb_rec *r, sqlb_pos p, int64_t v)
 {
-    if (!sqlb_rec_next(r)) return;
+    if (__builtin_expect(p.left == 0, 0)) return p.bad = true, p;
+    p.left--;
     unsigned len;
-    r->buf[r->type_at++] = sqlb_int_serial(v, &len);
+    r->buf[p.type_at++] = sqlb_int_serial(v, &len);
     /* the low len bytes, big-endian, in one 8-byte store (two shifts: a
      * shift by 64 is undefined)                                          */
     unsigned drop = 4 * (8 - len);
     uint64_t be = __builtin_bswap64(((uint64_t)v << drop) << drop);
-    memcpy(r->buf + r->end, &be, 8);
-    r->end += len;
+    memcpy(r->buf + p.end, &be, 8);
+    p.end += len;
+    return p;
 }
 
-static inline void sqlb_rec_text(sqlb_rec *r, const char *s, size_t len)
+static inline sqlb_pos sqlb_rec_text(sqlb_rec *r, sqlb_pos p, const char *s, size_t len)
 {
-    if (len > SQLB_TEXT_ROOM - (r->end - r->body_at) || (r->end - r->body_at) > SQLB_TEXT_ROOM) {
-        r->too_big = true;
-        return;
-    }
-    if (!sqlb_rec_next(r)) return;
+    if (p.left == 0 || len > SQLB_TEXT_ROOM - (p.end - p.body_at) || (p.end - p.body_at) > SQLB_TEXT_ROOM)
+        return p.bad = true, p;
+    p.left--;
     unsigned type = 13 + 2 * (unsigned)len;
     if (type < 0x80) {
-        r->buf[r->type_at++] = (uint8_t)type;
+        r->buf[p.type_at++] = (uint8_t)type;
     } else { /* two bytes: the values so far move up by one */
-        memmove(r->buf + r->body_at + 1, r->buf + r->body_at, r->end - r->body_at);
-        r->body_at++, r->end++;
-        r->buf[r->type_at++] = (uint8_t)(0x80 | (type >> 7));
-        r->buf[r->type_at++] = (uint8_t)(type & 0x7f);
+        memmove(r->buf + p.body_at + 1, r->buf + p.body_at, p.end - p.body_at);
+        p.body_at++, p.end++;
+        r->buf[p.type_at++] = (uint8_t)(0x80 | (type >> 7));
+        r->buf[p.type_at++] = (uint8_t)(type & 0x7f);
     }
-    memcpy(r->buf + r->end, s, len);
-    r->end += (unsigned)len;
+    memcpy(r->buf + p.end, s, len);
+    p.end += (unsigned)len;
+    return p;
 }
 
 /* Create path (replacing a file there).  KT_EINPUT with err set when it
@@ -131,8 +140,8 @@ kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out);
  * Tables before their indexes.                                             */
 bool sqlb_table(sqlb *w, const char *name, const char *sql);
 bool sqlb_index(sqlb *w, const char *name, const char *table, const char *sql);
-/* A table's next row (rowid greater than the last one's); rec's lead is
- * written.                                                               */
+/* A table's next row (rowid greater than the last one's), its record
+ * ended (sqlb_rec_end); rec's lead is written.                           */
 bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec);
 /* An index's next entry: the indexed columns then the row's rowid, in the
  * index's order (the caller sorts).                                        */

@@ -74,16 +74,14 @@ static void note_rows(export_run *x, const char *table, int64_t rows)
 
 /* ---- the large tables, page by page ---------------------------------- */
 
-static void rec_id(sqlb_rec *rec, int64_t v)
+static inline sqlb_pos rec_id(sqlb_rec *rec, sqlb_pos p, int64_t v)
 {
-    if (v == -1) sqlb_rec_null(rec);
-    else sqlb_rec_int(rec, v);
+    return v == -1 ? sqlb_rec_null(rec, p) : sqlb_rec_int(rec, p, v);
 }
 
-static void rec_name(sqlb_rec *rec, uint32_t id)
+static inline sqlb_pos rec_name(sqlb_rec *rec, sqlb_pos p, uint32_t id)
 {
-    if (id == KT_NONE) sqlb_rec_null(rec);
-    else sqlb_rec_int(rec, id);
+    return id == KT_NONE ? sqlb_rec_null(rec, p) : sqlb_rec_int(rec, p, id);
 }
 
 /* Event kinds' names and lengths, looked up once per export (NULL: none). */
@@ -105,22 +103,23 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind
 {
     const kt_events *e = &r->ev;
     char ph = (char)e->ph[i];
-    sqlb_rec_begin(rec, 14);
-    sqlb_rec_null(rec); /* key: the rowid itself */
-    sqlb_rec_int(rec, r->rank);
-    sqlb_rec_int(rec, i);
-    sqlb_rec_int(rec, e->ts[i]);
-    rec_id(rec, e->dur[i]);
-    sqlb_rec_text(rec, &ph, 1);
-    if (kinds->name[e->kind[i]]) sqlb_rec_text(rec, kinds->name[e->kind[i]], kinds->len[e->kind[i]]);
-    else sqlb_rec_null(rec);
-    rec_name(rec, e->name[i]);
-    rec_name(rec, e->cat[i]);
-    sqlb_rec_int(rec, kt_event_pid(r, i));
-    sqlb_rec_int(rec, kt_event_tid(r, i));
-    rec_id(rec, e->stream[i]);
-    rec_id(rec, kt_event_corr(r, i));
-    rec_id(rec, kt_event_ext_id(r, i));
+    uint8_t kind = e->kind[i];
+    sqlb_pos p = sqlb_rec_begin(14);
+    p = sqlb_rec_null(rec, p); /* key: the rowid itself */
+    p = sqlb_rec_int(rec, p, r->rank);
+    p = sqlb_rec_int(rec, p, i);
+    p = sqlb_rec_int(rec, p, e->ts[i]);
+    p = rec_id(rec, p, e->dur[i]);
+    p = sqlb_rec_text(rec, p, &ph, 1);
+    p = kinds->name[kind] ? sqlb_rec_text(rec, p, kinds->name[kind], kinds->len[kind]) : sqlb_rec_null(rec, p);
+    p = rec_name(rec, p, e->name[i]);
+    p = rec_name(rec, p, e->cat[i]);
+    p = sqlb_rec_int(rec, p, kt_event_pid(r, i));
+    p = sqlb_rec_int(rec, p, kt_event_tid(r, i));
+    p = rec_id(rec, p, e->stream[i]);
+    p = rec_id(rec, p, kt_event_corr(r, i));
+    p = rec_id(rec, p, kt_event_ext_id(r, i));
+    sqlb_rec_end(rec, p);
 }
 
 static bool bulk_events(export_run *x, sqlb *w, bool no_events)
@@ -143,13 +142,11 @@ static bool bulk_events(export_run *x, sqlb *w, bool no_events)
 }
 
 /* events_correlation's entry of event ev: (rank, correlation or NULL, key). */
-static bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, uint32_t ev, int64_t corr)
+static inline bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, uint32_t ev, int64_t corr)
 {
-    sqlb_rec_begin(rec, 3);
-    sqlb_rec_int(rec, r->rank);
-    if (corr == -1) sqlb_rec_null(rec);
-    else sqlb_rec_int(rec, corr);
-    sqlb_rec_int(rec, EVENT_KEY(r->rank, ev));
+    sqlb_pos p = sqlb_rec_int(rec, sqlb_rec_begin(3), r->rank);
+    p = rec_id(rec, p, corr);
+    sqlb_rec_end(rec, sqlb_rec_int(rec, p, EVENT_KEY(r->rank, ev)));
     return sqlb_entry(w, rec);
 }
 
@@ -208,22 +205,29 @@ static bool links_add(links *l, int64_t a, int64_t b)
     return true;
 }
 
+static bool ascending(const int64_t *key, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (key[i] < key[i - 1]) return false;
+    return true;
+}
+
 /* An index over one key column of a link table: entries (key, rowid) by
- * key, rowid second (the radix sort is stable).                          */
+ * key, rowid second (the radix sort is stable; keys already in order, as
+ * launches' GPU events are, are taken as they are).                      */
 static bool link_index(sqlb *w, const char *name, const char *table, const char *sql, const int64_t *key,
                        size_t n)
 {
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    bool ok = keys && ids && n < UINT32_MAX;
+    bool ok = keys && ids && n < UINT32_MAX, sorted = ascending(key, n);
     for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(key[i]), ids[i] = (uint32_t)i;
-    if (!ok || !kt_radix_sort(keys, ids, n)) ok = sqlb_fail(w, "out of memory");
+    if (!ok || (!sorted && !kt_radix_sort(keys, ids, n))) ok = sqlb_fail(w, "out of memory");
     sqlb_rec rec;
     ok = ok && sqlb_index(w, name, table, sql);
     for (size_t i = 0; ok && i < n; i++) {
-        sqlb_rec_begin(&rec, 2);
-        sqlb_rec_int(&rec, key[ids[i]]);
-        sqlb_rec_int(&rec, (int64_t)ids[i] + 1);
+        sqlb_pos p = sqlb_rec_int(&rec, sqlb_rec_begin(2), key[ids[i]]);
+        sqlb_rec_end(&rec, sqlb_rec_int(&rec, p, (int64_t)ids[i] + 1));
         ok = sqlb_entry(w, &rec);
     }
     free(keys);
@@ -237,10 +241,9 @@ static bool link_row(sqlb *w, links *l, int rank, int64_t a, int64_t b)
 {
     if (!links_add(l, a, b)) return sqlb_fail(w, "out of memory");
     sqlb_rec rec;
-    sqlb_rec_begin(&rec, 3);
-    sqlb_rec_int(&rec, rank);
-    sqlb_rec_int(&rec, a);
-    sqlb_rec_int(&rec, b);
+    sqlb_pos p = sqlb_rec_int(&rec, sqlb_rec_begin(3), rank);
+    p = sqlb_rec_int(&rec, p, a);
+    sqlb_rec_end(&rec, sqlb_rec_int(&rec, p, b));
     return sqlb_row(w, (int64_t)l->n, &rec);
 }
 
