@@ -154,16 +154,21 @@ static inline bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, u
  * sorts first), then by correlation, each in key order.                 */
 static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
 {
-    size_t n = r->ev.n, m = 0;
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    /* the NULLs go first, as they are met; the others are counted so that
+     * only they are sorted (most events have no correlation: fresh memory
+     * for all of them cost more than the sort)                            */
+    size_t n = r->ev.n, m = 0, at = 0;
     sqlb_rec rec;
-    bool ok = keys && ids ? true : sqlb_fail(w, "out of memory");
+    bool ok = true;
     for (uint32_t i = 0; ok && i < n; i++) {
-        int64_t c = kt_event_corr(r, i);
-        if (c == -1) ok = correlation_entry(w, &rec, r, i, c);
-        else keys[m] = kt_radix_key_i64(c), ids[m++] = i;
+        if (r->ev.corr[i] != -1) m++;
+        else ok = correlation_entry(w, &rec, r, i, -1);
     }
+    uint64_t *keys = malloc((m ? m : 1) * sizeof *keys);
+    uint32_t *ids = malloc((m ? m : 1) * sizeof *ids);
+    if (!keys || !ids) ok = ok && sqlb_fail(w, "out of memory");
+    for (uint32_t i = 0; ok && i < n; i++)
+        if (r->ev.corr[i] != -1) keys[at] = kt_radix_key_i64(kt_event_corr(r, i)), ids[at++] = i;
     if (ok && !kt_radix_sort(keys, ids, m)) ok = sqlb_fail(w, "out of memory");
     for (size_t j = 0; ok && j < m; j++) /* the key is the correlation, its sign bit flipped */
         ok = correlation_entry(w, &rec, r, ids[j], (int64_t)(keys[j] ^ ((uint64_t)1 << 63)));
