@@ -177,3 +177,23 @@ TEST(export_sqlite_shared_traces_read_back)
         kt_trace_free(t);
     }
 }
+
+/* A path that names a device or a directory is refused, and left as it was. */
+TEST(export_sqlite_refuses_paths_that_are_not_files)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    fx_event(t, r, 'X', "kernel", "k", 100, 50, 0, 7, 7, 3);
+    fx_finish(t);
+    static const char *const paths[] = { "/dev/null", "/tmp" };
+    for (size_t i = 0; i < 2; i++) {
+        char err[128] = "";
+        kt_sqlite_options o = { .path = paths[i], .err = err, .errlen = sizeof err };
+        kt_tables *out = NULL;
+        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_EINPUT);
+        CHECK(out == NULL);
+        CHECK_STR(err, "not a regular file");
+        CHECK(access(paths[i], F_OK) == 0);
+    }
+    kt_trace_free(t);
+}

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Every event has one integer key, rank * 2^32 + its position in the file:
@@ -462,11 +463,23 @@ static bool select_ranks(export_run *x, const kt_rank_sel *sel)
     return true;
 }
 
+/* The database is a file of its own: a path naming something else (a
+ * device, a directory) is refused, not truncated, nor removed when the
+ * export fails.                                                          */
+static bool regular_or_missing(const kt_sqlite_options *o)
+{
+    struct stat st;
+    if (stat(o->path, &st) != 0 || S_ISREG(st.st_mode)) return true;
+    if (o->err && o->errlen) snprintf(o->err, o->errlen, "not a regular file");
+    return false;
+}
+
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
                            kt_tables **out)
 {
     *out = NULL;
     if (!t || !opt || !opt->path) return KT_EUSAGE;
+    if (!regular_or_missing(opt)) return KT_EINPUT;
     export_run x = { .t = t, .summary = kt_table_new("export") };
     if (!x.summary || !select_ranks(&x, sel)) {
         kt_table_free(x.summary);
