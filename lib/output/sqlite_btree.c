@@ -324,6 +324,7 @@ static bool build_level(sqlb *w, const level *below, uint8_t type, level *up)
         }
         size_t split = i;
         if (i + 1 == last) { /* the next page would hold c_last alone */
+            if (p->ncells < 2) return fail(w, "sqlite_btree: an interior page holds one cell"); /* cells fit 4 */
             page_pop(p, 12, cell);
             split = i - 1;
         }
