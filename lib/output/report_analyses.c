@@ -201,6 +201,16 @@ static const rp_analysis prefetch_order[] = {
 
 #define PREFETCH_THREADS_MAX 8
 
+/* Whether a section could show the analysis: the diffs need a baseline,
+ * the collectives section two ranks or more (rp_has_collectives).  The
+ * others are run ahead whatever their sections then decide.            */
+static bool may_show(const rp_ctx *c, rp_analysis a)
+{
+    if (a == RP_DIFF || a == RP_DIFF_BY_OP) return c->opt->baseline != NULL;
+    if (a == RP_STRAGGLERS || a == RP_COLLECTIVES) return c->nranks >= 2;
+    return true;
+}
+
 typedef struct prefetch {
     rp_ctx *c;
     atomic_size_t next;
@@ -218,8 +228,7 @@ static void *prefetch_worker(void *arg)
     const size_t n = sizeof prefetch_order / sizeof *prefetch_order;
     for (size_t k; (k = atomic_fetch_add(&p->next, 1)) < n;) {
         rp_analysis a = prefetch_order[k];
-        if ((a == RP_DIFF || a == RP_DIFF_BY_OP) && !p->c->opt->baseline) continue;
-        run_analysis(p->c, a);
+        if (may_show(p->c, a)) run_analysis(p->c, a);
     }
     if (c_num) {
         uselocale(old);

@@ -15,6 +15,7 @@
 
 bool rp_has_collectives(rp_ctx *c)
 {
+    if (c->nranks < 2) return false; /* two ranks with collective kernels at least */
     const kt_table *r = rp_table(c, RP_COLLECTIVES, "ranks");
     size_t n = 0;
     for (size_t i = 0; r && i < kt_table_nrows(r); i++) n += rp_num(r, i, rp_col(r, "comm_kernels")) > 0;
