@@ -72,6 +72,49 @@ TEST(intervals_merge_keeps_hta_inverted_interval)
     CHECK_INT(kt_intervals_length(iv, n), 10 - 1 + 2);
 }
 
+/* Equal starts keep their input order (a stable sort), which decides
+ * whether an inverted interval at the same start is swallowed: pinned in
+ * both orders, and on 5,000 shuffled intervals against a byte-for-byte
+ * insertion sort.                                                        */
+TEST(intervals_merge_sorts_equal_starts_stably)
+{
+    kt_interval a[] = { { 7, 8 }, { 5, 10 }, { 5, 3 } };
+    CHECK_INT(kt_intervals_merge(a, 3), 1); /* 5-10 first: 5-3 and 7-8 fold into it */
+    CHECK_INT(a[0].end, 10);
+    kt_interval b[] = { { 7, 8 }, { 5, 3 }, { 5, 10 } };
+    CHECK_INT(kt_intervals_merge(b, 3), 2); /* 5-3 first: 5-10 starts after its end */
+    CHECK_INT(b[0].end, 3);
+    CHECK_INT(b[1].end, 10);
+
+    enum { N = 5000 };
+    static kt_interval iv[N], ref[N];
+    uint64_t x = 12345;
+    for (size_t i = 0; i < N; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        int64_t start = (int64_t)(x >> 40) % 300 - 100, len = (int64_t)(x >> 20) % 9 - 2; /* some inverted */
+        iv[i] = ref[i] = (kt_interval){ start, start + len };
+    }
+    for (size_t i = 1; i < N; i++) /* stable insertion sort by start */
+        for (size_t j = i; j > 0 && ref[j - 1].start > ref[j].start; j--) {
+            kt_interval t = ref[j];
+            ref[j] = ref[j - 1], ref[j - 1] = t;
+        }
+    size_t m = 0; /* HTA's merge rule over the stable order */
+    for (size_t i = 1; i < N; i++) {
+        if (ref[i].start <= ref[m].end) {
+            if (ref[i].end > ref[m].end) ref[m].end = ref[i].end;
+        } else {
+            ref[++m] = ref[i];
+        }
+    }
+    size_t n = kt_intervals_merge(iv, N);
+    CHECK_INT(n, m + 1);
+    for (size_t i = 0; i < n && i <= m; i++) {
+        CHECK_INT(iv[i].start, ref[i].start);
+        CHECK_INT(iv[i].end, ref[i].end);
+    }
+}
+
 TEST(intervals_union_of_merged_sets)
 {
     kt_interval a[] = { { 0, 10 }, { 20, 30 } }, b[] = { { 5, 15 }, { 30, 35 }, { 50, 60 } }, out[5];

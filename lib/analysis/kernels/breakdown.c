@@ -19,6 +19,7 @@
 #include "analysis/common/np_sort.h"
 #include "analysis/kernels/breakdown_partial.h"
 #include "model/model.h"
+#include "model/radix.h"
 #include "output/table.h"
 
 #include <math.h>
@@ -81,6 +82,22 @@ static int by_time(const void *a, const void *b)
     return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
 }
 
+/* By time, ends first at equal times: radix-sorted (a comparator call per
+ * pair cost more than the rest of the sweep); qsort without the memory.
+ * Points equal in both are interchangeable.                              */
+static void sort_points(point *p, size_t np)
+{
+    uint64_t *major = malloc((np ? np : 1) * sizeof *major), *minor = malloc((np ? np : 1) * sizeof *minor);
+    bool ok = major && minor;
+    for (size_t k = 0; ok && k < np; k++) {
+        major[k] = kt_radix_key_i64(p[k].time);
+        minor[k] = kt_radix_key_i64(p[k].delta);
+    }
+    if (!ok || !kt_radix_sort_records(p, sizeof *p, np, major, minor)) qsort(p, np, sizeof *p, by_time);
+    free(major);
+    free(minor);
+}
+
 /* Points in HTA's order (hta_compat): HTA appends each type's merged
  * starts, then its merged ends (a melt of the [ts, end] frame), and sorts
  * the whole frame by time after every type with pandas' unstable
@@ -128,7 +145,7 @@ static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool ht
         for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
         if (hta) ok = hta_order(p, np);
     }
-    if (!hta) qsort(p, np, sizeof *p, by_time);
+    if (!hta) sort_points(p, np);
     int running = 0;
     for (size_t k = 0; ok && k + 1 < np; k++) {
         running += p[k].delta;
