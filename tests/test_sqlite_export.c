@@ -82,6 +82,11 @@ static void check_events(sqlite3 *db, const kt_trace *t)
  * rows with that (rank, correlation) are the model's, in key order.      */
 static void check_correlation_index(sqlite3 *db, const kt_trace *t, uint32_t step)
 {
+    int64_t correlated = 0; /* the partial index holds exactly these */
+    for (size_t k = 0; k < t->nranks; k++)
+        for (uint32_t i = 0; i < t->ranks[k]->ev.n; i++) correlated += t->ranks[k]->ev.corr[i] != -1;
+    CHECK_INT(sqlt_query_int(db, "SELECT COUNT(*) FROM events INDEXED BY events_correlation WHERE correlation IS NOT NULL"),
+              correlated);
     sqlite3_stmt *st = NULL;
     CHECK(sqlite3_prepare_v2(db,
                              "SELECT key FROM events INDEXED BY events_correlation WHERE rank = ? AND "

@@ -142,35 +142,29 @@ static bool bulk_events(export_run *x, sqlb *w, bool no_events)
     return sqlb_end(w);
 }
 
-/* events_correlation's entry of event ev: (rank, correlation or NULL, key). */
+/* events_correlation's entry of event ev: (rank, correlation, key). */
 static inline bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, uint32_t ev, int64_t corr)
 {
     sqlb_pos p = sqlb_rec_int(rec, sqlb_rec_begin(3), r->rank);
-    p = rec_id(rec, p, corr);
+    p = sqlb_rec_int(rec, p, corr);
     sqlb_rec_end(rec, sqlb_rec_int(rec, p, EVENT_KEY(r->rank, ev)));
     return sqlb_entry(w, rec);
 }
 
-/* events(rank, correlation): per rank, the events without one first (NULL
- * sorts first), then by correlation, each in key order.                 */
+/* events(rank, correlation) over the events that have one (a partial
+ * index: most events have none, and lookups by correlation never want
+ * them): per rank, by correlation, each in key order.                    */
 static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
 {
-    /* the NULLs go first, as they are met; the others are counted so that
-     * only they are sorted (most events have no correlation: fresh memory
-     * for all of them cost more than the sort)                            */
     size_t n = r->ev.n, m = 0, at = 0;
-    sqlb_rec rec;
-    bool ok = true;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        if (r->ev.corr[i] != -1) m++;
-        else ok = correlation_entry(w, &rec, r, i, -1);
-    }
+    for (uint32_t i = 0; i < n; i++) m += r->ev.corr[i] != -1;
     uint64_t *keys = malloc((m ? m : 1) * sizeof *keys);
     uint32_t *ids = malloc((m ? m : 1) * sizeof *ids);
-    if (!keys || !ids) ok = ok && sqlb_fail(w, "out of memory");
+    bool ok = keys && ids ? true : sqlb_fail(w, "out of memory");
     for (uint32_t i = 0; ok && i < n; i++)
         if (r->ev.corr[i] != -1) keys[at] = kt_radix_key_i64(kt_event_corr(r, i)), ids[at++] = i;
     if (ok && !kt_radix_sort(keys, ids, m)) ok = sqlb_fail(w, "out of memory");
+    sqlb_rec rec;
     for (size_t j = 0; ok && j < m; j++) /* the key is the correlation, its sign bit flipped */
         ok = correlation_entry(w, &rec, r, ids[j], (int64_t)(keys[j] ^ ((uint64_t)1 << 63)));
     free(keys);
@@ -181,7 +175,7 @@ static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
 static bool bulk_events_index(export_run *x, sqlb *w, bool no_events)
 {
     if (!sqlb_index(w, "events_correlation", "events",
-                    "CREATE INDEX events_correlation ON events(rank, correlation)"))
+                    "CREATE INDEX events_correlation ON events(rank, correlation) WHERE correlation IS NOT NULL"))
         return false;
     for (size_t k = 0; !no_events && k < x->nranks; k++)
         if (!rank_correlation_entries(w, x->ranks[k])) return false;
