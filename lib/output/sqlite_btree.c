@@ -188,7 +188,7 @@ static unsigned page_pop(page *p, unsigned hlen, uint8_t *cell)
     p->content += len;
     p->ncells--;
     memset(p->b + p->hdr + hlen + 2 * p->ncells, 0, 2);
-    p->last_len = 0; /* one pop per page: see finish_index_leaves */
+    p->last_len = 0; /* one pop per page (build_level, finish_index_leaves) */
     return len;
 }
 
@@ -473,38 +473,18 @@ bool sqlb_end(sqlb *w)
 
 /* ---- page 1: the header and the schema table ------------------------ */
 
-static bool text_col(uint8_t *head, unsigned *nh, uint8_t *body, unsigned *nb, const char *s)
+/* sqlite_schema's row (type, name, tbl_name, rootpage, sql) as a cell,
+ * built as every other record; NULL when its texts exceed the record's
+ * room.                                                                  */
+static const uint8_t *schema_cell(const schema_row *s, int64_t rowid, sqlb_rec *rec, unsigned *len)
 {
-    size_t len = strlen(s);
-    if (*nb + len > PAGE) return false;
-    *nh += put_varint(head + *nh, 13 + 2 * (uint64_t)len);
-    memcpy(body + *nb, s, len);
-    *nb += (unsigned)len;
-    return true;
-}
-
-/* sqlite_schema's row i: type, name, tbl_name, rootpage, sql. */
-static bool schema_cell(const schema_row *s, int64_t rowid, uint8_t *cell, unsigned *len)
-{
-    uint8_t head[64], body[PAGE];
-    unsigned nh = 0, nb = 0, ilen;
-    if (!text_col(head, &nh, body, &nb, s->type) || !text_col(head, &nh, body, &nb, s->name) ||
-        !text_col(head, &nh, body, &nb, s->tbl))
-        return false;
-    head[nh++] = sqlb_int_serial(s->root, &ilen);
-    put_be(body + nb, s->root, ilen);
-    nb += ilen;
-    if (!text_col(head, &nh, body, &nb, s->sql)) return false;
-    unsigned hsize = nh + 1; /* under 128: five serial types */
-    unsigned payload = hsize + nb;
-    if (payload + 20 > PAGE) return false;
-    unsigned n = put_varint(cell, payload);
-    n += put_varint(cell + n, (uint64_t)rowid);
-    n += put_varint(cell + n, hsize);
-    memcpy(cell + n, head, nh);
-    memcpy(cell + n + nh, body, nb);
-    *len = n + nh + nb;
-    return true;
+    sqlb_pos p = sqlb_rec_text(rec, sqlb_rec_begin(5), s->type, strlen(s->type));
+    p = sqlb_rec_text(rec, p, s->name, strlen(s->name));
+    p = sqlb_rec_text(rec, p, s->tbl, strlen(s->tbl));
+    p = sqlb_rec_int(rec, p, s->root);
+    sqlb_rec_end(rec, sqlb_rec_text(rec, p, s->sql, strlen(s->sql)));
+    unsigned payload = rec_finish(rec);
+    return payload ? rec_cell(rec, payload, true, rowid, len) : NULL;
 }
 
 static void file_header(uint8_t *h, uint32_t npages)
@@ -527,11 +507,11 @@ static bool write_page1(sqlb *w)
 {
     page *p = &w->pages[0];
     page_reset(p, 100);
-    uint8_t cell[PAGE];
+    sqlb_rec rec;
     for (size_t i = 0; i < w->nschema; i++) {
         unsigned len;
-        if (!schema_cell(&w->schema[i], (int64_t)i + 1, cell, &len) || !page_fits(p, 8, len))
-            return fail(w, "the schema does not fit the first page");
+        const uint8_t *cell = schema_cell(&w->schema[i], (int64_t)i + 1, &rec, &len);
+        if (!cell || !page_fits(p, 8, len)) return fail(w, "the schema does not fit the first page");
         page_add(p, 8, cell, len);
     }
     page_seal(p, LEAF_TABLE, 0);
