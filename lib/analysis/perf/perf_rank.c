@@ -258,10 +258,11 @@ static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, boo
 
 /* key = parts joined by the unit separator; NULL parts read "None".  In
  * c's buffer, reused for every op call (valid until the next key).       */
+#define KEY_PARTS_MAX (KT_PERF_MAX_PARAMS + 2)
 static const char *join_key(map_ctx *c, const char *const *parts, size_t n)
 {
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++) len += (parts[i] ? strlen(parts[i]) : 4) + 1;
+    size_t lens[KEY_PARTS_MAX], len = 1;
+    for (size_t i = 0; i < n; i++) len += (lens[i] = parts[i] ? strlen(parts[i]) : 4) + 1;
     if (len > c->key_cap) {
         char *k = realloc(c->key, len);
         if (!k) return NULL;
@@ -270,11 +271,9 @@ static const char *join_key(map_ctx *c, const char *const *parts, size_t n)
     }
     char *o = c->key;
     for (size_t i = 0; i < n; i++) {
-        const char *p = parts[i] ? parts[i] : "None";
-        size_t k = strlen(p);
         if (i) *o++ = '\x1f';
-        memcpy(o, p, k);
-        o += k;
+        memcpy(o, parts[i] ? parts[i] : "None", lens[i]);
+        o += lens[i];
     }
     *o = '\0';
     return c->key;
@@ -361,7 +360,7 @@ static bool add_short_kernels(map_ctx *c, const op_view *v)
 /* name, then each parameter, unit-separated. */
 static const char *model_key(map_ctx *c, const op_view *v)
 {
-    const char *parts[KT_PERF_MAX_PARAMS + 2] = { v->name };
+    const char *parts[KEY_PARTS_MAX] = { v->name };
     char ints[KT_PERF_MAX_PARAMS][24];
     size_t n = 1;
     if (!v->modelled) {
