@@ -119,12 +119,12 @@ static void peak_row(kt_table *tb, int rank, const char *device, const char *op,
     kt_table_set_float(tb, 5, at_peak > 0 ? 100.0 * (double)bytes / (double)at_peak : 0);
 }
 
-static kt_status peak_rows(const kt_trace *t, const kt_rank *r, const kt_mem_device *d, size_t peak, size_t top,
-                           kt_table *tb)
+static kt_status peak_rows(const kt_trace *t, const kt_rank *r, const kt_thread_ops *thread_ops,
+                           const kt_mem_device *d, size_t peak, size_t top, kt_table *tb)
 {
     kt_peak_op *ops;
     size_t n;
-    kt_status s = kt_peak_ops(r, d, peak, &ops, &n);
+    kt_status s = kt_peak_ops(r, thread_ops, d, peak, &ops, &n);
     int64_t live = 0, at_peak = d->e[peak].allocated;
     for (size_t i = 0; s == KT_OK && i < n; i++) {
         live += ops[i].bytes;
@@ -177,13 +177,17 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
 {
     kt_mem_rank m;
     kt_status s = kt_mem_rank_collect(t, r, &m);
+    kt_thread_ops *ops = NULL; /* built for the first device with a peak */
     for (size_t i = 0; s == KT_OK && i < m.ndev; i++) {
         const kt_mem_device *d = &m.dev[i];
         size_t peak = peak_index(d);
         device_row(t, r->rank, d, peak, tb->devices);
         if (tb->series) series_rows(t, r->rank, d, tb->series);
-        if (peak != SIZE_MAX) s = peak_rows(t, r, d, peak, o->top, tb->peak_ops);
+        if (peak == SIZE_MAX) continue;
+        if (!ops && !(ops = kt_thread_ops_new(r))) s = KT_ENOMEM;
+        if (s == KT_OK) s = peak_rows(t, r, ops, d, peak, o->top, tb->peak_ops);
     }
+    kt_thread_ops_free(ops);
     if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files);
     kt_mem_rank_free(&m);
     return s;

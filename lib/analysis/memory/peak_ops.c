@@ -40,14 +40,21 @@ static uint32_t op_at(const kt_rank *r, const thread_op *ops, size_t n, uint64_t
     return KT_NONE;
 }
 
-static thread_op *cpu_ops(const kt_rank *r, size_t *n)
+struct kt_thread_ops {
+    thread_op *op;
+    size_t n;
+};
+
+kt_thread_ops *kt_thread_ops_new(const kt_rank *r)
 {
+    if (kt_index_call_tree(r) != KT_OK) return NULL;
     const kt_events *e = &r->ev;
     size_t k = 0;
     for (uint32_t i = 0; i < e->n; i++) k += e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X';
+    kt_thread_ops *t = malloc(sizeof *t);
     thread_op *ops = malloc((k ? k : 1) * sizeof *ops);
     uint64_t *key = malloc((k ? k : 1) * sizeof *key), *ts = malloc((k ? k : 1) * sizeof *ts);
-    bool ok = ops && key && ts;
+    bool ok = t && ops && key && ts;
     k = 0;
     for (uint32_t i = 0; ok && i < e->n; i++)
         if (e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X') {
@@ -61,10 +68,18 @@ static thread_op *cpu_ops(const kt_rank *r, size_t *n)
     free(ts);
     if (!ok) {
         free(ops);
+        free(t);
         return NULL;
     }
-    *n = k;
-    return ops;
+    *t = (kt_thread_ops){ ops, k };
+    return t;
+}
+
+void kt_thread_ops_free(kt_thread_ops *t)
+{
+    if (!t) return;
+    free(t->op);
+    free(t);
 }
 
 /* Replay allocations and frees up to the peak: addr → live event index. */
@@ -106,23 +121,21 @@ static bool add_bytes(kt_peak_op **v, size_t *n, size_t *cap, uint32_t op, int64
     return true;
 }
 
-kt_status kt_peak_ops(const kt_rank *r, const kt_mem_device *d, size_t peak, kt_peak_op **out, size_t *n)
+kt_status kt_peak_ops(const kt_rank *r, const kt_thread_ops *ops, const kt_mem_device *d, size_t peak,
+                      kt_peak_op **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
-    if (kt_index_call_tree(r) != KT_OK) return KT_ENOMEM;
-    size_t nops = 0, cap = 0;
-    thread_op *ops = cpu_ops(r, &nops);
+    size_t cap = 0;
     kt_i64map live = { 0 };
-    bool ok = ops && live_at(d, peak, &live);
+    bool ok = live_at(d, peak, &live);
     for (size_t s = 0; ok && s <= live.mask; s++) {
         if (live.key[s] == INT64_MIN || live.val[s] == KT_NONE) continue;
         const kt_mem_event *m = &d->e[live.val[s]];
-        uint32_t op = op_at(r, ops, nops, thread_key(&r->ev, m->ev), m->ts);
+        uint32_t op = op_at(r, ops->op, ops->n, thread_key(&r->ev, m->ev), m->ts);
         ok = add_bytes(out, n, &cap, op == KT_NONE ? KT_NONE : r->ev.name[op], m->bytes);
     }
     if (ok && *n) qsort(*out, *n, sizeof **out, by_bytes_desc);
-    free(ops);
     kt_i64map_free(&live);
     if (!ok) { free(*out); *out = NULL; *n = 0; }
     return ok ? KT_OK : KT_ENOMEM;

@@ -14,8 +14,16 @@ typedef struct kt_peak_op {
     uint64_t allocations;
 } kt_peak_op;
 
+/* A rank's cpu_ops ordered by thread and time, with its call tree built:
+ * what every device's lookup needs, built once per rank (sorting them was
+ * half of `kineta memory` on a two-GPU rank).  NULL on OOM.              */
+typedef struct kt_thread_ops kt_thread_ops;
+kt_thread_ops *kt_thread_ops_new(const kt_rank *r);
+void kt_thread_ops_free(kt_thread_ops *t);
+
 /* Live allocations of d after its event `peak` (an index into d->e),
  * grouped by op, sorted by bytes descending; *out malloc'ed.             */
-kt_status kt_peak_ops(const kt_rank *r, const kt_mem_device *d, size_t peak, kt_peak_op **out, size_t *n);
+kt_status kt_peak_ops(const kt_rank *r, const kt_thread_ops *ops, const kt_mem_device *d, size_t peak,
+                      kt_peak_op **out, size_t *n);
 
 #endif
