@@ -138,6 +138,13 @@ void print_table_text_styled(const kt_table *t, const text_style *st, FILE *f);
  * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */
 kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
 
+/* A failure the command explains: "kineta COMMAND: message" (COMMAND NULL:
+ * "kineta: message") on stderr; the driver then adds no generic status
+ * line.  cli_failure_explained: whether this thread said one since it
+ * last asked (cli_fail.c).                                                */
+void cli_fail(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool cli_failure_explained(void);
+
 /* Option value helpers: print a usage message and return false on error. */
 bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);
 bool cli_parse_double(const char *opt, const char *v, double *out);

@@ -46,22 +46,24 @@ static bool make_dirs(const char *path)
     return ok;
 }
 
+int cli_check_output_file(const char *command, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return 0;
+    char *dir = strndup(path, (size_t)(slash - path));
+    bool ok = !dir || is_dir(dir);
+    if (!ok) fprintf(stderr, "kineta %s: cannot write %s: directory %s does not exist\n", command, path, dir);
+    free(dir);
+    return ok ? 0 : 3;
+}
+
 int cli_check_output(const cli_command *cmd, const char *out_path)
 {
     if (!out_path) return 0;
-    if (cmd->output_dir) {
-        if (make_dirs(out_path)) return 0;
-        fprintf(stderr, "kineta %s: cannot create directory %s: %s\n", cmd->name, out_path, strerror(errno));
-        return 3;
-    }
-    const char *slash = strrchr(out_path, '/');
-    if (!slash || slash == out_path) return 0;
-    char *dir = strndup(out_path, (size_t)(slash - out_path));
-    bool ok = !dir || is_dir(dir);
-    if (!ok)
-        fprintf(stderr, "kineta %s: cannot write %s: directory %s does not exist\n", cmd->name, out_path, dir);
-    free(dir);
-    return ok ? 0 : 3;
+    if (!cmd->output_dir) return cli_check_output_file(cmd->name, out_path);
+    if (make_dirs(out_path)) return 0;
+    fprintf(stderr, "kineta %s: cannot create directory %s: %s\n", cmd->name, out_path, strerror(errno));
+    return 3;
 }
 
 static int cmp_i64(const void *a, const void *b)

@@ -14,6 +14,9 @@ int cli_check_table(const cli_command *cmd, const char *table);
 /* -o: a directory output is created (mkdir -p); a file output's directory
  * must exist.  0, or 3 naming the path.                                     */
 int cli_check_output(const cli_command *cmd, const char *out_path);
+/* A file a command option names (export --sqlite): its directory must
+ * exist.  0, or 3 naming the path.                                         */
+int cli_check_output_file(const char *command, const char *path);
 /* --rank/--ranks and the command's --pstep against the trace: 0, or 1
  * naming the ranks / steps there are.                                       */
 int cli_check_selection(const cli_command *cmd, const cli_ctx *ctx, const kt_trace *t, const void *state);

@@ -216,7 +216,7 @@ static kt_status concatenate(const stream_plan *plan, rank_part **sorted, size_t
 
 static int exit_code(const cli_command *cmd, kt_status st)
 {
-    if (st != KT_OK) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(st));
+    if (st != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(st));
     return st == KT_OK ? 0 : st == KT_ENOMEM ? 1 : (int)st;
 }
 

@@ -54,7 +54,7 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out)
     kt_status s = kt_categorizer_new(out);
     if (s == KT_OK) s = kt_categorizer_load_rules(*out, rules, err, sizeof err);
     if (s == KT_OK) return KT_OK;
-    if (s != KT_ENOMEM) fprintf(stderr, "kineta: %s\n", err);
+    if (s != KT_ENOMEM) cli_fail(NULL, "%s", err);
     kt_categorizer_free(*out);
     *out = NULL;
     return s == KT_EINPUT ? KT_EUSAGE : s;

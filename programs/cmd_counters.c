@@ -36,7 +36,7 @@ static kt_status counters_run(const cli_ctx *ctx, const kt_trace *t, void *state
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_counters(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta counters: %s\n", s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("counters", "%s", s->err);
     return st;
 }
 

@@ -71,14 +71,14 @@ static kt_status cp_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_t
 {
     cp_state *s = state;
     if (!s->no_overlay && !ctx->out_path) {
-        fprintf(stderr, "kineta critical-path: -o DIR is required for the overlay (or --no-overlay)\n");
+        cli_fail("critical-path", "-o DIR is required for the overlay (or --no-overlay)");
         return KT_EUSAGE;
     }
     s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_critical_path(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta critical-path: %s\n", s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("critical-path", "%s", s->err);
     return st;
 }
 

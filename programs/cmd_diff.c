@@ -107,7 +107,7 @@ static kt_status diff_run(const cli_ctx *ctx, const kt_trace *control, const kt_
     diff_state *s = state;
     kt_categorizer *cat = NULL;
     if (ctx->sel.nranks > 1) {
-        fprintf(stderr, "kineta diff: --rank takes one rank (CONTROL's)\n");
+        cli_fail("diff", "--rank takes one rank (CONTROL's)");
         return KT_EUSAGE;
     }
     if (ctx->sel.nranks == 1) s->o.control_rank = ctx->sel.ranks[0];
@@ -118,7 +118,7 @@ static kt_status diff_run(const cli_ctx *ctx, const kt_trace *control, const kt_
     if (st != KT_OK) return st;
     s->o.categorizer = cat;
     st = kt_diff(control, test, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta diff: %s\n", s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("diff", "%s", s->err);
     kt_categorizer_free(cat);
     return st;
 }

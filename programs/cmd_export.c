@@ -3,6 +3,7 @@
  * analysis tables as an SQLite database (schema: docs/sqlite.md).
  */
 #include "cli.h"
+#include "cli_checks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,10 @@ typedef struct export_state {
 static int export_parse(void *state, const char *name, const char *value)
 {
     export_state *s = state;
-    if (!strcmp(name, "sqlite")) s->o.path = value;
+    if (!strcmp(name, "sqlite")) {
+        s->o.path = value;
+        return cli_check_output_file("export", value); /* before the load, as -o FILE */
+    }
     else if (!strcmp(name, "no-events")) s->o.no_events = 1;
     else return 2;
     return 0;
@@ -32,13 +36,13 @@ static kt_status export_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
 {
     export_state *s = state;
     if (!s->o.path) {
-        fprintf(stderr, "kineta export: --sqlite FILE is required\n");
+        cli_fail("export", "--sqlite FILE is required");
         return KT_EUSAGE;
     }
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_export_sqlite(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta export: %s: %s\n", s->o.path, s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("export", "%s: %s", s->o.path, s->err);
     return st;
 }
 

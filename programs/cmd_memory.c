@@ -96,7 +96,7 @@ static kt_status memory_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_memory(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta memory: %s\n", s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("memory", "%s", s->err);
     if (st == KT_OK) warn_negative(ctx, *out);
     return st;
 }

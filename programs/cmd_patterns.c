@@ -55,14 +55,14 @@ static kt_status patterns_run(const cli_ctx *ctx, const kt_trace *t, void *state
     patterns_state *s = state;
     if (s->mine) return kt_mine_sequences(t, &ctx->sel, &s->m, out);
     if (!s->no_overlay && !ctx->out_path) {
-        fprintf(stderr, "kineta patterns: -o DIR is required for the overlay (or --no-overlay)\n");
+        cli_fail("patterns", "-o DIR is required for the overlay (or --no-overlay)");
         return KT_EUSAGE;
     }
     s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
     s->o.err = s->err;
     s->o.errlen = sizeof s->err;
     kt_status st = kt_patterns(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) fprintf(stderr, "kineta patterns: %s\n", s->err);
+    if (st != KT_OK && s->err[0]) cli_fail("patterns", "%s", s->err);
     const kt_table *p = st == KT_OK ? kt_tables_find(*out, "patterns") : NULL;
     if (p && kt_table_nrows(p) == 0 && !ctx->quiet)
         fprintf(stderr, "kineta patterns: no %s with %zu or more GPU events under it (table ops)\n",

@@ -53,7 +53,7 @@ static char *read_spec(const char *path)
     char *buf = NULL;
     size_t n = 0, cap = 0;
     if (!f) {
-        fprintf(stderr, "kineta perf: cannot read %s: %s\n", path, strerror(errno));
+        cli_fail("perf", "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
     for (;;) {
@@ -61,7 +61,7 @@ static char *read_spec(const char *path)
             cap = (n + 4096 + 1) * 2;
             char *p = cap <= (64u << 20) ? realloc(buf, cap) : NULL;
             if (!p) {
-                fprintf(stderr, "kineta perf: %s is too large for a device spec\n", path);
+                cli_fail("perf", "%s is too large for a device spec", path);
                 free(buf);
                 fclose(f);
                 return NULL;
@@ -85,7 +85,7 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
     if (s->spec_path && !(spec = read_spec(s->spec_path))) return KT_EUSAGE;
     o.device_spec = spec;
     kt_status st = kt_perf(t, &ctx->sel, &o, out, err, sizeof err);
-    if (st == KT_EUSAGE) fprintf(stderr, "kineta perf: --device-spec %s: %s\n", s->spec_path, err);
+    if (st == KT_EUSAGE) cli_fail("perf", "--device-spec %s: %s", s->spec_path, err);
     free(spec);
     return st;
 }

@@ -55,8 +55,8 @@ static kt_status load_baseline(const char *path, kt_trace **out)
     kt_status st = kt_load(&path, 1, NULL, out, &failure);
     if (st != KT_OK) {
         for (size_t i = 0; i < kt_diags_count(failure); i++)
-            fprintf(stderr, "kineta report: --baseline %s: %s\n", path, kt_diags_get(failure, i)->message);
-        if (!kt_diags_count(failure)) fprintf(stderr, "kineta report: --baseline %s: %s\n", path, kt_status_str(st));
+            cli_fail("report", "--baseline %s: %s", path, kt_diags_get(failure, i)->message);
+        if (!kt_diags_count(failure)) cli_fail("report", "--baseline %s: %s", path, kt_status_str(st));
     }
     kt_diags_free(failure);
     return st;
@@ -77,7 +77,7 @@ static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
     st = kt_report(t, &ctx->sel, &s->o, path, &ts);
     kt_trace_free(base);
     if (st != KT_OK) {
-        if (s->err[0]) fprintf(stderr, "kineta report: %s\n", s->err);
+        if (s->err[0]) cli_fail("report", "%s", s->err);
         return st;
     }
     const kt_table *r = kt_tables_find(ts, "report");

@@ -488,3 +488,33 @@ TEST(cli_make_demo)
     const char *wrote = tb ? strstr(tb, "wrote ") : NULL;
     CHECK(wrote && strstr(wrote, "examples/report.html"));
 }
+
+/* ---- 15. a failure the command explains is said once -------------------- */
+TEST(cli_explained_failure_said_once)
+{
+    NEED_BIN();
+    char dir[128], trace[160], *out = out_buf();
+    snprintf(dir, sizeof dir, "/tmp/kineta-fail-%d", (int)getpid());
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    CHECK_INT(sh(out, OUT_CAP, "mkdir -p %s && printf '%s' > %s", dir,
+                 "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, "
+                 "\"tid\": 7, \"ts\": 10, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 1}}]}",
+                 trace),
+              0);
+    /* --sqlite's directory checked before the load, as -o FILE's: the
+     * missing input is never opened */
+    CHECK_INT(sh(out, OUT_CAP, "%s export --sqlite %s/missing/x.db /nonexistent.json 2>&1", kt_cli_bin(), dir), 3);
+    CHECK(strstr(out, "missing/x.db") && strstr(out, "does not exist") && !strstr(out, "nonexistent.json"));
+    CHECK_INT(count_lines(out), 1);
+    /* refused at run time: its own reason, not the generic "input unreadable" */
+    CHECK_INT(sh(out, OUT_CAP, "%s export -q --sqlite /dev/null %s 2>&1", kt_cli_bin(), trace), 3);
+    CHECK(strstr(out, "not a regular file") && !strstr(out, "unreadable"));
+    CHECK_INT(count_lines(out), 1);
+    CHECK_INT(sh(out, OUT_CAP, "%s critical-path -q %s 2>&1 >/dev/null", kt_cli_bin(), trace), 2);
+    CHECK(strstr(out, "-o DIR is required") && !strstr(out, "usage error"));
+    CHECK_INT(count_lines(out), 1);
+    /* a failure the command does not explain still gets the generic line */
+    CHECK_INT(sh(out, OUT_CAP, "%s info -q %s/none.json 2>&1", kt_cli_bin(), dir), 3);
+    CHECK(out[0] != '\0');
+    CHECK_INT(sh(out, OUT_CAP, "rm -rf %s", dir), 0);
+}
