@@ -22,7 +22,7 @@ const kt_op_model kt_matrix_models[] = {
     { NULL, 0, NULL, 0, 0, 0, false, 0, 0, false, NULL },
 };
 
-static const kt_op_model *model_of(const char *name)
+const kt_op_model *kt_perf_model_of(const char *name)
 {
     const kt_op_model *const lists[] = { kt_matrix_models, kt_vector_models, kt_conv_models };
     for (size_t l = 0; name && l < sizeof lists / sizeof lists[0]; l++)
@@ -35,7 +35,7 @@ static const kt_op_model *model_of(const char *name)
 
 int kt_perf_family_of(const char *op_name, bool with_triton)
 {
-    const kt_op_model *m = model_of(op_name);
+    const kt_op_model *m = kt_perf_model_of(op_name);
     return m && (with_triton || m->family != KT_PF_TRITON) ? m->family : -1;
 }
 
@@ -55,10 +55,9 @@ void kt_perf_eval_reset(kt_perf_eval *e)
     e->why = NULL;
 }
 
-bool kt_perf_eval_op(int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e)
+bool kt_perf_eval_model(const kt_op_model *m, int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e)
 {
     kt_perf_eval_reset(e);
-    const kt_op_model *m = model_of(op_name);
     if (!m || m->family != family) {
         e->why = "no model for this op";
         return false;

@@ -55,8 +55,12 @@ void kt_perf_eval_reset(kt_perf_eval *e);
 int kt_perf_family_of(const char *op_name, bool with_triton);
 /* TraceLens's sheet name of a family ("GEMM", "SDPA_fwd", "Normalization", ...). */
 const char *kt_perf_family_sheet(int family);
-/* Evaluate op_name's model on its args; false (and e->why) when the shapes
- * do not fit the model.                                                   */
-bool kt_perf_eval_op(int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e);
+typedef struct kt_op_model kt_op_model; /* perf_model_util.h */
+/* The model covering op_name, NULL when none: a search through every model
+ * name, so callers evaluating many ops look it up once per name.          */
+const kt_op_model *kt_perf_model_of(const char *op_name);
+/* Evaluate m (kt_perf_model_of(op_name)) on op_name's args; false (and
+ * e->why) when there is no model of that family or the shapes do not fit. */
+bool kt_perf_eval_model(const kt_op_model *m, int family, const char *op_name, const kt_op_args *a, kt_perf_eval *e);
 
 #endif

@@ -133,7 +133,20 @@ typedef struct map_ctx {
         uint32_t name, kernel;
         const char *category; /* NULL: slot empty                        */
     } categories[256];
+    struct model_memo {       /* kt_perf_model_of by op name              */
+        uint32_t name;        /* KT_NONE: slot empty                      */
+        const kt_op_model *model;
+    } models[256];
 } map_ctx;
+
+/* The op's model, looked up once per name (the search compares the name
+ * with every model's: 7% of perf).                                        */
+static const kt_op_model *model_for(map_ctx *c, uint32_t name, const char *text)
+{
+    struct model_memo *m = &c->models[(name * 0x9E3779B1u) >> 24];
+    if (m->name != name || name == KT_NONE) *m = (struct model_memo){ name, kt_perf_model_of(text) };
+    return m->model;
+}
 
 static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
 {
@@ -177,7 +190,9 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
         kt_op_args_clear(&c->args);
         len = 0;
     }
-    if (o->role & KT_OPK_MODELLED) v->modelled = kt_perf_eval_op(o->family, v->name, &c->args, &v->eval);
+    if (o->role & KT_OPK_MODELLED)
+        v->modelled = kt_perf_eval_model(model_for(c, r->ev.name[o->ev], v->name), o->family, v->name, &c->args,
+                                         &v->eval);
     return view_keys(c, v, text, len);
 }
 
@@ -512,6 +527,7 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     if (st != KT_OK) return st;
     gpu_span(r, out);
     map_ctx c = { .t = t, .r = r, .m = &m, .p = out };
+    for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
     bool ok = meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
