@@ -122,6 +122,7 @@ static void map_file(stream_run *s, size_t i)
     p->origin = kt_trace_origin(t);
     p->selected = selected(s->ctx, p->rank);
     if (p->selected) p->status = (s->cmd->reduce ? s->cmd->map : s->cmd->run)(s->ctx, t, s->state, &p->tables);
+    p->explained = cli_failure_explained(); /* this worker's, asked at once */
     if (p->selected && p->status == KT_OK && selected_step(s) >= 0) p->status = add_steps(t, &p->tables);
     kt_trace_free(t);
 }
@@ -191,7 +192,7 @@ static int check_parts(const cli_command *cmd, const stream_run *s, rank_part **
     }
     for (size_t i = 0; i < n; i++)
         if (sorted[i]->status != KT_OK) {
-            fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(sorted[i]->status));
+            if (!sorted[i]->explained) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(sorted[i]->status));
             return sorted[i]->status == KT_ENOMEM ? 1 : (int)sorted[i]->status;
         }
     return 0;

@@ -13,6 +13,7 @@ typedef struct rank_part {
     kt_status status;
     bool present;     /* a trace rank (not skipped, loaded)                   */
     bool selected;    /* in --rank(s), so mapped                               */
+    bool explained;   /* the command said why its map failed (cli_fail)      */
     int rank;
     int64_t origin;
     kt_tables *tables;

@@ -5,7 +5,7 @@
  * mapped, its status, rank, origin and tables (kt_tables_serialize).  The
  * receiver knows which files each process owned (the same balanced
  * assignment is computed everywhere), so the file order is implicit.
- * Layout per file: u8 present, u8 selected, i32 status, i32 rank,
+ * Layout per file: u8 present, u8 selected, u8 explained, i32 status, i32 rank,
  * i64 origin, u64 length, the tables' bytes (length 0: no tables).
  */
 #include "cli_stream.h"
@@ -33,10 +33,10 @@ static bool put_part(const rank_part *p, unsigned char **buf, size_t *len, size_
     unsigned char *tb = NULL;
     size_t tlen = 0;
     if (p->tables && kt_tables_serialize(p->tables, &tb, &tlen) != KT_OK) return false;
-    uint8_t flags[2] = { p->present, p->selected };
+    uint8_t flags[3] = { p->present, p->selected, p->explained };
     int32_t status = (int32_t)p->status, rank = p->rank;
     uint64_t n = tlen;
-    bool ok = put(buf, len, cap, flags, 2) && put(buf, len, cap, &status, 4) && put(buf, len, cap, &rank, 4) &&
+    bool ok = put(buf, len, cap, flags, 3) && put(buf, len, cap, &status, 4) && put(buf, len, cap, &rank, 4) &&
               put(buf, len, cap, &p->origin, 8) && put(buf, len, cap, &n, 8) && (!tlen || put(buf, len, cap, tb, tlen));
     free(tb);
     return ok;
@@ -70,14 +70,15 @@ static bool take(const unsigned char **p, size_t *left, void *dst, size_t n)
 
 static bool get_part(const unsigned char **p, size_t *left, rank_part *part)
 {
-    uint8_t flags[2];
+    uint8_t flags[3];
     int32_t status, rank;
     uint64_t n;
-    if (!take(p, left, flags, 2) || !take(p, left, &status, 4) || !take(p, left, &rank, 4) ||
+    if (!take(p, left, flags, 3) || !take(p, left, &status, 4) || !take(p, left, &rank, 4) ||
         !take(p, left, &part->origin, 8) || !take(p, left, &n, 8) || n > *left)
         return false;
     part->present = flags[0];
     part->selected = flags[1];
+    part->explained = flags[2];
     part->status = (kt_status)status;
     part->rank = rank;
     if (n && kt_tables_deserialize(*p, (size_t)n, &part->tables) != KT_OK) return false;

@@ -513,6 +513,14 @@ TEST(cli_explained_failure_said_once)
     CHECK_INT(sh(out, OUT_CAP, "%s critical-path -q %s 2>&1 >/dev/null", kt_cli_bin(), trace), 2);
     CHECK(strstr(out, "-o DIR is required") && !strstr(out, "usage error"));
     CHECK_INT(count_lines(out), 1);
+    /* the same when ranks are mapped on worker threads (--stream-ranks) */
+    for (int streamed = 0; streamed < 2; streamed++) {
+        CHECK_INT(sh(out, OUT_CAP, "%s categories -q %s--rules %s/none.rules %s 2>&1 >/dev/null", kt_cli_bin(),
+                     streamed ? "--stream-ranks " : "", dir, trace),
+                  2);
+        CHECK(strstr(out, "none.rules") && !strstr(out, "usage error"));
+        CHECK_INT(count_lines(out), 1);
+    }
     /* a failure the command does not explain still gets the generic line */
     CHECK_INT(sh(out, OUT_CAP, "%s info -q %s/none.json 2>&1", kt_cli_bin(), dir), 3);
     CHECK(out[0] != '\0');
