@@ -16,7 +16,7 @@ typedef struct kt_peak_op {
 
 /* A rank's cpu_ops ordered by thread and time, with its call tree built:
  * what every device's lookup needs, built once per rank (sorting them was
- * half of `kineta memory` on a two-GPU rank).  NULL on OOM.              */
+ * two fifths of `kineta memory` on a two-GPU rank).  NULL on OOM.        */
 typedef struct kt_thread_ops kt_thread_ops;
 kt_thread_ops *kt_thread_ops_new(const kt_rank *r);
 void kt_thread_ops_free(kt_thread_ops *t);
