@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct cell {
-    union {
-        int64_t i;
-        double f;
-        char *s;
-    } v;
-    bool null;
-} cell;
+/* A cell's value; whether it is null is kept apart, one byte per cell:
+ * a 16-byte {value, flag} cell doubled the memory of the long tables
+ * (series, paths) that the report holds side by side.                   */
+typedef union value {
+    int64_t i;
+    double f;
+    char *s;
+} value;
 
 typedef struct column {
     char *name;
@@ -40,7 +40,8 @@ struct kt_table {
     char *name;
     column *cols;
     size_t ncols;
-    cell *cells; /* row-major */
+    value *vals;     /* row-major, nrows x ncols */
+    uint8_t *nulls;  /* the same cells: 1 = null */
     size_t nrows, cap_rows;
     bool failed;
     chunk *strings; /* newest first */
@@ -68,7 +69,8 @@ void kt_table_free(kt_table *t)
     }
     for (size_t c = 0; c < t->ncols; c++) free(t->cols[c].name);
     free(t->cols);
-    free(t->cells);
+    free(t->vals);
+    free(t->nulls);
     free(t->name);
     free(t);
 }
@@ -80,49 +82,62 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
     if (!n) { t->failed = true; return t->ncols; }
     t->cols = c;
     t->cols[t->ncols] = (column){ .name = n, .type = type, .precision = precision };
+    t->cap_rows = 0; /* rows reserved so far were one column narrower */
     return t->ncols++;
+}
+
+/* Room for rows rows (false, t failed, without memory). */
+static bool grow_rows(kt_table *t, size_t rows)
+{
+    value *v = realloc(t->vals, rows * t->ncols * sizeof *v + 1);
+    if (v) t->vals = v;
+    uint8_t *n = v ? realloc(t->nulls, rows * t->ncols + 1) : NULL;
+    if (!n) {
+        t->failed = true;
+        return false;
+    }
+    t->nulls = n;
+    t->cap_rows = rows;
+    return true;
 }
 
 void kt_table_reserve(kt_table *t, size_t nrows)
 {
     if (t->failed || nrows <= t->cap_rows || t->ncols == 0) return;
-    cell *c = realloc(t->cells, nrows * t->ncols * sizeof *c + 1);
-    if (!c) { t->failed = true; return; }
-    t->cells = c;
-    t->cap_rows = nrows;
+    grow_rows(t, nrows);
 }
 
 void kt_table_add_row(kt_table *t)
 {
     if (t->failed) return;
-    if (t->nrows == t->cap_rows) {
-        size_t cap = t->cap_rows ? t->cap_rows * 2 : 16;
-        cell *c = realloc(t->cells, cap * t->ncols * sizeof *c + 1);
-        if (!c) { t->failed = true; return; }
-        t->cells = c;
-        t->cap_rows = cap;
-    }
-    cell *row = t->cells + t->nrows * t->ncols;
-    for (size_t c = 0; c < t->ncols; c++) row[c] = (cell){ .null = true };
+    if (t->nrows == t->cap_rows && !grow_rows(t, t->cap_rows ? t->cap_rows * 2 : 16)) return;
+    size_t at = t->nrows * t->ncols;
+    memset(t->vals + at, 0, t->ncols * sizeof *t->vals);
+    memset(t->nulls + at, 1, t->ncols);
     t->nrows++;
 }
 
-static cell *last(kt_table *t, size_t col)
+/* The index of the last row's cell col, or SIZE_MAX (no row, failed). */
+static size_t last(const kt_table *t, size_t col)
 {
-    if (t->failed || t->nrows == 0 || col >= t->ncols) return NULL;
-    return &t->cells[(t->nrows - 1) * t->ncols + col];
+    if (t->failed || t->nrows == 0 || col >= t->ncols) return SIZE_MAX;
+    return (t->nrows - 1) * t->ncols + col;
 }
 
 void kt_table_set_int(kt_table *t, size_t col, int64_t v)
 {
-    cell *c = last(t, col);
-    if (c) *c = (cell){ .v.i = v, .null = false };
+    size_t i = last(t, col);
+    if (i == SIZE_MAX) return;
+    t->vals[i].i = v;
+    t->nulls[i] = 0;
 }
 
 void kt_table_set_float(kt_table *t, size_t col, double v)
 {
-    cell *c = last(t, col);
-    if (c) *c = (cell){ .v.f = v, .null = isnan(v) };
+    size_t i = last(t, col);
+    if (i == SIZE_MAX) return;
+    t->vals[i].f = v;
+    t->nulls[i] = isnan(v);
 }
 
 /* A copy of s in the table's chunks (a chunk of its own when large). */
@@ -149,11 +164,12 @@ static char *copy_string(kt_table *t, const char *s)
 
 void kt_table_set_str(kt_table *t, size_t col, const char *s)
 {
-    cell *c = last(t, col);
-    if (!c) return;
+    size_t i = last(t, col);
+    if (i == SIZE_MAX) return;
     char *d = copy_string(t, s ? s : "");
     if (!d) { t->failed = true; return; }
-    *c = (cell){ .v.s = d, .null = false };
+    t->vals[i].s = d;
+    t->nulls[i] = 0;
 }
 
 void kt_table_set_unit(kt_table *t, size_t col, const char *unit)
@@ -165,9 +181,9 @@ bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
 
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v)
 {
-    cell *c = &t->cells[row * t->ncols + col];
-    c->v.f = v;
-    c->null = false;
+    size_t i = row * t->ncols + col;
+    t->vals[i].f = v;
+    t->nulls[i] = 0;
 }
 
 const char *kt_table_name(const kt_table *t) { return t->name; }
@@ -178,28 +194,25 @@ kt_col_type kt_table_col_type(const kt_table *t, size_t col) { return t->cols[co
 int kt_table_col_precision(const kt_table *t, size_t col) { return t->cols[col].precision; }
 const char *kt_table_col_unit(const kt_table *t, size_t col) { return t->cols[col].unit; }
 
-static const cell *at(const kt_table *t, size_t row, size_t col)
-{
-    return &t->cells[row * t->ncols + col];
-}
+static size_t at(const kt_table *t, size_t row, size_t col) { return row * t->ncols + col; }
 
-int kt_table_is_null(const kt_table *t, size_t row, size_t col) { return at(t, row, col)->null; }
+int kt_table_is_null(const kt_table *t, size_t row, size_t col) { return t->nulls[at(t, row, col)]; }
 int64_t kt_table_int(const kt_table *t, size_t row, size_t col)
 {
-    const cell *c = at(t, row, col);
-    if (c->null) return 0;
-    return t->cols[col].type == KT_COL_FLOAT ? (int64_t)c->v.f : c->v.i;
+    size_t i = at(t, row, col);
+    if (t->nulls[i]) return 0;
+    return t->cols[col].type == KT_COL_FLOAT ? (int64_t)t->vals[i].f : t->vals[i].i;
 }
 double kt_table_float(const kt_table *t, size_t row, size_t col)
 {
-    const cell *c = at(t, row, col);
-    if (c->null) return NAN;
-    return t->cols[col].type == KT_COL_INT ? (double)c->v.i : c->v.f;
+    size_t i = at(t, row, col);
+    if (t->nulls[i]) return NAN;
+    return t->cols[col].type == KT_COL_INT ? (double)t->vals[i].i : t->vals[i].f;
 }
 const char *kt_table_str(const kt_table *t, size_t row, size_t col)
 {
-    const cell *c = at(t, row, col);
-    return c->null || t->cols[col].type != KT_COL_STR ? "" : c->v.s;
+    size_t i = at(t, row, col);
+    return t->nulls[i] || t->cols[col].type != KT_COL_STR ? "" : t->vals[i].s;
 }
 
 long kt_table_col_index(const kt_table *t, const char *name)
@@ -263,9 +276,9 @@ kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nu
     if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;
     bool is_float = t->cols[col].type == KT_COL_FLOAT;
     for (size_t r = 0; r < t->nrows; r++) {
-        const cell *c = &t->cells[r * t->ncols + col];
-        dst[r] = c->null ? 0 : is_float ? (int64_t)c->v.f : c->v.i;
-        if (nulls) nulls[r] = c->null;
+        size_t i = at(t, r, col);
+        dst[r] = t->nulls[i] ? 0 : is_float ? (int64_t)t->vals[i].f : t->vals[i].i;
+        if (nulls) nulls[r] = t->nulls[i];
     }
     return KT_OK;
 }
@@ -275,9 +288,9 @@ kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *n
     if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;
     bool is_float = t->cols[col].type == KT_COL_FLOAT;
     for (size_t r = 0; r < t->nrows; r++) {
-        const cell *c = &t->cells[r * t->ncols + col];
-        dst[r] = c->null ? NAN : is_float ? c->v.f : (double)c->v.i;
-        if (nulls) nulls[r] = c->null;
+        size_t i = at(t, r, col);
+        dst[r] = t->nulls[i] ? NAN : is_float ? t->vals[i].f : (double)t->vals[i].i;
+        if (nulls) nulls[r] = t->nulls[i];
     }
     return KT_OK;
 }
