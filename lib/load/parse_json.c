@@ -45,7 +45,7 @@ static inline unsigned structural_mask_16(const char *s)
 
 /* The string whose opening quote is at q: the position after its closing
  * quote, its flags added to *flags.                                       */
-static kt_scan_res skip_string(const char *q, const char *end, bool eof, const char **after, unsigned *flags)
+static inline kt_scan_res skip_string(const char *q, const char *end, bool eof, const char **after, unsigned *flags)
 {
     const char *e = kt_short_plain_string(q, end); /* "float", "": one compare */
     if (e) {
@@ -99,17 +99,7 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
     *flags = 0;
     if (s >= end) return eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
     char c = *s;
-    if (c == '"') {
-        const char *e = kt_short_plain_string(s, end);
-        if (e) {
-            *next = e;
-            return KT_SCAN_OK;
-        }
-        const char *close;
-        kt_scan_res r = kt_scan_string(s + 1, end, eof, &close, flags);
-        if (r == KT_SCAN_OK) *next = close + 1;
-        return r;
-    }
+    if (c == '"') return skip_string(s, end, eof, next, flags);
     if (c == '{' || c == '[') return skip_nested(s, end, eof, next, flags);
     const char *p = s;
     if (end - s >= 24) { /* numbers: their digits 8 at a time */
