@@ -86,6 +86,9 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
     return t->ncols++;
 }
 
+/* The index of cell (row, col) in vals and nulls. */
+static size_t at(const kt_table *t, size_t row, size_t col) { return row * t->ncols + col; }
+
 /* Room for rows rows (false, t failed, without memory). */
 static bool grow_rows(kt_table *t, size_t rows)
 {
@@ -111,9 +114,9 @@ void kt_table_add_row(kt_table *t)
 {
     if (t->failed) return;
     if (t->nrows == t->cap_rows && !grow_rows(t, t->cap_rows ? t->cap_rows * 2 : 16)) return;
-    size_t at = t->nrows * t->ncols;
-    memset(t->vals + at, 0, t->ncols * sizeof *t->vals);
-    memset(t->nulls + at, 1, t->ncols);
+    size_t first = at(t, t->nrows, 0);
+    memset(t->vals + first, 0, t->ncols * sizeof *t->vals);
+    memset(t->nulls + first, 1, t->ncols);
     t->nrows++;
 }
 
@@ -121,7 +124,7 @@ void kt_table_add_row(kt_table *t)
 static size_t last(const kt_table *t, size_t col)
 {
     if (t->failed || t->nrows == 0 || col >= t->ncols) return SIZE_MAX;
-    return (t->nrows - 1) * t->ncols + col;
+    return at(t, t->nrows - 1, col);
 }
 
 void kt_table_set_int(kt_table *t, size_t col, int64_t v)
@@ -181,7 +184,7 @@ bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
 
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v)
 {
-    size_t i = row * t->ncols + col;
+    size_t i = at(t, row, col);
     t->vals[i].f = v;
     t->nulls[i] = 0;
 }
@@ -193,8 +196,6 @@ const char *kt_table_col_name(const kt_table *t, size_t col) { return t->cols[co
 kt_col_type kt_table_col_type(const kt_table *t, size_t col) { return t->cols[col].type; }
 int kt_table_col_precision(const kt_table *t, size_t col) { return t->cols[col].precision; }
 const char *kt_table_col_unit(const kt_table *t, size_t col) { return t->cols[col].unit; }
-
-static size_t at(const kt_table *t, size_t row, size_t col) { return row * t->ncols + col; }
 
 int kt_table_is_null(const kt_table *t, size_t row, size_t col) { return t->nulls[at(t, row, col)]; }
 int64_t kt_table_int(const kt_table *t, size_t row, size_t col)
