@@ -144,6 +144,9 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
  * last asked (cli_fail.c).                                                */
 void cli_fail(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_failure_explained(void);
+/* The driver's generic line for a failed command ("kineta COMMAND: input
+ * unreadable"), unless the command explained the failure itself.         */
+void cli_say_status(const char *command, kt_status st);
 
 /* Option value helpers: print a usage message and return false on error. */
 bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);

@@ -332,7 +332,7 @@ static kt_status run_pair(const cli_command *cmd, const cli_ctx *ctx, void *stat
         s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, false, &t[i]);
     if (s == KT_OK) {
         s = cmd->run_pair(ctx, t[0], t[1], state, ts);
-        if (s != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
+        cli_say_status(cmd->name, s);
     }
     kt_trace_free(t[0]);
     kt_trace_free(t[1]);
@@ -358,7 +358,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     kt_status pre = KT_OK;
     bool handled = rc == 0 && cmd->preload && cmd->preload(&ctx, state, &ts, &pre);
     if (handled) {
-        if (pre != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(pre));
+        cli_say_status(cmd->name, pre);
         rc = exit_code(pre);
     }
     if (rc == 0 && !handled && !cmd->run_pair && (ctx.stream_ranks || cli_stream_distributed()) &&
@@ -373,7 +373,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     if (rc == 0 && !handled && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
     if (rc == 0 && !handled && !cmd->run_pair) {
         kt_status s = cmd->run(&ctx, t, state, &ts);
-        if (s != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(s));
+        cli_say_status(cmd->name, s);
         rc = exit_code(s);
     }
     if (rc == 0 && ts) {

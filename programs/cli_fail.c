@@ -32,3 +32,8 @@ bool cli_failure_explained(void)
     explained = false;
     return was;
 }
+
+void cli_say_status(const char *command, kt_status st)
+{
+    if (st != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", command, kt_status_str(st));
+}

@@ -217,7 +217,7 @@ static kt_status concatenate(const stream_plan *plan, rank_part **sorted, size_t
 
 static int exit_code(const cli_command *cmd, kt_status st)
 {
-    if (st != KT_OK && !cli_failure_explained()) fprintf(stderr, "kineta %s: %s\n", cmd->name, kt_status_str(st));
+    cli_say_status(cmd->name, st);
     return st == KT_OK ? 0 : st == KT_ENOMEM ? 1 : (int)st;
 }
 
