@@ -33,6 +33,31 @@ TEST(radix_sort_is_stable_and_signed)
     for (int i = 0; i < 5; i++) CHECK_INT(id[i], want[i]);
 }
 
+/* Keys as a few ascending runs (as events gathered stream by stream come)
+ * take the merge path: ties across runs keep the earlier run first, and
+ * sorted keys stay as they are.                                          */
+TEST(radix_sort_merges_a_few_runs_stably)
+{
+    enum { N = 900 };
+    uint64_t k[N], ref_k[N];
+    uint32_t id[N], ref_id[N];
+    for (uint32_t i = 0; i < N; i++) { /* three runs of 300, wide keys (many varying bytes) */
+        k[i] = ref_k[i] = kt_radix_key_i64((int64_t)(i % 300) * 3 / (1 + i / 300) * 0x0101010101 - 7);
+        id[i] = ref_id[i] = i;
+    }
+    CHECK(kt_radix_sort(k, id, N));
+    for (size_t i = 1; i < N; i++) /* insertion sort: stable */
+        for (size_t j = i; j > 0 && ref_k[j - 1] > ref_k[j]; j--) {
+            uint64_t x = ref_k[j];
+            uint32_t y = ref_id[j];
+            ref_k[j] = ref_k[j - 1], ref_id[j] = ref_id[j - 1];
+            ref_k[j - 1] = x, ref_id[j - 1] = y;
+        }
+    for (size_t i = 0; i < N; i++) CHECK(k[i] == ref_k[i] && id[i] == ref_id[i]);
+    CHECK(kt_radix_sort(k, id, N)); /* sorted already: unchanged */
+    for (size_t i = 0; i < N; i++) CHECK(k[i] == ref_k[i] && id[i] == ref_id[i]);
+}
+
 /* kt_sort_doubles against a plain comparison sort, below and above its
  * insertion-sort size: negatives, zeros of both signs, infinities,
  * subnormals, duplicates.                                                 */
@@ -88,6 +113,19 @@ typedef struct rec {
     uint32_t pos;
 } rec;
 
+/* r against ref[0..n) put in order by a stable insertion sort. */
+static void check_records_sorted(const rec *r, rec *ref, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && (ref[j - 1].major > ref[j].major ||
+                                     (ref[j - 1].major == ref[j].major && ref[j - 1].minor > ref[j].minor)); j--) {
+            rec x = ref[j];
+            ref[j] = ref[j - 1];
+            ref[j - 1] = x;
+        }
+    for (size_t i = 0; i < n; i++) CHECK(r[i].major == ref[i].major && r[i].minor == ref[i].minor && r[i].pos == ref[i].pos);
+}
+
 TEST(radix_sort_records_is_a_stable_two_key_sort)
 {
     enum { N = 500 };
@@ -99,14 +137,24 @@ TEST(radix_sort_records_is_a_stable_two_key_sort)
         ref[i] = r[i];
     }
     CHECK(kt_radix_sort_records(r, sizeof *r, N, major, minor));
-    for (size_t i = 1; i < N; i++) /* insertion sort: stable */
-        for (size_t j = i; j > 0 && (ref[j - 1].major > ref[j].major ||
-                                     (ref[j - 1].major == ref[j].major && ref[j - 1].minor > ref[j].minor)); j--) {
-            rec x = ref[j];
-            ref[j] = ref[j - 1];
-            ref[j - 1] = x;
-        }
-    for (size_t i = 0; i < N; i++) CHECK(r[i].major == ref[i].major && r[i].minor == ref[i].minor && r[i].pos == ref[i].pos);
+    check_records_sorted(r, ref, N);
+}
+
+/* Records already in a few (major, minor) runs are merged: the same order,
+ * equal pairs of different runs in their original order.                  */
+TEST(radix_sort_records_merges_a_few_runs_stably)
+{
+    enum { N = 600 };
+    rec r[N], ref[N];
+    uint64_t major[N], minor[N];
+    for (uint32_t i = 0; i < N; i++) { /* four runs of 150 */
+        uint32_t j = i % 150;
+        r[i] = (rec){ (uint64_t)(j / 3) << (8 * (i / 150)), (int64_t)(j % 3) - 1, i };
+        major[i] = r[i].major, minor[i] = kt_radix_key_i64(r[i].minor);
+        ref[i] = r[i];
+    }
+    CHECK(kt_radix_sort_records(r, sizeof *r, N, major, minor));
+    check_records_sorted(r, ref, N);
 }
 
 /* One cudaGraphLaunch → three kernels on two streams, written out of time

@@ -104,17 +104,81 @@ static int varying_bytes(const uint64_t *keys, size_t n, int byte[8])
     return nb;
 }
 
-bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
+/* Ascending runs of keys (bounds as find_runs), or 0 when there are more
+ * than max_runs.                                                          */
+static size_t key_runs(const uint64_t *keys, size_t n, size_t max_runs, size_t *bounds)
 {
-    int byte[8], nb = n < 2 ? 0 : varying_bytes(keys, n, byte);
-    if (nb == 0) return true;
-    size_t (*count)[256] = calloc((size_t)nb, sizeof *count);
-    uint64_t *k2 = malloc(n * sizeof *k2);
-    uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
-    if (!count || !k2 || (ids && !i2)) {
-        free(count); free(k2); free(i2);
-        return false;
+    size_t runs = 0;
+    bounds[0] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (keys[i] < keys[i - 1]) {
+            if (++runs == max_runs) return 0;
+            bounds[runs] = i;
+        }
+    bounds[++runs] = n;
+    return runs;
+}
+
+/* Stable merge of [a, m) and [m, b) of (ks, is) into (kd, id); the ids
+ * travel with their keys when there are any.                             */
+static void merge_keys2(const uint64_t *ks, const uint32_t *is, uint64_t *kd, uint32_t *id, size_t a,
+                        size_t m, size_t b)
+{
+    size_t i = a, j = m, o = a;
+    while (i < m && j < b) {
+        size_t from = ks[j] < ks[i] ? j++ : i++; /* ties: the left (earlier) run first */
+        kd[o] = ks[from];
+        if (is) id[o] = is[from];
+        o++;
     }
+    for (; i < m; i++, o++) {
+        kd[o] = ks[i];
+        if (is) id[o] = is[i];
+    }
+    for (; j < b; j++, o++) {
+        kd[o] = ks[j];
+        if (is) id[o] = is[j];
+    }
+}
+
+/* merge_runs for keys (and their ids) through k2 / i2. */
+static void merge_key_runs(uint64_t *keys, uint32_t *ids, size_t n, size_t *bounds, size_t runs, uint64_t *k2,
+                           uint32_t *i2)
+{
+    uint64_t *ks = keys, *kd = k2;
+    uint32_t *is = ids, *id = i2;
+    while (runs > 1) {
+        size_t merged = 0;
+        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
+            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
+            merge_keys2(ks, is, kd, id, a, m, b);
+            bounds[merged++] = a;
+        }
+        bounds[merged] = n;
+        runs = merged;
+        uint64_t *kt = ks; ks = kd; kd = kt;
+        uint32_t *it = is; is = id; id = it;
+    }
+    if (ks != keys) {
+        memcpy(keys, ks, n * sizeof *keys);
+        if (ids) memcpy(ids, is, n * sizeof *ids);
+    }
+}
+
+/* Merge passes for runs ascending runs: ceil(log2(runs)). */
+static int merge_passes(size_t runs)
+{
+    int p = 0;
+    while (((size_t)1 << p) < runs) p++;
+    return p;
+}
+
+/* The nb byte passes of an LSD radix sort through k2 / i2. */
+static bool radix_passes(uint64_t *keys, uint32_t *ids, size_t n, const int *byte, int nb, uint64_t *k2,
+                         uint32_t *i2)
+{
+    size_t (*count)[256] = calloc((size_t)nb, sizeof *count);
+    if (!count) return false;
     for (size_t i = 0; i < n; i++)
         for (int p = 0; p < nb; p++) count[p][(keys[i] >> (8 * byte[p])) & 0xff]++;
     uint64_t *ks = keys, *kd = k2;
@@ -139,8 +203,30 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
         memcpy(keys, ks, n * sizeof *keys);
         if (ids) memcpy(ids, is, n * sizeof *ids);
     }
-    free(count); free(k2); free(i2);
+    free(count);
     return true;
+}
+
+/* Keys often arrive as a few ascending runs (events collected stream by
+ * stream, each in time order): then merging them takes fewer passes than
+ * the varying bytes' radix passes, and sorted keys take none.            */
+bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
+{
+    int byte[8], nb = n < 2 ? 0 : varying_bytes(keys, n, byte);
+    if (nb == 0) return true;
+    size_t bounds[MERGE_MAX_RUNS + 1];
+    size_t runs = key_runs(keys, n, MERGE_MAX_RUNS, bounds);
+    if (runs == 1) return true;
+    uint64_t *k2 = malloc(n * sizeof *k2);
+    uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
+    bool ok = k2 && (!ids || i2);
+    if (ok && runs && merge_passes(runs) < nb)
+        merge_key_runs(keys, ids, n, bounds, runs, k2, i2);
+    else if (ok)
+        ok = radix_passes(keys, ids, n, byte, nb, k2, i2);
+    free(k2);
+    free(i2);
+    return ok;
 }
 
 /* Doubles as keys in the same order: positives above negatives, negatives
@@ -197,18 +283,76 @@ bool kt_sort_i64(int64_t *v, size_t n)
     return ok;
 }
 
+/* (major, minor) of record a before that of record b. */
+static bool pair_less(const uint64_t *major, const uint64_t *minor, uint32_t a, uint32_t b)
+{
+    return major[a] < major[b] || (major[a] == major[b] && minor[a] < minor[b]);
+}
+
+/* Ascending runs of the (major, minor) pairs in record order, as key_runs. */
+static size_t pair_runs(const uint64_t *major, const uint64_t *minor, size_t n, size_t *bounds)
+{
+    size_t runs = 0;
+    bounds[0] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (pair_less(major, minor, (uint32_t)i, (uint32_t)(i - 1))) {
+            if (++runs == MERGE_MAX_RUNS) return 0;
+            bounds[runs] = i;
+        }
+    bounds[++runs] = n;
+    return runs;
+}
+
+/* merge_runs for record ids ordered by their (major, minor) pairs. */
+static void merge_pair_runs(uint32_t *ids, size_t n, const uint64_t *major, const uint64_t *minor, size_t *bounds,
+                            size_t runs, uint32_t *spare)
+{
+    uint32_t *src = ids, *dst = spare;
+    while (runs > 1) {
+        size_t merged = 0;
+        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
+            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m, i = a, j = m, o = a;
+            while (i < m && j < b) dst[o++] = pair_less(major, minor, src[j], src[i]) ? src[j++] : src[i++];
+            for (; i < m; i++) dst[o++] = src[i];
+            for (; j < b; j++) dst[o++] = src[j];
+            bounds[merged++] = a;
+        }
+        bounds[merged] = n;
+        runs = merged;
+        uint32_t *t = src; src = dst; dst = t;
+    }
+    if (src != ids) memcpy(ids, src, n * sizeof *ids);
+}
+
+/* The record order by two stable radix sorts, minor key first. */
+static bool radix_pair_order(uint32_t *ids, size_t n, const uint64_t *major, uint64_t *minor)
+{
+    if (!kt_radix_sort(minor, ids, n)) return false;
+    for (size_t i = 0; i < n; i++) minor[i] = major[ids[i]]; /* the minor keys are spent */
+    return kt_radix_sort(minor, ids, n);
+}
+
+/* Records gathered stream by stream come as a few runs already in (major,
+ * minor) order: merging their ids then beats two radix sorts, and sorted
+ * records are left as they are.                                           */
 bool kt_radix_sort_records(void *recs, size_t size, size_t n, const uint64_t *major, uint64_t *minor)
 {
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    char *out = malloc((n ? n : 1) * size);
-    bool ok = ids && out;
+    size_t bounds[MERGE_MAX_RUNS + 1];
+    size_t runs = n < 2 ? 1 : pair_runs(major, minor, n, bounds);
+    if (runs == 1) return true;
+    bool merge = runs && merge_passes(runs) <= 3; /* two radix sorts take 4-10 passes */
+    uint32_t *ids = malloc(n * sizeof *ids), *spare = merge ? malloc(n * sizeof *spare) : NULL;
+    char *out = malloc(n * size);
+    bool ok = ids && out && (!merge || spare);
     for (size_t i = 0; ok && i < n; i++) ids[i] = (uint32_t)i;
-    ok = ok && kt_radix_sort(minor, ids, n);
-    for (size_t i = 0; ok && i < n; i++) minor[i] = major[ids[i]]; /* the minor keys are spent */
-    ok = ok && kt_radix_sort(minor, ids, n);
+    if (ok && merge)
+        merge_pair_runs(ids, n, major, minor, bounds, runs, spare);
+    else
+        ok = ok && radix_pair_order(ids, n, major, minor);
     for (size_t i = 0; ok && i < n; i++) memcpy(out + i * size, (char *)recs + (size_t)ids[i] * size, size);
     if (ok) memcpy(recs, out, n * size);
     free(ids);
+    free(spare);
     free(out);
     return ok;
 }

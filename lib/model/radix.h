@@ -5,6 +5,9 @@
  * correlation; an LSD radix sort does that in a few linear passes (passes
  * where every key shares the byte are skipped, which is most of them for
  * absolute timestamps), far faster than qsort with a multi-column compare.
+ * Keys that arrive as a few ascending runs (events gathered stream by
+ * stream, each in time order) are merged instead when that takes fewer
+ * passes, and sorted keys are left alone.
  * Composite orders are built from successive stable sorts, least
  * significant key first.
  */
