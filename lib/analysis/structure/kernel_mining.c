@@ -56,7 +56,8 @@ typedef struct slot {
     uint64_t hash;
     uint32_t first, last_end;
     int64_t count, gap_sum;
-    bool used;
+    uint32_t len;          /* the window length counted here (0: never used):
+                              the table serves every length without clearing */
 } slot;
 
 static void seq_free(seq *s)
@@ -119,7 +120,7 @@ static bool same_window(const seq *s, size_t a, size_t b, size_t len)
 static slot *find_slot(slot *tab, size_t mask, const seq *s, size_t i, size_t len, uint64_t h)
 {
     size_t k = (size_t)h & mask;
-    while (tab[k].used && !(tab[k].hash == h && same_window(s, tab[k].first, i, len))) k = (k + 1) & mask;
+    while (tab[k].len == len && !(tab[k].hash == h && same_window(s, tab[k].first, i, len))) k = (k + 1) & mask;
     return &tab[k];
 }
 
@@ -149,18 +150,17 @@ static void offer(cand *c, size_t *n, size_t keep, const cand *nc)
 static void count_length(const seq *s, size_t len, const kt_mine_options *o, slot *tab, size_t mask,
                          cand *c, size_t *nc, size_t keep, size_t stream)
 {
-    memset(tab, 0, (mask + 1) * sizeof *tab);
     for (size_t i = 0; i + len <= s->n; i++) {
         uint64_t h = window_hash(s, i, len);
         slot *sl = find_slot(tab, mask, s, i, len, h);
-        if (!sl->used) *sl = (slot){ .hash = h, .first = (uint32_t)i, .used = true };
+        if (sl->len != len) *sl = (slot){ .hash = h, .first = (uint32_t)i, .len = (uint32_t)len };
         if (i < sl->last_end) continue;
         sl->count++;
         sl->last_end = (uint32_t)(i + len);
         sl->gap_sum += s->gap_prefix[i + len - 1] - s->gap_prefix[i];
     }
     for (size_t k = 0; k <= mask; k++) {
-        if (!tab[k].used || (size_t)tab[k].count < o->min_count) continue;
+        if (tab[k].len != len || (size_t)tab[k].count < o->min_count) continue;
         cand cand_new = { .stream = stream, .len = len, .first = tab[k].first, .count = tab[k].count,
                           .gap_sum = tab[k].gap_sum };
         offer(c, nc, keep, &cand_new);
@@ -220,7 +220,7 @@ static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_opti
     cand *c = calloc(keep, sizeof *c);
     bool ok = c && seq_build(r, &r->idx->streams[stream], &s);
     size_t mask = pow2_at_least(2 * (s.n + 1)) - 1;
-    slot *tab = ok ? malloc((mask + 1) * sizeof *tab) : NULL;
+    slot *tab = ok ? calloc(mask + 1, sizeof *tab) : NULL;
     ok = ok && tab;
     for (size_t len = 2; ok && len <= o->max_len && len <= s.n; len++)
         count_length(&s, len, o, tab, mask, c, &nc, keep, stream);
