@@ -95,7 +95,8 @@ static int count_files(const char *dir, char *last, size_t cap)
     for (struct dirent *e; d && (e = readdir(d));)
         if (e->d_name[0] != '.') {
             n++;
-            snprintf(last, cap, "%s/%s", dir, e->d_name);
+            int len = snprintf(last, cap, "%s/%s", dir, e->d_name);
+            if (len < 0 || (size_t)len >= cap) last[0] = '\0'; /* no path rather than a cut one */
         }
     if (d) closedir(d);
     return n;

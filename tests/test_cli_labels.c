@@ -115,9 +115,11 @@ static char *render_csv(const kt_table *t)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
     print_table_csv(t, f);
-    fclose(f);
-    return buf;
+    if (fclose(f) == 0) return buf;
+    free(buf);
+    return NULL;
 }
 
 /* 1680.9302500000001 µs -> 1680.93; 0.0055555555555555558 µs -> 0.006;
@@ -127,7 +129,8 @@ TEST(column_precision_fits_the_unit)
 {
     kt_table *t = unit_table();
     char *s = render_csv(t);
-    CHECK_STR(strchr(s, '\n') + 1, "1.500,1680.93,7.14,0.006,20,564.205,1,25.458175\n");
+    const char *nl = s ? strchr(s, '\n') : NULL;
+    CHECK_STR(nl ? nl + 1 : NULL, "1.500,1680.93,7.14,0.006,20,564.205,1,25.458175\n");
     free(s);
     kt_table_free(t);
 }

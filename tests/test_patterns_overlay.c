@@ -258,7 +258,7 @@ TEST(patterns_overlay_marks_equal_hta_overlay)
  * rank column; under --hta-compat only the lowest rank, HTA's columns.  */
 TEST(patterns_two_ranks_same_file_name)
 {
-    char dir[] = "/tmp/kt_patterns_XXXXXX", sub[2][300], in[2][320];
+    char dir[] = "/tmp/kt_patterns_XXXXXX", sub[2][64], in[2][96];
     CHECK(mkdtemp(dir) != NULL);
     for (int k = 0; k < 2; k++) {
         snprintf(sub[k], sizeof sub[k], "%s/r%d", dir, k);
