@@ -294,6 +294,14 @@ double rp_num(const kt_table *t, size_t row, long col)
     return kt_table_float(t, row, (size_t)col);
 }
 
+void rp_nums(const kt_table *t, long col, double *dst)
+{
+    size_t n = t ? kt_table_nrows(t) : 0;
+    if (!t || col < 0 || kt_table_col_type(t, (size_t)col) == KT_COL_STR ||
+        kt_table_floats(t, (size_t)col, dst, NULL) != KT_OK)
+        for (size_t i = 0; i < n; i++) dst[i] = NAN;
+}
+
 const char *rp_str(const kt_table *t, size_t row, long col)
 {
     if (!t || col < 0 || kt_table_is_null(t, row, (size_t)col) || kt_table_col_type(t, (size_t)col) != KT_COL_STR)

@@ -32,25 +32,30 @@ static size_t rank_index(const rp_ctx *c, double rank)
 
 static kt_status launch_hist_fill(rp_ctx *c, const kt_table *t, const char *col_name, launch_hist *hs)
 {
-    long col = rp_col(t, col_name), rc = rp_col(t, "rank");
     size_t n = kt_table_nrows(t);
-    double lo = 1, hi = 0;
+    double *val = malloc((2 * n + 1) * sizeof *val), *rank = val + n, lo = 1, hi = 0;
+    hs->counts = calloc(c->nranks * BINS + 1, sizeof *hs->counts);
+    if (!val || !hs->counts) {
+        free(val);
+        return KT_ENOMEM;
+    }
+    rp_nums(t, rp_col(t, col_name), val);
+    rp_nums(t, rp_col(t, "rank"), rank);
     for (size_t i = 0; i < n; i++) {
-        double v = rp_num(t, i, col);
-        if (v > 0 && v < lo) lo = v;
-        if (v > hi) hi = v;
+        if (val[i] > 0 && val[i] < lo) lo = val[i];
+        if (val[i] > hi) hi = val[i];
     }
     if (!(hi > lo)) hi = lo * 10;
     for (int b = 0; b <= BINS; b++) hs->edges[b] = lo * pow(hi / lo, (double)b / BINS);
-    hs->counts = calloc(c->nranks * BINS + 1, sizeof *hs->counts);
-    if (!hs->counts) return KT_ENOMEM;
+    double log_span = log(hi / lo);
     for (size_t i = 0; i < n; i++) {
-        double v = rp_num(t, i, col);
-        size_t r = rank_index(c, rp_num(t, i, rc));
+        double v = val[i];
+        size_t r = rank_index(c, rank[i]);
         if (isnan(v) || r == c->nranks) continue;
-        int b = v <= lo ? 0 : (int)(BINS * log(v / lo) / log(hi / lo));
+        int b = v <= lo ? 0 : (int)(BINS * log(v / lo) / log_span);
         hs->counts[r * BINS + (size_t)(b < 0 ? 0 : b >= BINS ? BINS - 1 : b)]++;
     }
+    free(val);
     return KT_OK;
 }
 

@@ -70,6 +70,9 @@ void rp_analyses_free(rp_ctx *c);
  * (NaN when null or the column is absent); a string cell ("" likewise).   */
 long rp_col(const kt_table *t, const char *name);
 double rp_num(const kt_table *t, size_t row, long col);
+/* A whole column as rp_num reads its cells, into dst (nrows(t) values):
+ * one pass instead of a call per cell for the long series tables.        */
+void rp_nums(const kt_table *t, long col, double *dst);
 const char *rp_str(const kt_table *t, size_t row, long col);
 /* Rows of t whose int column `col` equals rank, into rows (capacity
  * nrows(t)); returns their count.                                          */

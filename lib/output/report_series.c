@@ -17,14 +17,6 @@ typedef struct key {
     const char *k2str;
 } key;
 
-static key row_key(const kt_table *t, size_t i, long rank_col, long k1_col, long k2_col, bool k2_is_str)
-{
-    key k = { rp_num(t, i, rank_col), rp_num(t, i, k1_col), 0, NULL };
-    if (k2_is_str) k.k2str = rp_str(t, i, k2_col);
-    else k.k2num = rp_num(t, i, k2_col);
-    return k;
-}
-
 static bool same(const key *a, const key *b)
 {
     /* NaN keys (absent columns) compare equal to each other */
@@ -82,10 +74,13 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
     bool str = k2_col >= 0 && kt_table_col_type(t, (size_t)k2_col) == KT_COL_STR;
     key *keys = malloc((n + 1) * sizeof *keys);
     size_t *of = malloc((n + 1) * sizeof *of), *fill = NULL;
+    double *col = malloc((5 * n + 1) * sizeof *col); /* rank, k1, k2, x, y */
     out->xy = malloc((2 * n + 1) * sizeof *out->xy);
-    if (!keys || !of || !out->xy) goto nomem;
+    if (!keys || !of || !col || !out->xy) goto nomem;
+    long cols[5] = { rank_col, k1_col, str ? -1 : k2_col, x_col, y_col };
+    for (int c = 0; c < 5; c++) rp_nums(t, cols[c], col + (size_t)c * n);
     for (size_t i = 0; i < n; i++) {
-        key k = row_key(t, i, rank_col, k1_col, k2_col, str);
+        key k = { col[i], col[n + i], col[2 * n + i], str ? rp_str(t, i, k2_col) : NULL };
         of[i] = group_of(keys, &ng, &last, &k);
     }
     out->s = calloc(ng + 1, sizeof *out->s);
@@ -101,8 +96,8 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
     }
     for (size_t i = 0; i < n; i++) {
         size_t at = fill[of[i]]++;
-        out->xy[at] = rp_num(t, i, x_col);
-        out->xy[n + at] = rp_num(t, i, y_col);
+        out->xy[at] = col[3 * n + i];
+        out->xy[n + at] = col[4 * n + i];
     }
     kt_status st = KT_OK;
     for (size_t g = 0, at = 0; g < ng && st == KT_OK; at += out->s[g].n, g++) {
@@ -110,11 +105,11 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
         out->s[g].y = out->xy + n + at;
         st = sort_series(&out->s[g], out->xy + at, out->xy + n + at);
     }
-    free(keys), free(of), free(fill);
+    free(keys), free(of), free(fill), free(col);
     if (st != KT_OK) rp_groups_free(out);
     return st;
 nomem:
-    free(keys), free(of), free(fill);
+    free(keys), free(of), free(fill), free(col);
     rp_groups_free(out);
     return KT_ENOMEM;
 }
