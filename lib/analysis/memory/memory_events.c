@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct arg_keys {
-    uint32_t type, id, addr, bytes, alloc, reserved;
-} arg_keys;
+/* The [memory] args read, in the order mem_args returns them. */
+enum { MA_TYPE, MA_ID, MA_BYTES, MA_ADDR, MA_ALLOC, MA_RESERVED, MA_COUNT };
 
 static uint32_t dyn_key(const kt_trace *t, const char *s)
 {
@@ -16,17 +15,32 @@ static uint32_t dyn_key(const kt_trace *t, const char *s)
     return id == KT_NONE ? KT_NONE : KT_ARG_DYNAMIC + id;
 }
 
-static int64_t arg_i64(const kt_rank *r, uint32_t ev, uint32_t key, int64_t dflt)
-{
-    const kt_arg *a = key == KT_NONE ? NULL : kt_event_arg(r, ev, key);
-    if (!a) return dflt;
-    return a->type == KT_ARGT_INT ? a->v.i : a->type == KT_ARGT_FLOAT ? (int64_t)a->v.f : dflt;
-}
-
 typedef struct tagged {
     int64_t type, id;
     kt_mem_event m;
 } tagged;
+
+/* The memory args of event ev (defaults where absent or not numbers):
+ * one pass over its args, the first arg of each key counting as
+ * kt_event_arg would find it — six lookups per event were most of the
+ * analysis.                                                              */
+static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT], int64_t v[MA_COUNT])
+{
+    static const int64_t dflt[MA_COUNT] = { -1, -1, 0, 0, -1, -1 };
+    bool seen[MA_COUNT] = { 0 };
+    for (int j = 0; j < MA_COUNT; j++) v[j] = dflt[j];
+    uint32_t first = r->ev.argi[ev];
+    for (uint32_t a = 0; first != KT_NONE && a < r->ev.nargs[ev]; a++) {
+        const kt_arg *x = &r->args[first + a];
+        for (int j = 0; j < MA_COUNT; j++) {
+            if (seen[j] || x->key != key[j]) continue;
+            seen[j] = true;
+            if (x->type == KT_ARGT_INT) v[j] = x->v.i;
+            else if (x->type == KT_ARGT_FLOAT) v[j] = (int64_t)x->v.f;
+            break;
+        }
+    }
+}
 
 static int by_device_time(const void *a, const void *b)
 {
@@ -93,8 +107,9 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
     const kt_events *e = &r->ev;
     uint32_t name = kt_strtab_find(t->strs, "[memory]", 8);
     if (name == KT_NONE) return KT_OK;
-    arg_keys k = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Addr"), dyn_key(t, "Bytes"),
-                   dyn_key(t, "Total Allocated"), dyn_key(t, "Total Reserved") };
+    const uint32_t key[MA_COUNT] = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Bytes"),
+                                     dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
+                                     dyn_key(t, "Total Reserved") };
     size_t n = 0;
     for (uint32_t i = 0; i < e->n; i++) n += e->kind[i] == KT_K_INSTANT && e->name[i] == name;
     tagged *tg = malloc((n ? n : 1) * sizeof *tg);
@@ -102,9 +117,10 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
     n = 0;
     for (uint32_t i = 0; i < e->n; i++) {
         if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
-        tg[n++] = (tagged){ arg_i64(r, i, k.type, -1), arg_i64(r, i, k.id, -1),
-                            { i, e->ts[i], arg_i64(r, i, k.bytes, 0), arg_i64(r, i, k.addr, 0),
-                              arg_i64(r, i, k.alloc, -1), arg_i64(r, i, k.reserved, -1) } };
+        int64_t v[MA_COUNT];
+        mem_args(r, i, key, v);
+        tg[n++] = (tagged){ v[MA_TYPE], v[MA_ID],
+                            { i, e->ts[i], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] } };
     }
     bool ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
     free(tg);
