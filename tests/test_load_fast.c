@@ -262,13 +262,21 @@ static const char layouts[] =
     "  {\"ph\": \"X\",                 \"cat\": \"cpu_op\", \"name\": \"k4\", \"pid\": 1, \"tid\": 2, \"ts\": 20, \"dur\": 1}\n"
     "]}\n";
 
+/* text loaded both ways (they must agree, with want events), then once
+ * more for hand checks: *r is its rank, or NULL (failed) when not so.    */
+static kt_trace *load_checked(const char *name, const char *text, size_t len, size_t want, const kt_rank **r)
+{
+    CHECK_INT(check_fast_equals_general(name, text, len), want);
+    kt_trace *t = load_text(name, text, len);
+    *r = t && t->nranks == 1 && t->ranks[0]->ev.n == want ? t->ranks[0] : NULL;
+    CHECK(*r != NULL);
+    return t;
+}
+
 TEST(load_fast_path_equals_member_loop_across_layouts)
 {
-    size_t n = check_fast_equals_general("layouts.json", layouts, sizeof layouts - 1);
-    CHECK_INT(n, 26);
-    kt_trace *t = load_text("layouts.json", layouts, sizeof layouts - 1);
-    const kt_rank *r = t ? t->ranks[0] : NULL;
-    CHECK(r != NULL);
+    const kt_rank *r;
+    kt_trace *t = load_checked("layouts.json", layouts, sizeof layouts - 1, 26, &r);
     if (r) { /* values read through learnt separators, checked by hand */
         CHECK_INT(r->ev.ts[7], 8000);    /* "tsx" was not taken for "ts" */
         CHECK_INT(r->ev.dur[8], -1);     /* no dur after a learnt "dur" */
@@ -283,6 +291,53 @@ TEST(load_fast_path_equals_member_loop_across_layouts)
         CHECK_STR(kt_strtab_get(t->strs, r->ev.name[20]), "a\"c");
         CHECK_INT(r->ev.kind[19], KT_K_FLOW_END);
         CHECK_INT(r->ev.ts[25], 20000);
+    }
+    kt_trace_free(t);
+}
+
+/* Events written name first (fast_named_members): Kineto's metadata as
+ * MTIA traces repeat it, in its indented layout and compact; then a
+ * Chrome-style complete event (name, ph, ts, dur...: the fast path stops
+ * at dur), an escaped name (it stops at once), pid before ts, "names"
+ * (not "name"), and Kineto's ph-first events between them.              */
+static const char name_first[] =
+    "{\"traceEvents\": [\n"
+    "  {\n    \"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": 9, \"tid\": 0,\n"
+    "    \"args\": {\n      \"name\": \"MTIA 9\"\n    }\n  },\n"
+    "  {\n    \"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": 9, \"tid\": 4,\n"
+    "    \"args\": {\n      \"name\": \"stream 4\"\n    }\n  },\n"
+    "  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 9, \"tid\": 3,\n"
+    "    \"ts\": 10.500, \"dur\": 2.250,\n    \"args\": {\n      \"External id\": 1\n    }\n  },\n"
+    "  {\n    \"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": 9, \"tid\": 0,\n"
+    "    \"args\": {\n      \"sort_index\": 5000009\n    }\n  },\n"
+    "{\"name\": \"process_labels\", \"ph\": \"M\", \"ts\": 1, \"pid\": 10, \"tid\": 0, \"args\": {\"labels\": \"GPU 1\"}},\n"
+    "{\"name\": \"process_labels\", \"ph\": \"M\", \"ts\": 1, \"pid\": 11, \"tid\": 0, \"args\": {\"labels\": \"GPU 2\"}},\n"
+    "{\"name\": \"aten::add\", \"ph\": \"X\", \"ts\": 12, \"dur\": 3, \"pid\": 9, \"tid\": 3, \"cat\": \"cpu_op\", "
+    "\"args\": {\"External id\": 2}},\n"
+    "{\"name\": \"say \\\"hi\\\"\", \"ph\": \"X\", \"ts\": 13, \"dur\": 1, \"pid\": 9, \"tid\": 3, \"cat\": \"cpu_op\"},\n"
+    "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 9, \"tid\": 5, \"ts\": 0, \"args\": {\"name\": \"late\"}},\n"
+    "{\"names\": \"x\", \"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": 9, \"tid\": 6, "
+    "\"args\": {\"name\": \"extra\"}},\n"
+    "{\"name\": \"process_labels\", \"ph\": \"M\", \"ts\": 1, \"pid\": 12, \"tid\": 0, \"args\": {\"labels\": \"GPU 3\"}}\n"
+    "]}\n";
+
+TEST(load_name_first_events_equal_member_loop)
+{
+    const kt_rank *r;
+    kt_trace *t = load_checked("name_first.json", name_first, sizeof name_first - 1, 11, &r);
+    if (r) { /* values read by the name-first path, checked by hand */
+        CHECK_INT(r->ev.ph[0], 'M');
+        CHECK_STR(kt_strtab_get(t->strs, r->ev.name[1]), "thread_name");
+        CHECK_INT(kt_event_pid(r, 1), 9);
+        CHECK_INT(kt_event_tid(r, 1), 4);
+        CHECK_INT(r->ev.ts[2], 10500);
+        CHECK_INT(kt_event_pid(r, 5), 11);
+        CHECK_INT(r->ev.dur[6], 3000); /* Chrome's order: the member loop took over at dur */
+        CHECK_INT(kt_event_ext_id(r, 6), 2);
+        CHECK_STR(kt_strtab_get(t->strs, r->ev.name[7]), "say \"hi\"");
+        CHECK_INT(kt_event_tid(r, 8), 5);
+        CHECK_INT(kt_event_tid(r, 9), 6);
+        CHECK_INT(kt_event_pid(r, 10), 12);
     }
     kt_trace_free(t);
 }

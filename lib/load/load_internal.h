@@ -187,7 +187,7 @@ typedef struct kt_sep_memo {
     char pat[16];
     unsigned len;
 } kt_sep_memo;
-#define KT_SEP_SLOTS 24
+#define KT_SEP_SLOTS 32
 
 /* Typed-arg runs already stored in the rank, by a hash of their bytes.
  * Kernels of one shape repeat their 14 args exactly (grid, block,

@@ -1029,6 +1029,7 @@ enum {
     SEP_PH_CAT, SEP_CAT_NAME, SEP_NAME_PID, SEP_PID_TID, SEP_TID_TS, SEP_TS_DUR, SEP_DUR_ARGS,
     SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME,
     SEP_I_CAT_S, SEP_I_S_NAME, SEP_I_NAME_PID, SEP_I_PID_TID, SEP_I_TID_TS, SEP_I_TS_ARGS,
+    SEP_N_OPEN, SEP_N_NAME_PH, SEP_N_PH_TS, SEP_N_TS_PID, SEP_N_PID_TID, SEP_N_TID_ARGS,
     SEP_COUNT
 };
 _Static_assert(SEP_COUNT <= KT_SEP_SLOTS, "kt_sep_memo slots");
@@ -1168,6 +1169,23 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], s
     return N_EXPECTED;
 }
 
+/* Events written name first, as Kineto writes its metadata: name, ph,
+ * ts, pid, tid, then args (*args_v, as for complete events).  MTIA traces
+ * repeat process and thread names for every pid and tid: two thirds of
+ * their events.  No more keys are predicted (N_EXPECTED).               */
+static size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char **args_v)
+{
+    const char *next_v = sep_match(L, SEP_N_OPEN, o->q, o->end); /* after '{' */
+    FAST_MEMBER(0, SEP_N_NAME_PH, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    if (!next_v) sep_learn_args(L, o);
+    *args_v = next_v;
+    return N_EXPECTED;
+}
+
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).  *args_v: the args value when the
@@ -1176,6 +1194,7 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], kt_sep_me
 {
     sep_state state = { seps, NULL, SEP_OPEN }, *L = &state; /* from: set on a mismatch */
     const char *next_v = sep_match(L, SEP_OPEN, o->q, o->end); /* after '{' */
+    if (!next_v && fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'))) return fast_named_members(e, o, ids, L, args_v);
     FAST_MEMBER(0, SEP_PH_CAT, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
         /* flows go on with "id", not with the "cat" guessed above */
