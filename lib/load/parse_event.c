@@ -1172,8 +1172,11 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], s
 /* Events written name first, as Kineto writes its metadata: name, ph,
  * ts, pid, tid, then args (*args_v, as for complete events).  MTIA traces
  * repeat process and thread names for every pid and tid: two thirds of
- * their events.  No more keys are predicted (N_EXPECTED).               */
-static size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char **args_v)
+ * their events.  No more keys are predicted (N_EXPECTED).  Not inlined:
+ * fast_members, inlined into the event loop, stays as it was for the
+ * ph-first events of every other trace.                                  */
+static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[3],
+                                                           sep_state *L, const char **args_v)
 {
     const char *next_v = sep_match(L, SEP_N_OPEN, o->q, o->end); /* after '{' */
     FAST_MEMBER(0, SEP_N_NAME_PH, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
