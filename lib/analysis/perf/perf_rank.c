@@ -7,96 +7,13 @@
 #include "analysis/perf/perf_rank.h"
 
 #include "analysis/perf/op_kernels.h"
+#include "analysis/perf/perf_meta.h"
 #include "model/index.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- process and thread names of the first call (metadata events) ------- */
-
-typedef struct meta_names {
-    uint32_t *ev;  /* M events naming processes, threads and labels */
-    char **label;  /* process_labels' "labels" of each (NULL otherwise) */
-    size_t n;
-} meta_names;
-
-static void meta_free(meta_names *m)
-{
-    for (size_t i = 0; m->label && i < m->n; i++) free(m->label[i]);
-    free(m->label);
-    free(m->ev);
-}
-
-/* "labels" of a process_labels event, from its raw args (one reader for
- * all of them: reading a gzip file's args afresh per op was quadratic).  */
-static char *label_of(kt_args_reader *rd, uint32_t ev)
-{
-    const char *text;
-    size_t len;
-    if (!rd || kt_args_reader_get(rd, ev, &text, &len) != KT_OK) return NULL;
-    kt_jtree jt = { 0 };
-    const char *err;
-    char *out = NULL;
-    if (kt_jtree_parse(&jt, text, len, &err)) {
-        const kt_jnode *l = kt_jobj_get(&jt, &jt.n[0], "labels");
-        if (l && l->type == KT_J_STR) out = strdup(l->s);
-    }
-    kt_jtree_free(&jt);
-    return out;
-}
-
-/* The labels of the process_labels events among m's, read in one pass. */
-static bool meta_labels(const kt_rank *r, uint32_t pl, meta_names *m)
-{
-    m->label = calloc(m->n ? m->n : 1, sizeof *m->label);
-    if (!m->label) return false;
-    kt_args_reader *rd = NULL;
-    for (size_t i = 0; i < m->n; i++) {
-        if (r->ev.name[m->ev[i]] != pl) continue;
-        if (!rd && kt_args_reader_open(r, &rd) != KT_OK) break; /* unreadable: no labels */
-        m->label[i] = label_of(rd, m->ev[i]);
-    }
-    kt_args_reader_close(rd);
-    return true;
-}
-
-static bool meta_collect(const kt_trace *t, const kt_rank *r, meta_names *m)
-{
-    uint32_t pn = kt_strtab_find(t->strs, "process_name", 12), tn = kt_strtab_find(t->strs, "thread_name", 11),
-             pl = kt_strtab_find(t->strs, "process_labels", 14);
-    *m = (meta_names){ 0 };
-    size_t cap = 0;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        uint32_t name = r->ev.name[ev];
-        if (r->ev.ph[ev] != 'M' || name == KT_NONE || (name != pn && name != tn && name != pl)) continue;
-        if (m->n == cap) {
-            cap = cap ? cap * 2 : 16;
-            uint32_t *p = realloc(m->ev, cap * sizeof *p);
-            if (!p) return false;
-            m->ev = p;
-        }
-        m->ev[m->n++] = ev;
-    }
-    return meta_labels(r, pl, m);
-}
-
-static void meta_fill(const kt_trace *t, const kt_rank *r, const meta_names *m, uint32_t op, kt_pgroup *g)
-{
-    for (size_t i = 0; i < m->n; i++) {
-        uint32_t ev = m->ev[i];
-        if (r->ev.pid[ev] != r->ev.pid[op]) continue;
-        const char *what = kt_strtab_get(t->strs, r->ev.name[ev]);
-        uint32_t s = kt_event_arg_str(r, ev, KT_ARG_META_NAME);
-        const char *val = s == KT_NONE ? NULL : kt_strtab_get(t->strs, s);
-        if (!strcmp(what, "process_name") && val && !g->process_name) g->process_name = strdup(val);
-        else if (!strcmp(what, "thread_name") && val && !g->thread_name && r->ev.tid[ev] == r->ev.tid[op])
-            g->thread_name = strdup(val);
-        else if (!strcmp(what, "process_labels") && !g->process_label && m->label[i])
-            g->process_label = strdup(m->label[i]);
-    }
-}
 
 /* ---- one op, read once ------------------------------------------------------ */
 
@@ -117,7 +34,7 @@ typedef struct map_ctx {
     const kt_rank *r;
     const kt_op_map *m;
     kt_args_reader *rd;
-    meta_names meta;
+    kt_perf_meta meta;
     kt_perf_partial *p;
     kt_op_args args;          /* reused for every op                      */
     char *keys;               /* the views' key storage                   */
@@ -340,7 +257,7 @@ static bool add_launcher(map_ctx *c, const op_view *v)
     if (!g) return false;
     if (created) {
         if (!set_category(g, cat) || !take_tuples(g, v)) return false;
-        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+        kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
@@ -441,7 +358,7 @@ static bool add_model(map_ctx *c, const op_view *v)
         g->modelled = v->modelled;
         g->eval = v->eval;
         if (!list_reprs(v, g)) return false;
-        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+        kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
     for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
     g->subtree_sum_us += o->subtree_us;
@@ -468,7 +385,7 @@ static bool add_unified(map_ctx *c, const op_view *v)
         g->eval = v->eval;
         if (!set_category(g, op_category(c, v, launcher_only)) || !take_tuples(g, v))
             return false;
-        meta_fill(c->t, c->r, &c->meta, o->ev, g);
+        kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
     g->subtree_sum_us += o->subtree_us;
     for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
@@ -529,7 +446,7 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     map_ctx c = { .t = t, .r = r, .m = &m, .p = out };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
-    bool ok = meta_collect(t, r, &c.meta);
+    bool ok = kt_perf_meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
     kt_args_reader_close(c.rd);
     kt_op_args_free(&c.args);
@@ -539,7 +456,7 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     free(c.kd_stream);
     free(c.kd_dur);
     free(c.kd_items);
-    meta_free(&c.meta);
+    kt_perf_meta_free(&c.meta);
     kt_op_map_free(&m);
     if (!ok) {
         kt_perf_partial_free(out);
