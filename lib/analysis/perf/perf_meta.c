@@ -74,14 +74,14 @@ static char *label_of(label_reader *lr, uint32_t ev)
     return out;
 }
 
-/* Offers ev's name to (pid, tid) of l. */
+/* Offers ev's name to (pid, tid) of l (its args looked at only while the
+ * entry has none: the repeats are most of the events).                   */
 static bool note_name(const kt_trace *t, const kt_rank *r, uint32_t ev, kt_perf_meta_list *l, int32_t tid)
 {
-    uint32_t s = kt_event_arg_str(r, ev, KT_ARG_META_NAME);
-    if (s == KT_NONE) return true;
     kt_perf_meta_entry *e = slot(l, r->ev.pid[ev], tid);
     if (!e) return false;
-    if (!e->val) e->val = strdup(kt_strtab_get(t->strs, s));
+    uint32_t s = e->val ? KT_NONE : kt_event_arg_str(r, ev, KT_ARG_META_NAME);
+    if (s != KT_NONE) e->val = strdup(kt_strtab_get(t->strs, s));
     return true;
 }
 
