@@ -364,6 +364,33 @@ TEST(perf_python_reprs)
     kt_op_args_free(&a);
 }
 
+/* The bytes an op's class is found by: calls that differ only in their
+ * integer ids share them; a list-valued id, a changed shape or a member
+ * order does not; escapes and odd text give none (each call on its own). */
+static bool shape_bytes_of(const char *text, char *out, size_t *n)
+{
+    return kt_op_args_shape_bytes(text, strlen(text), out, n);
+}
+
+TEST(perf_shape_bytes_ignore_only_integer_ids)
+{
+    char a[256], b[256];
+    size_t na = 0, nb = 0;
+    CHECK(shape_bytes_of("{\"External id\": 7, \"Input Dims\": [[2, 3]], \"Ev Idx\": 12}", a, &na));
+    CHECK(shape_bytes_of(" {\"External id\":-31,\n\"Input Dims\": [[2, 3]] ,\"Ev Idx\": 9 } ", b, &nb));
+    CHECK(na == nb && !memcmp(a, b, na));
+    CHECK(shape_bytes_of("{\"External id\": 7, \"Input Dims\": [[2, 4]], \"Ev Idx\": 12}", b, &nb));
+    CHECK(na != nb || memcmp(a, b, na));
+    CHECK(shape_bytes_of("{\"External id\": \"7\", \"Input Dims\": [[2, 3]]}", b, &nb));
+    CHECK(na != nb || memcmp(a, b, na));
+    CHECK(shape_bytes_of("{\"Input Dims\": 3}", a, &na) && shape_bytes_of("{\"Input Dims\": 4}", b, &nb));
+    CHECK(na == nb && memcmp(a, b, na));
+    CHECK(shape_bytes_of("{}", a, &na) && na == 0);
+    static const char *const odd[] = { "{\"\\u0049nput Dims\": [[1]]}", "{\"a\": 1,}", "{\"a\": 1} x", "[1]",
+                                       "{\"a\" 1}", "{\"a\": [1, 2}", "{\"a\": }", "{\"a\": \"x}" };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) CHECK(!shape_bytes_of(odd[i], a, &na));
+}
+
 /* Triton kernels without an inductor cache: the fused ops in the name
  * (add, mul; views free) times the largest argument's elements, every
  * tensor argument moved once; TraceLens mode leaves them unmodelled.     */

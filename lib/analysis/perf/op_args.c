@@ -89,6 +89,112 @@ bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap)
     return true;
 }
 
+/* ---- the bytes that decide a parse ----------------------------------------- */
+
+/* The whitespace kt_jtree_parse skips, and no other. */
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    return p;
+}
+
+/* Bytes value_end stops at: a table, as the scan is most of a call's
+ * cost on traces with shapes.                                           */
+enum { C_QUOTE = 1, C_OPEN = 2, C_CLOSE = 4, C_SEP = 8 };
+static const unsigned char char_class[256] = {
+    ['"'] = C_QUOTE, ['['] = C_OPEN,         ['{'] = C_OPEN, [']'] = C_CLOSE | C_SEP, ['}'] = C_CLOSE | C_SEP,
+    [','] = C_SEP,   [' '] = C_SEP,          ['\n'] = C_SEP, ['\r'] = C_SEP,         ['\t'] = C_SEP,
+};
+
+static const char *skip_until(const char *q, const char *end, unsigned char stop)
+{
+    while (q < end && !(char_class[(unsigned char)*q] & stop)) q++;
+    return q;
+}
+
+/* The end of the value at p, or NULL when unsure: a string to its quote
+ * (the caller saw no backslash), a list or object to its bracket, other
+ * values to the next separator.  What is inside is not checked: equal
+ * bytes parse alike.                                                     */
+static const char *value_end(const char *p, const char *end)
+{
+    if (*p == '"') {
+        const char *q = skip_until(p + 1, end, C_QUOTE);
+        return q < end ? q + 1 : NULL;
+    }
+    if (char_class[(unsigned char)*p] & C_OPEN) {
+        int depth = 0;
+        for (const char *q = p; (q = skip_until(q, end, C_QUOTE | C_OPEN | C_CLOSE)) < end; q++) {
+            if (*q == '"' && (q = skip_until(q + 1, end, C_QUOTE)) == end) return NULL;
+            if (char_class[(unsigned char)*q] & C_OPEN) depth++;
+            else if (char_class[(unsigned char)*q] & C_CLOSE && --depth == 0) return q + 1;
+        }
+        return NULL;
+    }
+    const char *q = skip_until(p, end, C_SEP);
+    return q > p ? q : NULL;
+}
+
+/* A plain integer: kt_jtree_parse reads it, whatever its neighbours. */
+static bool plain_int(const char *p, const char *end)
+{
+    p += p < end && *p == '-';
+    if (p == end || end - p > 40) return false;
+    for (; p < end; p++)
+        if (*p < '0' || *p > '9') return false;
+    return true;
+}
+
+/* The closing quote of a key starting at k, or NULL when the key holds a
+ * control character (kt_jtree_parse refuses those) or does not end.      */
+static const char *key_end(const char *k, const char *end)
+{
+    while (k < end && *k != '"' && (unsigned char)*k >= 0x20) k++;
+    return k < end && *k == '"' ? k : NULL;
+}
+
+static bool key_is(const char *k, size_t n, const char *name) { return strlen(name) == n && !memcmp(k, name, n); }
+
+/* Whether key k[0..n) names one of the four lists. */
+static bool list_key(const char *k, size_t n)
+{
+    return key_is(k, n, "Input Dims") || key_is(k, n, "Input type") || key_is(k, n, "Input Strides") ||
+           key_is(k, n, "Concrete Inputs");
+}
+
+static char *put_part(char *o, const char *s, size_t n)
+{
+    uint32_t n32 = (uint32_t)n;
+    memcpy(o, &n32, sizeof n32);
+    memcpy(o + sizeof n32, s, n);
+    return o + sizeof n32 + n;
+}
+
+bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *outlen)
+{
+    const char *end = text + len, *p = skip_ws(text, end);
+    char *o = out;
+    if (len > UINT32_MAX || memchr(text, '\\', len) || p == end || *p++ != '{') return false;
+    p = skip_ws(p, end);
+    bool more = p < end && *p != '}';
+    while (more) {
+        if (p == end || *p != '"') return false;
+        const char *k = p + 1, *ke = key_end(k, end);
+        if (!ke) return false;
+        p = skip_ws(ke + 1, end);
+        if (p == end || *p++ != ':') return false;
+        const char *v = skip_ws(p, end), *ve = v < end ? value_end(v, end) : NULL;
+        if (!ve) return false;
+        if (!plain_int(v, ve) || list_key(k, (size_t)(ke - k))) o = put_part(put_part(o, k, (size_t)(ke - k)), v, (size_t)(ve - v));
+        p = skip_ws(ve, end);
+        more = p < end && *p == ',';
+        if (more) p = skip_ws(p + 1, end);
+    }
+    if (p == end || *p != '}' || skip_ws(p + 1, end) != end) return false;
+    *outlen = (size_t)(o - out);
+    return true;
+}
+
 /* ---- Python reprs ---------------------------------------------------------- */
 
 typedef struct sbuf {

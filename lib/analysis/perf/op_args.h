@@ -47,6 +47,15 @@ void kt_op_args_clear(kt_op_args *a);
 bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap);
 void kt_op_args_free(kt_op_args *a);
 
+/* The bytes of an args object's text that decide what kt_op_args_parse
+ * makes of it: every member, length-prefixed, but those whose value is a
+ * plain integer and whose key is none of the four lists (External id, Ev
+ * Idx, Sequence number: they differ from call to call).  Two texts with
+ * the same bytes parse to the same lists, or both fail.  out needs room
+ * for 3 * len + 16 bytes; false (out unusable) when the text is not plain
+ * enough to be sure: escapes, or not an object of members as written.    */
+bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *outlen);
+
 /* Python's repr() of a JSON value as TraceLens prints it: lists as lists
  * ("[[512], [141, 512]]") or, with tuples, as tuples ("((512,), (141,
  * 512))"); strings single-quoted; null as None.  NULL node → "None".

@@ -10,9 +10,8 @@
 #include <string.h>
 
 /* Keys run to hundreds of bytes (shapes as JSON): mixed 8 bytes at a time. */
-static uint64_t hash(const char *s)
+uint64_t kt_pg_hash(const char *s, size_t n)
 {
-    size_t n = strlen(s);
     uint64_t h = 1469598103934665603ull ^ n, w;
     for (; n >= 8; n -= 8, s += 8) {
         memcpy(&w, s, 8);
@@ -31,7 +30,7 @@ static bool rehash(kt_pgroups *gs, size_t want)
     if (!slot) return false;
     memset(slot, 0xff, cap * sizeof *slot);
     for (size_t i = 0; i < gs->n; i++) {
-        size_t h = hash(gs->g[i].key) & (cap - 1);
+        size_t h = kt_pg_hash(gs->g[i].key, strlen(gs->g[i].key)) & (cap - 1);
         while (slot[h] != KT_NONE) h = (h + 1) & (cap - 1);
         slot[h] = (uint32_t)i;
     }
@@ -45,7 +44,7 @@ kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created)
 {
     *created = false;
     if ((!gs->slot || (gs->n + 1) * 2 > gs->mask + 1) && !rehash(gs, gs->n + 1)) return NULL;
-    size_t h = hash(key) & gs->mask;
+    size_t h = kt_pg_hash(key, strlen(key)) & gs->mask;
     for (; gs->slot[h] != KT_NONE; h = (h + 1) & gs->mask)
         if (!strcmp(gs->g[gs->slot[h]].key, key)) return &gs->g[gs->slot[h]];
     if (gs->n == gs->cap) {

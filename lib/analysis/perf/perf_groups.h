@@ -68,5 +68,7 @@ bool kt_pgroup_add_kernels(kt_pgroup *g, const uint32_t *name, const int32_t *st
 /* Fold src's groups into dst (src's calls after dst's); src is emptied.  */
 bool kt_pgroups_merge(kt_pgroups *dst, kt_pgroups *src);
 void kt_pgroups_free(kt_pgroups *gs);
+/* The hash of s[0..n) the groups are found by (other memos use it too). */
+uint64_t kt_pg_hash(const char *s, size_t n);
 
 #endif

@@ -6,6 +6,8 @@
  */
 #include "analysis/perf/perf_rank.h"
 
+#include "analysis/kernels/kernel_stats.h"
+#include "analysis/perf/op_class.h"
 #include "analysis/perf/op_kernels.h"
 #include "analysis/perf/perf_meta.h"
 #include "model/index.h"
@@ -17,16 +19,17 @@
 
 /* ---- one op, read once ------------------------------------------------------ */
 
-/* What the tables need of one op record: its name, shapes and model, and
- * the four shape lists as compact JSON (the grouping keys; their Python
- * reprs are made only for a group's first call).                          */
+/* What the tables need of one op record: its name, and its class (shapes,
+ * model and the four shape lists as compact JSON, the grouping keys); the
+ * Python reprs of the lists are made from its args only for a group's
+ * first call.                                                             */
 typedef struct op_view {
     const kt_op_rec *o;
     const char *name;
-    kt_op_args *args;         /* the context's, parsed for this op        */
-    bool modelled;            /* the model evaluated                     */
-    kt_perf_eval eval;
-    const char *key[4];       /* compact JSON of the lists, NULL = absent */
+    const char *text;         /* its args text; NULL: none, or no shapes  */
+    size_t len;
+    bool parsed;              /* the context's args hold this op's parse  */
+    kt_op_class *cl;
 } op_view;
 
 typedef struct map_ctx {
@@ -36,8 +39,11 @@ typedef struct map_ctx {
     kt_args_reader *rd;
     kt_perf_meta meta;
     kt_perf_partial *p;
+    kt_op_classes *classes;
+    char *bytes;              /* the op's shape bytes                     */
+    size_t nbytes, bytes_cap;
     kt_op_args args;          /* reused for every op                      */
-    char *keys;               /* the views' key storage                   */
+    char *keys;               /* a new class's keys, before the copy      */
     size_t keys_cap;
     char *key;                /* the group key being looked up           */
     size_t key_cap;
@@ -65,21 +71,38 @@ static const kt_op_model *model_for(map_ctx *c, uint32_t name, const char *text)
     return m->model;
 }
 
-static bool view_keys(map_ctx *c, op_view *v, const char *text, size_t len)
+/* The op's args, parsed on first need (the calls of a known class need
+ * them only for the reprs of a new group).                               */
+static const kt_op_args *view_args(map_ctx *c, op_view *v)
 {
-    const kt_jnode *lists[4] = { v->args->dims, v->args->types, v->args->strides, v->args->concrete };
-    size_t need = 4 * (len + 1);
-    if (need > c->keys_cap) {
-        char *k = realloc(c->keys, need);
-        if (!k) return false;
-        c->keys = k;
-        c->keys_cap = need;
-    }
+    if (!v->parsed && !(v->text && kt_op_args_parse(&c->args, v->text, v->len))) kt_op_args_clear(&c->args);
+    v->parsed = true;
+    return &c->args;
+}
+
+static bool class_keys(map_ctx *c, op_view *v)
+{
+    const kt_jnode *lists[4] = { c->args.dims, c->args.types, c->args.strides, c->args.concrete };
+    const char *key[4];
+    size_t len = v->len, need = 4 * (len + 1);
+    if (!kt_grow((void **)&c->keys, &c->keys_cap, need, 1)) return false;
     for (int i = 0; i < 4; i++) {
         char *out = c->keys + (size_t)i * (len + 1);
-        v->key[i] = lists[i] && kt_json_compact(text, lists[i], out, len + 1) ? out : NULL;
+        key[i] = lists[i] && kt_json_compact(v->text, lists[i], out, len + 1) ? out : NULL;
     }
-    return true;
+    return kt_op_class_set_keys(v->cl, key);
+}
+
+/* A new class, from its first call: args parsed, model evaluated, keys. */
+static bool class_fill(map_ctx *c, op_view *v)
+{
+    kt_op_class *cl = v->cl;
+    const kt_op_args *a = view_args(c, v);
+    cl->has_dims = a->has_dims;
+    kt_perf_eval_reset(&cl->eval);
+    cl->modelled = (v->o->role & KT_OPK_MODELLED) &&
+                   kt_perf_eval_model(model_for(c, cl->name, v->name), v->o->family, v->name, a, &cl->eval);
+    return class_keys(c, v);
 }
 
 /* Whether args text may hold the shape lists: each of their keys has
@@ -92,25 +115,30 @@ static bool may_have_shapes(const char *text, size_t len)
     return memmem(text, len, "Input", 5) || memchr(text, '\\', len);
 }
 
+/* The bytes of the op's args that decide its class ("" without shapes),
+ * or NULL when the op cannot share one.                                   */
+static const char *shape_bytes(map_ctx *c, const op_view *v)
+{
+    c->nbytes = 0;
+    if (!v->text) return "";
+    if (!kt_grow((void **)&c->bytes, &c->bytes_cap, 3 * v->len + 16, 1)) return NULL;
+    return kt_op_args_shape_bytes(v->text, v->len, c->bytes, &c->nbytes) ? c->bytes : NULL;
+}
+
 static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
 {
     const kt_rank *r = c->r;
-    v->o = o; /* every member set here or in view_keys; eval's scalars only */
-    v->modelled = false;
-    kt_perf_eval_reset(&v->eval);
-    v->args = &c->args;
-    v->name = r->ev.name[o->ev] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[o->ev]);
-    const char *text = NULL;
-    size_t len = 0;
-    if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &text, &len) == KT_OK &&
-          may_have_shapes(text, len) && kt_op_args_parse(&c->args, text, len))) {
-        kt_op_args_clear(&c->args);
-        len = 0;
+    uint32_t name = r->ev.name[o->ev];
+    *v = (op_view){ .o = o, .name = name == KT_NONE ? "" : kt_strtab_get(c->t->strs, name) };
+    if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &v->text, &v->len) == KT_OK &&
+          may_have_shapes(v->text, v->len))) {
+        v->text = NULL;
+        v->len = 0;
     }
-    if (o->role & KT_OPK_MODELLED)
-        v->modelled = kt_perf_eval_model(model_for(c, r->ev.name[o->ev], v->name), o->family, v->name, &c->args,
-                                         &v->eval);
-    return view_keys(c, v, text, len);
+    const char *bytes = shape_bytes(c, v);
+    bool fresh;
+    v->cl = kt_op_classes_get(c->classes, name, o->role & KT_OPK_MODELLED, bytes, c->nbytes, &fresh);
+    return v->cl && (!fresh || class_fill(c, v));
 }
 
 /* TraceLens's kernel_details[0]: its GPUEventAnalyser leaves an op's event
@@ -230,9 +258,9 @@ static bool set_category(kt_pgroup *g, const char *cat)
 }
 
 /* Tuple reprs as the group's shape strings ("" when absent). */
-static bool take_tuples(kt_pgroup *g, const op_view *v)
+static bool take_tuples(map_ctx *c, kt_pgroup *g, op_view *v)
 {
-    const kt_op_args *a = v->args;
+    const kt_op_args *a = view_args(c, v);
     const kt_jnode *lists[4] = { a->dims, a->types, a->strides, a->concrete };
     char **dst[4] = { &g->dims, &g->types, &g->strides, &g->concrete };
     for (int i = 0; i < 4; i++)
@@ -242,7 +270,7 @@ static bool take_tuples(kt_pgroup *g, const op_view *v)
 
 /* ---- launchers: ops_summary, ops_unique_args, short kernels ----------------- */
 
-static bool add_launcher(map_ctx *c, const op_view *v)
+static bool add_launcher(map_ctx *c, op_view *v)
 {
     const kt_op_rec *o = v->o;
     const char *cat = op_category(c, v, true);
@@ -252,11 +280,11 @@ static bool add_launcher(map_ctx *c, const op_view *v)
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
     if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
-    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
+    const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[1], v->cl->key[2], v->cl->key[3] };
     g = group_for(c, &c->p->unique, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
-        if (!set_category(g, cat) || !take_tuples(g, v)) return false;
+        if (!set_category(g, cat) || !take_tuples(c, g, v)) return false;
         kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
     g->direct_sum_us += o->direct_us;
@@ -266,7 +294,7 @@ static bool add_launcher(map_ctx *c, const op_view *v)
 
 /* TraceLens's short-kernel study: kernels under 10 µs by launching op,
  * its shapes and the kernel. */
-static bool add_short_kernels(map_ctx *c, const op_view *v)
+static bool add_short_kernels(map_ctx *c, op_view *v)
 {
     const kt_op_rec *o = v->o;
     const kt_rank *r = c->r;
@@ -275,10 +303,10 @@ static bool add_short_kernels(map_ctx *c, const op_view *v)
         uint32_t k = c->m->kev[o->kfirst + j];
         if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL || r->ev.dur[k] >= 10000) continue;
         const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
-        const char *parts[5] = { v->name, v->key[0], v->key[2], v->key[3], kname };
+        const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[2], v->cl->key[3], kname };
         bool created;
         kt_pgroup *g = group_for(c, &c->p->shorts, parts, 5, v, &created);
-        if (!g || (created && !take_tuples(g, v))) return false;
+        if (!g || (created && !take_tuples(c, g, v))) return false;
         if (created) g->kernels[g->nkernels++] = r->ev.name[k];
         double us = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
         g->direct_sum_us += us;
@@ -295,11 +323,11 @@ static const char *model_key(map_ctx *c, const op_view *v)
     const char *parts[KEY_PARTS_MAX] = { v->name };
     char ints[KT_PERF_MAX_PARAMS][24];
     size_t n = 1;
-    if (!v->modelled) {
-        parts[n++] = v->eval.why ? v->eval.why : "";
+    if (!v->cl->modelled) {
+        parts[n++] = v->cl->eval.why ? v->cl->eval.why : "";
     } else {
-        for (size_t i = 0; i < v->eval.nparams; i++) {
-            const kt_perf_param *p = &v->eval.p[i];
+        for (size_t i = 0; i < v->cl->eval.nparams; i++) {
+            const kt_perf_param *p = &v->cl->eval.p[i];
             kt_fmt_i64(p->i, ints[i]);
             parts[n++] = p->is_int ? ints[i] : p->s;
         }
@@ -329,9 +357,9 @@ static bool add_step(kt_perf_partial *p, int64_t step, double flops, double busy
     return true;
 }
 
-static bool list_reprs(const op_view *v, kt_pgroup *g)
+static bool list_reprs(map_ctx *c, op_view *v, kt_pgroup *g)
 {
-    const kt_op_args *a = v->args;
+    const kt_op_args *a = view_args(c, v);
     g->dims = kt_py_repr(&a->tree, a->dims, false);
     g->types = kt_py_repr(&a->tree, a->types, false);
     g->strides = kt_py_repr(&a->tree, a->strides, false);
@@ -339,13 +367,13 @@ static bool list_reprs(const op_view *v, kt_pgroup *g)
     return g->dims && g->types && g->strides && g->concrete;
 }
 
-static bool add_model(map_ctx *c, const op_view *v)
+static bool add_model(map_ctx *c, op_view *v)
 {
     const kt_op_rec *o = v->o;
     kt_perf_partial *p = c->p;
     p->modelled_calls++;
-    if (!v->modelled && !v->args->has_dims) p->no_shapes++;
-    else if (!v->modelled) p->bad_shapes++;
+    if (!v->cl->modelled && !v->cl->has_dims) p->no_shapes++;
+    else if (!v->cl->modelled) p->bad_shapes++;
     const char *key = model_key(c, v);
     bool created;
     kt_pgroup *g = key ? kt_pgroups_get(&p->models, key, &created) : NULL;
@@ -355,35 +383,35 @@ static bool add_model(map_ctx *c, const op_view *v)
         g->family = o->family;
         g->rank = c->r->rank;
         g->first_ev = o->ev;
-        g->modelled = v->modelled;
-        g->eval = v->eval;
-        if (!list_reprs(v, g)) return false;
+        g->modelled = v->cl->modelled;
+        g->eval = v->cl->eval;
+        if (!list_reprs(c, v, g)) return false;
         kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
     for (uint32_t j = 0; j < o->nk; j++) kt_pgroup_note_kernel(g, c->r->ev.name[c->m->kev[o->kfirst + j]]);
     g->subtree_sum_us += o->subtree_us;
-    if (v->modelled && (o->role & KT_OPK_UNIFIED)) { /* outermost only: no FLOPs counted twice */
+    if (v->cl->modelled && (o->role & KT_OPK_UNIFIED)) { /* outermost only: no FLOPs counted twice */
         p->fam_calls[o->family]++;
-        p->fam_flops[o->family] += v->eval.flops;
+        p->fam_flops[o->family] += v->cl->eval.flops;
         p->fam_busy_us[o->family] += o->subtree_us;
-        if (!add_step(p, kt_event_step(c->r, o->ev), v->eval.flops, o->subtree_us)) return false;
+        if (!add_step(p, kt_event_step(c->r, o->ev), v->cl->eval.flops, o->subtree_us)) return false;
     }
     return kt_pgroup_add_call(g, o->subtree_us, 0) && add_kernel_details(c, g, o, false);
 }
 
-static bool add_unified(map_ctx *c, const op_view *v)
+static bool add_unified(map_ctx *c, op_view *v)
 {
     const kt_op_rec *o = v->o;
-    const char *parts[5] = { v->name, v->key[0], v->key[1], v->key[2], v->key[3] };
+    const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[1], v->cl->key[2], v->cl->key[3] };
     bool created;
     kt_pgroup *g = group_for(c, &c->p->unified, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
         bool launcher_only = !(o->role & KT_OPK_MODELLED);
         g->family = o->family;
-        g->modelled = v->modelled;
-        g->eval = v->eval;
-        if (!set_category(g, op_category(c, v, launcher_only)) || !take_tuples(g, v))
+        g->modelled = v->cl->modelled;
+        g->eval = v->cl->eval;
+        if (!set_category(g, op_category(c, v, launcher_only)) || !take_tuples(c, g, v))
             return false;
         kt_perf_meta_fill(&c->meta, c->r, o->ev, g);
     }
@@ -416,6 +444,22 @@ static bool add_op(map_ctx *c, const kt_op_rec *o)
     return ok;
 }
 
+static void map_ctx_free(map_ctx *c)
+{
+    kt_args_reader_close(c->rd);
+    if (c->classes) kt_op_classes_free(c->classes);
+    free(c->classes);
+    free(c->bytes);
+    kt_op_args_free(&c->args);
+    free(c->keys);
+    free(c->key);
+    free(c->kd_name);
+    free(c->kd_stream);
+    free(c->kd_dur);
+    free(c->kd_items);
+    kt_perf_meta_free(&c->meta);
+}
+
 typedef struct family_memo {
     const kt_trace *t;
     int8_t *fam;     /* by strtab id: -2 not looked up yet */
@@ -443,20 +487,12 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     free(fm.fam);
     if (st != KT_OK) return st;
     gpu_span(r, out);
-    map_ctx c = { .t = t, .r = r, .m = &m, .p = out };
+    map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes) };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
-    bool ok = kt_perf_meta_collect(t, r, &c.meta);
+    bool ok = c.classes && kt_perf_meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
-    kt_args_reader_close(c.rd);
-    kt_op_args_free(&c.args);
-    free(c.keys);
-    free(c.key);
-    free(c.kd_name);
-    free(c.kd_stream);
-    free(c.kd_dur);
-    free(c.kd_items);
-    kt_perf_meta_free(&c.meta);
+    map_ctx_free(&c);
     kt_op_map_free(&m);
     if (!ok) {
         kt_perf_partial_free(out);
