@@ -239,17 +239,45 @@ static const char *join_key(map_ctx *c, const char *const *parts, size_t n)
     return c->key;
 }
 
-/* The group of key parts in gs; a new one is set up from the op. */
-static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, const char *const *parts, size_t n, const op_view *v,
-                            bool *created)
+/* The group the op's class found in gs before (*memo: its index, KT_NONE
+ * none yet), or NULL: a class's later calls skip writing and hashing the
+ * key (that was most of the grouping on traces without shapes).          */
+static kt_pgroup *known_group(kt_pgroups *gs, const uint32_t *memo)
 {
-    const char *key = join_key(c, parts, n);
+    return memo && *memo != KT_NONE ? &gs->g[*memo] : NULL;
+}
+
+/* key's group in gs, its index remembered in *memo (memo NULL: not). */
+static kt_pgroup *find_group(kt_pgroups *gs, uint32_t *memo, const char *key, bool *created)
+{
     kt_pgroup *g = key ? kt_pgroups_get(gs, key, created) : NULL;
+    if (g && memo) *memo = (uint32_t)(g - gs->g);
+    return g;
+}
+
+/* The group of key parts in gs; a new one is set up from the op. */
+static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, uint32_t *memo, const char *const *parts, size_t n,
+                            const op_view *v, bool *created)
+{
+    *created = false;
+    kt_pgroup *g = known_group(gs, memo);
+    if (g) return g;
+    g = find_group(gs, memo, join_key(c, parts, n), created);
     if (!g || !*created) return g;
     g->name = c->r->ev.name[v->o->ev];
     g->rank = c->r->rank;
     g->first_ev = v->o->ev;
     return g;
+}
+
+/* The class's memo of its launcher group, which is for one category. */
+static uint32_t *launcher_memo(kt_op_class *cl, const char *cat)
+{
+    if (cl->launcher_category != cat) {
+        cl->launcher_category = cat;
+        cl->launcher = KT_NONE;
+    }
+    return &cl->launcher;
 }
 
 static bool set_category(kt_pgroup *g, const char *cat)
@@ -275,13 +303,14 @@ static bool add_launcher(map_ctx *c, op_view *v)
     const kt_op_rec *o = v->o;
     const char *cat = op_category(c, v, true);
     bool created;
-    kt_pgroup *g = group_for(c, &c->p->launchers, (const char *[]){ v->name, cat }, 2, v, &created);
+    kt_pgroup *g = group_for(c, &c->p->launchers, launcher_memo(v->cl, cat), (const char *[]){ v->name, cat }, 2, v,
+                             &created);
     if (!g || (created && !set_category(g, cat))) return false;
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
     if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
     const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[1], v->cl->key[2], v->cl->key[3] };
-    g = group_for(c, &c->p->unique, parts, 5, v, &created);
+    g = group_for(c, &c->p->unique, &v->cl->unique, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
         if (!set_category(g, cat) || !take_tuples(c, g, v)) return false;
@@ -305,7 +334,7 @@ static bool add_short_kernels(map_ctx *c, op_view *v)
         const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
         const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[2], v->cl->key[3], kname };
         bool created;
-        kt_pgroup *g = group_for(c, &c->p->shorts, parts, 5, v, &created);
+        kt_pgroup *g = group_for(c, &c->p->shorts, NULL, parts, 5, v, &created);
         if (!g || (created && !take_tuples(c, g, v))) return false;
         if (created) g->kernels[g->nkernels++] = r->ev.name[k];
         double us = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
@@ -374,9 +403,9 @@ static bool add_model(map_ctx *c, op_view *v)
     p->modelled_calls++;
     if (!v->cl->modelled && !v->cl->has_dims) p->no_shapes++;
     else if (!v->cl->modelled) p->bad_shapes++;
-    const char *key = model_key(c, v);
-    bool created;
-    kt_pgroup *g = key ? kt_pgroups_get(&p->models, key, &created) : NULL;
+    bool created = false;
+    kt_pgroup *g = known_group(&p->models, &v->cl->model);
+    if (!g) g = find_group(&p->models, &v->cl->model, model_key(c, v), &created);
     if (!g) return false;
     if (created) {
         g->name = c->r->ev.name[o->ev];
@@ -404,7 +433,7 @@ static bool add_unified(map_ctx *c, op_view *v)
     const kt_op_rec *o = v->o;
     const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[1], v->cl->key[2], v->cl->key[3] };
     bool created;
-    kt_pgroup *g = group_for(c, &c->p->unified, parts, 5, v, &created);
+    kt_pgroup *g = group_for(c, &c->p->unified, &v->cl->unified, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
         bool launcher_only = !(o->role & KT_OPK_MODELLED);
