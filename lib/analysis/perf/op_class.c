@@ -23,6 +23,18 @@ static bool same_key(const kt_op_class *cl, uint64_t h, uint32_t name, bool mode
            (n == 0 || !memcmp(cl->bytes, bytes, n));
 }
 
+static void forget_groups(kt_op_class *cl)
+{
+    cl->unique = cl->unified = cl->model = KT_NONE;
+    cl->launcher = cl->short_kernel = (kt_op_class_memo){ 0, KT_NONE };
+}
+
+uint32_t *kt_op_class_memo_for(kt_op_class_memo *m, uint64_t of)
+{
+    if (m->of != of) *m = (kt_op_class_memo){ of, KT_NONE };
+    return &m->group;
+}
+
 /* cl made the class of the key, with nothing shared or found yet. */
 static bool take_key(kt_op_class *cl, uint64_t h, uint32_t name, bool modelled_role, const char *bytes, size_t n)
 {
@@ -32,8 +44,7 @@ static bool take_key(kt_op_class *cl, uint64_t h, uint32_t name, bool modelled_r
     cl->hash = h;
     cl->name = name;
     cl->modelled_role = modelled_role;
-    cl->unique = cl->unified = cl->model = cl->launcher = KT_NONE;
-    cl->launcher_category = NULL;
+    forget_groups(cl);
     return true;
 }
 
@@ -42,10 +53,8 @@ kt_op_class *kt_op_classes_get(kt_op_classes *cs, uint32_t name, bool modelled_r
 {
     *fresh = true;
     if (!bytes) {
-        kt_op_class *cl = &cs->scratch;
-        cl->unique = cl->unified = cl->model = cl->launcher = KT_NONE;
-        cl->launcher_category = NULL;
-        return cl;
+        forget_groups(&cs->scratch);
+        return &cs->scratch;
     }
     uint64_t h = class_hash(name, modelled_role, bytes, n);
     kt_op_class **slot = &cs->slot[h % KT_OP_CLASS_SLOTS];

@@ -15,6 +15,12 @@
 
 #include "analysis/perf/perf_models.h"
 
+/* A group whose key also depends on one more thing than the class. */
+typedef struct kt_op_class_memo {
+    uint64_t of;              /* what the group is for                   */
+    uint32_t group;           /* its index, KT_NONE until found          */
+} kt_op_class_memo;
+
 typedef struct kt_op_class {
     /* the key: name, whether the op is modelled, its shape bytes */
     uint32_t name;
@@ -30,8 +36,9 @@ typedef struct kt_op_class {
     char *keys;               /* their storage (kt_op_class_set_keys)     */
     size_t keys_cap;
     /* the class's groups in the rank's tables, KT_NONE until found */
-    uint32_t unique, unified, model, launcher;
-    const char *launcher_category; /* the category launcher is for       */
+    uint32_t unique, unified, model;
+    kt_op_class_memo launcher;   /* of a category (its text's address)   */
+    kt_op_class_memo short_kernel; /* of a kernel name id                */
 } kt_op_class;
 
 #define KT_OP_CLASS_SLOTS 4096
@@ -48,6 +55,8 @@ kt_op_class *kt_op_classes_get(kt_op_classes *cs, uint32_t name, bool modelled_r
                                bool *fresh);
 /* Copies of the four keys (NULL stays NULL) into cl; false on OOM. */
 bool kt_op_class_set_keys(kt_op_class *cl, const char *const key[4]);
+/* Where m keeps its group for of (forgetting the one it kept for another). */
+uint32_t *kt_op_class_memo_for(kt_op_class_memo *m, uint64_t of);
 void kt_op_classes_free(kt_op_classes *cs);
 
 #endif

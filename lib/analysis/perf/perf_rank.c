@@ -244,14 +244,14 @@ static const char *join_key(map_ctx *c, const char *const *parts, size_t n)
  * key (that was most of the grouping on traces without shapes).          */
 static kt_pgroup *known_group(kt_pgroups *gs, const uint32_t *memo)
 {
-    return memo && *memo != KT_NONE ? &gs->g[*memo] : NULL;
+    return *memo != KT_NONE ? &gs->g[*memo] : NULL;
 }
 
-/* key's group in gs, its index remembered in *memo (memo NULL: not). */
+/* key's group in gs, its index remembered in *memo. */
 static kt_pgroup *find_group(kt_pgroups *gs, uint32_t *memo, const char *key, bool *created)
 {
     kt_pgroup *g = key ? kt_pgroups_get(gs, key, created) : NULL;
-    if (g && memo) *memo = (uint32_t)(g - gs->g);
+    if (g) *memo = (uint32_t)(g - gs->g);
     return g;
 }
 
@@ -268,16 +268,6 @@ static kt_pgroup *group_for(map_ctx *c, kt_pgroups *gs, uint32_t *memo, const ch
     g->rank = c->r->rank;
     g->first_ev = v->o->ev;
     return g;
-}
-
-/* The class's memo of its launcher group, which is for one category. */
-static uint32_t *launcher_memo(kt_op_class *cl, const char *cat)
-{
-    if (cl->launcher_category != cat) {
-        cl->launcher_category = cat;
-        cl->launcher = KT_NONE;
-    }
-    return &cl->launcher;
 }
 
 static bool set_category(kt_pgroup *g, const char *cat)
@@ -303,7 +293,7 @@ static bool add_launcher(map_ctx *c, op_view *v)
     const kt_op_rec *o = v->o;
     const char *cat = op_category(c, v, true);
     bool created;
-    kt_pgroup *g = group_for(c, &c->p->launchers, launcher_memo(v->cl, cat), (const char *[]){ v->name, cat }, 2, v,
+    kt_pgroup *g = group_for(c, &c->p->launchers, kt_op_class_memo_for(&v->cl->launcher, (uintptr_t)cat), (const char *[]){ v->name, cat }, 2, v,
                              &created);
     if (!g || (created && !set_category(g, cat))) return false;
     g->direct_sum_us += o->direct_us;
@@ -334,7 +324,8 @@ static bool add_short_kernels(map_ctx *c, op_view *v)
         const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
         const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[2], v->cl->key[3], kname };
         bool created;
-        kt_pgroup *g = group_for(c, &c->p->shorts, NULL, parts, 5, v, &created);
+        uint32_t *memo = kt_op_class_memo_for(&v->cl->short_kernel, r->ev.name[k]);
+        kt_pgroup *g = group_for(c, &c->p->shorts, memo, parts, 5, v, &created);
         if (!g || (created && !take_tuples(c, g, v))) return false;
         if (created) g->kernels[g->nkernels++] = r->ev.name[k];
         double us = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
