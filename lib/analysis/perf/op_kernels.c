@@ -2,10 +2,11 @@
  * op_kernels.c — kernel launchers, modelled ops and their GPU events for
  * one rank (op_kernels.h).
  *
- * Two walks over the GPU events: the first finds each event's launcher and
- * marks the ops that get a record, the second goes up the call tree from
- * each event's launch call and hands the event to every marked op on the
- * way (counted first, then filled, so the lists are one array).
+ * A pass over the events finds each GPU event's launch call and launcher
+ * (kept in a list of the linked GPU events) and marks the ops that get a
+ * record; then walks up the call tree from each listed event's launch
+ * call hand the event to every marked op on the way (counted first, then
+ * filled, so the lists are one array).
  */
 #include "analysis/perf/op_kernels.h"
 #include "analysis/common/name_match.h"
@@ -97,37 +98,38 @@ static bool finish_ops(const kt_rank *r, kt_op_map *m)
     return true;
 }
 
+/* A GPU event with its launch call and the op it is the own event of. */
+typedef struct linked {
+    uint32_t ev, rt, own;
+} linked;
+
 /* Hand every linked GPU event to each op record above its launch call:
  * fill == false counts, fill == true writes.                             */
-static void walk_events(const kt_trace *t, const kt_rank *r, const uint32_t *slot, kt_op_map *m, bool fill)
+static void walk_events(const kt_rank *r, const linked *gpu, size_t ngpu, const uint32_t *slot, kt_op_map *m,
+                        bool fill)
 {
-    kt_name_match nccl;
-    kt_name_match_init(&nccl, t->strs, "nccl");
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        if (!kt_kind_is_gpu(r->ev.kind[ev])) continue;
-        uint32_t rt = kt_gpu_launcher(r, ev);
-        if (rt == KT_NONE) continue;
-        uint32_t own = direct_launcher(r, rt, ev, &nccl);
-        for (uint32_t a = rt; a != KT_NONE; a = r->idx->parent[a]) {
+    for (size_t i = 0; i < ngpu; i++)
+        for (uint32_t a = gpu[i].rt; a != KT_NONE; a = r->idx->parent[a]) {
             if (slot[a] == KT_NONE) continue;
             kt_op_rec *o = &m->ops[slot[a]];
             if (fill) {
-                m->kev[o->kfirst + o->nk] = ev;
-                m->kdirect[o->kfirst + o->nk] = a == own;
+                m->kev[o->kfirst + o->nk] = gpu[i].ev;
+                m->kdirect[o->kfirst + o->nk] = a == gpu[i].own;
             }
             o->nk++;
         }
-    }
-    kt_name_match_free(&nccl);
 }
 
+/* Each event's role and family; the GPU events with a launch call into
+ * gpu[] (room for every GPU event), their count into *ngpu.             */
 static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
-                           int8_t *family)
+                           int8_t *family, linked *gpu, size_t *ngpu)
 {
     uint8_t *role = calloc(r->ev.n ? r->ev.n : 1, 1);
     if (!role) return NULL;
     kt_name_match nccl;
     kt_name_match_init(&nccl, t->strs, "nccl");
+    *ngpu = 0;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         family[ev] = -1;
         uint8_t k = r->ev.kind[ev];
@@ -140,8 +142,10 @@ static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)
         }
         if (!kt_kind_is_gpu(k)) continue;
         uint32_t rt = kt_gpu_launcher(r, ev);
-        uint32_t own = rt == KT_NONE ? KT_NONE : direct_launcher(r, rt, ev, &nccl);
+        if (rt == KT_NONE) continue;
+        uint32_t own = direct_launcher(r, rt, ev, &nccl);
         if (own != KT_NONE) role[own] |= KT_OPK_LAUNCHER;
+        gpu[(*ngpu)++] = (linked){ ev, rt, own };
     }
     kt_name_match_free(&nccl);
     return role;
@@ -164,10 +168,12 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     memset(out, 0, sizeof *out);
     kt_status st = kt_index_call_tree(r);
     if (st != KT_OK) return st;
-    size_t n = r->ev.n ? r->ev.n : 1;
+    size_t n = r->ev.n ? r->ev.n : 1, ngpu = 0;
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) ngpu += kt_kind_is_gpu(r->ev.kind[ev]);
     int8_t *family = malloc(n);
     uint32_t *slot = malloc(n * sizeof *slot);
-    uint8_t *role = family ? mark_roles(t, r, family_of, ctx, family) : NULL;
+    linked *gpu = malloc((ngpu ? ngpu : 1) * sizeof *gpu);
+    uint8_t *role = family && gpu ? mark_roles(t, r, family_of, ctx, family, gpu, &ngpu) : NULL;
     st = KT_ENOMEM;
     if (!role || !slot) goto done;
     mark_unified(r, role);
@@ -181,7 +187,7 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
         slot[ev] = (uint32_t)out->n;
         out->ops[out->n++] = (kt_op_rec){ .ev = ev, .role = role[ev], .family = family[ev] };
     }
-    walk_events(t, r, slot, out, false);
+    walk_events(r, gpu, ngpu, slot, out, false);
     for (size_t i = 0; i < out->n; i++) {
         if (out->nk + out->ops[i].nk > UINT32_MAX) goto done; /* op → event pairs past 2^32: too big */
         out->ops[i].kfirst = (uint32_t)out->nk;
@@ -191,11 +197,12 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     out->kev = malloc((out->nk ? out->nk : 1) * sizeof *out->kev);
     out->kdirect = malloc(out->nk ? out->nk : 1);
     if (!out->kev || !out->kdirect) goto done;
-    walk_events(t, r, slot, out, true);
+    walk_events(r, gpu, ngpu, slot, out, true);
     st = finish_ops(r, out) ? KT_OK : KT_ENOMEM;
 done:
     free(family);
     free(slot);
+    free(gpu);
     free(role);
     if (st != KT_OK) kt_op_map_free(out);
     return st;
