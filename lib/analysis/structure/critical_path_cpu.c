@@ -51,24 +51,70 @@ static void order_ties(endpoint *p, size_t n)
     }
 }
 
-/* The starts (or the ends) of the thread's events in time order: events
- * are mostly written in start order, so starts rarely need the sort.     */
-static bool sorted_side(const int64_t *start, const int64_t *dur, size_t n, bool starts, endpoint *out,
-                        uint64_t *keys, uint32_t *ids)
+/* Ends in time order, ties by local id (a stable sort), from the starts'
+ * order: nested calls end in the reverse of the order they began, so
+ * popping a stack of the calls still open as each next one starts lists
+ * the ends almost sorted, and an insertion sort with a budget of moves
+ * finishes that (a radix sort of the ends was a sixth of the analysis).
+ * Calls that overlap without nesting overrun the budget: a full sort.   */
+static bool insertion_sort_within(uint32_t *ids, size_t n, const int64_t *key, size_t budget)
 {
-    bool in_order = true;
-    for (size_t k = 0; k < n; k++) {
-        keys[k] = kt_radix_key_i64(start[k] + (starts ? 0 : dur[k]));
-        ids[k] = (uint32_t)k;
-        in_order = in_order && (k == 0 || keys[k] >= keys[k - 1]);
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = ids[i];
+        size_t j = i;
+        for (; j > 0 && (key[ids[j - 1]] > key[x] || (key[ids[j - 1]] == key[x] && ids[j - 1] > x)); j--) {
+            if (budget-- == 0) return false;
+            ids[j] = ids[j - 1];
+        }
+        ids[j] = x;
     }
-    if (!in_order && !kt_radix_sort(keys, ids, n)) return false;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t e = ids[k];
-        out[k] = (endpoint){ start[e] + (starts ? 0 : dur[e]), dur[e], e, starts };
-    }
-    order_ties(out, n);
     return true;
+}
+
+static bool order_ends(const int64_t *start, const int64_t *end, const uint32_t *by_start, size_t n,
+                       uint32_t *ids, uint32_t *stack)
+{
+    size_t depth = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = by_start[i];
+        while (depth && end[stack[depth - 1]] <= start[e]) ids[k++] = stack[--depth];
+        stack[depth++] = e;
+    }
+    while (depth) ids[k++] = stack[--depth];
+    if (insertion_sort_within(ids, n, end, 2 * n)) return true;
+    for (size_t i = 0; i < n; i++) ids[i] = (uint32_t)i;
+    return kt_sort_ids_by_i64_using(ids, n, end, stack);
+}
+
+/* The endpoints of one side (starts or ends) in the order ids gives, with
+ * HTA's rules inside runs of equal times.                                  */
+static void side_endpoints(const int64_t *time, const int64_t *dur, const uint32_t *ids, size_t n, bool starts,
+                           endpoint *out)
+{
+    for (size_t k = 0; k < n; k++) out[k] = (endpoint){ time[ids[k]], dur[ids[k]], ids[k], starts };
+    order_ties(out, n);
+}
+
+/* The starts in time order (events are mostly written in start order: a
+ * few runs to merge) and the ends, as endpoints.                          */
+static bool sorted_sides(const int64_t *start, const int64_t *dur, size_t n, endpoint *side)
+{
+    int64_t *end = malloc((n ? n : 1) * sizeof *end);
+    uint32_t *by_start = malloc((n ? n : 1) * sizeof *by_start), *by_end = malloc((n ? n : 1) * sizeof *by_end);
+    uint32_t *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    bool ok = end && by_start && by_end && scratch;
+    for (size_t k = 0; ok && k < n; k++) end[k] = start[k] + dur[k], by_start[k] = (uint32_t)k;
+    ok = ok && kt_sort_ids_by_i64_using(by_start, n, start, scratch) &&
+         order_ends(start, end, by_start, n, by_end, scratch);
+    if (ok) {
+        side_endpoints(start, dur, by_start, n, true, side);
+        side_endpoints(end, dur, by_end, n, false, side + n);
+    }
+    free(end);
+    free(by_start);
+    free(by_end);
+    free(scratch);
+    return ok;
 }
 
 /* All endpoints in HTA's order (compare_events): the sorted starts and
@@ -76,10 +122,7 @@ static bool sorted_side(const int64_t *start, const int64_t *dur, size_t n, bool
 static bool sort_endpoints(const int64_t *start, const int64_t *dur, size_t n, endpoint *p)
 {
     endpoint *side = malloc((n ? 2 * n : 1) * sizeof *side);
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    bool ok = side && keys && ids && sorted_side(start, dur, n, true, side, keys, ids) &&
-              sorted_side(start, dur, n, false, side + n, keys, ids);
+    bool ok = side && sorted_sides(start, dur, n, side);
     for (size_t i = 0, a = 0, b = n; ok && i < 2 * n; i++) {
         bool take_start = b == 2 * n ||
                           (a < n && (side[a].time < side[b].time ||
@@ -87,8 +130,6 @@ static bool sort_endpoints(const int64_t *start, const int64_t *dur, size_t n, e
         p[i] = take_start ? side[a++] : side[b++];
     }
     free(side);
-    free(keys);
-    free(ids);
     return ok;
 }
 
@@ -271,6 +312,45 @@ static int32_t thread_of(const tid_remap *m, const kt_events *e, uint32_t i)
     return m->on && e->tid[i] == m->from ? m->to : e->tid[i];
 }
 
+static bool same_thread(const tid_remap *m, const kt_events *e, uint32_t a, uint32_t b)
+{
+    return e->pid[a] == e->pid[b] && thread_of(m, e, a) == thread_of(m, e, b);
+}
+
+/* Runs of kept events, in file order, that are on one thread: heads[r] is
+ * where run r starts in ids, heads[nruns] = n.                           */
+static size_t thread_runs(const kt_events *e, const tid_remap *m, const uint32_t *ids, size_t n, uint32_t *heads)
+{
+    size_t nruns = 0;
+    for (size_t j = 0; j < n; j++)
+        if (j == 0 || !same_thread(m, e, ids[j - 1], ids[j])) heads[nruns++] = (uint32_t)j;
+    heads[nruns] = (uint32_t)n;
+    return nruns;
+}
+
+/* Runs r in thread order: (pid, tid) as pandas' groupby, file order among
+ * a thread's runs (two stable sorts of the runs, not of the events: a
+ * thread's events mostly come together in the file).                     */
+static uint32_t *runs_by_thread(const kt_rank *r, const tid_remap *m, const uint32_t *ids, const uint32_t *heads,
+                                size_t nruns)
+{
+    uint32_t *ord = malloc((nruns ? nruns : 1) * sizeof *ord);
+    uint64_t *keys = malloc((nruns ? nruns : 1) * sizeof *keys);
+    bool ok = ord && keys;
+    for (size_t k = 0; ok && k < nruns; k++) ord[k] = (uint32_t)k;
+    for (size_t k = 0; ok && k < nruns; k++)
+        keys[k] = kt_radix_key_i64(kt_rank_id_get(r, thread_of(m, &r->ev, ids[heads[ord[k]]])));
+    ok = ok && kt_radix_sort(keys, ord, nruns);
+    for (size_t k = 0; ok && k < nruns; k++) keys[k] = kt_radix_key_i64(kt_event_pid(r, ids[heads[ord[k]]]));
+    ok = ok && kt_radix_sort(keys, ord, nruns);
+    free(keys);
+    if (!ok) {
+        free(ord);
+        return NULL;
+    }
+    return ord;
+}
+
 /* Kept events grouped by thread, threads ordered by (pid, tid) as pandas'
  * groupby does, events in file order inside a thread.                     */
 static uint32_t *events_by_thread(const kt_rank *r, const uint8_t *keep, const tid_remap *m, size_t *n)
@@ -278,22 +358,19 @@ static uint32_t *events_by_thread(const kt_rank *r, const uint8_t *keep, const t
     const kt_events *e = &r->ev;
     *n = 0;
     for (uint32_t i = 0; i < e->n; i++) *n += keep[i] != 0;
-    uint32_t *ids = malloc((*n ? *n : 1) * sizeof *ids);
-    uint64_t *keys = malloc((*n ? *n : 1) * sizeof *keys);
-    bool ok = ids && keys;
-    size_t k = 0;
-    for (uint32_t i = 0; ok && i < e->n; i++)
+    uint32_t *ids = malloc((*n ? *n : 1) * sizeof *ids), *out = malloc((*n ? *n : 1) * sizeof *out);
+    uint32_t *heads = malloc((*n + 1) * sizeof *heads), *ord = NULL;
+    size_t k = 0, nruns = 0;
+    for (uint32_t i = 0; ids && i < e->n; i++)
         if (keep[i]) ids[k++] = i;
-    for (size_t j = 0; ok && j < k; j++) keys[j] = kt_radix_key_i64(kt_rank_id_get(r, thread_of(m, e, ids[j])));
-    ok = ok && kt_radix_sort(keys, ids, k);
-    for (size_t j = 0; ok && j < k; j++) keys[j] = kt_radix_key_i64(kt_event_pid(r, ids[j]));
-    ok = ok && kt_radix_sort(keys, ids, k);
-    free(keys);
-    if (!ok) {
-        free(ids);
-        return NULL;
-    }
-    return ids;
+    if (ids && out && heads) nruns = thread_runs(e, m, ids, k, heads), ord = runs_by_thread(r, m, ids, heads, nruns);
+    for (size_t j = 0, w = 0; ord && j < nruns; j++)
+        for (uint32_t x = heads[ord[j]]; x < heads[ord[j] + 1]; x++) out[w++] = ids[x];
+    if (!ord) free(out), out = NULL;
+    free(ids);
+    free(heads);
+    free(ord);
+    return out;
 }
 
 kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, const uint8_t *lock,
