@@ -19,32 +19,33 @@ const char *cp_class_name(cp_class c)
     return c < CP__NCLASSES ? names[c] : "";
 }
 
+/* Class of a span attributed to event ev; names are tested once each
+ * (memo by string id: GPU spans alternate between a few kernel names).    */
+enum { NAME_UNSEEN = 0, NAME_COMM, NAME_OTHER };
+
+static uint8_t span_class(const kt_rank *r, const kt_strtab *strs, uint8_t *memo, uint32_t ev)
+{
+    if (ev == KT_NONE || !cp_is_stream_event(&r->ev, ev)) return CP_CLASS_CPU;
+    uint32_t name = r->ev.name[ev];
+    if (name == KT_NONE) return CP_CLASS_GPU;
+    if (memo[name] == NAME_UNSEEN) memo[name] = kt_is_comm_kernel_name(kt_strtab_get(strs, name)) ? NAME_COMM : NAME_OTHER;
+    return memo[name] == NAME_COMM ? CP_CLASS_COMM : CP_CLASS_GPU;
+}
+
 uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g)
 {
-    uint8_t *cls = malloc(g->m ? g->m : 1);
-    if (!cls) return NULL;
-    uint32_t memo_name = KT_NONE;
-    bool memo_comm = false;
-    for (size_t e = 0; e < g->m; e++) {
+    uint8_t *cls = malloc(g->m ? g->m : 1), *memo = calloc(kt_strtab_count(strs) + 1, 1);
+    for (size_t e = 0; cls && memo && e < g->m; e++) {
         switch (g->type[e]) {
-        case CP_LAUNCH: cls[e] = CP_CLASS_LAUNCH; continue;
-        case CP_KERNEL_KERNEL: cls[e] = CP_CLASS_KERNEL_GAP; continue;
+        case CP_LAUNCH: cls[e] = CP_CLASS_LAUNCH; break;
+        case CP_KERNEL_KERNEL: cls[e] = CP_CLASS_KERNEL_GAP; break;
         case CP_DEPENDENCY:
-        case CP_SYNC: cls[e] = CP_CLASS_NONE; continue;
-        default: break;
+        case CP_SYNC: cls[e] = CP_CLASS_NONE; break;
+        default: cls[e] = span_class(r, strs, memo, g->attr[e]); break;
         }
-        uint32_t ev = g->attr[e];
-        if (ev == KT_NONE || !cp_is_stream_event(&r->ev, ev)) {
-            cls[e] = CP_CLASS_CPU;
-            continue;
-        }
-        uint32_t name = r->ev.name[ev];
-        if (name != memo_name) {
-            memo_name = name;
-            memo_comm = name != KT_NONE && kt_is_comm_kernel_name(kt_strtab_get(strs, name));
-        }
-        cls[e] = memo_comm ? CP_CLASS_COMM : CP_CLASS_GPU;
     }
+    if (!memo) free(cls), cls = NULL;
+    free(memo);
     return cls;
 }
 
