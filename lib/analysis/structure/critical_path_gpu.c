@@ -390,19 +390,22 @@ static uint32_t *gpu_rows(const gpu_ctx *c, const uint8_t *keep, size_t *n)
     return rows;
 }
 
-static kt_status prepare(gpu_ctx *c)
+static kt_status prepare(gpu_ctx *c, const uint32_t *rows, size_t n)
 {
-    const kt_strtab *s = c->strs;
-    c->nm = (sync_names){ find_name(s, "Context Sync"), find_name(s, "Stream Sync"), find_name(s, "Event Sync"),
-                          find_name(s, "Stream Wait Event"), find_name(s, "cudaEventRecord") };
-    c->memo_name = KT_NONE;
     kt_status st = c->cfg->hta ? hta_queue_lengths(c) : KT_OK;
-    if (st == KT_OK) st = build_corr_map(c);
-    if (st == KT_OK) st = build_stream_launches(c);
     size_t waits = 0;
-    for (uint32_t i = 0; i < c->r->ev.n; i++) waits += c->r->ev.name[i] == c->nm.wait && c->nm.wait != KT_NONE;
+    for (size_t k = 0; k < n; k++) waits += c->r->ev.name[rows[k]] == c->nm.wait && c->nm.wait != KT_NONE;
     if (st == KT_OK && !kt_i64map_init(&c->kernel_sync, waits + 1)) st = KT_ENOMEM;
     return st;
+}
+
+/* What sync events look up (the calls by correlation, each stream's
+ * launches), made at the first one: most traces have none, and these
+ * were a third of the GPU side's cost.                                     */
+static kt_status prepare_sync(gpu_ctx *c)
+{
+    kt_status st = build_corr_map(c);
+    return st == KT_OK ? build_stream_launches(c) : st;
 }
 
 static void release(gpu_ctx *c)
@@ -418,14 +421,15 @@ static void release(gpu_ctx *c)
 kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, const uint8_t *keep,
                            cp_graph *g)
 {
-    gpu_ctx c = { .r = r, .strs = strs, .cfg = cfg, .g = g };
-    kt_status s = prepare(&c);
+    gpu_ctx c = { .r = r, .strs = strs, .cfg = cfg, .g = g, .memo_name = KT_NONE };
+    c.nm = (sync_names){ find_name(strs, "Context Sync"), find_name(strs, "Stream Sync"), find_name(strs, "Event Sync"),
+                         find_name(strs, "Stream Wait Event"), find_name(strs, "cudaEventRecord") };
     size_t n = 0;
-    uint32_t *rows = s == KT_OK ? gpu_rows(&c, keep, &n) : NULL;
-    if (s == KT_OK && !rows) s = KT_ENOMEM;
+    uint32_t *rows = gpu_rows(&c, keep, &n);
+    kt_status s = rows ? prepare(&c, rows, n) : KT_ENOMEM;
     for (size_t k = 0; s == KT_OK && k < n; k++) {
-        if (r->ev.kind[rows[k]] == KT_K_CUDA_SYNC) handle_sync(&c, rows[k]);
-        else handle_kernel(&c, rows[k]);
+        if (r->ev.kind[rows[k]] != KT_K_CUDA_SYNC) handle_kernel(&c, rows[k]);
+        else if (c.have_corr_map || (s = prepare_sync(&c)) == KT_OK) handle_sync(&c, rows[k]);
     }
     free(rows);
     release(&c);
