@@ -281,7 +281,7 @@ static void note_tid(int32_t *tid, bool *several, int32_t t)
     else if (*tid != t) *several = true;
 }
 
-static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep)
+static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept)
 {
     const kt_events *e = &r->ev;
     tid_remap m = { 0 };
@@ -289,9 +289,9 @@ static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const u
     if (!memo) return m;
     int32_t fwd = INT32_MIN, bwd = INT32_MIN;
     bool fwd_many = false, bwd_many = false;
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (!keep[i] || e->name[i] == KT_NONE || (e->kind[i] != KT_K_CPU_OP && e->kind[i] != KT_K_USER_ANNOTATION))
-            continue;
+    for (size_t j = 0; j < nkept; j++) {
+        uint32_t i = kept[j];
+        if (e->name[i] == KT_NONE || (e->kind[i] != KT_K_CPU_OP && e->kind[i] != KT_K_USER_ANNOTATION)) continue;
         uint8_t *f = &memo[e->name[i]];
         if (!*f) {
             const char *name = kt_strtab_get(strs, e->name[i]);
@@ -353,33 +353,25 @@ static uint32_t *runs_by_thread(const kt_rank *r, const tid_remap *m, const uint
 
 /* Kept events grouped by thread, threads ordered by (pid, tid) as pandas'
  * groupby does, events in file order inside a thread.                     */
-static uint32_t *events_by_thread(const kt_rank *r, const uint8_t *keep, const tid_remap *m, size_t *n)
+static uint32_t *events_by_thread(const kt_rank *r, const uint32_t *kept, size_t n, const tid_remap *m)
 {
-    const kt_events *e = &r->ev;
-    *n = 0;
-    for (uint32_t i = 0; i < e->n; i++) *n += keep[i] != 0;
-    uint32_t *ids = malloc((*n ? *n : 1) * sizeof *ids), *out = malloc((*n ? *n : 1) * sizeof *out);
-    uint32_t *heads = malloc((*n + 1) * sizeof *heads), *ord = NULL;
-    size_t k = 0, nruns = 0;
-    for (uint32_t i = 0; ids && i < e->n; i++)
-        if (keep[i]) ids[k++] = i;
-    if (ids && out && heads) nruns = thread_runs(e, m, ids, k, heads), ord = runs_by_thread(r, m, ids, heads, nruns);
+    uint32_t *out = malloc((n ? n : 1) * sizeof *out), *heads = malloc((n + 1) * sizeof *heads), *ord = NULL;
+    size_t nruns = 0;
+    if (out && heads) nruns = thread_runs(&r->ev, m, kept, n, heads), ord = runs_by_thread(r, m, kept, heads, nruns);
     for (size_t j = 0, w = 0; ord && j < nruns; j++)
-        for (uint32_t x = heads[ord[j]]; x < heads[ord[j] + 1]; x++) out[w++] = ids[x];
+        for (uint32_t x = heads[ord[j]]; x < heads[ord[j] + 1]; x++) out[w++] = kept[x];
     if (!ord) free(out), out = NULL;
-    free(ids);
     free(heads);
     free(ord);
     return out;
 }
 
-kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, const uint8_t *lock,
-                           cp_graph *g)
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t n,
+                           const uint8_t *lock, cp_graph *g)
 {
     const kt_events *e = &r->ev;
-    tid_remap m = backward_remap(r, strs, keep);
-    size_t n;
-    uint32_t *ids = events_by_thread(r, keep, &m, &n);
+    tid_remap m = backward_remap(r, strs, kept, n);
+    uint32_t *ids = events_by_thread(r, kept, n, &m);
     if (!ids) return KT_ENOMEM;
     kt_status s = KT_OK;
     for (size_t a = 0, b; s == KT_OK && a < n; a = b) {

@@ -359,14 +359,19 @@ static bool is_device_sync(const gpu_ctx *c, uint32_t i)
     return name != KT_NONE && (name == c->nm.event || name == c->nm.context);
 }
 
+static bool is_row(const gpu_ctx *c, uint32_t i)
+{
+    const kt_events *e = &c->r->ev;
+    return (cp_is_stream_event(e, i) || is_device_sync(c, i)) && e->corr[i] >= 0;
+}
+
 /* HTA's row order: by start, cuda_sync events by their end (a Stream Sync
  * overlapping a copy comes after it), numpy's quicksort on file order.   */
-static uint32_t *gpu_rows(const gpu_ctx *c, const uint8_t *keep, size_t *n)
+static uint32_t *gpu_rows(const gpu_ctx *c, const uint32_t *kept, size_t nkept, size_t *n)
 {
     const kt_events *e = &c->r->ev;
     *n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        *n += keep[i] && (cp_is_stream_event(e, i) || is_device_sync(c, i)) && e->corr[i] >= 0;
+    for (size_t j = 0; j < nkept; j++) *n += is_row(c, kept[j]);
     uint32_t *rows = malloc((*n ? *n : 1) * sizeof *rows);
     int64_t *key = malloc((e->n ? e->n : 1) * sizeof *key);
     if (!rows || !key) {
@@ -375,8 +380,9 @@ static uint32_t *gpu_rows(const gpu_ctx *c, const uint8_t *keep, size_t *n)
         return NULL;
     }
     size_t k = 0;
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (!(keep[i] && (cp_is_stream_event(e, i) || is_device_sync(c, i)) && e->corr[i] >= 0)) continue;
+    for (size_t j = 0; j < nkept; j++) {
+        uint32_t i = kept[j];
+        if (!is_row(c, i)) continue;
         rows[k++] = i;
         key[i] = e->ts[i] + (e->kind[i] == KT_K_CUDA_SYNC ? e->dur[i] : 0);
     }
@@ -418,14 +424,14 @@ static void release(gpu_ctx *c)
     free(c->last);
 }
 
-kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, const uint8_t *keep,
-                           cp_graph *g)
+kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, const uint32_t *kept,
+                           size_t nkept, cp_graph *g)
 {
     gpu_ctx c = { .r = r, .strs = strs, .cfg = cfg, .g = g, .memo_name = KT_NONE };
     c.nm = (sync_names){ find_name(strs, "Context Sync"), find_name(strs, "Stream Sync"), find_name(strs, "Event Sync"),
                          find_name(strs, "Stream Wait Event"), find_name(strs, "cudaEventRecord") };
     size_t n = 0;
-    uint32_t *rows = gpu_rows(&c, keep, &n);
+    uint32_t *rows = gpu_rows(&c, kept, nkept, &n);
     kt_status s = rows ? prepare(&c, rows, n) : KT_ENOMEM;
     for (size_t k = 0; s == KT_OK && k < n; k++) {
         if (r->ev.kind[rows[k]] != KT_K_CUDA_SYNC) handle_kernel(&c, rows[k]);

@@ -10,6 +10,7 @@
 #include "model/radix.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *cp_type_name(cp_edge_type t)
 {
@@ -63,11 +64,12 @@ static bool alloc_nodes(cp_graph *g, size_t n, size_t nev)
 }
 
 /* Node k of the unsorted list is event list[k / 2], its start when k is even. */
-static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, cp_graph *g)
+static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept,
+                            cp_graph *g)
 {
     const kt_events *e = &r->ev;
     size_t nev = 0;
-    for (uint32_t i = 0; i < e->n; i++) nev += keep[i] && is_node_event(e, i);
+    for (size_t j = 0; j < nkept; j++) nev += is_node_event(e, kept[j]);
     uint32_t *ids = malloc((nev ? 2 * nev : 1) * sizeof *ids);
     uint64_t *keys = malloc((nev ? 2 * nev : 1) * sizeof *keys);
     uint32_t *evs = malloc((nev ? nev : 1) * sizeof *evs);
@@ -75,9 +77,13 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint8
     size_t k = 0;
     cp_blocking_calls blocking;
     cp_blocking_calls_init(&blocking, strs);
-    for (uint32_t i = 0; ok && i < e->n; i++) {
-        g->start_of[i] = g->end_of[i] = KT_NONE;
-        if (!keep[i] || !is_node_event(e, i)) continue;
+    if (ok) {
+        memset(g->start_of, 0xff, e->n * sizeof *g->start_of); /* KT_NONE */
+        memset(g->end_of, 0xff, e->n * sizeof *g->end_of);
+    }
+    for (size_t j = 0; ok && j < nkept; j++) {
+        uint32_t i = kept[j];
+        if (!is_node_event(e, i)) continue;
         evs[k / 2] = i;
         keys[k] = kt_radix_key_i64(e->ts[i]), ids[k] = (uint32_t)k, k++;
         keys[k] = kt_radix_key_i64(e->ts[i] + e->dur[i]), ids[k] = (uint32_t)k, k++;
@@ -214,19 +220,20 @@ kt_status cp_graph_build(const kt_rank *r, const kt_strtab *strs, const cp_confi
                          char *err, size_t errlen)
 {
     *g = (cp_graph){ 0 };
-    uint8_t *keep = malloc(r->ev.n ? r->ev.n : 1);
-    if (!keep) return KT_ENOMEM;
-    kt_status s = cp_select_window(r, strs, cfg, keep, &g->win_first, &g->win_last, err, errlen);
-    if (s == KT_OK) s = make_nodes(r, strs, keep, g);
+    uint32_t *kept = malloc((r->ev.n ? r->ev.n : 1) * sizeof *kept);
+    if (!kept) return KT_ENOMEM;
+    size_t nkept = 0;
+    kt_status s = cp_select_window(r, strs, cfg, kept, &nkept, &g->win_first, &g->win_last, err, errlen);
+    if (s == KT_OK) s = make_nodes(r, strs, kept, nkept, g);
     if (s == KT_OK && !grow_edges(g, g->n + g->n / 8 + 1024)) s = KT_ENOMEM;
     uint8_t *lock = NULL;
     if (s == KT_OK) s = cp_add_lock_edges(r, strs, g, &lock);
-    if (s == KT_OK) s = cp_add_cpu_edges(r, strs, keep, lock, g);
+    if (s == KT_OK) s = cp_add_cpu_edges(r, strs, kept, nkept, lock, g);
     free(lock);
-    if (s == KT_OK) s = cp_add_gpu_edges(r, strs, cfg, keep, g);
+    if (s == KT_OK) s = cp_add_gpu_edges(r, strs, cfg, kept, nkept, g);
     if (s == KT_OK && g->oom) s = KT_ENOMEM;
     if (s == KT_OK) s = cp_merge_duplicate_edges(g);
-    free(keep);
+    free(kept);
     if (s != KT_OK) cp_graph_free(g);
     return s;
 }

@@ -70,9 +70,10 @@ static inline int64_t cp_edge_weight(const cp_graph *g, size_t e)
 }
 
 /* ---- building blocks (critical_path_graph.c, _cpu.c, _gpu.c, _window.c) -- */
-/* The region of interest: keep[ev] set for the events in it.              */
-kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint8_t *keep,
-                           int64_t *first, int64_t *last, char *err, size_t errlen);
+/* The region of interest: kept[0..*nkept) the events in it, in file order
+ * (a list, not a flag per event: every later pass visits only these).     */
+kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint32_t *kept,
+                           size_t *nkept, int64_t *first, int64_t *last, char *err, size_t errlen);
 /* Append an edge (src != dst).  Attributes go by HTA's rules. */
 void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero);
 void cp_attribute(cp_graph *g, uint32_t parent_ev);
@@ -80,11 +81,11 @@ void cp_attribute(cp_graph *g, uint32_t parent_ev);
  * in order of completion.  *lock (malloc'ed, per node) marks them.        */
 kt_status cp_add_lock_edges(const kt_rank *r, const kt_strtab *strs, cp_graph *g, uint8_t **lock);
 /* CPU call stacks: nesting and top-level ordering edges, per thread.     */
-kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint8_t *keep, const uint8_t *lock,
-                           cp_graph *g);
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept,
+                           const uint8_t *lock, cp_graph *g);
 /* GPU events: kernel spans, launch / kernel-kernel delays, sync edges.    */
 kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg,
-                           const uint8_t *keep, cp_graph *g);
+                           const uint32_t *kept, size_t nkept, cp_graph *g);
 /* Merge repeated (src, dst) edges as networkx does: the first position,
  * the last type and weight, the last attribution.                         */
 kt_status cp_merge_duplicate_edges(cp_graph *g);

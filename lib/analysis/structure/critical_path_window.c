@@ -93,30 +93,30 @@ static bool in_window(const kt_events *e, uint32_t i, int64_t first, int64_t las
     return e->ts[i] >= first && e->ts[i] <= last && e->dur[i] > 0;
 }
 
-static void keep_events(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint8_t *keep,
-                        int64_t first, int64_t last)
+static bool keep_event(const kt_rank *r, const cp_config *cfg, uint32_t wait_event, uint32_t i, int64_t first,
+                       int64_t last)
 {
     const kt_events *e = &r->ev;
-    uint32_t wait_event = kt_strtab_find(strs, "Stream Wait Event", 17);
-    for (uint32_t i = 0; i < e->n; i++) {
-        keep[i] = 0;
-        if (e->ph[i] != 'X' || (cfg->hta && e->cat[i] == KT_NONE)) continue;
-        if (!cp_is_stream_event(e, i)) {
-            keep[i] = in_window(e, i, first, last);
-            continue;
-        }
-        if (e->name[i] == wait_event && wait_event != KT_NONE) {
-            keep[i] = 1;
-            continue;
-        }
-        uint32_t call = kt_gpu_launcher(r, i);
-        keep[i] = call != KT_NONE && in_window(e, call, first, last) &&
-                  (!cfg->hta || cp_hta_pointed_gpu(r, call) == i); /* HTA: graph launches keep one (#290) */
-    }
+    if (e->ph[i] != 'X' || (cfg->hta && e->cat[i] == KT_NONE)) return false;
+    if (!cp_is_stream_event(e, i)) return in_window(e, i, first, last);
+    if (e->name[i] == wait_event && wait_event != KT_NONE) return true;
+    uint32_t call = kt_gpu_launcher(r, i);
+    return call != KT_NONE && in_window(e, call, first, last) &&
+           (!cfg->hta || cp_hta_pointed_gpu(r, call) == i); /* HTA: graph launches keep one (#290) */
 }
 
-kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint8_t *keep,
-                           int64_t *first, int64_t *last, char *err, size_t errlen)
+static size_t keep_events(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint32_t *kept,
+                          int64_t first, int64_t last)
+{
+    uint32_t wait_event = kt_strtab_find(strs, "Stream Wait Event", 17);
+    size_t n = 0;
+    for (uint32_t i = 0; i < r->ev.n; i++)
+        if (keep_event(r, cfg, wait_event, i, first, last)) kept[n++] = i;
+    return n;
+}
+
+kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint32_t *kept,
+                           size_t *nkept, int64_t *first, int64_t *last, char *err, size_t errlen)
 {
     if (cfg->annotation[0] == '\0') {
         whole_trace(&r->ev, first, last);
@@ -124,6 +124,6 @@ kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_con
         kt_status s = annotation_window(r, strs, cfg, first, last, err, errlen);
         if (s != KT_OK) return s;
     }
-    keep_events(r, strs, cfg, keep, *first, *last);
+    *nkept = keep_events(r, strs, cfg, kept, *first, *last);
     return KT_OK;
 }
