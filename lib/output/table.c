@@ -287,16 +287,14 @@ kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nu
 kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls)
 {
     if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;
-    if (t->nrows == 0) return KT_OK; /* vals may not be allocated yet */
     /* a column's cells are ncols apart: walked by stride, one loop per
      * cell type (the report reads its long series columns this way)      */
-    const value *v = t->vals + col;
-    const uint8_t *null = t->nulls + col;
     size_t stride = t->ncols;
     if (t->cols[col].type == KT_COL_FLOAT)
-        for (size_t r = 0; r < t->nrows; r++, v += stride, null += stride) dst[r] = *null ? NAN : v->f;
+        for (size_t r = 0, i = col; r < t->nrows; r++, i += stride) dst[r] = t->nulls[i] ? NAN : t->vals[i].f;
     else
-        for (size_t r = 0; r < t->nrows; r++, v += stride, null += stride) dst[r] = *null ? NAN : (double)v->i;
+        for (size_t r = 0, i = col; r < t->nrows; r++, i += stride)
+            dst[r] = t->nulls[i] ? NAN : (double)t->vals[i].i;
     for (size_t r = 0; nulls && r < t->nrows; r++) nulls[r] = t->nulls[at(t, r, col)];
     return KT_OK;
 }
