@@ -7,11 +7,6 @@
 
 #include <stdlib.h>
 
-bool kt_is_hta_row(const kt_events *e, uint32_t i)
-{
-    return e->ph[i] == 'X' && e->cat[i] != KT_NONE && e->kind[i] != KT_K_TRACE_SPAN;
-}
-
 /* Name tests cached per string id: names repeat millions of times. */
 typedef struct name_memo {
     const kt_strtab *strs;

@@ -30,7 +30,10 @@ kt_status kt_launch_pairs(const kt_rank *r, const kt_strtab *strs, kt_pairs_rule
                           kt_launch_pair **out, size_t *n);
 
 /* A row of HTA's rank frame: a complete event with a category, except the
- * profiler's "Trace" span (A2.2).                                          */
-bool kt_is_hta_row(const kt_events *e, uint32_t i);
+ * profiler's "Trace" span (A2.2).  Inline: analyses test every event.      */
+static inline bool kt_is_hta_row(const kt_events *e, uint32_t i)
+{
+    return e->ph[i] == 'X' && e->cat[i] != KT_NONE && e->kind[i] != KT_K_TRACE_SPAN;
+}
 
 #endif

@@ -83,16 +83,22 @@ static void set_device(const queue_tables *q, kt_table *t, int64_t device)
     if (q->with_device) kt_table_set_int(t, kt_table_ncols(t) - 1, device);
 }
 
-/* Points [a, b) of one queue. */
-static size_t queue_end(const kt_step_point *p, size_t a, size_t n)
+/* Points [a, b) of one queue, their lengths in [*lo, *hi]. */
+static size_t queue_end(const kt_step_point *p, size_t a, size_t n, int32_t *lo, int32_t *hi)
 {
-    size_t b = a + 1;
-    while (b < n && p[b].key == p[a].key && p[b].pid == p[a].pid) b++;
+    size_t b = a;
+    *lo = *hi = (int32_t)p[a].value;
+    for (; b < n && p[b].key == p[a].key && p[b].pid == p[a].pid; b++) {
+        int32_t len = (int32_t)p[b].value;
+        if (len < *lo) *lo = len;
+        if (len > *hi) *hi = len;
+    }
     return b;
 }
 
 static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_point *p, size_t n)
 {
+    kt_table_reserve(t, kt_table_nrows(t) + n);
     for (size_t i = 0; i < n; i++) {
         kt_table_add_row(t);
         kt_table_set_float(t, 0, (double)(p[i].ts - origin) / 1e3);
@@ -104,11 +110,35 @@ static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_poin
     }
 }
 
-static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_t n)
+/* Queue lengths span a small range: counting them beats sorting them. */
+static bool small_range(size_t range, size_t n) { return range <= n + 4096; }
+
+/* The lengths of p[0..n) (all in [lo, hi]) into v, ascending when their
+ * range is small, so kt_describe_values finds them sorted instead of
+ * sorting them; in point order otherwise (it sorts them).  False: OOM.   */
+static bool lengths_ascending(const kt_step_point *p, size_t n, int32_t lo, int32_t hi, double *v)
+{
+    size_t range = (size_t)((int64_t)hi - lo + 1), k = 0;
+    if (!small_range(range, n)) {
+        for (size_t i = 0; i < n; i++) v[i] = p[i].value;
+        return true;
+    }
+    size_t *count = calloc(range, sizeof *count);
+    if (!count) return false;
+    for (size_t i = 0; i < n; i++) count[(int64_t)p[i].value - lo]++;
+    for (size_t j = 0; j < range; j++)
+        for (size_t c = 0; c < count[j]; c++) v[k++] = (double)((int64_t)lo + (int64_t)j);
+    free(count);
+    return true;
+}
+
+static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_t n, int32_t lo, int32_t hi)
 {
     double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return false;
-    for (size_t i = 0; i < n; i++) v[i] = p[i].value;
+    if (!v || !lengths_ascending(p, n, lo, hi, v)) {
+        free(v);
+        return false;
+    }
     kt_describe d = kt_describe_values(v, n);
     kt_table_add_row(q->summary);
     kt_table_set_int(q->summary, 0, rank);
@@ -157,14 +187,14 @@ static int by_len(const void *a, const void *b)
 }
 
 /* s[0..n) in ascending length with equal lengths merged (their time
- * summed): all the weighted quantiles need.  Queue lengths span a small
- * range, so a histogram over [lo, hi] replaces sorting the n segments
- * (the sort was half of kt_queue's time); a wide range is sorted.
+ * summed): all the weighted quantiles need.  A histogram over [lo, hi]
+ * replaces sorting the n segments (the sort was half of kt_queue's time);
+ * a wide range is sorted.
  * Returns the new count, 0 when out of memory.                           */
 static size_t merge_by_len(segment *s, size_t n, int32_t lo, int32_t hi)
 {
     size_t range = (size_t)((int64_t)hi - lo + 1), k = 0;
-    if (range > n + 4096) {
+    if (!small_range(range, n)) {
         qsort(s, n, sizeof *s, by_len);
         for (size_t i = 0; i < n; i++) {
             if (k && s[k - 1].len == s[i].len) s[k - 1].dur += s[i].dur;
@@ -202,22 +232,20 @@ static int32_t weighted_quantile(const segment *s, size_t n, int64_t total, doub
     return n ? s[n - 1].len : 0;
 }
 
-static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p, size_t n)
+static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p, size_t n, int32_t lo,
+                         int32_t hi)
 {
     kt_table *t = q->weighted;
     segment *s = malloc((n ? n : 1) * sizeof *s);
     if (!s) return false;
     int64_t total = p[n - 1].ts - p[0].ts, empty = 0;
     double area = 0;
-    int32_t max = (int32_t)p[0].value, min = max;
     for (size_t i = 0; i < n; i++) {
         s[i] = (segment){ (int32_t)p[i].value, i + 1 < n ? p[i + 1].ts - p[i].ts : 0 };
         area += (double)s[i].len * (double)s[i].dur;
         if (s[i].len <= 0) empty += s[i].dur;
-        if (s[i].len > max) max = s[i].len;
-        if (s[i].len < min) min = s[i].len;
     }
-    size_t lens = merge_by_len(s, n, min, max);
+    size_t lens = merge_by_len(s, n, lo, hi);
     if (!lens) {
         free(s);
         return false;
@@ -233,7 +261,7 @@ static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p
         kt_table_set_int(t, 6, weighted_quantile(s, lens, total, 0.99));
         kt_table_set_float(t, 8, kt_pct((double)empty, (double)total));
     }
-    kt_table_set_int(t, 7, max);
+    kt_table_set_int(t, 7, hi);
     set_device(q, t, p[0].pid);
     free(s);
     return true;
@@ -291,8 +319,9 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     int64_t span = rank_span(r, t->hta_compat), last_ns = 0;
     const kt_step_point *last = NULL;
     for (size_t a = 0, b; a < n && s == KT_OK; a = b) {
-        b = queue_end(p, a, n);
-        if (!add_summary(q, r->rank, p + a, b - a) || !add_weighted(q, r->rank, p + a, b - a))
+        int32_t lo, hi;
+        b = queue_end(p, a, n, &lo, &hi);
+        if (!add_summary(q, r->rank, p + a, b - a, lo, hi) || !add_weighted(q, r->rank, p + a, b - a, lo, hi))
             s = KT_ENOMEM;
         bool reached;
         int64_t ns = time_at_least(p + a, b - a, max, &reached);
