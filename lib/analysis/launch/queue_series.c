@@ -7,6 +7,7 @@
 #include "model/radix.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* One +1/−1 change, before sorting. */
 typedef struct change {
@@ -60,13 +61,16 @@ static bool hta_changes(const kt_events *e, const kt_launch_pair *p, size_t np, 
 }
 
 /* A GPU event cannot start before it was enqueued: one that the trace
- * puts before its launch call leaves the queue when the call starts.     */
+ * puts before its launch call leaves the queue when the call starts.
+ * The +1s come first, then the −1s, each in pair order: calls and GPU
+ * events come nearly in time order, so each half is a few ascending runs
+ * of ts (order_changes merges them), where interleaving them was not.    */
 static bool default_changes(const kt_events *e, const kt_launch_pair *p, size_t np, change *c)
 {
     if (!change_alloc(c, 2 * np)) return false;
+    for (size_t i = 0; i < np; i++) add_change(c, e->ts[p[i].call], 1, p[i].gpu);
     for (size_t i = 0; i < np; i++) {
         int64_t call = e->ts[p[i].call], gpu = e->ts[p[i].gpu];
-        add_change(c, call, 1, p[i].gpu);
         add_change(c, gpu < call ? call : gpu, -1, p[i].gpu);
     }
     return true;
@@ -83,6 +87,37 @@ static kt_queue_early find_early(const kt_events *e, const kt_launch_pair *p, si
     return k;
 }
 
+/* Stable merge of the +1s ord[0..np) and the −1s ord[np..2np), each in
+ * ts order (keys alongside), into out: equal times keep the order of the
+ * interleaved changes (pair i's +1, then its −1, then pair i+1's).      */
+static void merge_halves(const uint64_t *keys, const uint32_t *ord, size_t np, uint32_t *out)
+{
+    size_t i = 0, j = np, o = 0;
+    while (i < np && j < 2 * np) {
+        bool minus_first = keys[j] < keys[i] || (keys[j] == keys[i] && ord[j] - np < ord[i]);
+        out[o++] = minus_first ? ord[j++] : ord[i++];
+    }
+    while (i < np) out[o++] = ord[i++];
+    while (j < 2 * np) out[o++] = ord[j++];
+}
+
+/* The default order's first key: ts, stable over the interleaved changes
+ * (see default_changes); ord becomes that order.                          */
+static bool order_by_ts(const change *c, uint32_t *ord, uint64_t *keys)
+{
+    size_t np = c->n / 2;
+    uint32_t *merged = malloc((c->n ? c->n : 1) * sizeof *merged);
+    if (!merged) return false;
+    for (size_t i = 0; i < c->n; i++) keys[i] = kt_radix_key_i64(c->ts[i]);
+    bool ok = kt_radix_sort(keys, ord, np) && kt_radix_sort(keys + np, ord + np, np);
+    if (ok) {
+        merge_halves(keys, ord, np, merged);
+        memcpy(ord, merged, c->n * sizeof *ord);
+    }
+    free(merged);
+    return ok;
+}
+
 /* Order of the changes: HTA = numpy quicksort by ts, then a stable group by
  * stream; default = stable by (device, stream, ts).                        */
 static uint32_t *order_changes(const kt_rank *r, const change *c, bool hta)
@@ -93,10 +128,7 @@ static uint32_t *order_changes(const kt_rank *r, const change *c, bool hta)
     bool ok = ord && keys;
     for (size_t i = 0; ok && i < c->n; i++) ord[i] = (uint32_t)i;
     if (ok && hta) kt_np_argsort_i64(c->ts, ord, c->n);
-    if (ok && !hta) {
-        for (size_t i = 0; i < c->n; i++) keys[i] = kt_radix_key_i64(c->ts[ord[i]]);
-        ok = kt_radix_sort(keys, ord, c->n);
-    }
+    if (ok && !hta) ok = order_by_ts(c, ord, keys);
     for (size_t i = 0; ok && i < c->n; i++) keys[i] = kt_radix_key_i64(e->stream[c->gpu[ord[i]]]);
     ok = ok && kt_radix_sort(keys, ord, c->n);
     for (size_t i = 0; ok && !hta && i < c->n; i++) keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[ord[i]]));
