@@ -88,6 +88,7 @@ static kt_status rank_launches(launch_run *run, const kt_trace *t, const kt_rank
         free(p);
         return KT_ENOMEM;
     }
+    kt_table_reserve(run->launches, kt_table_nrows(run->launches) + n);
     for (size_t i = 0; i < n; i++) {
         uint32_t c = p[i].call, g = p[i].gpu;
         int64_t delay = e->ts[g] - (e->ts[c] + e->dur[c]);

@@ -71,6 +71,20 @@ static uint32_t kind_of(kt_bw_series *s, const char *name, bool *oom)
     return (uint32_t)s->nkinds++;
 }
 
+/* Kind index of a copy's name: memo[] holds it (+1; 0 = not yet) per
+ * string id (KT_NONE last), as copies repeat a few names thousands of
+ * times and naming the kind is string work.                             */
+static uint32_t copy_kind(kt_bw_series *s, const kt_strtab *strs, uint32_t name, uint32_t *memo, bool *oom)
+{
+    size_t slot = name == KT_NONE ? kt_strtab_count(strs) + 1 : name;
+    if (!memo[slot]) {
+        char buf[16];
+        const char *text = name == KT_NONE ? "" : kt_strtab_get(strs, name);
+        memo[slot] = kind_of(s, kt_memory_kernel_type(text, buf, sizeof buf), oom) + 1;
+    }
+    return memo[slot] - 1;
+}
+
 static int by_name(const void *a, const void *b) { return strcmp(a, b); }
 
 /* Renumber kinds in name order (HTA groups by name, sorted). */
@@ -103,18 +117,18 @@ static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_b
     c->kind = malloc(cap * sizeof *c->kind);
     c->gbps = malloc(cap * sizeof *c->gbps);
     c->end = malloc(cap * sizeof *c->end);
-    bool oom = !types || !c->ev || !c->kind || !c->gbps || !c->end;
+    uint32_t *kind_memo = calloc(kt_strtab_count(strs) + 2, sizeof *kind_memo);
+    bool oom = !types || !c->ev || !c->kind || !c->gbps || !c->end || !kind_memo;
     for (uint32_t i = 0; !oom && i < e->n; i++) {
         if (!is_copy(r, i, types, hta)) continue;
-        char buf[16];
-        const char *name = e->name[i] == KT_NONE ? "" : kt_strtab_get(strs, e->name[i]);
         int64_t dur = hta && e->dur[i] == 0 ? 1000 : e->dur[i];
         c->ev[c->n] = i;
-        c->kind[c->n] = kind_of(s, kt_memory_kernel_type(name, buf, sizeof buf), &oom);
+        c->kind[c->n] = copy_kind(s, strs, e->name[i], kind_memo, &oom);
         c->gbps[c->n] = copy_gbps(r, strs, i, hta);
         c->end[c->n++] = e->ts[i] + dur;
     }
     kt_type_cache_free(types);
+    free(kind_memo);
     if (!oom && !sort_kinds(s, c)) oom = true;
     return oom ? KT_ENOMEM : KT_OK;
 }

@@ -33,6 +33,7 @@ static bool make_tables(bw_tables *b)
 
 static void add_series(kt_table *t, int rank, int64_t origin, const kt_bw_series *s)
 {
+    kt_table_reserve(t, kt_table_nrows(t) + s->n);
     for (size_t i = 0; i < s->n; i++) {
         const kt_step_point *p = &s->p[i];
         kt_table_add_row(t);
