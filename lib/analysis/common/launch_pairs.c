@@ -21,7 +21,7 @@ static bool memo_init(name_memo *m, const kt_strtab *strs, bool (*test)(const ch
     return m->state != NULL;
 }
 
-static bool memo_test(name_memo *m, uint32_t id)
+static inline bool memo_test(name_memo *m, uint32_t id)
 {
     if (id == KT_NONE) return false;
     if (!m->state[id]) m->state[id] = m->test(kt_strtab_get(m->strs, id)) ? 1 : 2;
@@ -52,9 +52,9 @@ static kt_status all_launches(const kt_rank *r, const kt_strtab *strs, pair_vec 
     const kt_events *e = &r->ev;
     name_memo m;
     if (!memo_init(&m, strs, kt_is_launch_api)) return KT_ENOMEM;
-    for (uint32_t i = 0; i < e->n && !v->oom; i++) {
-        if ((e->kind[i] != KT_K_RUNTIME && e->kind[i] != KT_K_DRIVER) || !memo_test(&m, e->name[i]))
-            continue;
+    const uint8_t *kind = e->kind; /* locals: the scan visits every event */
+    for (uint32_t i = 0, n = e->n; i < n && !v->oom; i++) {
+        if ((kind[i] != KT_K_RUNTIME && kind[i] != KT_K_DRIVER) || !memo_test(&m, e->name[i])) continue;
         const uint32_t *gpu;
         size_t ng = kt_launched_events(r, i, &gpu);
         for (size_t k = 0; k < ng; k++)
