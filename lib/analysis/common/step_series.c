@@ -12,11 +12,12 @@ size_t kt_merge_steps(kt_step_point *p, size_t n)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        if (m > 0 && same_series(&p[m - 1], &p[i]) && p[m - 1].ts == p[i].ts)
+        /* times and values, which mostly differ, tested before the series */
+        if (m > 0 && p[m - 1].ts == p[i].ts && same_series(&p[m - 1], &p[i]))
             p[m - 1].value = p[i].value;
         else
             p[m++] = p[i];
-        if (m >= 2 && same_series(&p[m - 2], &p[m - 1]) && p[m - 2].value == p[m - 1].value) m--;
+        if (m >= 2 && p[m - 2].value == p[m - 1].value && same_series(&p[m - 2], &p[m - 1])) m--;
     }
     return m;
 }
