@@ -27,8 +27,8 @@ static void strip_zeros(char *buf)
 }
 
 /* precision: the column's digits (-1: as many as needed); decimals: what
- * its unit needs (-1: unknown); json: every digit.                        */
-static void format_float(double v, int precision, int decimals, bool json, char *buf, size_t n)
+ * its unit needs (-1: unknown); json: every digit.  Returns the length.  */
+static size_t format_float(double v, int precision, int decimals, bool json, char *buf, size_t n)
 {
     if (!isfinite(v)) snprintf(buf, n, isnan(v) ? "" : v > 0 ? "inf" : "-inf");
     else if (json) {
@@ -36,29 +36,31 @@ static void format_float(double v, int precision, int decimals, bool json, char 
         if (strtod(buf, NULL) != v) snprintf(buf, n, "%.17g", v);
     } else if (precision >= 0) {
         int digits = decimals >= 0 && decimals < precision ? decimals : precision;
-        if (n < KT_NUMBER_TEXT_MAX || !kt_fixed_text(buf, v, digits)) snprintf(buf, n, "%.*f", digits, v);
+        size_t len = n < KT_NUMBER_TEXT_MAX ? 0 : kt_fixed_text(buf, v, digits);
+        if (len) return len;
+        snprintf(buf, n, "%.*f", digits, v);
     } else {
         int digits = decimals >= 0 ? decimals : 6;
         if (n < KT_NUMBER_TEXT_MAX || !kt_fixed_text(buf, v, digits)) snprintf(buf, n, "%.*f", digits, v);
         strip_zeros(buf);
     }
+    return strlen(buf);
 }
 
 /* decimals: unit_decimals of the column (found once per column by callers
- * printing many rows: it parses the column name).                         */
-static void cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool json, char *buf, size_t n)
+ * printing many rows: it parses the column name).  Returns the length.   */
+static size_t cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool json, char *buf, size_t n)
 {
-    if (kt_table_is_null(t, r, c)) { buf[0] = '\0'; return; }
+    if (kt_table_is_null(t, r, c)) { buf[0] = '\0'; return 0; }
     switch (kt_table_col_type(t, c)) {
     case KT_COL_INT:
-        if (n >= KT_NUMBER_TEXT_MAX) kt_int_text(buf, kt_table_int(t, r, c));
-        else snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c));
+        if (n >= KT_NUMBER_TEXT_MAX) return kt_int_text(buf, kt_table_int(t, r, c));
+        snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c));
         break;
-    case KT_COL_FLOAT:
-        format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
-        break;
+    case KT_COL_FLOAT: return format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
     case KT_COL_STR: snprintf(buf, n, "%s", kt_table_str(t, r, c)); break;
     }
+    return strlen(buf);
 }
 
 char *cell_display(const kt_table *t, size_t row, size_t col, int decimals)
@@ -159,8 +161,7 @@ static void ob_cell(out_buf *o, const kt_table *t, size_t row, size_t col, int d
         ob_puts(o, "null");
         return;
     }
-    cell_text(t, row, col, decimals, json, buf, sizeof buf);
-    ob_puts(o, buf);
+    ob_write(o, buf, cell_text(t, row, col, decimals, json, buf, sizeof buf));
 }
 
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)

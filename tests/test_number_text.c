@@ -14,14 +14,29 @@ static int check_fixed(double v, int decimals)
     return 1;
 }
 
+static void check_int(int64_t v)
+{
+    char fast[KT_NUMBER_TEXT_MAX], slow[32];
+    snprintf(slow, sizeof slow, "%lld", (long long)v);
+    CHECK_INT(kt_int_text(fast, v), strlen(slow));
+    CHECK_STR(fast, slow);
+}
+
+/* Every digit count (the digits go two at a time: odd and even lengths),
+ * both signs, the extremes, and a spread of values.                      */
 TEST(int_text_equals_printf)
 {
     static const int64_t vs[] = { 0, 1, -1, 9, 10, 99, 100, 1234567890123LL, -42, INT64_MAX, INT64_MIN };
-    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
-        char fast[KT_NUMBER_TEXT_MAX], slow[32];
-        snprintf(slow, sizeof slow, "%lld", (long long)vs[i]);
-        CHECK_INT(kt_int_text(fast, vs[i]), strlen(slow));
-        CHECK_STR(fast, slow);
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) check_int(vs[i]);
+    for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10)
+        for (int64_t d = -1; d <= 1; d++) {
+            check_int(p + d);
+            check_int(-(p + d));
+        }
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 2000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        check_int((int64_t)(x >> (i % 60)));
     }
 }
 

@@ -6,15 +6,30 @@
 #include <math.h>
 #include <string.h>
 
+/* Two digits per division (tables of millions of integers are printed),
+ * built right-aligned in tmp and moved to b in one fixed-size copy: b has
+ * room for KT_NUMBER_TEXT_MAX - 1 bytes (a sign may come before).       */
 static size_t unsigned_text(char *b, uint64_t u)
 {
-    char tmp[24];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    for (size_t i = 0; i < n; i++) b[i] = tmp[n - 1 - i];
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    enum { DIGITS_MAX = 20, COPY = 24 };
+    char tmp[DIGITS_MAX + COPY] = { 0 };
+    size_t at = DIGITS_MAX;
+    for (; u >= 100; u /= 100) {
+        at -= 2;
+        memcpy(tmp + at, pairs + 2 * (u % 100), 2);
+    }
+    if (u >= 10) {
+        at -= 2;
+        memcpy(tmp + at, pairs + 2 * u, 2);
+    } else {
+        tmp[--at] = (char)('0' + u);
+    }
+    _Static_assert(COPY < KT_NUMBER_TEXT_MAX, "unsigned_text's copy fits the caller's room");
+    memcpy(b, tmp + at, COPY);
+    size_t n = DIGITS_MAX - at;
     b[n] = '\0';
     return n;
 }
