@@ -6,16 +6,18 @@
  * Users hunting fusion candidates ask HTA for this and get only the
  * op-rooted patterns.  Counting every distinct n-gram is done per length
  * with a rolling polynomial hash of the name ids (a window's hash in O(1)
- * from prefix hashes, collisions checked by comparing the ids), so a
+ * from prefix hashes) placing it in a table where it is told apart by an
+ * exact key (the slot of its first length−1 ids, its last id), so a
  * stream of n kernels costs O(n · max_len) — no pairwise comparison.
- * Occurrences are counted greedily left to right without overlap.  The
- * median gap needs the gaps of each occurrence: a first pass keeps, per
- * stream, the candidates with the largest total gap (count × (length−1) ×
- * mean gap), a second pass collects their gaps (the first MEDIAN_SAMPLE
- * of each) for the median.
+ * Occurrences are counted greedily left to right without overlap, each
+ * linked to the next occurrence of its window.  The median gap needs the
+ * gaps of each occurrence: the counting keeps, per stream, the candidates
+ * with the largest total gap (count × (length−1) × mean gap) with their
+ * occurrences read off the links, and the gaps of those occurrences (the
+ * first MEDIAN_SAMPLE of each candidate) give the median.
  */
-#include "analysis/common/stats.h"
 #include "model/index.h"
+#include "model/radix.h"
 #include "output/table.h"
 
 #include <stdlib.h>
@@ -35,6 +37,13 @@ typedef struct seq {
     const kt_gpu_stream *gs;
     const int64_t *dur;    /* the rank's event durations (ns)             */
     uint32_t *ev, *name;
+    uint32_t *at;          /* at[i]: kernel i's position in gs->ev        */
+    uint32_t *next;        /* next[i]: the window counted at i's next
+                              occurrence (for the length being counted)  */
+    int64_t *frequent;     /* slots reaching min_count (that length)     */
+    uint32_t *win;         /* win[i]: the slot of the window at i of the
+                              last length counted (at first its name):
+                              the next length's keys                     */
     int64_t *gap;          /* gap[i]: kernel i+1 start − kernel i end, ≥ 0 */
     int64_t *gap_prefix;   /* gap_prefix[i] = Σ gap[0..i)                  */
     uint64_t *h, *pow;     /* prefix hashes, powers of the base            */
@@ -43,17 +52,15 @@ typedef struct seq {
 
 typedef struct cand {
     size_t stream, len, first;
+    size_t first_at;       /* the first kernel's position in its stream   */
     int64_t count, gap_sum;
     double median_gap_ns, saving_ns;
     double kernel_ns;      /* Σ durations of the occurrences' kernels     */
-    /* pass 2 */
-    double *gaps;
-    size_t ngaps;
-    uint32_t last_end;
+    uint32_t *occ;         /* the occurrences' starts, count of them      */
 } cand;
 
 typedef struct slot {
-    uint64_t hash;
+    uint64_t window;       /* the prefix window's slot, the last name id  */
     uint32_t first, last_end;
     int64_t count, gap_sum;
     uint32_t len;          /* the window length counted here (0: never used):
@@ -64,6 +71,10 @@ static void seq_free(seq *s)
 {
     free(s->ev);
     free(s->name);
+    free(s->at);
+    free(s->next);
+    free(s->frequent);
+    free(s->win);
     free(s->gap);
     free(s->gap_prefix);
     free(s->h);
@@ -78,20 +89,30 @@ static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
     size_t cap = gs->n ? gs->n : 1;
     s->ev = malloc(cap * sizeof *s->ev);
     s->name = malloc(cap * sizeof *s->name);
+    s->at = malloc(cap * sizeof *s->at);
+    s->next = malloc(cap * sizeof *s->next);
+    s->frequent = malloc(cap * sizeof *s->frequent);
+    s->win = malloc(cap * sizeof *s->win);
     s->gap = malloc(cap * sizeof *s->gap);
     s->gap_prefix = malloc((cap + 1) * sizeof *s->gap_prefix);
     s->h = malloc((cap + 1) * sizeof *s->h);
     s->pow = malloc((cap + 1) * sizeof *s->pow);
-    if (!s->ev || !s->name || !s->gap || !s->gap_prefix || !s->h || !s->pow) return false;
+    if (!s->ev || !s->name || !s->at || !s->next || !s->frequent || !s->win || !s->gap || !s->gap_prefix ||
+        !s->h || !s->pow)
+        return false;
     const kt_events *e = &r->ev;
     for (size_t i = 0; i < gs->n; i++)
-        if (e->kind[gs->ev[i]] == KT_K_KERNEL) s->ev[s->n++] = gs->ev[i];
+        if (e->kind[gs->ev[i]] == KT_K_KERNEL) {
+            s->at[s->n] = (uint32_t)i;
+            s->ev[s->n++] = gs->ev[i];
+        }
     s->h[0] = 0;
     s->pow[0] = 1;
     s->gap_prefix[0] = 0;
     for (size_t i = 0; i < s->n; i++) {
         uint32_t ev = s->ev[i];
         s->name[i] = e->name[ev];
+        s->win[i] = s->name[i];
         s->h[i + 1] = s->h[i] * HASH_BASE + (uint64_t)s->name[i] + 1;
         s->pow[i + 1] = s->pow[i] * HASH_BASE;
         int64_t g = 0;
@@ -111,16 +132,12 @@ static uint64_t window_hash(const seq *s, size_t i, size_t len)
     return h ^ (h >> 31);
 }
 
-static bool same_window(const seq *s, size_t a, size_t b, size_t len)
-{
-    return !memcmp(s->name + a, s->name + b, len * sizeof *s->name);
-}
-
-/* Slot of the window at i (existing or the empty one to fill). */
-static slot *find_slot(slot *tab, size_t mask, const seq *s, size_t i, size_t len, uint64_t h)
+/* Slot of the window with key `window` and hash h (existing or the empty
+ * one to fill).                                                          */
+static slot *find_slot(slot *tab, size_t mask, uint64_t window, size_t len, uint64_t h)
 {
     size_t k = (size_t)h & mask;
-    while (tab[k].len == len && !(tab[k].hash == h && same_window(s, tab[k].first, i, len))) k = (k + 1) & mask;
+    while (tab[k].len == len && tab[k].window != window) k = (k + 1) & mask;
     return &tab[k];
 }
 
@@ -132,76 +149,135 @@ static int by_gap_sum(const void *a, const void *b)
     return wx > wy ? -1 : wx < wy;
 }
 
-/* Keep the best `keep` candidates (by total gap) of c[0..*n) + new one. */
-static void offer(cand *c, size_t *n, size_t keep, const cand *nc)
+/* Keep the best `keep` candidates (by total gap) of c[0..*n) + new one:
+ * where the new one is kept, or NULL.                                    */
+static cand *offer(cand *c, size_t *n, size_t keep, const cand *nc)
 {
     if (*n < keep) {
-        c[(*n)++] = *nc;
-        return;
+        c[*n] = *nc;
+        return &c[(*n)++];
     }
     size_t worst = 0;
     for (size_t i = 1; i < *n; i++)
         if (by_gap_sum(&c[i], &c[worst]) > 0) worst = i;
-    if (by_gap_sum(nc, &c[worst]) < 0) c[worst] = *nc;
+    if (by_gap_sum(nc, &c[worst]) >= 0) return NULL;
+    free(c[worst].occ);
+    c[worst] = *nc;
+    return &c[worst];
+}
+
+/* A kept candidate's occurrences, read off the links of its length. */
+static bool read_occurrences(const seq *s, cand *c)
+{
+    c->occ = malloc((size_t)c->count * sizeof *c->occ);
+    if (!c->occ) return false;
+    uint32_t at = (uint32_t)c->first;
+    for (int64_t k = 0; k < c->count; k++, at = s->next[at]) c->occ[k] = at;
+    return true;
 }
 
 /* Pass 1 for one length: count every window without overlap, offer the
- * frequent ones as candidates.                                           */
-static void count_length(const seq *s, size_t len, const kt_mine_options *o, slot *tab, size_t mask,
+ * frequent ones as candidates in the order of their slots (which decides
+ * between equal ones): the slots listed as they reach min_count, sorted,
+ * not a scan of the whole table.                                         */
+static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slot *tab, size_t mask,
                          cand *c, size_t *nc, size_t keep, size_t stream)
 {
+    size_t nfrequent = 0;
     for (size_t i = 0; i + len <= s->n; i++) {
-        uint64_t h = window_hash(s, i, len);
-        slot *sl = find_slot(tab, mask, s, i, len, h);
-        if (sl->len != len) *sl = (slot){ .hash = h, .first = (uint32_t)i, .len = (uint32_t)len };
+        uint64_t window = (uint64_t)s->win[i] << 32 | s->name[i + len - 1];
+        slot *sl = find_slot(tab, mask, window, len, window_hash(s, i, len));
+        if (sl->len != len) *sl = (slot){ .window = window, .first = (uint32_t)i, .len = (uint32_t)len };
+        s->win[i] = (uint32_t)(sl - tab);
         if (i < sl->last_end) continue;
-        sl->count++;
+        if (sl->count) s->next[sl->last_end - len] = (uint32_t)i;
+        if ((size_t)++sl->count == o->min_count) s->frequent[nfrequent++] = sl - tab;
         sl->last_end = (uint32_t)(i + len);
         sl->gap_sum += s->gap_prefix[i + len - 1] - s->gap_prefix[i];
     }
-    for (size_t k = 0; k <= mask; k++) {
-        if (tab[k].len != len || (size_t)tab[k].count < o->min_count) continue;
+    if (!kt_sort_i64(s->frequent, nfrequent)) return false;
+    for (size_t f = 0; f < nfrequent; f++) {
+        size_t k = (size_t)s->frequent[f];
         cand cand_new = { .stream = stream, .len = len, .first = tab[k].first, .count = tab[k].count,
                           .gap_sum = tab[k].gap_sum };
-        offer(c, nc, keep, &cand_new);
+        cand *kept = offer(c, nc, keep, &cand_new);
+        if (kept && !read_occurrences(s, kept)) return false;
+    }
+    return true;
+}
+
+static void swap_values(double *v, size_t a, size_t b)
+{
+    double x = v[a];
+    v[a] = v[b];
+    v[b] = x;
+}
+
+static double middle_of_three(double a, double b, double c)
+{
+    if (a > b) {
+        double x = a;
+        a = b;
+        b = x;
+    }
+    return c < a ? a : c > b ? b : c;
+}
+
+/* v[k] the k-th smallest of v[0..n), no smaller value after it and no
+ * larger one before it: three-way partitions (gaps repeat a lot), and a
+ * sort of what is left when the pivots split badly.                      */
+static void select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n, rounds = 0;
+    while (hi - lo > 1) {
+        if (++rounds > 64) {
+            kt_sort_doubles(v + lo, hi - lo);
+            return;
+        }
+        double p = middle_of_three(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+        size_t lt = lo, i = lo, gt = hi;
+        while (i < gt) {
+            if (v[i] < p) swap_values(v, lt++, i++);
+            else if (v[i] > p) swap_values(v, i, --gt);
+            else i++;
+        }
+        if (k < lt) hi = lt;
+        else if (k >= gt) lo = gt;
+        else return;
     }
 }
 
-/* Pass 2: the gaps inside each candidate's occurrences (same greedy,
- * non-overlapping occurrences as pass 1) and their kernels' time, then
- * the median and saving.                                                */
-static bool collect_gaps(const seq *s, cand *c, size_t nc)
+/* The median of the (finite) gaps v[0..n), n > 0, as numpy.quantile's
+ * linear method computes it (kt_describe_values' q50) without sorting. */
+static double median_of(double *v, size_t n)
 {
-    for (size_t k = 0; k < nc; k++) {
-        size_t want = (size_t)c[k].count * (c[k].len - 1);
-        c[k].gaps = malloc((want < MEDIAN_SAMPLE ? (want ? want : 1) : MEDIAN_SAMPLE) * sizeof *c[k].gaps);
-        if (!c[k].gaps) {
-            while (k-- > 0) free(c[k].gaps);
-            return false;
-        }
-        c[k].ngaps = 0;
-        c[k].last_end = 0;
-        c[k].kernel_ns = 0;
+    size_t k = (n - 1) / 2;
+    select_kth(v, n, k);
+    if (n % 2) return v[k];
+    double b = v[k + 1];
+    for (size_t i = k + 2; i < n; i++)
+        if (v[i] < b) b = v[i];
+    return b - (b - v[k]) * 0.5;
+}
+
+/* Pass 2 for a kept candidate: the gaps inside its occurrences and
+ * their kernels' time, then the median and saving.                      */
+static bool measure(const seq *s, cand *c)
+{
+    size_t want = (size_t)c->count * (c->len - 1), ngaps = 0;
+    double *gaps = malloc((want < MEDIAN_SAMPLE ? (want ? want : 1) : MEDIAN_SAMPLE) * sizeof *gaps);
+    if (!gaps) return false;
+    c->kernel_ns = 0;
+    for (int64_t k = 0; k < c->count; k++) {
+        size_t i = c->occ[k];
+        for (size_t j = i; j < i + c->len; j++)
+            if (s->dur[s->ev[j]] > 0) c->kernel_ns += (double)s->dur[s->ev[j]];
+        for (size_t j = i; j + 1 < i + c->len && ngaps < MEDIAN_SAMPLE; j++) gaps[ngaps++] = (double)s->gap[j];
     }
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t k = 0; k < nc; k++) {
-            cand *x = &c[k];
-            if (i < x->last_end || i + x->len > s->n || s->name[i] != s->name[x->first] ||
-                !same_window(s, x->first, i, x->len))
-                continue;
-            x->last_end = (uint32_t)(i + x->len);
-            for (size_t j = i; j < i + x->len; j++)
-                if (s->dur[s->ev[j]] > 0) x->kernel_ns += (double)s->dur[s->ev[j]];
-            for (size_t j = i; j + 1 < i + x->len && x->ngaps < MEDIAN_SAMPLE; j++)
-                x->gaps[x->ngaps++] = (double)s->gap[j];
-        }
-    for (size_t k = 0; k < nc; k++) {
-        kt_describe d = kt_describe_values(c[k].gaps, c[k].ngaps);
-        c[k].median_gap_ns = c[k].ngaps ? d.q50 : 0;
-        c[k].saving_ns = (double)c[k].count * (double)(c[k].len - 1) * c[k].median_gap_ns;
-        free(c[k].gaps);
-        c[k].gaps = NULL;
-    }
+    c->median_gap_ns = ngaps ? median_of(gaps, ngaps) : 0;
+    c->saving_ns = (double)c->count * (double)(c->len - 1) * c->median_gap_ns;
+    c->first_at = s->at[c->first];
+    free(gaps);
     return true;
 }
 
@@ -223,10 +299,13 @@ static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_opti
     slot *tab = ok ? calloc(mask + 1, sizeof *tab) : NULL;
     ok = ok && tab;
     for (size_t len = 2; ok && len <= o->max_len && len <= s.n; len++)
-        count_length(&s, len, o, tab, mask, c, &nc, keep, stream);
+        ok = count_length(&s, len, o, tab, mask, c, &nc, keep, stream);
     free(tab);
-    /* pass 2 scans once per candidate at each position: only those kept */
-    ok = ok && collect_gaps(&s, c, nc);
+    for (size_t k = 0; ok && k < nc; k++) ok = measure(&s, &c[k]);
+    for (size_t k = 0; k < nc; k++) {
+        free(c[k].occ);
+        c[k].occ = NULL;
+    }
     if (ok) {
         memcpy(all + *nall, c, nc * sizeof *c);
         *nall += nc;
@@ -277,10 +356,10 @@ static void describe(const kt_trace *t, const kt_rank *r, const cand *c, bool la
     put(out, "");
     uint32_t prev = KT_NONE - 1;
     size_t k = 0;
-    for (size_t i = 0; i < gs->n && k < c->first + c->len; i++) {
+    for (size_t i = c->first_at; i < gs->n && k < c->len; i++) {
         uint32_t ev = gs->ev[i];
         if (r->ev.kind[ev] != KT_K_KERNEL) continue;
-        if (k++ < c->first) continue;
+        k++;
         uint32_t id = r->ev.name[ev];
         if (launchers) {
             uint32_t op = kt_launcher_op(r, ev);
