@@ -92,6 +92,74 @@ TEST(memory_events_peak_and_ops)
     kt_trace_free(t);
 }
 
+#define DEV_MEM(type, id, ts, total)                                                                  \
+    "{\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": " #ts ", \"args\": "          \
+    "{\"Device Type\": " #type ", \"Device Id\": " #id ", \"Addr\": 1, \"Bytes\": 0, \"Total Allocated\": " #total \
+    ", \"Total Reserved\": 0}}"
+
+/* Loads text as a trace file and runs kt_memory on it (NULL on failure). */
+static kt_tables *memory_of_text(const char *text)
+{
+    char dir[] = "/tmp/kt_memory_XXXXXX", in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/mem.json", dir);
+    CHECK(write_text(in, text));
+    kt_trace *t = fx_load_path(in, false);
+    kt_tables *ts = NULL;
+    if (t) CHECK_INT(kt_memory(t, NULL, NULL, &ts), KT_OK);
+    kt_trace_free(t);
+    unlink(in);
+    rmdir(dir);
+    return ts;
+}
+
+/* Devices interleaved in the file, listed by (type, id); each device's
+ * events by time, file order at equal times: cuda:1 comes in two runs
+ * (300 ends the first, 300 again in the second), cuda:0 in three.  The
+ * totals say which event a series row is.                               */
+TEST(memory_events_devices_in_order)
+{
+    kt_tables *ts = memory_of_text("{\"traceEvents\": [\n"
+        DEV_MEM(1, 1, 300, 1) ",\n" DEV_MEM(0, -1, 100, 10) ",\n" DEV_MEM(1, 0, 50, 20) ",\n"
+        DEV_MEM(1, 1, 100, 2) ",\n" DEV_MEM(1, 1, 300, 3) ",\n" DEV_MEM(1, 0, 40, 21) ",\n"
+        DEV_MEM(1, 0, 60, 22) ",\n" DEV_MEM(1, 0, 10, 23) "\n]}\n");
+    if (!ts) return;
+    const kt_table *d = fx_table(ts, "devices");
+    CHECK_INT(kt_table_nrows(d), 3);
+    static const char *const devices[] = { "cpu", "cuda:0", "cuda:1" };
+    for (size_t i = 0; i < 3 && i < kt_table_nrows(d); i++) CHECK_STR(kt_table_str(d, i, col(d, "device")), devices[i]);
+    const kt_table *s = fx_table(ts, "series");
+    static const int totals[] = { 10, 23, 21, 20, 22, 2, 1, 3 };
+    CHECK_INT(kt_table_nrows(s), 8);
+    for (size_t i = 0; i < 8 && i < kt_table_nrows(s); i++) CHECK_INT(fx_num(s, i, "allocated"), totals[i]);
+    kt_tables_free(ts);
+}
+
+/* More devices than the per-device dealing takes (70, one event each, in
+ * descending order): still listed by id.                                 */
+TEST(memory_events_many_devices)
+{
+    size_t cap = 70 * 200 + 64, n = 0;
+    char *text = malloc(cap);
+    if (!text) return;
+    n += (size_t)snprintf(text + n, cap - n, "{\"traceEvents\": [\n");
+    for (int id = 69; id >= 0; id--)
+        n += (size_t)snprintf(text + n, cap - n, "%s" DEV_MEM(1, %d, %d, %d), id == 69 ? "" : ",\n", 100 - id, id, id);
+    snprintf(text + n, cap - n, "\n]}\n");
+    kt_tables *ts = memory_of_text(text);
+    free(text);
+    if (!ts) return;
+    const kt_table *d = fx_table(ts, "devices");
+    CHECK_INT(kt_table_nrows(d), 70);
+    char want[32];
+    for (size_t i = 0; i < 70 && i < kt_table_nrows(d); i++) {
+        snprintf(want, sizeof want, "cuda:%zu", i);
+        CHECK_STR(kt_table_str(d, i, col(d, "device")), want);
+        CHECK_INT(fx_num(d, i, "peak_allocated"), (double)i);
+    }
+    kt_tables_free(ts);
+}
+
 /* No [memory] events: empty tables, no error. */
 TEST(memory_events_none)
 {

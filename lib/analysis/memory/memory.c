@@ -66,6 +66,17 @@ static size_t peak_index(const kt_mem_device *d)
     return p;
 }
 
+/* The time of the latest device peak (INT64_MIN without one). */
+static int64_t latest_peak(const kt_mem_rank *m)
+{
+    int64_t ts = INT64_MIN;
+    for (size_t i = 0; i < m->ndev; i++) {
+        size_t p = peak_index(&m->dev[i]);
+        if (p != SIZE_MAX && m->dev[i].e[p].ts > ts) ts = m->dev[i].e[p].ts;
+    }
+    return ts;
+}
+
 static void device_row(const kt_trace *t, int rank, const kt_mem_device *d, size_t peak, kt_table *tb)
 {
     int64_t allocs = 0, frees = 0, bytes = 0, peak_res = -1, bad = 0, final = -1;
@@ -184,7 +195,7 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
         device_row(t, r->rank, d, peak, tb->devices);
         if (tb->series) series_rows(t, r->rank, d, tb->series);
         if (peak == SIZE_MAX) continue;
-        if (!ops && !(ops = kt_thread_ops_new(r))) s = KT_ENOMEM;
+        if (!ops && !(ops = kt_thread_ops_new(r, latest_peak(&m)))) s = KT_ENOMEM;
         if (s == KT_OK) s = peak_rows(t, r, ops, d, peak, o->top, tb->peak_ops);
     }
     kt_thread_ops_free(ops);

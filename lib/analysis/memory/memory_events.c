@@ -1,4 +1,8 @@
-/* memory_events.c — see memory_events.h. */
+/* memory_events.c — see memory_events.h.  The events come in file order,
+ * the devices interleaved and each mostly in time order already: they are
+ * dealt out to their devices in that order, and only a device whose events
+ * are out of time order is sorted (a trace naming more than FEW_DEVICES
+ * devices is sorted as a whole).                                          */
 #include "analysis/memory/memory_events.h"
 #include "model/radix.h"
 
@@ -8,6 +12,8 @@
 
 /* The [memory] args read, in the order mem_args returns them. */
 enum { MA_TYPE, MA_ID, MA_BYTES, MA_ADDR, MA_ALLOC, MA_RESERVED, MA_COUNT };
+
+#define FEW_DEVICES 64
 
 static uint32_t dyn_key(const kt_trace *t, const char *s)
 {
@@ -20,11 +26,43 @@ typedef struct tagged {
     kt_mem_event m;
 } tagged;
 
+/* Which of the args read an arg key is (MA_COUNT: none).  Arg keys are
+ * never KT_NONE and the keys read are distinct strings, so at most one
+ * matches.                                                               */
+static int read_as(const uint32_t key[MA_COUNT], uint32_t k)
+{
+    int j = 0;
+    while (j < MA_COUNT && key[j] != k) j++;
+    return j;
+}
+
+/* read_as of the key last seen at each arg position: the profiler writes
+ * every [memory] event's args in one order, so an arg costs one compare
+ * instead of one per arg read.                                           */
+#define MEMO_ARGS 16
+typedef struct arg_memo {
+    uint32_t key[MEMO_ARGS];
+    uint8_t as[MEMO_ARGS];
+} arg_memo;
+
+static void memo_init(arg_memo *m, const uint32_t key[MA_COUNT])
+{
+    for (int a = 0; a < MEMO_ARGS; a++) m->key[a] = KT_NONE, m->as[a] = (uint8_t)read_as(key, KT_NONE);
+}
+
+static int memo_read_as(arg_memo *m, const uint32_t key[MA_COUNT], uint32_t a, uint32_t k)
+{
+    if (a >= MEMO_ARGS) return read_as(key, k);
+    if (m->key[a] != k) m->key[a] = k, m->as[a] = (uint8_t)read_as(key, k);
+    return m->as[a];
+}
+
 /* The memory args of event ev (defaults where absent or not numbers):
  * one pass over its args, the first arg of each key counting as
  * kt_event_arg would find it — six lookups per event were most of the
  * analysis.                                                              */
-static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT], int64_t v[MA_COUNT])
+static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT], arg_memo *memo,
+                     int64_t v[MA_COUNT])
 {
     static const int64_t dflt[MA_COUNT] = { -1, -1, 0, 0, -1, -1 };
     bool seen[MA_COUNT] = { 0 };
@@ -32,13 +70,11 @@ static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT]
     uint32_t first = r->ev.argi[ev];
     for (uint32_t a = 0; first != KT_NONE && a < r->ev.nargs[ev]; a++) {
         const kt_arg *x = &r->args[first + a];
-        for (int j = 0; j < MA_COUNT; j++) {
-            if (seen[j] || x->key != key[j]) continue;
-            seen[j] = true;
-            if (x->type == KT_ARGT_INT) v[j] = x->v.i;
-            else if (x->type == KT_ARGT_FLOAT) v[j] = (int64_t)x->v.f;
-            break;
-        }
+        int j = memo_read_as(memo, key, a, x->key);
+        if (j == MA_COUNT || seen[j]) continue;
+        seen[j] = true;
+        if (x->type == KT_ARGT_INT) v[j] = x->v.i;
+        else if (x->type == KT_ARGT_FLOAT) v[j] = (int64_t)x->v.f;
     }
 }
 
@@ -84,6 +120,7 @@ static void label_of(kt_mem_device *d)
     else snprintf(d->label, sizeof d->label, "type%lld:%lld", (long long)d->type, (long long)d->id);
 }
 
+/* Fallback for many devices: every event sorted, then cut by device. */
 static bool split_devices(kt_mem_rank *m, tagged *tg, size_t n)
 {
     m->storage = malloc((n ? n : 1) * sizeof *m->storage);
@@ -101,6 +138,129 @@ static bool split_devices(kt_mem_rank *m, tagged *tg, size_t n)
     return true;
 }
 
+static bool same_device(const kt_mem_device *d, const tagged *g)
+{
+    return d->type == g->type && d->id == g->id;
+}
+
+/* The distinct devices of tg[0..n) into m->dev (counts in .n, not yet in
+ * order) and each event's device in dev_of; false past FEW_DEVICES.     */
+static bool find_devices(kt_mem_rank *m, const tagged *tg, size_t n, uint8_t *dev_of)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (d == m->ndev || !same_device(&m->dev[d], &tg[i])) { /* not the previous event's */
+            for (d = 0; d < m->ndev && !same_device(&m->dev[d], &tg[i]); d++) continue;
+            if (d == FEW_DEVICES) return false;
+            if (d == m->ndev) m->dev[m->ndev++] = (kt_mem_device){ .type = tg[i].type, .id = tg[i].id };
+        }
+        m->dev[d].n++;
+        dev_of[i] = (uint8_t)d;
+    }
+    return true;
+}
+
+static bool device_before(const kt_mem_device *a, const kt_mem_device *b)
+{
+    return a->type < b->type || (a->type == b->type && a->id < b->id);
+}
+
+/* Order m->dev by (type, id), its slice of m->storage after the previous
+ * one's; rank[d]: where device d of find_devices went.                  */
+static void order_devices(kt_mem_rank *m, uint8_t *rank)
+{
+    uint8_t by_rank[FEW_DEVICES];
+    for (size_t d = 0; d < m->ndev; d++) {
+        size_t at = d;
+        for (; at > 0 && device_before(&m->dev[d], &m->dev[by_rank[at - 1]]); at--) by_rank[at] = by_rank[at - 1];
+        by_rank[at] = (uint8_t)d;
+    }
+    kt_mem_device sorted[FEW_DEVICES];
+    size_t start = 0;
+    for (size_t k = 0; k < m->ndev; k++) {
+        sorted[k] = m->dev[by_rank[k]];
+        sorted[k].e = m->storage + start;
+        start += sorted[k].n;
+        rank[by_rank[k]] = (uint8_t)k;
+    }
+    memcpy(m->dev, sorted, m->ndev * sizeof *sorted);
+}
+
+/* End of the run of events in time order that starts at e[from]. */
+static size_t run_end(const kt_mem_event *e, size_t from, size_t n)
+{
+    size_t i = from + 1;
+    while (i < n && e[i - 1].ts <= e[i].ts) i++;
+    return i;
+}
+
+/* Stable merge of the runs e[0..cut) and e[cut..n). */
+static bool merge_runs(kt_mem_event *e, size_t cut, size_t n)
+{
+    kt_mem_event *out = malloc(n * sizeof *out);
+    if (!out) return false;
+    size_t i = 0, j = cut, o = 0;
+    while (i < cut && j < n) out[o++] = e[j].ts < e[i].ts ? e[j++] : e[i++];
+    while (i < cut) out[o++] = e[i++];
+    while (j < n) out[o++] = e[j++];
+    memcpy(e, out, n * sizeof *out);
+    free(out);
+    return true;
+}
+
+/* A device's events by time, file order at equal times (they are dealt
+ * out in file order): left alone when in order, two runs (a trace of two
+ * profiling windows) merged, else a stable sort.                         */
+static bool sort_device(kt_mem_device *d)
+{
+    if (d->n < 2) return true;
+    size_t cut = run_end(d->e, 0, d->n);
+    if (cut == d->n) return true;
+    if (run_end(d->e, cut, d->n) == d->n) return merge_runs(d->e, cut, d->n);
+    uint64_t *ts = malloc(d->n * sizeof *ts), *ev = malloc(d->n * sizeof *ev);
+    bool ok = ts && ev;
+    for (size_t k = 0; ok && k < d->n; k++) ts[k] = kt_radix_key_i64(d->e[k].ts), ev[k] = d->e[k].ev;
+    ok = ok && kt_radix_sort_records(d->e, sizeof *d->e, d->n, ts, ev);
+    free(ts);
+    free(ev);
+    return ok;
+}
+
+/* Each event dealt out to its device's slice in file order, then the
+ * slices out of time order sorted; false when there are too many devices
+ * (m left empty) or without memory.                                     */
+static bool deal_devices(kt_mem_rank *m, const tagged *tg, size_t n, bool *few)
+{
+    m->storage = malloc((n ? n : 1) * sizeof *m->storage);
+    m->dev = calloc(FEW_DEVICES, sizeof *m->dev);
+    uint8_t *dev_of = malloc(n ? n : 1), rank[FEW_DEVICES];
+    size_t at[FEW_DEVICES];
+    bool ok = m->storage && m->dev && dev_of;
+    *few = ok && find_devices(m, tg, n, dev_of);
+    if (*few) {
+        order_devices(m, rank);
+        for (size_t d = 0; d < m->ndev; d++) at[d] = (size_t)(m->dev[rank[d]].e - m->storage);
+        for (size_t i = 0; i < n; i++) m->storage[at[dev_of[i]]++] = tg[i].m;
+        for (size_t d = 0; d < m->ndev; d++) {
+            label_of(&m->dev[d]);
+            ok = ok && sort_device(&m->dev[d]);
+        }
+    }
+    free(dev_of);
+    if (ok && !*few) kt_mem_rank_free(m);
+    return ok;
+}
+
+static bool grow(tagged **tg, size_t *cap)
+{
+    size_t c = *cap ? 2 * *cap : 1024;
+    tagged *p = realloc(*tg, c * sizeof *p);
+    if (!p) return false;
+    *tg = p;
+    *cap = c;
+    return true;
+}
+
 kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *out)
 {
     memset(out, 0, sizeof *out);
@@ -110,19 +270,24 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
     const uint32_t key[MA_COUNT] = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Bytes"),
                                      dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
                                      dyn_key(t, "Total Reserved") };
-    size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++) n += e->kind[i] == KT_K_INSTANT && e->name[i] == name;
-    tagged *tg = malloc((n ? n : 1) * sizeof *tg);
-    if (!tg) return KT_ENOMEM;
-    n = 0;
-    for (uint32_t i = 0; i < e->n; i++) {
+    size_t n = 0, cap = 0;
+    tagged *tg = NULL;
+    arg_memo memo;
+    memo_init(&memo, key);
+    for (uint32_t i = 0; i < e->n; i++) { /* one scan: the array grows */
         if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
+        if (n == cap && !grow(&tg, &cap)) {
+            free(tg);
+            return KT_ENOMEM;
+        }
         int64_t v[MA_COUNT];
-        mem_args(r, i, key, v);
+        mem_args(r, i, key, &memo, v);
         tg[n++] = (tagged){ v[MA_TYPE], v[MA_ID],
                             { i, e->ts[i], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] } };
     }
-    bool ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
+    bool few = false;
+    bool ok = deal_devices(out, tg, n, &few);
+    if (ok && !few) ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
     free(tg);
     if (!ok) kt_mem_rank_free(out);
     return ok ? KT_OK : KT_ENOMEM;

@@ -45,23 +45,41 @@ struct kt_thread_ops {
     size_t n;
 };
 
-kt_thread_ops *kt_thread_ops_new(const kt_rank *r)
+/* A cpu_op a lookup can start from: one starting by the horizon. */
+static bool usable_op(const kt_events *e, uint32_t i, int64_t horizon)
+{
+    return e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X' && e->ts[i] <= horizon;
+}
+
+/* The usable ops in file order, in one scan (the array grows). */
+static thread_op *gather_ops(const kt_events *e, int64_t horizon, size_t *k)
+{
+    size_t cap = 1024;
+    thread_op *ops = malloc(cap * sizeof *ops);
+    *k = 0;
+    for (uint32_t i = 0; ops && i < e->n; i++) {
+        if (!usable_op(e, i, horizon)) continue;
+        if (*k == cap) {
+            thread_op *p = realloc(ops, 2 * cap * sizeof *p);
+            if (!p) free(ops);
+            ops = p;
+            cap *= 2;
+            if (!ops) return NULL;
+        }
+        ops[(*k)++] = (thread_op){ thread_key(e, i), e->ts[i], i };
+    }
+    return ops;
+}
+
+kt_thread_ops *kt_thread_ops_new(const kt_rank *r, int64_t horizon)
 {
     if (kt_index_call_tree(r) != KT_OK) return NULL;
-    const kt_events *e = &r->ev;
-    size_t k = 0;
-    for (uint32_t i = 0; i < e->n; i++) k += e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X';
+    size_t k;
+    thread_op *ops = gather_ops(&r->ev, horizon, &k);
     kt_thread_ops *t = malloc(sizeof *t);
-    thread_op *ops = malloc((k ? k : 1) * sizeof *ops);
     uint64_t *key = malloc((k ? k : 1) * sizeof *key), *ts = malloc((k ? k : 1) * sizeof *ts);
-    bool ok = t && ops && key && ts;
-    k = 0;
-    for (uint32_t i = 0; ok && i < e->n; i++)
-        if (e->kind[i] == KT_K_CPU_OP && e->ph[i] == 'X') {
-            ops[k] = (thread_op){ thread_key(e, i), e->ts[i], i };
-            key[k] = ops[k].key, ts[k] = kt_radix_key_i64(e->ts[i]);
-            k++;
-        }
+    bool ok = ops && t && key && ts;
+    for (size_t i = 0; ok && i < k; i++) key[i] = ops[i].key, ts[i] = kt_radix_key_i64(ops[i].ts);
     /* by thread, then time; events in file order where both are equal */
     ok = ok && kt_radix_sort_records(ops, sizeof *ops, k, key, ts);
     free(key);

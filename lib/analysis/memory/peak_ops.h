@@ -16,9 +16,12 @@ typedef struct kt_peak_op {
 
 /* A rank's cpu_ops ordered by thread and time, with its call tree built:
  * what every device's lookup needs, built once per rank (sorting them was
- * two fifths of `kineta memory` on a two-GPU rank).  NULL on OOM.        */
+ * two fifths of `kineta memory` on a two-GPU rank).  Only the ops that
+ * start by `horizon` (the latest peak's time: no allocation live at a
+ * peak is later, and a lookup starts from an op no later than it), often
+ * a small part of the trace.  NULL on OOM.                               */
 typedef struct kt_thread_ops kt_thread_ops;
-kt_thread_ops *kt_thread_ops_new(const kt_rank *r);
+kt_thread_ops *kt_thread_ops_new(const kt_rank *r, int64_t horizon);
 void kt_thread_ops_free(kt_thread_ops *t);
 
 /* Live allocations of d after its event `peak` (an index into d->e),
