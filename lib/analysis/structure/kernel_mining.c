@@ -149,21 +149,38 @@ static int by_gap_sum(const void *a, const void *b)
     return wx > wy ? -1 : wx < wy;
 }
 
-/* Keep the best `keep` candidates (by total gap) of c[0..*n) + new one:
- * where the new one is kept, or NULL.                                    */
-static cand *offer(cand *c, size_t *n, size_t keep, const cand *nc)
+/* A stream's best candidates so far, at most keep of them. */
+typedef struct kept_set {
+    cand *c;
+    size_t n, keep;
+    size_t worst;          /* index of the worst, SIZE_MAX: not known     */
+} kept_set;
+
+/* The first of the worst of the full set k (the one an offer replaces). */
+static size_t worst_of(const kept_set *k)
 {
-    if (*n < keep) {
-        c[*n] = *nc;
-        return &c[(*n)++];
-    }
     size_t worst = 0;
-    for (size_t i = 1; i < *n; i++)
-        if (by_gap_sum(&c[i], &c[worst]) > 0) worst = i;
-    if (by_gap_sum(nc, &c[worst]) >= 0) return NULL;
-    free(c[worst].occ);
-    c[worst] = *nc;
-    return &c[worst];
+    for (size_t i = 1; i < k->n; i++)
+        if (by_gap_sum(&k->c[i], &k->c[worst]) > 0) worst = i;
+    return worst;
+}
+
+/* Keep the best candidates (by total gap) of the set + the new one: where
+ * the new one is kept, or NULL.  The worst is found again only after a
+ * replacement: most offers are turned away.                              */
+static cand *offer(kept_set *k, const cand *nc)
+{
+    if (k->n < k->keep) {
+        k->c[k->n] = *nc;
+        return &k->c[k->n++];
+    }
+    if (k->worst == SIZE_MAX) k->worst = worst_of(k);
+    if (by_gap_sum(nc, &k->c[k->worst]) >= 0) return NULL;
+    cand *at = &k->c[k->worst];
+    free(at->occ);
+    *at = *nc;
+    k->worst = SIZE_MAX;
+    return at;
 }
 
 /* A kept candidate's occurrences, read off the links of its length. */
@@ -181,7 +198,7 @@ static bool read_occurrences(const seq *s, cand *c)
  * between equal ones): the slots listed as they reach min_count, sorted,
  * not a scan of the whole table.                                         */
 static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slot *tab, size_t mask,
-                         cand *c, size_t *nc, size_t keep, size_t stream)
+                         kept_set *best, size_t stream)
 {
     size_t nfrequent = 0;
     for (size_t i = 0; i + len <= s->n; i++) {
@@ -200,7 +217,7 @@ static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slo
         size_t k = (size_t)s->frequent[f];
         cand cand_new = { .stream = stream, .len = len, .first = tab[k].first, .count = tab[k].count,
                           .gap_sum = tab[k].gap_sum };
-        cand *kept = offer(c, nc, keep, &cand_new);
+        cand *kept = offer(best, &cand_new);
         if (kept && !read_occurrences(s, kept)) return false;
     }
     return true;
@@ -292,15 +309,17 @@ static size_t pow2_at_least(size_t n)
 static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_options *o, cand *all, size_t *nall)
 {
     seq s = { 0 };
-    size_t keep = PRESELECT * (o->top ? o->top : 1), nc = 0;
-    cand *c = calloc(keep, sizeof *c);
+    kept_set best = { .keep = PRESELECT * (o->top ? o->top : 1), .worst = SIZE_MAX };
+    best.c = calloc(best.keep, sizeof *best.c);
+    cand *c = best.c;
     bool ok = c && seq_build(r, &r->idx->streams[stream], &s);
     size_t mask = pow2_at_least(2 * (s.n + 1)) - 1;
     slot *tab = ok ? calloc(mask + 1, sizeof *tab) : NULL;
     ok = ok && tab;
     for (size_t len = 2; ok && len <= o->max_len && len <= s.n; len++)
-        ok = count_length(&s, len, o, tab, mask, c, &nc, keep, stream);
+        ok = count_length(&s, len, o, tab, mask, &best, stream);
     free(tab);
+    size_t nc = best.n;
     for (size_t k = 0; ok && k < nc; k++) ok = measure(&s, &c[k]);
     for (size_t k = 0; k < nc; k++) {
         free(c[k].occ);
