@@ -18,10 +18,11 @@
 #include "analysis/common/sat_math.h"
 #include "analysis/common/np_sort.h"
 #include "analysis/kernels/breakdown_partial.h"
+#include "model/index.h"
 #include "model/model.h"
-#include "model/radix.h"
 #include "output/table.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,27 +76,49 @@ typedef struct point {
     int delta; /* +bit at a merged start, -bit at a merged end */
 } point;
 
-static int by_time(const void *a, const void *b)
+static bool point_before(point x, point y)
 {
-    const point *x = a, *y = b;
-    if (x->time != y->time) return (x->time > y->time) - (x->time < y->time);
-    return (x->delta > y->delta) - (x->delta < y->delta); /* ends first */
+    return x.time < y.time || (x.time == y.time && x.delta < y.delta);
 }
 
-/* By time, ends first at equal times: radix-sorted (a comparator call per
- * pair cost more than the rest of the sweep); qsort without the memory.
- * Points equal in both are interchangeable.                              */
-static void sort_points(point *p, size_t np)
+/* A type's points in (time, delta) order, then a sentinel after them all:
+ * each merged interval's start, then its end — the end first when the two
+ * are equal; the merge makes every start later than the previous end.    */
+static point *type_points(const kt_interval *iv, size_t n, int bit, point *out)
 {
-    uint64_t *major = malloc((np ? np : 1) * sizeof *major), *minor = malloc((np ? np : 1) * sizeof *minor);
-    bool ok = major && minor;
-    for (size_t k = 0; ok && k < np; k++) {
-        major[k] = kt_radix_key_i64(p[k].time);
-        minor[k] = kt_radix_key_i64(p[k].delta);
+    for (size_t k = 0; k < n; k++) {
+        point start = { iv[k].start, bit }, end = { iv[k].end, -bit };
+        bool end_first = iv[k].end == iv[k].start;
+        *out++ = end_first ? end : start;
+        *out++ = end_first ? start : end;
     }
-    if (!ok || !kt_radix_sort_records(p, sizeof *p, np, major, minor)) qsort(p, np, sizeof *p, by_time);
-    free(major);
-    free(minor);
+    *out++ = (point){ INT64_MAX, INT_MAX };
+    return out;
+}
+
+/* Our points into p (2 per merged interval) by time, ends first at equal
+ * times: each type's points are one sorted run, so the runs are merged by
+ * taking the least head (sorting them cost more than the rest of the
+ * sweep).  Points equal in both are interchangeable.  False without memory. */
+static bool merged_points(kt_interval *iv[NTYPES], const size_t n[NTYPES], int ntypes, point *p, size_t *np)
+{
+    size_t total = 0;
+    for (int ty = 0; ty < ntypes; ty++) total += 2 * n[ty];
+    point *runs = malloc((total + NTYPES) * sizeof *runs), *head[NTYPES], *end = runs;
+    if (!runs) return false;
+    for (int ty = 0; ty < ntypes; ty++) {
+        head[ty] = end;
+        end = type_points(iv[ty], n[ty], 1 << ty, end);
+    }
+    for (size_t k = 0; k < total; k++) {
+        int least = 0;
+        for (int ty = 1; ty < ntypes; ty++)
+            if (point_before(*head[ty], *head[least])) least = ty;
+        p[k] = *head[least]++;
+    }
+    free(runs);
+    *np = total;
+    return true;
 }
 
 /* Points in HTA's order (hta_compat): HTA appends each type's merged
@@ -139,13 +162,12 @@ static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool ht
     point *p = malloc((total ? total : 1) * sizeof *p);
     if (!p) return false;
     size_t np = 0;
-    bool ok = true;
-    for (int ty = 0; ok && ty < ntypes; ty++) {
+    bool ok = hta || merged_points(iv, n, ntypes, p, &np);
+    for (int ty = 0; hta && ok && ty < ntypes; ty++) {
         for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].start, 1 << ty };
         for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
-        if (hta) ok = hta_order(p, np);
+        ok = hta_order(p, np);
     }
-    if (!hta) sort_points(p, np);
     int running = 0;
     for (size_t k = 0; ok && k + 1 < np; k++) {
         running += p[k].delta;
@@ -383,20 +405,46 @@ static void scan_free(rank_scan *s)
     kt_samples_free(&s->samples);
 }
 
-static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
+/* Row i's duration sample and its interval in its type's list. */
+static bool add_row(bd *b, const kt_rank *r, uint32_t i, rank_scan *s)
 {
-    for (uint32_t i = 0; i < r->ev.n; i++) {
-        if (!is_gpu_row(r, i, b->compat)) continue;
-        int ty = analysed_type(b, r, i);
-        if (ty < 0) continue;
-        int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
-        uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
-        if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
-            !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
-            return false;
-        s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], kt_sat_add(r->ev.ts[i], dur) };
+    int ty = analysed_type(b, r, i);
+    if (ty < 0) return true;
+    int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
+    uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
+    if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
+        !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
+        return false;
+    s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], kt_sat_add(r->ev.ts[i], dur) };
+    return true;
+}
+
+/* HTA's rows in file order: which inverted intervals (negative durations
+ * under hta_compat) merge into what depends on the order of equal starts. */
+static bool scan_file_order(bd *b, const kt_rank *r, rank_scan *s)
+{
+    for (uint32_t i = 0; i < r->ev.n; i++)
+        if (is_gpu_row(r, i, b->compat) && !add_row(b, r, i, s)) return false;
+    return true;
+}
+
+/* GPU events from the index's time-sorted streams: the CPU events are
+ * skipped and each type's intervals come as a few sorted runs, cheap to
+ * sort.  Neither order matters here: no interval is inverted, and the
+ * statistics sort each kernel's durations.                               */
+static bool scan_streams(bd *b, const kt_rank *r, rank_scan *s)
+{
+    for (size_t q = 0; q < r->idx->nstreams; q++) {
+        const kt_gpu_stream *st = &r->idx->streams[q];
+        for (size_t k = 0; k < st->n; k++)
+            if (kt_kind_is_gpu(r->ev.kind[st->ev[k]]) && !add_row(b, r, st->ev[k], s)) return false;
     }
     return true;
+}
+
+static bool scan_rank(bd *b, const kt_rank *r, rank_scan *s)
+{
+    return b->compat || !r->idx ? scan_file_order(b, r, s) : scan_streams(b, r, s);
 }
 
 /* A kernel's name (trace's string id) in the partial's strings; KT_NONE
