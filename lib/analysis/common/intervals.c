@@ -32,10 +32,9 @@ static void sort_by_start(kt_interval *iv, size_t n)
     free(minor);
 }
 
-size_t kt_intervals_merge(kt_interval *iv, size_t n)
+/* Merge intervals sorted by start in place; returns the merged count. */
+static size_t merge_sorted(kt_interval *iv, size_t n)
 {
-    if (n == 0) return 0;
-    sort_by_start(iv, n);
     size_t m = 0;
     for (size_t i = 1; i < n; i++) {
         if (iv[i].start <= iv[m].end) {
@@ -45,6 +44,13 @@ size_t kt_intervals_merge(kt_interval *iv, size_t n)
         }
     }
     return m + 1;
+}
+
+size_t kt_intervals_merge(kt_interval *iv, size_t n)
+{
+    if (n == 0) return 0;
+    sort_by_start(iv, n);
+    return merge_sorted(iv, n);
 }
 
 /* Append x to the merged sequence out[0..*m); x comes in start order. */
@@ -78,6 +84,7 @@ static size_t run_end(const kt_interval *iv, size_t i, size_t n)
 size_t kt_intervals_merge_runs(kt_interval *iv, size_t n, kt_interval *tmp)
 {
     if (n == 0) return 0;
+    if (run_end(iv, 0, n) == n) return merge_sorted(iv, n); /* one run: no copies */
     kt_interval *src = iv, *dst = tmp;
     for (size_t pairs = 2; pairs > 1;) {
         size_t w = 0, i = 0;
