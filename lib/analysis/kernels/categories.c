@@ -79,13 +79,19 @@ static bool emit_rank(cscan *s)
     return ok;
 }
 
+_Static_assert(KT_K_MEMCPY == KT_K_KERNEL + 1 && KT_K_MEMSET == KT_K_KERNEL + 2, "GPU kinds in one range");
+
+/* In file order (a pair's category is its first event's), so every event
+ * is looked at: the kinds taken are one range, tested with one compare.  */
 static bool scan_rank(cscan *s, const kt_rank *r)
 {
     if (kt_index_call_tree(r) != KT_OK) return false; /* launcher ops */
+    const uint8_t *kind = r->ev.kind;
+    unsigned span = s->o->memory ? KT_K_MEMSET - KT_K_KERNEL : 0;
+    int64_t pstep = s->o->pstep;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        uint8_t k = r->ev.kind[ev];
-        if (k != KT_K_KERNEL && !(s->o->memory && (k == KT_K_MEMCPY || k == KT_K_MEMSET))) continue;
-        if (s->o->pstep >= 0 && kt_event_step(r, ev) != s->o->pstep) continue;
+        if ((unsigned)(kind[ev] - KT_K_KERNEL) > span) continue;
+        if (pstep >= 0 && kt_event_step(r, ev) != pstep) continue;
         if (!add_event(s, r, ev)) return false;
     }
     return emit_rank(s);
