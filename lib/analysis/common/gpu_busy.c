@@ -87,6 +87,7 @@ typedef struct picks {
     uint32_t *ev, *group;
     uint8_t *cls;
     size_t n;
+    bool all; /* class 0 built */
 } picks;
 
 static kt_status pick(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p, uint32_t ev, int64_t dev)
@@ -99,7 +100,7 @@ static kt_status pick(const kt_rank *r, const kt_busy_query *q, groups *gs, pick
     p->group[p->n] = (uint32_t)g;
     p->cls[p->n] = (uint8_t)c;
     p->n++;
-    gs->count[g][0]++;
+    gs->count[g][0] += p->all;
     if (c > 0) gs->count[g][c]++;
     return KT_OK;
 }
@@ -167,7 +168,7 @@ static kt_status fill_and_merge(const kt_rank *r, groups *gs, const picks *p, kt
         kt_busy_group *g = &gs->g[p->group[i]];
         uint32_t ev = p->ev[i];
         kt_interval x = { r->ev.ts[ev], r->ev.ts[ev] + r->ev.dur[ev] };
-        g->iv[0][g->n[0]++] = x;
+        if (p->all) g->iv[0][g->n[0]++] = x;
         if (p->cls[i]) g->iv[p->cls[i]][g->n[p->cls[i]]++] = x;
     }
     for (size_t g = 0; g < gs->n; g++)
@@ -188,7 +189,7 @@ kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out)
 {
     memset(out, 0, sizeof *out);
     groups gs = { 0 };
-    picks p = { 0 };
+    picks p = { .all = !q->classes_only };
     kt_status s = q->hta_events ? pick_hta_events(r, q, &gs, &p)
                   : r->idx    ? pick_gpu_events(r, q, &gs, &p)
                               : KT_OK;

@@ -29,6 +29,9 @@ typedef struct kt_busy_query {
      * to leave the event out altogether.                                   */
     int (*classify)(void *ctx, const kt_rank *r, uint32_t ev);
     void *ctx;
+    /* Class 0 left empty, for callers that read only their classes: its
+     * copy and merge, of every event, are spared.  The groups are the same. */
+    bool classes_only;
 } kt_busy_query;
 
 typedef struct kt_busy_group {

@@ -40,7 +40,7 @@ kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap
         if (c.by_step) kt_table_add_col(c.tb, "step", KT_COL_INT, 0);
         kt_table_add_col(c.tb, "comp_comm_overlap_pctg", KT_COL_FLOAT, 2);
         kt_busy_query q = { .hta_events = t->hta_compat, .by_step = c.by_step,
-                            .classify = kt_busy_kernel_type, .ctx = types };
+                            .classify = kt_busy_kernel_type, .ctx = types, .classes_only = true };
         s = kt_busy_each_rank(t, sel, &q, overlap_rows, &c);
     }
     kt_type_cache_free(types);
