@@ -395,6 +395,8 @@ typedef struct rank_scan {
     kt_interval *iv[NTYPES];
     size_t n[NTYPES], cap[NTYPES];
     kt_group_map groups;      /* key: type << 32 | name id */
+    uint64_t last_key;        /* the previous row's key and group: a stream */
+    uint32_t last_group;      /* often runs one kernel many times in a row  */
     kt_samples samples;
 } rank_scan;
 
@@ -411,9 +413,14 @@ static bool add_row(bd *b, const kt_rank *r, uint32_t i, rank_scan *s)
     int ty = analysed_type(b, r, i);
     if (ty < 0) return true;
     int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
-    uint32_t g = kt_group_id(&s->groups, (uint64_t)ty << 32 | r->ev.name[i]);
+    uint64_t key = (uint64_t)ty << 32 | r->ev.name[i];
+    if (key != s->last_key) {
+        s->last_group = kt_group_id(&s->groups, key);
+        s->last_key = key;
+    }
+    uint32_t g = s->last_group;
     if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
-        !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty]))
+        (s->n[ty] == s->cap[ty] && !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty])))
         return false;
     s->iv[ty][s->n[ty]++] = (kt_interval){ r->ev.ts[i], kt_sat_add(r->ev.ts[i], dur) };
     return true;
@@ -483,7 +490,7 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
 
 static bool analyse_rank(bd *b, const kt_rank *r)
 {
-    rank_scan s = { 0 };
+    rank_scan s = { .last_key = UINT64_MAX };
     kt_bd_rank classes = { .rank = r->rank };
     int ntypes = b->o.memory ? NTYPES : NTYPES - 1;
     bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, classes.ns, classes.seen) &&
