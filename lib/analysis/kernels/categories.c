@@ -47,19 +47,36 @@ typedef struct cscan {
     pair *p;
     size_t cap_p;
     kt_launch_memo launch;
+    uint64_t last_launcher;   /* the previous event's launcher key, name  */
+    uint32_t last_name;       /* and pair: runs of one kernel from one op */
+    uint32_t last_pair;       /* are common                               */
     kt_cpartial *acc;
 } cscan;
 
-static bool add_event(cscan *s, const kt_rank *r, uint32_t ev)
+/* The pair of (launcher key lkey, event ev's name), made on first sight
+ * with ev's category; UINT32_MAX without memory.                         */
+static uint32_t pair_of(cscan *s, const kt_rank *r, uint32_t ev, uint64_t lkey)
 {
-    uint32_t cat = kt_event_category(s->cc, r, ev);
-    uint64_t lkey = kt_launcher_key(s->t, r, ev, &s->launch);
     uint32_t l = kt_group_id(&s->launchers, lkey);
-    if (l == UINT32_MAX) return false;
+    if (l == UINT32_MAX) return UINT32_MAX;
     size_t before = s->pairs.n;
     uint32_t g = kt_group_id(&s->pairs, (uint64_t)l << 32 | r->ev.name[ev]);
-    if (g == UINT32_MAX || !kt_grow((void **)&s->p, &s->cap_p, s->pairs.n, sizeof *s->p)) return false;
-    if (s->pairs.n > before) s->p[g] = (pair){ .launcher = lkey, .name = r->ev.name[ev], .category = cat };
+    if (g == UINT32_MAX || !kt_grow((void **)&s->p, &s->cap_p, s->pairs.n, sizeof *s->p)) return UINT32_MAX;
+    if (s->pairs.n > before)
+        s->p[g] = (pair){ .launcher = lkey, .name = r->ev.name[ev], .category = kt_event_category(s->cc, r, ev) };
+    return g;
+}
+
+static bool add_event(cscan *s, const kt_rank *r, uint32_t ev)
+{
+    uint64_t lkey = kt_launcher_key(s->t, r, ev, &s->launch);
+    if (lkey != s->last_launcher || r->ev.name[ev] != s->last_name || s->last_pair == UINT32_MAX) {
+        s->last_pair = pair_of(s, r, ev, lkey);
+        s->last_launcher = lkey;
+        s->last_name = r->ev.name[ev];
+    }
+    uint32_t g = s->last_pair;
+    if (g == UINT32_MAX) return false;
     s->p[g].count++;
     s->p[g].sum = kt_sat_add(s->p[g].sum, r->ev.dur[ev] < 0 ? 0 : r->ev.dur[ev]);
     return true;
@@ -89,6 +106,7 @@ static bool scan_rank(cscan *s, const kt_rank *r)
     const uint8_t *kind = r->ev.kind;
     unsigned span = s->o->memory ? KT_K_MEMSET - KT_K_KERNEL : 0;
     int64_t pstep = s->o->pstep;
+    s->last_pair = UINT32_MAX; /* the pairs are the rank's */
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
         if ((unsigned)(kind[ev] - KT_K_KERNEL) > span) continue;
         if (pstep >= 0 && kt_event_step(r, ev) != pstep) continue;
