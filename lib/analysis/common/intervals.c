@@ -84,13 +84,15 @@ static size_t run_end(const kt_interval *iv, size_t i, size_t n)
 size_t kt_intervals_merge_runs(kt_interval *iv, size_t n, kt_interval *tmp)
 {
     if (n == 0) return 0;
-    if (run_end(iv, 0, n) == n) return merge_sorted(iv, n); /* one run: no copies */
+    size_t first = run_end(iv, 0, n); /* the first pass's first run, found once */
+    if (first == n) return merge_sorted(iv, n); /* one run: no copies */
     kt_interval *src = iv, *dst = tmp;
     for (size_t pairs = 2; pairs > 1;) {
         size_t w = 0, i = 0;
         pairs = 0;
         while (i < n) {
-            size_t j = run_end(src, i, n), k = j < n ? run_end(src, j, n) : j;
+            size_t j = first ? first : run_end(src, i, n), k = j < n ? run_end(src, j, n) : j;
+            first = 0;
             w += kt_intervals_union(src + i, j - i, src + j, k - j, dst + w);
             i = k;
             pairs++;

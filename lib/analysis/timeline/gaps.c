@@ -20,6 +20,7 @@
 #include "analysis/common/partial_table.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/common/stats.h"
+#include "analysis/kernels/kernel_stats.h"
 #include "model/i64map.h"
 #include "model/index.h"
 #include "output/table.h"
@@ -114,19 +115,6 @@ static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
 
 /* ---- per-stream gaps and kernel-pair transitions ------------------------- */
 
-static bool push_gap(gaps_run *g, int64_t ns)
-{
-    if (g->ngaps == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 4096;
-        int64_t *v = realloc(g->gaps, cap * sizeof *v);
-        if (!v) return false;
-        g->gaps = v;
-        g->cap = cap;
-    }
-    g->gaps[g->ngaps++] = ns;
-    return true;
-}
-
 static bool grow_runs(gaps_run *g, size_t need)
 {
     if (need <= g->cap_runs) return true;
@@ -201,7 +189,7 @@ static kt_status stream_gaps(gaps_run *g, const kt_rank *r, const kt_gpu_stream 
             ngaps++;
             total += gap;
             if (gap > longest) longest = gap;
-            if (!push_gap(g, gap)) return KT_ENOMEM;
+            g->gaps[g->ngaps++] = gap;
             pair_add(pair_of(g, map, r->ev.name[prev], r->ev.name[ev]), (double)gap / 1e3);
         }
         int64_t end = r->ev.ts[ev] + r->ev.dur[ev];
@@ -342,7 +330,9 @@ static kt_status rank_gaps(gaps_run *g, const kt_rank *r)
     for (size_t s = 0; s < ns; s++) total += r->idx->streams[s].n;
     kt_i64map map;
     g->ps = calloc(total + 1, sizeof *g->ps);
-    kt_status st = kt_i64map_init(&map, total + 1) && g->ps ? KT_OK : KT_ENOMEM;
+    /* a stream has fewer gaps than events: the list never grows while filled */
+    bool room = kt_grow((void **)&g->gaps, &g->cap, total, sizeof *g->gaps);
+    kt_status st = kt_i64map_init(&map, total + 1) && g->ps && room ? KT_OK : KT_ENOMEM;
     for (size_t s = 0; s < ns && st == KT_OK; s++) st = stream_gaps(g, r, &r->idx->streams[s], &map);
     if (st == KT_OK) st = emit_pairs(g, r->rank);
     if (st == KT_OK) st = flush_gaps(g);
