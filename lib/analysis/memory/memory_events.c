@@ -4,6 +4,7 @@
  * are out of time order is sorted (a trace naming more than FEW_DEVICES
  * devices is sorted as a whole).                                          */
 #include "analysis/memory/memory_events.h"
+#include "analysis/kernels/kernel_stats.h"
 #include "model/radix.h"
 
 #include <stdio.h>
@@ -186,37 +187,15 @@ static void order_devices(kt_mem_rank *m, uint8_t *rank)
     memcpy(m->dev, sorted, m->ndev * sizeof *sorted);
 }
 
-/* End of the run of events in time order that starts at e[from]. */
-static size_t run_end(const kt_mem_event *e, size_t from, size_t n)
-{
-    size_t i = from + 1;
-    while (i < n && e[i - 1].ts <= e[i].ts) i++;
-    return i;
-}
-
-/* Stable merge of the runs e[0..cut) and e[cut..n). */
-static bool merge_runs(kt_mem_event *e, size_t cut, size_t n)
-{
-    kt_mem_event *out = malloc(n * sizeof *out);
-    if (!out) return false;
-    size_t i = 0, j = cut, o = 0;
-    while (i < cut && j < n) out[o++] = e[j].ts < e[i].ts ? e[j++] : e[i++];
-    while (i < cut) out[o++] = e[i++];
-    while (j < n) out[o++] = e[j++];
-    memcpy(e, out, n * sizeof *out);
-    free(out);
-    return true;
-}
-
 /* A device's events by time, file order at equal times (they are dealt
- * out in file order): left alone when in order, two runs (a trace of two
- * profiling windows) merged, else a stable sort.                         */
+ * out in file order): left alone when in order, else sorted by (time,
+ * event), which merges the few runs of a trace of several profiling
+ * windows (kt_radix_sort_records).                                      */
 static bool sort_device(kt_mem_device *d)
 {
-    if (d->n < 2) return true;
-    size_t cut = run_end(d->e, 0, d->n);
-    if (cut == d->n) return true;
-    if (run_end(d->e, cut, d->n) == d->n) return merge_runs(d->e, cut, d->n);
+    size_t i = 1;
+    while (i < d->n && d->e[i - 1].ts <= d->e[i].ts) i++;
+    if (i >= d->n) return true;
     uint64_t *ts = malloc(d->n * sizeof *ts), *ev = malloc(d->n * sizeof *ev);
     bool ok = ts && ev;
     for (size_t k = 0; ok && k < d->n; k++) ts[k] = kt_radix_key_i64(d->e[k].ts), ev[k] = d->e[k].ev;
@@ -251,16 +230,6 @@ static bool deal_devices(kt_mem_rank *m, const tagged *tg, size_t n, bool *few)
     return ok;
 }
 
-static bool grow(tagged **tg, size_t *cap)
-{
-    size_t c = *cap ? 2 * *cap : 1024;
-    tagged *p = realloc(*tg, c * sizeof *p);
-    if (!p) return false;
-    *tg = p;
-    *cap = c;
-    return true;
-}
-
 kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *out)
 {
     memset(out, 0, sizeof *out);
@@ -276,7 +245,7 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
     memo_init(&memo, key);
     for (uint32_t i = 0; i < e->n; i++) { /* one scan: the array grows */
         if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
-        if (n == cap && !grow(&tg, &cap)) {
+        if (!kt_grow((void **)&tg, &cap, n + 1, sizeof *tg)) {
             free(tg);
             return KT_ENOMEM;
         }

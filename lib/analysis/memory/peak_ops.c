@@ -6,6 +6,7 @@
  * the allocation, then up its parents to the first cpu_op still open.
  */
 #include "analysis/memory/peak_ops.h"
+#include "analysis/kernels/kernel_stats.h"
 #include "model/i64map.h"
 #include "model/index.h"
 #include "model/radix.h"
@@ -54,17 +55,15 @@ static bool usable_op(const kt_events *e, uint32_t i, int64_t horizon)
 /* The usable ops in file order, in one scan (the array grows). */
 static thread_op *gather_ops(const kt_events *e, int64_t horizon, size_t *k)
 {
-    size_t cap = 1024;
-    thread_op *ops = malloc(cap * sizeof *ops);
+    size_t cap = 0;
+    thread_op *ops = NULL;
     *k = 0;
-    for (uint32_t i = 0; ops && i < e->n; i++) {
+    if (!kt_grow((void **)&ops, &cap, 1, sizeof *ops)) return NULL; /* a list even when empty */
+    for (uint32_t i = 0; i < e->n; i++) {
         if (!usable_op(e, i, horizon)) continue;
-        if (*k == cap) {
-            thread_op *p = realloc(ops, 2 * cap * sizeof *p);
-            if (!p) free(ops);
-            ops = p;
-            cap *= 2;
-            if (!ops) return NULL;
+        if (!kt_grow((void **)&ops, &cap, *k + 1, sizeof *ops)) {
+            free(ops);
+            return NULL;
         }
         ops[(*k)++] = (thread_op){ thread_key(e, i), e->ts[i], i };
     }
