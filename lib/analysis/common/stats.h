@@ -17,6 +17,10 @@ typedef struct kt_describe {
 
 /* describe() of v[0..n); sorts v in place. */
 kt_describe kt_describe_values(double *v, size_t n);
+/* kt_describe_values' q50 of the finite values v[0..n), n > 0, found by
+ * selection instead of a sort (v reordered): for callers that want the
+ * median alone, of many samples.                                          */
+double kt_median_values(double *v, size_t n);
 /* numpy.round(x, decimals): round half to even on x * 10^decimals. */
 double kt_np_round(double x, int decimals);
 /* 100 * part / whole, NaN when whole is 0. */

@@ -16,6 +16,7 @@
  * occurrences read off the links, and the gaps of those occurrences (the
  * first MEDIAN_SAMPLE of each candidate) give the median.
  */
+#include "analysis/common/stats.h"
 #include "model/index.h"
 #include "model/radix.h"
 #include "output/table.h"
@@ -223,60 +224,6 @@ static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slo
     return true;
 }
 
-static void swap_values(double *v, size_t a, size_t b)
-{
-    double x = v[a];
-    v[a] = v[b];
-    v[b] = x;
-}
-
-static double middle_of_three(double a, double b, double c)
-{
-    if (a > b) {
-        double x = a;
-        a = b;
-        b = x;
-    }
-    return c < a ? a : c > b ? b : c;
-}
-
-/* v[k] the k-th smallest of v[0..n), no smaller value after it and no
- * larger one before it: three-way partitions (gaps repeat a lot), and a
- * sort of what is left when the pivots split badly.                      */
-static void select_kth(double *v, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n, rounds = 0;
-    while (hi - lo > 1) {
-        if (++rounds > 64) {
-            kt_sort_doubles(v + lo, hi - lo);
-            return;
-        }
-        double p = middle_of_three(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
-        size_t lt = lo, i = lo, gt = hi;
-        while (i < gt) {
-            if (v[i] < p) swap_values(v, lt++, i++);
-            else if (v[i] > p) swap_values(v, i, --gt);
-            else i++;
-        }
-        if (k < lt) hi = lt;
-        else if (k >= gt) lo = gt;
-        else return;
-    }
-}
-
-/* The median of the (finite) gaps v[0..n), n > 0, as numpy.quantile's
- * linear method computes it (kt_describe_values' q50) without sorting. */
-static double median_of(double *v, size_t n)
-{
-    size_t k = (n - 1) / 2;
-    select_kth(v, n, k);
-    if (n % 2) return v[k];
-    double b = v[k + 1];
-    for (size_t i = k + 2; i < n; i++)
-        if (v[i] < b) b = v[i];
-    return b - (b - v[k]) * 0.5;
-}
-
 /* Pass 2 for a kept candidate: the gaps inside its occurrences and
  * their kernels' time, then the median and saving.                      */
 static bool measure(const seq *s, cand *c)
@@ -291,7 +238,7 @@ static bool measure(const seq *s, cand *c)
             if (s->dur[s->ev[j]] > 0) c->kernel_ns += (double)s->dur[s->ev[j]];
         for (size_t j = i; j + 1 < i + c->len && ngaps < MEDIAN_SAMPLE; j++) gaps[ngaps++] = (double)s->gap[j];
     }
-    c->median_gap_ns = ngaps ? median_of(gaps, ngaps) : 0;
+    c->median_gap_ns = ngaps ? kt_median_values(gaps, ngaps) : 0;
     c->saving_ns = (double)c->count * (double)(c->len - 1) * c->median_gap_ns;
     c->first_at = s->at[c->first];
     free(gaps);
