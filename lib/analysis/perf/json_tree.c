@@ -19,10 +19,13 @@ typedef struct parser {
     const char *err;
 } parser;
 
-static void skip_ws(parser *ps)
+const char *kt_json_skip_ws(const char *p, const char *end)
 {
-    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t')) ps->p++;
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    return p;
 }
+
+static void skip_ws(parser *ps) { ps->p = kt_json_skip_ws(ps->p, ps->end); }
 
 static uint32_t new_node(parser *ps, kt_jtype type)
 {

@@ -43,6 +43,8 @@ typedef struct kt_jtree {
  * malformed JSON, nesting deeper than 64 or allocation failure.  A tree
  * parsed into again reuses its buffers (one allocation for many parses). */
 bool kt_jtree_parse(kt_jtree *t, const char *text, size_t len, const char **err);
+/* Past the blanks at p that kt_jtree_parse skips (JSON's four), at most end. */
+const char *kt_json_skip_ws(const char *p, const char *end);
 void kt_jtree_free(kt_jtree *t);
 
 /* Member of an object by key, or NULL. */

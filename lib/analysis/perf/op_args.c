@@ -91,13 +91,6 @@ bool kt_json_compact(const char *text, const kt_jnode *v, char *out, size_t cap)
 
 /* ---- the bytes that decide a parse ----------------------------------------- */
 
-/* The whitespace kt_jtree_parse skips, and no other. */
-static const char *skip_ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
-    return p;
-}
-
 /* Bytes value_end stops at: a table, as the scan is most of a call's
  * cost on traces with shapes.                                           */
 enum { C_QUOTE = 1, C_OPEN = 2, C_CLOSE = 4, C_SEP = 8 };
@@ -172,25 +165,25 @@ static char *put_part(char *o, const char *s, size_t n)
 
 bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *outlen)
 {
-    const char *end = text + len, *p = skip_ws(text, end);
+    const char *end = text + len, *p = kt_json_skip_ws(text, end);
     char *o = out;
     if (len > UINT32_MAX || memchr(text, '\\', len) || p == end || *p++ != '{') return false;
-    p = skip_ws(p, end);
+    p = kt_json_skip_ws(p, end);
     bool more = p < end && *p != '}';
     while (more) {
         if (p == end || *p != '"') return false;
         const char *k = p + 1, *ke = key_end(k, end);
         if (!ke) return false;
-        p = skip_ws(ke + 1, end);
+        p = kt_json_skip_ws(ke + 1, end);
         if (p == end || *p++ != ':') return false;
-        const char *v = skip_ws(p, end), *ve = v < end ? value_end(v, end) : NULL;
+        const char *v = kt_json_skip_ws(p, end), *ve = v < end ? value_end(v, end) : NULL;
         if (!ve) return false;
         if (!plain_int(v, ve) || list_key(k, (size_t)(ke - k))) o = put_part(put_part(o, k, (size_t)(ke - k)), v, (size_t)(ve - v));
-        p = skip_ws(ve, end);
+        p = kt_json_skip_ws(ve, end);
         more = p < end && *p == ',';
-        if (more) p = skip_ws(p + 1, end);
+        if (more) p = kt_json_skip_ws(p + 1, end);
     }
-    if (p == end || *p != '}' || skip_ws(p + 1, end) != end) return false;
+    if (p == end || *p != '}' || kt_json_skip_ws(p + 1, end) != end) return false;
     *outlen = (size_t)(o - out);
     return true;
 }
