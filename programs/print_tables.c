@@ -57,7 +57,8 @@ static size_t cell_text(const kt_table *t, size_t r, size_t c, int decimals, boo
         if (n >= KT_NUMBER_TEXT_MAX) return kt_int_text(buf, kt_table_int(t, r, c));
         snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c));
         break;
-    case KT_COL_FLOAT: return format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
+    case KT_COL_FLOAT:
+        return format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
     case KT_COL_STR: snprintf(buf, n, "%s", kt_table_str(t, r, c)); break;
     }
     return strlen(buf);

@@ -178,7 +178,8 @@ bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *out
         if (p == end || *p++ != ':') return false;
         const char *v = kt_json_skip_ws(p, end), *ve = v < end ? value_end(v, end) : NULL;
         if (!ve) return false;
-        if (!plain_int(v, ve) || list_key(k, (size_t)(ke - k))) o = put_part(put_part(o, k, (size_t)(ke - k)), v, (size_t)(ve - v));
+        if (!plain_int(v, ve) || list_key(k, (size_t)(ke - k)))
+            o = put_part(put_part(o, k, (size_t)(ke - k)), v, (size_t)(ve - v));
         p = kt_json_skip_ws(ve, end);
         more = p < end && *p == ',';
         if (more) p = kt_json_skip_ws(p + 1, end);

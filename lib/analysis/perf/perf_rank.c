@@ -293,8 +293,8 @@ static bool add_launcher(map_ctx *c, op_view *v)
     const kt_op_rec *o = v->o;
     const char *cat = op_category(c, v, true);
     bool created;
-    kt_pgroup *g = group_for(c, &c->p->launchers, kt_op_class_memo_for(&v->cl->launcher, (uintptr_t)cat), (const char *[]){ v->name, cat }, 2, v,
-                             &created);
+    uint32_t *memo = kt_op_class_memo_for(&v->cl->launcher, (uintptr_t)cat);
+    kt_pgroup *g = group_for(c, &c->p->launchers, memo, (const char *[]){ v->name, cat }, 2, v, &created);
     if (!g || (created && !set_category(g, cat))) return false;
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;

@@ -28,7 +28,8 @@ static uint8_t span_class(const kt_rank *r, const kt_strtab *strs, uint8_t *memo
     if (ev == KT_NONE || !cp_is_stream_event(&r->ev, ev)) return CP_CLASS_CPU;
     uint32_t name = r->ev.name[ev];
     if (name == KT_NONE) return CP_CLASS_GPU;
-    if (memo[name] == NAME_UNSEEN) memo[name] = kt_is_comm_kernel_name(kt_strtab_get(strs, name)) ? NAME_COMM : NAME_OTHER;
+    if (memo[name] == NAME_UNSEEN)
+        memo[name] = kt_is_comm_kernel_name(kt_strtab_get(strs, name)) ? NAME_COMM : NAME_OTHER;
     return memo[name] == NAME_COMM ? CP_CLASS_COMM : CP_CLASS_GPU;
 }
 
