@@ -9,6 +9,31 @@
  * is a couple of sequential passes, cheaper than radix scatters.          */
 #define MERGE_MAX_RUNS 32
 
+/* One stable merge of the runs [a, m) and [m, b) from one buffer (set) to
+ * the other: from the first to the second when !flip, back when flip.   */
+typedef void (*merge_step)(void *ctx, bool flip, size_t a, size_t m, size_t b);
+
+/* Bottom-up merging of runs ascending runs of n items (bounds[0] = 0 ...
+ * bounds[runs] = n), neighbours in pairs, an odd last run copied; every
+ * sort below merges this way, only what it merges differs.  True when the
+ * result ended in the second buffers (the caller copies it back).       */
+static bool merge_all_runs(size_t n, size_t *bounds, size_t runs, merge_step step, void *ctx)
+{
+    bool flip = false;
+    while (runs > 1) {
+        size_t merged = 0;
+        for (size_t r = 0; r < runs; r += 2) {
+            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
+            step(ctx, flip, a, m, b);
+            bounds[merged++] = a;
+        }
+        bounds[merged] = n;
+        runs = merged;
+        flip = !flip;
+    }
+    return flip;
+}
+
 /* Run boundaries of col[ids[]] (bounds[0] = 0 ... bounds[runs] = n); 0 if
  * too many.                                                               */
 static size_t find_runs(const uint32_t *ids, size_t n, const int64_t *col, size_t *bounds)
@@ -24,13 +49,20 @@ static size_t find_runs(const uint32_t *ids, size_t n, const int64_t *col, size_
     return runs;
 }
 
-/* Stable merge of [a, m) and [m, b) of src into dst, by col. */
-static void merge2(const int64_t *col, const uint32_t *src, uint32_t *dst, size_t a, size_t m,
-                   size_t b)
+/* Ids merged by their column's values. */
+typedef struct col_merge {
+    const int64_t *col;
+    uint32_t *buf[2];
+} col_merge;
+
+static void merge_by_col(void *ctx, bool flip, size_t a, size_t m, size_t b)
 {
+    const col_merge *c = ctx;
+    const uint32_t *src = c->buf[flip];
+    uint32_t *dst = c->buf[!flip];
     size_t i = a, j = m, o = a;
     while (i < m && j < b) {
-        bool right = col[src[j]] < col[src[i]]; /* ties: the left (earlier) run first */
+        bool right = c->col[src[j]] < c->col[src[i]]; /* ties: the left (earlier) run first */
         dst[o++] = right ? src[j++] : src[i++];
     }
     for (; i < m; i++) dst[o++] = src[i];
@@ -42,19 +74,8 @@ static void merge2(const int64_t *col, const uint32_t *src, uint32_t *dst, size_
 static void merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *bounds, size_t runs,
                        uint32_t *spare)
 {
-    uint32_t *src = ids, *dst = spare;
-    while (runs > 1) {
-        size_t merged = 0;
-        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
-            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
-            merge2(col, src, dst, a, m, b);
-            bounds[merged++] = a;
-        }
-        bounds[merged] = n;
-        runs = merged;
-        uint32_t *t = src; src = dst; dst = t;
-    }
-    if (src != ids) memcpy(ids, src, n * sizeof *ids);
+    col_merge c = { col, { ids, spare } };
+    if (merge_all_runs(n, bounds, runs, merge_by_col, &c)) memcpy(ids, spare, n * sizeof *ids);
 }
 
 /* One radix sort of ids by a column of either width (the other is NULL). */
@@ -104,26 +125,33 @@ static int varying_bytes(const uint64_t *keys, size_t n, int byte[8])
     return nb;
 }
 
-/* Ascending runs of keys (bounds as find_runs), or 0 when there are more
- * than max_runs.                                                          */
-static size_t key_runs(const uint64_t *keys, size_t n, size_t max_runs, size_t *bounds)
+/* Ascending runs of keys (bounds as find_runs), or 0 when too many. */
+static size_t key_runs(const uint64_t *keys, size_t n, size_t *bounds)
 {
     size_t runs = 0;
     bounds[0] = 0;
     for (size_t i = 1; i < n; i++)
         if (keys[i] < keys[i - 1]) {
-            if (++runs == max_runs) return 0;
+            if (++runs == MERGE_MAX_RUNS) return 0;
             bounds[runs] = i;
         }
     bounds[++runs] = n;
     return runs;
 }
 
-/* Stable merge of [a, m) and [m, b) of (ks, is) into (kd, id); the ids
- * travel with their keys when there are any.                             */
-static void merge_keys2(const uint64_t *ks, const uint32_t *is, uint64_t *kd, uint32_t *id, size_t a,
-                        size_t m, size_t b)
+/* Keys merged, their ids (when there are any) travelling with them. */
+typedef struct key_merge {
+    uint64_t *keys[2];
+    uint32_t *ids[2];
+} key_merge;
+
+static void merge_by_key(void *ctx, bool flip, size_t a, size_t m, size_t b)
 {
+    const key_merge *c = ctx;
+    const uint64_t *ks = c->keys[flip];
+    const uint32_t *is = c->ids[flip];
+    uint64_t *kd = c->keys[!flip];
+    uint32_t *id = c->ids[!flip];
     size_t i = a, j = m, o = a;
     while (i < m && j < b) {
         size_t from = ks[j] < ks[i] ? j++ : i++; /* ties: the left (earlier) run first */
@@ -145,24 +173,10 @@ static void merge_keys2(const uint64_t *ks, const uint32_t *is, uint64_t *kd, ui
 static void merge_key_runs(uint64_t *keys, uint32_t *ids, size_t n, size_t *bounds, size_t runs, uint64_t *k2,
                            uint32_t *i2)
 {
-    uint64_t *ks = keys, *kd = k2;
-    uint32_t *is = ids, *id = i2;
-    while (runs > 1) {
-        size_t merged = 0;
-        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
-            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
-            merge_keys2(ks, is, kd, id, a, m, b);
-            bounds[merged++] = a;
-        }
-        bounds[merged] = n;
-        runs = merged;
-        uint64_t *kt = ks; ks = kd; kd = kt;
-        uint32_t *it = is; is = id; id = it;
-    }
-    if (ks != keys) {
-        memcpy(keys, ks, n * sizeof *keys);
-        if (ids) memcpy(ids, is, n * sizeof *ids);
-    }
+    key_merge c = { { keys, k2 }, { ids, i2 } };
+    if (!merge_all_runs(n, bounds, runs, merge_by_key, &c)) return;
+    memcpy(keys, k2, n * sizeof *keys);
+    if (ids) memcpy(ids, i2, n * sizeof *ids);
 }
 
 /* Merge passes for runs ascending runs: ceil(log2(runs)). */
@@ -215,7 +229,7 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
     int byte[8], nb = n < 2 ? 0 : varying_bytes(keys, n, byte);
     if (nb == 0) return true;
     size_t bounds[MERGE_MAX_RUNS + 1];
-    size_t runs = key_runs(keys, n, MERGE_MAX_RUNS, bounds);
+    size_t runs = key_runs(keys, n, bounds);
     if (runs == 1) return true;
     uint64_t *k2 = malloc(n * sizeof *k2);
     uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
@@ -303,25 +317,29 @@ static size_t pair_runs(const uint64_t *major, const uint64_t *minor, size_t n, 
     return runs;
 }
 
+/* Record ids merged by their (major, minor) pairs. */
+typedef struct pair_merge {
+    const uint64_t *major, *minor;
+    uint32_t *buf[2];
+} pair_merge;
+
+static void merge_by_pair(void *ctx, bool flip, size_t a, size_t m, size_t b)
+{
+    const pair_merge *c = ctx;
+    const uint32_t *src = c->buf[flip];
+    uint32_t *dst = c->buf[!flip];
+    size_t i = a, j = m, o = a;
+    while (i < m && j < b) dst[o++] = pair_less(c->major, c->minor, src[j], src[i]) ? src[j++] : src[i++];
+    for (; i < m; i++) dst[o++] = src[i];
+    for (; j < b; j++) dst[o++] = src[j];
+}
+
 /* merge_runs for record ids ordered by their (major, minor) pairs. */
 static void merge_pair_runs(uint32_t *ids, size_t n, const uint64_t *major, const uint64_t *minor, size_t *bounds,
                             size_t runs, uint32_t *spare)
 {
-    uint32_t *src = ids, *dst = spare;
-    while (runs > 1) {
-        size_t merged = 0;
-        for (size_t r = 0; r < runs; r += 2) { /* an odd last run is copied */
-            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m, i = a, j = m, o = a;
-            while (i < m && j < b) dst[o++] = pair_less(major, minor, src[j], src[i]) ? src[j++] : src[i++];
-            for (; i < m; i++) dst[o++] = src[i];
-            for (; j < b; j++) dst[o++] = src[j];
-            bounds[merged++] = a;
-        }
-        bounds[merged] = n;
-        runs = merged;
-        uint32_t *t = src; src = dst; dst = t;
-    }
-    if (src != ids) memcpy(ids, src, n * sizeof *ids);
+    pair_merge c = { major, minor, { ids, spare } };
+    if (merge_all_runs(n, bounds, runs, merge_by_pair, &c)) memcpy(ids, spare, n * sizeof *ids);
 }
 
 /* The record order by two stable radix sorts, minor key first. */
