@@ -3,30 +3,10 @@
  */
 #include "analysis/common/launch_pairs.h"
 #include "analysis/common/launch_api.h"
+#include "analysis/common/name_match.h"
 #include "model/radix.h"
 
 #include <stdlib.h>
-
-/* Name tests cached per string id: names repeat millions of times. */
-typedef struct name_memo {
-    const kt_strtab *strs;
-    bool (*test)(const char *);
-    uint8_t *state; /* 0 unknown, 1 yes, 2 no */
-} name_memo;
-
-static bool memo_init(name_memo *m, const kt_strtab *strs, bool (*test)(const char *))
-{
-    *m = (name_memo){ .strs = strs, .test = test };
-    m->state = calloc(kt_strtab_count(strs) + 1, 1);
-    return m->state != NULL;
-}
-
-static inline bool memo_test(name_memo *m, uint32_t id)
-{
-    if (id == KT_NONE) return false;
-    if (!m->state[id]) m->state[id] = m->test(kt_strtab_get(m->strs, id)) ? 1 : 2;
-    return m->state[id] == 1;
-}
 
 /* Growable pair array. */
 typedef struct pair_vec {
@@ -50,17 +30,17 @@ static void push_pair(pair_vec *v, uint32_t call, uint32_t gpu)
 static kt_status all_launches(const kt_rank *r, const kt_strtab *strs, pair_vec *v)
 {
     const kt_events *e = &r->ev;
-    name_memo m;
-    if (!memo_init(&m, strs, kt_is_launch_api)) return KT_ENOMEM;
+    kt_name_test m;
+    if (!kt_name_test_init(&m, strs, kt_is_launch_api)) return KT_ENOMEM;
     const uint8_t *kind = e->kind; /* locals: the scan visits every event */
     for (uint32_t i = 0, n = e->n; i < n && !v->oom; i++) {
-        if ((kind[i] != KT_K_RUNTIME && kind[i] != KT_K_DRIVER) || !memo_test(&m, e->name[i])) continue;
+        if ((kind[i] != KT_K_RUNTIME && kind[i] != KT_K_DRIVER) || !kt_name_passes(&m, e->name[i])) continue;
         const uint32_t *gpu;
         size_t ng = kt_launched_events(r, i, &gpu);
         for (size_t k = 0; k < ng; k++)
             if (kt_kind_is_gpu(e->kind[gpu[k]])) push_pair(v, i, gpu[k]);
     }
-    free(m.state);
+    kt_name_test_free(&m);
     return KT_OK;
 }
 
@@ -131,8 +111,8 @@ static uint32_t *hta_calls(const kt_rank *r, const kt_strtab *strs, kt_pairs_rul
                            const uint32_t *gpu, size_t ngpu, size_t *n)
 {
     const kt_events *e = &r->ev;
-    name_memo m;
-    if (!memo_init(&m, strs, rule == KT_PAIRS_HTA_QUEUE ? kt_is_hta_runtime_launch_api
+    kt_name_test m;
+    if (!kt_name_test_init(&m, strs, rule == KT_PAIRS_HTA_QUEUE ? kt_is_hta_runtime_launch_api
                                                         : kt_is_hta_launch_stats_api))
         return NULL;
     uint32_t *calls = malloc((e->n ? e->n : 1) * sizeof *calls);
@@ -140,14 +120,14 @@ static uint32_t *hta_calls(const kt_rank *r, const kt_strtab *strs, kt_pairs_rul
     if (calls && rule == KT_PAIRS_HTA_QUEUE) {
         /* launch-named rows with a GPU partner (index_correlation > 0) */
         for (uint32_t i = 0; i < e->n; i++)
-            if (kt_is_hta_row(e, i) && memo_test(&m, e->name[i]) && e->corr[i] >= 0 &&
+            if (kt_is_hta_row(e, i) && kt_name_passes(&m, e->name[i]) && e->corr[i] >= 0 &&
                 corr_in(e, gpu, ngpu, e->corr[i]))
                 calls[(*n)++] = i;
     } else if (calls) {
         /* stream -1 rows sharing a correlation with a launch-named row */
         size_t nn = 0;
         for (uint32_t i = 0; i < e->n; i++)
-            if (kt_is_hta_row(e, i) && memo_test(&m, e->name[i]) && e->corr[i] >= 0) calls[nn++] = i;
+            if (kt_is_hta_row(e, i) && kt_name_passes(&m, e->name[i]) && e->corr[i] >= 0) calls[nn++] = i;
         if (!kt_sort_ids_by_i32(calls, nn, e->corr)) {
             free(calls);
             calls = NULL;
@@ -160,7 +140,7 @@ static uint32_t *hta_calls(const kt_rank *r, const kt_strtab *strs, kt_pairs_rul
         free(calls);
         calls = cpu;
     }
-    free(m.state);
+    kt_name_test_free(&m);
     return calls;
 }
 

@@ -28,3 +28,15 @@ void kt_name_match_free(kt_name_match *m)
     free(m->memo);
     *m = (kt_name_match){ 0 };
 }
+
+bool kt_name_test_init(kt_name_test *m, const kt_strtab *strs, bool (*test)(const char *name))
+{
+    *m = (kt_name_test){ .strs = strs, .test = test, .memo = calloc(kt_strtab_count(strs) + 1, 1) };
+    return m->memo != NULL;
+}
+
+void kt_name_test_free(kt_name_test *m)
+{
+    free(m->memo);
+    *m = (kt_name_test){ 0 };
+}

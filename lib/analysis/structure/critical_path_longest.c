@@ -7,6 +7,7 @@
  */
 #include "analysis/structure/critical_path_longest.h"
 #include "analysis/common/kernel_type.h"
+#include "analysis/common/name_match.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -19,34 +20,29 @@ const char *cp_class_name(cp_class c)
     return c < CP__NCLASSES ? names[c] : "";
 }
 
-/* Class of a span attributed to event ev; names are tested once each
- * (memo by string id: GPU spans alternate between a few kernel names).    */
-enum { NAME_UNSEEN = 0, NAME_COMM, NAME_OTHER };
-
-static uint8_t span_class(const kt_rank *r, const kt_strtab *strs, uint8_t *memo, uint32_t ev)
+/* Class of a span attributed to event ev (comm: kernel names tested once
+ * each, GPU spans alternate between a few of them).                       */
+static uint8_t span_class(const kt_rank *r, kt_name_test *comm, uint32_t ev)
 {
     if (ev == KT_NONE || !cp_is_stream_event(&r->ev, ev)) return CP_CLASS_CPU;
-    uint32_t name = r->ev.name[ev];
-    if (name == KT_NONE) return CP_CLASS_GPU;
-    if (memo[name] == NAME_UNSEEN)
-        memo[name] = kt_is_comm_kernel_name(kt_strtab_get(strs, name)) ? NAME_COMM : NAME_OTHER;
-    return memo[name] == NAME_COMM ? CP_CLASS_COMM : CP_CLASS_GPU;
+    return kt_name_passes(comm, r->ev.name[ev]) ? CP_CLASS_COMM : CP_CLASS_GPU;
 }
 
 uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g)
 {
-    uint8_t *cls = malloc(g->m ? g->m : 1), *memo = calloc(kt_strtab_count(strs) + 1, 1);
-    for (size_t e = 0; cls && memo && e < g->m; e++) {
+    kt_name_test comm;
+    if (!kt_name_test_init(&comm, strs, kt_is_comm_kernel_name)) return NULL;
+    uint8_t *cls = malloc(g->m ? g->m : 1);
+    for (size_t e = 0; cls && e < g->m; e++) {
         switch (g->type[e]) {
         case CP_LAUNCH: cls[e] = CP_CLASS_LAUNCH; break;
         case CP_KERNEL_KERNEL: cls[e] = CP_CLASS_KERNEL_GAP; break;
         case CP_DEPENDENCY:
         case CP_SYNC: cls[e] = CP_CLASS_NONE; break;
-        default: cls[e] = span_class(r, strs, memo, g->attr[e]); break;
+        default: cls[e] = span_class(r, &comm, g->attr[e]); break;
         }
     }
-    if (!memo) free(cls), cls = NULL;
-    free(memo);
+    kt_name_test_free(&comm);
     return cls;
 }
 
