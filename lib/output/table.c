@@ -10,43 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A cell's value; whether it is null is kept apart, one byte per cell:
- * a 16-byte {value, flag} cell doubled the memory of the long tables
- * (series, paths) that the report holds side by side.                   */
-typedef union value {
-    int64_t i;
-    double f;
-    char *s;
-} value;
-
-typedef struct column {
-    char *name;
-    kt_col_type type;
-    int precision;
-    const char *unit; /* a string literal, or NULL */
-} column;
-
-/* String cells live in chunks owned by the table: one allocation per
- * 64 KiB of text instead of one per cell (tables of 10^5 rows with
- * several string columns spent most of their time in malloc).           */
-typedef struct chunk {
-    struct chunk *next;
-    size_t used, cap;
-    char text[];
-} chunk;
-#define CHUNK_BYTES (64 * 1024)
-
-struct kt_table {
-    char *name;
-    column *cols;
-    size_t ncols;
-    value *vals;     /* row-major, nrows x ncols */
-    uint8_t *nulls;  /* the same cells: 1 = null */
-    size_t nrows, cap_rows;
-    bool failed;
-    chunk *strings; /* newest first */
-};
-
 struct kt_tables {
     kt_table **t;
     size_t n, cap;
@@ -63,7 +26,7 @@ kt_table *kt_table_new(const char *name)
 void kt_table_free(kt_table *t)
 {
     if (!t) return;
-    for (chunk *k = t->strings, *next; k; k = next) {
+    for (kt_chunk *k = t->strings, *next; k; k = next) {
         next = k->next;
         free(k);
     }
@@ -77,11 +40,11 @@ void kt_table_free(kt_table *t)
 
 size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int precision)
 {
-    column *c = t->nrows ? NULL : realloc(t->cols, (t->ncols + 1) * sizeof *c);
+    kt_column *c = t->nrows ? NULL : realloc(t->cols, (t->ncols + 1) * sizeof *c);
     char *n = c ? strdup(name) : NULL;
     if (!n) { t->failed = true; return t->ncols; }
     t->cols = c;
-    t->cols[t->ncols] = (column){ .name = n, .type = type, .precision = precision };
+    t->cols[t->ncols] = (kt_column){ .name = n, .type = type, .precision = precision };
     t->cap_rows = 0; /* rows reserved so far were one column narrower */
     return t->ncols++;
 }
@@ -92,7 +55,7 @@ static size_t at(const kt_table *t, size_t row, size_t col) { return row * t->nc
 /* Room for rows rows (false, t failed, without memory). */
 static bool grow_rows(kt_table *t, size_t rows)
 {
-    value *v = realloc(t->vals, rows * t->ncols * sizeof *v + 1);
+    kt_cell *v = realloc(t->vals, rows * t->ncols * sizeof *v + 1);
     if (v) t->vals = v;
     uint8_t *n = v ? realloc(t->nulls, rows * t->ncols + 1) : NULL;
     if (!n) {
@@ -110,69 +73,31 @@ void kt_table_reserve(kt_table *t, size_t nrows)
     grow_rows(t, nrows);
 }
 
-void kt_table_add_row(kt_table *t)
-{
-    if (t->failed) return;
-    if (t->nrows == t->cap_rows && !grow_rows(t, t->cap_rows ? t->cap_rows * 2 : 16)) return;
-    size_t first = at(t, t->nrows, 0);
-    memset(t->vals + first, 0, t->ncols * sizeof *t->vals);
-    memset(t->nulls + first, 1, t->ncols);
-    t->nrows++;
-}
+/* String text is copied into chunks of this size (table.h: kt_chunk). */
+#define CHUNK_BYTES (64 * 1024)
 
-/* The index of the last row's cell col, or SIZE_MAX (no row, failed). */
-static size_t last(const kt_table *t, size_t col)
+/* Out of the inline path: a string that does not fit the current chunk. */
+void kt_table_put_str_slow(kt_table *t, size_t i, const char *s, size_t len)
 {
-    if (t->failed || t->nrows == 0 || col >= t->ncols) return SIZE_MAX;
-    return at(t, t->nrows - 1, col);
-}
-
-void kt_table_set_int(kt_table *t, size_t col, int64_t v)
-{
-    size_t i = last(t, col);
-    if (i == SIZE_MAX) return;
-    t->vals[i].i = v;
-    t->nulls[i] = 0;
-}
-
-void kt_table_set_float(kt_table *t, size_t col, double v)
-{
-    size_t i = last(t, col);
-    if (i == SIZE_MAX) return;
-    t->vals[i].f = v;
-    t->nulls[i] = isnan(v);
-}
-
-/* A copy of s in the table's chunks (a chunk of its own when large). */
-static char *copy_string(kt_table *t, const char *s)
-{
-    size_t len = strlen(s) + 1;
-    chunk *k = t->strings;
-    if (!k || k->cap - k->used < len) {
-        size_t cap = len > CHUNK_BYTES / 4 ? len : CHUNK_BYTES;
-        if (!(k = malloc(sizeof *k + cap))) return NULL;
-        *k = (chunk){ .used = 0, .cap = cap };
-        if (cap == len && t->strings) { /* keep filling the current chunk */
-            k->next = t->strings->next;
-            t->strings->next = k;
-        } else {
-            k->next = t->strings;
-            t->strings = k;
-        }
+    kt_chunk *k = t->strings;
+    size_t cap = len > CHUNK_BYTES / 4 ? len : CHUNK_BYTES;
+    if (!(k = malloc(sizeof *k + cap))) { t->failed = true; return; }
+    *k = (kt_chunk){ .used = 0, .cap = cap };
+    if (cap == len && t->strings) { /* keep filling the current chunk */
+        k->next = t->strings->next;
+        t->strings->next = k;
+    } else {
+        k->next = t->strings;
+        t->strings = k;
     }
-    char *d = memcpy(k->text + k->used, s, len);
-    k->used += len;
-    return d;
+    t->vals[i].s = memcpy(k->text, s, len);
+    k->used = len;
+    t->nulls[i] = 0;
 }
 
-void kt_table_set_str(kt_table *t, size_t col, const char *s)
+bool kt_table_grow(kt_table *t)
 {
-    size_t i = last(t, col);
-    if (i == SIZE_MAX) return;
-    char *d = copy_string(t, s ? s : "");
-    if (!d) { t->failed = true; return; }
-    t->vals[i].s = d;
-    t->nulls[i] = 0;
+    return grow_rows(t, t->cap_rows ? t->cap_rows * 2 : 16);
 }
 
 void kt_table_set_unit(kt_table *t, size_t col, const char *unit)

@@ -10,6 +10,8 @@
 
 #include "../kineta.h"
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 kt_table *kt_table_new(const char *name);
 void kt_table_free(kt_table *t);
@@ -24,10 +26,17 @@ void kt_table_set_unit(kt_table *t, size_t col, const char *unit);
  * large tables whose size is known.  Failure is remembered as above.      */
 void kt_table_reserve(kt_table *t, size_t nrows);
 /* Append a row whose cells are all null; set them with the setters below. */
-void kt_table_add_row(kt_table *t);
-void kt_table_set_int(kt_table *t, size_t col, int64_t v);   /* last row */
-void kt_table_set_float(kt_table *t, size_t col, double v);  /* NaN → null */
-void kt_table_set_str(kt_table *t, size_t col, const char *s); /* copied */
+static inline void kt_table_add_row(kt_table *t);
+static inline void kt_table_set_int(kt_table *t, size_t col, int64_t v);   /* last row */
+static inline void kt_table_set_float(kt_table *t, size_t col, double v);  /* NaN → null */
+static inline void kt_table_set_str(kt_table *t, size_t col, const char *s); /* copied */
+/* Filling a long table: kt_table_row appends a row and returns its cells,
+ * which kt_row_* set without going back to the table (see below).        */
+typedef struct kt_row kt_row;
+static inline kt_row kt_table_row(kt_table *t);
+static inline void kt_row_int(kt_row r, size_t col, int64_t v);
+static inline void kt_row_float(kt_row r, size_t col, double v); /* NaN → null */
+static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
 bool kt_table_failed(const kt_table *t);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
  * merged times); v must not be NaN.                                     */
@@ -42,5 +51,143 @@ kt_status kt_table_append_rows(kt_table *dst, const kt_table *src);
 /* The usual end of an analysis: *out = a new list of tb[0..n), taking
  * ownership of them all; KT_ENOMEM (all freed) if any failed or is NULL.   */
 kt_status kt_tables_from(kt_table **tb, size_t n, kt_tables **out);
+
+/* The representation, here so that the setters above are inline: the long
+ * tables (path edges, series, launches) set 10^5-10^6 cells, and a call per
+ * cell was a tenth of what the report spends on top of the load.          */
+
+/* A cell's value; whether it is null is kept apart, one byte per cell:
+ * a 16-byte {value, flag} cell doubled the memory of the long tables
+ * (series, paths) that the report holds side by side.                   */
+typedef union kt_cell {
+    int64_t i;
+    double f;
+    char *s;
+} kt_cell;
+
+typedef struct kt_column {
+    char *name;
+    kt_col_type type;
+    int precision;
+    const char *unit; /* a string literal, or NULL */
+} kt_column;
+
+/* String cells live in chunks owned by the table: one allocation per
+ * 64 KiB of text instead of one per cell (tables of 10^5 rows with
+ * several string columns spent most of their time in malloc).           */
+typedef struct kt_chunk {
+    struct kt_chunk *next;
+    size_t used, cap;
+    char text[];
+} kt_chunk;
+
+struct kt_table {
+    char *name;
+    kt_column *cols;
+    size_t ncols;
+    kt_cell *vals;   /* row-major, nrows x ncols */
+    uint8_t *nulls;  /* the same cells: 1 = null */
+    size_t nrows, cap_rows;
+    bool failed;
+    kt_chunk *strings; /* newest first */
+};
+
+/* The out-of-line halves: room for more rows (false: t failed), and a
+ * string that does not fit the newest chunk put in cell i.               */
+bool kt_table_grow(kt_table *t);
+void kt_table_put_str_slow(kt_table *t, size_t i, const char *s, size_t len);
+
+static inline void kt_table_add_row(kt_table *t)
+{
+    if (t->failed || (t->nrows == t->cap_rows && !kt_table_grow(t))) return;
+    size_t first = t->nrows * t->ncols;
+    for (size_t c = 0; c < t->ncols; c++) {
+        t->vals[first + c].i = 0;
+        t->nulls[first + c] = 1;
+    }
+    t->nrows++;
+}
+
+/* The index of the last row's cell col, or SIZE_MAX (no row, failed). */
+static inline size_t kt_table_last_cell(const kt_table *t, size_t col)
+{
+    if (t->failed || t->nrows == 0 || col >= t->ncols) return SIZE_MAX;
+    return (t->nrows - 1) * t->ncols + col;
+}
+
+static inline void kt_table_set_int(kt_table *t, size_t col, int64_t v)
+{
+    size_t i = kt_table_last_cell(t, col);
+    if (i == SIZE_MAX) return;
+    t->vals[i].i = v;
+    t->nulls[i] = 0;
+}
+
+static inline void kt_table_set_float(kt_table *t, size_t col, double v)
+{
+    size_t i = kt_table_last_cell(t, col);
+    if (i == SIZE_MAX) return;
+    t->vals[i].f = v;
+    t->nulls[i] = v != v; /* NaN: null */
+}
+
+/* s (NULL: "") copied into cell i. */
+static inline void kt_table_put_str(kt_table *t, size_t i, const char *s)
+{
+    if (!s) s = "";
+    size_t len = strlen(s) + 1;
+    kt_chunk *k = t->strings;
+    if (!k || k->cap - k->used < len) {
+        kt_table_put_str_slow(t, i, s, len);
+        return;
+    }
+    t->vals[i].s = memcpy(k->text + k->used, s, len);
+    k->used += len;
+    t->nulls[i] = 0;
+}
+
+static inline void kt_table_set_str(kt_table *t, size_t col, const char *s)
+{
+    size_t i = kt_table_last_cell(t, col);
+    if (i != SIZE_MAX) kt_table_put_str(t, i, s);
+}
+
+/* A row's cells, NULL when the table has failed (the setters then do
+ * nothing).  Held by value, the two pointers stay in registers: a cell
+ * store through the table may alias its own fields (an int64_t cell and
+ * size_t nrows, a null flag and anything), so each kt_table_set_* has to
+ * reload the table and recheck the row, three times the work per cell.   */
+struct kt_row {
+    kt_cell *v;
+    uint8_t *null;
+    size_t first; /* the index of its first cell */
+};
+
+static inline kt_row kt_table_row(kt_table *t)
+{
+    kt_table_add_row(t);
+    if (t->failed) return (kt_row){ NULL, NULL, 0 };
+    size_t first = (t->nrows - 1) * t->ncols;
+    return (kt_row){ t->vals + first, t->nulls + first, first };
+}
+
+static inline void kt_row_int(kt_row r, size_t col, int64_t v)
+{
+    if (!r.v) return;
+    r.v[col].i = v;
+    r.null[col] = 0;
+}
+
+static inline void kt_row_float(kt_row r, size_t col, double v)
+{
+    if (!r.v) return;
+    r.v[col].f = v;
+    r.null[col] = v != v;
+}
+
+static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s)
+{
+    if (r.v) kt_table_put_str(t, r.first + col, s);
+}
 
 #endif

@@ -93,13 +93,12 @@ static kt_status rank_launches(launch_run *run, const kt_trace *t, const kt_rank
         uint32_t c = p[i].call, g = p[i].gpu;
         int64_t delay = e->ts[g] - (e->ts[c] + e->dur[c]);
         rows[i] = (launch_row){ e->dur[c] / 1e3, e->dur[g] / 1e3, delay > 0 ? delay / 1e3 : 0 };
-        kt_table *tb = run->launches;
-        kt_table_add_row(tb);
-        kt_table_set_int(tb, 0, kt_event_corr(r, g));
-        kt_table_set_float(tb, 1, rows[i].cpu);
-        kt_table_set_float(tb, 2, rows[i].gpu);
-        kt_table_set_float(tb, 3, rows[i].delay);
-        kt_table_set_int(tb, 4, r->rank);
+        kt_row row = kt_table_row(run->launches);
+        kt_row_int(row, 0, kt_event_corr(r, g));
+        kt_row_float(row, 1, rows[i].cpu);
+        kt_row_float(row, 2, rows[i].gpu);
+        kt_row_float(row, 3, rows[i].delay);
+        kt_row_int(row, 4, r->rank);
     }
     for (int set = 0; set < NSETS; set++) add_set_row(run, set, r->rank, rows, n);
     free(rows);

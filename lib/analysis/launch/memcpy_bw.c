@@ -36,12 +36,12 @@ static void add_series(kt_table *t, int rank, int64_t origin, const kt_bw_series
     kt_table_reserve(t, kt_table_nrows(t) + s->n);
     for (size_t i = 0; i < s->n; i++) {
         const kt_step_point *p = &s->p[i];
-        kt_table_add_row(t);
-        kt_table_set_float(t, 0, (double)(p->ts - origin) / 1e3);
-        kt_table_set_int(t, 1, p->pid);
-        kt_table_set_str(t, 2, s->kinds[p->key]);
-        kt_table_set_float(t, 3, p->value);
-        kt_table_set_int(t, 4, rank);
+        kt_row row = kt_table_row(t);
+        kt_row_float(row, 0, (double)(p->ts - origin) / 1e3);
+        kt_row_int(row, 1, p->pid);
+        kt_row_str(t, row, 2, s->kinds[p->key]);
+        kt_row_float(row, 3, p->value);
+        kt_row_int(row, 4, rank);
     }
 }
 
