@@ -2,6 +2,7 @@
  * against HTA's own CSVs, and temporal --tracelens against TraceLens's
  * gpu_timeline.csv, on the real traces in ../shared.                      */
 #include "../programs/cli.h"
+#include "analysis/timeline/temporal_overlap.h"
 #include "fixture.h"
 #include "oracle.h"
 #include "test.h"
@@ -79,6 +80,12 @@ static void check_hta(const char *oracle_dir)
     CHECK_INT(kt_overlap(t, NULL, NULL, &ts), KT_OK);
     check_csv(fx_table(ts, "comm_comp_overlap"), oracle_dir, "comm_comp_overlap");
     kt_tables_free(ts);
+    kt_tables *pair;
+    CHECK_INT(kt_temporal_overlap(t, NULL, false, &ts, &pair), KT_OK); /* the report's one build */
+    check_csv(fx_table(ts, "temporal_breakdown"), oracle_dir, "temporal_breakdown");
+    check_csv(fx_table(pair, "comm_comp_overlap"), oracle_dir, "comm_comp_overlap");
+    kt_tables_free(ts);
+    kt_tables_free(pair);
     CHECK_INT(kt_idle(t, NULL, NULL, &ts), KT_OK);
     check_csv(fx_table(ts, "idle_time"), oracle_dir, "idle_time_breakdown");
     check_csv(fx_table(ts, "interval_stats"), oracle_dir, "idle_time_breakdown_interval_stats");

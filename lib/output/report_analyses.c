@@ -9,6 +9,7 @@
  * selection and the options the CLI uses by default, so the page shows
  * exactly what `kineta <command>` prints.
  */
+#include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
 
 #include <locale.h>
@@ -25,15 +26,32 @@ static kt_status run_info(rp_ctx *c, kt_tables **out)
     return kt_info(c->t, c->sel, out);
 }
 
+/* The temporal runner makes overlap's tables too, from the same busy
+ * unions (temporal_overlap.h), and leaves them in overlap's slot — unless
+ * overlap already ran on its own (a section asked for it first).         */
+static kt_status run_temporal_and_overlap(rp_ctx *c, bool by_step, kt_tables **out)
+{
+    rp_analysis ov = by_step ? RP_OVERLAP_BY_STEP : RP_OVERLAP;
+    kt_tables *overlap = NULL;
+    kt_status s = kt_temporal_overlap(c->t, c->sel, by_step, out, &overlap);
+    if (c->ran[ov]) {
+        kt_tables_free(overlap);
+        return s;
+    }
+    c->ran[ov] = true;
+    c->status[ov] = s;
+    c->tables[ov] = overlap;
+    return s;
+}
+
 static kt_status run_temporal(rp_ctx *c, kt_tables **out)
 {
-    return kt_temporal(c->t, c->sel, NULL, out);
+    return run_temporal_and_overlap(c, false, out);
 }
 
 static kt_status run_temporal_by_step(rp_ctx *c, kt_tables **out)
 {
-    kt_temporal_options o = { .by_step = 1 };
-    return kt_temporal(c->t, c->sel, &o, out);
+    return run_temporal_and_overlap(c, true, out);
 }
 
 static kt_status run_breakdown(rp_ctx *c, kt_tables **out)
@@ -195,8 +213,8 @@ const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)
 /* The costliest first, so the last to finish is a short one. */
 static const rp_analysis prefetch_order[] = {
     RP_PERF, RP_MEMORY, RP_CRITICAL_PATH, RP_QUEUE, RP_MINE, RP_LAUNCH, RP_DIFF, RP_DIFF_BY_OP,
-    RP_STRAGGLERS, RP_COLLECTIVES, RP_BREAKDOWN, RP_CATEGORIES, RP_GAPS, RP_IDLE, RP_OVERLAP,
-    RP_OVERLAP_BY_STEP, RP_TEMPORAL, RP_TEMPORAL_BY_STEP, RP_MEMCPY_BW,
+    RP_STRAGGLERS, RP_COLLECTIVES, RP_BREAKDOWN, RP_CATEGORIES, RP_GAPS, RP_IDLE, RP_TEMPORAL,
+    RP_TEMPORAL_BY_STEP, RP_MEMCPY_BW, /* RP_OVERLAP(_BY_STEP): made with RP_TEMPORAL(_BY_STEP) */
 };
 
 #define PREFETCH_THREADS_MAX 8

@@ -5,7 +5,33 @@
 #include "analysis/common/gpu_busy.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/stats.h"
+#include "analysis/timeline/temporal_overlap.h"
 #include "output/table.h"
+
+void kt_overlap_add_rows(kt_table *tb, bool by_step, bool compat, int rank, const kt_busy *b)
+{
+    const size_t comm = 1 + KT_TYPE_COMMUNICATION, comp = 1 + KT_TYPE_COMPUTATION;
+    for (size_t i = 0; i < b->ng; i++) {
+        const kt_busy_group *g = &b->g[i];
+        int64_t both = kt_intervals_overlap(g->iv[comm], g->n[comm], g->iv[comp], g->n[comp]);
+        double pct = kt_pct((double)both, (double)kt_intervals_length(g->iv[comm], g->n[comm]));
+        size_t col = 0;
+        kt_table_add_row(tb);
+        kt_table_set_int(tb, col++, rank);
+        if (by_step) kt_table_set_int(tb, col++, g->step);
+        kt_table_set_float(tb, col, compat ? kt_np_round(pct, 2) : pct);
+    }
+}
+
+kt_table *kt_overlap_table_new(bool by_step)
+{
+    kt_table *tb = kt_table_new("comm_comp_overlap");
+    if (!tb) return NULL;
+    kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    if (by_step) kt_table_add_col(tb, "step", KT_COL_INT, 0);
+    kt_table_add_col(tb, "comp_comm_overlap_pctg", KT_COL_FLOAT, 2);
+    return tb;
+}
 
 typedef struct overlap_ctx {
     kt_table *tb;
@@ -14,31 +40,19 @@ typedef struct overlap_ctx {
 
 static kt_status overlap_rows(void *ctx, const kt_rank *r, const kt_busy *b)
 {
-    const size_t comm = 1 + KT_TYPE_COMMUNICATION, comp = 1 + KT_TYPE_COMPUTATION;
     overlap_ctx *c = ctx;
-    for (size_t i = 0; i < b->ng; i++) {
-        const kt_busy_group *g = &b->g[i];
-        int64_t both = kt_intervals_overlap(g->iv[comm], g->n[comm], g->iv[comp], g->n[comp]);
-        double pct = kt_pct((double)both, (double)kt_intervals_length(g->iv[comm], g->n[comm]));
-        size_t col = 0;
-        kt_table_add_row(c->tb);
-        kt_table_set_int(c->tb, col++, r->rank);
-        if (c->by_step) kt_table_set_int(c->tb, col++, g->step);
-        kt_table_set_float(c->tb, col, c->compat ? kt_np_round(pct, 2) : pct);
-    }
+    kt_overlap_add_rows(c->tb, c->by_step, c->compat, r->rank, b);
     return KT_OK;
 }
 
 kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap_options *opt,
                      kt_tables **out)
 {
-    overlap_ctx c = { kt_table_new("comm_comp_overlap"), opt && opt->by_step, t->hta_compat };
+    bool by_step = opt && opt->by_step;
+    overlap_ctx c = { kt_overlap_table_new(by_step), by_step, t->hta_compat };
     kt_type_cache *types = kt_type_cache_new(t->strs, t->hta_compat);
     kt_status s = c.tb && types ? KT_OK : KT_ENOMEM;
     if (s == KT_OK) {
-        kt_table_add_col(c.tb, "rank", KT_COL_INT, 0);
-        if (c.by_step) kt_table_add_col(c.tb, "step", KT_COL_INT, 0);
-        kt_table_add_col(c.tb, "comp_comm_overlap_pctg", KT_COL_FLOAT, 2);
         kt_busy_query q = { .hta_events = t->hta_compat, .by_step = c.by_step,
                             .classify = kt_busy_kernel_type, .ctx = types, .classes_only = true };
         s = kt_busy_each_rank(t, sel, &q, overlap_rows, &c);

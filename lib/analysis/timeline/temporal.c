@@ -9,6 +9,7 @@
 #include "analysis/common/gpu_busy.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/stats.h"
+#include "analysis/timeline/temporal_overlap.h"
 #include "model/i64map.h"
 #include "model/index.h"
 #include "output/table.h"
@@ -18,7 +19,7 @@
 
 /* ---- HTA temporal breakdown ---------------------------------------------- */
 
-static kt_table *temporal_table(const kt_temporal_options *o)
+kt_table *kt_temporal_table_new(const kt_temporal_options *o)
 {
     kt_table *tb = kt_table_new("temporal_breakdown");
     if (!tb) return NULL;
@@ -58,10 +59,15 @@ typedef struct temporal_ctx {
     bool compat, with_rank;
 } temporal_ctx;
 
+void kt_temporal_add_rows(kt_table *tb, const kt_temporal_options *o, bool compat, int rank, const kt_busy *b)
+{
+    for (size_t g = 0; g < b->ng; g++) temporal_row(tb, o, compat, rank, &b->g[g]);
+}
+
 static kt_status temporal_rows(void *ctx, const kt_rank *r, const kt_busy *b)
 {
     temporal_ctx *c = ctx;
-    for (size_t g = 0; g < b->ng; g++) temporal_row(c->tb, c->o, c->compat, r->rank, &b->g[g]);
+    kt_temporal_add_rows(c->tb, c->o, c->compat, r->rank, b);
     return KT_OK;
 }
 
@@ -249,7 +255,7 @@ kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_tempor
     if (o->tracelens) {
         s = tracelens_timeline(t, sel, &tb);
     } else {
-        s = (tb = temporal_table(o)) ? hta_temporal(t, sel, o, tb) : KT_ENOMEM;
+        s = (tb = kt_temporal_table_new(o)) ? hta_temporal(t, sel, o, tb) : KT_ENOMEM;
     }
     if (s != KT_OK) {
         kt_table_free(tb);
