@@ -7,7 +7,8 @@
  *
  * Every runner calls the public kt_<analysis>() with the report's rank
  * selection and the options the CLI uses by default, so the page shows
- * exactly what `kineta <command>` prints.
+ * exactly what `kineta <command>` prints; temporal and overlap come from
+ * their pair kt_temporal_overlap, which prints the same from one build.
  */
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
