@@ -50,29 +50,32 @@ TEST(overlap_share_of_comm_hidden_by_compute)
     kt_trace_free(t);
 }
 
-/* The report's pair: both tables from one build of the unions, per step.
- * Step 1 (0-15 µs): busy 0-12 on kernels (the wait event on s9 is not a
- * kernel), compute 5-12 = 7 µs; step 2: busy 18-30, compute 18-22 = 4.   */
+/* The report's pair: the four tables from one build of the unions by step,
+ * folded for the whole rank.  Step 1 (0-15 µs): compute 5-12 = 7 µs of
+ * kernels busy 0-12 (the wait event on s9 is not a kernel); step 2: busy
+ * 18-30, compute 18-22 = 4; the rank: busy 0-12 and 18-30 of a 0-30 span. */
 TEST(overlap_and_temporal_from_one_build)
 {
     kt_trace *t = overlap_trace();
-    kt_tables *tp, *op;
-    CHECK_INT(kt_temporal_overlap(t, NULL, true, &tp, &op), KT_OK);
-    const kt_table *ov = fx_table(op, "comm_comp_overlap"), *te = fx_table(tp, "temporal_breakdown");
+    kt_tables *ts[KT_PAIR_TABLES];
+    CHECK_INT(kt_temporal_overlap(t, NULL, ts), KT_OK);
+    const kt_table *ov = fx_table(ts[KT_PAIR_OVERLAP_BY_STEP], "comm_comp_overlap");
+    const kt_table *te = fx_table(ts[KT_PAIR_TEMPORAL_BY_STEP], "temporal_breakdown");
     CHECK_INT(kt_table_nrows(ov), 2);
     CHECK_NEAR(fx_num(ov, 0, "comp_comm_overlap_pctg"), 50, 1e-9);
     CHECK_NEAR(fx_num(ov, 1, "comp_comm_overlap_pctg"), 20, 1e-9);
     CHECK_INT(kt_table_nrows(te), 2);
     CHECK_NEAR(fx_num(te, 0, "step"), 1, 0);
     CHECK_NEAR(fx_num(te, 0, "compute_time(us)"), 7, 1e-9);
+    CHECK_NEAR(fx_num(te, 0, "idle_time(us)"), 0, 1e-9);
     CHECK_NEAR(fx_num(te, 1, "compute_time(us)"), 4, 1e-9);
-    kt_tables_free(tp);
-    kt_tables_free(op);
-    CHECK_INT(kt_temporal_overlap(t, NULL, false, &tp, &op), KT_OK);
-    CHECK_NEAR(fx_num(fx_table(op, "comm_comp_overlap"), 0, "comp_comm_overlap_pctg"), 35, 1e-9);
-    CHECK_NEAR(fx_num(fx_table(tp, "temporal_breakdown"), 0, "compute_time(us)"), 11, 1e-9);
-    kt_tables_free(tp);
-    kt_tables_free(op);
+    CHECK_NEAR(fx_num(fx_table(ts[KT_PAIR_OVERLAP], "comm_comp_overlap"), 0, "comp_comm_overlap_pctg"), 35, 1e-9);
+    te = fx_table(ts[KT_PAIR_TEMPORAL], "temporal_breakdown");
+    CHECK_INT(kt_table_nrows(te), 1);
+    CHECK_NEAR(fx_num(te, 0, "compute_time(us)"), 11, 1e-9);
+    CHECK_NEAR(fx_num(te, 0, "idle_time(us)"), 6, 1e-9);
+    CHECK_NEAR(fx_num(te, 0, "kernel_time(us)"), 30, 1e-9);
+    for (int i = 0; i < KT_PAIR_TABLES; i++) kt_tables_free(ts[i]);
     kt_trace_free(t);
 }
 

@@ -27,32 +27,35 @@ static kt_status run_info(rp_ctx *c, kt_tables **out)
     return kt_info(c->t, c->sel, out);
 }
 
-/* The temporal runner makes overlap's tables too, from the same busy
- * unions (temporal_overlap.h), and leaves them in overlap's slot — unless
- * overlap already ran on its own (a section asked for it first).         */
-static kt_status run_temporal_and_overlap(rp_ctx *c, bool by_step, kt_tables **out)
-{
-    rp_analysis ov = by_step ? RP_OVERLAP_BY_STEP : RP_OVERLAP;
-    kt_tables *overlap = NULL;
-    kt_status s = kt_temporal_overlap(c->t, c->sel, by_step, out, &overlap);
-    if (c->ran[ov]) {
-        kt_tables_free(overlap);
-        return s;
-    }
-    c->ran[ov] = true;
-    c->status[ov] = s;
-    c->tables[ov] = overlap;
-    return s;
-}
-
+/* The temporal runner makes the by-step and overlap tables too, from one
+ * build of the busy unions (temporal_overlap.h), and leaves them in their
+ * slots — but for one that already ran on its own (a section asked first). */
 static kt_status run_temporal(rp_ctx *c, kt_tables **out)
 {
-    return run_temporal_and_overlap(c, false, out);
+    static const rp_analysis slot[KT_PAIR_TABLES] = {
+        [KT_PAIR_TEMPORAL] = RP_TEMPORAL, [KT_PAIR_OVERLAP] = RP_OVERLAP,
+        [KT_PAIR_TEMPORAL_BY_STEP] = RP_TEMPORAL_BY_STEP, [KT_PAIR_OVERLAP_BY_STEP] = RP_OVERLAP_BY_STEP
+    };
+    kt_tables *ts[KT_PAIR_TABLES];
+    kt_status s = kt_temporal_overlap(c->t, c->sel, ts);
+    *out = ts[KT_PAIR_TEMPORAL];
+    for (int i = 0; i < KT_PAIR_TABLES; i++) {
+        if (i == KT_PAIR_TEMPORAL) continue;
+        if (c->ran[slot[i]]) {
+            kt_tables_free(ts[i]);
+            continue;
+        }
+        c->ran[slot[i]] = true;
+        c->status[slot[i]] = s;
+        c->tables[slot[i]] = ts[i];
+    }
+    return s;
 }
 
 static kt_status run_temporal_by_step(rp_ctx *c, kt_tables **out)
 {
-    return run_temporal_and_overlap(c, true, out);
+    kt_temporal_options o = { .by_step = 1 };
+    return kt_temporal(c->t, c->sel, &o, out);
 }
 
 static kt_status run_breakdown(rp_ctx *c, kt_tables **out)
@@ -215,7 +218,7 @@ const kt_tables *rp_tables(rp_ctx *c, rp_analysis a)
 static const rp_analysis prefetch_order[] = {
     RP_PERF, RP_MEMORY, RP_CRITICAL_PATH, RP_QUEUE, RP_MINE, RP_LAUNCH, RP_DIFF, RP_DIFF_BY_OP,
     RP_STRAGGLERS, RP_COLLECTIVES, RP_BREAKDOWN, RP_CATEGORIES, RP_GAPS, RP_IDLE, RP_TEMPORAL,
-    RP_TEMPORAL_BY_STEP, RP_MEMCPY_BW, /* RP_OVERLAP(_BY_STEP): made with RP_TEMPORAL(_BY_STEP) */
+    RP_MEMCPY_BW, /* RP_TEMPORAL makes RP_TEMPORAL_BY_STEP and RP_OVERLAP(_BY_STEP) too */
 };
 
 #define PREFETCH_THREADS_MAX 8

@@ -223,6 +223,43 @@ void kt_busy_free(kt_busy *b)
     memset(b, 0, sizeof *b);
 }
 
+/* The union of the groups' unions is the union of all their events: each
+ * class's lists, sorted runs one per group, merge into one list.         */
+kt_status kt_busy_fold_groups(const kt_busy *split, kt_busy *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t total = 0, biggest = 0;
+    for (int c = 0; c < KT_BUSY_CLASSES; c++) {
+        size_t n = 0;
+        for (size_t g = 0; g < split->ng; g++) n += split->g[g].n[c];
+        total += n;
+        biggest = n > biggest ? n : biggest;
+    }
+    out->g = calloc(1, sizeof *out->g);
+    out->mem = malloc((total ? total : 1) * sizeof *out->mem);
+    kt_interval *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    if (!out->g || !out->mem || !tmp) {
+        free(tmp);
+        kt_busy_free(out);
+        return KT_ENOMEM;
+    }
+    *out->g = (kt_busy_group){ .device = KT_BUSY_ALL, .step = KT_BUSY_ALL };
+    out->ng = 1;
+    kt_interval *at = out->mem;
+    for (int c = 0; c < KT_BUSY_CLASSES; c++) {
+        size_t n = 0;
+        for (size_t g = 0; g < split->ng; g++) {
+            memcpy(at + n, split->g[g].iv[c], split->g[g].n[c] * sizeof *at);
+            n += split->g[g].n[c];
+        }
+        out->g->iv[c] = at;
+        out->g->n[c] = kt_intervals_merge_runs(at, n, tmp);
+        at += n;
+    }
+    free(tmp);
+    return KT_OK;
+}
+
 kt_status kt_busy_each_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_busy_query *q,
                             kt_busy_fn fn, void *ctx)
 {

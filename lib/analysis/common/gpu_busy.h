@@ -51,6 +51,10 @@ typedef struct kt_busy {
 kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out);
 void kt_busy_free(kt_busy *b);
 
+/* The groups of a build split by step (not by device) folded into the one
+ * group of the same query unsplit: the same unions, without a second pass
+ * over the events.                                                         */
+kt_status kt_busy_fold_groups(const kt_busy *split, kt_busy *out);
 /* Build the groups of every selected rank in turn and hand them to fn. */
 typedef kt_status (*kt_busy_fn)(void *ctx, const kt_rank *r, const kt_busy *b);
 kt_status kt_busy_each_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_busy_query *q,

@@ -1,20 +1,23 @@
 /*
  * temporal_overlap.h — HTA's temporal breakdown and its communication /
- * computation overlap from one build of the GPU busy unions.
+ * computation overlap, whole and by step, from one build of the GPU busy
+ * unions.
  *
- * Both are lengths of the same per-kernel-type unions (gpu_busy.h): the
- * report shows the two side by side, and building the unions once instead
- * of twice spares a pass over every GPU event per table.
+ * All four are lengths of the same per-kernel-type unions (gpu_busy.h):
+ * the report shows them side by side, and building the unions once by
+ * step, then folding the steps together, spares three passes over every
+ * GPU event.
  */
 #ifndef KT_TEMPORAL_OVERLAP_H
 #define KT_TEMPORAL_OVERLAP_H
 
 #include "analysis/common/gpu_busy.h"
 
-/* kt_temporal's and kt_overlap's tables (default options, by_step as
- * given), each as the two functions return it.                          */
-kt_status kt_temporal_overlap(const kt_trace *t, const kt_rank_sel *sel, bool by_step, kt_tables **temporal,
-                              kt_tables **overlap);
+enum { KT_PAIR_TEMPORAL, KT_PAIR_OVERLAP, KT_PAIR_TEMPORAL_BY_STEP, KT_PAIR_OVERLAP_BY_STEP, KT_PAIR_TABLES };
+
+/* out[KT_PAIR_*]: what kt_temporal and kt_overlap return with default
+ * options and with by_step set; all NULL on failure.                      */
+kt_status kt_temporal_overlap(const kt_trace *t, const kt_rank_sel *sel, kt_tables *out[KT_PAIR_TABLES]);
 
 /* The halves each analysis file lends the pair: a new empty table, and
  * the rows of one rank's busy unions.                                     */
