@@ -2,26 +2,41 @@
  * op_kernels.c — kernel launchers, modelled ops and their GPU events for
  * one rank (op_kernels.h).
  *
- * A pass over the events finds each GPU event's launch call and launcher
- * (kept in a list of the linked GPU events) and marks the ops that get a
- * record; then walks up the call tree from each listed event's launch
- * call hand the event to every marked op on the way (counted first, then
- * filled, so the lists are one array).
+ * A pass over the events finds the modelled ops and the linked GPU events;
+ * with the call tree each GPU event's launch call gives its launcher, and the ops that get a record are known.  Then a walk
+ * up from each event's launch call hands the event to every record on the
+ * way (counted first, then filled, so the lists are one array).  The events
+ * are walked in time order, so each record's list comes out in that order.
  */
 #include "analysis/perf/op_kernels.h"
 #include "analysis/common/name_match.h"
 #include "model/index.h"
+#include "model/radix.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* What the build keeps by event while it finds the records. */
+typedef struct op_build {
+    const kt_rank *r;
+    const uint32_t *parent; /* the call tree's */
+    uint8_t *role;          /* KT_OPK_* bits */
+    int8_t *family;         /* set where role has KT_OPK_MODELLED */
+    uint32_t *slot;         /* set where role is not 0: the record's index */
+    uint32_t *gpu;          /* the linked GPU events, by (ts, id) */
+    uint32_t *own;          /* gpu[i]'s op (direct_launcher), or KT_NONE */
+    size_t ngpu;
+    uint64_t *rec;          /* the events with a role, as found (room for every event) */
+    size_t nrec;
+} op_build;
+
 /* TraceLens's tree holds cpu_op, runtime and driver events only. */
 static bool in_tl_tree(uint8_t k) { return k == KT_K_CPU_OP || k == KT_K_RUNTIME || k == KT_K_DRIVER; }
 
-static uint32_t tl_parent(const kt_rank *r, uint32_t ev)
+static uint32_t tl_parent(const op_build *b, uint32_t ev)
 {
-    uint32_t p = r->idx->parent[ev];
-    while (p != KT_NONE && !in_tl_tree(r->ev.kind[p])) p = r->idx->parent[p];
+    uint32_t p = b->parent[ev];
+    while (p != KT_NONE && !in_tl_tree(b->r->ev.kind[p])) p = b->parent[p];
     return p;
 }
 
@@ -29,9 +44,10 @@ static uint32_t tl_parent(const kt_rank *r, uint32_t ev)
  * the cpu_op right above the call, else the call itself.  nccl: kernel
  * names with "nccl" in them (a strstr per kernel was a twentieth of kineta
  * perf on top of the load).                                               */
-static uint32_t direct_launcher(const kt_rank *r, uint32_t rt, uint32_t gpu_ev, kt_name_match *nccl)
+static uint32_t direct_launcher(const op_build *b, uint32_t rt, uint32_t gpu_ev, kt_name_match *nccl)
 {
-    uint32_t p = tl_parent(r, rt);
+    const kt_rank *r = b->r;
+    uint32_t p = tl_parent(b, rt);
     bool is_nccl = kt_name_contains(nccl, r->ev.name[gpu_ev]);
     if (p != KT_NONE && r->ev.kind[p] == KT_K_CPU_OP) return is_nccl ? KT_NONE : p;
     const uint32_t *evs;
@@ -39,127 +55,136 @@ static uint32_t direct_launcher(const kt_rank *r, uint32_t rt, uint32_t gpu_ev, 
     return rt;
 }
 
-typedef struct kitem {
-    int64_t ts;
-    uint32_t ev;
-    uint8_t direct;
-} kitem;
-
-static int by_ts(const void *a, const void *b)
-{
-    const kitem *x = a, *y = b;
-    if (x->ts != y->ts) return (x->ts > y->ts) - (x->ts < y->ts);
-    return (x->ev > y->ev) - (x->ev < y->ev);
-}
-
-/* Busy µs of the (start-sorted) events: the union's length, in doubles. */
-static double busy(const kt_rank *r, const kitem *k, size_t n, bool direct_only)
+/* Busy µs of the op's (start-sorted) events: the union's length, in doubles. */
+static double busy(const kt_rank *r, const kt_op_map *m, const kt_op_rec *o, bool direct_only)
 {
     double total = 0, start = 0, end = 0;
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (direct_only && !k[i].direct) continue;
-        int64_t d = r->ev.dur[k[i].ev] > 0 ? r->ev.dur[k[i].ev] : 0;
-        double s = (double)k[i].ts / 1e3, e = s + (double)d / 1e3; /* = the file's decimals as doubles */
-        if (m++ && s <= end) {
+    uint32_t n = 0;
+    for (uint32_t i = o->kfirst; i < o->kfirst + o->nk; i++) {
+        if (direct_only && !m->kdirect[i]) continue;
+        uint32_t ev = m->kev[i];
+        int64_t d = r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0;
+        double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)d / 1e3; /* = the file's decimals as doubles */
+        if (n++ && s <= end) {
             end = e > end ? e : end;
             continue;
         }
-        if (m > 1) total += end - start;
+        if (n > 1) total += end - start;
         start = s;
         end = e;
     }
-    if (m) total += end - start;
+    if (n) total += end - start;
     return total;
 }
 
-/* Sort each op's events by time and take the two busy times. */
-static bool finish_ops(const kt_rank *r, kt_op_map *m)
-{
-    size_t most = 0;
-    for (size_t i = 0; i < m->n; i++) most = m->ops[i].nk > most ? m->ops[i].nk : most;
-    kitem *k = malloc((most ? most : 1) * sizeof *k);
-    if (!k) return false;
-    for (size_t i = 0; i < m->n; i++) {
-        kt_op_rec *o = &m->ops[i];
-        for (uint32_t j = 0; j < o->nk; j++) {
-            uint32_t ev = m->kev[o->kfirst + j];
-            k[j] = (kitem){ r->ev.ts[ev], ev, m->kdirect[o->kfirst + j] };
-        }
-        qsort(k, o->nk, sizeof *k, by_ts);
-        for (uint32_t j = 0; j < o->nk; j++) {
-            m->kev[o->kfirst + j] = k[j].ev;
-            m->kdirect[o->kfirst + j] = k[j].direct;
-        }
-        o->subtree_us = busy(r, k, o->nk, false);
-        o->direct_us = busy(r, k, o->nk, true);
-    }
-    free(k);
-    return true;
-}
-
-/* A GPU event with its launch call and the op it is the own event of. */
-typedef struct linked {
-    uint32_t ev, rt, own;
-} linked;
-
 /* Hand every linked GPU event to each op record above its launch call:
  * fill == false counts, fill == true writes.                             */
-static void walk_events(const kt_rank *r, const linked *gpu, size_t ngpu, const uint32_t *slot, kt_op_map *m,
-                        bool fill)
+static void walk_events(const op_build *b, kt_op_map *m, bool fill)
 {
-    for (size_t i = 0; i < ngpu; i++)
-        for (uint32_t a = gpu[i].rt; a != KT_NONE; a = r->idx->parent[a]) {
-            if (slot[a] == KT_NONE) continue;
-            kt_op_rec *o = &m->ops[slot[a]];
+    for (size_t i = 0; i < b->ngpu; i++)
+        for (uint32_t a = kt_gpu_launcher(b->r, b->gpu[i]); a != KT_NONE; a = b->parent[a]) {
+            if (!b->role[a]) continue;
+            kt_op_rec *o = &m->ops[b->slot[a]];
             if (fill) {
-                m->kev[o->kfirst + o->nk] = gpu[i].ev;
-                m->kdirect[o->kfirst + o->nk] = a == gpu[i].own;
+                m->kev[o->kfirst + o->nk] = b->gpu[i];
+                m->kdirect[o->kfirst + o->nk] = a == b->own[i];
             }
             o->nk++;
         }
 }
 
-/* Each event's role and family; the GPU events with a launch call into
- * gpu[] (room for every GPU event), their count into *ngpu.             */
-static uint8_t *mark_roles(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
-                           int8_t *family, linked *gpu, size_t *ngpu)
+/* The modelled ops (role and family, listed in rec) and the linked GPU
+ * events (gpu[], room for every linked event), in time order.           */
+static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *ctx)
 {
-    uint8_t *role = calloc(r->ev.n ? r->ev.n : 1, 1);
-    if (!role) return NULL;
-    kt_name_match nccl;
-    kt_name_match_init(&nccl, t->strs, "nccl");
-    *ngpu = 0;
+    const kt_rank *r = b->r;
     for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        family[ev] = -1;
         uint8_t k = r->ev.kind[ev];
         if (k == KT_K_CPU_OP && r->ev.name[ev] != KT_NONE) {
             int f = family_of(ctx, r->ev.name[ev]);
             if (f >= 0) {
-                family[ev] = (int8_t)f;
-                role[ev] |= KT_OPK_MODELLED;
+                b->family[ev] = (int8_t)f;
+                b->role[ev] = KT_OPK_MODELLED;
+                b->rec[b->nrec++] = ev;
             }
+        } else if (kt_kind_is_gpu(k) && kt_gpu_launcher(r, ev) != KT_NONE) {
+            b->gpu[b->ngpu++] = ev;
         }
-        if (!kt_kind_is_gpu(k)) continue;
-        uint32_t rt = kt_gpu_launcher(r, ev);
-        if (rt == KT_NONE) continue;
-        uint32_t own = direct_launcher(r, rt, ev, &nccl);
-        if (own != KT_NONE) role[own] |= KT_OPK_LAUNCHER;
-        gpu[(*ngpu)++] = (linked){ ev, rt, own };
     }
-    kt_name_match_free(&nccl);
-    return role;
+    return kt_sort_ids_by_i64(b->gpu, b->ngpu, r->ev.ts); /* stable: ties stay in id order */
 }
 
-static void mark_unified(const kt_rank *r, uint8_t *role)
+/* Each linked GPU event's own op, marked a launcher (and listed in rec if
+ * it had no role yet).                                                  */
+static void mark_launchers(const kt_trace *t, op_build *b)
 {
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        if (!(role[ev] & KT_OPK_LAUNCHER)) continue;
-        uint32_t top = ev;
-        for (uint32_t a = ev; a != KT_NONE; a = r->idx->parent[a])
-            if (role[a] & KT_OPK_MODELLED) top = a;
-        role[top] |= KT_OPK_UNIFIED;
+    const kt_rank *r = b->r;
+    kt_name_match nccl;
+    kt_name_match_init(&nccl, t->strs, "nccl");
+    for (size_t i = 0; i < b->ngpu; i++) {
+        uint32_t own = b->own[i] = direct_launcher(b, kt_gpu_launcher(r, b->gpu[i]), b->gpu[i], &nccl);
+        if (own == KT_NONE) continue;
+        if (!b->role[own]) b->rec[b->nrec++] = own;
+        b->role[own] |= KT_OPK_LAUNCHER;
     }
+    kt_name_match_free(&nccl);
+}
+
+/* A record for each event with a role, in event order. */
+static bool make_records(op_build *b, kt_op_map *m)
+{
+    m->ops = calloc(b->nrec ? b->nrec : 1, sizeof *m->ops);
+    if (!m->ops || !kt_radix_sort(b->rec, NULL, b->nrec)) return false;
+    for (size_t i = 0; i < b->nrec; i++) {
+        uint32_t ev = (uint32_t)b->rec[i];
+        b->slot[ev] = (uint32_t)m->n;
+        int8_t family = b->role[ev] & KT_OPK_MODELLED ? b->family[ev] : -1;
+        m->ops[m->n++] = (kt_op_rec){ .ev = ev, .role = b->role[ev], .family = family };
+    }
+    return true;
+}
+
+/* Each launcher's outermost modelled ancestor (or itself) is UNIFIED. */
+static void mark_unified(const op_build *b, kt_op_map *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        if (!(m->ops[i].role & KT_OPK_LAUNCHER)) continue;
+        uint32_t top = m->ops[i].ev;
+        for (uint32_t a = top; a != KT_NONE; a = b->parent[a])
+            if (b->role[a] & KT_OPK_MODELLED) top = a;
+        m->ops[b->slot[top]].role |= KT_OPK_UNIFIED;
+    }
+}
+
+/* Each record's slice of the event lists, filled; then its busy times. */
+static bool fill_events(const op_build *b, kt_op_map *m)
+{
+    walk_events(b, m, false);
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->nk + m->ops[i].nk > UINT32_MAX) return false; /* op → event pairs past 2^32: too big */
+        m->ops[i].kfirst = (uint32_t)m->nk;
+        m->nk += m->ops[i].nk;
+        m->ops[i].nk = 0;
+    }
+    m->kev = malloc((m->nk ? m->nk : 1) * sizeof *m->kev);
+    m->kdirect = malloc(m->nk ? m->nk : 1);
+    if (!m->kev || !m->kdirect) return false;
+    walk_events(b, m, true);
+    for (size_t i = 0; i < m->n; i++) {
+        m->ops[i].subtree_us = busy(b->r, m, &m->ops[i], false);
+        m->ops[i].direct_us = busy(b->r, m, &m->ops[i], true);
+    }
+    return true;
+}
+
+static void op_build_free(op_build *b)
+{
+    free(b->role);
+    free(b->family);
+    free(b->slot);
+    free(b->gpu);
+    free(b->own);
+    free(b->rec);
 }
 
 kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
@@ -168,44 +193,18 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     memset(out, 0, sizeof *out);
     kt_status st = kt_index_call_tree(r);
     if (st != KT_OK) return st;
-    size_t n = r->ev.n ? r->ev.n : 1, ngpu = 0;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) ngpu += kt_kind_is_gpu(r->ev.kind[ev]);
-    int8_t *family = malloc(n);
-    uint32_t *slot = malloc(n * sizeof *slot);
-    linked *gpu = malloc((ngpu ? ngpu : 1) * sizeof *gpu);
-    uint8_t *role = family && gpu ? mark_roles(t, r, family_of, ctx, family, gpu, &ngpu) : NULL;
-    st = KT_ENOMEM;
-    if (!role || !slot) goto done;
-    mark_unified(r, role);
-    size_t nops = 0;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) nops += role[ev] != 0;
-    out->ops = calloc(nops ? nops : 1, sizeof *out->ops);
-    if (!out->ops) goto done;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        slot[ev] = KT_NONE;
-        if (!role[ev]) continue;
-        slot[ev] = (uint32_t)out->n;
-        out->ops[out->n++] = (kt_op_rec){ .ev = ev, .role = role[ev], .family = family[ev] };
-    }
-    walk_events(r, gpu, ngpu, slot, out, false);
-    for (size_t i = 0; i < out->n; i++) {
-        if (out->nk + out->ops[i].nk > UINT32_MAX) goto done; /* op → event pairs past 2^32: too big */
-        out->ops[i].kfirst = (uint32_t)out->nk;
-        out->nk += out->ops[i].nk;
-        out->ops[i].nk = 0;
-    }
-    out->kev = malloc((out->nk ? out->nk : 1) * sizeof *out->kev);
-    out->kdirect = malloc(out->nk ? out->nk : 1);
-    if (!out->kev || !out->kdirect) goto done;
-    walk_events(r, gpu, ngpu, slot, out, true);
-    st = finish_ops(r, out) ? KT_OK : KT_ENOMEM;
-done:
-    free(family);
-    free(slot);
-    free(gpu);
-    free(role);
-    if (st != KT_OK) kt_op_map_free(out);
-    return st;
+    size_t n = r->ev.n ? r->ev.n : 1, most = r->idx->launched_len ? r->idx->launched_len : 1;
+    op_build b = { .r = r, .parent = r->idx->parent, .role = calloc(n, 1), .family = malloc(n),
+                   .slot = malloc(n * sizeof *b.slot), .gpu = malloc(most * sizeof *b.gpu),
+                   .own = malloc(most * sizeof *b.own), .rec = malloc(n * sizeof *b.rec) };
+    bool ok = b.role && b.family && b.slot && b.gpu && b.own && b.rec && scan_events(&b, family_of, ctx);
+    if (ok) mark_launchers(t, &b);
+    ok = ok && make_records(&b, out);
+    if (ok) mark_unified(&b, out);
+    ok = ok && fill_events(&b, out);
+    op_build_free(&b);
+    if (!ok) kt_op_map_free(out);
+    return ok ? KT_OK : KT_ENOMEM;
 }
 
 void kt_op_map_free(kt_op_map *m)

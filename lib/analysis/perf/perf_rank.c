@@ -112,7 +112,10 @@ static bool class_fill(map_ctx *c, op_view *v)
  * the load on traces without record_shapes.                              */
 static bool may_have_shapes(const char *text, size_t len)
 {
-    return memmem(text, len, "Input", 5) || memchr(text, '\\', len);
+    const char *end = text + len;
+    for (const char *p = text; (p = memchr(p, 'I', (size_t)(end - p))) != NULL; p++) /* memmem: 4% of perf */
+        if (end - p >= 5 && !memcmp(p + 1, "nput", 4)) return true;
+    return memchr(text, '\\', len);
 }
 
 /* The bytes of the op's args that decide its class ("" without shapes),
