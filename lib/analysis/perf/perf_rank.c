@@ -184,11 +184,38 @@ static int by_dur(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* Sorts items by duration, stably: by insertion for the usual few (qsort
+ * was a tenth of the kernel_details work).                               */
+static void sort_by_dur(by_dur_item *it, size_t n)
+{
+    if (n > 16) {
+        qsort(it, n, sizeof *it, by_dur);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        by_dur_item x = it[i];
+        size_t j = i;
+        for (; j > 0 && it[j - 1].dur > x.dur; j--) it[j] = it[j - 1];
+        it[j] = x;
+    }
+}
+
+/* How many GPU events the op's kernel_details call has. */
+static uint32_t detail_count(const map_ctx *c, const kt_op_rec *o, bool direct_only)
+{
+    if (!direct_only) return o->nk;
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < o->nk; j++) n += c->m->kdirect[o->kfirst + j];
+    return n;
+}
+
 /* The op's GPU events (its own, or all below it) into g's kernel_details,
  * in TraceLens's order (by duration).                                    */
 static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
 {
     const kt_rank *r = c->r;
+    uint32_t want = detail_count(c, o, direct_only);
+    if (g->kd_set && (want != g->kd_n || !want)) return true; /* a call kt_pgroup_add_kernels skips */
     if (o->nk > c->kd_cap) {
         size_t cap = o->nk * 2;
         uint32_t *nm = realloc(c->kd_name, cap * sizeof *nm);
@@ -209,7 +236,7 @@ static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, boo
         c->kd_items[n] = (by_dur_item){ r->ev.dur[k] > 0 ? r->ev.dur[k] : 0, (uint32_t)n, k };
         n++;
     }
-    if (n > 1) qsort(c->kd_items, n, sizeof *c->kd_items, by_dur);
+    sort_by_dur(c->kd_items, n);
     for (size_t i = 0; i < n; i++) {
         uint32_t k = c->kd_items[i].ev;
         c->kd_name[i] = r->ev.name[k];
