@@ -7,8 +7,8 @@
  * sheets, headroom and the rest); this file picks the device spec, writes
  * the notes and runs the steps in order.
  */
+#include "analysis/perf/call_sort.h"
 #include "analysis/perf/perf_tables.h"
-#include "model/radix.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,16 +71,27 @@ static void shape_notes(perf_run *run)
 }
 
 /* The per-call values of the tables with medians in ascending order, once
- * (the other statistics do not depend on the order).                     */
-static void sort_calls(kt_perf_partial *p)
+ * (the other statistics do not depend on the order).  A group's second
+ * values are often its first (a launcher's own busy time is all of it):
+ * then they are copied, not sorted again.                                */
+static bool sort_calls(kt_perf_partial *p)
 {
     kt_pgroups *all[] = { &p->unique, &p->unified, &p->models };
+    size_t most = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        for (size_t i = 0; i < all[k]->n; i++) most = all[k]->g[i].n > most ? all[k]->g[i].n : most;
+    kt_call_sort cs;
+    bool ok = kt_call_sort_init(&cs, most);
+    for (size_t k = 0; ok && k < sizeof all / sizeof all[0]; k++)
         for (size_t i = 0; i < all[k]->n; i++) {
             kt_pgroup *g = &all[k]->g[i];
-            kt_sort_doubles(g->busy_us, g->n);
-            if (all[k] != &p->models) kt_sort_doubles(g->v2, g->n);
+            bool same = all[k] != &p->models && g->n && !memcmp(g->busy_us, g->v2, g->n * sizeof *g->v2);
+            kt_call_sort_values(&cs, g->busy_us, g->n);
+            if (same) memcpy(g->v2, g->busy_us, g->n * sizeof *g->v2);
+            else if (all[k] != &p->models) kt_call_sort_values(&cs, g->v2, g->n);
         }
+    kt_call_sort_free(&cs);
+    return ok;
 }
 
 static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel)
@@ -111,13 +122,13 @@ kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_optio
     kt_table_add_col(run.notes, "message", KT_COL_STR, 0);
     kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
     if (st == KT_OK) st = map_ranks(&run, sel);
+    if (st == KT_OK) shape_notes(&run);
+    if (st == KT_OK && !sort_calls(&run.all)) st = KT_ENOMEM;
     if (st != KT_OK) {
         kt_table_free(run.notes);
         kt_perf_partial_free(&run.all);
         return st;
     }
-    shape_notes(&run);
-    sort_calls(&run.all);
     kt_table *tb[20];
     size_t n = 0;
     tb[n++] = kt_pt_ops_summary(&run);
