@@ -3,14 +3,16 @@
  * one rank (op_kernels.h).
  *
  * A pass over the events finds the modelled ops and the linked GPU events;
- * with the call tree each GPU event's launch call gives its launcher, and the ops that get a record are known.  Then a walk
- * up from each event's launch call hands the event to every record on the
- * way (counted first, then filled, so the lists are one array).  The events
- * are walked in time order, so each record's list comes out in that order.
+ * with the call tree each GPU event's launch call gives its launcher, and
+ * the ops that get a record are known.  Then one walk up from each event's
+ * launch call notes the records on the way, and the notes are put in one
+ * array by record.  The events are walked in time order, so each record's
+ * list comes out in that order.
  */
 #include "analysis/perf/op_kernels.h"
 #include "analysis/common/name_match.h"
 #include "model/index.h"
+#include "analysis/kernels/kernel_stats.h"
 #include "model/radix.h"
 
 #include <stdlib.h>
@@ -24,11 +26,16 @@ typedef struct op_build {
     int8_t *family;         /* set where role has KT_OPK_MODELLED */
     uint32_t *slot;         /* set where role is not 0: the record's index */
     uint32_t *gpu;          /* the linked GPU events, by (ts, id) */
+    uint32_t *call;         /* gpu[i]'s launch call */
     uint32_t *own;          /* gpu[i]'s op (direct_launcher), or KT_NONE */
     size_t ngpu;
-    uint64_t *rec;          /* the events with a role, as found (room for every event) */
-    size_t nrec;
+    size_t nrec;            /* events with a role */
 } op_build;
+
+/* GPU event gpu[i] is below record rec. */
+typedef struct below {
+    uint32_t rec, i;
+} below;
 
 /* TraceLens's tree holds cpu_op, runtime and driver events only. */
 static bool in_tl_tree(uint8_t k) { return k == KT_K_CPU_OP || k == KT_K_RUNTIME || k == KT_K_DRIVER; }
@@ -55,46 +62,63 @@ static uint32_t direct_launcher(const op_build *b, uint32_t rt, uint32_t gpu_ev,
     return rt;
 }
 
-/* Busy µs of the op's (start-sorted) events: the union's length, in doubles. */
-static double busy(const kt_rank *r, const kt_op_map *m, const kt_op_rec *o, bool direct_only)
+/* The union of (start-sorted) intervals, its length summed as it goes. */
+typedef struct busy_sum {
+    double total, start, end;
+    uint32_t n;
+} busy_sum;
+
+static void busy_add(busy_sum *u, double s, double e)
 {
-    double total = 0, start = 0, end = 0;
-    uint32_t n = 0;
+    if (u->n++ && s <= u->end) {
+        u->end = e > u->end ? e : u->end;
+        return;
+    }
+    if (u->n > 1) u->total += u->end - u->start;
+    u->start = s;
+    u->end = e;
+}
+
+static double busy_total(const busy_sum *u) { return u->n ? u->total + (u->end - u->start) : 0; }
+
+/* The op's busy µs, of all its events and of its own (one pass). */
+static void busy_times(const kt_rank *r, const kt_op_map *m, kt_op_rec *o)
+{
+    busy_sum all = { 0 }, own = { 0 };
     for (uint32_t i = o->kfirst; i < o->kfirst + o->nk; i++) {
-        if (direct_only && !m->kdirect[i]) continue;
         uint32_t ev = m->kev[i];
         int64_t d = r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0;
         double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)d / 1e3; /* = the file's decimals as doubles */
-        if (n++ && s <= end) {
-            end = e > end ? e : end;
-            continue;
-        }
-        if (n > 1) total += end - start;
-        start = s;
-        end = e;
+        busy_add(&all, s, e);
+        if (m->kdirect[i]) busy_add(&own, s, e);
     }
-    if (n) total += end - start;
-    return total;
+    o->subtree_us = busy_total(&all);
+    o->direct_us = busy_total(&own);
 }
 
-/* Hand every linked GPU event to each op record above its launch call:
- * fill == false counts, fill == true writes.                             */
-static void walk_events(const op_build *b, kt_op_map *m, bool fill)
+/* Every (record, GPU event below it) pair, in the GPU events' order (*n
+ * of them); NULL on OOM.                                                 */
+static below *list_below(const op_build *b, size_t *n)
 {
-    for (size_t i = 0; i < b->ngpu; i++)
-        for (uint32_t a = kt_gpu_launcher(b->r, b->gpu[i]); a != KT_NONE; a = b->parent[a]) {
+    below *p = NULL;
+    size_t cap = 0;
+    bool ok = kt_grow((void **)&p, &cap, 2 * b->ngpu + 16, sizeof *p);
+    *n = 0;
+    for (size_t i = 0; ok && i < b->ngpu; i++)
+        for (uint32_t a = b->call[i]; ok && a != KT_NONE; a = b->parent[a]) {
             if (!b->role[a]) continue;
-            kt_op_rec *o = &m->ops[b->slot[a]];
-            if (fill) {
-                m->kev[o->kfirst + o->nk] = b->gpu[i];
-                m->kdirect[o->kfirst + o->nk] = a == b->own[i];
-            }
-            o->nk++;
+            ok = *n < cap || kt_grow((void **)&p, &cap, *n + 1, sizeof *p);
+            if (ok) p[(*n)++] = (below){ b->slot[a], (uint32_t)i };
         }
+    if (!ok) {
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
-/* The modelled ops (role and family, listed in rec) and the linked GPU
- * events (gpu[], room for every linked event), in time order.           */
+/* The modelled ops (role and family) and the linked GPU events (gpu[],
+ * room for every linked event), in time order.                          */
 static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *ctx)
 {
     const kt_rank *r = b->r;
@@ -105,7 +129,7 @@ static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *c
             if (f >= 0) {
                 b->family[ev] = (int8_t)f;
                 b->role[ev] = KT_OPK_MODELLED;
-                b->rec[b->nrec++] = ev;
+                b->nrec++;
             }
         } else if (kt_kind_is_gpu(k) && kt_gpu_launcher(r, ev) != KT_NONE) {
             b->gpu[b->ngpu++] = ev;
@@ -114,32 +138,36 @@ static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *c
     return kt_sort_ids_by_i64(b->gpu, b->ngpu, r->ev.ts); /* stable: ties stay in id order */
 }
 
-/* Each linked GPU event's own op, marked a launcher (and listed in rec if
- * it had no role yet).                                                  */
+/* Each linked GPU event's launch call and own op, marked a launcher. */
 static void mark_launchers(const kt_trace *t, op_build *b)
 {
-    const kt_rank *r = b->r;
     kt_name_match nccl;
     kt_name_match_init(&nccl, t->strs, "nccl");
     for (size_t i = 0; i < b->ngpu; i++) {
-        uint32_t own = b->own[i] = direct_launcher(b, kt_gpu_launcher(r, b->gpu[i]), b->gpu[i], &nccl);
+        b->call[i] = kt_gpu_launcher(b->r, b->gpu[i]);
+        uint32_t own = b->own[i] = direct_launcher(b, b->call[i], b->gpu[i], &nccl);
         if (own == KT_NONE) continue;
-        if (!b->role[own]) b->rec[b->nrec++] = own;
+        b->nrec += !b->role[own];
         b->role[own] |= KT_OPK_LAUNCHER;
     }
     kt_name_match_free(&nccl);
 }
 
-/* A record for each event with a role, in event order. */
+/* A record for each event with a role, in event order (role has room for
+ * a multiple of 8 events, zeros past the last).                          */
 static bool make_records(op_build *b, kt_op_map *m)
 {
     m->ops = calloc(b->nrec ? b->nrec : 1, sizeof *m->ops);
-    if (!m->ops || !kt_radix_sort(b->rec, NULL, b->nrec)) return false;
-    for (size_t i = 0; i < b->nrec; i++) {
-        uint32_t ev = (uint32_t)b->rec[i];
-        b->slot[ev] = (uint32_t)m->n;
-        int8_t family = b->role[ev] & KT_OPK_MODELLED ? b->family[ev] : -1;
-        m->ops[m->n++] = (kt_op_rec){ .ev = ev, .role = b->role[ev], .family = family };
+    if (!m->ops) return false;
+    for (uint32_t base = 0; base < b->r->ev.n; base += 8) {
+        uint64_t word;
+        memcpy(&word, b->role + base, sizeof word);
+        for (uint32_t ev = base; word && ev < base + 8; ev++) { /* most events have no role */
+            if (!b->role[ev]) continue;
+            b->slot[ev] = (uint32_t)m->n;
+            int8_t family = b->role[ev] & KT_OPK_MODELLED ? b->family[ev] : -1;
+            m->ops[m->n++] = (kt_op_rec){ .ev = ev, .role = b->role[ev], .family = family };
+        }
     }
     return true;
 }
@@ -159,21 +187,28 @@ static void mark_unified(const op_build *b, kt_op_map *m)
 /* Each record's slice of the event lists, filled; then its busy times. */
 static bool fill_events(const op_build *b, kt_op_map *m)
 {
-    walk_events(b, m, false);
+    size_t n;
+    below *p = list_below(b, &n);
+    if (!p || n > UINT32_MAX) { /* op → event pairs past 2^32: too big */
+        free(p);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) m->ops[p[k].rec].nk++;
     for (size_t i = 0; i < m->n; i++) {
-        if (m->nk + m->ops[i].nk > UINT32_MAX) return false; /* op → event pairs past 2^32: too big */
         m->ops[i].kfirst = (uint32_t)m->nk;
         m->nk += m->ops[i].nk;
         m->ops[i].nk = 0;
     }
-    m->kev = malloc((m->nk ? m->nk : 1) * sizeof *m->kev);
-    m->kdirect = malloc(m->nk ? m->nk : 1);
-    if (!m->kev || !m->kdirect) return false;
-    walk_events(b, m, true);
-    for (size_t i = 0; i < m->n; i++) {
-        m->ops[i].subtree_us = busy(b->r, m, &m->ops[i], false);
-        m->ops[i].direct_us = busy(b->r, m, &m->ops[i], true);
+    m->kev = malloc((n ? n : 1) * sizeof *m->kev);
+    m->kdirect = malloc(n ? n : 1);
+    for (size_t k = 0; m->kev && m->kdirect && k < n; k++) {
+        kt_op_rec *o = &m->ops[p[k].rec];
+        m->kev[o->kfirst + o->nk] = b->gpu[p[k].i];
+        m->kdirect[o->kfirst + o->nk++] = o->ev == b->own[p[k].i];
     }
+    free(p);
+    if (!m->kev || !m->kdirect) return false;
+    for (size_t i = 0; i < m->n; i++) busy_times(b->r, m, &m->ops[i]);
     return true;
 }
 
@@ -183,8 +218,8 @@ static void op_build_free(op_build *b)
     free(b->family);
     free(b->slot);
     free(b->gpu);
+    free(b->call);
     free(b->own);
-    free(b->rec);
 }
 
 kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(void *, uint32_t), void *ctx,
@@ -194,10 +229,10 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     kt_status st = kt_index_call_tree(r);
     if (st != KT_OK) return st;
     size_t n = r->ev.n ? r->ev.n : 1, most = r->idx->launched_len ? r->idx->launched_len : 1;
-    op_build b = { .r = r, .parent = r->idx->parent, .role = calloc(n, 1), .family = malloc(n),
+    op_build b = { .r = r, .parent = r->idx->parent, .role = calloc(n + 8, 1), .family = malloc(n),
                    .slot = malloc(n * sizeof *b.slot), .gpu = malloc(most * sizeof *b.gpu),
-                   .own = malloc(most * sizeof *b.own), .rec = malloc(n * sizeof *b.rec) };
-    bool ok = b.role && b.family && b.slot && b.gpu && b.own && b.rec && scan_events(&b, family_of, ctx);
+                   .call = malloc(most * sizeof *b.call), .own = malloc(most * sizeof *b.own) };
+    bool ok = b.role && b.family && b.slot && b.gpu && b.call && b.own && scan_events(&b, family_of, ctx);
     if (ok) mark_launchers(t, &b);
     ok = ok && make_records(&b, out);
     if (ok) mark_unified(&b, out);
