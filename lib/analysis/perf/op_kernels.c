@@ -15,6 +15,7 @@
 #include "analysis/kernels/kernel_stats.h"
 #include "model/radix.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,19 @@ static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *c
     return kt_sort_ids_by_i64(b->gpu, b->ngpu, r->ev.ts); /* stable: ties stay in id order */
 }
 
+static void gpu_span(const op_build *b, kt_op_map *m)
+{
+    const kt_rank *r = b->r;
+    m->gpu_first_us = INFINITY;
+    m->gpu_last_us = -INFINITY;
+    for (size_t i = 0; i < b->ngpu; i++) {
+        uint32_t ev = b->gpu[i];
+        double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)(r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0) / 1e3;
+        m->gpu_first_us = s < m->gpu_first_us ? s : m->gpu_first_us;
+        m->gpu_last_us = e > m->gpu_last_us ? e : m->gpu_last_us;
+    }
+}
+
 /* Each linked GPU event's launch call and own op, marked a launcher. */
 static void mark_launchers(const kt_trace *t, op_build *b)
 {
@@ -234,6 +248,7 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
                    .call = malloc(most * sizeof *b.call), .own = malloc(most * sizeof *b.own) };
     bool ok = b.role && b.family && b.slot && b.gpu && b.call && b.own && scan_events(&b, family_of, ctx);
     if (ok) mark_launchers(t, &b);
+    if (ok) gpu_span(&b, out);
     ok = ok && make_records(&b, out);
     if (ok) mark_unified(&b, out);
     ok = ok && fill_events(&b, out);

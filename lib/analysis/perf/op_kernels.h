@@ -39,6 +39,9 @@ typedef struct kt_op_map {
     uint32_t *kev;             /* GPU event ids */
     uint8_t *kdirect;          /* 1 when kev[i] is a direct event of its op */
     size_t nk;
+    double gpu_first_us, gpu_last_us; /* TraceLens's total_time: first start
+                                 to last end of the linked GPU events (none:
+                                 INFINITY, -INFINITY)                      */
 } kt_op_map;
 
 /* Build the map of one rank.  family_of(ctx, name id) gives a cpu_op's

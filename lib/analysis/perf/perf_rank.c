@@ -209,6 +209,17 @@ static uint32_t detail_count(const map_ctx *c, const kt_op_rec *o, bool direct_o
     return n;
 }
 
+/* add_kernel_details for a call with one GPU event (most calls). */
+static bool add_one_kernel(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
+{
+    uint32_t j = o->kfirst;
+    while (direct_only && !c->m->kdirect[j]) j++;
+    const kt_events *e = &c->r->ev;
+    uint32_t k = c->m->kev[j];
+    double dur_us = (double)(e->dur[k] > 0 ? e->dur[k] : 0) / 1e3;
+    return kt_pgroup_add_kernels(g, &e->name[k], &e->stream[k], &dur_us, 1);
+}
+
 /* The op's GPU events (its own, or all below it) into g's kernel_details,
  * in TraceLens's order (by duration).                                    */
 static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
@@ -216,6 +227,7 @@ static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, boo
     const kt_rank *r = c->r;
     uint32_t want = detail_count(c, o, direct_only);
     if (g->kd_set && (want != g->kd_n || !want)) return true; /* a call kt_pgroup_add_kernels skips */
+    if (want == 1) return add_one_kernel(c, g, o, direct_only);
     if (o->nk > c->kd_cap) {
         size_t cap = o->nk * 2;
         uint32_t *nm = realloc(c->kd_name, cap * sizeof *nm);
@@ -471,19 +483,6 @@ static bool add_unified(map_ctx *c, op_view *v)
     return kt_pgroup_add_call(g, o->subtree_us, cpu_us) && add_kernel_details(c, g, o, false);
 }
 
-/* TraceLens's total_time: first start to last end of the linked GPU events. */
-static void gpu_span(const kt_rank *r, kt_perf_partial *p)
-{
-    p->gpu_first_us = INFINITY;
-    p->gpu_last_us = -INFINITY;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        if (!kt_kind_is_gpu(r->ev.kind[ev]) || kt_gpu_launcher(r, ev) == KT_NONE) continue;
-        double s = (double)r->ev.ts[ev] / 1e3, e = s + (double)(r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0) / 1e3;
-        p->gpu_first_us = s < p->gpu_first_us ? s : p->gpu_first_us;
-        p->gpu_last_us = e > p->gpu_last_us ? e : p->gpu_last_us;
-    }
-}
-
 static bool add_op(map_ctx *c, const kt_op_rec *o)
 {
     op_view v;
@@ -536,7 +535,8 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     kt_status st = kt_op_map_build(t, r, family_of, &fm, &m);
     free(fm.fam);
     if (st != KT_OK) return st;
-    gpu_span(r, out);
+    out->gpu_first_us = m.gpu_first_us;
+    out->gpu_last_us = m.gpu_last_us;
     map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes) };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
