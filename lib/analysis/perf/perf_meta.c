@@ -114,10 +114,12 @@ bool kt_perf_meta_collect(const kt_trace *t, const kt_rank *r, kt_perf_meta *m)
                       kt_strtab_find(t->strs, "process_labels", 14) };
     *m = (kt_perf_meta){ 0 };
     label_reader lr = { .r = r };
-    uint32_t ev = 0;
-    while (ev < r->ev.n && (r->ev.ph[ev] != 'M' || note_event(t, &mn, &lr, ev, m))) ev++;
+    bool ok = true;
+    const uint8_t *ph = r->ev.ph, *end = ph + r->ev.n; /* memchr: the few M events among many, a byte loop no more */
+    for (const uint8_t *p = ph; ok && r->ev.n && (p = memchr(p, 'M', (size_t)(end - p))) != NULL; p++)
+        ok = note_event(t, &mn, &lr, (uint32_t)(p - ph), m);
     kt_args_reader_close(lr.rd);
-    return ev == r->ev.n;
+    return ok;
 }
 
 static char *copy_of(const kt_perf_meta_list *l, int32_t pid, int32_t tid)
