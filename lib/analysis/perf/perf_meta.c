@@ -115,9 +115,15 @@ bool kt_perf_meta_collect(const kt_trace *t, const kt_rank *r, kt_perf_meta *m)
     *m = (kt_perf_meta){ 0 };
     label_reader lr = { .r = r };
     bool ok = true;
-    const uint8_t *ph = r->ev.ph, *end = ph + r->ev.n; /* memchr: the few M events among many, a byte loop no more */
-    for (const uint8_t *p = ph; ok && r->ev.n && (p = memchr(p, 'M', (size_t)(end - p))) != NULL; p++)
-        ok = note_event(t, &mn, &lr, (uint32_t)(p - ph), m);
+    const uint8_t *ph = r->ev.ph;
+    for (uint32_t ev = 0; ok && ev < r->ev.n; ev++) {
+        if (ph[ev] != 'M') { /* memchr to the next: most traces write their few M events together */
+            const uint8_t *next = memchr(ph + ev, 'M', r->ev.n - ev);
+            if (!next) break;
+            ev = (uint32_t)(next - ph);
+        }
+        ok = note_event(t, &mn, &lr, ev, m);
+    }
     kt_args_reader_close(lr.rd);
     return ok;
 }
