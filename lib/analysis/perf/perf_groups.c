@@ -152,6 +152,12 @@ static bool absorb(kt_pgroup *d, const kt_pgroup *s)
 
 bool kt_pgroups_merge(kt_pgroups *dst, kt_pgroups *src)
 {
+    if (!dst->n) { /* the first rank's groups: taken over whole, table and all */
+        kt_pgroups_free(dst);
+        *dst = *src;
+        memset(src, 0, sizeof *src);
+        return true;
+    }
     bool ok = true;
     for (size_t i = 0; i < src->n; i++) {
         kt_pgroup *s = &src->g[i];
