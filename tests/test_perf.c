@@ -367,6 +367,18 @@ TEST(perf_python_reprs)
 /* The bytes an op's class is found by: calls that differ only in their
  * integer ids share them; a list-valued id, a changed shape or a member
  * order does not; escapes and odd text give none (each call on its own). */
+/* Python's repr of strings: escapes put between runs of plain bytes. */
+TEST(perf_python_string_reprs_escape)
+{
+    const char *in[] = { "a\\b'c\"d\ne", "x\ny\\", "it's", "plain", "" };
+    const char *want[] = { "'a\\\\b\\'c\"d\\ne'", "'x\\ny\\\\'", "\"it's\"", "'plain'", "''" };
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        char *r = kt_py_str_repr(in[i], strlen(in[i]));
+        CHECK_STR(r, want[i]);
+        free(r);
+    }
+}
+
 static bool shape_bytes_of(const char *text, char *out, size_t *n)
 {
     return kt_op_args_shape_bytes(text, strlen(text), out, n);
