@@ -11,8 +11,8 @@
  */
 #include "analysis/perf/op_kernels.h"
 #include "analysis/common/name_match.h"
-#include "model/index.h"
 #include "analysis/kernels/kernel_stats.h"
+#include "model/index.h"
 #include "model/radix.h"
 
 #include <math.h>
@@ -139,6 +139,8 @@ static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *c
     return kt_sort_ids_by_i64(b->gpu, b->ngpu, r->ev.ts); /* stable: ties stay in id order */
 }
 
+/* TraceLens's total_time: first start to last end of the linked GPU
+ * events (the list in hand, not another pass over every event).          */
 static void gpu_span(const op_build *b, kt_op_map *m)
 {
     const kt_rank *r = b->r;
@@ -242,6 +244,7 @@ kt_status kt_op_map_build(const kt_trace *t, const kt_rank *r, int (*family_of)(
     memset(out, 0, sizeof *out);
     kt_status st = kt_index_call_tree(r);
     if (st != KT_OK) return st;
+    /* the launch groups list every linked GPU event (after a count per call) */
     size_t n = r->ev.n ? r->ev.n : 1, most = r->idx->launched_len ? r->idx->launched_len : 1;
     op_build b = { .r = r, .parent = r->idx->parent, .role = calloc(n + 8, 1), .family = malloc(n),
                    .slot = malloc(n * sizeof *b.slot), .gpu = malloc(most * sizeof *b.gpu),
