@@ -500,10 +500,18 @@ typedef struct kt_critical_path_options {
     int all_edges;            /* an arrow for every graph edge, args.critical
                                  true on the path (HTA's show_all_edges; not
                                  with only_critical)                         */
+    /* Less for a caller that shows less (the report): no_edges leaves out
+     * table "edges"; longest_edges N > 0 keeps in "breakdown" only each
+     * rank's N longest path edges, longest first (ties in path order), and
+     * adds a last column "edge": the edge's position on the path, from 0.
+     * 0 and 0 (the defaults): every table, every path edge.               */
+    int no_edges;
+    size_t longest_edges;
     char *err;                /* optional: why the analysis failed          */
     size_t errlen;
 } kt_critical_path_options;
-/* Defaults: annotation NULL, instance 0, no what-if, no overlay. */
+/* Defaults: annotation NULL, instance 0, no what-if, no overlay, every
+ * table and path edge. */
 kt_critical_path_options kt_critical_path_defaults(void);
 kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
                            kt_tables **out);

@@ -205,6 +205,43 @@ TEST(critical_path_graph_launch_ours_and_hta)
     tiny_free(&h);
 }
 
+/* The report's cut (no_edges, longest_edges 3) of the graph launch's path
+ * op 10, launch 20, k1 20, k1→k3 gap 35, k3 10: no table edges, the gap
+ * first, then launch and k1 (a tie: path order), each with its position.  */
+TEST(critical_path_longest_edges_only)
+{
+    tiny k = { 0 };
+    tiny_load(&k, graph, false);
+    kt_critical_path_options o = kt_critical_path_defaults();
+    o.no_edges = 1;
+    o.longest_edges = 3;
+    kt_tables *ts = NULL, *all = NULL;
+    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &ts), KT_OK);
+    if (ts) {
+        CHECK(kt_tables_find(ts, "edges") == NULL);
+        CHECK_NEAR(num(ts, "graph", 0, "path_length_us"), 95, 1e-9);
+        const kt_table *b = fx_table(ts, "breakdown");
+        CHECK_INT(kt_table_nrows(b), 3);
+        static const double edge[] = { 3, 1, 2 }, dur[] = { 35, 20, 20 };
+        for (size_t i = 0; i < 3; i++) {
+            CHECK_NEAR(fx_num(b, i, "edge"), edge[i], 0);
+            CHECK_NEAR(fx_num(b, i, "duration"), dur[i], 1e-9);
+        }
+        CHECK_STR(kt_table_str(b, 0, (size_t)kt_table_col_index(b, "type")), "critical_path_kernel_kernel_delay");
+        CHECK_STR(kt_table_str(b, 1, (size_t)kt_table_col_index(b, "bound_by")), "gpu_kernel_launch_overhead");
+    }
+    o = kt_critical_path_defaults();
+    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &all), KT_OK);
+    if (all) { /* the defaults: every edge, in path order, no column "edge" */
+        CHECK(kt_tables_find(all, "edges") != NULL);
+        CHECK_INT(kt_table_nrows(fx_table(all, "breakdown")), 5);
+        CHECK_INT(kt_table_col_index(fx_table(all, "breakdown"), "edge"), -1);
+    }
+    kt_tables_free(ts);
+    kt_tables_free(all);
+    tiny_free(&k);
+}
+
 /* hipModuleLaunchKernel (Triton on ROCm) launches for us, not for HTA. */
 TEST(critical_path_hip_module_launch)
 {

@@ -118,6 +118,8 @@ static kt_status run_memory(rp_ctx *c, kt_tables **out)
 static kt_status run_critical_path(rp_ctx *c, kt_tables **out)
 {
     kt_critical_path_options o = kt_critical_path_defaults();
+    o.no_edges = 1;        /* the section shows the summary, the graph */
+    o.longest_edges = 15;  /* and the 15 longest edges of each rank     */
     return kt_critical_path(c->t, c->sel, &o, out);
 }
 

@@ -3,14 +3,12 @@
  * kt_critical_path with the CLI's defaults (one ProfilerStep, else the
  * whole trace; no overlay): per rank, the share of the path by what bounds
  * it (table summary), the path's length (table graph) and its longest
- * edges (table breakdown).  Shown when the analysis finds a path.
+ * edges (table breakdown, which run_critical_path asks to hold only those;
+ * no table edges).  Shown when the analysis finds a path.
  */
 #include "output/report_sections.h"
 
-#include <math.h>
 #include <stdlib.h>
-
-#define LONGEST 15 /* edges listed per rank */
 
 bool rp_has_critical_path(rp_ctx *c)
 {
@@ -46,38 +44,16 @@ static void graph_table(rp_ctx *c, const kt_table *g, int rank)
     rp_table_end(c->h);
 }
 
-/* rows[0..n) (ascending) reduced to the LONGEST longest edges, longest
- * first, ties in path order: one pass keeping a short sorted list (a sort
- * of every edge, looking the column up per comparison, was a tenth of the
- * report on a 1 GiB trace).  Returns how many are kept.                  */
-static size_t longest_rows(const kt_table *bd, size_t *rows, size_t n)
-{
-    long col = rp_col(bd, "duration");
-    double best[LONGEST];
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = rp_num(bd, rows[i], col);
-        if (d != d) d = -INFINITY; /* no duration: last */
-        if (kept == LONGEST && d <= best[kept - 1]) continue;
-        size_t at = kept < LONGEST ? kept++ : kept - 1, row = rows[i];
-        for (; at > 0 && d > best[at - 1]; at--) best[at] = best[at - 1], rows[at] = rows[at - 1];
-        best[at] = d;
-        rows[at] = row;
-    }
-    return kept;
-}
-
-/* The rank's LONGEST longest path edges, from its breakdown rows (in
- * path order: "edge" is the position on the path, from 0).              */
-static void longest_table(rp_ctx *c, const kt_table *bd, size_t *rows, size_t n)
+/* The rank's longest path edges: its breakdown rows, which run_critical_path
+ * asks for already cut to the longest, longest first ("edge" is the position
+ * on the path, from 0).                                                     */
+static void longest_table(rp_ctx *c, const kt_table *bd, const size_t *rows, size_t n)
 {
     static const char *const head[] = { "edge", "duration", "type", "event", "bound by", "stream" };
-    size_t first = n ? rows[0] : 0;
-    n = longest_rows(bd, rows, n);
     rp_table_begin(c->h, "Longest edges of the path (kineta critical-path, table breakdown)", head, 6);
     for (size_t i = 0; i < n; i++) {
         rp_row_begin(c->h);
-        rp_cell_num(c->h, (double)(rows[i] - first), RP_PLAIN);
+        rp_cell_from(c->h, bd, rows[i], rp_col(bd, "edge"), RP_PLAIN);
         rp_cell_from(c->h, bd, rows[i], rp_col(bd, "duration"), RP_US);
         rp_cell_text(c->h, rp_str(bd, rows[i], rp_col(bd, "type")));
         rp_cell_name(c->h, rp_str(bd, rows[i], rp_col(bd, "s_name")), 60);

@@ -193,6 +193,7 @@ static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
 /* ---- reduce ----------------------------------------------------------------- */
 typedef struct cp_tables {
     kt_table *summary, *breakdown, *edges, *graph, *what_if, *files;
+    size_t longest; /* breakdown rows per rank, 0 = every path edge */
     char **short_names; /* by string id, made on first use: a path repeats names */
     size_t nnames;
 } cp_tables;
@@ -209,13 +210,14 @@ static kt_table *new_table(const char *name, const char *const *cols, const kt_c
 #define I KT_COL_INT
 #define F KT_COL_FLOAT
 #define S KT_COL_STR
-static bool make_tables(cp_tables *tb, bool what_if, bool files)
+static bool make_tables(cp_tables *tb, const kt_critical_path_options *o)
 {
     static const char *const sc[] = { "rank", "bound_by", "pct_of_critical_path_duration", "duration_us" };
     static const kt_col_type st[] = { I, S, F, F };
     static const char *const bc[] = { "rank", "event_idx", "duration", "type", "s_name", "cat",
-                                      "pid", "tid", "stream", "bound_by" };
-    static const kt_col_type bt[] = { I, I, F, S, S, S, I, I, I, S };
+                                      "pid", "tid", "stream", "bound_by", "edge" };
+    static const kt_col_type bt[] = { I, I, F, S, S, S, I, I, I, S, I };
+    size_t nbc = sizeof bc / sizeof *bc - (o->longest_edges ? 0 : 1); /* "edge" only with longest_edges */
     static const char *const ec[] = { "rank", "u", "v", "u_ev", "v_ev", "u_ts", "v_ts", "u_is_start", "v_is_start",
                                       "type", "weight", "attributed_ev" };
     static const kt_col_type et[] = { I, I, I, I, I, F, F, I, I, S, F, I };
@@ -230,12 +232,14 @@ static bool make_tables(cp_tables *tb, bool what_if, bool files)
     static const char *const fc[] = { "rank", "input", "output", "events_marked", "arrows" };
     static const kt_col_type ft[] = { I, S, S, I, I };
     tb->summary = NEW_TABLE("summary", sc, st);
-    tb->breakdown = NEW_TABLE("breakdown", bc, bt);
-    tb->edges = NEW_TABLE("edges", ec, et);
+    bool edges = !o->no_edges, what_if = o->what_if != NULL, files = o->out_dir != NULL;
+    tb->longest = o->longest_edges;
+    tb->breakdown = new_table("breakdown", bc, bt, nbc);
+    tb->edges = edges ? NEW_TABLE("edges", ec, et) : NULL;
     tb->graph = NEW_TABLE("graph", gc, gt);
     tb->what_if = what_if ? NEW_TABLE("what_if", wc, wt) : NULL;
     tb->files = files ? NEW_TABLE("files", fc, ft) : NULL;
-    return tb->summary && tb->breakdown && tb->edges && tb->graph && (!what_if || tb->what_if) &&
+    return tb->summary && tb->breakdown && (!edges || tb->edges) && tb->graph && (!what_if || tb->what_if) &&
            (!files || tb->files);
 }
 #undef I
@@ -279,12 +283,14 @@ static const char *short_name(cp_tables *tb, const kt_trace *t, uint32_t name)
     return s ? s : kt_strtab_get(t->strs, name);
 }
 
-static void add_breakdown_row(cp_tables *tbs, const kt_trace *t, const cp_partial *p, const cp_step *s)
+static void add_breakdown_row(cp_tables *tbs, const kt_trace *t, const cp_partial *p, size_t k)
 {
     const kt_rank *r = p->r;
+    const cp_step *s = &p->steps[k];
     kt_table *tb = tbs->breakdown;
     kt_table_add_row(tb);
     kt_table_set_int(tb, 0, r->rank);
+    if (tbs->longest) kt_table_set_int(tb, 10, (int64_t)k);
     kt_table_set_float(tb, 2, us(s->weight));
     kt_table_set_str(tb, 3, cp_type_name(s->type));
     kt_table_set_str(tb, 9, cp_class_name(s->cls));
@@ -351,22 +357,53 @@ static void add_file_row(kt_table *tb, const cp_partial *p)
     kt_table_set_int(tb, 4, (int64_t)p->overlay.arrows);
 }
 
-static void reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
+/* The positions of the n longest steps, longest first, ties in path order
+ * (durations compared as the table shows them): one pass keeping a short
+ * sorted list.  Returns how many: n or fewer.                            */
+static size_t longest_steps(const cp_partial *p, size_t n, size_t *pos)
+{
+    size_t kept = 0;
+    for (size_t k = 0; k < p->nsteps; k++) {
+        double d = us(p->steps[k].weight);
+        if (kept == n && d <= us(p->steps[pos[kept - 1]].weight)) continue;
+        size_t at = kept < n ? kept++ : kept - 1;
+        for (; at > 0 && d > us(p->steps[pos[at - 1]].weight); at--) pos[at] = pos[at - 1];
+        pos[at] = k;
+    }
+    return kept;
+}
+
+/* A row per path step: room made once per rank, not by doubling (its
+ * copies were 1% of the command); half again more, so that many ranks
+ * still grow the tables geometrically.                                   */
+static void reserve_rows(kt_table *tb, size_t more)
+{
+    size_t have = kt_table_nrows(tb), rows = have + more;
+    kt_table_reserve(tb, have ? rows + rows / 2 : rows);
+}
+
+static bool add_path_rows(const kt_trace *t, const cp_partial *p, cp_tables *tb)
+{
+    size_t *pos = tb->longest ? malloc(tb->longest * sizeof *pos) : NULL;
+    if (tb->longest && !pos) return false;
+    size_t n = pos ? longest_steps(p, tb->longest, pos) : p->nsteps;
+    reserve_rows(tb->breakdown, n);
+    for (size_t i = 0; i < n; i++) add_breakdown_row(tb, t, p, pos ? pos[i] : i);
+    free(pos);
+    if (!tb->edges) return true;
+    reserve_rows(tb->edges, p->nsteps);
+    for (size_t k = 0; k < p->nsteps; k++) add_edge_row(tb->edges, t, p, &p->steps[k]);
+    return true;
+}
+
+static kt_status reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 {
     add_summary(tb->summary, p);
-    /* a row per path step: room made once per rank, not by doubling (its
-     * copies were 1% of the command); half again more, so that many ranks
-     * still grow the tables geometrically                                */
-    size_t have = kt_table_nrows(tb->breakdown), rows = have + p->nsteps;
-    kt_table_reserve(tb->breakdown, have ? rows + rows / 2 : rows);
-    kt_table_reserve(tb->edges, have ? rows + rows / 2 : rows);
-    for (size_t k = 0; k < p->nsteps; k++) {
-        add_breakdown_row(tb, t, p, &p->steps[k]);
-        add_edge_row(tb->edges, t, p, &p->steps[k]);
-    }
+    if (!add_path_rows(t, p, tb)) return KT_ENOMEM;
     add_graph_row(tb->graph, t, p);
     if (tb->what_if) add_what_if_rows(tb->what_if, p);
     if (tb->files && p->wrote_overlay) add_file_row(tb->files, p);
+    return KT_OK;
 }
 
 kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
@@ -383,18 +420,20 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     if (s != KT_OK) return s;
     cp_tables tb = { .nnames = kt_strtab_count(t->strs) };
     tb.short_names = calloc(tb.nnames ? tb.nnames : 1, sizeof *tb.short_names);
-    if (!tb.short_names || !make_tables(&tb, o.what_if != NULL, o.out_dir != NULL)) s = KT_ENOMEM;
+    if (!tb.short_names || !make_tables(&tb, &o)) s = KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++) {
         if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
         cp_partial p = { .scen = scen, .nscen = nscen };
         s = rank_map(t, sel, t->ranks[i], &o, &p);
-        if (s == KT_OK) reduce(t, &p, &tb);
+        if (s == KT_OK) s = reduce(t, &p, &tb);
         partial_free(&p);
     }
     for (size_t k = 0; tb.short_names && k < tb.nnames; k++) free(tb.short_names[k]);
     free(tb.short_names);
-    kt_table *all[6] = { tb.summary, tb.breakdown, tb.edges, tb.graph };
-    size_t n = 4;
+    kt_table *all[6] = { tb.summary, tb.breakdown };
+    size_t n = 2;
+    if (tb.edges) all[n++] = tb.edges;
+    all[n++] = tb.graph;
     if (tb.what_if) all[n++] = tb.what_if;
     if (tb.files) all[n++] = tb.files;
     if (s != KT_OK) {
