@@ -363,6 +363,44 @@ TEST(critical_path_cycle_is_broken)
     cp_path_free(&p);
 }
 
+/* The path's end among equally long ones is the first networkx visits:
+ * the fewest hops from a source, then its visiting order, not time order.
+ * Nodes 0..4 at t = 0, 10, 10, 20, 20; 0→2 (10), 2→1 (0: back in node
+ * order, at one time), 1→3 (10), 0→4 (20): 3 and 4 both end 20 µs paths,
+ * 4 in one hop.  Then 0→4 and 0→3 (20 each, one hop): 4, added first.    */
+#define MAX_HAND 8
+/* The longest path of a hand-made graph: n nodes at ts[] (events 0..n),
+ * m operator edges src[k] → dst[k] but those of types[k] when given.    */
+static kt_status hand_path(const int64_t *ts, uint32_t n, const uint32_t *src, const uint32_t *dst,
+                           const uint8_t *types, size_t m, cp_path *p)
+{
+    uint32_t ev[MAX_HAND], attr[MAX_HAND];
+    uint8_t flags[MAX_HAND], type[MAX_HAND], ef[MAX_HAND] = { 0 };
+    for (uint32_t v = 0; v < n; v++) ev[v] = v, flags[v] = CP_NODE_START;
+    for (size_t k = 0; k < m; k++) attr[k] = src[k], type[k] = types ? types[k] : CP_OPERATOR;
+    cp_graph g = { .n = n, .ts = (int64_t *)ts, .ev = ev, .flags = flags, .m = m, .src = (uint32_t *)src,
+                   .dst = (uint32_t *)dst, .attr = attr, .type = type, .eflags = ef };
+    return cp_longest_path(&g, NULL, NULL, p);
+}
+
+TEST(critical_path_end_ties_follow_generations)
+{
+    static const int64_t ts[] = { 0, 10, 10, 20, 20 };
+    static const uint32_t src[] = { 0, 2, 1, 0 }, dst[] = { 2, 1, 3, 4 }, src2[] = { 0, 0 }, dst2[] = { 4, 3 };
+    static const uint8_t type[] = { CP_OPERATOR, CP_DEPENDENCY, CP_OPERATOR, CP_OPERATOR };
+    cp_path p;
+    CHECK_INT(hand_path(ts, 5, src, dst, type, 4, &p), KT_OK);
+    CHECK_INT(p.length, 20);
+    CHECK_INT(p.nn, 2);
+    if (p.nn == 2) CHECK_INT(p.nodes[1], 4);
+    cp_path_free(&p);
+    CHECK_INT(hand_path(ts, 5, src2, dst2, NULL, 2, &p), KT_OK);
+    CHECK_INT(p.length, 20);
+    CHECK_INT(p.nn, 2);
+    if (p.nn == 2) CHECK_INT(p.nodes[1], 4);
+    cp_path_free(&p);
+}
+
 /* Equal-length paths resolve as networkx does: the first maximum over
  * predecessors in edge insertion order.  Node 3 has two 10 µs routes,
  * via 1 (edges inserted first) and via 2.                                 */

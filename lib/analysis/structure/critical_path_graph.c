@@ -63,28 +63,42 @@ static bool alloc_nodes(cp_graph *g, size_t n, size_t nev)
     return g->ts && g->ev && g->flags && g->start_of && g->end_of;
 }
 
-/* Node k of the unsorted list is event list[k / 2], its start when k is even. */
+/* The kept events that become nodes, and per such event its node flags
+ * other than CP_NODE_START (looked up once per event, not per node).     */
+static size_t node_events(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept,
+                          uint32_t *evs, uint8_t *ev_flags)
+{
+    const kt_events *e = &r->ev;
+    cp_blocking_calls blocking;
+    cp_blocking_calls_init(&blocking, strs);
+    size_t nev = 0;
+    for (size_t j = 0; j < nkept; j++) {
+        uint32_t i = kept[j];
+        if (!is_node_event(e, i)) continue;
+        evs[nev] = i;
+        ev_flags[nev++] = cp_is_blocking_call(&blocking, e->name[i]) ? CP_NODE_BLOCKING : 0;
+    }
+    return nev;
+}
+
+/* Node k of the unsorted list is event evs[k / 2], its start when k is even. */
 static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept,
                             cp_graph *g)
 {
     const kt_events *e = &r->ev;
-    size_t nev = 0;
-    for (size_t j = 0; j < nkept; j++) nev += is_node_event(e, kept[j]);
+    uint32_t *evs = malloc((nkept ? nkept : 1) * sizeof *evs);
+    uint8_t *ev_flags = malloc(nkept ? nkept : 1);
+    size_t nev = evs && ev_flags ? node_events(r, strs, kept, nkept, evs, ev_flags) : 0;
     uint32_t *ids = malloc((nev ? 2 * nev : 1) * sizeof *ids);
     uint64_t *keys = malloc((nev ? 2 * nev : 1) * sizeof *keys);
-    uint32_t *evs = malloc((nev ? nev : 1) * sizeof *evs);
-    bool ok = ids && keys && evs && alloc_nodes(g, 2 * nev, e->n);
+    bool ok = evs && ev_flags && ids && keys && alloc_nodes(g, 2 * nev, e->n);
     size_t k = 0;
-    cp_blocking_calls blocking;
-    cp_blocking_calls_init(&blocking, strs);
     if (ok) {
         memset(g->start_of, 0xff, e->n * sizeof *g->start_of); /* KT_NONE */
         memset(g->end_of, 0xff, e->n * sizeof *g->end_of);
     }
-    for (size_t j = 0; ok && j < nkept; j++) {
-        uint32_t i = kept[j];
-        if (!is_node_event(e, i)) continue;
-        evs[k / 2] = i;
+    for (size_t j = 0; ok && j < nev; j++) {
+        uint32_t i = evs[j];
         keys[k] = kt_radix_key_i64(e->ts[i]), ids[k] = (uint32_t)k, k++;
         keys[k] = kt_radix_key_i64(e->ts[i] + e->dur[i]), ids[k] = (uint32_t)k, k++;
     }
@@ -94,14 +108,14 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint3
         bool start = ids[n] % 2 == 0;
         g->ts[n] = e->ts[ev] + (start ? 0 : e->dur[ev]);
         g->ev[n] = ev;
-        g->flags[n] = start ? CP_NODE_START : 0;
-        if (cp_is_blocking_call(&blocking, e->name[ev])) g->flags[n] |= CP_NODE_BLOCKING;
+        g->flags[n] = ev_flags[ids[n] / 2] | (start ? CP_NODE_START : 0);
         if (start) g->start_of[ev] = (uint32_t)n;
         else g->end_of[ev] = (uint32_t)n;
     }
     free(ids);
     free(keys);
     free(evs);
+    free(ev_flags);
     return ok ? KT_OK : KT_ENOMEM;
 }
 
