@@ -177,9 +177,12 @@ static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
         cp_graph_free(&g);
         return KT_EANALYSIS;
     }
-    uint8_t *cls = cp_edge_classes(r, t->strs, &g);
+    uint8_t *cls = malloc(g.m); /* the classes, of the path's edges only unless what-if rescales them all */
     cp_path path = { 0 };
-    s = cls ? cp_longest_path(&g, cls, NULL, &path) : KT_ENOMEM;
+    s = cls ? cp_longest_path(&g, NULL, NULL, &path) : KT_ENOMEM;
+    bool all = p->nscen > 0;
+    if (s == KT_OK && !cp_classify_edges(r, t->strs, &g, all ? NULL : path.edges, all ? g.m : path.ne, cls))
+        s = KT_ENOMEM;
     if (s == KT_OK && !record_steps(&g, cls, &path, cfg.hta, p)) s = KT_ENOMEM;
     if (s == KT_OK) record_graph(&g, &path, p);
     if (s == KT_OK && p->nscen) s = predict(&g, cls, p);

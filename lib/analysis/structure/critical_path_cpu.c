@@ -166,7 +166,6 @@ static void build_tree(const endpoint *p, size_t np, tree *t, uint32_t *stack)
 /* The walk's state (HTA's enter_func / exit_func closure). */
 typedef struct walk {
     cp_graph *g;
-    const uint8_t *lock;   /* per node: a runtime-lock call (may be NULL) */
     uint32_t last_node, last_parent;
     int depth;
 } walk;
@@ -181,7 +180,8 @@ static uint32_t parent_event(const uint32_t *evs, const tree *t, uint32_t k)
 static bool shares_lock(const walk *w, uint32_t a, uint32_t b)
 {
     const uint8_t *flags = w->g->flags;
-    return w->lock && w->lock[a] && w->lock[b] && ((flags[a] & CP_NODE_START) || !(flags[b] & CP_NODE_START));
+    return (flags[a] & CP_NODE_LOCK) && (flags[b] & CP_NODE_LOCK) &&
+           ((flags[a] & CP_NODE_START) || !(flags[b] & CP_NODE_START));
 }
 
 static void enter(walk *w, uint32_t ev, uint32_t parent_ev)
@@ -213,9 +213,9 @@ static void leave(walk *w, uint32_t ev, uint32_t parent_ev)
 }
 
 /* Depth first over the tree, children in order, without recursion. */
-static void walk_tree(const uint32_t *evs, const tree *t, uint32_t *stack, cp_graph *g, const uint8_t *lock)
+static void walk_tree(const uint32_t *evs, const tree *t, uint32_t *stack, cp_graph *g)
 {
-    walk w = { .g = g, .lock = lock, .last_node = KT_NONE, .last_parent = KT_NONE };
+    walk w = { .g = g, .last_node = KT_NONE, .last_parent = KT_NONE };
     size_t depth = 0;
     uint32_t k = t->root_first;
     while (k != KT_NONE) {
@@ -234,7 +234,7 @@ static void walk_tree(const uint32_t *evs, const tree *t, uint32_t *stack, cp_gr
     }
 }
 
-static kt_status thread_edges(const kt_events *e, const uint32_t *evs, size_t n, cp_graph *g, const uint8_t *lock)
+static kt_status thread_edges(const kt_events *e, const uint32_t *evs, size_t n, cp_graph *g)
 {
     endpoint *p = malloc((n ? 2 * n : 1) * sizeof *p);
     int64_t *start = malloc((n ? n : 1) * sizeof *start), *dur = malloc((n ? n : 1) * sizeof *dur);
@@ -251,7 +251,7 @@ static kt_status thread_edges(const kt_events *e, const uint32_t *evs, size_t n,
     ok = ok && sort_endpoints(start, dur, n, p);
     if (ok) {
         build_tree(p, 2 * n, &t, stack);
-        walk_tree(evs, &t, stack, g, lock);
+        walk_tree(evs, &t, stack, g);
     }
     free(p);
     free(start);
@@ -366,8 +366,7 @@ static uint32_t *events_by_thread(const kt_rank *r, const uint32_t *kept, size_t
     return out;
 }
 
-kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t n,
-                           const uint8_t *lock, cp_graph *g)
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t n, cp_graph *g)
 {
     const kt_events *e = &r->ev;
     tid_remap m = backward_remap(r, strs, kept, n);
@@ -379,7 +378,7 @@ kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32
         int32_t tid = thread_of(&m, e, ids[a]);
         for (b = a; b < n && e->pid[ids[b]] == e->pid[ids[a]] && thread_of(&m, e, ids[b]) == tid; b++)
             gpu |= cp_is_stream_event(e, ids[b]);
-        if (!gpu) s = thread_edges(e, ids + a, b - a, g, lock); /* HTA: CPU threads only */
+        if (!gpu) s = thread_edges(e, ids + a, b - a, g); /* HTA: CPU threads only */
     }
     free(ids);
     return s;

@@ -21,19 +21,36 @@ const char *cp_type_name(cp_edge_type t)
     return t < CP__NTYPES ? names[t] : "";
 }
 
-void cp_blocking_calls_init(cp_blocking_calls *b, const kt_strtab *strs)
+/* The calls whose nodes are flagged (CP_NODE_BLOCKING, CP_NODE_LOCK). */
+static const struct {
+    const char *name;
+    uint8_t flags;
+} flagged[] = {
+    { "cudaDeviceSynchronize", CP_NODE_BLOCKING }, { "cudaStreamSynchronize", CP_NODE_BLOCKING },
+    { "cudaEventQuery", CP_NODE_BLOCKING },        { "cudaEventSynchronize", CP_NODE_BLOCKING },
+    { "cudaMemcpy", CP_NODE_BLOCKING },            { "cudaMemcpyAsync", CP_NODE_BLOCKING | CP_NODE_LOCK },
+    { "cudaLaunchKernel", CP_NODE_LOCK },          { "cudaHostAlloc", CP_NODE_LOCK },
+};
+#define NFLAGGED (sizeof flagged / sizeof *flagged)
+
+/* Their name ids (KT_NONE: not in this trace): compared as ids, not
+ * strings, once per event.                                               */
+typedef struct flagged_calls {
+    uint32_t id[NFLAGGED];
+} flagged_calls;
+
+static void flagged_calls_init(flagged_calls *c, const kt_strtab *strs)
 {
-    static const char *const calls[CP_NBLOCKING] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
-                                                     "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy",
-                                                     "cudaMemcpyAsync" };
-    for (size_t i = 0; i < CP_NBLOCKING; i++) b->id[i] = kt_strtab_find(strs, calls[i], strlen(calls[i]));
+    for (size_t i = 0; i < NFLAGGED; i++)
+        c->id[i] = kt_strtab_find(strs, flagged[i].name, strlen(flagged[i].name));
 }
 
-bool cp_is_blocking_call(const cp_blocking_calls *b, uint32_t name)
+static uint8_t call_flags(const flagged_calls *c, uint32_t name)
 {
-    for (size_t i = 0; i < CP_NBLOCKING; i++)
-        if (name == b->id[i] && name != KT_NONE) return true;
-    return false;
+    uint8_t f = 0;
+    for (size_t i = 0; i < NFLAGGED; i++)
+        if (name == c->id[i]) f |= flagged[i].flags;
+    return name == KT_NONE ? 0 : f;
 }
 
 uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call)
@@ -69,14 +86,14 @@ static size_t node_events(const kt_rank *r, const kt_strtab *strs, const uint32_
                           uint32_t *evs, uint8_t *ev_flags)
 {
     const kt_events *e = &r->ev;
-    cp_blocking_calls blocking;
-    cp_blocking_calls_init(&blocking, strs);
+    flagged_calls calls;
+    flagged_calls_init(&calls, strs);
     size_t nev = 0;
     for (size_t j = 0; j < nkept; j++) {
         uint32_t i = kept[j];
         if (!is_node_event(e, i)) continue;
         evs[nev] = i;
-        ev_flags[nev++] = cp_is_blocking_call(&blocking, e->name[i]) ? CP_NODE_BLOCKING : 0;
+        ev_flags[nev++] = call_flags(&calls, e->name[i]);
     }
     return nev;
 }
@@ -138,79 +155,53 @@ static bool grow_edges(cp_graph *g, size_t cap)
     return true;
 }
 
-void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero)
+bool cp_grow_edges(cp_graph *g)
 {
-    if (g->oom || src == dst || src == KT_NONE || dst == KT_NONE) return;
-    if (g->m == g->cap && !grow_edges(g, g->cap ? 2 * g->cap : 1024)) {
-        g->oom = true;
-        return;
-    }
-    g->src[g->m] = src;
-    g->dst[g->m] = dst;
-    g->attr[g->m] = KT_NONE;
-    g->type[g->m] = (uint8_t)type;
-    g->eflags[g->m] = zero ? CP_EDGE_ZERO : 0;
-    g->m++;
+    if (!grow_edges(g, g->cap ? 2 * g->cap : 1024)) g->oom = true;
+    return !g->oom;
 }
 
-/* HTA's _attribute_edge on the last edge added: spans and kernel-kernel
- * delays belong to an event — start→start and start→end to the source,
- * end→end to the destination, end→start to the source's parent, a
- * kernel-kernel delay to the previous kernel.                               */
-void cp_attribute(cp_graph *g, uint32_t parent_ev)
+/* Edges marked in drop[] removed, the others kept in order. */
+static void remove_edges(cp_graph *g, const uint8_t *drop)
 {
-    if (g->oom || g->m == 0) return;
-    size_t e = g->m - 1;
-    if (g->type[e] != CP_OPERATOR && g->type[e] != CP_KERNEL_KERNEL) return;
-    uint32_t s = g->src[e], d = g->dst[e];
-    if (g->type[e] == CP_KERNEL_KERNEL || (g->flags[s] & CP_NODE_START)) g->attr[e] = g->ev[s];
-    else if (!(g->flags[d] & CP_NODE_START)) g->attr[e] = g->ev[d];
-    else g->attr[e] = parent_ev;
-}
-
-/* Duplicates share a destination: grouping the edges by destination (a
- * counting sort, insertion order kept inside a group) puts each next to
- * the first of its kind, where networkx keeps it, with the last one's data. */
-static void merge_into_first(cp_graph *g, const uint32_t *by_dst, uint32_t lo, uint32_t hi, uint8_t *drop)
-{
-    for (uint32_t i = lo; i < hi; i++) {
-        uint32_t first = by_dst[i];
-        if (drop[first]) continue;
-        for (uint32_t j = i + 1; j < hi; j++) {
-            uint32_t later = by_dst[j];
-            if (drop[later] || g->src[later] != g->src[first]) continue;
-            g->type[first] = g->type[later];
-            g->eflags[first] = g->eflags[later];
-            if (g->attr[later] != KT_NONE) g->attr[first] = g->attr[later];
-            drop[later] = 1;
-        }
-    }
-}
-
-kt_status cp_merge_duplicate_edges(cp_graph *g)
-{
-    size_t m = g->m;
-    uint32_t *off = calloc(g->n + 1, sizeof *off);
-    uint32_t *by_dst = malloc((m ? m : 1) * sizeof *by_dst);
-    uint8_t *drop = calloc(m ? m : 1, 1);
-    bool ok = off && by_dst && drop;
-    for (size_t e = 0; ok && e < m; e++) off[g->dst[e] + 1]++;
-    for (size_t v = 0; ok && v < g->n; v++) off[v + 1] += off[v];
-    for (size_t e = 0; ok && e < m; e++) by_dst[off[g->dst[e]]++] = (uint32_t)e;
-    for (size_t v = g->n; ok && v > 0; v--) off[v] = off[v - 1]; /* back to group starts */
-    if (ok) off[0] = 0;
-    for (size_t v = 0; ok && v < g->n; v++)
-        if (off[v + 1] - off[v] > 1) merge_into_first(g, by_dst, off[v], off[v + 1], drop);
     size_t w = 0;
-    for (size_t e = 0; ok && e < m; e++) {
+    for (size_t e = 0; e < g->m; e++) {
         if (drop[e]) continue;
         g->src[w] = g->src[e], g->dst[w] = g->dst[e], g->attr[w] = g->attr[e];
         g->type[w] = g->type[e], g->eflags[w] = g->eflags[e];
         w++;
     }
-    if (ok) g->m = w;
-    free(off);
-    free(by_dst);
+    g->m = w;
+}
+
+/* Duplicates share a destination: each edge looks for one from its source
+ * among the edges into its destination kept so far (a list per node, of
+ * one or two edges mostly) and merges into it, in insertion order, so that
+ * the first keeps its position and takes the last one's data.  Traces
+ * rarely have any: nothing is moved then.                                */
+kt_status cp_merge_duplicate_edges(cp_graph *g)
+{
+    uint32_t *head = malloc((g->n ? g->n : 1) * sizeof *head), *next = malloc((g->m ? g->m : 1) * sizeof *next);
+    uint8_t *drop = NULL;
+    bool ok = head && next;
+    if (ok) memset(head, 0xff, g->n * sizeof *head); /* KT_NONE: no edge in yet */
+    for (size_t e = 0; ok && e < g->m; e++) {
+        uint32_t d = g->dst[e], first = head[d];
+        while (first != KT_NONE && g->src[first] != g->src[e]) first = next[first];
+        if (first == KT_NONE) {
+            next[e] = head[d], head[d] = (uint32_t)e;
+            continue;
+        }
+        if (!drop && !(drop = calloc(g->m, 1))) ok = false;
+        if (!ok) break;
+        g->type[first] = g->type[e];
+        g->eflags[first] = g->eflags[e];
+        if (g->attr[e] != KT_NONE) g->attr[first] = g->attr[e];
+        drop[e] = 1;
+    }
+    if (ok && drop) remove_edges(g, drop);
+    free(head);
+    free(next);
     free(drop);
     return ok ? KT_OK : KT_ENOMEM;
 }
@@ -240,10 +231,8 @@ kt_status cp_graph_build(const kt_rank *r, const kt_strtab *strs, const cp_confi
     kt_status s = cp_select_window(r, strs, cfg, kept, &nkept, &g->win_first, &g->win_last, err, errlen);
     if (s == KT_OK) s = make_nodes(r, strs, kept, nkept, g);
     if (s == KT_OK && !grow_edges(g, g->n + g->n / 8 + 1024)) s = KT_ENOMEM;
-    uint8_t *lock = NULL;
-    if (s == KT_OK) s = cp_add_lock_edges(r, strs, g, &lock);
-    if (s == KT_OK) s = cp_add_cpu_edges(r, strs, kept, nkept, lock, g);
-    free(lock);
+    if (s == KT_OK) cp_add_lock_edges(g);
+    if (s == KT_OK) s = cp_add_cpu_edges(r, strs, kept, nkept, g);
     if (s == KT_OK) s = cp_add_gpu_edges(r, strs, cfg, kept, nkept, g);
     if (s == KT_OK && g->oom) s = KT_ENOMEM;
     if (s == KT_OK) s = cp_merge_duplicate_edges(g);

@@ -27,7 +27,9 @@ typedef enum cp_edge_type {
 
 const char *cp_type_name(cp_edge_type t);
 
-enum { CP_NODE_START = 1, CP_NODE_BLOCKING = 2 }; /* node flags */
+/* Node flags: a start node; a call HTA zeroes the weight of (it waits, not
+ * works); a call that takes the CUDA runtime lock.                        */
+enum { CP_NODE_START = 1, CP_NODE_BLOCKING = 2, CP_NODE_LOCK = 4 };
 enum { CP_EDGE_ZERO = 1 };                        /* edge flags: weight forced to 0 */
 
 /* Where to look and how (see kt_critical_path_options in kineta.h). */
@@ -71,18 +73,46 @@ static inline int64_t cp_edge_weight(const cp_graph *g, size_t e)
 
 /* ---- building blocks (critical_path_graph.c, _cpu.c, _gpu.c, _window.c) -- */
 /* The region of interest: kept[0..*nkept) the events in it, in file order
- * (a list, not a flag per event: every later pass visits only these).     */
+ * (a list, not a flag per event: every later pass visits only these);
+ * kept needs room for every event of r.                                   */
 kt_status cp_select_window(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, uint32_t *kept,
                            size_t *nkept, int64_t *first, int64_t *last, char *err, size_t errlen);
-/* Append an edge (src != dst).  Attributes go by HTA's rules. */
-void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero);
-void cp_attribute(cp_graph *g, uint32_t parent_ev);
-/* Calls that take the CUDA runtime lock serialize across threads: edges
- * in order of completion.  *lock (malloc'ed, per node) marks them.        */
-kt_status cp_add_lock_edges(const kt_rank *r, const kt_strtab *strs, cp_graph *g, uint8_t **lock);
+/* Room for twice as many edges; false (g->oom) without memory. */
+bool cp_grow_edges(cp_graph *g);
+
+/* Append an edge (src != dst).  Inline, as cp_attribute: every node gets
+ * about one edge, and the calls cost 2 instructions in 5 of the work.    */
+static inline void cp_add_edge(cp_graph *g, uint32_t src, uint32_t dst, cp_edge_type type, bool zero)
+{
+    if (g->oom || src == dst || src == KT_NONE || dst == KT_NONE) return;
+    if (g->m == g->cap && !cp_grow_edges(g)) return;
+    g->src[g->m] = src;
+    g->dst[g->m] = dst;
+    g->attr[g->m] = KT_NONE;
+    g->type[g->m] = (uint8_t)type;
+    g->eflags[g->m] = zero ? CP_EDGE_ZERO : 0;
+    g->m++;
+}
+
+/* HTA's _attribute_edge on the last edge added: spans and kernel-kernel
+ * delays belong to an event — start→start and start→end to the source,
+ * end→end to the destination, end→start to the source's parent, a
+ * kernel-kernel delay to the previous kernel.                               */
+static inline void cp_attribute(cp_graph *g, uint32_t parent_ev)
+{
+    if (g->oom || g->m == 0) return;
+    size_t e = g->m - 1;
+    if (g->type[e] != CP_OPERATOR && g->type[e] != CP_KERNEL_KERNEL) return;
+    uint32_t s = g->src[e], d = g->dst[e];
+    if (g->type[e] == CP_KERNEL_KERNEL || (g->flags[s] & CP_NODE_START)) g->attr[e] = g->ev[s];
+    else if (!(g->flags[d] & CP_NODE_START)) g->attr[e] = g->ev[d];
+    else g->attr[e] = parent_ev;
+}
+/* Calls that take the CUDA runtime lock (CP_NODE_LOCK) serialize across
+ * threads: edges in order of completion.                                  */
+void cp_add_lock_edges(cp_graph *g);
 /* CPU call stacks: nesting and top-level ordering edges, per thread.     */
-kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept,
-                           const uint8_t *lock, cp_graph *g);
+kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32_t *kept, size_t nkept, cp_graph *g);
 /* GPU events: kernel spans, launch / kernel-kernel delays, sync edges.    */
 kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg,
                            const uint32_t *kept, size_t nkept, cp_graph *g);
@@ -93,14 +123,6 @@ kt_status cp_merge_duplicate_edges(cp_graph *g);
 /* The GPU event HTA's index_correlation of a launch call points at: of a
  * call that launched several (graph launches), the last one written (A2.6). */
 uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call);
-/* The calls HTA zeroes the weight of (they wait, not work), by name id:
- * compared as ids, not strings, once per graph node.                     */
-#define CP_NBLOCKING 6
-typedef struct cp_blocking_calls {
-    uint32_t id[CP_NBLOCKING]; /* KT_NONE: not in this trace */
-} cp_blocking_calls;
-void cp_blocking_calls_init(cp_blocking_calls *b, const kt_strtab *strs);
-bool cp_is_blocking_call(const cp_blocking_calls *b, uint32_t name);
 /* A model event that is a GPU row of HTA's frame (a GPU event or a cuda_sync
  * event carrying a stream).                                                 */
 static inline bool cp_is_stream_event(const kt_events *e, uint32_t i)

@@ -30,21 +30,34 @@ static uint8_t span_class(const kt_rank *r, kt_name_test *comm, uint32_t ev)
     return kt_name_passes(comm, r->ev.name[ev]) ? CP_CLASS_COMM : CP_CLASS_GPU;
 }
 
-uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g)
+static uint8_t edge_class(const kt_rank *r, kt_name_test *comm, const cp_graph *g, uint32_t e)
+{
+    switch (g->type[e]) {
+    case CP_LAUNCH: return CP_CLASS_LAUNCH;
+    case CP_KERNEL_KERNEL: return CP_CLASS_KERNEL_GAP;
+    case CP_DEPENDENCY:
+    case CP_SYNC: return CP_CLASS_NONE;
+    default: return span_class(r, comm, g->attr[e]);
+    }
+}
+
+bool cp_classify_edges(const kt_rank *r, const kt_strtab *strs, const cp_graph *g, const uint32_t *edges, size_t n,
+                       uint8_t *cls)
 {
     kt_name_test comm;
-    if (!kt_name_test_init(&comm, strs, kt_is_comm_kernel_name)) return NULL;
-    uint8_t *cls = malloc(g->m ? g->m : 1);
-    for (size_t e = 0; cls && e < g->m; e++) {
-        switch (g->type[e]) {
-        case CP_LAUNCH: cls[e] = CP_CLASS_LAUNCH; break;
-        case CP_KERNEL_KERNEL: cls[e] = CP_CLASS_KERNEL_GAP; break;
-        case CP_DEPENDENCY:
-        case CP_SYNC: cls[e] = CP_CLASS_NONE; break;
-        default: cls[e] = span_class(r, &comm, g->attr[e]); break;
-        }
+    if (!kt_name_test_init(&comm, strs, kt_is_comm_kernel_name)) return false;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t e = edges ? edges[k] : (uint32_t)k;
+        cls[e] = edge_class(r, &comm, g, e);
     }
     kt_name_test_free(&comm);
+    return true;
+}
+
+uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g)
+{
+    uint8_t *cls = malloc(g->m ? g->m : 1);
+    if (cls && !cp_classify_edges(r, strs, g, NULL, g->m, cls)) free(cls), cls = NULL;
     return cls;
 }
 

@@ -35,6 +35,10 @@ typedef struct cp_path {
 /* Class of each edge (malloc'ed, g->m entries): by type, and for spans by
  * the attributed event (a CPU event, a communication kernel, other GPU).   */
 uint8_t *cp_edge_classes(const kt_rank *r, const kt_strtab *strs, const cp_graph *g);
+/* The same into cls[e] for the n edges listed (edges NULL: edges 0..n), as
+ * many as the caller needs (the path's, without what-if).  False: no memory. */
+bool cp_classify_edges(const kt_rank *r, const kt_strtab *strs, const cp_graph *g, const uint32_t *edges, size_t n,
+                       uint8_t *cls);
 
 /* The longest path; scale (NULL = 1 for all) multiplies each class's edge
  * weights.  Ties go as in networkx 2.8: nodes visited in topological
