@@ -201,8 +201,9 @@ static void enter(walk *w, uint32_t ev, uint32_t parent_ev)
 static void leave(walk *w, uint32_t ev, uint32_t parent_ev)
 {
     cp_graph *g = w->g;
-    uint32_t start = g->start_of[ev], end = g->end_of[ev];
+    uint32_t start = g->start_of[ev];
     if (start == KT_NONE) return;
+    uint32_t end = g->end_node[start];
     if (w->last_node != KT_NONE && !shares_lock(w, w->last_node, end)) {
         cp_add_edge(g, w->last_node, end, CP_OPERATOR, g->flags[start] & CP_NODE_BLOCKING);
         cp_attribute(g, w->last_parent);

@@ -260,15 +260,15 @@ static void handle_sync(gpu_ctx *c, uint32_t ev)
     cp_graph *g = c->g;
     uint32_t name = c->r->ev.name[ev];
     uint32_t call = sync_call(c, ev);
-    uint32_t call_end = call == KT_NONE ? KT_NONE : g->end_of[call];
+    uint32_t call_end = call == KT_NONE ? KT_NONE : cp_end_of(g, call);
     if (name == c->nm.wait || name == c->nm.event) {
         uint32_t src = recorded_kernel(c, ev);
         if (src == KT_NONE) return;
         if (name == c->nm.wait) {
             uint32_t dest = waiting_kernel(c, ev);
             if (dest != KT_NONE) *kt_i64map_slot(&c->kernel_sync, dest, src) = src;
-        } else if (g->end_of[src] != KT_NONE) {
-            cp_add_edge(g, g->end_of[src], call_end, CP_SYNC, false);
+        } else if (cp_end_of(g, src) != KT_NONE) {
+            cp_add_edge(g, cp_end_of(g, src), call_end, CP_SYNC, false);
         }
         return;
     }
@@ -309,7 +309,7 @@ static uint32_t graph_predecessor(const gpu_ctx *c, const uint32_t *grp, size_t 
     int64_t start = g->ts[g->start_of[ev]];
     uint32_t best = KT_NONE;
     for (size_t j = 0; j < ng && grp[j] != ev; j++) {
-        uint32_t end = g->end_of[grp[j]];
+        uint32_t end = cp_end_of(g, grp[j]);
         if (end != KT_NONE && g->ts[end] <= start && (best == KT_NONE || g->ts[end] > g->ts[best])) best = end;
     }
     return best;
@@ -318,14 +318,15 @@ static uint32_t graph_predecessor(const gpu_ctx *c, const uint32_t *grp, size_t 
 static void handle_kernel(gpu_ctx *c, uint32_t ev)
 {
     cp_graph *g = c->g;
-    uint32_t start = g->start_of[ev], end = g->end_of[ev];
+    uint32_t start = g->start_of[ev];
     if (start == KT_NONE) return;
+    uint32_t end = g->end_node[start];
     cp_add_edge(g, start, end, CP_OPERATOR, false);
     cp_attribute(g, KT_NONE);
     uint32_t sync_end = KT_NONE;
     uint32_t src = kt_i64map_get(&c->kernel_sync, ev, KT_NONE);
-    if (src != KT_NONE && g->end_of[src] != KT_NONE) {
-        sync_end = g->end_of[src];
+    if (src != KT_NONE && cp_end_of(g, src) != KT_NONE) {
+        sync_end = cp_end_of(g, src);
         cp_add_edge(g, sync_end, start, CP_SYNC, false);
     }
     if (src != KT_NONE) *kt_i64map_slot(&c->kernel_sync, ev, KT_NONE) = KT_NONE;
@@ -371,8 +372,7 @@ static uint32_t *gpu_rows(const gpu_ctx *c, const uint32_t *kept, size_t nkept, 
 {
     const kt_events *e = &c->r->ev;
     *n = 0;
-    for (size_t j = 0; j < nkept; j++) *n += is_row(c, kept[j]);
-    uint32_t *rows = malloc((*n ? *n : 1) * sizeof *rows);
+    uint32_t *rows = malloc((nkept ? nkept : 1) * sizeof *rows); /* room for all: one pass, not two */
     int64_t *key = malloc((e->n ? e->n : 1) * sizeof *key);
     if (!rows || !key) {
         free(rows);
@@ -386,6 +386,7 @@ static uint32_t *gpu_rows(const gpu_ctx *c, const uint32_t *kept, size_t nkept, 
         rows[k++] = i;
         key[i] = e->ts[i] + (e->kind[i] == KT_K_CUDA_SYNC ? e->dur[i] : 0);
     }
+    *n = k;
     if (c->cfg->hta) {
         kt_np_argsort_i64(key, rows, k);
     } else if (!kt_sort_ids_by_i64(rows, k, key)) {

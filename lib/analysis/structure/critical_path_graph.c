@@ -76,8 +76,8 @@ static bool alloc_nodes(cp_graph *g, size_t n, size_t nev)
     g->ev = malloc((n ? n : 1) * sizeof *g->ev);
     g->flags = malloc(n ? n : 1);
     g->start_of = malloc((nev ? nev : 1) * sizeof *g->start_of);
-    g->end_of = malloc((nev ? nev : 1) * sizeof *g->end_of);
-    return g->ts && g->ev && g->flags && g->start_of && g->end_of;
+    g->end_node = malloc((n ? n : 1) * sizeof *g->end_node);
+    return g->ts && g->ev && g->flags && g->start_of && g->end_node;
 }
 
 /* The kept events that become nodes, and per such event its node flags
@@ -108,12 +108,10 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint3
     size_t nev = evs && ev_flags ? node_events(r, strs, kept, nkept, evs, ev_flags) : 0;
     uint32_t *ids = malloc((nev ? 2 * nev : 1) * sizeof *ids);
     uint64_t *keys = malloc((nev ? 2 * nev : 1) * sizeof *keys);
-    bool ok = evs && ev_flags && ids && keys && alloc_nodes(g, 2 * nev, e->n);
+    uint32_t *ends = malloc((nev ? nev : 1) * sizeof *ends);
+    bool ok = evs && ev_flags && ids && keys && ends && alloc_nodes(g, 2 * nev, e->n);
     size_t k = 0;
-    if (ok) {
-        memset(g->start_of, 0xff, e->n * sizeof *g->start_of); /* KT_NONE */
-        memset(g->end_of, 0xff, e->n * sizeof *g->end_of);
-    }
+    if (ok) memset(g->start_of, 0xff, e->n * sizeof *g->start_of); /* KT_NONE */
     for (size_t j = 0; ok && j < nev; j++) {
         uint32_t i = evs[j];
         keys[k] = kt_radix_key_i64(e->ts[i]), ids[k] = (uint32_t)k, k++;
@@ -127,12 +125,14 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint3
         g->ev[n] = ev;
         g->flags[n] = ev_flags[ids[n] / 2] | (start ? CP_NODE_START : 0);
         if (start) g->start_of[ev] = (uint32_t)n;
-        else g->end_of[ev] = (uint32_t)n;
+        else ends[ids[n] / 2] = (uint32_t)n; /* its start may come later: a negative duration */
     }
+    for (size_t j = 0; ok && j < nev; j++) g->end_node[g->start_of[evs[j]]] = ends[j];
     free(ids);
     free(keys);
     free(evs);
     free(ev_flags);
+    free(ends);
     return ok ? KT_OK : KT_ENOMEM;
 }
 
@@ -174,14 +174,22 @@ static void remove_edges(cp_graph *g, const uint8_t *drop)
     g->m = w;
 }
 
+/* The lists of edges into each node, latest first. */
+static void link_in_edges(cp_graph *g)
+{
+    memset(g->in_head, 0xff, g->n * sizeof *g->in_head); /* KT_NONE: no edge in */
+    for (size_t e = 0; e < g->m; e++) g->in_next[e] = g->in_head[g->dst[e]], g->in_head[g->dst[e]] = (uint32_t)e;
+}
+
 /* Duplicates share a destination: each edge looks for one from its source
  * among the edges into its destination kept so far (a list per node, of
  * one or two edges mostly) and merges into it, in insertion order, so that
  * the first keeps its position and takes the last one's data.  Traces
- * rarely have any: nothing is moved then.                                */
+ * rarely have any: the lists are then those of the final edges.          */
 kt_status cp_merge_duplicate_edges(cp_graph *g)
 {
-    uint32_t *head = malloc((g->n ? g->n : 1) * sizeof *head), *next = malloc((g->m ? g->m : 1) * sizeof *next);
+    uint32_t *head = g->in_head = malloc((g->n ? g->n : 1) * sizeof *head);
+    uint32_t *next = g->in_next = malloc((g->m ? g->m : 1) * sizeof *next);
     uint8_t *drop = NULL;
     bool ok = head && next;
     if (ok) memset(head, 0xff, g->n * sizeof *head); /* KT_NONE: no edge in yet */
@@ -199,9 +207,10 @@ kt_status cp_merge_duplicate_edges(cp_graph *g)
         if (g->attr[e] != KT_NONE) g->attr[first] = g->attr[e];
         drop[e] = 1;
     }
-    if (ok && drop) remove_edges(g, drop);
-    free(head);
-    free(next);
+    if (ok && drop) {
+        remove_edges(g, drop);
+        link_in_edges(g);
+    }
     free(drop);
     return ok ? KT_OK : KT_ENOMEM;
 }
@@ -212,12 +221,14 @@ void cp_graph_free(cp_graph *g)
     free(g->ev);
     free(g->flags);
     free(g->start_of);
-    free(g->end_of);
+    free(g->end_node);
     free(g->src);
     free(g->dst);
     free(g->attr);
     free(g->type);
     free(g->eflags);
+    free(g->in_head);
+    free(g->in_next);
     *g = (cp_graph){ 0 };
 }
 

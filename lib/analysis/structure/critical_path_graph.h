@@ -45,13 +45,15 @@ typedef struct cp_graph {
     uint32_t *ev;         /* model event                                   */
     uint8_t *flags;       /* CP_NODE_*                                      */
     uint32_t *start_of;   /* per model event: its start node, KT_NONE      */
-    uint32_t *end_of;     /* per model event: its end node, KT_NONE        */
+    uint32_t *end_node;   /* per start node: its end node (cp_end_of)      */
 
     size_t m, cap;        /* edges in insertion order (duplicates merged)  */
     uint32_t *src, *dst;
     uint32_t *attr;       /* attributed model event, KT_NONE              */
     uint8_t *type;        /* cp_edge_type                                  */
     uint8_t *eflags;      /* CP_EDGE_*                                      */
+    uint32_t *in_head;    /* per node: the latest edge into it, KT_NONE    */
+    uint32_t *in_next;    /* per edge: the edge into its dst added before  */
 
     int64_t win_first, win_last; /* the region of interest (ns)           */
     size_t no_edge_kernels;      /* GPU events no edge leads into          */
@@ -63,6 +65,14 @@ typedef struct cp_graph {
 kt_status cp_graph_build(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg, cp_graph *g,
                          char *err, size_t errlen);
 void cp_graph_free(cp_graph *g);
+
+/* The end node of model event ev, KT_NONE: through its start node, which
+ * saves a second array (and clearing it) per model event.               */
+static inline uint32_t cp_end_of(const cp_graph *g, uint32_t ev)
+{
+    uint32_t start = g->start_of[ev];
+    return start == KT_NONE ? KT_NONE : g->end_node[start];
+}
 
 /* Weight of edge e as HTA computes it (may be negative), ns. */
 static inline int64_t cp_edge_weight(const cp_graph *g, size_t e)
@@ -117,7 +127,8 @@ kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32
 kt_status cp_add_gpu_edges(const kt_rank *r, const kt_strtab *strs, const cp_config *cfg,
                            const uint32_t *kept, size_t nkept, cp_graph *g);
 /* Merge repeated (src, dst) edges as networkx does: the first position,
- * the last type and weight, the last attribution.                         */
+ * the last type and weight, the last attribution.  Leaves the lists of
+ * edges into each node (in_head, in_next) that it finds them by.          */
 kt_status cp_merge_duplicate_edges(cp_graph *g);
 
 /* The GPU event HTA's index_correlation of a launch call points at: of a

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *cp_class_name(cp_class c)
 {
@@ -188,20 +189,24 @@ static kt_status trace_back(const cp_graph *g, const int64_t *dist, const uint32
  * topological order; only which of equally long ends comes first does:
  * networkx visits generations (hops from a source) in turn, so the end
  * with the fewest hops.                                                    */
+typedef struct in_lists {
+    const uint32_t *head, *next; /* the edges into each node, latest first */
+} in_lists;
+
 #define RETRIES 16 /* passes over a time's nodes to order them, then give up */
 
 /* Nodes [a, b) (one time) into order[a, b) so that edges among them lead
  * forward; placed[] marks the nodes done.  False when RETRIES passes do not
  * suffice (a cycle or a long chain backwards: the general way handles it). */
-static bool order_same_time(const cp_graph *g, const uint32_t *in_off, const uint32_t *in, uint32_t a, uint32_t b,
-                            uint8_t *placed, uint32_t *order)
+static bool order_same_time(const cp_graph *g, const in_lists *in, uint32_t a, uint32_t b, uint8_t *placed,
+                            uint32_t *order)
 {
     uint32_t k = a;
     for (int pass = 0; pass < RETRIES && k < b; pass++) {
         for (uint32_t v = a; v < b; v++) {
             bool ready = !placed[v];
-            for (uint32_t j = in_off[v]; ready && j < in_off[v + 1]; j++) {
-                uint32_t u = g->src[in[j]];
+            for (uint32_t e = in->head[v]; ready && e != KT_NONE; e = in->next[e]) {
+                uint32_t u = g->src[e];
                 ready = u < a || placed[u];
             }
             if (ready) order[k++] = v, placed[v] = 1;
@@ -213,8 +218,7 @@ static bool order_same_time(const cp_graph *g, const uint32_t *in_off, const uin
 /* A topological order of the nodes by time (order[] ascending but where
  * edges between nodes of one time run backwards); false when an edge runs
  * back in time (a negative duration) or order_same_time gives up.          */
-static bool order_by_time(const cp_graph *g, const uint32_t *in_off, const uint32_t *in, uint32_t *order,
-                          bool *nomem)
+static bool order_by_time(const cp_graph *g, const in_lists *in, uint32_t *order, bool *nomem)
 {
     uint8_t *placed = NULL;
     bool ok = true;
@@ -230,7 +234,7 @@ static bool order_by_time(const cp_graph *g, const uint32_t *in_off, const uint3
         }
         while (a > 0 && g->ts[a - 1] == g->ts[v]) a--;
         while (b < g->n && g->ts[b] == g->ts[v]) b++;
-        ok = order_same_time(g, in_off, in, a, b, placed, order);
+        ok = order_same_time(g, in, a, b, placed, order);
     }
     free(placed);
     return ok;
@@ -240,18 +244,17 @@ static bool order_by_time(const cp_graph *g, const uint32_t *in_off, const uint3
  * the one with the fewest hops (gen[]), KT_NONE when that does not decide
  * (a tie in hops too, or no edge weighs).                                */
 static uint32_t relax_in_order(const cp_graph *g, const uint8_t *cls, const double *scale, const uint32_t *order,
-                               const uint32_t *in_off, const uint32_t *in, int64_t *dist, uint32_t *pred,
-                               uint32_t *gen, size_t *negative)
+                               const in_lists *in, int64_t *dist, uint32_t *pred, uint32_t *gen, size_t *negative)
 {
     uint32_t best = KT_NONE;
     bool tied = false;
     for (uint32_t k = 0; k < g->n; k++) {
         uint32_t v = order[k], p = KT_NONE, hops = 0;
         int64_t d = 0;
-        for (uint32_t j = in_off[v]; j < in_off[v + 1]; j++) {
-            uint32_t e = in[j], u = g->src[e];
+        for (uint32_t e = in->head[v]; e != KT_NONE; e = in->next[e]) {
+            uint32_t u = g->src[e];
             int64_t c = dist[u] + weight(g, cls, scale, e, negative);
-            if (p == KT_NONE || c > d) d = c, p = e;
+            if (p == KT_NONE || c >= d) d = c, p = e; /* latest first: >= keeps the first added of equals */
             if (gen[u] >= hops) hops = gen[u] + 1;
         }
         dist[v] = d, pred[v] = p, gen[v] = hops;
@@ -263,15 +266,15 @@ static uint32_t relax_in_order(const cp_graph *g, const uint8_t *cls, const doub
 }
 
 /* The path's end found by time, or KT_NONE: then the general way. */
-static uint32_t longest_by_time(const cp_graph *g, const uint8_t *cls, const double *scale, const uint32_t *in_off,
-                                const uint32_t *in, int64_t *dist, uint32_t *pred, cp_path *out, bool *nomem)
+static uint32_t longest_by_time(const cp_graph *g, const uint8_t *cls, const double *scale, const in_lists *in,
+                                int64_t *dist, uint32_t *pred, cp_path *out, bool *nomem)
 {
     uint32_t *order = malloc(g->n * sizeof *order), *gen = malloc(g->n * sizeof *gen);
     uint32_t last = KT_NONE;
     size_t negative = 0;
     *nomem = !order || !gen;
-    if (!*nomem && order_by_time(g, in_off, in, order, nomem))
-        last = relax_in_order(g, cls, scale, order, in_off, in, dist, pred, gen, &negative);
+    if (!*nomem && order_by_time(g, in, order, nomem))
+        last = relax_in_order(g, cls, scale, order, in, dist, pred, gen, &negative);
     if (last != KT_NONE) out->negative = negative;
     free(order), free(gen);
     return last;
@@ -279,15 +282,16 @@ static uint32_t longest_by_time(const cp_graph *g, const uint8_t *cls, const dou
 
 /* The general way: topological generations as networkx visits them
  * (cycles broken), then relax in that order.                             */
-static kt_status longest_general(const cp_graph *g, const uint8_t *cls, const double *scale, const uint32_t *in_off,
-                                 const uint32_t *in_list, int64_t *dist, uint32_t *pred, cp_path *out)
+static kt_status longest_general(const cp_graph *g, const uint8_t *cls, const double *scale, int64_t *dist,
+                                 uint32_t *pred, cp_path *out)
 {
-    uint32_t *out_off = NULL, *out_list = NULL;
+    uint32_t *out_off = NULL, *out_list = NULL, *in_off = NULL, *in_list = NULL;
     size_t nin = 0;
     uint32_t *nodes = appearance_order(g, &nin);
     uint32_t *indeg = malloc(g->n * sizeof *indeg), *order = malloc(g->n * sizeof *order);
     uint8_t *done = calloc(g->n, 1);
-    bool ok = nodes && indeg && order && done && csr(g, g->src, &out_off, &out_list);
+    bool ok = nodes && indeg && order && done && csr(g, g->src, &out_off, &out_list) &&
+              csr(g, g->dst, &in_off, &in_list);
     if (ok) {
         for (size_t v = 0; v < g->n; v++) indeg[v] = in_off[v + 1] - in_off[v];
         out->cycle_edges = topo_order(g, out_off, out_list, indeg, nodes, nin, order);
@@ -298,23 +302,38 @@ static kt_status longest_general(const cp_graph *g, const uint8_t *cls, const do
         uint32_t last = relax(g, cls, scale, order, nin, in_off, in_list, dist, pred, done, &out->negative);
         s = trace_back(g, dist, pred, last, out);
     }
-    free(nodes), free(out_off), free(out_list), free(indeg), free(order), free(done);
+    free(nodes), free(out_off), free(out_list), free(in_off), free(in_list), free(indeg), free(order), free(done);
     return s;
+}
+
+/* The graph's lists of edges into each node; a graph made by hand (tests)
+ * has none: made here then, into own.                                    */
+static bool lists_of(const cp_graph *g, in_lists *in, uint32_t **own)
+{
+    *in = (in_lists){ g->in_head, g->in_next };
+    if (in->head) return true;
+    uint32_t *head = own[0] = malloc(g->n * sizeof *head), *next = own[1] = malloc(g->m * sizeof *next);
+    if (!head || !next) return false;
+    memset(head, 0xff, g->n * sizeof *head); /* KT_NONE */
+    for (size_t e = 0; e < g->m; e++) next[e] = head[g->dst[e]], head[g->dst[e]] = (uint32_t)e;
+    *in = (in_lists){ head, next };
+    return true;
 }
 
 kt_status cp_longest_path(const cp_graph *g, const uint8_t *cls, const double *scale, cp_path *out)
 {
     *out = (cp_path){ 0 };
     if (g->m == 0) return KT_OK;
-    uint32_t *in_off = NULL, *in_list = NULL;
+    uint32_t *own[2] = { NULL, NULL };
+    in_lists in;
     uint32_t *pred = malloc(g->n * sizeof *pred);
     int64_t *dist = malloc(g->n * sizeof *dist);
-    bool nomem = !pred || !dist || !csr(g, g->dst, &in_off, &in_list);
-    uint32_t last = nomem ? KT_NONE : longest_by_time(g, cls, scale, in_off, in_list, dist, pred, out, &nomem);
+    bool nomem = !pred || !dist || !lists_of(g, &in, own);
+    uint32_t last = nomem ? KT_NONE : longest_by_time(g, cls, scale, &in, dist, pred, out, &nomem);
     kt_status s = nomem ? KT_ENOMEM : KT_OK;
     if (s == KT_OK && last != KT_NONE) s = trace_back(g, dist, pred, last, out);
-    else if (s == KT_OK) s = longest_general(g, cls, scale, in_off, in_list, dist, pred, out);
-    free(in_off), free(in_list), free(pred), free(dist);
+    else if (s == KT_OK) s = longest_general(g, cls, scale, dist, pred, out);
+    free(own[0]), free(own[1]), free(pred), free(dist);
     if (s != KT_OK) cp_path_free(out);
     return s;
 }
