@@ -35,25 +35,22 @@ static void rank_chart(rp_ctx *c, int rank, const rp_groups *alloc, const rp_gro
 
 static kt_status charts(rp_ctx *c, const kt_table *t)
 {
-    rp_groups alloc, resv;
-    long rank = rp_col(t, "rank"), device = rp_col(t, "device"), ts = rp_col(t, "ts");
-    kt_status st = rp_group_series(t, rank, rank, device, "allocated ", ts, rp_col(t, "allocated"), &alloc);
+    enum { ALLOC, RESV };
+    rp_groups g[2];
+    long rank = rp_col(t, "rank"), ys[2] = { rp_col(t, "allocated"), rp_col(t, "reserved") };
+    static const char *const prefixes[2] = { "allocated ", "reserved " };
+    kt_status st = rp_group_series_ys(t, rank, rank, rp_col(t, "device"), rp_col(t, "ts"), ys, prefixes, 2, g);
     if (st != KT_OK) return st;
-    st = rp_group_series(t, rank, rank, device, "reserved ", ts, rp_col(t, "reserved"), &resv);
-    if (st != KT_OK) {
-        rp_groups_free(&alloc);
-        return st;
-    }
     rp_series *buf = malloc(MAX_LINES * sizeof *buf);
     if (!buf) st = KT_ENOMEM;
     for (size_t r = 0; buf && r < c->nranks; r++) {
         rp_rank_panel_begin(c->h, c->ranks[r]);
-        rank_chart(c, c->ranks[r], &alloc, &resv, buf);
+        rank_chart(c, c->ranks[r], &g[ALLOC], &g[RESV], buf);
         rp_rank_panel_end(c->h);
     }
     free(buf);
-    rp_groups_free(&alloc);
-    rp_groups_free(&resv);
+    rp_groups_free(&g[ALLOC]);
+    rp_groups_free(&g[RESV]);
     return st;
 }
 

@@ -111,6 +111,10 @@ typedef struct rp_groups {
 #define RP_GROUP_LABEL 96
 kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
                           long x_col, long y_col, rp_groups *out);
+/* The same grouping for ny y columns at once, out[k] from y_cols[k]
+ * labelled "<prefixes[k]><k2>": the keys are read and grouped once.       */
+kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
+                             const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out);
 void rp_groups_free(rp_groups *g);
 
 typedef struct rp_section {

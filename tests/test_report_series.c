@@ -1,0 +1,99 @@
+/*
+ * test_report_series.c — rp_group_series / rp_group_series_ys, which cut
+ * the long time-series tables into the report's line-chart series: the
+ * groups, their order and labels, points in row order then by x, with
+ * rows of one key in one run or interleaved with other keys.
+ */
+#include "output/report_sections.h"
+#include "output/table.h"
+#include "test.h"
+
+#include <math.h>
+
+typedef struct point {
+    int rank;
+    const char *device;
+    int stream;
+    double ts;
+    int a, b;
+} point;
+
+/* Columns rank, device (a string), stream (a number), ts, a, b. */
+static kt_table *series_table(const point *p, size_t n)
+{
+    static const char *const names[] = { "rank", "device", "stream", "ts", "a", "b" };
+    static const kt_col_type types[] = { KT_COL_INT, KT_COL_STR, KT_COL_INT, KT_COL_FLOAT, KT_COL_INT, KT_COL_INT };
+    kt_table *t = kt_table_new("series");
+    for (size_t c = 0; c < 6; c++) kt_table_add_col(t, names[c], types[c], types[c] == KT_COL_FLOAT ? 3 : 0);
+    for (size_t i = 0; i < n; i++) {
+        kt_table_add_row(t);
+        int64_t ints[] = { p[i].rank, 0, p[i].stream, 0, p[i].a, p[i].b };
+        for (size_t c = 0; c < 6; c++)
+            if (types[c] == KT_COL_INT) kt_table_set_int(t, c, ints[c]);
+        kt_table_set_str(t, 1, p[i].device);
+        kt_table_set_float(t, 3, p[i].ts);
+    }
+    return t;
+}
+
+static void check_points(const rp_series *s, const double *x, const double *y, size_t n)
+{
+    CHECK_INT(s->n, n);
+    for (size_t i = 0; i < n && i < s->n; i++) {
+        CHECK_NEAR(s->x[i], x[i], 0);
+        CHECK_NEAR(s->y[i], y[i], 0);
+    }
+}
+
+TEST(report_series_one_run_per_group)
+{
+    static const point p[] = { { 0, "cuda:0", 7, 1, 10, 100 }, { 0, "cuda:0", 7, 2, 11, 101 },
+                               { 0, "cuda:1", 7, 1, 20, 200 }, { 1, "cuda:0", 7, 5, 30, 300 },
+                               { 1, "cuda:0", 7, 4, 31, 301 } }; /* the last out of time order: sorted */
+    kt_table *t = series_table(p, 5);
+    rp_groups g[2];
+    const long ys[2] = { 4, 5 };
+    const char *const prefixes[2] = { "a ", "b " };
+    CHECK_INT(rp_group_series_ys(t, 0, 0, 1, 3, ys, prefixes, 2, g), KT_OK);
+    CHECK_INT(g[0].n, 3);
+    CHECK_INT(g[1].n, 3);
+    CHECK_STR(g[0].s[0].label, "a cuda:0");
+    CHECK_STR(g[0].s[1].label, "a cuda:1");
+    CHECK_STR(g[1].s[2].label, "b cuda:0");
+    CHECK_INT(g[0].rank[1], 0);
+    CHECK_INT(g[1].rank[2], 1);
+    check_points(&g[0].s[0], (const double[]){ 1, 2 }, (const double[]){ 10, 11 }, 2);
+    check_points(&g[1].s[1], (const double[]){ 1 }, (const double[]){ 200 }, 1);
+    check_points(&g[0].s[2], (const double[]){ 4, 5 }, (const double[]){ 31, 30 }, 2);
+    check_points(&g[1].s[2], (const double[]){ 4, 5 }, (const double[]){ 301, 300 }, 2);
+    rp_groups_free(&g[0]);
+    rp_groups_free(&g[1]);
+    kt_table_free(t);
+}
+
+TEST(report_series_interleaved_keys_and_absent_columns)
+{
+    static const point p[] = { { 0, "x", 3, 1, 1, 0 }, { 0, "x", 9, 1, 2, 0 }, { 0, "x", 3, 2, 3, 0 },
+                               { 0, "x", 9, 3, 4, 0 }, { 0, "x", 3, 0.5, 5, 0 } };
+    kt_table *t = series_table(p, 5);
+    rp_groups g;
+    /* no k1 column: a NaN key equal on every row */
+    CHECK_INT(rp_group_series(t, 0, -1, 2, "stream ", 3, 4, &g), KT_OK);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.s[0].label, "stream 3");
+    CHECK_STR(g.s[1].label, "stream 9");
+    check_points(&g.s[0], (const double[]){ 0.5, 1, 2 }, (const double[]){ 5, 1, 3 }, 3);
+    check_points(&g.s[1], (const double[]){ 1, 3 }, (const double[]){ 2, 4 }, 2);
+    rp_groups_free(&g);
+    kt_table_free(t);
+}
+
+TEST(report_series_empty_table)
+{
+    kt_table *t = series_table(NULL, 0);
+    rp_groups g;
+    CHECK_INT(rp_group_series(t, 0, 2, 1, "", 3, 4, &g), KT_OK);
+    CHECK_INT(g.n, 0);
+    rp_groups_free(&g);
+    kt_table_free(t);
+}
