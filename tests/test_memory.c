@@ -160,6 +160,40 @@ TEST(memory_events_many_devices)
     kt_tables_free(ts);
 }
 
+/* One device's events in `repeats` descending sweeps of times 5..1, the
+ * total of each its place in the file: the series lists them by time and
+ * in file order at equal times.  3 sweeps make 13 runs (merged), 5 make
+ * 21 (more than the merge takes: radix-sorted).                          */
+static void check_sweeps(int repeats)
+{
+    size_t cap = 64 + (size_t)repeats * 5 * 200, n = 0;
+    char *text = malloc(cap);
+    if (!text) return;
+    n += (size_t)snprintf(text + n, cap - n, "{\"traceEvents\": [\n");
+    for (int k = 0; k < repeats * 5; k++)
+        n += (size_t)snprintf(text + n, cap - n, "%s" DEV_MEM(1, 0, %d, %d), k ? ",\n" : "", 5 - k % 5, k + 1);
+    snprintf(text + n, cap - n, "\n]}\n");
+    kt_tables *ts = memory_of_text(text);
+    free(text);
+    if (!ts) return;
+    const kt_table *s = fx_table(ts, "series");
+    CHECK_INT(kt_table_nrows(s), repeats * 5);
+    for (int t = 1, row = 0; t <= 5; t++)
+        for (int r = 0; r < repeats && (size_t)row < kt_table_nrows(s); r++, row++)
+            CHECK_INT(fx_num(s, (size_t)row, "allocated"), r * 5 + (5 - t) + 1);
+    kt_tables_free(ts);
+}
+
+TEST(memory_events_few_runs_merged_in_file_order_at_ties)
+{
+    check_sweeps(3);
+}
+
+TEST(memory_events_many_runs_sorted_in_file_order_at_ties)
+{
+    check_sweeps(5);
+}
+
 /* No [memory] events: empty tables, no error. */
 TEST(memory_events_none)
 {

@@ -106,6 +106,7 @@ static void device_row(const kt_trace *t, int rank, const kt_mem_device *d, size
 
 static void series_rows(const kt_trace *t, int rank, const kt_mem_device *d, kt_table *tb)
 {
+    kt_table_reserve(tb, kt_table_nrows(tb) + d->n); /* rows not grown (and copied) one doubling at a time */
     for (size_t i = 0; i < d->n; i++) {
         const kt_mem_event *e = &d->e[i];
         if (!valid(e)) continue;

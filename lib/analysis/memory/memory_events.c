@@ -187,18 +187,56 @@ static void order_devices(kt_mem_rank *m, uint8_t *rank)
     memcpy(m->dev, sorted, m->ndev * sizeof *sorted);
 }
 
+/* Starts of the ascending runs of ts in e[0..n) into run[], their count;
+ * stops counting past max.                                               */
+static size_t find_runs(const kt_mem_event *e, size_t n, size_t *run, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k <= max; i++)
+        if (i == 0 || e[i].ts < e[i - 1].ts) run[k++] = i;
+    return k;
+}
+
+/* Stable merge of the sorted e[a..m) and e[m..b) in place, through buf:
+ * only the first run is copied out (the output never overtakes the
+ * second), not the whole slice back again.                               */
+static void merge_runs(kt_mem_event *e, size_t a, size_t m, size_t b, kt_mem_event *buf)
+{
+    memcpy(buf, e + a, (m - a) * sizeof *e);
+    size_t i = 0, j = m, o = a, nb = m - a;
+    while (i < nb && j < b) e[o++] = e[j].ts < buf[i].ts ? e[j++] : buf[i++];
+    while (i < nb) e[o++] = buf[i++];
+}
+
+/* Runs run[0..k) of d->e merged pairwise until one is left. */
+static bool merge_all(kt_mem_device *d, size_t *run, size_t k)
+{
+    kt_mem_event *buf = malloc(d->n * sizeof *buf);
+    if (!buf) return false;
+    for (; k > 1; k = (k + 1) / 2) {
+        run[k] = d->n;
+        for (size_t r = 0; r + 1 < k; r += 2) merge_runs(d->e, run[r], run[r + 1], run[r + 2], buf);
+        for (size_t r = 0; 2 * r < k; r++) run[r] = run[2 * r];
+    }
+    free(buf);
+    return true;
+}
+
+#define FEW_RUNS 16
+
 /* A device's events by time, file order at equal times (they are dealt
- * out in file order): left alone when in order, else sorted by (time,
- * event), which merges the few runs of a trace of several profiling
- * windows (kt_radix_sort_records).                                      */
+ * out in file order, so a stable sort by time is the order by (time,
+ * event)): left alone when in order; the few runs of a trace of several
+ * profiling windows merged; anything else radix-sorted.                   */
 static bool sort_device(kt_mem_device *d)
 {
-    size_t i = 1;
-    while (i < d->n && d->e[i - 1].ts <= d->e[i].ts) i++;
-    if (i >= d->n) return true;
+    size_t run[FEW_RUNS + 2];
+    size_t k = find_runs(d->e, d->n, run, FEW_RUNS);
+    if (k <= 1) return true;
+    if (k <= FEW_RUNS) return merge_all(d, run, k);
     uint64_t *ts = malloc(d->n * sizeof *ts), *ev = malloc(d->n * sizeof *ev);
     bool ok = ts && ev;
-    for (size_t k = 0; ok && k < d->n; k++) ts[k] = kt_radix_key_i64(d->e[k].ts), ev[k] = d->e[k].ev;
+    for (size_t i = 0; ok && i < d->n; i++) ts[i] = kt_radix_key_i64(d->e[i].ts), ev[i] = d->e[i].ev;
     ok = ok && kt_radix_sort_records(d->e, sizeof *d->e, d->n, ts, ev);
     free(ts);
     free(ev);
@@ -230,30 +268,54 @@ static bool deal_devices(kt_mem_rank *m, const tagged *tg, size_t n, bool *few)
     return ok;
 }
 
-kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *out)
+/* The [memory] events named name, in file order; NULL without memory.
+ * Found first, 4 bytes each to grow, then read into records of their own
+ * size: growing the records as they were read copied most of them.      */
+static uint32_t *find_memory_events(const kt_events *e, uint32_t name, size_t *n)
 {
-    memset(out, 0, sizeof *out);
-    const kt_events *e = &r->ev;
-    uint32_t name = kt_strtab_find(t->strs, "[memory]", 8);
-    if (name == KT_NONE) return KT_OK;
+    size_t cap = 0;
+    uint32_t *evs = NULL;
+    *n = 0;
+    if (!kt_grow((void **)&evs, &cap, 1, sizeof *evs)) return NULL; /* a list even when empty */
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
+        if (!kt_grow((void **)&evs, &cap, *n + 1, sizeof *evs)) {
+            free(evs);
+            return NULL;
+        }
+        evs[(*n)++] = i;
+    }
+    return evs;
+}
+
+/* Events evs[0..n) with their args read, tagged with their device. */
+static tagged *read_events(const kt_trace *t, const kt_rank *r, const uint32_t *evs, size_t n)
+{
     const uint32_t key[MA_COUNT] = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Bytes"),
                                      dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
                                      dyn_key(t, "Total Reserved") };
-    size_t n = 0, cap = 0;
-    tagged *tg = NULL;
+    tagged *tg = malloc((n ? n : 1) * sizeof *tg);
     arg_memo memo;
     memo_init(&memo, key);
-    for (uint32_t i = 0; i < e->n; i++) { /* one scan: the array grows */
-        if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
-        if (!kt_grow((void **)&tg, &cap, n + 1, sizeof *tg)) {
-            free(tg);
-            return KT_ENOMEM;
-        }
+    for (size_t k = 0; tg && k < n; k++) {
         int64_t v[MA_COUNT];
-        mem_args(r, i, key, &memo, v);
-        tg[n++] = (tagged){ v[MA_TYPE], v[MA_ID],
-                            { i, e->ts[i], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] } };
+        mem_args(r, evs[k], key, &memo, v);
+        tg[k] = (tagged){ v[MA_TYPE], v[MA_ID],
+                          { evs[k], r->ev.ts[evs[k]], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] } };
     }
+    return tg;
+}
+
+kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t name = kt_strtab_find(t->strs, "[memory]", 8);
+    if (name == KT_NONE) return KT_OK;
+    size_t n;
+    uint32_t *evs = find_memory_events(&r->ev, name, &n);
+    tagged *tg = evs ? read_events(t, r, evs, n) : NULL;
+    free(evs);
+    if (!tg) return KT_ENOMEM;
     bool few = false;
     bool ok = deal_devices(out, tg, n, &few);
     if (ok && !few) ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
