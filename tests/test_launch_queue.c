@@ -240,6 +240,43 @@ TEST(queue_same_stream_on_two_devices)
     kt_trace_free(t);
 }
 
+/* One launch per stream on streams n-1 .. 0 (file order), two devices
+ * alternating: the series lists each (device, stream) queue in order,
+ * whether the queues are few (grouped by counting) or more than that
+ * takes (radix-sorted), under both rules.                                 */
+static void check_many_streams(int n, bool hta)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    for (int s = n - 1, k = 0; s >= 0; s--, k++) {
+        launch(t, r, "cuda_runtime", "cudaLaunchKernel", k, 1, 1 + k);
+        fx_event(t, r, 'X', "kernel", "k", (1000 + k) * US, US, s % 2, s, s, 1 + k);
+    }
+    fx_finish(t);
+    t->hta_compat = hta;
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    const kt_table *sr = table(ts, "series");
+    CHECK_INT(kt_table_nrows(sr), 2 * n);
+    for (int q = 0; q < n && (size_t)(2 * q + 1) < kt_table_nrows(sr); q++) {
+        int stream = hta ? q : (q < (n + 1) / 2 ? 2 * q : 2 * (q - (n + 1) / 2) + 1); /* device 0: even streams */
+        CHECK_NEAR(num(sr, 2 * (size_t)q, "stream"), stream, 0);
+        CHECK_NEAR(num(sr, 2 * (size_t)q, "queue_length"), 1, 0);
+        CHECK_NEAR(num(sr, 2 * (size_t)q + 1, "stream"), stream, 0);
+        CHECK_NEAR(num(sr, 2 * (size_t)q + 1, "queue_length"), 0, 0);
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+TEST(queue_few_and_many_streams_in_device_stream_order)
+{
+    check_many_streams(9, false);
+    check_many_streams(9, true);
+    check_many_streams(70, false);
+    check_many_streams(70, true);
+}
+
 /* HTA: no graph launches, one row per change (insertion-sort order at the
  * tie: the launch, concatenated first, before the kernel), and "blocked"
  * keeps only the last stream of the rank.                                 */

@@ -101,44 +101,122 @@ static void merge_halves(const uint64_t *keys, const uint32_t *ord, size_t np, u
     while (j < 2 * np) out[o++] = ord[j++];
 }
 
+/* The order of the changes is built in two arrays, each step reading one
+ * and writing the other (copying 4 bytes per change back after each step
+ * cost as much as the step).                                              */
+typedef struct order {
+    uint32_t *ord, *spare;
+    uint64_t *keys;
+} order;
+
+static void flip(order *o)
+{
+    uint32_t *t = o->ord;
+    o->ord = o->spare;
+    o->spare = t;
+}
+
 /* The default order's first key: ts, stable over the interleaved changes
- * (see default_changes); ord becomes that order.                          */
-static bool order_by_ts(const change *c, uint32_t *ord, uint64_t *keys)
+ * (see default_changes); o->ord becomes that order.                       */
+static bool order_by_ts(const change *c, order *o)
 {
     size_t np = c->n / 2;
-    uint32_t *merged = malloc((c->n ? c->n : 1) * sizeof *merged);
-    if (!merged) return false;
-    for (size_t i = 0; i < c->n; i++) keys[i] = kt_radix_key_i64(c->ts[i]);
-    bool ok = kt_radix_sort(keys, ord, np) && kt_radix_sort(keys + np, ord + np, np);
-    if (ok) {
-        merge_halves(keys, ord, np, merged);
-        memcpy(ord, merged, c->n * sizeof *ord);
+    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(c->ts[i]);
+    if (!kt_radix_sort(o->keys, o->ord, np) || !kt_radix_sort(o->keys + np, o->ord + np, np)) return false;
+    merge_halves(o->keys, o->ord, np, o->spare);
+    flip(o);
+    return true;
+}
+
+/* The queues (device, stream) — stream alone under hta — a trace has are
+ * few: the changes are grouped by queue in one counting pass, instead of
+ * two stable radix sorts over every change, when there are at most
+ * FEW_QUEUES of them.                                                    */
+#define FEW_QUEUES 64
+
+typedef struct queue_key {
+    int32_t pid_col, stream; /* the columns (pid_col 0 under hta) */
+    int64_t pid;             /* the device as written: the order */
+} queue_key;
+
+/* Queue of GPU event g among q[0..*nq) (tried at last first), added when
+ * new; FEW_QUEUES when that would make too many.                          */
+static size_t queue_of(const kt_rank *r, uint32_t g, bool hta, queue_key *q, size_t *nq, size_t last)
+{
+    int32_t pid = hta ? 0 : r->ev.pid[g], stream = r->ev.stream[g];
+    if (last < *nq && q[last].stream == stream && q[last].pid_col == pid) return last;
+    for (size_t i = 0; i < *nq; i++)
+        if (q[i].stream == stream && q[i].pid_col == pid) return i;
+    if (*nq == FEW_QUEUES) return FEW_QUEUES;
+    q[*nq] = (queue_key){ pid, stream, hta ? 0 : kt_event_pid(r, g) };
+    return (*nq)++;
+}
+
+/* Where each of q[0..nq) goes in (device, stream) order. */
+static void rank_queues(const queue_key *q, size_t nq, size_t *rank)
+{
+    for (size_t i = 0; i < nq; i++) {
+        rank[i] = 0;
+        for (size_t j = 0; j < nq; j++)
+            rank[i] += q[j].pid < q[i].pid || (q[j].pid == q[i].pid && q[j].stream < q[i].stream);
     }
-    free(merged);
+}
+
+/* o->ord stably grouped by queue, in queue order; false (o->ord unchanged)
+ * with more than FEW_QUEUES queues or without memory.                     */
+static bool group_few_queues(const kt_rank *r, const change *c, bool hta, order *o)
+{
+    uint8_t *qid = malloc(c->n ? c->n : 1);
+    queue_key q[FEW_QUEUES];
+    size_t nq = 0, last = 0, rank[FEW_QUEUES], count[FEW_QUEUES] = { 0 }, at[FEW_QUEUES];
+    bool ok = qid != NULL;
+    for (size_t k = 0; ok && k < c->n; k++) {
+        last = queue_of(r, c->gpu[o->ord[k]], hta, q, &nq, last);
+        ok = last < FEW_QUEUES;
+        if (ok) qid[k] = (uint8_t)last, count[last]++;
+    }
+    if (ok) {
+        rank_queues(q, nq, rank);
+        for (size_t i = 0; i < nq; i++) at[i] = 0;
+        for (size_t i = 0; i < nq; i++)
+            for (size_t j = 0; j < nq; j++) at[i] += rank[j] < rank[i] ? count[j] : 0;
+        for (size_t k = 0; k < c->n; k++) o->spare[at[qid[k]]++] = o->ord[k];
+        flip(o);
+    }
+    free(qid);
     return ok;
+}
+
+/* The same grouping for any number of queues: stable radix sorts by
+ * stream, then (default) by device.                                       */
+static bool group_queues_by_radix(const kt_rank *r, const change *c, bool hta, order *o)
+{
+    const kt_events *e = &r->ev;
+    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(e->stream[c->gpu[o->ord[i]]]);
+    bool ok = kt_radix_sort(o->keys, o->ord, c->n);
+    for (size_t i = 0; ok && !hta && i < c->n; i++)
+        o->keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[o->ord[i]]));
+    return ok && (hta || kt_radix_sort(o->keys, o->ord, c->n));
 }
 
 /* Order of the changes: HTA = numpy quicksort by ts, then a stable group by
  * stream; default = stable by (device, stream, ts).                        */
 static uint32_t *order_changes(const kt_rank *r, const change *c, bool hta)
 {
-    const kt_events *e = &r->ev;
-    uint32_t *ord = malloc((c->n ? c->n : 1) * sizeof *ord);
-    uint64_t *keys = malloc((c->n ? c->n : 1) * sizeof *keys);
-    bool ok = ord && keys;
-    for (size_t i = 0; ok && i < c->n; i++) ord[i] = (uint32_t)i;
-    if (ok && hta) kt_np_argsort_i64(c->ts, ord, c->n);
-    if (ok && !hta) ok = order_by_ts(c, ord, keys);
-    for (size_t i = 0; ok && i < c->n; i++) keys[i] = kt_radix_key_i64(e->stream[c->gpu[ord[i]]]);
-    ok = ok && kt_radix_sort(keys, ord, c->n);
-    for (size_t i = 0; ok && !hta && i < c->n; i++) keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[ord[i]]));
-    ok = ok && (hta || kt_radix_sort(keys, ord, c->n));
-    free(keys);
+    size_t n = c->n ? c->n : 1;
+    order o = { malloc(n * sizeof *o.ord), malloc(n * sizeof *o.spare), malloc(n * sizeof *o.keys) };
+    bool ok = o.ord && o.spare && o.keys;
+    for (size_t i = 0; ok && i < c->n; i++) o.ord[i] = (uint32_t)i;
+    if (ok && hta) kt_np_argsort_i64(c->ts, o.ord, c->n);
+    if (ok && !hta) ok = order_by_ts(c, &o);
+    ok = ok && (group_few_queues(r, c, hta, &o) || group_queues_by_radix(r, c, hta, &o));
+    free(o.spare);
+    free(o.keys);
     if (!ok) {
-        free(ord);
+        free(o.ord);
         return NULL;
     }
-    return ord;
+    return o.ord;
 }
 
 static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
