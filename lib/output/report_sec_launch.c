@@ -3,36 +3,40 @@
  * launch-call duration histograms with HTA's outlier sets, queue length
  * and memcpy bandwidth over time; from kt_launch, kt_queue, kt_memcpy_bw.
  */
+#include "output/report_bins.h"
 #include "output/report_sections.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BINS 24
+#define BINS RP_LOG_BINS
 #define MAX_LINES 10 /* series per chart: one colour each */
 
 /* Log-spaced histograms of one column of "launches", one per rank, on
  * shared bins from 1 µs (or the smallest positive value) to the largest. */
 typedef struct launch_hist {
-    double edges[BINS + 1];
+    rp_log_bins bins;
     double *counts; /* nranks x BINS */
 } launch_hist;
 
-static size_t rank_index(const rp_ctx *c, double rank)
+/* Index of rank in c->ranks (c->nranks when not shown); *last, the index
+ * found before, is tried first: a table's rows come rank by rank.        */
+static size_t rank_index(const rp_ctx *c, double rank, size_t *last)
 {
+    if (*last < c->nranks && c->ranks[*last] == rank) return *last;
     size_t lo = 0, hi = c->nranks;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         if (c->ranks[mid] < rank) lo = mid + 1;
         else hi = mid;
     }
-    return lo < c->nranks && c->ranks[lo] == rank ? lo : c->nranks;
+    return *last = lo < c->nranks && c->ranks[lo] == rank ? lo : c->nranks;
 }
 
 static kt_status launch_hist_fill(rp_ctx *c, const kt_table *t, const char *col_name, launch_hist *hs)
 {
-    size_t n = kt_table_nrows(t);
+    size_t n = kt_table_nrows(t), last = 0;
     double *val = malloc((2 * n + 1) * sizeof *val), *rank = val + n, lo = 1, hi = 0;
     hs->counts = calloc(c->nranks * BINS + 1, sizeof *hs->counts);
     if (!val || !hs->counts) {
@@ -46,14 +50,11 @@ static kt_status launch_hist_fill(rp_ctx *c, const kt_table *t, const char *col_
         if (val[i] > hi) hi = val[i];
     }
     if (!(hi > lo)) hi = lo * 10;
-    for (int b = 0; b <= BINS; b++) hs->edges[b] = lo * pow(hi / lo, (double)b / BINS);
-    double log_span = log(hi / lo);
+    rp_log_bins_init(&hs->bins, lo, hi);
     for (size_t i = 0; i < n; i++) {
-        double v = val[i];
-        size_t r = rank_index(c, rank[i]);
-        if (isnan(v) || r == c->nranks) continue;
-        int b = v <= lo ? 0 : (int)(BINS * log(v / lo) / log_span);
-        hs->counts[r * BINS + (size_t)(b < 0 ? 0 : b >= BINS ? BINS - 1 : b)]++;
+        size_t r = rank_index(c, rank[i], &last);
+        if (isnan(val[i]) || r == c->nranks) continue;
+        hs->counts[r * BINS + rp_log_bin(&hs->bins, val[i])]++;
     }
     free(val);
     return KT_OK;
@@ -106,8 +107,9 @@ kt_status rp_sec_launch(rp_ctx *c)
             continue;
         }
         rp_raw(c->h, "<div class=\"charts\">");
-        rp_histogram(c->h, "Launch delay", "GPU start − end of launch call (log scale; shorter: first bin)", delay.edges, delay.counts + r * BINS, BINS, 1, RP_US);
-        rp_histogram(c->h, "Launch call duration", "CPU time of the launch call (log scale)", call.edges,
+        rp_histogram(c->h, "Launch delay", "GPU start − end of launch call (log scale; shorter: first bin)",
+                     delay.bins.edges, delay.counts + r * BINS, BINS, 1, RP_US);
+        rp_histogram(c->h, "Launch call duration", "CPU time of the launch call (log scale)", call.bins.edges,
                      call.counts + r * BINS, BINS, 1, RP_US);
         rp_raw(c->h, "</div>\n");
         rp_rank_panel_end(c->h);
