@@ -10,6 +10,7 @@
  * exactly what `kineta <command>` prints; temporal and overlap come from
  * their pair kt_temporal_overlap, which prints the same from one build.
  */
+#include "analysis/launch/queue.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
 
@@ -88,9 +89,12 @@ static kt_status run_launch(rp_ctx *c, kt_tables **out)
     return kt_launch(c->t, c->sel, &o, out);
 }
 
+/* kt_queue's tables the queue section draws (rp_sec_queue), as kt_queue
+ * builds them: the summary, blocked and diagnostics tables it never shows
+ * are not built.                                                         */
 static kt_status run_queue(rp_ctx *c, kt_tables **out)
 {
-    return kt_queue(c->t, c->sel, NULL, out);
+    return kt_queue_tables(c->t, c->sel, NULL, KT_QUEUE_SERIES | KT_QUEUE_WEIGHTED, out);
 }
 
 static kt_status run_memcpy_bw(rp_ctx *c, kt_tables **out)

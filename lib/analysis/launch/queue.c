@@ -7,6 +7,7 @@
  * "diagnostics" (by default they leave the queue with the call, so no
  * length is negative; under hta_compat they are kept, as HTA does).
  */
+#include "analysis/launch/queue.h"
 #include "analysis/common/describe_table.h"
 #include "analysis/common/sat_math.h"
 #include "analysis/common/launch_pairs.h"
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 
 typedef struct queue_tables {
-    kt_table *series, *summary, *blocked, *weighted, *diagnostics;
+    kt_table *series, *summary, *blocked, *weighted, *diagnostics; /* NULL: not asked for */
     size_t summary_stats;
     bool with_device; /* per-queue tables end with "device" (not HTA's) */
 } queue_tables;
@@ -31,7 +32,33 @@ static kt_table *new_table(const char *name, const char *const *cols, const kt_c
     return t;
 }
 
-static bool make_tables(queue_tables *q)
+static kt_table *new_summary(queue_tables *q)
+{
+    kt_table *t = kt_table_new("summary");
+    if (t) {
+        kt_table_add_col(t, "rank", KT_COL_INT, 0);
+        kt_table_add_col(t, "stream", KT_COL_INT, 0);
+        q->summary_stats = kt_describe_add_cols(t, "queue_length");
+    }
+    return t;
+}
+
+static void set_units(const queue_tables *q)
+{
+    if (q->diagnostics) {
+        kt_table_set_unit(q->diagnostics, 3, "us");
+        kt_table_set_unit(q->diagnostics, 5, "us");
+    }
+    if (q->series) kt_table_set_unit(q->series, 0, "us");
+    if (q->blocked) kt_table_set_unit(q->blocked, 2, "us");
+    if (q->weighted) kt_table_set_unit(q->weighted, 2, "us");
+    kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
+    for (size_t i = 0; q->with_device && i < 3; i++)
+        if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
+}
+
+/* The tables asked for (kt_queue_table bits); false without memory. */
+static bool make_tables(queue_tables *q, unsigned want)
 {
     static const char *const series[] = { "ts", "pid", "tid", "stream", "queue_length", "rank" };
     static const kt_col_type series_t[] = { KT_COL_FLOAT, KT_COL_INT, KT_COL_INT, KT_COL_INT,
@@ -53,27 +80,16 @@ static bool make_tables(queue_tables *q)
     static const kt_col_type diags_t[] = { KT_COL_INT, KT_COL_INT, KT_COL_STR, KT_COL_FLOAT,
                                            KT_COL_INT, KT_COL_FLOAT, KT_COL_STR };
     static const int diags_p[] = { 0, 0, 0, 3, 0, 3, 0 };
-    q->series = new_table("series", series, series_t, series_p, 6);
-    q->summary = kt_table_new("summary");
-    if (q->summary) {
-        kt_table_add_col(q->summary, "rank", KT_COL_INT, 0);
-        kt_table_add_col(q->summary, "stream", KT_COL_INT, 0);
-        q->summary_stats = kt_describe_add_cols(q->summary, "queue_length");
-    }
-    q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4);
-    q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9);
-    q->diagnostics = new_table("diagnostics", diags, diags_t, diags_p, 7);
-    if (q->diagnostics) {
-        kt_table_set_unit(q->diagnostics, 3, "us");
-        kt_table_set_unit(q->diagnostics, 5, "us");
-    }
-    if (q->series) kt_table_set_unit(q->series, 0, "us");
-    if (q->blocked) kt_table_set_unit(q->blocked, 2, "us");
-    if (q->weighted) kt_table_set_unit(q->weighted, 2, "us");
-    kt_table *per_queue[] = { q->summary, q->blocked, q->weighted };
-    for (size_t i = 0; q->with_device && i < 3; i++)
-        if (per_queue[i]) kt_table_add_col(per_queue[i], "device", KT_COL_INT, 0);
-    return q->series && q->summary && q->blocked && q->weighted && q->diagnostics;
+    bool ok = true;
+    if (want & KT_QUEUE_SERIES) ok &= (q->series = new_table("series", series, series_t, series_p, 6)) != NULL;
+    if (want & KT_QUEUE_SUMMARY) ok &= (q->summary = new_summary(q)) != NULL;
+    if (want & KT_QUEUE_BLOCKED) ok &= (q->blocked = new_table("blocked", blocked, blocked_t, blocked_p, 4)) != NULL;
+    if (want & KT_QUEUE_WEIGHTED)
+        ok &= (q->weighted = new_table("weighted", weighted, weighted_t, weighted_p, 9)) != NULL;
+    if (want & KT_QUEUE_DIAGNOSTICS)
+        ok &= (q->diagnostics = new_table("diagnostics", diags, diags_t, diags_p, 7)) != NULL;
+    set_units(q);
+    return ok;
 }
 
 /* Queues are per (device, stream): name the device unless HTA's columns
@@ -307,22 +323,20 @@ static void add_early(kt_table *d, const kt_trace *t, const kt_rank *r, const kt
     kt_table_set_str(d, 6, msg);
 }
 
-static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)
+/* Each queue's rows of the per-queue tables asked for. */
+static kt_status queue_rows(queue_tables *q, const kt_trace *t, const kt_rank *r, const kt_step_point *p, size_t n,
+                            int64_t max)
 {
-    kt_step_point *p;
-    size_t n;
-    kt_queue_early early;
-    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, &early);
-    if (s != KT_OK) return s;
-    if (early.pairs) add_early(q->diagnostics, t, r, &early);
-    add_series(q->series, r->rank, t->min_ts, p, n);
-    int64_t span = rank_span(r, t->hta_compat), last_ns = 0;
+    int64_t span = q->blocked ? rank_span(r, t->hta_compat) : 0, last_ns = 0;
     const kt_step_point *last = NULL;
+    kt_status s = KT_OK;
     for (size_t a = 0, b; a < n && s == KT_OK; a = b) {
         int32_t lo, hi;
         b = queue_end(p, a, n, &lo, &hi);
-        if (!add_summary(q, r->rank, p + a, b - a, lo, hi) || !add_weighted(q, r->rank, p + a, b - a, lo, hi))
+        if ((q->summary && !add_summary(q, r->rank, p + a, b - a, lo, hi)) ||
+            (q->weighted && !add_weighted(q, r->rank, p + a, b - a, lo, hi)))
             s = KT_ENOMEM;
+        if (!q->blocked) continue;
         bool reached;
         int64_t ns = time_at_least(p + a, b - a, max, &reached);
         if (!t->hta_compat) add_blocked(q, r->rank, p + a, ns, span);
@@ -332,23 +346,44 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
         }
     }
     if (last) add_blocked(q, r->rank, last, last_ns, span);
+    return s;
+}
+
+static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)
+{
+    kt_step_point *p;
+    size_t n;
+    kt_queue_early early = { 0 };
+    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, q->diagnostics ? &early : NULL);
+    if (s != KT_OK) return s;
+    if (early.pairs) add_early(q->diagnostics, t, r, &early);
+    if (q->series) add_series(q->series, r->rank, t->min_ts, p, n);
+    s = queue_rows(q, t, r, p, n, max);
     free(p);
     return s;
 }
 
-kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
-                   kt_tables **out)
+kt_status kt_queue_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt, unsigned tables,
+                          kt_tables **out)
 {
     int64_t max = opt ? opt->max_queue_length : 1024;
     queue_tables q = { .with_device = !t->hta_compat };
-    kt_status s = make_tables(&q) ? KT_OK : KT_ENOMEM;
+    kt_status s = make_tables(&q, tables) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max);
-    kt_table *all[] = { q.series, q.summary, q.blocked, q.weighted, q.diagnostics };
+    kt_table *all[5], *each[] = { q.series, q.summary, q.blocked, q.weighted, q.diagnostics };
+    size_t n = 0;
+    for (size_t i = 0; i < 5; i++)
+        if (tables & (1u << i)) all[n++] = each[i];
     if (s != KT_OK) {
-        for (size_t i = 0; i < 5; i++) kt_table_free(all[i]);
+        for (size_t i = 0; i < n; i++) kt_table_free(all[i]);
         *out = NULL;
         return s;
     }
-    return kt_tables_from(all, 5, out);
+    return kt_tables_from(all, n, out);
+}
+
+kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt, kt_tables **out)
+{
+    return kt_queue_tables(t, sel, opt, KT_QUEUE_ALL, out);
 }
