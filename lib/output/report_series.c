@@ -12,6 +12,7 @@
  */
 #include "output/report_sections.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,13 +21,17 @@ typedef struct key {
     const char *k2str;
 } key;
 
+/* NaN ranks and k1 (absent columns) equal each other; a NaN k2 (a null
+ * stream) equals nothing, a group of its own.                             */
+static bool same_num(double a, double b)
+{
+    return a == b || (a != a && b != b);
+}
+
 static bool same(const key *a, const key *b)
 {
-    /* NaN keys (absent columns) compare equal to each other */
-    bool r = a->rank == b->rank || (a->rank != a->rank && b->rank != b->rank);
-    bool k1 = a->k1 == b->k1 || (a->k1 != a->k1 && b->k1 != b->k1);
     bool k2 = a->k2str ? !strcmp(a->k2str, b->k2str) : a->k2num == b->k2num;
-    return r && k1 && k2;
+    return same_num(a->rank, b->rank) && same_num(a->k1, b->k1) && k2;
 }
 
 /* Index of the group of key k, adding it when new. */
@@ -68,81 +73,94 @@ static void label(rp_groups *g, size_t i, const char *prefix, const key *k)
     g->rank[i] = (int)k->rank;
 }
 
-/* The rows' groups, shared by every y column grouped over them. */
+/* The rows' groups, shared by every y column grouped over them: rows
+ * come in runs of one key, and a group is one run or more.              */
 typedef struct grouping {
-    size_t n, ng, runs; /* rows, groups, runs of rows of one group */
+    size_t n, ng, runs; /* rows, groups, runs */
     key *keys;          /* of each group, in first-seen order */
-    size_t *of;         /* group of each row */
+    size_t *run;        /* first row of each run; runs + 1 (n last) */
+    size_t *run_group;  /* group of each run */
     size_t *start;      /* first slot of each group's points; ng + 1 */
 } grouping;
 
 static void grouping_free(grouping *gr)
 {
-    free(gr->keys), free(gr->of), free(gr->start);
+    free(gr->keys), free(gr->run), free(gr->run_group), free(gr->start);
 }
 
-/* Each row's group, one lookup per run of equal keys. */
-static void assign_groups(const kt_table *t, long k2_col, bool str, const double *col, grouping *gr)
+/* The runs of rows of one key and the group of each (one lookup a run).
+ * rank, k1 and k2 are the key columns (k2 unused when str).             */
+static void find_runs(const kt_table *t, long k2_col, bool str, const double *rank, const double *k1,
+                      const double *k2, grouping *gr)
 {
-    size_t n = gr->n;
-    key prev = { 0 };
-    for (size_t i = 0; i < n; i++) {
-        key k = { col[i], col[n + i], col[2 * n + i], str ? kt_table_str(t, i, (size_t)k2_col) : NULL };
-        if (i && same(&prev, &k)) {
-            gr->of[i] = gr->of[i - 1];
-            continue;
-        }
-        gr->of[i] = group_of(gr->keys, &gr->ng, &k);
-        gr->runs++;
-        prev = k;
+    const char *prev = NULL;
+    for (size_t i = 0; i < gr->n; i++) {
+        const char *s = str ? kt_table_str(t, i, (size_t)k2_col) : NULL;
+        bool same_run = i && same_num(rank[i], rank[i - 1]) && same_num(k1[i], k1[i - 1]) &&
+                        (str ? !strcmp(s, prev) : k2[i] == k2[i - 1]);
+        prev = s;
+        if (same_run) continue;
+        key k = { rank[i], k1[i], str ? NAN : k2[i], s };
+        gr->run[gr->runs] = i;
+        gr->run_group[gr->runs++] = group_of(gr->keys, &gr->ng, &k);
     }
+    gr->run[gr->runs] = gr->n;
 }
 
 static kt_status group_rows(const kt_table *t, long rank_col, long k1_col, long k2_col, grouping *gr)
 {
     size_t n = kt_table_nrows(t);
     bool str = k2_col >= 0 && kt_table_col_type(t, (size_t)k2_col) == KT_COL_STR;
-    double *col = malloc((3 * n + 1) * sizeof *col); /* rank, k1, k2 */
-    *gr = (grouping){ .n = n, .keys = malloc((n + 1) * sizeof *gr->keys), .of = malloc((n + 1) * sizeof *gr->of) };
-    if (!col || !gr->keys || !gr->of) {
+    double *col = malloc((3 * n + 1) * sizeof *col); /* rank, k1, k2 (as needed) */
+    *gr = (grouping){ .n = n, .keys = malloc((n + 1) * sizeof *gr->keys), .run = malloc((n + 1) * sizeof *gr->run),
+                      .run_group = malloc((n + 1) * sizeof *gr->run_group) };
+    if (!col || !gr->keys || !gr->run || !gr->run_group) {
         free(col);
         grouping_free(gr);
         return KT_ENOMEM;
     }
+    double *k1 = k1_col == rank_col ? col : col + n, *k2 = col + 2 * n;
     rp_nums(t, rank_col, col);
-    if (k1_col == rank_col) memcpy(col + n, col, n * sizeof *col);
-    else rp_nums(t, k1_col, col + n);
-    rp_nums(t, str ? -1 : k2_col, col + 2 * n);
-    assign_groups(t, k2_col, str, col, gr);
+    if (k1 != col) rp_nums(t, k1_col, k1);
+    if (!str) rp_nums(t, k2_col, k2);
+    find_runs(t, k2_col, str, col, k1, k2, gr);
     free(col);
     gr->start = calloc(gr->ng + 1, sizeof *gr->start);
     if (!gr->start) {
         grouping_free(gr);
         return KT_ENOMEM;
     }
-    for (size_t i = 0; i < n; i++) gr->start[gr->of[i] + 1]++;
+    for (size_t r = 0; r < gr->runs; r++) gr->start[gr->run_group[r] + 1] += gr->run[r + 1] - gr->run[r];
     for (size_t g = 0; g < gr->ng; g++) gr->start[g + 1] += gr->start[g];
     return KT_OK;
 }
 
-/* x and y of every row into each group's slots of xy (x then y). */
-static kt_status scatter(const grouping *gr, const double *x, const double *y, double *xy)
+/* Columns x and y into each group's slots of xy (x then y), run by run. */
+static kt_status scatter(const kt_table *t, const grouping *gr, long x_col, long y_col, double *xy)
 {
-    size_t *fill = malloc((gr->ng + 1) * sizeof *fill);
-    if (!fill) return KT_ENOMEM;
-    memcpy(fill, gr->start, gr->ng * sizeof *fill);
-    for (size_t i = 0; i < gr->n; i++) {
-        size_t at = fill[gr->of[i]]++;
-        xy[at] = x[i];
-        xy[gr->n + at] = y[i];
+    size_t n = gr->n, *fill = malloc((gr->ng + 1) * sizeof *fill);
+    double *x = malloc((2 * n + 1) * sizeof *x), *y = x + n;
+    if (!fill || !x) {
+        free(fill), free(x);
+        return KT_ENOMEM;
     }
-    free(fill);
+    rp_nums(t, x_col, x);
+    rp_nums(t, y_col, y);
+    memcpy(fill, gr->start, gr->ng * sizeof *fill);
+    for (size_t r = 0; r < gr->runs; r++) {
+        size_t *at = &fill[gr->run_group[r]];
+        for (size_t i = gr->run[r]; i < gr->run[r + 1]; i++, (*at)++) {
+            xy[*at] = x[i];
+            xy[n + *at] = y[i];
+        }
+    }
+    free(fill), free(x);
     return KT_OK;
 }
 
 /* The series of one y column: rows in row order inside each group (one
- * run per group: they are already there), then sorted by x.             */
-static kt_status fill_groups(const kt_table *t, const grouping *gr, const double *x, long y_col, const char *prefix,
+ * run per group: the columns are the series as read), then sorted by x. */
+static kt_status fill_groups(const kt_table *t, const grouping *gr, long x_col, long y_col, const char *prefix,
                              rp_groups *out)
 {
     size_t n = gr->n, ng = gr->ng;
@@ -151,16 +169,13 @@ static kt_status fill_groups(const kt_table *t, const grouping *gr, const double
     out->s = calloc(ng + 1, sizeof *out->s);
     out->rank = malloc((ng + 1) * sizeof *out->rank);
     out->labels = malloc((ng + 1) * RP_GROUP_LABEL);
-    double *y = gr->runs == ng ? NULL : malloc((n + 1) * sizeof *y);
-    kt_status st = out->xy && out->s && out->rank && out->labels && (y || gr->runs == ng) ? KT_OK : KT_ENOMEM;
-    if (st == KT_OK && !y) {
-        memcpy(out->xy, x, n * sizeof *x);
+    kt_status st = out->xy && out->s && out->rank && out->labels ? KT_OK : KT_ENOMEM;
+    if (st == KT_OK && gr->runs == ng) {
+        rp_nums(t, x_col, out->xy);
         rp_nums(t, y_col, out->xy + n);
     } else if (st == KT_OK) {
-        rp_nums(t, y_col, y);
-        st = scatter(gr, x, y, out->xy);
+        st = scatter(t, gr, x_col, y_col, out->xy);
     }
-    free(y);
     out->n = st == KT_OK ? ng : 0;
     for (size_t g = 0; st == KT_OK && g < ng; g++) {
         size_t at = gr->start[g];
@@ -178,14 +193,9 @@ kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long
     for (size_t k = 0; k < ny; k++) memset(&out[k], 0, sizeof out[k]);
     grouping gr;
     kt_status st = group_rows(t, rank_col, k1_col, k2_col, &gr);
-    if (st != KT_OK) return st;
-    double *x = malloc((gr.n + 1) * sizeof *x);
-    if (!x) st = KT_ENOMEM;
-    else rp_nums(t, x_col, x);
-    for (size_t k = 0; st == KT_OK && k < ny; k++) st = fill_groups(t, &gr, x, y_cols[k], prefixes[k], &out[k]);
+    for (size_t k = 0; st == KT_OK && k < ny; k++) st = fill_groups(t, &gr, x_col, y_cols[k], prefixes[k], &out[k]);
     for (size_t k = 0; st != KT_OK && k < ny; k++) rp_groups_free(&out[k]);
-    free(x);
-    grouping_free(&gr);
+    if (gr.start) grouping_free(&gr);
     return st;
 }
 
