@@ -37,45 +37,52 @@ static int read_as(const uint32_t key[MA_COUNT], uint32_t k)
     return j;
 }
 
-/* read_as of the key last seen at each arg position: the profiler writes
- * every [memory] event's args in one order, so an arg costs one compare
- * instead of one per arg read.                                           */
-#define MEMO_ARGS 16
-typedef struct arg_memo {
-    uint32_t key[MEMO_ARGS];
-    uint8_t as[MEMO_ARGS];
-} arg_memo;
+/* Where the args read sit among an event's args: the profiler writes
+ * every [memory] event's args with the same keys in the same order, so an
+ * event's keys are only compared with the last event's, and the places
+ * are found again when they differ.                                      */
+#define LAYOUT_ARGS 16
+typedef struct arg_layout {
+    size_t n;                  /* args of the events it is for; SIZE_MAX: none */
+    uint32_t key[LAYOUT_ARGS]; /* their keys */
+    int at[MA_COUNT];          /* the first arg of each key read, -1 absent */
+} arg_layout;
 
-static void memo_init(arg_memo *m, const uint32_t key[MA_COUNT])
+static bool same_layout(const arg_layout *l, const kt_arg *a, size_t n)
 {
-    for (int a = 0; a < MEMO_ARGS; a++) m->key[a] = KT_NONE, m->as[a] = (uint8_t)read_as(key, KT_NONE);
+    if (n != l->n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (a[i].key != l->key[i]) return false;
+    return true;
 }
 
-static int memo_read_as(arg_memo *m, const uint32_t key[MA_COUNT], uint32_t a, uint32_t k)
+/* The layout of args a[0..n); more than LAYOUT_ARGS make one that no
+ * event matches (found again each time).                                */
+static void learn_layout(arg_layout *l, const uint32_t key[MA_COUNT], const kt_arg *a, size_t n)
 {
-    if (a >= MEMO_ARGS) return read_as(key, k);
-    if (m->key[a] != k) m->key[a] = k, m->as[a] = (uint8_t)read_as(key, k);
-    return m->as[a];
+    l->n = n > LAYOUT_ARGS ? SIZE_MAX : n;
+    for (int j = 0; j < MA_COUNT; j++) l->at[j] = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (i < LAYOUT_ARGS) l->key[i] = a[i].key;
+        int j = read_as(key, a[i].key);
+        if (j < MA_COUNT && l->at[j] < 0) l->at[j] = (int)i;
+    }
 }
 
-/* The memory args of event ev (defaults where absent or not numbers):
- * one pass over its args, the first arg of each key counting as
- * kt_event_arg would find it — six lookups per event were most of the
- * analysis.                                                              */
-static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT], arg_memo *memo,
+/* The memory args of event ev (defaults where absent or not numbers), the
+ * first arg of each key counting as kt_event_arg would find it — six
+ * lookups per event were most of the analysis.                           */
+static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT], arg_layout *l,
                      int64_t v[MA_COUNT])
 {
     static const int64_t dflt[MA_COUNT] = { -1, -1, 0, 0, -1, -1 };
-    bool seen[MA_COUNT] = { 0 };
-    for (int j = 0; j < MA_COUNT; j++) v[j] = dflt[j];
     uint32_t first = r->ev.argi[ev];
-    for (uint32_t a = 0; first != KT_NONE && a < r->ev.nargs[ev]; a++) {
-        const kt_arg *x = &r->args[first + a];
-        int j = memo_read_as(memo, key, a, x->key);
-        if (j == MA_COUNT || seen[j]) continue;
-        seen[j] = true;
-        if (x->type == KT_ARGT_INT) v[j] = x->v.i;
-        else if (x->type == KT_ARGT_FLOAT) v[j] = (int64_t)x->v.f;
+    size_t n = first == KT_NONE ? 0 : r->ev.nargs[ev];
+    const kt_arg *a = n ? &r->args[first] : NULL;
+    if (!same_layout(l, a, n)) learn_layout(l, key, a, n);
+    for (int j = 0; j < MA_COUNT; j++) {
+        const kt_arg *x = l->at[j] < 0 ? NULL : &a[l->at[j]];
+        v[j] = !x ? dflt[j] : x->type == KT_ARGT_INT ? x->v.i : x->type == KT_ARGT_FLOAT ? (int64_t)x->v.f : dflt[j];
     }
 }
 
@@ -198,14 +205,21 @@ static size_t find_runs(const kt_mem_event *e, size_t n, size_t *run, size_t max
 }
 
 /* Stable merge of the sorted e[a..m) and e[m..b) in place, through buf:
- * only the first run is copied out (the output never overtakes the
- * second), not the whole slice back again.                               */
+ * only the shorter run is copied out (forward from the first, backward
+ * from the second: the output never overtakes the run left in place).   */
 static void merge_runs(kt_mem_event *e, size_t a, size_t m, size_t b, kt_mem_event *buf)
 {
-    memcpy(buf, e + a, (m - a) * sizeof *e);
-    size_t i = 0, j = m, o = a, nb = m - a;
-    while (i < nb && j < b) e[o++] = e[j].ts < buf[i].ts ? e[j++] : buf[i++];
-    while (i < nb) e[o++] = buf[i++];
+    if (m - a <= b - m) {
+        size_t i = 0, j = m, o = a, nb = m - a;
+        memcpy(buf, e + a, nb * sizeof *e);
+        while (i < nb && j < b) e[o++] = e[j].ts < buf[i].ts ? e[j++] : buf[i++];
+        while (i < nb) e[o++] = buf[i++];
+        return;
+    }
+    size_t i = m, j = b - m, o = b;
+    memcpy(buf, e + m, j * sizeof *e);
+    while (i > a && j > 0) e[--o] = buf[j - 1].ts < e[i - 1].ts ? e[--i] : buf[--j];
+    while (j > 0) e[--o] = buf[--j];
 }
 
 /* Runs run[0..k) of d->e merged pairwise until one is left. */
@@ -295,11 +309,10 @@ static tagged *read_events(const kt_trace *t, const kt_rank *r, const uint32_t *
                                      dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
                                      dyn_key(t, "Total Reserved") };
     tagged *tg = malloc((n ? n : 1) * sizeof *tg);
-    arg_memo memo;
-    memo_init(&memo, key);
+    arg_layout layout = { .n = SIZE_MAX };
     for (size_t k = 0; tg && k < n; k++) {
         int64_t v[MA_COUNT];
-        mem_args(r, evs[k], key, &memo, v);
+        mem_args(r, evs[k], key, &layout, v);
         tg[k] = (tagged){ v[MA_TYPE], v[MA_ID],
                           { evs[k], r->ev.ts[evs[k]], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] } };
     }
