@@ -34,28 +34,41 @@ static size_t rank_index(const rp_ctx *c, double rank, size_t *last)
     return *last = lo < c->nranks && c->ranks[lo] == rank ? lo : c->nranks;
 }
 
-static kt_status launch_hist_fill(rp_ctx *c, const kt_table *t, const char *col_name, launch_hist *hs)
+/* Each row's place in c->ranks (c->nranks: a rank not shown), found once
+ * for both histograms; NULL without memory.                             */
+static size_t *row_ranks(const rp_ctx *c, const kt_table *t)
 {
-    size_t n = kt_table_nrows(t), last = 0;
-    double *val = malloc((2 * n + 1) * sizeof *val), *rank = val + n, lo = 1, hi = 0;
+    size_t n = kt_table_nrows(t), last = 0, *at = malloc((n + 1) * sizeof *at);
+    double *rank = malloc((n + 1) * sizeof *rank);
+    if (!at || !rank) {
+        free(at), free(rank);
+        return NULL;
+    }
+    rp_nums(t, rp_col(t, "rank"), rank);
+    for (size_t i = 0; i < n; i++) at[i] = rank_index(c, rank[i], &last);
+    free(rank);
+    return at;
+}
+
+static kt_status launch_hist_fill(rp_ctx *c, const kt_table *t, const char *col_name, const size_t *at,
+                                  launch_hist *hs)
+{
+    size_t n = kt_table_nrows(t);
+    double *val = malloc((n + 1) * sizeof *val), lo = 1, hi = 0;
     hs->counts = calloc(c->nranks * BINS + 1, sizeof *hs->counts);
     if (!val || !hs->counts) {
         free(val);
         return KT_ENOMEM;
     }
     rp_nums(t, rp_col(t, col_name), val);
-    rp_nums(t, rp_col(t, "rank"), rank);
     for (size_t i = 0; i < n; i++) {
         if (val[i] > 0 && val[i] < lo) lo = val[i];
         if (val[i] > hi) hi = val[i];
     }
     if (!(hi > lo)) hi = lo * 10;
     rp_log_bins_init(&hs->bins, lo, hi);
-    for (size_t i = 0; i < n; i++) {
-        size_t r = rank_index(c, rank[i], &last);
-        if (isnan(val[i]) || r == c->nranks) continue;
-        hs->counts[r * BINS + rp_log_bin(&hs->bins, val[i])]++;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(val[i]) && at[i] < c->nranks) hs->counts[at[i] * BINS + rp_log_bin(&hs->bins, val[i])]++;
     free(val);
     return KT_OK;
 }
@@ -94,8 +107,10 @@ kt_status rp_sec_launch(rp_ctx *c)
         return KT_OK;
     }
     launch_hist delay = { 0 }, call = { 0 };
-    kt_status st = launch_hist_fill(c, t, "launch_delay", &delay);
-    if (st == KT_OK) st = launch_hist_fill(c, t, "cpu_duration", &call);
+    size_t *at = row_ranks(c, t);
+    kt_status st = at ? launch_hist_fill(c, t, "launch_delay", at, &delay) : KT_ENOMEM;
+    if (st == KT_OK) st = launch_hist_fill(c, t, "cpu_duration", at, &call);
+    free(at);
     for (size_t r = 0; st == KT_OK && r < c->nranks; r++) {
         rp_rank_panel_begin(c->h, c->ranks[r]);
         double launches = 0;

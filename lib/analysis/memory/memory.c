@@ -66,12 +66,13 @@ static size_t peak_index(const kt_mem_device *d)
     return p;
 }
 
-/* The time of the latest device peak (INT64_MIN without one). */
-static int64_t latest_peak(const kt_mem_rank *m)
+/* Each device's peak_index into peak[], and the time of the latest of
+ * them (INT64_MIN without one).                                          */
+static int64_t find_peaks(const kt_mem_rank *m, size_t *peak)
 {
     int64_t ts = INT64_MIN;
     for (size_t i = 0; i < m->ndev; i++) {
-        size_t p = peak_index(&m->dev[i]);
+        size_t p = peak[i] = peak_index(&m->dev[i]);
         if (p != SIZE_MAX && m->dev[i].e[p].ts > ts) ts = m->dev[i].e[p].ts;
     }
     return ts;
@@ -189,16 +190,19 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
 {
     kt_mem_rank m;
     kt_status s = kt_mem_rank_collect(t, r, &m);
+    size_t *peaks = s == KT_OK ? malloc((m.ndev + 1) * sizeof *peaks) : NULL;
+    if (s == KT_OK && !peaks) s = KT_ENOMEM;
+    int64_t latest = peaks ? find_peaks(&m, peaks) : INT64_MIN;
     kt_thread_ops *ops = NULL; /* built for the first device with a peak */
     for (size_t i = 0; s == KT_OK && i < m.ndev; i++) {
         const kt_mem_device *d = &m.dev[i];
-        size_t peak = peak_index(d);
-        device_row(t, r->rank, d, peak, tb->devices);
+        device_row(t, r->rank, d, peaks[i], tb->devices);
         if (tb->series) series_rows(t, r->rank, d, tb->series);
-        if (peak == SIZE_MAX) continue;
-        if (!ops && !(ops = kt_thread_ops_new(r, latest_peak(&m)))) s = KT_ENOMEM;
-        if (s == KT_OK) s = peak_rows(t, r, ops, d, peak, o->top, tb->peak_ops);
+        if (peaks[i] == SIZE_MAX) continue;
+        if (!ops && !(ops = kt_thread_ops_new(r, latest))) s = KT_ENOMEM;
+        if (s == KT_OK) s = peak_rows(t, r, ops, d, peaks[i], o->top, tb->peak_ops);
     }
+    free(peaks);
     kt_thread_ops_free(ops);
     if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files);
     kt_mem_rank_free(&m);
