@@ -194,6 +194,37 @@ TEST(memory_events_many_runs_sorted_in_file_order_at_ties)
     check_sweeps(5);
 }
 
+#define RAW_MEM(ts, args)                                                                              \
+    "{\"ph\": \"i\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": " #ts ", \"args\": {" args "}}"
+
+/* Args read where each event has them: the same keys as the event before
+ * but a total written as a float, then as a string (not a number: the
+ * event's totals are unknown, counted as negative), then in another order
+ * with an arg more, and a key twice (the first counts).                   */
+TEST(memory_events_args_whatever_their_layout)
+{
+    kt_tables *ts = memory_of_text("{\"traceEvents\": [\n"
+        RAW_MEM(1, "\"Device Type\": 1, \"Device Id\": 0, \"Total Allocated\": 10, \"Total Reserved\": 0") ",\n"
+        RAW_MEM(2, "\"Device Type\": 1, \"Device Id\": 0, \"Total Allocated\": 20.0, \"Total Reserved\": 0") ",\n"
+        RAW_MEM(3, "\"Device Type\": 1, \"Device Id\": 0, \"Total Allocated\": \"x\", \"Total Reserved\": 0") ",\n"
+        RAW_MEM(4, "\"Total Reserved\": 5, \"Extra\": 1, \"Total Allocated\": 40, \"Device Id\": 0, "
+                   "\"Device Type\": 1") ",\n"
+        RAW_MEM(5, "\"Device Type\": 1, \"Device Id\": 0, \"Total Allocated\": 50, \"Total Allocated\": 7, "
+                   "\"Total Reserved\": 0") "\n]}\n");
+    if (!ts) return;
+    const kt_table *d = fx_table(ts, "devices");
+    CHECK_INT(kt_table_nrows(d), 1);
+    CHECK_INT(fx_num(d, 0, "negative_totals"), 1);
+    const kt_table *s = fx_table(ts, "series");
+    static const int totals[] = { 10, 20, 40, 50 }, reserved[] = { 0, 0, 5, 0 };
+    CHECK_INT(kt_table_nrows(s), 4);
+    for (size_t i = 0; i < 4 && i < kt_table_nrows(s); i++) {
+        CHECK_INT(fx_num(s, i, "allocated"), totals[i]);
+        CHECK_INT(fx_num(s, i, "reserved"), reserved[i]);
+    }
+    kt_tables_free(ts);
+}
+
 /* No [memory] events: empty tables, no error. */
 TEST(memory_events_none)
 {

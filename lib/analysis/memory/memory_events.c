@@ -38,21 +38,30 @@ static int read_as(const uint32_t key[MA_COUNT], uint32_t k)
 }
 
 /* Where the args read sit among an event's args: the profiler writes
- * every [memory] event's args with the same keys in the same order, so an
- * event's keys are only compared with the last event's, and the places
- * are found again when they differ.                                      */
+ * every [memory] event's args with the same keys and types in the same
+ * order, so an event's args are only compared with the last event's (the
+ * key and type of each, one 32-bit word), and the places are found again
+ * when they differ.                                                      */
 #define LAYOUT_ARGS 16
 typedef struct arg_layout {
-    size_t n;                  /* args of the events it is for; SIZE_MAX: none */
-    uint32_t key[LAYOUT_ARGS]; /* their keys */
-    int at[MA_COUNT];          /* the first arg of each key read, -1 absent */
+    size_t n;                   /* args of the events it is for; SIZE_MAX: none */
+    uint32_t head[LAYOUT_ARGS]; /* their key and type */
+    int at[MA_COUNT];           /* the first arg of each key read, -1 absent */
+    uint8_t type[MA_COUNT];     /* its type */
 } arg_layout;
+
+static uint32_t arg_head(const kt_arg *a)
+{
+    uint32_t w;
+    memcpy(&w, a, sizeof w); /* the key and type bit-fields */
+    return w;
+}
 
 static bool same_layout(const arg_layout *l, const kt_arg *a, size_t n)
 {
     if (n != l->n) return false;
     for (size_t i = 0; i < n; i++)
-        if (a[i].key != l->key[i]) return false;
+        if (arg_head(&a[i]) != l->head[i]) return false;
     return true;
 }
 
@@ -63,9 +72,9 @@ static void learn_layout(arg_layout *l, const uint32_t key[MA_COUNT], const kt_a
     l->n = n > LAYOUT_ARGS ? SIZE_MAX : n;
     for (int j = 0; j < MA_COUNT; j++) l->at[j] = -1;
     for (size_t i = 0; i < n; i++) {
-        if (i < LAYOUT_ARGS) l->key[i] = a[i].key;
+        if (i < LAYOUT_ARGS) l->head[i] = arg_head(&a[i]);
         int j = read_as(key, a[i].key);
-        if (j < MA_COUNT && l->at[j] < 0) l->at[j] = (int)i;
+        if (j < MA_COUNT && l->at[j] < 0) l->at[j] = (int)i, l->type[j] = (uint8_t)a[i].type;
     }
 }
 
@@ -81,8 +90,10 @@ static void mem_args(const kt_rank *r, uint32_t ev, const uint32_t key[MA_COUNT]
     const kt_arg *a = n ? &r->args[first] : NULL;
     if (!same_layout(l, a, n)) learn_layout(l, key, a, n);
     for (int j = 0; j < MA_COUNT; j++) {
-        const kt_arg *x = l->at[j] < 0 ? NULL : &a[l->at[j]];
-        v[j] = !x ? dflt[j] : x->type == KT_ARGT_INT ? x->v.i : x->type == KT_ARGT_FLOAT ? (int64_t)x->v.f : dflt[j];
+        if (l->at[j] < 0) v[j] = dflt[j];
+        else if (l->type[j] == KT_ARGT_INT) v[j] = a[l->at[j]].v.i;
+        else if (l->type[j] == KT_ARGT_FLOAT) v[j] = (int64_t)a[l->at[j]].v.f;
+        else v[j] = dflt[j];
     }
 }
 
