@@ -302,13 +302,15 @@ static uint32_t *find_memory_events(const kt_events *e, uint32_t name, size_t *n
     uint32_t *evs = NULL;
     *n = 0;
     if (!kt_grow((void **)&evs, &cap, 1, sizeof *evs)) return NULL; /* a list even when empty */
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (e->kind[i] != KT_K_INSTANT || e->name[i] != name) continue;
+    const uint8_t *at;
+    for (size_t i = 0; i < e->n && (at = memchr(e->kind + i, KT_K_INSTANT, e->n - i)); i++) {
+        i = (size_t)(at - e->kind); /* the next instant: memchr skips the rest many at a time */
+        if (e->name[i] != name) continue;
         if (!kt_grow((void **)&evs, &cap, *n + 1, sizeof *evs)) {
             free(evs);
             return NULL;
         }
-        evs[(*n)++] = i;
+        evs[(*n)++] = (uint32_t)i;
     }
     return evs;
 }
