@@ -18,6 +18,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -340,8 +341,11 @@ const char *rp_str(const kt_table *t, size_t row, long col)
 size_t rp_rows_of_rank(const kt_table *t, long col, int rank, size_t *rows)
 {
     size_t k = 0, n = t ? kt_table_nrows(t) : 0;
+    double *v = col < 0 ? NULL : malloc((n + 1) * sizeof *v); /* the column read whole, cell by cell without memory */
+    if (v) rp_nums(t, col, v);
     for (size_t i = 0; i < n; i++)
-        if (col < 0 || rp_num(t, i, col) == (double)rank) rows[k++] = i;
+        if (col < 0 || (v ? v[i] : rp_num(t, i, col)) == (double)rank) rows[k++] = i;
+    free(v);
     return k;
 }
 
