@@ -89,6 +89,57 @@ TEST(report_text_is_escaped_and_cut_on_characters)
     mem_close(&m);
 }
 
+/* The cut as it was defined, over every byte: the characters counted
+ * (lead bytes), the tail found from the start (utf8_prefix's units: a
+ * byte and the continuation bytes after it).                             */
+static size_t ref_units(const char *s, size_t n, size_t units)
+{
+    size_t i = 0;
+    for (size_t k = 0; i < n && k < units; k++)
+        for (i++; i < n && ((unsigned char)s[i] & 0xC0) == 0x80; i++) continue;
+    return i;
+}
+
+static void ref_cut(char *out, const char *s, size_t max)
+{
+    size_t n = strlen(s), chars = 0;
+    for (size_t i = 0; i < n; i++) chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (chars <= max || max < 8) {
+        strcpy(out, s);
+        return;
+    }
+    size_t head = (max - 1) * 2 / 3, tail = max - 1 - head, h = ref_units(s, n, head);
+    size_t skip = ref_units(s, n, chars - tail);
+    sprintf(out, "%.*s…%s", (int)h, s, s + skip);
+}
+
+/* rp_text_cut, which counts only as far as it cuts, against the cut over
+ * every byte: plain, two- and three-byte characters, stray continuation
+ * bytes (first, in the middle, last), at lengths about the limit.         */
+TEST(report_text_cut_matches_counting_every_byte)
+{
+    static const char *const parts[] = { "a", "\xc2\xb5", "\xe2\x80\xa6", "\x80", "\xbf\xbf", "z" };
+    char s[256], want[512];
+    unsigned seed = 7;
+    for (int round = 0; round < 400; round++) {
+        size_t len = 0, target = (size_t)(round % 40);
+        s[0] = 0;
+        while (len < target) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = parts[(seed >> 16) % 6];
+            strcat(s, p);
+            len++;
+        }
+        size_t max = 8 + (size_t)(round % 7) * 3;
+        memout m;
+        mem_open(&m);
+        rp_text_cut(&m.h, s, max);
+        ref_cut(want, s, max);
+        CHECK_STR(mem_text(&m), want);
+        mem_close(&m);
+    }
+}
+
 TEST(report_pie_marks_and_shares)
 {
     static const char *const labels[] = { "gemm<float>", "zero", "copy" };

@@ -70,26 +70,42 @@ static size_t utf8_prefix(const char *s, size_t n, size_t chars)
     return i;
 }
 
-static size_t utf8_len(const char *s, size_t n)
+/* Whether s (n bytes) has more than max UTF-8 characters (lead bytes):
+ * counted up to max + 1 only, names run to thousands of bytes.           */
+static bool utf8_longer(const char *s, size_t n, size_t max)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return k;
+    for (size_t i = 0; i < n && k <= max; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k > max;
+}
+
+/* Byte offset where the last `units` characters of s (n bytes) start, the
+ * characters as utf8_prefix counts them (a byte and the continuation
+ * bytes after it): walked back from the end.                             */
+static size_t utf8_suffix(const char *s, size_t n, size_t units)
+{
+    size_t j = n;
+    while (j > 0 && units > 0) {
+        j--;
+        if (j == 0 || ((unsigned char)s[j] & 0xC0) != 0x80) units--;
+    }
+    return j;
 }
 
 void rp_text_cut(rp_html *h, const char *s, size_t max)
 {
     if (!s) return;
-    size_t n = strlen(s), chars = utf8_len(s, n);
-    if (chars <= max || max < 8) {
+    size_t n = strlen(s);
+    if (max < 8 || !utf8_longer(s, n, max)) {
         put_escaped(h, s, n);
         return;
     }
-    /* keep the head (the kernel's name) and the tail (template end) */
+    /* keep the head (the kernel's name) and the tail (template end); a
+     * continuation byte first is a character of its own to utf8_prefix   */
     size_t head = (max - 1) * 2 / 3, tail = max - 1 - head;
     put_escaped(h, s, utf8_prefix(s, n, head));
     rp_raw(h, "…");
-    size_t skip = utf8_prefix(s, n, chars - tail);
+    size_t skip = utf8_suffix(s, n, tail + (((unsigned char)s[0] & 0xC0) == 0x80));
     put_escaped(h, s + skip, n - skip);
 }
 
