@@ -162,16 +162,29 @@ static void rank_queues(const queue_key *q, size_t nq, size_t *rank)
     }
 }
 
-/* o->ord stably grouped by queue, in queue order; false (o->ord unchanged)
- * with more than FEW_QUEUES queues or without memory.                     */
-static bool group_few_queues(const kt_rank *r, const change *c, bool hta, order *o)
+/* Change i's point: its GPU event's queue, that queue's length after it. */
+static inline kt_step_point point_of(const kt_rank *r, const change *c, size_t i, int32_t len)
+{
+    uint32_t g = c->gpu[i];
+    return (kt_step_point){ .ts = c->ts[i], .pid = kt_event_pid(r, g), .tid = kt_event_tid(r, g),
+                            .key = r->ev.stream[g], .value = len };
+}
+
+/* The points of the changes in ord (time order) grouped by queue, in queue
+ * order, each with its queue's running length, when there are at most
+ * FEW_QUEUES queues: one pass placing each change in its queue's slots
+ * instead of sorting the order by queue and summing it again.  False
+ * (pts unset) with more queues or without memory.                        */
+static bool points_of_few_queues(const kt_rank *r, const change *c, bool hta, const uint32_t *ord,
+                                 kt_step_point *pts)
 {
     uint8_t *qid = malloc(c->n ? c->n : 1);
     queue_key q[FEW_QUEUES];
     size_t nq = 0, last = 0, rank[FEW_QUEUES], count[FEW_QUEUES] = { 0 }, at[FEW_QUEUES];
+    int32_t len[FEW_QUEUES] = { 0 };
     bool ok = qid != NULL;
     for (size_t k = 0; ok && k < c->n; k++) {
-        last = queue_of(r, c->gpu[o->ord[k]], hta, q, &nq, last);
+        last = queue_of(r, c->gpu[ord[k]], hta, q, &nq, last);
         ok = last < FEW_QUEUES;
         if (ok) qid[k] = (uint8_t)last, count[last]++;
     }
@@ -180,43 +193,14 @@ static bool group_few_queues(const kt_rank *r, const change *c, bool hta, order 
         for (size_t i = 0; i < nq; i++) at[i] = 0;
         for (size_t i = 0; i < nq; i++)
             for (size_t j = 0; j < nq; j++) at[i] += rank[j] < rank[i] ? count[j] : 0;
-        for (size_t k = 0; k < c->n; k++) o->spare[at[qid[k]]++] = o->ord[k];
-        flip(o);
+        for (size_t k = 0; k < c->n; k++) {
+            size_t i = ord[k], qk = qid[k];
+            len[qk] += c->delta[i];
+            pts[at[qk]++] = point_of(r, c, i, len[qk]);
+        }
     }
     free(qid);
     return ok;
-}
-
-/* The same grouping for any number of queues: stable radix sorts by
- * stream, then (default) by device.                                       */
-static bool group_queues_by_radix(const kt_rank *r, const change *c, bool hta, order *o)
-{
-    const kt_events *e = &r->ev;
-    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(e->stream[c->gpu[o->ord[i]]]);
-    bool ok = kt_radix_sort(o->keys, o->ord, c->n);
-    for (size_t i = 0; ok && !hta && i < c->n; i++)
-        o->keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[o->ord[i]]));
-    return ok && (hta || kt_radix_sort(o->keys, o->ord, c->n));
-}
-
-/* Order of the changes: HTA = numpy quicksort by ts, then a stable group by
- * stream; default = stable by (device, stream, ts).                        */
-static uint32_t *order_changes(const kt_rank *r, const change *c, bool hta)
-{
-    size_t n = c->n ? c->n : 1;
-    order o = { malloc(n * sizeof *o.ord), malloc(n * sizeof *o.spare), malloc(n * sizeof *o.keys) };
-    bool ok = o.ord && o.spare && o.keys;
-    for (size_t i = 0; ok && i < c->n; i++) o.ord[i] = (uint32_t)i;
-    if (ok && hta) kt_np_argsort_i64(c->ts, o.ord, c->n);
-    if (ok && !hta) ok = order_by_ts(c, &o);
-    ok = ok && (group_few_queues(r, c, hta, &o) || group_queues_by_radix(r, c, hta, &o));
-    free(o.spare);
-    free(o.keys);
-    if (!ok) {
-        free(o.ord);
-        return NULL;
-    }
-    return o.ord;
 }
 
 static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
@@ -224,21 +208,42 @@ static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
     return e->stream[g1] == e->stream[g2] && (hta || e->pid[g1] == e->pid[g2]);
 }
 
-/* Running sums per queue, one point per change. */
-static size_t accumulate(const kt_rank *r, const change *c, const uint32_t *ord, bool hta,
-                         kt_step_point *out)
+/* The same for any number of queues: the order sorted by queue (stable
+ * radix sorts by stream, then, default, by device), then summed.         */
+static bool points_by_radix(const kt_rank *r, const change *c, bool hta, order *o, kt_step_point *pts)
 {
     const kt_events *e = &r->ev;
+    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(e->stream[c->gpu[o->ord[i]]]);
+    bool ok = kt_radix_sort(o->keys, o->ord, c->n);
+    for (size_t i = 0; ok && !hta && i < c->n; i++)
+        o->keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[o->ord[i]]));
+    if (!ok || (!hta && !kt_radix_sort(o->keys, o->ord, c->n))) return false;
     int32_t len = 0;
     for (size_t k = 0; k < c->n; k++) {
-        size_t i = ord[k];
-        uint32_t g = c->gpu[i];
-        if (k == 0 || !same_queue(e, g, c->gpu[ord[k - 1]], hta)) len = 0;
+        size_t i = o->ord[k];
+        if (k == 0 || !same_queue(e, c->gpu[i], c->gpu[o->ord[k - 1]], hta)) len = 0;
         len += c->delta[i];
-        out[k] = (kt_step_point){ .ts = c->ts[i], .pid = kt_event_pid(r, g), .tid = kt_event_tid(r, g),
-                                  .key = e->stream[g], .value = len };
+        pts[k] = point_of(r, c, i, len);
     }
-    return c->n;
+    return true;
+}
+
+/* One point per change in the order of the changes — HTA: numpy quicksort
+ * by ts, then a stable group by stream; default: stable by (device,
+ * stream, ts) — with its queue's running length; false without memory.  */
+static bool change_points(const kt_rank *r, const change *c, bool hta, kt_step_point *pts)
+{
+    size_t n = c->n ? c->n : 1;
+    order o = { malloc(n * sizeof *o.ord), malloc(n * sizeof *o.spare), malloc(n * sizeof *o.keys) };
+    bool ok = o.ord && o.spare && o.keys;
+    for (size_t i = 0; ok && i < c->n; i++) o.ord[i] = (uint32_t)i;
+    if (ok && hta) kt_np_argsort_i64(c->ts, o.ord, c->n);
+    if (ok && !hta) ok = order_by_ts(c, &o);
+    ok = ok && (points_of_few_queues(r, c, hta, o.ord, pts) || points_by_radix(r, c, hta, &o, pts));
+    free(o.ord);
+    free(o.spare);
+    free(o.keys);
+    return ok;
 }
 
 kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_compat,
@@ -254,14 +259,14 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     if (early) *early = find_early(&r->ev, p, np);
     change c = { 0 };
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
-    uint32_t *ord = ok ? order_changes(r, &c, hta_compat) : NULL;
-    kt_step_point *pts = ord ? malloc((c.n ? c.n : 1) * sizeof *pts) : NULL;
-    if (pts) {
-        *n = accumulate(r, &c, ord, hta_compat, pts);
-        if (!hta_compat) *n = kt_merge_steps(pts, *n);
+    kt_step_point *pts = ok ? malloc((c.n ? c.n : 1) * sizeof *pts) : NULL;
+    if (pts && change_points(r, &c, hta_compat, pts)) {
+        *n = hta_compat ? c.n : kt_merge_steps(pts, c.n);
         *out = pts;
+    } else {
+        free(pts);
+        pts = NULL;
     }
-    free(ord);
     change_free(&c);
     free(p);
     return pts ? KT_OK : KT_ENOMEM;
