@@ -645,7 +645,7 @@ TEST(report_empty_charts_draw_axes_only)
 TEST(report_step_line_path)
 {
     const double x[] = { 0, 2.5, 10 }, y[] = { 0, 3, 5 };
-    rp_series s = { "stream 7", x, y, 3 };
+    rp_series s = { "stream 7", x, y, 3, false };
     memout m;
     mem_open(&m);
     rp_lines(&m.h, "queue", "time", RP_US, "queue length", RP_COUNT, &s, 1, 1, 400);

@@ -9,6 +9,8 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 typedef struct point {
     int rank;
@@ -94,6 +96,41 @@ TEST(report_series_empty_table)
     rp_groups g;
     CHECK_INT(rp_group_series(t, 0, 2, 1, "", 3, 4, &g), KT_OK);
     CHECK_INT(g.n, 0);
+    rp_groups_free(&g);
+    kt_table_free(t);
+}
+
+/* A line chart drawn from series marked sorted (its x range read at the
+ * ends) is the one drawn scanning every x: first x, ties and ±0 at the
+ * ends, several series; a NaN x is never marked sorted.                  */
+static char *lines_svg(const rp_series *s, size_t ns)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    rp_html h = { .f = f };
+    rp_lines(&h, "t", "x", RP_US, "y", RP_COUNT, s, ns, 1, 400);
+    fclose(f);
+    return buf;
+}
+
+TEST(report_series_sorted_range_as_scanned)
+{
+    static const double x1[] = { 0.0, -0.0, 3, 5, 5 }, y1[] = { 1, 2, 3, 4, 5 };
+    static const double x2[] = { -0.0, 0.0, 9, 9, 9 }, y2[] = { 7, 1, 0, 2, 2 };
+    rp_series s[2] = { { "a", x1, y1, 5, false }, { "b", x2, y2, 5, false } };
+    char *scanned = lines_svg(s, 2);
+    s[0].x_sorted = s[1].x_sorted = true;
+    char *ends = lines_svg(s, 2);
+    CHECK(scanned && ends);
+    if (scanned && ends) CHECK_STR(ends, scanned);
+    free(scanned), free(ends);
+    static const point p[] = { { 0, "x", 1, NAN, 1, 0 } };
+    kt_table *t = series_table(p, 1);
+    rp_groups g;
+    CHECK_INT(rp_group_series(t, 0, -1, 2, "", 3, 4, &g), KT_OK);
+    CHECK_INT(g.n, 1);
+    if (g.n) CHECK(!g.s[0].x_sorted);
     rp_groups_free(&g);
     kt_table_free(t);
 }

@@ -49,11 +49,13 @@ static int cmp_x(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sort one series by x (they normally arrive sorted: then nothing moves). */
+/* Sort one series by x (they normally arrive sorted: then nothing moves,
+ * and the series is marked sorted — which a NaN x never is).             */
 static kt_status sort_series(rp_series *s, double *x, double *y)
 {
     size_t i = 1;
     while (i < s->n && x[i - 1] <= x[i]) i++;
+    s->x_sorted = i >= s->n && (s->n != 1 || x[0] == x[0]);
     if (i >= s->n) return KT_OK;
     double *pairs = malloc(2 * s->n * sizeof *pairs);
     if (!pairs) return KT_ENOMEM;

@@ -338,16 +338,29 @@ size_t rp_decimate(const double *x, const double *y, size_t n, size_t max, size_
     return k;
 }
 
+/* The x range of a sorted series as a scan of every x finds it: its first
+ * x, and the first of the last run of equal x.                          */
+static void sorted_ends(const rp_series *s, double *x0, double *x1)
+{
+    size_t last = s->n - 1;
+    while (last > 0 && s->x[last - 1] == s->x[s->n - 1]) last--;
+    if (s->x[0] < *x0) *x0 = s->x[0];
+    if (s->x[last] > *x1) *x1 = s->x[last];
+}
+
 /* Range of every series' x and y. */
 static void series_range(const rp_series *s, size_t ns, double *x0, double *x1, double *ymax)
 {
     *x0 = INFINITY, *x1 = -INFINITY, *ymax = 0;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < s[k].n; i++) {
+    for (size_t k = 0; k < ns; k++) {
+        if (s[k].x_sorted && s[k].n) sorted_ends(&s[k], x0, x1);
+        for (size_t i = 0; !s[k].x_sorted && i < s[k].n; i++) {
             if (s[k].x[i] < *x0) *x0 = s[k].x[i];
             if (s[k].x[i] > *x1) *x1 = s[k].x[i];
-            if (s[k].y[i] > *ymax) *ymax = s[k].y[i];
         }
+        for (size_t i = 0; i < s[k].n; i++)
+            if (s[k].y[i] > *ymax) *ymax = s[k].y[i];
+    }
     if (!(*x1 > *x0)) *x1 = *x0 + 1;
 }
 

@@ -49,6 +49,7 @@ typedef struct rp_series {
     const char *label;
     const double *x, *y;
     size_t n;
+    bool x_sorted; /* x ascending, no NaN (the x range is read at its ends) */
 } rp_series;
 void rp_lines(rp_html *h, const char *title, const char *x_label, rp_unit x_unit, const char *y_label,
               rp_unit y_unit, const rp_series *s, size_t ns, int step, size_t max_points);
