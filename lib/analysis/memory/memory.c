@@ -57,36 +57,28 @@ static bool make_tables(mem_tables *m, const kt_memory_options *o)
 
 static bool valid(const kt_mem_event *e) { return e->allocated >= 0 && e->reserved >= 0; }
 
-/* Index of the first event with the largest allocated total, or SIZE_MAX. */
-static size_t peak_index(const kt_mem_device *d)
-{
-    size_t p = SIZE_MAX;
-    for (size_t i = 0; i < d->n; i++)
-        if (valid(&d->e[i]) && (p == SIZE_MAX || d->e[i].allocated > d->e[p].allocated)) p = i;
-    return p;
-}
-
-/* Each device's peak_index into peak[], and the time of the latest of
- * them (INT64_MIN without one).                                          */
-static int64_t find_peaks(const kt_mem_rank *m, size_t *peak)
+/* The time of the latest device peak (INT64_MIN without one). */
+static int64_t latest_peak(const kt_mem_rank *m, const size_t *peak)
 {
     int64_t ts = INT64_MIN;
-    for (size_t i = 0; i < m->ndev; i++) {
-        size_t p = peak[i] = peak_index(&m->dev[i]);
-        if (p != SIZE_MAX && m->dev[i].e[p].ts > ts) ts = m->dev[i].e[p].ts;
-    }
+    for (size_t i = 0; i < m->ndev; i++)
+        if (peak[i] != SIZE_MAX && m->dev[i].e[peak[i]].ts > ts) ts = m->dev[i].e[peak[i]].ts;
     return ts;
 }
 
-static void device_row(const kt_trace *t, int rank, const kt_mem_device *d, size_t peak, kt_table *tb)
+/* The device's row; returns its peak: the first event with the largest
+ * allocated total, or SIZE_MAX (found in the same pass).                 */
+static size_t device_row(const kt_trace *t, int rank, const kt_mem_device *d, kt_table *tb)
 {
     int64_t allocs = 0, frees = 0, bytes = 0, peak_res = -1, bad = 0, final = -1;
+    size_t peak = SIZE_MAX;
     for (size_t i = 0; i < d->n; i++) {
         const kt_mem_event *e = &d->e[i];
         allocs += e->bytes > 0;
         frees += e->bytes < 0;
         bytes += e->bytes > 0 ? e->bytes : 0;
         if (!valid(e)) { bad++; continue; }
+        if (peak == SIZE_MAX || e->allocated > d->e[peak].allocated) peak = i;
         if (e->reserved > peak_res) peak_res = e->reserved;
         final = e->allocated;
     }
@@ -103,6 +95,7 @@ static void device_row(const kt_trace *t, int rank, const kt_mem_device *d, size
         kt_table_set_int(tb, 8, final);
     }
     kt_table_set_int(tb, 9, bad);
+    return peak;
 }
 
 static void series_rows(const kt_trace *t, int rank, const kt_mem_device *d, kt_table *tb)
@@ -192,15 +185,16 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     kt_status s = kt_mem_rank_collect(t, r, &m);
     size_t *peaks = s == KT_OK ? malloc((m.ndev + 1) * sizeof *peaks) : NULL;
     if (s == KT_OK && !peaks) s = KT_ENOMEM;
-    int64_t latest = peaks ? find_peaks(&m, peaks) : INT64_MIN;
+    for (size_t i = 0; s == KT_OK && i < m.ndev; i++) {
+        peaks[i] = device_row(t, r->rank, &m.dev[i], tb->devices);
+        if (tb->series) series_rows(t, r->rank, &m.dev[i], tb->series);
+    }
+    int64_t latest = s == KT_OK ? latest_peak(&m, peaks) : INT64_MIN;
     kt_thread_ops *ops = NULL; /* built for the first device with a peak */
     for (size_t i = 0; s == KT_OK && i < m.ndev; i++) {
-        const kt_mem_device *d = &m.dev[i];
-        device_row(t, r->rank, d, peaks[i], tb->devices);
-        if (tb->series) series_rows(t, r->rank, d, tb->series);
         if (peaks[i] == SIZE_MAX) continue;
         if (!ops && !(ops = kt_thread_ops_new(r, latest))) s = KT_ENOMEM;
-        if (s == KT_OK) s = peak_rows(t, r, ops, d, peaks[i], o->top, tb->peak_ops);
+        if (s == KT_OK) s = peak_rows(t, r, ops, &m.dev[i], peaks[i], o->top, tb->peak_ops);
     }
     free(peaks);
     kt_thread_ops_free(ops);
