@@ -9,6 +9,7 @@
 #include "output/report_svg.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,16 +388,18 @@ static void one_series(rp_html *h, const rp_series *s, size_t k, int step, size_
     size_t m = rp_decimate(s->x, s->y, s->n, max_points, keep);
     double pw = W - ML - MR, plot_h = H - MB - MT;
     rp_printf(h, "<path class=\"mark\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\" d=\"", color(k));
-    char buf[64];
+    char buf[4096], *p = buf; /* points written a buffer at a time, not one fwrite each */
     for (size_t j = 0; j < m; j++) {
         size_t i = keep[j];
         double px = ML + pw * (s->x[i] - x0) / (x1 - x0), py = H - MB - fmax(s->y[i], 0) / top * plot_h;
-        char *p = buf;
         *p++ = j == 0 ? 'M' : step ? 'H' : 'L';
         p = fixed1(p, px);
         *p++ = j == 0 || !step ? ' ' : 'V';
         p = fixed1(p, py);
-        if (fwrite(buf, 1, (size_t)(p - buf), h->f) != (size_t)(p - buf)) h->failed = true;
+        if (p - buf > (ptrdiff_t)sizeof buf - 64 || j + 1 == m) {
+            if (fwrite(buf, 1, (size_t)(p - buf), h->f) != (size_t)(p - buf)) h->failed = true;
+            p = buf;
+        }
     }
     rp_raw(h, "\"><title>");
     rp_text(h, s->label);
