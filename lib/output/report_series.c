@@ -163,7 +163,7 @@ static kt_status scatter(const kt_table *t, const grouping *gr, long x_col, long
 /* The series of one y column: rows in row order inside each group (one
  * run per group: the columns are the series as read), then sorted by x. */
 static kt_status fill_groups(const kt_table *t, const grouping *gr, long x_col, long y_col, const char *prefix,
-                             rp_groups *out)
+                             const rp_groups *first, rp_groups *out)
 {
     size_t n = gr->n, ng = gr->ng;
     memset(out, 0, sizeof *out);
@@ -183,7 +183,8 @@ static kt_status fill_groups(const kt_table *t, const grouping *gr, long x_col, 
         size_t at = gr->start[g];
         out->s[g] = (rp_series){ .x = out->xy + at, .y = out->xy + n + at, .n = gr->start[g + 1] - at };
         label(out, g, prefix, &gr->keys[g]);
-        st = sort_series(&out->s[g], out->xy + at, out->xy + n + at);
+        out->s[g].x_sorted = first && first->s[g].x_sorted; /* the same x as the first y column's */
+        if (!out->s[g].x_sorted) st = sort_series(&out->s[g], out->xy + at, out->xy + n + at);
     }
     if (st != KT_OK) rp_groups_free(out);
     return st;
@@ -195,7 +196,8 @@ kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long
     for (size_t k = 0; k < ny; k++) memset(&out[k], 0, sizeof out[k]);
     grouping gr;
     kt_status st = group_rows(t, rank_col, k1_col, k2_col, &gr);
-    for (size_t k = 0; st == KT_OK && k < ny; k++) st = fill_groups(t, &gr, x_col, y_cols[k], prefixes[k], &out[k]);
+    for (size_t k = 0; st == KT_OK && k < ny; k++)
+        st = fill_groups(t, &gr, x_col, y_cols[k], prefixes[k], k ? &out[0] : NULL, &out[k]);
     for (size_t k = 0; st != KT_OK && k < ny; k++) rp_groups_free(&out[k]);
     if (gr.start) grouping_free(&gr);
     return st;
