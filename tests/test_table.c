@@ -63,3 +63,38 @@ TEST(table_lookup_by_name)
     CHECK(kt_table_is_null(t, 1, 1));
     kt_tables_free(ts);
 }
+
+/* Rows filled through kt_table_row: the same cells as the setters give,
+ * NaN and unset cells null, a shared string cell reading as its source,
+ * and string cells past the first 64 KiB chunk intact.                   */
+TEST(table_rows_filled_through_cells)
+{
+    kt_table *t = kt_table_new("rows");
+    kt_table_add_col(t, "name", KT_COL_STR, 0);
+    kt_table_add_col(t, "count", KT_COL_INT, 0);
+    kt_table_add_col(t, "pct", KT_COL_FLOAT, 2);
+    char big[40000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    for (int i = 0; i < 6; i++) {
+        kt_row r = kt_table_row(t);
+        if (i == 0) kt_row_str(t, r, 0, "gpu 0");
+        else if (i < 3) kt_row_str_of(t, r, 0, 0);
+        else kt_row_str(t, r, 0, big);
+        if (i != 1) kt_row_int(r, 1, 10 * i);
+        kt_row_float(r, 2, i == 2 ? NAN : 0.5 * i);
+    }
+    CHECK(!kt_table_failed(t));
+    CHECK_INT(kt_table_nrows(t), 6);
+    CHECK_STR(kt_table_str(t, 2, 0), "gpu 0");
+    CHECK_INT(kt_table_is_null(t, 1, 1), 1);
+    CHECK_INT(kt_table_int(t, 4, 1), 40);
+    CHECK_INT(kt_table_is_null(t, 2, 2), 1);
+    CHECK_NEAR(kt_table_float(t, 5, 2), 2.5, 0);
+    CHECK_STR(kt_table_str(t, 5, 0), big);
+    char *s = render(print_table_csv, t);
+    static const char head[] = "name,count,pct\ngpu 0,0,0.00\ngpu 0,,0.50\ngpu 0,20,\n";
+    CHECK(strncmp(s, head, sizeof head - 1) == 0);
+    free(s);
+    kt_table_free(t);
+}

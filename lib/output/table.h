@@ -37,6 +37,9 @@ static inline kt_row kt_table_row(kt_table *t);
 static inline void kt_row_int(kt_row r, size_t col, int64_t v);
 static inline void kt_row_float(kt_row r, size_t col, double v); /* NaN → null */
 static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
+/* The text of the given string cell of an earlier row, shared, not copied:
+ * for a column that repeats one string over many rows (a device label).  */
+static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row);
 bool kt_table_failed(const kt_table *t);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
  * merged times); v must not be NaN.                                     */
@@ -188,6 +191,14 @@ static inline void kt_row_float(kt_row r, size_t col, double v)
 static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s)
 {
     if (r.v) kt_table_put_str(t, r.first + col, s);
+}
+
+static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row)
+{
+    if (!r.v) return;
+    size_t i = row * t->ncols + col;
+    r.v[col].s = t->vals[i].s;
+    r.null[col] = t->nulls[i];
 }
 
 #endif

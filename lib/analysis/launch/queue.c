@@ -116,13 +116,13 @@ static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_poin
 {
     kt_table_reserve(t, kt_table_nrows(t) + n);
     for (size_t i = 0; i < n; i++) {
-        kt_table_add_row(t);
-        kt_table_set_float(t, 0, (double)(p[i].ts - origin) / 1e3);
-        kt_table_set_int(t, 1, p[i].pid);
-        if (!kt_id_is_str(p[i].tid)) kt_table_set_int(t, 2, p[i].tid); /* "stream 7": null, stream says 7 */
-        kt_table_set_int(t, 3, p[i].key);
-        kt_table_set_int(t, 4, (int64_t)p[i].value);
-        kt_table_set_int(t, 5, rank);
+        kt_row row = kt_table_row(t);
+        kt_row_float(row, 0, (double)(p[i].ts - origin) / 1e3);
+        kt_row_int(row, 1, p[i].pid);
+        if (!kt_id_is_str(p[i].tid)) kt_row_int(row, 2, p[i].tid); /* "stream 7": null, stream says 7 */
+        kt_row_int(row, 3, p[i].key);
+        kt_row_int(row, 4, (int64_t)p[i].value);
+        kt_row_int(row, 5, rank);
     }
 }
 

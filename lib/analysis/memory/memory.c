@@ -101,15 +101,17 @@ static size_t device_row(const kt_trace *t, int rank, const kt_mem_device *d, kt
 static void series_rows(const kt_trace *t, int rank, const kt_mem_device *d, kt_table *tb)
 {
     kt_table_reserve(tb, kt_table_nrows(tb) + d->n); /* rows not grown (and copied) one doubling at a time */
+    size_t first = kt_table_nrows(tb); /* the device's first row: its label, which the others share */
     for (size_t i = 0; i < d->n; i++) {
         const kt_mem_event *e = &d->e[i];
         if (!valid(e)) continue;
-        kt_table_add_row(tb);
-        kt_table_set_int(tb, 0, rank);
-        kt_table_set_str(tb, 1, d->label);
-        kt_table_set_float(tb, 2, (double)(e->ts - t->min_ts) / 1e3);
-        kt_table_set_int(tb, 3, e->allocated);
-        kt_table_set_int(tb, 4, e->reserved);
+        kt_row row = kt_table_row(tb);
+        kt_row_int(row, 0, rank);
+        if (kt_table_nrows(tb) - 1 == first) kt_row_str(tb, row, 1, d->label);
+        else kt_row_str_of(tb, row, 1, first);
+        kt_row_float(row, 2, (double)(e->ts - t->min_ts) / 1e3);
+        kt_row_int(row, 3, e->allocated);
+        kt_row_int(row, 4, e->reserved);
     }
 }
 
