@@ -14,10 +14,9 @@ bool kt_name_match_init(kt_name_match *m, const kt_strtab *strs, const char *sub
     return m->memo != NULL;
 }
 
-bool kt_name_contains(kt_name_match *m, uint32_t name)
+bool kt_name_contains_slow(kt_name_match *m, uint32_t name)
 {
     if (name == KT_NONE) return false;
-    if (name < m->n && m->memo[name]) return m->memo[name] == 1;
     bool yes = strstr(kt_strtab_get(m->strs, name), m->sub) != NULL;
     if (name < m->n) m->memo[name] = yes ? 1 : 2;
     return yes;

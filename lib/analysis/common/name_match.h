@@ -28,8 +28,14 @@ typedef struct kt_name_match {
  * memo could not be allocated: kt_name_contains then answers by strstr
  * each time.                                                              */
 bool kt_name_match_init(kt_name_match *m, const kt_strtab *strs, const char *sub);
-/* False for KT_NONE. */
-bool kt_name_contains(kt_name_match *m, uint32_t name);
+/* The memo's miss: strstr, the answer remembered. */
+bool kt_name_contains_slow(kt_name_match *m, uint32_t name);
+/* False for KT_NONE.  Inline: the critical path asks it of every event. */
+static inline bool kt_name_contains(kt_name_match *m, uint32_t name)
+{
+    if (name != KT_NONE && name < m->n && m->memo[name]) return m->memo[name] == 1;
+    return kt_name_contains_slow(m, name);
+}
 void kt_name_match_free(kt_name_match *m);
 
 /* The same memo for any test of a name's text (launch APIs, communication
