@@ -31,10 +31,12 @@ void kt_call_sort_free(kt_call_sort *s)
 }
 
 /* Fibonacci hashing: the product's top bits depend on every bit of the
- * value (round values differ in their top bits only).                    */
+ * value (round values differ in their top bits only).  mask + 1 slots, a
+ * power of two: its bits are counted by ctz (popcount is a libgcc call on
+ * baseline x86-64, 1.4 M instructions of a report).                      */
 static size_t slot_of(const kt_call_sort *s, uint64_t bits, size_t mask)
 {
-    size_t at = (size_t)((bits * 0x9E3779B97F4A7C15u) >> (64 - __builtin_popcountll(mask)));
+    size_t at = (size_t)((bits * 0x9E3779B97F4A7C15u) >> (64 - __builtin_ctzll(mask + 1)));
     while (s->count[at] && s->bits[at] != bits) at = (at + 1) & mask;
     return at;
 }
