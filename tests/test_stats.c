@@ -3,8 +3,10 @@
  * three-way partitions) against a full describe of the same values.     */
 #include "test.h"
 #include "analysis/common/stats.h"
+#include "model/radix.h"
 
 #include <stdint.h>
+#include <string.h>
 
 TEST(median_values_hand_values)
 {
@@ -28,4 +30,34 @@ TEST(median_values_equal_describe_q50)
         double median = kt_median_values(v, n);
         CHECK(median == kt_describe_values(w, n).q50);
     }
+}
+
+/* Repeated values take the counting sort: the same order, bits and
+ * statistics as the plain sort, -0 and 0 kept apart.                     */
+TEST(describe_values_counted_equal_plain_sort)
+{
+    enum { N = 4000 };
+    static double v[N], w[N];
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (size_t i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v[i] = w[i] = x % 7 == 0 ? (x % 2 ? -0.0 : 0.0) : (double)(x % 50) * 1.1;
+    }
+    kt_describe a = kt_describe_values(v, N);
+    kt_sort_doubles(w, N);
+    kt_describe b = kt_describe_sorted(w, N);
+    CHECK(memcmp(v, w, sizeof v) == 0);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(a.count == N && a.max == 49 * 1.1 && a.min == 0);
+}
+
+TEST(describe_values_hand_values)
+{
+    enum { N = 100 };
+    double v[N];
+    for (size_t i = 0; i < N; i++) v[i] = (double)(i % 4); /* 25 each of 0..3, few distinct */
+    kt_describe d = kt_describe_values(v, N);
+    CHECK(d.mean == 1.5 && d.min == 0 && d.max == 3);
+    CHECK(d.q25 == 0.75 && d.q50 == 1.5 && d.q75 == 2.25);
+    CHECK(v[0] == 0 && v[24] == 0 && v[25] == 1 && v[99] == 3);
 }

@@ -4,10 +4,13 @@
  */
 #include "analysis/common/stats.h"
 
+#include "analysis/perf/call_sort.h"
 #include "model/radix.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* numpy's linear interpolation from a to the next value b at fraction t. */
 static double lerp(double a, double b, double t)
@@ -78,11 +81,42 @@ double kt_median_values(double *v, size_t n)
     return lerp(v[lo], b, pos - (double)lo);
 }
 
+/* v[0..n) ascending, equal values equal to the bit (so 0 before -0 or a
+ * NaN, which kt_sort_doubles would move, read as not sorted).           */
+static bool in_order(const double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (!(v[i - 1] < v[i]) && memcmp(&v[i - 1], &v[i], sizeof *v) != 0) return false;
+    return true;
+}
+
+/* v in kt_sort_doubles' order.  Durations repeat a lot (the same kernel,
+ * the same time), so sorting their distinct values and expanding the
+ * counts is cheaper than sorting all of them; kt_call_sort falls back to
+ * the plain sort when values do not repeat (or no memory).              */
+static void sort_values(double *v, size_t n)
+{
+    if (n < 64) { /* a few: not worth the tables */
+        kt_sort_doubles(v, n);
+        return;
+    }
+    if (in_order(v, n)) return; /* e.g. queue lengths, often found sorted */
+    kt_call_sort s;
+    if (kt_call_sort_init(&s, n)) kt_call_sort_values(&s, v, n);
+    else kt_sort_doubles(v, n);
+    kt_call_sort_free(&s);
+}
+
 kt_describe kt_describe_values(double *v, size_t n)
+{
+    sort_values(v, n);
+    return kt_describe_sorted(v, n);
+}
+
+kt_describe kt_describe_sorted(const double *v, size_t n)
 {
     kt_describe d = { n, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
     if (n == 0) return d;
-    kt_sort_doubles(v, n);
     double sum = 0;
     for (size_t i = 0; i < n; i++) sum += v[i];
     d.mean = sum / (double)n;
