@@ -18,7 +18,8 @@ typedef struct kt_dur_run {
     uint64_t n;
 } kt_dur_run;
 
-/* Run-length codes d[0..n), sorted here, into *runs (malloc'd). */
+/* Run-length codes d[0..n) into *runs (malloc'd), ascending; d may be left
+ * sorted or as it was.                                                    */
 bool kt_dur_runs(int64_t *d, size_t n, kt_dur_run **runs, size_t *nruns);
 /* Sorts runs[0..*n) by value, equal values coalesced (*n shrinks). */
 void kt_dur_runs_sort(kt_dur_run *runs, size_t *n);

@@ -89,28 +89,65 @@ static bool make_tables(gaps_run *g)
 
 /* ---- device idle: holes in the union of a device's GPU activity ---------- */
 
+/* The row of one device: its merged busy intervals iv[0..n), n > 0. */
+static void device_row(gaps_run *g, int64_t rank, int64_t device, const kt_interval *iv, size_t n)
+{
+    int64_t span = kt_intervals_span(iv, n), busy = kt_intervals_length(iv, n), hole = 0;
+    for (size_t k = 1; k < n; k++)
+        if (iv[k].start - iv[k - 1].end > hole) hole = iv[k].start - iv[k - 1].end;
+    kt_table *tb = g->device;
+    kt_table_add_row(tb);
+    kt_table_set_int(tb, 0, rank);
+    kt_table_set_int(tb, 1, device);
+    kt_table_set_int(tb, 2, (int64_t)n - 1);
+    kt_table_set_float(tb, 3, (double)span / 1e3);
+    kt_table_set_float(tb, 4, (double)busy / 1e3);
+    kt_table_set_float(tb, 5, (double)(span - busy) / 1e3);
+    kt_table_set_float(tb, 6, (double)hole / 1e3);
+    kt_table_set_float(tb, 7, kt_pct((double)(span - busy), (double)span));
+}
+
+/* For one step: the groups kt_busy made by device and step. */
 static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
 {
     gaps_run *g = ctx;
-    for (size_t i = 0; i < b->ng; i++) {
-        const kt_busy_group *d = &b->g[i];
-        if (g->o.step >= 0 && d->step != g->o.step) continue;
-        const kt_interval *iv = d->iv[0];
-        int64_t span = kt_intervals_span(iv, d->n[0]), busy = kt_intervals_length(iv, d->n[0]), hole = 0;
-        for (size_t k = 1; k < d->n[0]; k++)
-            if (iv[k].start - iv[k - 1].end > hole) hole = iv[k].start - iv[k - 1].end;
-        kt_table *tb = g->device;
-        kt_table_add_row(tb);
-        kt_table_set_int(tb, 0, r->rank);
-        kt_table_set_int(tb, 1, d->device);
-        kt_table_set_int(tb, 2, d->n[0] ? (int64_t)d->n[0] - 1 : 0);
-        kt_table_set_float(tb, 3, (double)span / 1e3);
-        kt_table_set_float(tb, 4, (double)busy / 1e3);
-        kt_table_set_float(tb, 5, (double)(span - busy) / 1e3);
-        kt_table_set_float(tb, 6, (double)hole / 1e3);
-        kt_table_set_float(tb, 7, kt_pct((double)(span - busy), (double)span));
-    }
+    for (size_t i = 0; i < b->ng; i++)
+        if (b->g[i].step == g->o.step) device_row(g, r->rank, b->g[i].device, b->g[i].iv[0], b->g[i].n[0]);
     return KT_OK;
+}
+
+/* The busy intervals of streams [first, end) (one device): kernels,
+ * memcpys and memsets, as kt_busy takes them, merged; their count.      */
+static size_t device_busy(const kt_rank *r, size_t first, size_t end, kt_interval *iv, kt_interval *tmp)
+{
+    size_t n = 0;
+    for (size_t s = first; s < end; s++) {
+        const kt_gpu_stream *st = &r->idx->streams[s];
+        for (size_t k = 0; k < st->n; k++) {
+            uint32_t ev = st->ev[k];
+            if (kt_kind_is_gpu(r->ev.kind[ev]) && r->ev.dur[ev] >= 0)
+                iv[n++] = (kt_interval){ r->ev.ts[ev], r->ev.ts[ev] + r->ev.dur[ev] };
+        }
+    }
+    return kt_intervals_merge_runs(iv, n, tmp);
+}
+
+/* Every step: each device's streams are adjacent in the index (sorted by
+ * device), each a time-sorted run, so their union needs no busy build.  */
+static kt_status rank_device_rows(gaps_run *g, const kt_rank *r)
+{
+    size_t ns = r->idx ? r->idx->nstreams : 0, total = 0;
+    for (size_t s = 0; s < ns; s++) total += r->idx->streams[s].n;
+    kt_interval *iv = malloc((total ? total : 1) * sizeof *iv), *tmp = malloc((total ? total : 1) * sizeof *tmp);
+    kt_status st = iv && tmp ? KT_OK : KT_ENOMEM;
+    for (size_t s = 0, e; s < ns && st == KT_OK; s = e) {
+        for (e = s + 1; e < ns && r->idx->streams[e].device == r->idx->streams[s].device; e++) {}
+        size_t n = device_busy(r, s, e, iv, tmp);
+        if (n) device_row(g, r->rank, r->idx->streams[s].device, iv, n);
+    }
+    free(iv);
+    free(tmp);
+    return st;
 }
 
 /* ---- per-stream gaps and kernel-pair transitions ------------------------- */
@@ -329,7 +366,7 @@ static kt_status rank_gaps(gaps_run *g, const kt_rank *r)
     size_t total = 0, ns = r->idx ? r->idx->nstreams : 0;
     for (size_t s = 0; s < ns; s++) total += r->idx->streams[s].n;
     kt_i64map map;
-    g->ps = calloc(total + 1, sizeof *g->ps);
+    g->ps = malloc((total + 1) * sizeof *g->ps); /* pair_of fills each entry it hands out */
     /* a stream has fewer gaps than events: the list never grows while filled */
     bool room = kt_grow((void **)&g->gaps, &g->cap, total, sizeof *g->gaps);
     kt_status st = kt_i64map_init(&map, total + 1) && g->ps && room ? KT_OK : KT_ENOMEM;
@@ -395,10 +432,13 @@ static const kt_partial_spec values_spec = { "gap_values", { "gap_ns", "n" }, { 
 static kt_status map_trace(gaps_run *g, const kt_trace *t, const kt_rank_sel *sel)
 {
     kt_status s = make_tables(g) ? KT_OK : KT_ENOMEM;
-    kt_busy_query q = { .by_device = true, .by_step = g->o.step >= 0 };
-    if (s == KT_OK) s = kt_busy_each_rank(t, sel, &q, device_rows, g);
-    for (size_t i = 0; i < t->nranks && s == KT_OK; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_gaps(g, t->ranks[i]);
+    kt_busy_query q = { .by_device = true, .by_step = true };
+    if (s == KT_OK && g->o.step >= 0) s = kt_busy_each_rank(t, sel, &q, device_rows, g);
+    for (size_t i = 0; i < t->nranks && s == KT_OK; i++) {
+        if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
+        if (g->o.step < 0) s = rank_device_rows(g, t->ranks[i]);
+        if (s == KT_OK) s = rank_gaps(g, t->ranks[i]);
+    }
     return s;
 }
 
