@@ -395,8 +395,9 @@ typedef struct rank_scan {
     kt_interval *iv[NTYPES];
     size_t n[NTYPES], cap[NTYPES];
     kt_group_map groups;      /* key: type << 32 | name id */
-    uint64_t last_key;        /* the previous row's key and group: a stream */
-    uint32_t last_group;      /* often runs one kernel many times in a row  */
+    uint64_t last_event;      /* the previous row's kind << 32 | name, its   */
+    int last_type;            /* type and group: a stream often runs one    */
+    uint32_t last_group;      /* kernel many times in a row                 */
     kt_samples samples;
 } rank_scan;
 
@@ -410,14 +411,15 @@ static void scan_free(rank_scan *s)
 /* Row i's duration sample and its interval in its type's list. */
 static bool add_row(bd *b, const kt_rank *r, uint32_t i, rank_scan *s)
 {
-    int ty = analysed_type(b, r, i);
+    uint64_t event = (uint64_t)r->ev.kind[i] << 32 | r->ev.name[i];
+    if (event != s->last_event) { /* the type depends on the kind and name alone */
+        s->last_type = analysed_type(b, r, i);
+        if (s->last_type >= 0) s->last_group = kt_group_id(&s->groups, (uint64_t)s->last_type << 32 | r->ev.name[i]);
+        s->last_event = event;
+    }
+    int ty = s->last_type;
     if (ty < 0) return true;
     int64_t dur = r->ev.dur[i] < 0 && !b->compat ? 0 : r->ev.dur[i];
-    uint64_t key = (uint64_t)ty << 32 | r->ev.name[i];
-    if (key != s->last_key) {
-        s->last_group = kt_group_id(&s->groups, key);
-        s->last_key = key;
-    }
     uint32_t g = s->last_group;
     if (g == UINT32_MAX || !kt_samples_push(&s->samples, g, dur) ||
         (s->n[ty] == s->cap[ty] && !kt_grow((void **)&s->iv[ty], &s->cap[ty], s->n[ty] + 1, sizeof *s->iv[ty])))
@@ -441,6 +443,9 @@ static bool scan_file_order(bd *b, const kt_rank *r, rank_scan *s)
  * statistics sort each kernel's durations.                               */
 static bool scan_streams(bd *b, const kt_rank *r, rank_scan *s)
 {
+    size_t total = 0;
+    for (size_t q = 0; q < r->idx->nstreams; q++) total += r->idx->streams[q].n;
+    if (!kt_samples_reserve(&s->samples, s->samples.n + total)) return false;
     for (size_t q = 0; q < r->idx->nstreams; q++) {
         const kt_gpu_stream *st = &r->idx->streams[q];
         for (size_t k = 0; k < st->n; k++)
@@ -490,7 +495,7 @@ static bool kernel_rows(bd *b, int rank, rank_scan *s)
 
 static bool analyse_rank(bd *b, const kt_rank *r)
 {
-    rank_scan s = { .last_key = UINT64_MAX };
+    rank_scan s = { .last_event = UINT64_MAX };
     kt_bd_rank classes = { .rank = r->rank };
     int ntypes = b->o.memory ? NTYPES : NTYPES - 1;
     bool ok = scan_rank(b, r, &s) && sweep(s.iv, s.n, ntypes, b->compat, classes.ns, classes.seen) &&

@@ -79,15 +79,20 @@ bool kt_grow(void **p, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
+bool kt_samples_reserve(kt_samples *s, size_t need)
+{
+    if (need <= s->cap) return true;
+    size_t cap = s->cap;
+    if (!kt_grow((void **)&s->group, &cap, need, sizeof *s->group)) return false;
+    cap = s->cap;
+    if (!kt_grow((void **)&s->dur, &cap, need, sizeof *s->dur)) return false;
+    s->cap = cap;
+    return true;
+}
+
 bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap;
-        if (!kt_grow((void **)&s->group, &cap, s->n + 1, sizeof *s->group)) return false;
-        cap = s->cap;
-        if (!kt_grow((void **)&s->dur, &cap, s->n + 1, sizeof *s->dur)) return false;
-        s->cap = cap;
-    }
+    if (s->n == s->cap && !kt_samples_reserve(s, s->n + 1)) return false;
     s->group[s->n] = group;
     s->dur[s->n++] = dur;
     return true;

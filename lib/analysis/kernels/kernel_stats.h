@@ -38,6 +38,8 @@ typedef struct kt_samples {
     size_t n, cap;
 } kt_samples;
 
+/* Room for need samples in all (one allocation when the count is known). */
+bool kt_samples_reserve(kt_samples *s, size_t need);
 bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur);
 void kt_samples_free(kt_samples *s);
 
