@@ -14,6 +14,7 @@
  */
 #include "analysis/common/kernel_category.h"
 #include "analysis/common/sat_math.h"
+#include "analysis/common/gpu_file_order.h"
 #include "analysis/common/kernel_launcher.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/kernels/category_partial.h"
@@ -98,21 +99,28 @@ static bool emit_rank(cscan *s)
 
 _Static_assert(KT_K_MEMCPY == KT_K_KERNEL + 1 && KT_K_MEMSET == KT_K_KERNEL + 2, "GPU kinds in one range");
 
-/* In file order (a pair's category is its first event's), so every event
- * is looked at: the kinds taken are one range, tested with one compare.  */
+/* Kernels alone (--no-memory). */
+static bool is_kernel(void *ctx, const kt_rank *r, uint32_t ev)
+{
+    (void)ctx;
+    return r->ev.kind[ev] == KT_K_KERNEL;
+}
+
+/* In file order: a pair's category is its first event's and the pairs go
+ * out in order of first sight.                                          */
 static bool scan_rank(cscan *s, const kt_rank *r)
 {
     if (kt_index_call_tree(r) != KT_OK) return false; /* launcher ops */
-    const uint8_t *kind = r->ev.kind;
-    unsigned span = s->o->memory ? KT_K_MEMSET - KT_K_KERNEL : 0;
+    size_t n;
+    uint64_t *ev = kt_gpu_events_file_order(r, s->o->memory ? NULL : is_kernel, NULL, &n);
+    if (!ev) return false;
     int64_t pstep = s->o->pstep;
+    bool ok = true;
     s->last_pair = UINT32_MAX; /* the pairs are the rank's */
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        if ((unsigned)(kind[ev] - KT_K_KERNEL) > span) continue;
-        if (pstep >= 0 && kt_event_step(r, ev) != pstep) continue;
-        if (!add_event(s, r, ev)) return false;
-    }
-    return emit_rank(s);
+    for (size_t i = 0; ok && i < n; i++)
+        if (pstep < 0 || kt_event_step(r, (uint32_t)ev[i]) == pstep) ok = add_event(s, r, (uint32_t)ev[i]);
+    free(ev);
+    return ok && emit_rank(s);
 }
 
 /* Adds every selected rank of t, in t's rank order, to acc. */

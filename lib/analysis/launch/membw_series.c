@@ -2,6 +2,7 @@
  * membw_series.c — see membw_series.h.
  */
 #include "analysis/launch/membw_series.h"
+#include "analysis/common/gpu_file_order.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/launch_pairs.h"
 #include "analysis/common/np_sort.h"
@@ -108,19 +109,31 @@ static bool sort_kinds(kt_bw_series *s, copies *c)
     return ok;
 }
 
+/* is_copy for the GPU events of the default (not HTA) semantics. */
+static bool is_gpu_copy(void *types, const kt_rank *r, uint32_t ev)
+{
+    return is_copy(r, ev, types, false);
+}
+
 static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_bw_series *s, copies *c)
 {
     const kt_events *e = &r->ev;
-    size_t cap = e->n ? e->n : 1;
     kt_type_cache *types = kt_type_cache_new(strs, hta);
+    /* The copies, or events that may be, in file order (the series' ties
+     * keep it): HTA's rows are any events, else only GPU work, all on the
+     * index's streams, far fewer than the events.                        */
+    size_t n = e->n;
+    uint64_t *gpu = types && !hta && r->idx ? kt_gpu_events_file_order(r, is_gpu_copy, types, &n) : NULL;
+    size_t cap = n ? n : 1;
     c->ev = malloc(cap * sizeof *c->ev);
     c->kind = malloc(cap * sizeof *c->kind);
     c->gbps = malloc(cap * sizeof *c->gbps);
     c->end = malloc(cap * sizeof *c->end);
     uint32_t *kind_memo = calloc(kt_strtab_count(strs) + 2, sizeof *kind_memo);
-    bool oom = !types || !c->ev || !c->kind || !c->gbps || !c->end || !kind_memo;
-    for (uint32_t i = 0; !oom && i < e->n; i++) {
-        if (!is_copy(r, i, types, hta)) continue;
+    bool oom = !types || (!hta && r->idx && !gpu) || !c->ev || !c->kind || !c->gbps || !c->end || !kind_memo;
+    for (size_t k = 0; !oom && k < n; k++) {
+        uint32_t i = gpu ? (uint32_t)gpu[k] : (uint32_t)k;
+        if (!gpu && !is_copy(r, i, types, hta)) continue;
         int64_t dur = hta && e->dur[i] == 0 ? 1000 : e->dur[i];
         c->ev[c->n] = i;
         c->kind[c->n] = copy_kind(s, strs, e->name[i], kind_memo, &oom);
@@ -129,6 +142,7 @@ static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_b
     }
     kt_type_cache_free(types);
     free(kind_memo);
+    free(gpu);
     if (!oom && !sort_kinds(s, c)) oom = true;
     return oom ? KT_ENOMEM : KT_OK;
 }
