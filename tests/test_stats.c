@@ -5,6 +5,7 @@
 #include "analysis/common/stats.h"
 #include "model/radix.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,7 +34,8 @@ TEST(median_values_equal_describe_q50)
 }
 
 /* Repeated values take the counting sort: the same order, bits and
- * statistics as the plain sort, -0 and 0 kept apart.                     */
+ * statistics as the plain sort, -0 and 0 kept apart; a NaN or many
+ * distinct values fall back to the plain sort.                          */
 TEST(describe_values_counted_equal_plain_sort)
 {
     enum { N = 4000 };
@@ -45,7 +47,7 @@ TEST(describe_values_counted_equal_plain_sort)
     }
     kt_describe a = kt_describe_values(v, N);
     kt_sort_doubles(w, N);
-    kt_describe b = kt_describe_sorted(w, N);
+    kt_describe b = kt_describe_values(w, N); /* sorted: taken as it is */
     CHECK(memcmp(v, w, sizeof v) == 0);
     CHECK(memcmp(&a, &b, sizeof a) == 0);
     CHECK(a.count == N && a.max == 49 * 1.1 && a.min == 0);
@@ -60,4 +62,18 @@ TEST(describe_values_hand_values)
     CHECK(d.mean == 1.5 && d.min == 0 && d.max == 3);
     CHECK(d.q25 == 0.75 && d.q50 == 1.5 && d.q75 == 2.25);
     CHECK(v[0] == 0 && v[24] == 0 && v[25] == 1 && v[99] == 3);
+}
+
+TEST(describe_values_many_distinct_and_nan_equal_plain_sort)
+{
+    enum { N = 1000 };
+    static double v[N], w[N];
+    for (int nan = 0; nan < 2; nan++) {
+        for (size_t i = 0; i < N; i++) v[i] = w[i] = nan && i == 500 ? NAN : (double)((i * 7919) % N) / 3;
+        kt_describe a = kt_describe_values(v, N);
+        kt_sort_doubles(w, N);
+        CHECK(memcmp(v, w, sizeof v) == 0);
+        CHECK(a.min == 0 && a.count == N);
+        CHECK(nan ? a.max != a.max : a.max == (double)(N - 1) / 3);
+    }
 }

@@ -4,7 +4,7 @@
  */
 #include "analysis/common/stats.h"
 
-#include "analysis/perf/call_sort.h"
+#include "analysis/common/value_counts.h"
 #include "model/radix.h"
 
 #include <math.h>
@@ -90,30 +90,50 @@ static bool in_order(const double *v, size_t n)
     return true;
 }
 
-/* v in kt_sort_doubles' order.  Durations repeat a lot (the same kernel,
- * the same time), so sorting their distinct values and expanding the
- * counts is cheaper than sorting all of them; kt_call_sort falls back to
- * the plain sort when values do not repeat (or no memory).              */
+static int64_t bits_of(double d)
+{
+    int64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static double double_of(int64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* v sorted by counting its distinct values and sorting those, when they
+ * are few and no NaN (kt_sort_doubles keeps NaNs of any payload in their
+ * order, which counting would not); false otherwise, v untouched.       */
+static bool counted_sort(double *v, size_t n)
+{
+    kt_value_counts c;
+    bool ok = kt_value_counts_init(&c, n / KT_VALUE_COUNTS_SHARE);
+    for (size_t i = 0; ok && i < n; i++) ok = v[i] == v[i] && kt_value_counts_add(&c, bits_of(v[i]));
+    double *distinct = ok ? malloc((c.nseen ? c.nseen : 1) * sizeof *distinct) : NULL;
+    if (distinct) {
+        for (size_t k = 0; k < c.nseen; k++) distinct[k] = double_of(c.seen[k]);
+        kt_sort_doubles(distinct, c.nseen);
+        size_t out = 0;
+        for (size_t k = 0; k < c.nseen; k++)
+            for (uint64_t m = kt_value_counts_of(&c, bits_of(distinct[k])); m; m--) v[out++] = distinct[k];
+    }
+    free(distinct);
+    kt_value_counts_free(&c);
+    return distinct != NULL;
+}
+
+/* v in kt_sort_doubles' order, by counting when values repeat. */
 static void sort_values(double *v, size_t n)
 {
-    if (n < 64) { /* a few: not worth the tables */
-        kt_sort_doubles(v, n);
-        return;
-    }
-    if (in_order(v, n)) return; /* e.g. queue lengths, often found sorted */
-    kt_call_sort s;
-    if (kt_call_sort_init(&s, n)) kt_call_sort_values(&s, v, n);
-    else kt_sort_doubles(v, n);
-    kt_call_sort_free(&s);
+    if (n >= 64 && (in_order(v, n) || counted_sort(v, n))) return; /* fewer: not worth the tables */
+    kt_sort_doubles(v, n);
 }
 
-kt_describe kt_describe_values(double *v, size_t n)
-{
-    sort_values(v, n);
-    return kt_describe_sorted(v, n);
-}
-
-kt_describe kt_describe_sorted(const double *v, size_t n)
+/* describe() of v[0..n) in kt_sort_doubles' order. */
+static kt_describe describe_sorted(const double *v, size_t n)
 {
     kt_describe d = { n, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
     if (n == 0) return d;
@@ -131,6 +151,12 @@ kt_describe kt_describe_sorted(const double *v, size_t n)
     d.q50 = quantile(v, n, 0.5);
     d.q75 = quantile(v, n, 0.75);
     return d;
+}
+
+kt_describe kt_describe_values(double *v, size_t n)
+{
+    sort_values(v, n);
+    return describe_sorted(v, n);
 }
 
 double kt_np_round(double x, int decimals)

@@ -17,9 +17,6 @@ typedef struct kt_describe {
 
 /* describe() of v[0..n); sorts v in place. */
 kt_describe kt_describe_values(double *v, size_t n);
-/* describe() of v[0..n) already in kt_sort_doubles' order (for callers
- * that sort many groups with one kt_call_sort).                         */
-kt_describe kt_describe_sorted(const double *v, size_t n);
 /* kt_describe_values' q50 of the finite values v[0..n), n > 0, found by
  * selection instead of a sort (v reordered): for callers that want the
  * median alone, of many samples.                                          */

@@ -4,7 +4,6 @@
 #include "analysis/kernels/kernel_stats.h"
 #include "analysis/common/sat_math.h"
 #include "analysis/common/stats.h"
-#include "analysis/perf/call_sort.h"
 
 #include <stdlib.h>
 
@@ -110,9 +109,7 @@ kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups)
     kt_dur_stats *st = calloc(ngroups ? ngroups : 1, sizeof *st);
     size_t *start = calloc(ngroups + 1, sizeof *start);
     double *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
-    kt_call_sort sorter; /* one for every group: a kernel's durations repeat */
-    bool sorter_ok = kt_call_sort_init(&sorter, s->n);
-    if (!st || !start || !sorted || !sorter_ok) {
+    if (!st || !start || !sorted) {
         free(st);
         st = NULL;
         goto done;
@@ -126,8 +123,7 @@ kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups)
     /* start[g] now ends group g; group g begins where g-1 ended */
     for (size_t g = 0, b = 0; g < ngroups; b = start[g++]) {
         if (start[g] == b) continue;
-        kt_call_sort_values(&sorter, sorted + b, start[g] - b);
-        kt_describe d = kt_describe_sorted(sorted + b, start[g] - b);
+        kt_describe d = kt_describe_values(sorted + b, start[g] - b);
         st[g].count = d.count;
         st[g].min = (int64_t)d.min;
         st[g].max = (int64_t)d.max;
@@ -136,7 +132,6 @@ kt_dur_stats *kt_group_stats(const kt_samples *s, size_t ngroups)
         st[g].std = d.count > 1 ? d.std : 0;
     }
 done:
-    kt_call_sort_free(&sorter);
     free(start);
     free(sorted);
     return st;
