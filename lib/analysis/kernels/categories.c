@@ -38,6 +38,14 @@ typedef struct pair {
     int64_t sum; /* ns */
 } pair;
 
+/* A pair seen lately: the few pairs of a training step recur step after
+ * step, and a direct-mapped table of them spares the two hash lookups.  */
+#define RECENT 256
+typedef struct recent_pair {
+    uint64_t launcher;
+    uint32_t name, pair; /* pair UINT32_MAX: an empty entry */
+} recent_pair;
+
 typedef struct cscan {
     const kt_trace *t;
     const kt_categories_options *o;
@@ -51,6 +59,7 @@ typedef struct cscan {
     uint64_t last_launcher;   /* the previous event's launcher key, name  */
     uint32_t last_name;       /* and pair: runs of one kernel from one op */
     uint32_t last_pair;       /* are common                               */
+    recent_pair recent[RECENT]; /* this rank's pairs seen lately, by hash */
     kt_cpartial *acc;
 } cscan;
 
@@ -68,11 +77,23 @@ static uint32_t pair_of(cscan *s, const kt_rank *r, uint32_t ev, uint64_t lkey)
     return g;
 }
 
+/* pair_of through the recent pairs. */
+static uint32_t recent_pair_of(cscan *s, const kt_rank *r, uint32_t ev, uint64_t lkey)
+{
+    uint32_t name = r->ev.name[ev];
+    uint64_t h = (lkey ^ (uint64_t)name << 17) * 0x9E3779B97F4A7C15u;
+    recent_pair *e = &s->recent[h >> 56]; /* RECENT = 2^8 */
+    if (e->pair != UINT32_MAX && e->launcher == lkey && e->name == name) return e->pair;
+    uint32_t g = pair_of(s, r, ev, lkey);
+    if (g != UINT32_MAX) *e = (recent_pair){ lkey, name, g };
+    return g;
+}
+
 static bool add_event(cscan *s, const kt_rank *r, uint32_t ev)
 {
     uint64_t lkey = kt_launcher_key(s->t, r, ev, &s->launch);
     if (lkey != s->last_launcher || r->ev.name[ev] != s->last_name || s->last_pair == UINT32_MAX) {
-        s->last_pair = pair_of(s, r, ev, lkey);
+        s->last_pair = recent_pair_of(s, r, ev, lkey);
         s->last_launcher = lkey;
         s->last_name = r->ev.name[ev];
     }
@@ -117,6 +138,7 @@ static bool scan_rank(cscan *s, const kt_rank *r)
     int64_t pstep = s->o->pstep;
     bool ok = true;
     s->last_pair = UINT32_MAX; /* the pairs are the rank's */
+    for (size_t i = 0; i < RECENT; i++) s->recent[i].pair = UINT32_MAX;
     for (size_t i = 0; ok && i < n; i++)
         if (pstep < 0 || kt_event_step(r, (uint32_t)ev[i]) == pstep) ok = add_event(s, r, (uint32_t)ev[i]);
     free(ev);
