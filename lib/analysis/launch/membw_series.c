@@ -110,9 +110,23 @@ static bool sort_kinds(kt_bw_series *s, copies *c)
 }
 
 /* is_copy for the GPU events of the default (not HTA) semantics. */
-static bool is_gpu_copy(void *types, const kt_rank *r, uint32_t ev)
+/* is_copy of the default (not HTA) semantics for GPU work events, the
+ * type looked up once per run of one (kind, name): kernels repeat.      */
+typedef struct copy_memo {
+    kt_type_cache *types;
+    uint64_t event; /* kind << 32 | name of the last lookup */
+    bool memory;
+} copy_memo;
+
+static bool is_gpu_copy(void *memo, const kt_rank *r, uint32_t ev)
 {
-    return is_copy(r, ev, types, false);
+    copy_memo *m = memo;
+    uint64_t event = (uint64_t)r->ev.kind[ev] << 32 | r->ev.name[ev];
+    if (event != m->event) {
+        m->event = event;
+        m->memory = kt_event_kernel_type(m->types, r, ev) == KT_TYPE_MEMORY;
+    }
+    return r->ev.dur[ev] > 0 && m->memory;
 }
 
 static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_bw_series *s, copies *c)
@@ -123,7 +137,8 @@ static kt_status collect(const kt_rank *r, const kt_strtab *strs, bool hta, kt_b
      * keep it): HTA's rows are any events, else only GPU work, all on the
      * index's streams, far fewer than the events.                        */
     size_t n = e->n;
-    uint64_t *gpu = types && !hta && r->idx ? kt_gpu_events_file_order(r, is_gpu_copy, types, &n) : NULL;
+    copy_memo memo = { types, UINT64_MAX, false };
+    uint64_t *gpu = types && !hta && r->idx ? kt_gpu_events_file_order(r, is_gpu_copy, &memo, &n) : NULL;
     size_t cap = n ? n : 1;
     c->ev = malloc(cap * sizeof *c->ev);
     c->kind = malloc(cap * sizeof *c->kind);
