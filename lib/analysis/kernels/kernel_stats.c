@@ -89,14 +89,6 @@ bool kt_samples_reserve(kt_samples *s, size_t need)
     return true;
 }
 
-bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur)
-{
-    if (s->n == s->cap && !kt_samples_reserve(s, s->n + 1)) return false;
-    s->group[s->n] = group;
-    s->dur[s->n++] = dur;
-    return true;
-}
-
 void kt_samples_free(kt_samples *s)
 {
     free(s->group);

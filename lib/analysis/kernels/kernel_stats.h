@@ -40,7 +40,14 @@ typedef struct kt_samples {
 
 /* Room for need samples in all (one allocation when the count is known). */
 bool kt_samples_reserve(kt_samples *s, size_t need);
-bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur);
+/* Inline: analyses push one sample per kernel. */
+static inline bool kt_samples_push(kt_samples *s, uint32_t group, int64_t dur)
+{
+    if (s->n == s->cap && !kt_samples_reserve(s, s->n + 1)) return false;
+    s->group[s->n] = group;
+    s->dur[s->n++] = dur;
+    return true;
+}
 void kt_samples_free(kt_samples *s);
 
 typedef struct kt_dur_stats {
