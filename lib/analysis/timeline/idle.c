@@ -71,7 +71,10 @@ static void merge_sorted(const kt_rank *r, const uint32_t *a, size_t na, const u
 static bool add_part(const kt_rank *r, stream_sel *sel, const kt_gpu_stream *st, bool compat)
 {
     for (size_t i = 0; i < st->n; i++)
-        if (counted(r, st->ev[i], compat) && st->ev[i] < sel->first_ev) sel->first_ev = st->ev[i];
+        if (counted(r, st->ev[i], compat) && st->ev[i] < sel->first_ev) {
+            sel->first_ev = st->ev[i];
+            if (!compat) break; /* only HTA's order needs the lowest: here, that there is one */
+        }
     if (!sel->n) {
         sel->ev = st->ev;
         sel->n = st->n;
