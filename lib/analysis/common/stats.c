@@ -125,8 +125,7 @@ static bool counted_sort(double *v, size_t n)
     return distinct != NULL;
 }
 
-/* v in kt_sort_doubles' order, by counting when values repeat. */
-static void sort_values(double *v, size_t n)
+void kt_sort_values(double *v, size_t n)
 {
     if (n >= 64 && (in_order(v, n) || counted_sort(v, n))) return; /* fewer: not worth the tables */
     kt_sort_doubles(v, n);
@@ -155,7 +154,7 @@ static kt_describe describe_sorted(const double *v, size_t n)
 
 kt_describe kt_describe_values(double *v, size_t n)
 {
-    sort_values(v, n);
+    kt_sort_values(v, n);
     return describe_sorted(v, n);
 }
 

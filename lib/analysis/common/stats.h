@@ -15,7 +15,12 @@ typedef struct kt_describe {
     double mean, std, min, q25, q50, q75, max; /* NaN when undefined */
 } kt_describe;
 
-/* describe() of v[0..n); sorts v in place. */
+/* v[0..n) in kt_sort_doubles' order, bit for bit: by counting the
+ * distinct values and sorting only those when they repeat (per-call and
+ * per-kernel times mostly take a few values), as they are when already in
+ * order, else by kt_sort_doubles.                                         */
+void kt_sort_values(double *v, size_t n);
+/* describe() of v[0..n); sorts v in place (kt_sort_values). */
 kt_describe kt_describe_values(double *v, size_t n);
 /* kt_describe_values' q50 of the finite values v[0..n), n > 0, found by
  * selection instead of a sort (v reordered): for callers that want the

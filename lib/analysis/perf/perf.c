@@ -7,7 +7,7 @@
  * sheets, headroom and the rest); this file picks the device spec, writes
  * the notes and runs the steps in order.
  */
-#include "analysis/perf/call_sort.h"
+#include "analysis/common/stats.h"
 #include "analysis/perf/perf_tables.h"
 
 #include <math.h>
@@ -74,24 +74,17 @@ static void shape_notes(perf_run *run)
  * (the other statistics do not depend on the order).  A group's second
  * values are often its first (a launcher's own busy time is all of it):
  * then they are copied, not sorted again.                                */
-static bool sort_calls(kt_perf_partial *p)
+static void sort_calls(kt_perf_partial *p)
 {
     kt_pgroups *all[] = { &p->unique, &p->unified, &p->models };
-    size_t most = 0;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        for (size_t i = 0; i < all[k]->n; i++) most = all[k]->g[i].n > most ? all[k]->g[i].n : most;
-    kt_call_sort cs;
-    bool ok = kt_call_sort_init(&cs, most);
-    for (size_t k = 0; ok && k < sizeof all / sizeof all[0]; k++)
         for (size_t i = 0; i < all[k]->n; i++) {
             kt_pgroup *g = &all[k]->g[i];
             bool same = all[k] != &p->models && g->n && !memcmp(g->busy_us, g->v2, g->n * sizeof *g->v2);
-            kt_call_sort_values(&cs, g->busy_us, g->n);
+            kt_sort_values(g->busy_us, g->n);
             if (same) memcpy(g->v2, g->busy_us, g->n * sizeof *g->v2);
-            else if (all[k] != &p->models) kt_call_sort_values(&cs, g->v2, g->n);
+            else if (all[k] != &p->models) kt_sort_values(g->v2, g->n);
         }
-    kt_call_sort_free(&cs);
-    return ok;
 }
 
 static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel)
@@ -123,7 +116,7 @@ kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_optio
     kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
     if (st == KT_OK) st = map_ranks(&run, sel);
     if (st == KT_OK) shape_notes(&run);
-    if (st == KT_OK && !sort_calls(&run.all)) st = KT_ENOMEM;
+    if (st == KT_OK) sort_calls(&run.all);
     if (st != KT_OK) {
         kt_table_free(run.notes);
         kt_perf_partial_free(&run.all);
