@@ -8,6 +8,8 @@
  *
  * usage: bench_report OUT.html PATH...
  */
+#include "analysis/launch/queue.h"
+#include "analysis/timeline/temporal_overlap.h"
 #include "kineta.h"
 
 #include <stdio.h>
@@ -29,6 +31,8 @@ static void run_optional(const kt_trace *t, kt_tables **ts)
 {
     kt_memory_options mem = kt_memory_defaults();
     kt_critical_path_options cp = kt_critical_path_defaults();
+    cp.no_edges = 1;
+    cp.longest_edges = 15;
     kt_mine_options mine = kt_mine_defaults();
     kt_collectives_options coll = kt_collectives_defaults();
     kt_stragglers_options strag = kt_stragglers_defaults();
@@ -41,11 +45,10 @@ static void run_optional(const kt_trace *t, kt_tables **ts)
     kt_perf(t, NULL, &perf, &ts[5], NULL, 0);
 }
 
-/* The analyses kt_report runs, with the options it uses. */
+/* The analyses kt_report runs, with the options it uses (temporal and
+ * overlap as one build, queue's drawn tables only: report_analyses.c).   */
 static int run_analyses(const kt_trace *t)
 {
-    kt_temporal_options by_step = { .by_step = 1 };
-    kt_overlap_options o_step = { .by_step = 1 };
     kt_breakdown_options bd = kt_breakdown_defaults();
     kt_categories_options cat = kt_categories_defaults();
     kt_gaps_options gaps = kt_gaps_defaults();
@@ -53,18 +56,15 @@ static int run_analyses(const kt_trace *t)
     kt_tables *ts[18] = { 0 };
     int bad = 0;
     bad |= kt_info(t, NULL, &ts[0]) != KT_OK;
-    bad |= kt_temporal(t, NULL, NULL, &ts[1]) != KT_OK;
-    bad |= kt_temporal(t, NULL, &by_step, &ts[2]) != KT_OK;
-    bad |= kt_breakdown(t, NULL, &bd, &ts[3]) != KT_OK;
-    bad |= kt_categories(t, NULL, &cat, &ts[4]) != KT_OK;
-    bad |= kt_idle(t, NULL, NULL, &ts[5]) != KT_OK;
-    bad |= kt_gaps(t, NULL, &gaps, &ts[6]) != KT_OK;
-    bad |= kt_launch(t, NULL, &launch, &ts[7]) != KT_OK;
-    bad |= kt_queue(t, NULL, NULL, &ts[8]) != KT_OK;
-    bad |= kt_memcpy_bw(t, NULL, &ts[9]) != KT_OK;
-    bad |= kt_overlap(t, NULL, NULL, &ts[10]) != KT_OK;
-    bad |= kt_overlap(t, NULL, &o_step, &ts[11]) != KT_OK;
-    run_optional(t, &ts[12]);
+    bad |= kt_breakdown(t, NULL, &bd, &ts[1]) != KT_OK;
+    bad |= kt_categories(t, NULL, &cat, &ts[2]) != KT_OK;
+    bad |= kt_idle(t, NULL, NULL, &ts[3]) != KT_OK;
+    bad |= kt_gaps(t, NULL, &gaps, &ts[4]) != KT_OK;
+    bad |= kt_launch(t, NULL, &launch, &ts[5]) != KT_OK;
+    bad |= kt_queue_tables(t, NULL, NULL, KT_QUEUE_SERIES | KT_QUEUE_WEIGHTED, &ts[6]) != KT_OK;
+    bad |= kt_memcpy_bw(t, NULL, &ts[7]) != KT_OK;
+    bad |= kt_temporal_overlap(t, NULL, &ts[8]) != KT_OK; /* ts[8..11] */
+    run_optional(t, &ts[12]);                             /* ts[12..17] */
     for (int i = 0; i < 18; i++) kt_tables_free(ts[i]);
     return bad;
 }
