@@ -205,63 +205,18 @@ static void order_devices(kt_mem_rank *m, uint8_t *rank)
     memcpy(m->dev, sorted, m->ndev * sizeof *sorted);
 }
 
-/* Starts of the ascending runs of ts in e[0..n) into run[], their count;
- * stops counting past max.                                               */
-static size_t find_runs(const kt_mem_event *e, size_t n, size_t *run, size_t max)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && k <= max; i++)
-        if (i == 0 || e[i].ts < e[i - 1].ts) run[k++] = i;
-    return k;
-}
-
-/* Stable merge of the sorted e[a..m) and e[m..b) in place, through buf:
- * only the shorter run is copied out (forward from the first, backward
- * from the second: the output never overtakes the run left in place).   */
-static void merge_runs(kt_mem_event *e, size_t a, size_t m, size_t b, kt_mem_event *buf)
-{
-    if (m - a <= b - m) {
-        size_t i = 0, j = m, o = a, nb = m - a;
-        memcpy(buf, e + a, nb * sizeof *e);
-        while (i < nb && j < b) e[o++] = e[j].ts < buf[i].ts ? e[j++] : buf[i++];
-        while (i < nb) e[o++] = buf[i++];
-        return;
-    }
-    size_t i = m, j = b - m, o = b;
-    memcpy(buf, e + m, j * sizeof *e);
-    while (i > a && j > 0) e[--o] = buf[j - 1].ts < e[i - 1].ts ? e[--i] : buf[--j];
-    while (j > 0) e[--o] = buf[--j];
-}
-
-/* Runs run[0..k) of d->e merged pairwise until one is left. */
-static bool merge_all(kt_mem_device *d, size_t *run, size_t k)
-{
-    kt_mem_event *buf = malloc(d->n * sizeof *buf);
-    if (!buf) return false;
-    for (; k > 1; k = (k + 1) / 2) {
-        run[k] = d->n;
-        for (size_t r = 0; r + 1 < k; r += 2) merge_runs(d->e, run[r], run[r + 1], run[r + 2], buf);
-        for (size_t r = 0; 2 * r < k; r++) run[r] = run[2 * r];
-    }
-    free(buf);
-    return true;
-}
-
-#define FEW_RUNS 16
-
 /* A device's events by time, file order at equal times (they are dealt
  * out in file order, so a stable sort by time is the order by (time,
- * event)): left alone when in order; the few runs of a trace of several
- * profiling windows merged; anything else radix-sorted.                   */
+ * event)): left alone when in order, else sorted; the few runs of a trace
+ * of several profiling windows are merged (kt_radix_sort_records).      */
 static bool sort_device(kt_mem_device *d)
 {
-    size_t run[FEW_RUNS + 2];
-    size_t k = find_runs(d->e, d->n, run, FEW_RUNS);
-    if (k <= 1) return true;
-    if (k <= FEW_RUNS) return merge_all(d, run, k);
+    size_t i = 1;
+    while (i < d->n && d->e[i - 1].ts <= d->e[i].ts) i++;
+    if (i >= d->n) return true;
     uint64_t *ts = malloc(d->n * sizeof *ts), *ev = malloc(d->n * sizeof *ev);
     bool ok = ts && ev;
-    for (size_t i = 0; ok && i < d->n; i++) ts[i] = kt_radix_key_i64(d->e[i].ts), ev[i] = d->e[i].ev;
+    for (size_t k = 0; ok && k < d->n; k++) ts[k] = kt_radix_key_i64(d->e[k].ts), ev[k] = d->e[k].ev;
     ok = ok && kt_radix_sort_records(d->e, sizeof *d->e, d->n, ts, ev);
     free(ts);
     free(ev);
