@@ -129,6 +129,12 @@ static kt_status pick_hta_events(const kt_rank *r, const kt_busy_query *q, group
     return s;
 }
 
+/* Kernels, memcpys and memsets, as they keep the GPU busy. */
+static bool gpu_busy_event(const kt_rank *r, uint32_t ev)
+{
+    return kt_kind_is_gpu(r->ev.kind[ev]) && r->ev.dur[ev] >= 0;
+}
+
 /* Kernels, memcpys and memsets from the index's time-sorted streams. */
 static kt_status pick_gpu_events(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p)
 {
@@ -140,7 +146,7 @@ static kt_status pick_gpu_events(const kt_rank *r, const kt_busy_query *q, group
         const kt_gpu_stream *st = &r->idx->streams[i];
         for (size_t k = 0; k < st->n && s == KT_OK; k++) {
             uint32_t ev = st->ev[k];
-            if (kt_kind_is_gpu(r->ev.kind[ev]) && r->ev.dur[ev] >= 0) s = pick(r, q, gs, p, ev, st->device);
+            if (gpu_busy_event(r, ev)) s = pick(r, q, gs, p, ev, st->device);
         }
     }
     return s;
@@ -221,6 +227,19 @@ void kt_busy_free(kt_busy *b)
     free(b->g);
     free(b->mem);
     memset(b, 0, sizeof *b);
+}
+
+size_t kt_busy_streams(const kt_rank *r, size_t first, size_t end, kt_interval *iv, kt_interval *tmp)
+{
+    size_t n = 0;
+    for (size_t s = first; s < end; s++) {
+        const kt_gpu_stream *st = &r->idx->streams[s];
+        for (size_t k = 0; k < st->n; k++) {
+            uint32_t ev = st->ev[k];
+            if (gpu_busy_event(r, ev)) iv[n++] = (kt_interval){ r->ev.ts[ev], r->ev.ts[ev] + r->ev.dur[ev] };
+        }
+    }
+    return kt_intervals_merge_runs(iv, n, tmp);
 }
 
 /* The union of the groups' unions is the union of all their events: each

@@ -51,6 +51,11 @@ typedef struct kt_busy {
 kt_status kt_busy_build(const kt_rank *r, const kt_busy_query *q, kt_busy *out);
 void kt_busy_free(kt_busy *b);
 
+/* Class 0 of a query by device alone, for the device of the index's
+ * streams [first, end) (adjacent: the index sorts them by device): their
+ * busy intervals into iv, merged (tmp: as many); their count.  A stream
+ * is one time-sorted run: no pass over the rank's other events.           */
+size_t kt_busy_streams(const kt_rank *r, size_t first, size_t end, kt_interval *iv, kt_interval *tmp);
 /* The groups of a build split by step (not by device) folded into the one
  * group of the same query unsplit: the same unions, without a second pass
  * over the events.                                                         */

@@ -116,22 +116,6 @@ static kt_status device_rows(void *ctx, const kt_rank *r, const kt_busy *b)
     return KT_OK;
 }
 
-/* The busy intervals of streams [first, end) (one device): kernels,
- * memcpys and memsets, as kt_busy takes them, merged; their count.      */
-static size_t device_busy(const kt_rank *r, size_t first, size_t end, kt_interval *iv, kt_interval *tmp)
-{
-    size_t n = 0;
-    for (size_t s = first; s < end; s++) {
-        const kt_gpu_stream *st = &r->idx->streams[s];
-        for (size_t k = 0; k < st->n; k++) {
-            uint32_t ev = st->ev[k];
-            if (kt_kind_is_gpu(r->ev.kind[ev]) && r->ev.dur[ev] >= 0)
-                iv[n++] = (kt_interval){ r->ev.ts[ev], r->ev.ts[ev] + r->ev.dur[ev] };
-        }
-    }
-    return kt_intervals_merge_runs(iv, n, tmp);
-}
-
 /* Every step: each device's streams are adjacent in the index (sorted by
  * device), each a time-sorted run, so their union needs no busy build.  */
 static kt_status rank_device_rows(gaps_run *g, const kt_rank *r)
@@ -142,7 +126,7 @@ static kt_status rank_device_rows(gaps_run *g, const kt_rank *r)
     kt_status st = iv && tmp ? KT_OK : KT_ENOMEM;
     for (size_t s = 0, e; s < ns && st == KT_OK; s = e) {
         for (e = s + 1; e < ns && r->idx->streams[e].device == r->idx->streams[s].device; e++) {}
-        size_t n = device_busy(r, s, e, iv, tmp);
+        size_t n = kt_busy_streams(r, s, e, iv, tmp);
         if (n) device_row(g, r->rank, r->idx->streams[s].device, iv, n);
     }
     free(iv);
