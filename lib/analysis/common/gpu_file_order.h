@@ -18,8 +18,8 @@
 typedef bool (*kt_gpu_keep_fn)(void *ctx, const kt_rank *r, uint32_t ev);
 
 /* The rank's kernels, memcpys and memsets that keep takes (all of them
- * for a NULL keep), in file order,
- * malloc'd (*n of them); NULL without memory.  Needs r->idx.              */
+ * for a NULL keep), in file order, malloc'd (*n of them); NULL without
+ * memory.  Needs r->idx.                                                  */
 uint64_t *kt_gpu_events_file_order(const kt_rank *r, kt_gpu_keep_fn keep, void *ctx, size_t *n);
 
 #endif
