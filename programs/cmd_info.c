@@ -27,7 +27,7 @@ static void print_us(int64_t ns, FILE *f)
     char frac[8] = "";
     if (a % 1000) {
         snprintf(frac, sizeof frac, ".%03u", (unsigned)(a % 1000));
-        for (size_t n = strlen(frac); frac[n - 1] == '0'; n--) frac[n - 1] = '\0';
+        for (size_t n = strlen(frac); n > 1 && frac[n - 1] == '0'; n--) frac[n - 1] = '\0';
     }
     fprintf(f, "%s%llu%s", ns < 0 ? "-" : "", (unsigned long long)(a / 1000), frac);
 }
