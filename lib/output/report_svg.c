@@ -423,7 +423,7 @@ void rp_lines(rp_html *h, const char *title, const char *x_label, rp_unit x_unit
     }
     double x0, x1, ymax;
     series_range(s, ns, &x0, &x1, &ymax);
-    const char *labels[NPAL];
+    const char *labels[NPAL] = { 0 };
     for (size_t k = 0; k < ns && k < NPAL; k++) labels[k] = s[k].label;
     size_t nl = ns < NPAL ? ns : NPAL;
     int rows = ns > 1 ? legend(h, labels, nl, W, 0, false) : 0;
@@ -493,7 +493,7 @@ void rp_scatter(rp_html *h, const char *title, const char *x_label, const char *
     for (size_t k = 0; k < ng; k++)
         for (size_t i = 0; i < g[k].n; i++)
             marks += g[k].x[i] > 0 && g[k].y[i] > 0 && isfinite(g[k].x[i]) && isfinite(g[k].y[i]);
-    const char *labels[NPAL];
+    const char *labels[NPAL] = { 0 };
     size_t nl = ng < NPAL ? ng : NPAL;
     for (size_t k = 0; k < nl; k++) labels[k] = g[k].label;
     int rows = legend(h, labels, nl, W, 0, false);
