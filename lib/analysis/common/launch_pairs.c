@@ -27,18 +27,21 @@ static void push_pair(pair_vec *v, uint32_t call, uint32_t gpu)
     v->p[v->n++] = (kt_launch_pair){ call, gpu };
 }
 
+/* Walks the index's launch groups, which are in their calls' file order
+ * (a few per hundred events), instead of every event: the scan was half
+ * of kt_launch_pairs.                                                     */
 static kt_status all_launches(const kt_rank *r, const kt_strtab *strs, pair_vec *v)
 {
     const kt_events *e = &r->ev;
+    const uint32_t *launched = r->idx->launched;
     kt_name_test m;
     if (!kt_name_test_init(&m, strs, kt_is_launch_api)) return KT_ENOMEM;
-    const uint8_t *kind = e->kind; /* locals: the scan visits every event */
-    for (uint32_t i = 0, n = e->n; i < n && !v->oom; i++) {
-        if ((kind[i] != KT_K_RUNTIME && kind[i] != KT_K_DRIVER) || !kt_name_passes(&m, e->name[i])) continue;
-        const uint32_t *gpu;
-        size_t ng = kt_launched_events(r, i, &gpu);
-        for (size_t k = 0; k < ng; k++)
-            if (kt_kind_is_gpu(e->kind[gpu[k]])) push_pair(v, i, gpu[k]);
+    for (size_t g = 0, len = r->idx->launched_len; g < len && !v->oom; g += 1 + launched[g]) {
+        uint32_t call = kt_gpu_launcher(r, launched[g + 1]);
+        if ((e->kind[call] != KT_K_RUNTIME && e->kind[call] != KT_K_DRIVER) || !kt_name_passes(&m, e->name[call]))
+            continue;
+        for (uint32_t k = 0; k < launched[g]; k++)
+            if (kt_kind_is_gpu(e->kind[launched[g + 1 + k]])) push_pair(v, call, launched[g + 1 + k]);
     }
     kt_name_test_free(&m);
     return KT_OK;
