@@ -52,7 +52,9 @@ size_t kt_table_add_col(kt_table *t, const char *name, kt_col_type type, int pre
 /* The index of cell (row, col) in vals and nulls. */
 static size_t at(const kt_table *t, size_t row, size_t col) { return row * t->ncols + col; }
 
-/* Room for rows rows (false, t failed, without memory). */
+/* Room for rows rows, every cell past the last row null (false, t failed,
+ * without memory).  A null cell's value is never read: only the flags are
+ * set.                                                                   */
 static bool grow_rows(kt_table *t, size_t rows)
 {
     kt_cell *v = realloc(t->vals, rows * t->ncols * sizeof *v + 1);
@@ -64,13 +66,17 @@ static bool grow_rows(kt_table *t, size_t rows)
     }
     t->nulls = n;
     t->cap_rows = rows;
+    size_t used = t->nrows * t->ncols;
+    memset(t->nulls + used, 1, rows * t->ncols - used);
     return true;
 }
 
+/* Reserved again and again (a series per queue), the room at least
+ * doubles: growing it by each series copied the whole table each time.  */
 void kt_table_reserve(kt_table *t, size_t nrows)
 {
     if (t->failed || nrows <= t->cap_rows || t->ncols == 0) return;
-    grow_rows(t, nrows);
+    grow_rows(t, t->cap_rows && nrows < 2 * t->cap_rows ? 2 * t->cap_rows : nrows);
 }
 
 /* String text is copied into chunks of this size (table.h: kt_chunk). */
