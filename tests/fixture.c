@@ -75,6 +75,20 @@ double fx_num(const kt_table *tb, size_t row, const char *col)
     return c < 0 || row >= kt_table_nrows(tb) ? -12345 : kt_table_float(tb, row, (size_t)c);
 }
 
+/* Every cell of a equals b's (numbers, nulls and strings). */
+void fx_check_same_table(const kt_table *a, const kt_table *b)
+{
+    CHECK_STR(kt_table_name(a), kt_table_name(b));
+    CHECK_INT(kt_table_nrows(a), kt_table_nrows(b));
+    CHECK_INT(kt_table_ncols(a), kt_table_ncols(b));
+    for (size_t i = 0; i < kt_table_nrows(a) && i < kt_table_nrows(b); i++)
+        for (size_t c = 0; c < kt_table_ncols(a) && c < kt_table_ncols(b); c++) {
+            CHECK_INT(kt_table_is_null(a, i, c), kt_table_is_null(b, i, c));
+            if (kt_table_col_type(a, c) == KT_COL_STR) CHECK_STR(kt_table_str(a, i, c), kt_table_str(b, i, c));
+            else if (!kt_table_is_null(a, i, c)) CHECK_NEAR(kt_table_float(a, i, c), kt_table_float(b, i, c), 0);
+        }
+}
+
 long fx_row(const kt_table *tb, const char *col, const char *value, int rank)
 {
     long c = tb ? kt_table_col_index(tb, col) : -1, rc = tb ? kt_table_col_index(tb, "rank") : -1;

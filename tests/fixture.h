@@ -29,6 +29,9 @@ double fx_num(const kt_table *tb, size_t row, const char *col);
 /* First row whose string column col is value (and, when rank >= 0, whose
  * "rank" column is rank); -1 if none.                                     */
 long fx_row(const kt_table *tb, const char *col, const char *value, int rank);
+/* Every cell of a equals b's (numbers, nulls and strings), a failed CHECK
+ * for each that does not, and the names and sizes too.                    */
+void fx_check_same_table(const kt_table *a, const kt_table *b);
 
 /* A whole file as a NUL-terminated string (binary-safe length in *len when
  * len is not NULL); NULL if it cannot be read.  Free with free().          */

@@ -211,20 +211,6 @@ TEST(queue_default_step_function_with_graph_launches)
     kt_trace_free(t);
 }
 
-/* Every cell of a equals b's (numbers, nulls and strings). */
-static void check_same_table(const kt_table *a, const kt_table *b)
-{
-    CHECK_STR(kt_table_name(a), kt_table_name(b));
-    CHECK_INT(kt_table_nrows(a), kt_table_nrows(b));
-    CHECK_INT(kt_table_ncols(a), kt_table_ncols(b));
-    for (size_t i = 0; i < kt_table_nrows(a) && i < kt_table_nrows(b); i++)
-        for (size_t c = 0; c < kt_table_ncols(a) && c < kt_table_ncols(b); c++) {
-            CHECK_INT(kt_table_is_null(a, i, c), kt_table_is_null(b, i, c));
-            if (kt_table_col_type(a, c) == KT_COL_STR) CHECK_STR(kt_table_str(a, i, c), kt_table_str(b, i, c));
-            else CHECK_NEAR(kt_table_float(a, i, c), kt_table_float(b, i, c), 0);
-        }
-}
-
 /* The tables asked for, the same as kt_queue's, in its order; no others. */
 TEST(queue_tables_only_those_asked_for)
 {
@@ -239,12 +225,12 @@ TEST(queue_tables_only_those_asked_for)
         static const char *const names[] = { "series", "blocked", "weighted" };
         for (size_t i = 0; i < 3 && i < kt_tables_count(some); i++) {
             CHECK_STR(kt_table_name(kt_tables_get(some, i)), names[i]);
-            check_same_table(kt_tables_get(some, i), table(all, names[i]));
+            fx_check_same_table(kt_tables_get(some, i), table(all, names[i]));
         }
         kt_tables_free(some);
         CHECK_INT(kt_queue_tables(t, NULL, &o, KT_QUEUE_SUMMARY, &some), KT_OK);
         CHECK_INT(kt_tables_count(some), 1);
-        if (kt_tables_count(some)) check_same_table(kt_tables_get(some, 0), table(all, "summary"));
+        if (kt_tables_count(some)) fx_check_same_table(kt_tables_get(some, 0), table(all, "summary"));
         kt_tables_free(some);
         kt_tables_free(all);
     }

@@ -4,6 +4,7 @@
  * bad --device-spec text, and the small JSON reader / Python reprs.      */
 #include "analysis/perf/device_spec.h"
 #include "analysis/perf/op_args.h"
+#include "analysis/perf/perf.h"
 #include "fixture.h"
 #include "oracle.h"
 #include "test.h"
@@ -119,6 +120,42 @@ TEST(perf_roofline_by_hand_h100)
     const kt_table *f = fx_table(ts, "perf_by_family");
     if (f) CHECK_INT(kt_table_nrows(f), 2);
     kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}
+
+/* kt_perf_overview: kt_perf's tables in its order, each the same, but the
+ * four of ops by shapes (headroom among them: H100 has a spec).          */
+TEST(perf_overview_is_perf_without_shape_tables)
+{
+    char path[64];
+    kt_trace *t = gemm_and_sdpa("NVIDIA H100 80GB HBM3", path, sizeof path);
+    if (!t) return;
+    static const char *const left_out[] = { "ops_unique_args", "unified_perf_summary", "short_kernels_summary",
+                                              "headroom" };
+    for (int tracelens = 0; tracelens < 2; tracelens++) {
+        kt_perf_options o = kt_perf_defaults();
+        o.tracelens = tracelens;
+        kt_tables *all = run_perf(t, NULL, tracelens), *some = NULL;
+        CHECK_INT(kt_perf_overview(t, NULL, &o, &some), KT_OK);
+        size_t k = 0, missing = 0;
+        for (size_t i = 0; all && some && i < kt_tables_count(all); i++) {
+            const kt_table *a = kt_tables_get(all, i);
+            bool skipped = false;
+            for (size_t j = 0; j < sizeof left_out / sizeof *left_out; j++)
+                skipped |= !strcmp(kt_table_name(a), left_out[j]);
+            if (skipped) {
+                missing++;
+                continue;
+            }
+            CHECK(k < kt_tables_count(some));
+            if (k < kt_tables_count(some)) fx_check_same_table(kt_tables_get(some, k++), a);
+        }
+        CHECK_INT(missing, tracelens ? 3 : 4); /* --tracelens: no headroom without --device-spec */
+        CHECK_INT(k, some ? kt_tables_count(some) : 0);
+        kt_tables_free(all);
+        kt_tables_free(some);
+    }
     kt_trace_free(t);
     unlink(path);
 }

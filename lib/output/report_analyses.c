@@ -11,6 +11,7 @@
  * their pair kt_temporal_overlap, which prints the same from one build.
  */
 #include "analysis/launch/queue.h"
+#include "analysis/perf/perf.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
 
@@ -146,10 +147,12 @@ static kt_status run_stragglers(rp_ctx *c, kt_tables **out)
     return kt_stragglers(c->t, c->sel, &o, out);
 }
 
+/* kt_perf's tables the perf section draws (rp_sec_perf), as kt_perf
+ * builds them: those of ops by shapes it never shows are not built.     */
 static kt_status run_perf(rp_ctx *c, kt_tables **out)
 {
     kt_perf_options o = kt_perf_defaults();
-    return kt_perf(c->t, c->sel, &o, out, NULL, 0);
+    return kt_perf_overview(c->t, c->sel, &o, out);
 }
 
 /* kineta diff BASELINE TRACE [--by op]: the baseline's first rank against

@@ -8,6 +8,7 @@
  * the notes and runs the steps in order.
  */
 #include "analysis/common/stats.h"
+#include "analysis/perf/perf.h"
 #include "analysis/perf/perf_tables.h"
 
 #include <math.h>
@@ -87,21 +88,25 @@ static void sort_calls(kt_perf_partial *p)
         }
 }
 
-static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel)
+static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel, bool shape_tables)
 {
+    unsigned flags = (run->o.tracelens ? KT_PERF_KERNEL_DETAILS : KT_PERF_TRITON) |
+                     (shape_tables ? KT_PERF_SHAPE_GROUPS : 0);
     for (size_t i = 0; i < run->t->nranks; i++) {
         const kt_rank *r = run->t->ranks[i];
         if (!kt_rank_selected(sel, r->rank)) continue;
         kt_perf_partial part;
-        kt_status st = kt_perf_map_rank(run->t, r, !run->o.tracelens, &part);
+        kt_status st = kt_perf_map_rank(run->t, r, flags, &part);
         if (st != KT_OK) return st;
         if (!kt_perf_partial_merge(&run->all, &part)) return KT_ENOMEM;
     }
     return KT_OK;
 }
 
-kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
-                  char *err, size_t errlen)
+/* kt_perf's tables; shape_tables: also those of ops by shapes, unified op
+ * and short kernel, and the headroom (built from the unified ops).       */
+static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt,
+                             bool shape_tables, kt_tables **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (err && errlen) err[0] = '\0';
@@ -114,7 +119,7 @@ kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_optio
     kt_table_add_col(run.notes, "level", KT_COL_STR, 0);
     kt_table_add_col(run.notes, "message", KT_COL_STR, 0);
     kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
-    if (st == KT_OK) st = map_ranks(&run, sel);
+    if (st == KT_OK) st = map_ranks(&run, sel, shape_tables);
     if (st == KT_OK) shape_notes(&run);
     if (st == KT_OK) sort_calls(&run.all);
     if (st != KT_OK) {
@@ -126,18 +131,31 @@ kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_optio
     size_t n = 0;
     tb[n++] = kt_pt_ops_summary(&run);
     tb[n++] = kt_pt_ops_by_category(&run);
-    tb[n++] = kt_pt_ops_unique_args(&run);
-    tb[n++] = kt_pt_unified_summary(&run);
-    tb[n++] = kt_pt_short_kernels(&run);
+    if (shape_tables) {
+        tb[n++] = kt_pt_ops_unique_args(&run);
+        tb[n++] = kt_pt_unified_summary(&run);
+        tb[n++] = kt_pt_short_kernels(&run);
+    }
     for (int f = 0; f < KT_PF__COUNT; f++) {
         kt_table *s = kt_pt_family_sheet(&run, f);
         if (s) tb[n++] = s;
     }
-    if (run.have_spec) tb[n++] = kt_pt_headroom(&run);
+    if (shape_tables && run.have_spec) tb[n++] = kt_pt_headroom(&run);
     tb[n++] = kt_pt_throughput_table(&run, false);
     tb[n++] = kt_pt_throughput_table(&run, true);
     tb[n++] = kt_pt_unmodelled(&run);
     tb[n++] = run.notes;
     kt_perf_partial_free(&run.all);
     return kt_tables_from(tb, n, out);
+}
+
+kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
+                  char *err, size_t errlen)
+{
+    return perf_tables(t, sel, opt, true, out, err, errlen);
+}
+
+kt_status kt_perf_overview(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out)
+{
+    return perf_tables(t, sel, opt, false, out, NULL, 0);
 }

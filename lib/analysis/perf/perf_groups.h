@@ -41,7 +41,8 @@ typedef struct kt_pgroup {
     /* TraceLens's kernel_details summary: the first call's GPU events
      * (name ids, streams) and, position by position, the durations (µs)
      * of every call with as many events (others are skipped, as TraceLens
-     * does): kd_dur[call · kd_n + position].                              */
+     * does): kd_dur[call · kd_n + position].  Kept under --tracelens
+     * only, which prints it (kt_perf_map_rank).                           */
     bool kd_set;
     uint32_t *kd_name;
     int32_t *kd_stream;

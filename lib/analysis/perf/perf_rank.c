@@ -40,6 +40,7 @@ typedef struct map_ctx {
     kt_perf_meta meta;
     kt_perf_partial *p;
     kt_op_classes *classes;
+    unsigned flags;           /* kt_perf_map_flags                        */
     char *bytes;              /* the op's shape bytes                     */
     size_t nbytes, bytes_cap;
     kt_op_args args;          /* reused for every op                      */
@@ -224,6 +225,7 @@ static bool add_one_kernel(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool di
  * in TraceLens's order (by duration).                                    */
 static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool direct_only)
 {
+    if (!(c->flags & KT_PERF_KERNEL_DETAILS)) return true;
     const kt_rank *r = c->r;
     uint32_t want = detail_count(c, o, direct_only);
     if (g->kd_set && (want != g->kd_n || !want)) return true; /* a call kt_pgroup_add_kernels skips */
@@ -330,19 +332,24 @@ static bool take_tuples(map_ctx *c, kt_pgroup *g, op_view *v)
 
 /* ---- launchers: ops_summary, ops_unique_args, short kernels ----------------- */
 
-static bool add_launcher(map_ctx *c, op_view *v)
+static bool add_launcher(map_ctx *c, op_view *v, const char *cat)
 {
     const kt_op_rec *o = v->o;
-    const char *cat = op_category(c, v, true);
     bool created;
     uint32_t *memo = kt_op_class_memo_for(&v->cl->launcher, (uintptr_t)cat);
     kt_pgroup *g = group_for(c, &c->p->launchers, memo, (const char *[]){ v->name, cat }, 2, v, &created);
     if (!g || (created && !set_category(g, cat))) return false;
     g->direct_sum_us += o->direct_us;
     g->subtree_sum_us += o->subtree_us;
-    if (!kt_pgroup_add_call(g, o->direct_us, o->subtree_us)) return false;
+    return kt_pgroup_add_call(g, o->direct_us, o->subtree_us);
+}
+
+static bool add_unique(map_ctx *c, op_view *v, const char *cat)
+{
+    const kt_op_rec *o = v->o;
+    bool created;
     const char *parts[5] = { v->name, v->cl->key[0], v->cl->key[1], v->cl->key[2], v->cl->key[3] };
-    g = group_for(c, &c->p->unique, &v->cl->unique, parts, 5, v, &created);
+    kt_pgroup *g = group_for(c, &c->p->unique, &v->cl->unique, parts, 5, v, &created);
     if (!g) return false;
     if (created) {
         if (!set_category(g, cat) || !take_tuples(c, g, v)) return false;
@@ -486,10 +493,13 @@ static bool add_unified(map_ctx *c, op_view *v)
 static bool add_op(map_ctx *c, const kt_op_rec *o)
 {
     op_view v;
-    bool ok = view_fill(c, o, &v);
-    if (ok && (o->role & KT_OPK_LAUNCHER)) ok = add_launcher(c, &v) && add_short_kernels(c, &v);
+    bool ok = view_fill(c, o, &v), by_shape = c->flags & KT_PERF_SHAPE_GROUPS;
+    if (ok && (o->role & KT_OPK_LAUNCHER)) {
+        const char *cat = op_category(c, &v, true);
+        ok = add_launcher(c, &v, cat) && (!by_shape || (add_unique(c, &v, cat) && add_short_kernels(c, &v)));
+    }
     if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(c, &v);
-    if (ok && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
+    if (ok && by_shape && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
     return ok;
 }
 
@@ -524,10 +534,10 @@ static int family_of(void *ctx, uint32_t name)
     return f->fam[name];
 }
 
-kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_perf_partial *out)
+kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, unsigned flags, kt_perf_partial *out)
 {
     memset(out, 0, sizeof *out);
-    family_memo fm = { t, NULL, kt_strtab_count(t->strs), triton };
+    family_memo fm = { t, NULL, kt_strtab_count(t->strs), flags & KT_PERF_TRITON };
     fm.fam = malloc(fm.n ? fm.n : 1);
     if (!fm.fam) return KT_ENOMEM;
     memset(fm.fam, -2, fm.n);
@@ -537,7 +547,8 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_
     if (st != KT_OK) return st;
     out->gpu_first_us = m.gpu_first_us;
     out->gpu_last_us = m.gpu_last_us;
-    map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes) };
+    map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes),
+                  .flags = flags };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
     bool ok = c.classes && kt_perf_meta_collect(t, r, &c.meta);

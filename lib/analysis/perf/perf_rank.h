@@ -35,8 +35,16 @@ typedef struct kt_perf_partial {
     bool args_unreadable;     /* the trace file could not be re-read       */
 } kt_perf_partial;
 
-/* triton: estimate Triton kernels too (perf_models_triton.c). */
-kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, bool triton, kt_perf_partial *out);
+/* What a rank's map makes besides the launcher and model groups. */
+typedef enum kt_perf_map_flags {
+    KT_PERF_TRITON = 1 << 0,         /* Triton kernels estimated too (perf_models_triton.c) */
+    KT_PERF_KERNEL_DETAILS = 1 << 1, /* each group's GPU events per call (kd_*): only
+                                        --tracelens prints them, a tenth of the map */
+    KT_PERF_SHAPE_GROUPS = 1 << 2,   /* the unique, unified and shorts groups */
+} kt_perf_map_flags;
+
+/* flags: kt_perf_map_flags. */
+kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, unsigned flags, kt_perf_partial *out);
 /* Fold src into dst (src emptied); false on OOM. */
 bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src);
 void kt_perf_partial_free(kt_perf_partial *p);
