@@ -29,19 +29,24 @@ static void push_pair(pair_vec *v, uint32_t call, uint32_t gpu)
 
 /* Walks the index's launch groups, which are in their calls' file order
  * (a few per hundred events), instead of every event: the scan was half
- * of kt_launch_pairs.                                                     */
+ * of kt_launch_pairs.  The groups' length bounds the pairs: the array is
+ * sized once, not grown pair by pair.                                    */
 static kt_status all_launches(const kt_rank *r, const kt_strtab *strs, pair_vec *v)
 {
     const kt_events *e = &r->ev;
     const uint32_t *launched = r->idx->launched;
+    size_t len = r->idx->launched_len;
     kt_name_test m;
+    if (!(v->p = malloc((len ? len : 1) * sizeof *v->p))) return KT_ENOMEM;
+    v->cap = len;
     if (!kt_name_test_init(&m, strs, kt_is_launch_api)) return KT_ENOMEM;
-    for (size_t g = 0, len = r->idx->launched_len; g < len && !v->oom; g += 1 + launched[g]) {
+    for (size_t g = 0; g < len; g += 1 + launched[g]) {
         uint32_t call = kt_gpu_launcher(r, launched[g + 1]);
         if ((e->kind[call] != KT_K_RUNTIME && e->kind[call] != KT_K_DRIVER) || !kt_name_passes(&m, e->name[call]))
             continue;
         for (uint32_t k = 0; k < launched[g]; k++)
-            if (kt_kind_is_gpu(e->kind[launched[g + 1 + k]])) push_pair(v, call, launched[g + 1 + k]);
+            if (kt_kind_is_gpu(e->kind[launched[g + 1 + k]]))
+                v->p[v->n++] = (kt_launch_pair){ call, launched[g + 1 + k] };
     }
     kt_name_test_free(&m);
     return KT_OK;
