@@ -99,7 +99,7 @@ static void find_runs(const kt_table *t, long k2_col, bool str, const double *ra
     for (size_t i = 0; i < gr->n; i++) {
         const char *s = str ? kt_table_str(t, i, (size_t)k2_col) : NULL;
         bool same_run = i && same_num(rank[i], rank[i - 1]) && same_num(k1[i], k1[i - 1]) &&
-                        (str ? !strcmp(s, prev) : k2[i] == k2[i - 1]);
+                        (str ? s == prev || !strcmp(s, prev) : k2[i] == k2[i - 1]); /* a shared label: one text */
         prev = s;
         if (same_run) continue;
         key k = { rank[i], k1[i], str ? NAN : k2[i], s };

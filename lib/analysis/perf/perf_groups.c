@@ -67,7 +67,7 @@ kt_pgroup *kt_pgroups_get(kt_pgroups *gs, const char *key, bool *created)
 bool kt_pgroup_add_call(kt_pgroup *g, double busy_us, double v2)
 {
     if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 4;
+        size_t cap = g->cap ? g->cap * 2 : 16; /* most groups have many calls: fewer regrowths */
         double *v = realloc(g->busy_us, cap * sizeof *v);
         if (v) g->busy_us = v;
         double *w = v ? realloc(g->v2, cap * sizeof *w) : NULL;
