@@ -6,8 +6,9 @@
  * label, groups go out in order of first sight) walk events in file order;
  * scanning the whole event table for the few GPU events costs more than
  * the rest of such an analysis.  Every kernel, memcpy and memset is on one
- * of the index's streams, each sorted by time and so nearly in file order:
- * merging those few runs is cheap.
+ * of the index's streams: the ones taken are marked in a bitmap of the
+ * rank's events and read back in id order (a sort of the ids cost ten
+ * times as much).
  */
 #ifndef KT_GPU_FILE_ORDER_H
 #define KT_GPU_FILE_ORDER_H
