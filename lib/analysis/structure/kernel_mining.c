@@ -252,6 +252,16 @@ static size_t pow2_at_least(size_t n)
     return p;
 }
 
+/* A table of cap slots, none used yet: only each slot's len is cleared (a
+ * calloc cleared all 40 bytes of each whenever the allocator handed back
+ * used memory: a fifth of the analysis).                                 */
+static slot *new_table(size_t cap)
+{
+    slot *tab = malloc(cap * sizeof *tab);
+    for (size_t k = 0; tab && k < cap; k++) tab[k].len = 0;
+    return tab;
+}
+
 /* Candidates of one stream, appended to all[*nall]. */
 static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_options *o, cand *all, size_t *nall)
 {
@@ -261,7 +271,7 @@ static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_opti
     cand *c = best.c;
     bool ok = c && seq_build(r, &r->idx->streams[stream], &s);
     size_t mask = pow2_at_least(2 * (s.n + 1)) - 1;
-    slot *tab = ok ? calloc(mask + 1, sizeof *tab) : NULL;
+    slot *tab = ok ? new_table(mask + 1) : NULL;
     ok = ok && tab;
     for (size_t len = 2; ok && len <= o->max_len && len <= s.n; len++)
         ok = count_length(&s, len, o, tab, mask, &best, stream);
