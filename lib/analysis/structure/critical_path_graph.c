@@ -34,23 +34,29 @@ static const struct {
 #define NFLAGGED (sizeof flagged / sizeof *flagged)
 
 /* Their name ids (KT_NONE: not in this trace): compared as ids, not
- * strings, once per event.                                               */
+ * strings, once per event; a bit per id modulo 64 turns most names away
+ * before the comparisons.                                                */
 typedef struct flagged_calls {
     uint32_t id[NFLAGGED];
+    uint64_t may_be; /* bit id % 64 of each id */
 } flagged_calls;
 
 static void flagged_calls_init(flagged_calls *c, const kt_strtab *strs)
 {
-    for (size_t i = 0; i < NFLAGGED; i++)
+    c->may_be = 0;
+    for (size_t i = 0; i < NFLAGGED; i++) {
         c->id[i] = kt_strtab_find(strs, flagged[i].name, strlen(flagged[i].name));
+        c->may_be |= (uint64_t)1 << (c->id[i] % 64);
+    }
 }
 
 static uint8_t call_flags(const flagged_calls *c, uint32_t name)
 {
+    if (name == KT_NONE || !(c->may_be >> (name % 64) & 1)) return 0;
     uint8_t f = 0;
     for (size_t i = 0; i < NFLAGGED; i++)
         if (name == c->id[i]) f |= flagged[i].flags;
-    return name == KT_NONE ? 0 : f;
+    return f;
 }
 
 uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call)
