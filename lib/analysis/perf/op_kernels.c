@@ -123,19 +123,27 @@ static below *list_below(const op_build *b, size_t *n)
 static bool scan_events(op_build *b, int (*family_of)(void *, uint32_t), void *ctx)
 {
     const kt_rank *r = b->r;
-    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
-        uint8_t k = r->ev.kind[ev];
-        if (k == KT_K_CPU_OP && r->ev.name[ev] != KT_NONE) {
-            int f = family_of(ctx, r->ev.name[ev]);
+    /* locals: a store through role, family or gpu may alias the rank's
+     * fields, which the loop would read again at every event            */
+    const uint8_t *kind = r->ev.kind;
+    const uint32_t *name = r->ev.name;
+    uint32_t *gpu = b->gpu, n = r->ev.n;
+    size_t ngpu = 0, nrec = 0;
+    for (uint32_t ev = 0; ev < n; ev++) {
+        uint8_t k = kind[ev];
+        if (k == KT_K_CPU_OP && name[ev] != KT_NONE) {
+            int f = family_of(ctx, name[ev]);
             if (f >= 0) {
                 b->family[ev] = (int8_t)f;
                 b->role[ev] = KT_OPK_MODELLED;
-                b->nrec++;
+                nrec++;
             }
         } else if (kt_kind_is_gpu(k) && kt_gpu_launcher(r, ev) != KT_NONE) {
-            b->gpu[b->ngpu++] = ev;
+            gpu[ngpu++] = ev;
         }
     }
+    b->ngpu = ngpu;
+    b->nrec += nrec;
     return kt_sort_ids_by_i64(b->gpu, b->ngpu, r->ev.ts); /* stable: ties stay in id order */
 }
 
