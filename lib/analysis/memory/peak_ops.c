@@ -59,7 +59,7 @@ static thread_op *gather_ops(const kt_events *e, int64_t horizon, size_t *k)
     thread_op *ops = NULL;
     *k = 0;
     if (!kt_grow((void **)&ops, &cap, 1, sizeof *ops)) return NULL; /* a list even when empty */
-    for (uint32_t i = 0; i < e->n; i++) {
+    for (uint32_t i = 0, n = e->n; i < n; i++) { /* n read once: a store to ops may alias e->n */
         if (!usable_op(e, i, horizon)) continue;
         if (!kt_grow((void **)&ops, &cap, *k + 1, sizeof *ops)) {
             free(ops);
