@@ -9,6 +9,7 @@
  * usage: bench_report OUT.html PATH...
  */
 #include "analysis/launch/queue.h"
+#include "analysis/perf/perf.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "kineta.h"
 
@@ -42,11 +43,12 @@ static void run_optional(const kt_trace *t, kt_tables **ts)
     kt_mine_sequences(t, NULL, &mine, &ts[2]);
     kt_collectives(t, NULL, &coll, &ts[3]);
     kt_stragglers(t, NULL, &strag, &ts[4]);
-    kt_perf(t, NULL, &perf, &ts[5], NULL, 0);
+    kt_perf_overview(t, NULL, &perf, &ts[5]); /* the drawn tables only, as the report */
 }
 
 /* The analyses kt_report runs, with the options it uses (temporal and
- * overlap as one build, queue's drawn tables only: report_analyses.c).   */
+ * overlap as one build, queue's and perf's drawn tables only:
+ * report_analyses.c).                                                    */
 static int run_analyses(const kt_trace *t)
 {
     kt_breakdown_options bd = kt_breakdown_defaults();
