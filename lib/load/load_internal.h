@@ -146,6 +146,17 @@ typedef struct kt_kind_memo {
     uint32_t raw, cat;
 } kt_kind_memo;
 
+/* Names a category's events had (by kinds[] slot, one per name length mod
+ * KT_NAME_MEMO), each with its strtab id: an event's name is most often
+ * one of them (every flow's "ac2g", most runtime calls' and kernels'), and
+ * then costs one compare instead of a hash and a cache probe.  text NULL:
+ * nothing remembered.                                                     */
+#define KT_NAME_MEMO 16
+typedef struct kt_name_memo {
+    const char *text; /* the interned text (never moves)                   */
+    uint32_t len, id;
+} kt_name_memo;
+
 /* Raw category → complete-event count, per parser (merged into the rank). */
 typedef struct kt_catcount {
     uint32_t *id;
@@ -239,6 +250,7 @@ typedef struct kt_parser {
     kt_catcount xcat;
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
     kt_arg_layout layouts[1 << KT_KIND_MEMO_BITS]; /* by kinds[] slot     */
+    kt_name_memo names[1 << KT_KIND_MEMO_BITS][KT_NAME_MEMO]; /* by kinds[] slot */
     kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
     kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
     kt_arg_run runs[KT_RUN_SLOTS];     /* shared arg runs (share_args)    */

@@ -133,11 +133,10 @@ static inline bool time_ns(kt_parser *p, const member *m, const char *what, int6
     return time_ns_slow(p, m, what, ns) && time_in_range(p, m, what, *ns);
 }
 
-/* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG). */
-static int64_t thread_id(kt_parser *p, const member *m)
+/* pid / tid not parsed where they stood: a string kept as an interned id
+ * (KT_STRID_TAG), or a number the fast paths did not read.               */
+static __attribute__((noinline)) int64_t thread_id_slow(kt_parser *p, const member *m)
 {
-    if (!m->v) return 0;
-    if (m->parsed) return m->num;
     uint32_t id;
     if (is_string(m)) {
         id = kt_intern_json(p, m->v + 1, (size_t)(m->vend - m->v - 2), m->flags);
@@ -152,6 +151,14 @@ static int64_t thread_id(kt_parser *p, const member *m)
     }
     if (id == KT_NONE) p->oom = true;
     return KT_STRID_TAG | id;
+}
+
+/* pid / tid: a number, or a string kept as an interned id (KT_STRID_TAG).
+ * Inline: nearly always a number parsed where it stood.                  */
+static inline int64_t thread_id(kt_parser *p, const member *m)
+{
+    if (!m->v) return 0;
+    return m->parsed ? m->num : thread_id_slow(p, m);
 }
 
 /* Flow ids are numbers or numeric strings ("0x1f" in some writers). */
@@ -617,6 +624,21 @@ static uint32_t intern_member(kt_parser *p, const member *m)
     return id;
 }
 
+/* An event's name, first looked up among the names its category had
+ * (kt_name_memo; slot: its kinds[] slot, -1 none) when written plain.   */
+static uint32_t intern_name(kt_parser *p, const member *m, int slot)
+{
+    if (slot < 0 || !is_string(m) || m->flags) return intern_member(p, m);
+    const char *s = m->v + 1;
+    size_t n = (size_t)(m->vend - s - 1);
+    kt_name_memo *k = &p->names[slot][n & (KT_NAME_MEMO - 1)];
+    if (k->text && k->len == n && memcmp(k->text, s, n) == 0) return k->id;
+    uint32_t id = kt_intern(p, s, n);
+    if (id == KT_NONE) p->oom = true;
+    else *k = (kt_name_memo){ kt_strtab_get(p->strs, id), (uint32_t)n, id };
+    return id;
+}
+
 static char ph_of(const raw_event *e)
 {
     return is_string(&e->ph) && e->ph.vend - e->ph.v > 2 ? e->ph.v[1] : 0;
@@ -633,11 +655,31 @@ static kt_kind kind_of_category(kt_parser *p, char ph, uint32_t id, uint32_t *ca
     return kind;
 }
 
+/* A category compute_kind has not memoized: interned, its kind looked up
+ * and, when it has a memo slot k, remembered there.                       */
+static __attribute__((noinline)) kt_kind new_category(kt_parser *p, char ph, const member *cm, kt_kind_memo *k,
+                                                      int slot, uint32_t *cat, uint32_t *raw)
+{
+    uint32_t id = is_string(cm) ? intern_member(p, cm) : KT_NONE; /* as written */
+    *raw = id == KT_NONE ? p->empty_str : id;
+    kt_kind kind = kind_of_category(p, ph, id, cat);
+    if (k && !p->oom) {
+        p->layouts[slot].n = 0; /* another category now owns the slot */
+        kt_memo_set(&k->key, cm->v + 1, (size_t)(cm->vend - cm->v - 2));
+        k->ph = ph;
+        k->kind = (uint8_t)kind;
+        k->cat = *cat;
+        k->raw = *raw;
+    }
+    return kind;
+}
+
 /* Kind of the event; *cat gets the strtab id of the category to store
  * (normalized) and *raw the category as written ("" when absent).  Short
- * plain categories are memoized by their bytes (nearly every event).     */
-static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw,
-                            int *slot)
+ * plain categories are memoized by their bytes (nearly every event): that
+ * path is inline, the rest is new_category's.                             */
+static inline __attribute__((always_inline)) kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *cat, uint32_t *raw,
+                                   int *slot)
 {
     const char *c = is_string(cm) ? cm->v + 1 : NULL;
     size_t n = c ? (size_t)(cm->vend - c - 1) : 0;
@@ -649,23 +691,12 @@ static kt_kind compute_kind(kt_parser *p, char ph, const member *cm, uint32_t *c
         *raw = k->raw;
         return (kt_kind)k->kind;
     }
-    uint32_t id = c ? intern_member(p, cm) : KT_NONE; /* as written */
-    *raw = id == KT_NONE ? p->empty_str : id;
-    kt_kind kind = kind_of_category(p, ph, id, cat);
-    if (k && !p->oom) {
-        p->layouts[*slot].n = 0; /* another category now owns the slot */
-        kt_memo_set(&k->key, c, n);
-        k->ph = ph;
-        k->kind = (uint8_t)kind;
-        k->cat = *cat;
-        k->raw = *raw;
-    }
-    return kind;
+    return new_category(p, ph, cm, k, *slot, cat, raw);
 }
 
 /* The kind is needed twice when args are parsed in place: once is enough
  * (interning the category is the expensive part).                         */
-static inline kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
+static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
@@ -790,7 +821,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     ev->ph[i] = (uint8_t)ph;
     ev->kind[i] = (uint8_t)kind;
     ev->cat[i] = cat;
-    ev->name[i] = intern_member(p, &e->name);
+    ev->name[i] = intern_name(p, &e->name, e->kind.slot);
     if (has_dur && dur < 0) note_negative_dur(p, &e->dur, ev->name[i]);
     kt_summary_add(&r->summary, p->strs, ph, (uint8_t)kind, cat, ev->name[i], ts, dur);
     int64_t pid = thread_id(p, &e->pid);
