@@ -278,18 +278,29 @@ static arg_spec meta_arg(const char *key, size_t n)
 }
 #undef ARG
 
-/* HTA (pandas) makes a rank's ts column float, and then rounds its times,
- * when any ts is written as a float or is missing (model.h).              */
-static void note_ns_resolution(kt_rank *r, const member *ts)
+/* Whether a ts written [c, end) has a '.', 'e' or 'E' (a float). */
+static inline bool written_as_float(const char *c, const char *end)
 {
-    bool is_float = !ts->v; /* a missing ts is NaN in pandas: float too */
-    const char *c = ts->v;
-    /* Integer ts (µs traces) never set the flag, so every event comes
-     * here: runs of 8 digits are passed a word at a time.                */
-    for (uint64_t w; c && ts->vend - c >= 8 && (memcpy(&w, c, 8), kt_leading_digits(w) == 8);) c += 8;
-    for (; c && c < ts->vend && !is_float; c++)
-        is_float = *c == '.' || *c == 'e' || *c == 'E';
-    r->ns_resolution |= is_float;
+#ifdef __SSE2__
+    if (end - c <= 16) { /* nearly always: one look at 16 bytes (the window is padded past them) */
+        __m128i x = _mm_loadu_si128((const __m128i *)c);
+        __m128i marks = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), /* 'E' | 0x20 is 'e' */
+                                     _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('e')));
+        return (unsigned)_mm_movemask_epi8(marks) & ((1u << (end - c)) - 1);
+    }
+#endif
+    for (uint64_t w; end - c >= 8 && (memcpy(&w, c, 8), kt_leading_digits(w) == 8);) c += 8;
+    for (; c < end; c++)
+        if (*c == '.' || *c == 'e' || *c == 'E') return true;
+    return false;
+}
+
+/* HTA (pandas) makes a rank's ts column float, and then rounds its times,
+ * when any ts is written as a float or is missing (model.h).  Integer ts
+ * (µs traces) never set the flag, so every event comes here.            */
+static inline void note_ns_resolution(kt_rank *r, const member *ts)
+{
+    r->ns_resolution |= !ts->v || written_as_float(ts->v, ts->vend); /* a missing ts is NaN in pandas: float too */
 }
 
 static __attribute__((noinline)) void note_too_many_args(kt_parser *p)
