@@ -151,7 +151,7 @@ typedef struct kt_kind_memo {
  * one of them (every flow's "ac2g", most runtime calls' and kernels'), and
  * then costs one compare instead of a hash and a cache probe.  text NULL:
  * nothing remembered.                                                     */
-#define KT_NAME_MEMO 16
+#define KT_NAME_MEMO 32
 typedef struct kt_name_memo {
     const char *text; /* the interned text (never moves)                   */
     uint32_t len, id;

@@ -30,6 +30,7 @@ typedef struct member {
 /* The kind of an event as last computed, from the ph and cat seen then. */
 typedef struct kind_memo {
     const char *ph_v, *cat_v; /* the members it was computed from (NULL: none) */
+    char ph;                  /* ph_of then                                     */
     kt_kind kind;
     uint32_t cat, raw;
     int slot;                 /* the parser's kinds[] slot, -1: not memoized */
@@ -731,7 +732,8 @@ static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, ra
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
-        m->kind = compute_kind(p, ph_of(e), &e->cat, &m->cat, &m->raw, &m->slot);
+        m->ph = ph_of(e);
+        m->kind = compute_kind(p, m->ph, &e->cat, &m->cat, &m->raw, &m->slot);
         m->ph_v = e->ph.v;
         m->cat_v = e->cat.v;
         e->kind_known = true;
@@ -828,9 +830,9 @@ static void share_args(kt_parser *p)
 static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
 {
     kt_rank *r = p->r;
-    char ph = ph_of(e);
     uint32_t cat, raw;
     kt_kind kind = event_kind(p, e, &cat, &raw);
+    char ph = e->kind.ph;
     r->total_events++;
     r->by_ph[(unsigned char)ph & 127]++;
     if (ph == 'X' && !kt_catcount_add(&p->xcat, raw, 1)) p->oom = true;
