@@ -137,11 +137,13 @@ typedef struct kt_memo_key {
 } kt_memo_key;
 
 /* Kind and stored category for (ph, category as written), memoized by the
- * category's bytes: interning it for every event cost more than parsing. */
+ * category's bytes: interning it for every event cost more than parsing.
+ * tag: ph's byte, | KT_KIND_NO_CAT for events without a category.        */
 #define KT_KIND_MEMO_BITS 6
+#define KT_KIND_NO_CAT 0x100
 typedef struct kt_kind_memo {
     kt_memo_key key;
-    char ph;
+    uint16_t tag;
     uint8_t kind;
     uint32_t raw, cat;
 } kt_kind_memo;
