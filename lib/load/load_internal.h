@@ -325,7 +325,12 @@ bool kt_string_text(kt_parser *p, const char *s, size_t len, unsigned flags, con
 uint32_t kt_intern(kt_parser *p, const char *s, size_t len);
 /* Intern a raw JSON string body (between the quotes). KT_NONE on OOM.       */
 uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags);
-int64_t kt_offset_of(const kt_parser *p, const char *s);
+/* Where s (in the window) is in the decompressed stream.  Inline: the
+ * loader keeps the offset of every event's args.                          */
+static inline int64_t kt_offset_of(const kt_parser *p, const char *s)
+{
+    return (int64_t)(p->w->base + (uint64_t)(s - p->w->data));
+}
 
 typedef enum { KT_NUM_NONE, KT_NUM_INT, KT_NUM_FLOAT, KT_NUM_BIGINT } kt_num_kind;
 typedef struct kt_num {

@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int64_t kt_offset_of(const kt_parser *p, const char *s)
-{
-    return (int64_t)(p->w->base + (uint64_t)(s - p->w->data));
-}
-
 static bool scratch_reserve(kt_parser *p, size_t n)
 {
     if (n <= p->scratch_cap) return true;
