@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- input sources (read_input.c) ----------------------------------------- */
 typedef struct kt_src kt_src;
@@ -322,6 +323,27 @@ bool kt_key_is(const kt_pair *pr, const char *lit, size_t len);
  * place; reports problems at offset.                                        */
 bool kt_string_text(kt_parser *p, const char *s, size_t len, unsigned flags, const char **out,
                     size_t *outlen);
+/* a[0..n) == b[0..n), reading only those bytes: most strings interned
+ * again (ac2g, [memory], cudaLaunchKernel, aten ops, args' texts) are 4
+ * to 16 bytes, two overlapping loads a side, cheaper than a call to
+ * memcmp.                                                                  */
+static inline bool kt_same_text(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, a, 8), memcpy(&a1, a + n - 8, 8);
+        memcpy(&b0, b, 8), memcpy(&b1, b + n - 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a0, a1, b0, b1;
+        memcpy(&a0, a, 4), memcpy(&a1, a + n - 4, 4);
+        memcpy(&b0, b, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
 uint32_t kt_intern(kt_parser *p, const char *s, size_t len);
 /* Intern a raw JSON string body (between the quotes). KT_NONE on OOM.       */
 uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags);

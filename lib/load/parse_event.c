@@ -636,26 +636,6 @@ static uint32_t intern_member(kt_parser *p, const member *m)
     return id;
 }
 
-/* a[0..n) == b[0..n), reading only those bytes: most names that repeat
- * (ac2g, [memory], cudaLaunchKernel, aten ops) are 4 to 16 bytes, two
- * overlapping loads a side, cheaper than a call to memcmp.               */
-static inline bool same_text(const char *a, const char *b, size_t n)
-{
-    if (n >= 8 && n <= 16) {
-        uint64_t a0, a1, b0, b1;
-        memcpy(&a0, a, 8), memcpy(&a1, a + n - 8, 8);
-        memcpy(&b0, b, 8), memcpy(&b1, b + n - 8, 8);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    if (n >= 4 && n < 8) {
-        uint32_t a0, a1, b0, b1;
-        memcpy(&a0, a, 4), memcpy(&a1, a + n - 4, 4);
-        memcpy(&b0, b, 4), memcpy(&b1, b + n - 4, 4);
-        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-    }
-    return memcmp(a, b, n) == 0;
-}
-
 /* An event's name, first looked up among the names its category had
  * (kt_name_memo; slot: its kinds[] slot, -1 none) when written plain.   */
 static uint32_t intern_name(kt_parser *p, const member *m, int slot)
@@ -664,7 +644,7 @@ static uint32_t intern_name(kt_parser *p, const member *m, int slot)
     const char *s = m->v + 1;
     size_t n = (size_t)(m->vend - s - 1);
     kt_name_memo *k = &p->names[slot][n & (KT_NAME_MEMO - 1)];
-    if (k->text && k->len == n && same_text(k->text, s, n)) return k->id;
+    if (k->text && k->len == n && kt_same_text(k->text, s, n)) return k->id;
     uint32_t id = kt_intern(p, s, n);
     if (id == KT_NONE) p->oom = true;
     else *k = (kt_name_memo){ kt_strtab_get(p->strs, id), (uint32_t)n, id };

@@ -278,7 +278,7 @@ uint32_t kt_intern(kt_parser *p, const char *s, size_t len)
 {
     uint64_t h = fast_hash(s, len);
     kt_icache_entry *c = &p->cache->e[h & (KT_ICACHE_SIZE - 1)];
-    if (c->id != KT_NONE && c->hash == h && c->len == len && memcmp(c->str, s, len) == 0) return c->id;
+    if (c->id != KT_NONE && c->hash == h && c->len == len && kt_same_text(c->str, s, len)) return c->id;
     uint32_t id = kt_strtab_intern(p->strs, s, len);
     if (id != KT_NONE) *c = (kt_icache_entry){ h, kt_strtab_get(p->strs, id), (uint32_t)len, id };
     return id;
