@@ -740,9 +740,11 @@ static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, ra
     return m->kind;
 }
 
+/* The event's row; commit sets its own columns (kt_events_push_unset)
+ * before the row is kept: a row dropped before that is never read.      */
 static bool push_row(kt_parser *p)
 {
-    if (kt_events_push(&p->r->ev) != KT_NONE) return true;
+    if (kt_events_push_unset(&p->r->ev) != KT_NONE) return true;
     p->oom = true;
     return false;
 }

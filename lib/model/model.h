@@ -286,23 +286,15 @@ kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
 /* Room for want events in every column (false on OOM or past 2^32-1). */
 bool kt_events_reserve(kt_events *e, size_t want);
-/* Append one event; returns its index or KT_NONE on allocation failure.
- * Columns default to: dur -1, name/cat KT_NONE, pid/tid 0, stream -1,
- * corr -1, ext_id -1, argi KT_NONE, nargs 0, args_off 0.  Inline: the
- * loader calls it for every event.                                        */
-static inline uint32_t kt_events_push(kt_events *e)
+/* Append one event whose ts, dur, name, cat, ph, kind, pid and tid the
+ * caller sets before anything reads them (the loader sets them all once
+ * the event is read): the other columns get kt_events_push's defaults.
+ * Its index, or KT_NONE on allocation failure.                           */
+static inline uint32_t kt_events_push_unset(kt_events *e)
 {
     if (e->n == e->cap && !kt_events_reserve(e, e->n + 1)) return KT_NONE;
     size_t i = e->n++;
-    e->ts[i] = 0;
-    e->dur[i] = -1;
-    e->name[i] = KT_NONE;
-    e->cat[i] = KT_NONE;
-    e->ph[i] = 0;
-    e->kind[i] = KT_K_OTHER;
     e->nargs[i] = 0;
-    e->pid[i] = 0;
-    e->tid[i] = 0;
     e->stream[i] = -1;
     e->corr[i] = -1;
     e->ext_id[i] = -1;
@@ -310,6 +302,23 @@ static inline uint32_t kt_events_push(kt_events *e)
     e->args_off[i] = 0;
     e->args_len[i] = 0;
     return (uint32_t)i;
+}
+/* Append one event; returns its index or KT_NONE on allocation failure.
+ * Columns default to: dur -1, name/cat KT_NONE, pid/tid 0, stream -1,
+ * corr -1, ext_id -1, argi KT_NONE, nargs 0, args_off 0.                 */
+static inline uint32_t kt_events_push(kt_events *e)
+{
+    uint32_t i = kt_events_push_unset(e);
+    if (i == KT_NONE) return KT_NONE;
+    e->ts[i] = 0;
+    e->dur[i] = -1;
+    e->name[i] = KT_NONE;
+    e->cat[i] = KT_NONE;
+    e->ph[i] = 0;
+    e->kind[i] = KT_K_OTHER;
+    e->pid[i] = 0;
+    e->tid[i] = 0;
+    return i;
 }
 /* Room for n typed args in all (false on OOM). */
 bool kt_rank_reserve_args(kt_rank *r, size_t n);
