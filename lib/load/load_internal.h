@@ -169,10 +169,10 @@ typedef struct kt_catcount {
 
 /* The args keys the last event of a category had, in order, each as the
  * bytes from the separator before it to its value (blanks and key as
- * written, up to KT_MEMO_TEXT), with what typed_arg made of the key: the
- * next event of that category nearly always has the same, and then each
- * member costs one compare (parse_event.c: arg_value_start).  Kernels have
- * ~14 args.                                                               */
+ * written, up to KT_MEMO_TEXT; a longer one leaves a gap of length 0),
+ * with what typed_arg made of the key: the next event of that category
+ * nearly always has the same, and then each member costs one compare
+ * (parse_event.c: layout_args).  Kernels have ~14 args.                   */
 #define KT_LAYOUT_KEYS 16
 typedef struct kt_arg_layout {
     uint8_t n;

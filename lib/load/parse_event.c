@@ -442,9 +442,8 @@ static arg_spec spec_of(kt_parser *p, args_mode mode, const kt_pair *pr)
 }
 
 /* One arg's value at pr->v: parsed in place when wanted, else skipped. */
-static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *pr)
+static kt_scan_res arg_value(kt_parser *p, arg_spec spec, kt_obj *o, kt_pair *pr)
 {
-    arg_spec spec = spec_of(p, mode, pr);
     if (!spec.key && spec.how == AT_NATURAL) return kt_member_skip(o, pr);
     char c = *pr->v;
     if (c == '-' || (c >= '0' && c <= '9')) {
@@ -465,12 +464,24 @@ static kt_scan_res arg_value(kt_parser *p, args_mode mode, kt_obj *o, kt_pair *p
     return r;
 }
 
-/* An integer typed arg as the analyses read it; false (nothing stored)
- * when the general path must decide (a stream beyond int32, raw text).
- * These two are store_arg's number cases without its general call chain
- * (column_int, push_number): through store_arg the fast path cost 4.6%
- * more instructions of a whole load.                                     */
-static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
+/* The typed arg of a plain number, written at *out (advanced): an int, or
+ * a float where the arg is one.                                          */
+static inline void put_int_arg(kt_arg **out, uint32_t key, int64_t v)
+{
+    *(*out)++ = (kt_arg){ .key = key, .type = KT_ARGT_INT, .v.i = v };
+}
+
+static inline void put_float_arg(kt_arg **out, uint32_t key, double f)
+{
+    *(*out)++ = (kt_arg){ .key = key, .type = KT_ARGT_FLOAT, .v.f = f };
+}
+
+/* An integer typed arg as the analyses read it: in its column, or at
+ * *out; false (nothing stored) when the general path must decide (a
+ * stream beyond int32, raw text).  These two are store_arg's number cases
+ * without its general call chain (column_int, push_number): through
+ * store_arg the fast path cost 4.6% more instructions of a whole load.  */
+static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v, kt_arg **out)
 {
     kt_events *ev = &p->r->ev;
     size_t i = ev->n - 1;
@@ -482,43 +493,35 @@ static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v)
         ev->stream[i] = (int32_t)v;
         return true;
     case AT_RAW: return false;
-    case AT_FLOAT: push_arg(p, spec.key, KT_ARGT_FLOAT, 0, (double)v, 0); return true;
+    case AT_FLOAT: put_float_arg(out, spec.key, (double)v); return true;
     default:
-        if (spec.key) push_arg(p, spec.key, KT_ARGT_INT, v, 0, 0);
+        if (spec.key) put_int_arg(out, spec.key, v);
         return true;
     }
 }
 
 /* A decimal typed arg (kernels' blocks per SM, occupancy, bandwidth). */
-static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f)
+static inline bool store_float_arg(kt_parser *p, arg_spec spec, double f, kt_arg **out)
 {
     switch (spec.how) {
     case AT_CORR:
     case AT_EXT:
-    case AT_STREAM: return store_int_arg(p, spec, kt_double_to_i64(f, -1));
+    case AT_STREAM: return store_int_arg(p, spec, kt_double_to_i64(f, -1), out);
     case AT_RAW: return false;
     default:
-        if (spec.key) push_arg(p, spec.key, KT_ARGT_FLOAT, 0, f, 0);
+        if (spec.key) put_float_arg(out, spec.key, f);
         return true;
     }
 }
 
 /* The j-th args member from q (just after its '{' or ','): the start of
- * its value, and in *spec what spec_of makes of its key.  From the
- * category's layout when the bytes up to the value are the ones remembered
- * there (blanks, quoted key, ':', blanks: one compare), else by scanning
- * them and spec_of, which the layout then learns; NULL when the key is
- * not plain or not followed by ':'.                                       */
-static inline const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, const char *end,
-                                          kt_arg_layout *L, size_t j, arg_spec *spec)
+ * its value, and in *spec what spec_of makes of its key, by scanning the
+ * bytes up to the value (blanks, quoted key, ':', blanks), which the
+ * category's layout L (or NULL) then remembers for layout_args; NULL
+ * when the key is not plain or not followed by ':'.                       */
+static const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, const char *end,
+                                   kt_arg_layout *L, size_t j, arg_spec *spec)
 {
-    if (L && j < L->n) {
-        size_t len = L->k[j].key.len;
-        if (q + len < end && kt_eq_upto32(q, L->k[j].key.text, len)) {
-            *spec = (arg_spec){ L->k[j].arg, (arg_how)L->k[j].how };
-            return q + len;
-        }
-    }
     const char *kq = kt_skip_ws(q, end);
     if (*kq != '"') return NULL;
     const char *kend = kt_special_from(kq + 1, end);
@@ -527,20 +530,23 @@ static inline const char *arg_value_start(kt_parser *p, args_mode mode, const ch
     *spec = spec_of(p, mode, &key);
     const char *v = kt_skip_ws(kend + 2, end);
     size_t len = (size_t)(v - q);
-    if (L && j < KT_LAYOUT_KEYS && len <= KT_MEMO_TEXT) {
-        kt_memo_set(&L->k[j].key, q, len);
-        L->k[j].arg = spec->key;
-        L->k[j].how = (uint8_t)spec->how;
-        L->n = (uint8_t)(j + 1);
+    if (!L || j >= KT_LAYOUT_KEYS) return v;
+    if (len > KT_MEMO_TEXT) { /* too long to remember: a gap (length 0), which never matches */
+        if (j < L->n) L->k[j].key.len = 0;
+        return v;
     }
+    for (size_t gap = L->n; gap < j; gap++) L->k[gap].key.len = 0;
+    kt_memo_set(&L->k[j].key, q, len);
+    L->k[j].arg = spec->key;
+    L->k[j].how = (uint8_t)spec->how;
+    L->n = (uint8_t)(j + 1);
     return v;
 }
 
 /* A kernel's "grid": [2048, 1, 1] or "block": [128, 1, 1] as push_xyz
- * stores it, when it is three plain integers; else NULL (the member loop
- * reads it).                                                             */
-static inline const char *fast_xyz_arg(kt_parser *p, arg_spec spec, const char *v, const char *end,
-                                       bool *closed)
+ * stores it, when it is three plain integers: written at *out, and the
+ * ',' or '}' after it; else NULL (the member loop reads it).             */
+static inline __attribute__((always_inline)) const char *fast_xyz_arg(uint32_t key, const char *v, const char *end, kt_arg **out)
 {
     uint64_t xyz[3];
     const char *q = v + 1;
@@ -554,25 +560,21 @@ static inline const char *fast_xyz_arg(kt_parser *p, arg_spec spec, const char *
     }
     const char *sep = kt_skip_ws(q, end);
     if (sep >= end || (*sep != ',' && *sep != '}')) return NULL;
-    for (uint32_t i = 0; i < 3; i++) push_arg(p, spec.key + i, KT_ARGT_INT, (int64_t)xyz[i], 0, 0);
-    *closed = *sep == '}';
-    return sep + 1;
+    for (uint32_t i = 0; i < 3; i++) put_int_arg(out, key + i, (int64_t)xyz[i]);
+    return sep;
 }
 
 /* The most common args, "key": 123 or "key": 1.25 (below 16 digits in
- * all), the j-th of their object, stored straight; the position after the
- * ',' or '}' (*closed), else NULL with nothing stored (the member loop
- * reads it).  m / 10^k with m < 2^53 and k <= 15 is the correctly rounded
- * double (both are exact).                                                */
-static inline const char *fast_number_arg(kt_parser *p, args_mode mode, const char *q, const char *end,
-                                          bool *closed, kt_arg_layout *L, size_t j)
+ * all), and grid / block triples: the value at v stored as spec says
+ * (typed args at *out), and the ',' or '}' after it; else NULL with
+ * nothing stored (the member loop reads it).  m / 10^k with m < 2^53 and
+ * k <= 15 is the correctly rounded double (both are exact).              */
+static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parser *p, arg_spec spec, const char *v, const char *end,
+                                         kt_arg **out)
 {
     static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-    arg_spec spec;
-    const char *v = arg_value_start(p, mode, q, end, L, j, &spec);
-    if (!v) return NULL;
-    if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(p, spec, v, end, closed) : NULL;
+    if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(spec.key, v, end, out) : NULL;
     const char *d = v + (*v == '-');
     uint64_t whole, frac = 0;
     unsigned n = kt_digits16(d, &whole), nf = 0;
@@ -586,14 +588,89 @@ static inline const char *fast_number_arg(kt_parser *p, args_mode mode, const ch
     if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
     bool stored;
     if (nf == 0) {
-        stored = store_int_arg(p, spec, d > v ? -(int64_t)whole : (int64_t)whole);
+        stored = store_int_arg(p, spec, d > v ? -(int64_t)whole : (int64_t)whole, out);
     } else {
         uint64_t m = whole * (uint64_t)pow10[nf] + frac;
-        stored = m && store_float_arg(p, spec, (d > v ? -(double)m : (double)m) / pow10[nf]);
+        stored = m && store_float_arg(p, spec, (d > v ? -(double)m : (double)m) / pow10[nf], out);
     }
-    if (!stored) return NULL;
+    return stored ? sep : NULL;
+}
+
+/* The j-th arg from q through fast_arg_value, its key scanned (and learnt
+ * by the layout, arg_value_start): the position after its ',' or '}'
+ * (*closed), else NULL with nothing stored.                               */
+static const char *fast_number_arg(kt_parser *p, args_mode mode, const char *q, const char *end,
+                                   bool *closed, kt_arg_layout *L, size_t j)
+{
+    arg_spec spec;
+    kt_arg vals[3], *out = vals;
+    const char *v = arg_value_start(p, mode, q, end, L, j, &spec);
+    const char *sep = v ? fast_arg_value(p, spec, v, end, &out) : NULL;
+    if (!sep) return NULL;
+    for (const kt_arg *a = vals; a < out; a++) push_arg(p, a->key, (kt_arg_type)a->type, a->v.i, a->v.f, 0);
     *closed = *sep == '}';
     return sep + 1;
+}
+
+/* The value at v of an arg that is not kept: skipped (kt_member_skip),
+ * and the ',' or '}' after it; NULL when the member loop must decide.   */
+static inline const char *skipped_arg_value(const char *v, const kt_obj *o)
+{
+    kt_obj at = *o;
+    kt_pair pr = { .v = v };
+    if (kt_member_skip(&at, &pr) != KT_SCAN_OK) return NULL;
+    const char *sep = kt_skip_ws(pr.vend, o->end);
+    return sep < o->end && (*sep == ',' || *sep == '}') ? sep : NULL;
+}
+
+/* The args from the j-th on while each has the key the category's layout
+ * L remembers there (blanks, quoted key, ':', blanks as written: one
+ * compare) and a value fast_arg_value takes or one not kept: the loop
+ * nearly every args object runs whole.  Room for the layout's args is
+ * made once, and the event's arg count set once (kt_rank_push_arg does
+ * both per arg).  o->q goes past the last ',' or '}' read (*closed), *j
+ * to the next arg's position; *known: that arg's key is the layout's
+ * (what spec_of makes of it is L->k[*j]) but not its value.             */
+static void layout_args(kt_parser *p, const kt_arg_layout *L, kt_obj *o, size_t *j, bool *closed, bool *known)
+{
+    kt_rank *r = p->r;
+    size_t k = *j, ev = r->ev.n - 1;
+    const char *q = o->q;
+    *known = false;
+    if (!L || k >= L->n) return;
+    size_t room = 3 * (size_t)(L->n - k); /* grid and block are 3 args each */
+    if (r->ev.nargs[ev] + room > UINT8_MAX) return; /* push_arg says so when it comes to that */
+    if (r->nargs + room > r->cap_args && !kt_rank_reserve_args(r, r->nargs + room)) return;
+    kt_arg *first = r->args + r->nargs, *out = first;
+    const char *comma = NULL; /* the last ',' or '}' read */
+    while (k < L->n) {
+        const kt_memo_key *key = &L->k[k].key;
+        if (!key->len || q + key->len >= o->end || !kt_eq_upto32(q, key->text, key->len)) break;
+        arg_spec spec = { L->k[k].arg, (arg_how)L->k[k].how };
+        const char *v = q + key->len;
+        const char *sep = fast_arg_value(p, spec, v, o->end, &out);
+        if (!sep && !spec.key && spec.how == AT_NATURAL) sep = skipped_arg_value(v, o);
+        *known = !sep;
+        if (!sep) break;
+        k++;
+        q = sep + 1;
+        comma = sep;
+        if (*sep == '}') {
+            *closed = true;
+            break;
+        }
+    }
+    if (comma) {
+        o->after_comma = *comma == ',';
+        o->comma = comma;
+    }
+    if (out > first) {
+        if (r->ev.nargs[ev] == 0) r->ev.argi[ev] = (uint32_t)r->nargs;
+        r->ev.nargs[ev] = (uint8_t)(r->ev.nargs[ev] + (out - first));
+        r->nargs += (size_t)(out - first);
+    }
+    *j = k;
+    o->q = q;
 }
 
 /* The args object at a (its '{') into the last event's typed args; L (or
@@ -602,23 +679,30 @@ static kt_scan_res parse_args(kt_parser *p, args_mode mode, kt_arg_layout *L, co
                               const char *end, bool eof, const char **vend, const char **err)
 {
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
-    bool closed = false;
-    for (size_t j = 0; !closed; j++) { /* j: the arg's position */
-        const char *next = fast_number_arg(p, mode, o.q, end, &closed, L, j);
+    bool closed = false, known;
+    for (size_t j = 0;; j++) { /* j: the arg's position */
+        layout_args(p, L, &o, &j, &closed, &known);
+        if (closed) break;
+        const char *next = known ? NULL : fast_number_arg(p, mode, o.q, end, &closed, L, j);
         if (next) {
             o.after_comma = !closed;
             o.comma = next - 1;
             o.q = next;
+            if (closed) break;
             continue;
         }
         kt_pair pr;
         kt_scan_res r = kt_member_key(&o, &pr, &closed);
-        if (r == KT_SCAN_OK && !closed) r = arg_value(p, mode, &o, &pr);
+        if (r == KT_SCAN_OK && !closed) {
+            arg_spec spec = known ? (arg_spec){ L->k[j].arg, (arg_how)L->k[j].how } : spec_of(p, mode, &pr);
+            r = arg_value(p, spec, &o, &pr);
+        }
         if (r == KT_SCAN_OK && !closed) r = kt_member_sep(&o, pr.vend, &closed);
         if (r != KT_SCAN_OK) {
             *err = o.err;
             return r;
         }
+        if (closed) break;
     }
     if (o.trailing_comma)
         kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, o.comma),
