@@ -483,14 +483,13 @@ static inline void put_float_arg(kt_arg **out, uint32_t key, double f)
  * store_arg the fast path cost 4.6% more instructions of a whole load.  */
 static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v, kt_arg **out)
 {
-    kt_events *ev = &p->r->ev;
-    size_t i = ev->n - 1;
+    kt_events *ev = &p->r->ev; /* the event's columns: found only in their cases */
     switch (spec.how) {
-    case AT_CORR: put_id(p, v, &ev->corr[i]); return true;
-    case AT_EXT: put_id(p, v, &ev->ext_id[i]); return true;
+    case AT_CORR: put_id(p, v, &ev->corr[ev->n - 1]); return true;
+    case AT_EXT: put_id(p, v, &ev->ext_id[ev->n - 1]); return true;
     case AT_STREAM:
         if (v < INT32_MIN || v > INT32_MAX) return false;
-        ev->stream[i] = (int32_t)v;
+        ev->stream[ev->n - 1] = (int32_t)v;
         return true;
     case AT_RAW: return false;
     case AT_FLOAT: put_float_arg(out, spec.key, (double)v); return true;

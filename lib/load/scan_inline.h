@@ -56,7 +56,7 @@ static inline bool kt_eq_upto32(const char *s, const char *t, size_t n)
     __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
                                _mm_loadu_si128((const __m128i *)(t + 16)));
     uint32_t same = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
-    uint32_t want = n >= 32 ? UINT32_MAX : ((uint32_t)1 << n) - 1;
+    uint32_t want = (uint32_t)(((uint64_t)1 << n) - 1); /* n <= 32: no branch */
     return (same & want) == want;
 #else
     return memcmp(s, t, n) == 0;
