@@ -183,13 +183,14 @@ typedef struct kt_arg_layout {
     } k[KT_LAYOUT_KEYS];
 } kt_arg_layout;
 
-/* The last short pid or tid as written (its 8 bytes) and its value; for
+/* A recent short pid or tid as written (its 8 bytes) and its value; for
  * ts, its first 8 digits and their value.                               */
 typedef struct kt_id_memo {
     uint64_t word;
     uint8_t len;      /* bytes of the id; 0: nothing remembered            */
     int64_t value;
 } kt_id_memo;
+enum { KT_MEMO_PID = 0, KT_MEMO_TID = 2, KT_MEMO_TS = 4, KT_ID_MEMOS }; /* thread_ids[] */
 
 /* The bytes from one of an event's leading members' value to the next
  * one's value (',', blanks, quoted key, ':', blanks) as this file writes
@@ -254,7 +255,7 @@ typedef struct kt_parser {
     kt_kind_memo kinds[1 << KT_KIND_MEMO_BITS];
     kt_arg_layout layouts[1 << KT_KIND_MEMO_BITS]; /* by kinds[] slot     */
     kt_name_memo names[1 << KT_KIND_MEMO_BITS][KT_NAME_MEMO]; /* by kinds[] slot */
-    kt_id_memo thread_ids[3];          /* pid, tid, ts's first 8 digits */
+    kt_id_memo thread_ids[KT_ID_MEMOS]; /* pid, tid (two each), ts's first 8 digits */
     kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
     kt_arg_run runs[KT_RUN_SLOTS];     /* shared arg runs (share_args)    */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */

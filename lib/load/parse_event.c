@@ -1126,14 +1126,17 @@ static inline const char *fast_int(const char *q, const char *end, member *m)
     return e;
 }
 
-/* fast_int for pid/tid, remembering short ones in memo. */
-static inline const char *fast_thread_id(const char *q, const char *end, member *m, kt_id_memo *memo)
+/* fast_int for pid/tid, remembering the last two short ones (memo[0] the
+ * latest): CPU and GPU events take turns, each with its own pid and tid. */
+static inline __attribute__((always_inline)) const char *fast_thread_id(const char *q, const char *end, member *m,
+                                                                       kt_id_memo memo[2])
 {
-    const char *e = fast_repeated_int(q, end, m, memo);
-    if (e || !(e = fast_int(q, end, m))) return e;
-    memo->len = e - q < 8 ? (uint8_t)(e - q) : 0; /* the 8 bytes hold the id and its end */
-    memcpy(&memo->word, q, 8);
-    memo->value = m->num;
+    const char *e = fast_repeated_int(q, end, m, &memo[0]);
+    if (e || (e = fast_repeated_int(q, end, m, &memo[1])) || !(e = fast_int(q, end, m))) return e;
+    memo[1] = memo[0];
+    memo[0].len = e - q < 8 ? (uint8_t)(e - q) : 0; /* the 8 bytes hold the id and its end */
+    memcpy(&memo[0].word, q, 8);
+    memo[0].value = m->num;
     return e;
 }
 
@@ -1282,12 +1285,12 @@ static inline void fast_flow_end(kt_obj *o, const char *q)
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name (and "bp" on ph f).  Either way no more keys are predicted
  * (N_EXPECTED); o->closed when the whole event was read.                 */
-static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char *next_v)
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *next_v)
 {
     FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
-    FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     const char *v = next_v ? next_v : fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'));
     if (!v) return N_EXPECTED;
@@ -1300,16 +1303,16 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_
 /* Instant events after their ph, as Kineto writes them ([memory] events
  * by the thousand when memory is profiled): cat, s (not kept), name, pid,
  * tid, ts, and then args (*args_v, as for complete events).              */
-static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], sep_state *L, const char *next_v,
+static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *next_v,
                                    const char **args_v)
 {
     member scope; /* "s": read past, as the member loop does */
     FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(N_EXPECTED, SEP_I_S_NAME, KEY1('s'), fast_plain_string(v_, o->end, &scope));
     FAST_MEMBER(N_EXPECTED, SEP_I_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1321,15 +1324,15 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], s
  * their events.  No more keys are predicted (N_EXPECTED).  Not inlined:
  * fast_members, inlined into the event loop, stays as it was for the
  * ph-first events of every other trace.                                  */
-static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[3],
+static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS],
                                                            sep_state *L, const char **args_v)
 {
     const char *next_v = sep_match(L, SEP_N_OPEN, o->q, o->end); /* after '{' */
     FAST_MEMBER(0, SEP_N_NAME_PH, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
-    FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
-    FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1339,7 +1342,7 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).  *args_v: the args value when the
  * "args" key followed dur as in the last such event, else NULL.          */
-static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], kt_sep_memo *seps, const char **args_v)
+static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], kt_sep_memo *seps, const char **args_v)
 {
     sep_state state = { seps, NULL, SEP_OPEN }, *L = &state; /* from: set on a mismatch */
     const char *next_v = sep_match(L, SEP_OPEN, o->q, o->end); /* after '{' */
@@ -1353,9 +1356,9 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[3], kt_sep_me
     if (e->ph.v[1] != 'X') return 1;
     FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(2, SEP_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[0]));
-    FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[1]));
-    FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[2]));
+    FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(6, SEP_DUR_ARGS, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur, NULL));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
