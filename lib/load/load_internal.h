@@ -192,6 +192,14 @@ typedef struct kt_id_memo {
 } kt_id_memo;
 enum { KT_MEMO_PID = 0, KT_MEMO_TID = 2, KT_MEMO_TS = 4, KT_ID_MEMOS }; /* thread_ids[] */
 
+/* The last "grid" or "block" array as written ("[2048, 1, 1]", up to 16
+ * bytes; len 0: none) and its values (parse_event.c: fast_xyz_arg).     */
+typedef struct kt_xyz_memo {
+    char text[16];
+    unsigned len;
+    int64_t value[3];
+} kt_xyz_memo;
+
 /* The bytes from one of an event's leading members' value to the next
  * one's value (',', blanks, quoted key, ':', blanks) as this file writes
  * them, learnt from the last event that had that member there
@@ -257,6 +265,7 @@ typedef struct kt_parser {
     kt_name_memo names[1 << KT_KIND_MEMO_BITS][KT_NAME_MEMO]; /* by kinds[] slot */
     kt_id_memo thread_ids[KT_ID_MEMOS]; /* pid, tid (two each), ts's first 8 digits */
     kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
+    kt_xyz_memo xyz[2];                /* kernels' grid, block            */
     kt_arg_run runs[KT_RUN_SLOTS];     /* shared arg runs (share_args)    */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;

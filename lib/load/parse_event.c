@@ -542,24 +542,46 @@ static const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, 
     return v;
 }
 
-/* A kernel's "grid": [2048, 1, 1] or "block": [128, 1, 1] as push_xyz
- * stores it, when it is three plain integers: written at *out, and the
- * ',' or '}' after it; else NULL (the member loop reads it).             */
-static inline __attribute__((always_inline)) const char *fast_xyz_arg(uint32_t key, const char *v, const char *end, kt_arg **out)
+/* "[x, y, z]" at v, three plain integers (below 16 digits, no leading
+ * zero): the position after the ']', with the values and the text (when
+ * it fits) in memo; else NULL (memo then holds nothing).                 */
+static const char *xyz_values(const char *v, const char *end, kt_xyz_memo *memo)
 {
-    uint64_t xyz[3];
     const char *q = v + 1;
+    memo->len = 0;
     for (int i = 0; i < 3; i++) {
         q = kt_skip_ws(q, end);
-        unsigned n = kt_digits16(q, &xyz[i]);
+        uint64_t u;
+        unsigned n = kt_digits16(q, &u);
         if (n == 0 || n >= 16 || (n > 1 && *q == '0')) return NULL;
+        memo->value[i] = (int64_t)u;
         q = kt_skip_ws(q + n, end);
         if (q >= end || *q != (i < 2 ? ',' : ']')) return NULL;
         q++;
     }
+    size_t len = (size_t)(q - v);
+    if (len <= sizeof memo->text) {
+        memset(memo->text, 0, sizeof memo->text);
+        memcpy(memo->text, v, len);
+        memo->len = (unsigned)len;
+    }
+    return q;
+}
+
+/* A kernel's "grid": [2048, 1, 1] or "block": [128, 1, 1] as push_xyz
+ * stores it, when it is three plain integers: written at *out, and the
+ * ',' or '}' after it; else NULL (the member loop reads it).  Kernels of
+ * one shape repeat them: the same text as the last one (memo) has the
+ * same values, one compare.                                              */
+static inline __attribute__((always_inline)) const char *fast_xyz_arg(kt_parser *p, uint32_t key, const char *v,
+                                                                     const char *end, kt_arg **out)
+{
+    kt_xyz_memo *memo = &p->xyz[key == KT_ARG_BLOCK_X];
+    const char *q = memo->len ? kt_match16(v, end, memo->text, memo->len) : NULL;
+    if (!q && !(q = xyz_values(v, end, memo))) return NULL;
     const char *sep = kt_skip_ws(q, end);
     if (sep >= end || (*sep != ',' && *sep != '}')) return NULL;
-    for (uint32_t i = 0; i < 3; i++) put_int_arg(out, key + i, (int64_t)xyz[i]);
+    for (uint32_t i = 0; i < 3; i++) put_int_arg(out, key + i, memo->value[i]);
     return sep;
 }
 
@@ -573,7 +595,7 @@ static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parse
 {
     static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-    if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(spec.key, v, end, out) : NULL;
+    if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(p, spec.key, v, end, out) : NULL;
     const char *d = v + (*v == '-');
     uint64_t whole, frac = 0;
     unsigned n = kt_digits16(d, &whole), nf = 0;
