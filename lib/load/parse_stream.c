@@ -285,7 +285,7 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         c->q = q + 1;
         return KT_SCAN_OK;
     }
-    if (*q == '{' && (uint64_t)kt_offset_of(p, q) >= p->limit) {
+    if (*q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) { /* range mode */
         p->end_off = (uint64_t)kt_offset_of(p, q);
         p->state = KT_PS_STOPPED;
         c->q = q;
@@ -314,9 +314,9 @@ static kt_scan_res event(kt_parser *p, cursor *c)
     }
     if (r != KT_SCAN_OK) return r;
     const char *b = kt_match16(next, c->end, KT_PATTERN(",\n  {"));
-    if (b) { /* Kineto's separator: straight on to the next event */
+    if (b || (next < c->end && *next == ',')) { /* Kineto's separator, or a ',' at once: on to the next event */
         p->after_comma = true;
-        c->q = b - 1;
+        c->q = b ? b - 1 : next + 1;
         return KT_SCAN_OK;
     }
     c->q = next;
