@@ -273,55 +273,72 @@ static kt_scan_res resync_more(kt_parser *p, cursor *c)
     return KT_SCAN_OK;
 }
 
-static kt_scan_res event(kt_parser *p, cursor *c)
+/* The traceEvents entry at q: an event, or anything else counted and
+ * skipped; *next after it, left NULL when damage sent the parser to
+ * resync (whose result is returned).                                    */
+static inline kt_scan_res entry(kt_parser *p, cursor *c, const char *q, const char **next)
 {
-    const char *q = kt_skip_ws(c->q, c->end);
-    if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
-    if (*q == ']') {
-        if (p->after_comma)
-            kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
-        p->r->events_end = (uint64_t)kt_offset_of(p, q);
-        p->state = KT_PS_TOP_NEXT;
-        c->q = q + 1;
-        return KT_SCAN_OK;
-    }
-    if (*q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) { /* range mode */
-        p->end_off = (uint64_t)kt_offset_of(p, q);
-        p->state = KT_PS_STOPPED;
-        c->q = q;
-        return KT_SCAN_OK;
-    }
-    /* Keep a margin of data ahead so that an event rarely straddles the
-     * window end (a straddling event is scanned again after the refill).  */
-    if (!c->eof && (size_t)(c->end - q) < KT_LOW_WATER) return KT_SCAN_MORE;
-    const char *next = NULL;
-    kt_scan_res r;
     if (*q == '{') {
         const char *err = q;
-        r = kt_parse_event(p, q, c->end, c->eof, &next, &err);
-        if (r == KT_SCAN_ERR) return resync(p, c, err, q);
-    } else {
-        unsigned fl;
-        r = kt_skip_value(q, c->end, c->eof, &next, &fl);
-        if (r == KT_SCAN_ERR) return resync(p, c, q, q);
-        if (r == KT_SCAN_OK) {
-            p->r->total_events++;
-            p->r->by_ph[0]++; /* counted as an entry without ph */
-            kt_pdiag_note(p, KT_PD_NON_OBJECT, kt_offset_of(p, q),
-                          "traceEvents entry at byte %lld is not an object (skipped)",
-                          (long long)kt_offset_of(p, q));
-        }
+        kt_scan_res r = kt_parse_event(p, q, c->end, c->eof, next, &err);
+        if (r != KT_SCAN_ERR) return r;
+        *next = NULL;
+        return resync(p, c, err, q);
     }
-    if (r != KT_SCAN_OK) return r;
-    const char *b = kt_match16(next, c->end, KT_PATTERN(",\n  {"));
-    if (b || (next < c->end && *next == ',')) { /* Kineto's separator, or a ',' at once: on to the next event */
-        p->after_comma = true;
-        c->q = b ? b - 1 : next + 1;
+    unsigned fl;
+    kt_scan_res r = kt_skip_value(q, c->end, c->eof, next, &fl);
+    if (r == KT_SCAN_ERR) {
+        *next = NULL;
+        return resync(p, c, q, q);
+    }
+    if (r == KT_SCAN_OK) {
+        p->r->total_events++;
+        p->r->by_ph[0]++; /* counted as an entry without ph */
+        kt_pdiag_note(p, KT_PD_NON_OBJECT, kt_offset_of(p, q),
+                      "traceEvents entry at byte %lld is not an object (skipped)", (long long)kt_offset_of(p, q));
+    }
+    return r;
+}
+
+/* Events one after the other while each is followed by its ',' (the
+ * state stays KT_PS_EVENT): a step per event through kt_parse_stream's
+ * loop cost more than the separator.                                     */
+static kt_scan_res event(kt_parser *p, cursor *c)
+{
+    for (;;) {
+        const char *q = kt_skip_ws(c->q, c->end);
+        if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
+        if (*q == ']') {
+            if (p->after_comma)
+                kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
+            p->r->events_end = (uint64_t)kt_offset_of(p, q);
+            p->state = KT_PS_TOP_NEXT;
+            c->q = q + 1;
+            return KT_SCAN_OK;
+        }
+        if (*q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) { /* range mode */
+            p->end_off = (uint64_t)kt_offset_of(p, q);
+            p->state = KT_PS_STOPPED;
+            c->q = q;
+            return KT_SCAN_OK;
+        }
+        /* Keep a margin of data ahead so that an event rarely straddles the
+         * window end (a straddling event is scanned again after the refill).  */
+        if (!c->eof && (size_t)(c->end - q) < KT_LOW_WATER) return KT_SCAN_MORE;
+        const char *next = NULL;
+        kt_scan_res r = entry(p, c, q, &next);
+        if (r != KT_SCAN_OK || !next) return r; /* !next: resync took over */
+        const char *b = kt_match16(next, c->end, KT_PATTERN(",\n  {"));
+        if (b || (next < c->end && *next == ',')) { /* Kineto's separator, or a ',' at once: on to the next event */
+            p->after_comma = true;
+            c->q = b ? b - 1 : next + 1;
+            if (p->oom) return KT_SCAN_OK; /* kt_parse_stream fails the load */
+            continue;
+        }
+        c->q = next;
+        p->state = KT_PS_EVENT_NEXT;
         return KT_SCAN_OK;
     }
-    c->q = next;
-    p->state = KT_PS_EVENT_NEXT;
-    return KT_SCAN_OK;
 }
 
 static kt_scan_res event_next(kt_parser *p, cursor *c)
