@@ -1219,7 +1219,7 @@ typedef struct sep_state {
 static inline const char *sep_match(sep_state *L, int slot, const char *from, const char *end)
 {
     const kt_sep_memo *m = &L->seps[slot];
-    const char *v = m->len ? kt_match16(from, end, m->pat, m->len) : NULL;
+    const char *v = m->len ? kt_match16_want(from, end, m->pat, m->len, m->want) : NULL;
     if (v && (unsigned char)*v <= ' ') v = NULL; /* more blanks than learnt: not at the value */
     if (!v) {
         L->from = from;
@@ -1240,6 +1240,7 @@ static inline void sep_learn(sep_state *L, const char *value)
     memset(m->pat, 0, sizeof m->pat);
     memcpy(m->pat, L->from, n);
     m->len = (unsigned)n;
+    m->want = ((unsigned)1 << n) - 1;
 }
 
 /* "args" after the last leading member: learnt only when its value

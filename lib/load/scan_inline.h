@@ -92,17 +92,24 @@ static inline void kt_memo_set(kt_memo_key *k, const char *s, size_t n)
 
 /* q + len when the len bytes at q (len <= 16) are those of pat (16
  * readable bytes), else NULL; q + 16 must be readable (the data is
- * followed by zero padding).  One compare for a whole separator pattern. */
-static inline const char *kt_match16(const char *q, const char *end, const char *pat, unsigned len)
+ * followed by zero padding).  One compare for a whole separator pattern;
+ * want: the len bytes' bits, (1 << len) - 1, when the caller keeps it.   */
+static inline const char *kt_match16_want(const char *q, const char *end, const char *pat, unsigned len,
+                                          unsigned want)
 {
     if (q + len >= end) return NULL;
 #ifdef __SSE2__
     __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)pat));
-    unsigned want = ((unsigned)1 << len) - 1;
     return ((unsigned)_mm_movemask_epi8(eq) & want) == want ? q + len : NULL;
 #else
+    (void)want;
     return memcmp(q, pat, len) == 0 ? q + len : NULL;
 #endif
+}
+
+static inline const char *kt_match16(const char *q, const char *end, const char *pat, unsigned len)
+{
+    return kt_match16_want(q, end, pat, len, ((unsigned)1 << len) - 1);
 }
 
 /* A closing quote must be followed by one of these (after blanks), else it
