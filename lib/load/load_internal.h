@@ -178,6 +178,7 @@ typedef struct kt_arg_layout {
     uint8_t n;
     struct {
         kt_memo_key key;
+        uint32_t want; /* kt_want32(key.len) */
         uint32_t arg;
         uint8_t how;
     } k[KT_LAYOUT_KEYS];

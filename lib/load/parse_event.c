@@ -536,6 +536,7 @@ static const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, 
     }
     for (size_t gap = L->n; gap < j; gap++) L->k[gap].key.len = 0;
     kt_memo_set(&L->k[j].key, q, len);
+    L->k[j].want = kt_want32(len);
     L->k[j].arg = spec->key;
     L->k[j].how = (uint8_t)spec->how;
     L->n = (uint8_t)(j + 1);
@@ -666,7 +667,8 @@ static void layout_args(kt_parser *p, const kt_arg_layout *L, kt_obj *o, size_t 
     const char *comma = NULL; /* the last ',' or '}' read */
     while (k < L->n) {
         const kt_memo_key *key = &L->k[k].key;
-        if (!key->len || q + key->len >= o->end || !kt_eq_upto32(q, key->text, key->len)) break;
+        if (!key->len || q + key->len >= o->end || !kt_eq_upto32_want(q, key->text, key->len, L->k[k].want))
+            break;
         arg_spec spec = { L->k[k].arg, (arg_how)L->k[k].how };
         const char *v = q + key->len;
         const char *sep = fast_arg_value(p, spec, v, o->end, &out);

@@ -48,19 +48,29 @@ static inline int64_t kt_double_to_i64(double f, int64_t dflt)
 
 /* s[0..n) == t[0..n) for n <= 32, where 32 bytes at both are readable
  * (window text has 64 zero bytes after it; memo keys are 32-byte arrays):
- * two 16-byte compares instead of a call to memcmp.                      */
-static inline bool kt_eq_upto32(const char *s, const char *t, size_t n)
+ * two 16-byte compares instead of a call to memcmp; want: the n bytes'
+ * bits (kt_want32), when the caller keeps it.                            */
+static inline bool kt_eq_upto32_want(const char *s, const char *t, size_t n, uint32_t want)
 {
 #ifdef __SSE2__
     __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), _mm_loadu_si128((const __m128i *)t));
     __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
                                _mm_loadu_si128((const __m128i *)(t + 16)));
     uint32_t same = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
-    uint32_t want = (uint32_t)(((uint64_t)1 << n) - 1); /* n <= 32: no branch */
+    (void)n;
     return (same & want) == want;
 #else
+    (void)want;
     return memcmp(s, t, n) == 0;
 #endif
+}
+
+/* The mask of n <= 32 bytes for kt_eq_upto32_want. */
+static inline uint32_t kt_want32(size_t n) { return (uint32_t)(((uint64_t)1 << n) - 1); }
+
+static inline bool kt_eq_upto32(const char *s, const char *t, size_t n)
+{
+    return kt_eq_upto32_want(s, t, n, kt_want32(n));
 }
 
 /* Slot of text s[0..n) (n <= KT_MEMO_TEXT, 8 bytes readable) in a memo of
