@@ -4,7 +4,7 @@
 #
 # KINETA is the instrumented CLI; it runs the loader and every command on
 # traces SYNTH writes into DIR: a large one, a ROCm one with graph replays,
-# and two ranks with collectives.  gcc then lays out and inlines the code
+# two ranks with collectives, and one in each layout below.  gcc then lays out and inlines the code
 # for the paths these runs took, and optimizes the rest as usual
 # (-fprofile-partial-training).  The traces are the synthesizer's, so a
 # fresh clone trains without ../shared.  Every build gets the same counts,
@@ -23,6 +23,17 @@ mkdir -p "$dir/ranks" "$dir/out"
 "$synth" --size 12M --ns -o "$dir/cuda.json" >/dev/null
 "$synth" --vendor rocm --graphs --size 6M -o "$dir/rocm.json" >/dev/null
 "$synth" --ranks 2 --size 4M --collectives -o "$dir/ranks" >/dev/null
+# The other layouts users bring (docs/layouts.md): one compact event per
+# line, indent=2, members in sorted order.  Their parse paths differ, so
+# each is trained (without python3 only Kineto's own layout is).
+layouts=
+if command -v python3 >/dev/null; then
+    tile=$(dirname "$0")/../bench/tile_trace.py
+    python3 "$tile" "$dir/cuda.json" "$dir/compact.json" 8 >/dev/null
+    python3 "$tile" "$dir/cuda.json" "$dir/indent2.json" 8 --indent 2 >/dev/null
+    python3 "$tile" "$dir/cuda.json" "$dir/sorted.json" 8 --sort-keys >/dev/null
+    layouts="$dir/compact.json $dir/indent2.json $dir/sorted.json"
+fi
 
 norandom=
 setarch "$(uname -m)" -R true 2>/dev/null && norandom="setarch $(uname -m) -R"
@@ -44,6 +55,13 @@ for f in "$dir/cuda.json" "$dir/rocm.json"; do
     run critical-path --jobs 1 -o "$dir/out" "$f"
     run diff --jobs 1 "$f" "$f"
     run export --sqlite "$dir/x.db" --jobs 1 "$f"
+    rm -rf "$dir/x.db" "$dir/out"/*
+done
+for f in $layouts; do
+    run info --jobs 1 "$f"
+    run report --jobs 1 -o "$dir/report.html" "$f"
+    run export --sqlite "$dir/x.db" --jobs 1 "$f"
+    run patterns --jobs 1 -o "$dir/out" "$f"
     rm -rf "$dir/x.db" "$dir/out"/*
 done
 run collectives --jobs 1 "$dir/ranks"
