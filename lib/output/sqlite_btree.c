@@ -84,7 +84,9 @@ struct sqlb {
     page pages[2];
 };
 
-static bool fail(sqlb *w, const char *why)
+/* Kept out of line: inlined, its snprintf would make every row's call
+ * save and restore registers it never uses.                            */
+static __attribute__((noinline, cold)) bool fail(sqlb *w, const char *why)
 {
     if (!w->failed && w->err && w->errlen) snprintf(w->err, w->errlen, "%s", why);
     w->failed = true;
@@ -141,8 +143,9 @@ static unsigned rec_finish(sqlb_rec *r)
 }
 
 /* The cell: the record's payload size (and a table row's rowid) put
- * right before it; its start and length.                                 */
-static const uint8_t *rec_cell(sqlb_rec *r, unsigned payload, bool with_rowid, int64_t rowid, unsigned *len)
+ * right before it; its start and length.  Inlined, so that each caller's
+ * with_rowid is a constant.                                              */
+static inline __attribute__((always_inline)) const uint8_t *rec_cell(sqlb_rec *r, unsigned payload, bool with_rowid, int64_t rowid, unsigned *len)
 {
     uint8_t *start = r->buf + SQLB_LEAD;
     if (with_rowid) start -= put_varint_before(start, (uint64_t)rowid);
