@@ -156,13 +156,14 @@ static inline bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, u
  * them): per rank, by correlation, each in key order.                    */
 static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
 {
-    size_t n = r->ev.n, m = 0, at = 0;
-    for (uint32_t i = 0; i < n; i++) m += r->ev.corr[i] != -1;
-    uint64_t *keys = malloc((m ? m : 1) * sizeof *keys);
-    uint32_t *ids = malloc((m ? m : 1) * sizeof *ids);
+    /* room for every event: counting those with a correlation first
+     * would read the column twice                                       */
+    size_t n = r->ev.n, m = 0;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
     bool ok = keys && ids ? true : sqlb_fail(w, "out of memory");
     for (uint32_t i = 0; ok && i < n; i++)
-        if (r->ev.corr[i] != -1) keys[at] = kt_radix_key_i64(kt_event_corr(r, i)), ids[at++] = i;
+        if (r->ev.corr[i] != -1) keys[m] = kt_radix_key_i64(kt_event_corr(r, i)), ids[m++] = i;
     if (ok && !kt_radix_sort(keys, ids, m)) ok = sqlb_fail(w, "out of memory");
     sqlb_rec rec;
     for (size_t j = 0; ok && j < m; j++) /* the key is the correlation, its sign bit flipped */
