@@ -145,7 +145,8 @@ static unsigned rec_finish(sqlb_rec *r)
 /* The cell: the record's payload size (and a table row's rowid) put
  * right before it; its start and length.  Inlined, so that each caller's
  * with_rowid is a constant.                                              */
-static inline __attribute__((always_inline)) const uint8_t *rec_cell(sqlb_rec *r, unsigned payload, bool with_rowid, int64_t rowid, unsigned *len)
+static inline __attribute__((always_inline)) const uint8_t *rec_cell(sqlb_rec *r, unsigned payload, bool with_rowid,
+                                                                    int64_t rowid, unsigned *len)
 {
     uint8_t *start = r->buf + SQLB_LEAD;
     if (with_rowid) start -= put_varint_before(start, (uint64_t)rowid);
