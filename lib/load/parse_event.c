@@ -591,8 +591,8 @@ static inline __attribute__((always_inline)) const char *fast_xyz_arg(kt_parser 
  * (typed args at *out), and the ',' or '}' after it; else NULL with
  * nothing stored (the member loop reads it).  m / 10^k with m < 2^53 and
  * k <= 15 is the correctly rounded double (both are exact).              */
-static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parser *p, arg_spec spec, const char *v, const char *end,
-                                         kt_arg **out)
+static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parser *p, arg_spec spec, const char *v,
+                                                                       const char *end, kt_arg **out)
 {
     static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
                                       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
@@ -832,7 +832,8 @@ static inline __attribute__((always_inline)) kt_kind compute_kind(kt_parser *p, 
 
 /* The kind is needed twice when args are parsed in place: once is enough
  * (interning the category is the expensive part).                         */
-static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat, uint32_t *raw)
+static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, raw_event *e, uint32_t *cat,
+                                                                uint32_t *raw)
 {
     kind_memo *m = &e->kind;
     if (!e->kind_known || m->ph_v != e->ph.v || m->cat_v != e->cat.v) {
@@ -1328,8 +1329,8 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_ME
 /* Instant events after their ph, as Kineto writes them ([memory] events
  * by the thousand when memory is profiled): cat, s (not kept), name, pid,
  * tid, ts, and then args (*args_v, as for complete events).              */
-static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *next_v,
-                                   const char **args_v)
+static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L,
+                                   const char *next_v, const char **args_v)
 {
     member scope; /* "s": read past, as the member loop does */
     FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
@@ -1357,7 +1358,8 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
     FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
     FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
-    FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'),
+                fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
