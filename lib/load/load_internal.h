@@ -209,7 +209,7 @@ typedef struct kt_xyz_memo {
  * learnt yet.                                                            */
 typedef struct kt_sep_memo {
     char pat[16];
-    unsigned len, want; /* want: (1 << len) - 1, kt_match16_want's mask */
+    unsigned len, want; /* want: kt_want32(len), kt_match16_want's mask */
 } kt_sep_memo;
 #define KT_SEP_SLOTS 32
 

@@ -1243,7 +1243,7 @@ static inline void sep_learn(sep_state *L, const char *value)
     memset(m->pat, 0, sizeof m->pat);
     memcpy(m->pat, L->from, n);
     m->len = (unsigned)n;
-    m->want = ((unsigned)1 << n) - 1;
+    m->want = kt_want32(n);
 }
 
 /* "args" after the last leading member: learnt only when its value

@@ -103,7 +103,7 @@ static inline void kt_memo_set(kt_memo_key *k, const char *s, size_t n)
 /* q + len when the len bytes at q (len <= 16) are those of pat (16
  * readable bytes), else NULL; q + 16 must be readable (the data is
  * followed by zero padding).  One compare for a whole separator pattern;
- * want: the len bytes' bits, (1 << len) - 1, when the caller keeps it.   */
+ * want: the len bytes' bits (kt_want32), when the caller keeps it.   */
 static inline const char *kt_match16_want(const char *q, const char *end, const char *pat, unsigned len,
                                           unsigned want)
 {
@@ -119,7 +119,7 @@ static inline const char *kt_match16_want(const char *q, const char *end, const 
 
 static inline const char *kt_match16(const char *q, const char *end, const char *pat, unsigned len)
 {
-    return kt_match16_want(q, end, pat, len, ((unsigned)1 << len) - 1);
+    return kt_match16_want(q, end, pat, len, kt_want32(len));
 }
 
 /* A closing quote must be followed by one of these (after blanks), else it
