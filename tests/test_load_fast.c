@@ -446,6 +446,38 @@ TEST(load_sorted_keys_equal_kineto_order)
 }
 
 /* A whole (possibly gzip) file, inflated. */
+/* Events dropped after their args were stored in their row (an unusable
+ * ts, damage after args): the row is the next event's, which must find
+ * every column it does not set at its default (parse_event.c: rows are
+ * made ready ahead, kt_events_ready).                                   */
+static const char dropped_rows[] =
+    "{\"traceEvents\": [\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7, \"ts\": 1e300, \"dur\": 1, "
+    "\"args\": {\"External id\": 42, \"stream\": 7, \"correlation\": 4, \"grid\": [2, 1, 1]}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 2, \"ts\": 5, \"dur\": 1},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, \"ts\": 6, \"dur\": 1, "
+    "\"args\": {\"External id\": 43, \"stream\": 7, \"correlation\": 5} \"x\": 1},\n"
+    "  {\"ph\": \"s\", \"id\": 9, \"pid\": 1, \"tid\": 2, \"ts\": 7, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 2, \"ts\": 8, \"dur\": 1}\n"
+    "]}\n";
+
+TEST(load_dropped_event_leaves_its_row_at_the_defaults)
+{
+    kt_trace *t = load_text("dropped.json", dropped_rows, sizeof dropped_rows - 1);
+    const kt_rank *r = t && t->nranks == 1 && t->ranks[0]->ev.n == 3 ? t->ranks[0] : NULL;
+    CHECK(r != NULL);
+    for (uint32_t i = 0; r && i < 3; i++) {
+        CHECK_INT(r->ev.nargs[i], 0);
+        CHECK_INT(r->ev.argi[i], KT_NONE);
+        CHECK_INT(r->ev.stream[i], -1);
+        CHECK_INT(kt_event_ext_id(r, i), -1);
+        CHECK_INT(kt_event_corr(r, i), i == 1 ? 9 : -1); /* the flow's id */
+        CHECK_INT(r->ev.args_off[i], 0);
+        CHECK_INT(r->ev.args_len[i], 0);
+    }
+    kt_trace_free(t);
+}
+
 static char *read_inflated(const char *path, size_t *len)
 {
     gzFile f = gzopen(path, "rb");

@@ -848,13 +848,48 @@ static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, ra
     return m->kind;
 }
 
-/* The event's row; commit sets its own columns (kt_events_push_unset)
- * before the row is kept: a row dropped before that is never read.      */
+/* Rows are made ready (kt_events_ready) this many at a time: a few KiB,
+ * still in cache when the events fill them, and each column's memset
+ * below glibc's rep stosb threshold (2 KiB; 4096 rows cost more).        */
+#define READY_ROWS 256
+/* Fewer bytes than a plain trace has per event (real Kineto traces: 200
+ * or more): a whole file's columns are sized from it at once.           */
+#define MIN_EVENT_BYTES 128
+
+static __attribute__((noinline)) bool ready_rows(kt_parser *p)
+{
+    kt_events *ev = &p->r->ev;
+    /* growing the columns by doubling copied each of them ~once in all;
+     * pages the guess reserves beyond the events are never touched.  A
+     * failed guess only means growing as before.                          */
+    if (ev->cap == 0 && !p->in_range && p->limit == UINT64_MAX && !p->r->gzip)
+        (void)kt_events_reserve(ev, p->r->file_bytes / MIN_EVENT_BYTES);
+    if (!kt_events_ready(ev, ev->n + READY_ROWS)) {
+        p->oom = true;
+        return false;
+    }
+    p->ready_rows = ev->n + READY_ROWS;
+    return true;
+}
+
+/* The event's row; commit sets its own columns (kt_events_push_unset's
+ * unset ones) before the row is kept: a row dropped before that is never
+ * read.  The others hold their defaults already (p->ready_rows).        */
 static bool push_row(kt_parser *p)
 {
-    if (kt_events_push_unset(&p->r->ev) != KT_NONE) return true;
-    p->oom = true;
-    return false;
+    kt_events *ev = &p->r->ev;
+    if (__builtin_expect(ev->n >= p->ready_rows, 0) && !ready_rows(p)) return false;
+    ev->n++;
+    return true;
+}
+
+/* Drop the rows and args of an event not kept: its row may have been
+ * written, so it is made ready again when pushed next.                   */
+static void drop_event(kt_parser *p, size_t n0, size_t a0)
+{
+    p->r->ev.n = n0;
+    p->r->nargs = a0;
+    if (p->ready_rows > n0) p->ready_rows = n0;
 }
 
 static void set_args_range(kt_parser *p, const member *a)
@@ -948,8 +983,7 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     bool usable = e->ts.v ? time_ns(p, &e->ts, "ts", &ts) : ph == 'M';
     if (!e->ts.v && ph != 'M') kt_pdiag_note(p, KT_PD_BAD_FIELD, -1, "event without ts (skipped)");
     if (!usable || (!e->pushed && !push_row(p))) {
-        r->ev.n = n0;
-        r->nargs = a0;
+        drop_event(p, n0, a0);
         return;
     }
     bool has_dur = e->dur.v && time_ns(p, &e->dur, "dur", &dur);
@@ -1433,8 +1467,7 @@ kt_scan_res kt_parse_event(kt_parser *p, const char *s, const char *end, bool eo
         }
         if (res == KT_SCAN_OK && !closed) res = member_end(&e, m, &o, &pr, &closed);
         if (res != KT_SCAN_OK) { /* nothing of a partial event stays */
-            r->ev.n = n0;
-            r->nargs = a0;
+            drop_event(p, n0, a0);
             *err = o.err;
             return res;
         }

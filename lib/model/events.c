@@ -77,6 +77,20 @@ bool kt_events_reserve(kt_events *e, size_t want)
     return true;
 }
 
+bool kt_events_ready(kt_events *e, size_t want)
+{
+    if (!kt_events_reserve(e, want)) return false;
+    size_t n = want - e->n; /* one memset a column instead of seven stores an event */
+    memset(e->nargs + e->n, 0, n * sizeof *e->nargs);
+    memset(e->stream + e->n, 0xff, n * sizeof *e->stream); /* -1 */
+    memset(e->corr + e->n, 0xff, n * sizeof *e->corr);
+    memset(e->ext_id + e->n, 0xff, n * sizeof *e->ext_id);
+    memset(e->argi + e->n, 0xff, n * sizeof *e->argi);     /* KT_NONE */
+    memset(e->args_off + e->n, 0, n * sizeof *e->args_off);
+    memset(e->args_len + e->n, 0, n * sizeof *e->args_len);
+    return true;
+}
+
 bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
     if (n <= r->cap_args) return true;

@@ -286,9 +286,13 @@ kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
 /* Room for want events in every column (false on OOM or past 2^32-1). */
 bool kt_events_reserve(kt_events *e, size_t want);
+/* Room for want events, and rows [e->n, want) given kt_events_push's
+ * defaults in the columns kt_events_push_unset sets: a loader that keeps
+ * rows ready this way appends one with e->n++ (false on OOM).             */
+bool kt_events_ready(kt_events *e, size_t want);
 /* Append one event whose ts, dur, name, cat, ph, kind, pid and tid the
- * caller sets before anything reads them (the loader sets them all once
- * the event is read): the other columns get kt_events_push's defaults.
+ * caller sets before anything reads them: the other columns get
+ * kt_events_push's defaults.
  * Its index, or KT_NONE on allocation failure.                           */
 static inline uint32_t kt_events_push_unset(kt_events *e)
 {
