@@ -149,11 +149,11 @@ typedef struct kt_kind_memo {
     uint32_t raw, cat;
 } kt_kind_memo;
 
-/* Names a category's events had (by kinds[] slot, one per name length mod
- * KT_NAME_MEMO), each with its strtab id: an event's name is most often
- * one of them (every flow's "ac2g", most runtime calls' and kernels'), and
- * then costs one compare instead of a hash and a cache probe.  text NULL:
- * nothing remembered.                                                     */
+/* Names a category's events had (by kinds[] slot, one per hash of the
+ * name's length and last byte), each with its strtab id: an event's name
+ * is most often one of them (every flow's "ac2g", most runtime calls' and
+ * kernels'), and then costs one compare instead of a hash and a cache
+ * probe.  text NULL: nothing remembered.                                  */
 #define KT_NAME_MEMO 32
 typedef struct kt_name_memo {
     const char *text; /* the interned text (never moves)                   */
