@@ -391,13 +391,15 @@ void kt_summary_note_call(kt_event_summary *s, const kt_strtab *strs, uint32_t n
 static inline void kt_summary_add(kt_event_summary *s, const kt_strtab *strs, char ph, uint8_t kind,
                                   uint32_t cat, uint32_t name, int64_t ts, int64_t dur)
 {
+    /* branches, not selects: past the first events, first_ts and origin
+     * rarely change, and ts < origin rules most events out at once       */
     if (ph != 'M') {
         int64_t end = ts + (dur > 0 ? dur : 0);
-        s->first_ts = ts < s->first_ts ? ts : s->first_ts;
-        s->last_end = end > s->last_end ? end : s->last_end;
+        if (ts < s->first_ts) s->first_ts = ts;
+        if (end > s->last_end) s->last_end = end;
     }
-    if (ph == 'X' && cat != KT_NONE && kind != KT_K_TRACE_SPAN && ts < s->origin) s->origin = ts;
-    s->gpu_work |= kt_kind_is_gpu(kind);
+    if (ts < s->origin && ph == 'X' && cat != KT_NONE && kind != KT_K_TRACE_SPAN) s->origin = ts;
+    if (kt_kind_is_gpu(kind)) s->gpu_work = true;
     if (kind == KT_K_RUNTIME || kind == KT_K_DRIVER) kt_summary_note_call(s, strs, name, cat);
 }
 void kt_summary_merge(kt_event_summary *dst, const kt_event_summary *src);
