@@ -279,6 +279,17 @@ static arg_spec meta_arg(const char *key, size_t n)
 }
 #undef ARG
 
+/* written_as_float for a ts of more than 16 bytes (any without SSE2);
+ * out of line: inlined, its constants took registers on the path every
+ * event takes.                                                           */
+static __attribute__((noinline)) bool long_written_as_float(const char *c, const char *end)
+{
+    for (uint64_t w; end - c >= 8 && (memcpy(&w, c, 8), kt_leading_digits(w) == 8);) c += 8;
+    for (; c < end; c++)
+        if (*c == '.' || *c == 'e' || *c == 'E') return true;
+    return false;
+}
+
 /* Whether a ts written [c, end) has a '.', 'e' or 'E' (a float). */
 static inline bool written_as_float(const char *c, const char *end)
 {
@@ -290,10 +301,7 @@ static inline bool written_as_float(const char *c, const char *end)
         return (unsigned)_mm_movemask_epi8(marks) & ((1u << (end - c)) - 1);
     }
 #endif
-    for (uint64_t w; end - c >= 8 && (memcpy(&w, c, 8), kt_leading_digits(w) == 8);) c += 8;
-    for (; c < end; c++)
-        if (*c == '.' || *c == 'e' || *c == 'E') return true;
-    return false;
+    return long_written_as_float(c, end);
 }
 
 /* HTA (pandas) makes a rank's ts column float, and then rounds its times,
