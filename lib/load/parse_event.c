@@ -110,28 +110,36 @@ static bool time_ns_slow(kt_parser *p, const member *m, const char *what, int64_
     return true;
 }
 
+/* Out of line: time_in_range stays small enough to be inlined. */
+static __attribute__((noinline)) void note_out_of_range(kt_parser *p, const member *m, const char *what)
+{
+    int64_t off = kt_offset_of(p, m->v);
+    kt_pdiag_note(p, KT_PD_BAD_FIELD, off, "event at byte %lld has an unusable %s \"%.*s\" (out of range)",
+                  (long long)off, what, (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
+}
+
 /* Times the analyses can add and subtract in int64 ns without overflow:
  * ts in [-2^61, 2^62) ns (years 1896 to 2116 from the epoch) and dur below
  * 2^60 ns (36 years).  Beyond, a field is unusable, like one that does not
  * parse (the pipeline fuzzer's finding, docs/robustness.md).             */
-static bool time_in_range(kt_parser *p, const member *m, const char *what, int64_t ns)
+static inline bool time_in_range(kt_parser *p, const member *m, const char *what, int64_t ns)
 {
     bool ok = what[0] == 'd' ? ns < ((int64_t)1 << 60) : ns >= -((int64_t)1 << 61) && ns < ((int64_t)1 << 62);
-    if (!ok) {
-        int64_t off = kt_offset_of(p, m->v);
-        kt_pdiag_note(p, KT_PD_BAD_FIELD, off, "event at byte %lld has an unusable %s \"%.*s\" (out of range)",
-                      (long long)off, what, (int)(m->vend - m->v > 40 ? 40 : m->vend - m->v), m->v);
-    }
+    if (!ok) note_out_of_range(p, m, what);
     return ok;
 }
 
-static inline bool time_ns(kt_parser *p, const member *m, const char *what, int64_t *ns)
+static inline __attribute__((always_inline)) bool time_ns(kt_parser *p, const member *m, const char *what,
+                                                         int64_t *ns)
 {
     if (m->parsed && !m->rounded) { /* nearly always: parsed where it stood */
         *ns = m->num;
         return time_in_range(p, m, what, *ns);
     }
-    return time_ns_slow(p, m, what, ns) && time_in_range(p, m, what, *ns);
+    int64_t v = 0; /* not ns: its address taken, the event's ts and dur would live in memory */
+    bool ok = time_ns_slow(p, m, what, &v) && time_in_range(p, m, what, v);
+    *ns = v;
+    return ok;
 }
 
 /* pid / tid not parsed where they stood: a string kept as an interned id
@@ -1004,12 +1012,13 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     ev->ph[i] = (uint8_t)ph;
     ev->kind[i] = (uint8_t)kind;
     ev->cat[i] = cat;
-    ev->name[i] = intern_name(p, &e->name, e->kind.slot);
-    if (has_dur && dur < 0) note_negative_dur(p, &e->dur, ev->name[i]);
-    kt_summary_add(&r->summary, p->strs, ph, (uint8_t)kind, cat, ev->name[i], ts, dur);
+    uint32_t name = intern_name(p, &e->name, e->kind.slot);
+    ev->name[i] = name;
+    if (has_dur && dur < 0) note_negative_dur(p, &e->dur, name);
+    kt_summary_add(&r->summary, p->strs, ph, (uint8_t)kind, cat, name, ts, dur);
     int64_t pid = thread_id(p, &e->pid);
     int role = kt_role_of((uint8_t)kind);
-    if (role != KT_ROLE_NONE) kt_pid_roles_add(p, pid, role, e->ts.v, ev->name[i]);
+    if (role != KT_ROLE_NONE) kt_pid_roles_add(p, pid, role, e->ts.v, name);
     if (!kt_rank_id_put(r, pid, &ev->pid[i]) || !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
         p->oom = true;
     if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) put_id(p, flow_id(p, &e->id), &ev->corr[i]);
