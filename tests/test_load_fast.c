@@ -132,8 +132,9 @@ static const char edge_cases[] =
     "\"args\": {\"grid\": [1.5, 1, 1], \"block\": [007, 1, 1]}},\n"
     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g3\", \"pid\": 0, \"tid\": 7, \"ts\": 39, \"dur\": 1, "
     "\"args\": {\"grid\": [-1, 2, 3], \"block\": [ 4 , 5 ,6 ] }},\n"
-    /* arrays as the last one of their key (fast_xyz_arg's memo), one with
-     * a longer last number, one too long to remember, then the first again */
+    /* arrays seen before (fast_xyz_arg's memo), one with a longer last
+     * number, one too long to remember, then the first again; then texts
+     * of 8 and 16 bytes (the memo's word ends), twice                    */
     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g4\", \"pid\": 0, \"tid\": 7, \"ts\": 40, \"dur\": 1, "
     "\"args\": {\"grid\": [2048, 1, 1], \"block\": [128, 1, 1]}},\n"
     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g5\", \"pid\": 0, \"tid\": 7, \"ts\": 41, \"dur\": 1, "
@@ -142,6 +143,10 @@ static const char edge_cases[] =
     "\"args\": {\"grid\": [2048, 1, 12], \"block\": [1280000000000, 1, 1]}},\n"
     "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g7\", \"pid\": 0, \"tid\": 7, \"ts\": 43, \"dur\": 1, "
     "\"args\": {\"grid\": [2048, 1, 1], \"block\": [128, 1, 1]}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g8\", \"pid\": 0, \"tid\": 7, \"ts\": 44, \"dur\": 1, "
+    "\"args\": {\"grid\": [12,2,3], \"block\": [123456, 12, 11]}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"g9\", \"pid\": 0, \"tid\": 7, \"ts\": 45, \"dur\": 1, "
+    "\"args\": {\"grid\": [12,2,3], \"block\": [123456, 12, 11]}},\n"
     /* the same keys with other blanks: the remembered bytes up to a value
      * differ, or match with a blank still before the value */
     "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"a5\", \"pid\": 1, \"tid\": 2, \"ts\": 34, \"dur\": 1, "
@@ -160,6 +165,12 @@ static const char edge_cases[] =
     "  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, \"ts\": 12, "
     "\"dur\": 1, \"args\": {\"memory bandwidth (GB/s)\": 12.5, \"bytes\": 1.0, \"stream\": 7.0, \"correlation\": -3.25, "
     "\"blocks per SM\": 0.0, \"warps per SM\": -0.5, \"queued\": 1.23456789012345678, \"device\": 2.5e1, \"context\": 1.}},\n"
+    /* the longest numbers the fast path reads: 16 digits, 19 in a decimal
+     * worth at most 2^53 (2^53 / 1000 itself); then one more past each   */
+    "  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy DtoH\", \"pid\": 0, \"tid\": 7, \"ts\": 12, "
+    "\"dur\": 1, \"args\": {\"memory bandwidth (GB/s)\": 1.590370801786061, \"bytes\": 1234567890123456, "
+    "\"blocks per SM\": 0.000000000000012345, \"warps per SM\": 0.0000000000000123456, "
+    "\"queued\": 9007199254740.992, \"device\": 9007199254740.993, \"context\": 12345678901234567}},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"notobj\", \"pid\": 1, \"tid\": 2, \"ts\": 13, \"dur\": 1, \"args\": 5},\n"
     "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"after\", \"pid\": 1, \"tid\": 2, \"ts\": 14, \"dur\": 1, "
     "\"args\": {\"External id\": 9}, \"extra\": [1, 2]},\n"
@@ -218,7 +229,7 @@ static const char edge_cases[] =
 TEST(load_fast_path_equals_member_loop_edge_cases)
 {
     size_t n = check_fast_equals_general("edge.json", edge_cases, sizeof edge_cases - 1);
-    CHECK_INT(n, 62); /* every event is usable */
+    CHECK_INT(n, 65); /* every event is usable */
 }
 
 /* The separators between leading members are learnt from the file

@@ -193,11 +193,14 @@ typedef struct kt_id_memo {
 } kt_id_memo;
 enum { KT_MEMO_PID = 0, KT_MEMO_TID = 2, KT_MEMO_TS = 4, KT_ID_MEMOS }; /* thread_ids[] */
 
-/* The last "grid" or "block" array as written ("[2048, 1, 1]", up to 16
- * bytes; len 0: none) and its values (parse_event.c: fast_xyz_arg).     */
+/* A "grid" or "block" array as written ("[2048, 1, 1]", up to 16 bytes,
+ * zero padded; all zero: none) and its values, by a hash of its text
+ * (parse_event.c: fast_xyz_arg): kernels cycle through ~150 grids and
+ * ~15 blocks, and the last one alone was the same only a third of the
+ * time.                                                                 */
+#define KT_XYZ_BITS 7
 typedef struct kt_xyz_memo {
-    char text[16];
-    unsigned len;
+    uint64_t text[2];
     int64_t value[3];
 } kt_xyz_memo;
 
@@ -267,7 +270,7 @@ typedef struct kt_parser {
     kt_name_memo names[1 << KT_KIND_MEMO_BITS][KT_NAME_MEMO]; /* by kinds[] slot */
     kt_id_memo thread_ids[KT_ID_MEMOS]; /* pid, tid (two each), ts's first 8 digits */
     kt_sep_memo seps[KT_SEP_SLOTS];    /* leading members' separators    */
-    kt_xyz_memo xyz[2];                /* kernels' grid, block            */
+    kt_xyz_memo xyz[2][1 << KT_XYZ_BITS]; /* kernels' grids, blocks        */
     kt_arg_run runs[KT_RUN_SLOTS];     /* shared arg runs (share_args)    */
     char *meta;          /* top-level keys except traceEvents: "k": v, ...     */
     size_t meta_len, meta_cap;

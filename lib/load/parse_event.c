@@ -560,58 +560,85 @@ static const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, 
 }
 
 /* "[x, y, z]" at v, three plain integers (below 16 digits, no leading
- * zero): the position after the ']', with the values and the text (when
- * it fits) in memo; else NULL (memo then holds nothing).                 */
-static const char *xyz_values(const char *v, const char *end, kt_xyz_memo *memo)
+ * zero): the position after the ']', with the values in value; else NULL. */
+static const char *xyz_values(const char *v, const char *end, int64_t value[3])
 {
     const char *q = v + 1;
-    memo->len = 0;
     for (int i = 0; i < 3; i++) {
         q = kt_skip_ws(q, end);
         uint64_t u;
         unsigned n = kt_digits16(q, &u);
         if (n == 0 || n >= 16 || (n > 1 && *q == '0')) return NULL;
-        memo->value[i] = (int64_t)u;
+        value[i] = (int64_t)u;
         q = kt_skip_ws(q + n, end);
         if (q >= end || *q != (i < 2 ? ',' : ']')) return NULL;
         q++;
     }
-    size_t len = (size_t)(q - v);
-    if (len <= sizeof memo->text) {
-        memset(memo->text, 0, sizeof memo->text);
-        memcpy(memo->text, v, len);
-        memo->len = (unsigned)len;
-    }
     return q;
+}
+
+/* The length of the text at v up to its first ']' when that is among its
+ * 16 bytes (lo, hi), else 0; lo and hi keep only that text's bytes.  The
+ * lowest zero byte of x ^ "]]]]]]]]" is exactly found by the borrow trick
+ * (only bytes above a zero one can be false hits).                       */
+static inline unsigned xyz_text(uint64_t *lo, uint64_t *hi)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull, close = 0x5d5d5d5d5d5d5d5dull;
+    uint64_t a = *lo ^ close, b = *hi ^ close;
+    uint64_t za = (a - ones) & ~a & highs, zb = (b - ones) & ~b & highs;
+    if (za) {
+        unsigned len = (unsigned)__builtin_ctzll(za) / 8 + 1;
+        *lo &= ~0ull >> (64 - 8 * len);
+        *hi = 0;
+        return len;
+    }
+    if (!zb) return 0;
+    unsigned len = (unsigned)__builtin_ctzll(zb) / 8 + 1;
+    *hi &= ~0ull >> (64 - 8 * len);
+    return 8 + len;
 }
 
 /* A kernel's "grid": [2048, 1, 1] or "block": [128, 1, 1] as push_xyz
  * stores it, when it is three plain integers: written at *out, and the
- * ',' or '}' after it; else NULL (the member loop reads it).  Kernels of
- * one shape repeat them: the same text as the last one (memo) has the
- * same values, one compare.                                              */
+ * ',' or '}' after it; else NULL (the member loop reads it).  A text seen
+ * before (the memo slot of its hash) has the same values: two compares. */
 static inline __attribute__((always_inline)) const char *fast_xyz_arg(kt_parser *p, uint32_t key, const char *v,
                                                                      const char *end, kt_arg **out)
 {
-    kt_xyz_memo *memo = &p->xyz[key == KT_ARG_BLOCK_X];
-    const char *q = memo->len ? kt_match16(v, end, memo->text, memo->len) : NULL;
-    if (!q && !(q = xyz_values(v, end, memo))) return NULL;
+    uint64_t lo, hi;
+    memcpy(&lo, v, 8);
+    memcpy(&hi, v + 8, 8);
+    unsigned len = xyz_text(&lo, &hi);
+    uint64_t h = (lo * 0x9E3779B97F4A7C15ull ^ hi) * 0x9E3779B97F4A7C15ull;
+    kt_xyz_memo *memo = &p->xyz[key == KT_ARG_BLOCK_X][h >> (64 - KT_XYZ_BITS)];
+    int64_t value[3];
+    const char *q = v + len;
+    if (len && q < end && memo->text[0] == lo && memo->text[1] == hi) {
+        memcpy(value, memo->value, sizeof value);
+    } else {
+        if (!(q = xyz_values(v, end, value))) return NULL;
+        if (len) { /* then q is v + len: the text ends at its first ']' */
+            *memo = (kt_xyz_memo){ { lo, hi }, { value[0], value[1], value[2] } };
+        }
+    }
     const char *sep = kt_skip_ws(q, end);
     if (sep >= end || (*sep != ',' && *sep != '}')) return NULL;
-    for (uint32_t i = 0; i < 3; i++) put_int_arg(out, key + i, memo->value[i]);
+    for (uint32_t i = 0; i < 3; i++) put_int_arg(out, key + i, value[i]);
     return sep;
 }
 
-/* The most common args, "key": 123 or "key": 1.25 (below 16 digits in
- * all), and grid / block triples: the value at v stored as spec says
- * (typed args at *out), and the ',' or '}' after it; else NULL with
- * nothing stored (the member loop reads it).  m / 10^k with m < 2^53 and
- * k <= 15 is the correctly rounded double (both are exact).              */
+/* The most common args, "key": 123 (up to 16 digits) or "key": 1.25 (up
+ * to 19 digits in all, worth at most 2^53 as one integer: a bandwidth's
+ * 1.590370801786061 too), and grid / block triples: the value at v stored
+ * as spec says (typed args at *out), and the ',' or '}' after it; else
+ * NULL with nothing stored (the member loop reads it).  m / 10^k with
+ * m <= 2^53 and k <= 16 is the correctly rounded double (both are exact),
+ * as kt_parse_number's is.                                               */
 static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parser *p, arg_spec spec, const char *v,
                                                                        const char *end, kt_arg **out)
 {
-    static const double pow10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+    static const double pow10[17] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                      1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16 };
     if (*v == '[') return spec.how == AT_XYZ ? fast_xyz_arg(p, spec.key, v, end, out) : NULL;
     const char *d = v + (*v == '-');
     uint64_t whole, frac = 0;
@@ -623,13 +650,14 @@ static inline __attribute__((always_inline)) const char *fast_arg_value(kt_parse
         const char *close = kt_match16(e, end, KT_PATTERN("\n    }"));
         sep = close ? close - 1 : kt_skip_ws(e, end);
     }
-    if (n == 0 || n + nf >= 16 || sep >= end || (*sep != ',' && *sep != '}')) return NULL;
+    if (n == 0 || n + nf > 19 || sep >= end || (*sep != ',' && *sep != '}')) return NULL; /* m fits 64 bits */
     bool stored;
     if (nf == 0) {
         stored = store_int_arg(p, spec, d > v ? -(int64_t)whole : (int64_t)whole, out);
     } else {
         uint64_t m = whole * (uint64_t)pow10[nf] + frac;
-        stored = m && store_float_arg(p, spec, (d > v ? -(double)m : (double)m) / pow10[nf], out);
+        double f = (d > v ? -(double)m : (double)m) / pow10[nf];
+        stored = m && m <= (uint64_t)1 << 53 && store_float_arg(p, spec, f, out);
     }
     return stored ? sep : NULL;
 }
