@@ -174,14 +174,21 @@ typedef struct kt_catcount {
  * nearly always has the same, and then each member costs one compare
  * (parse_event.c: layout_args).  Kernels have ~14 args.                   */
 #define KT_LAYOUT_KEYS 16
+typedef struct kt_arg_slot {
+    kt_memo_key key; /* text: then the last value read and its ',' or '}' */
+    uint32_t want;   /* kt_want32(key.len) */
+    uint32_t arg;
+    uint8_t how;
+    /* The text up to the last value's ',' or '}' (vlen bytes) when it fit:
+     * the same bytes again store the same arg (value, when arg is not 0).
+     * vneed is vwant once learnt, 1 (never the masked bits) before.     */
+    uint8_t vlen;
+    uint32_t vwant, vneed;
+    kt_arg value;
+} kt_arg_slot;
 typedef struct kt_arg_layout {
     uint8_t n;
-    struct {
-        kt_memo_key key;
-        uint32_t want; /* kt_want32(key.len) */
-        uint32_t arg;
-        uint8_t how;
-    } k[KT_LAYOUT_KEYS];
+    kt_arg_slot k[KT_LAYOUT_KEYS];
 } kt_arg_layout;
 
 /* A recent short pid or tid as written (its 8 bytes) and its value; for

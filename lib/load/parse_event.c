@@ -437,21 +437,27 @@ static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_n
     else push_other(p, spec.key, pr);
 }
 
-typedef enum { ARGS_TYPED, ARGS_META, ARGS_ALL } args_mode;
+/* ARGS_SAME: typed args whose values mostly repeat from one event of the
+ * category to the next (a kernel's launch details, a call's cbid), worth
+ * remembering (layout_args); ARGS_ALL's (memory instants') do too.       */
+typedef enum { ARGS_TYPED, ARGS_META, ARGS_ALL, ARGS_SAME } args_mode;
 
-/* A table (ARGS_TYPED, 0, where not set): one load instead of four compares an event. */
+/* A table (ARGS_TYPED, 0, where not set): one load an event instead of compares. */
 static args_mode args_mode_of(kt_kind k)
 {
-    static const uint8_t mode[KT_K__COUNT] = { [KT_K_COUNTER] = ARGS_ALL, [KT_K_PROFILER_RANGE] = ARGS_ALL,
-                                               [KT_K_INSTANT] = ARGS_ALL, [KT_K_METADATA] = ARGS_META };
+    static const uint8_t mode[KT_K__COUNT] = {
+        [KT_K_COUNTER] = ARGS_ALL,   [KT_K_PROFILER_RANGE] = ARGS_ALL, [KT_K_INSTANT] = ARGS_ALL,
+        [KT_K_METADATA] = ARGS_META, [KT_K_KERNEL] = ARGS_SAME,        [KT_K_MEMCPY] = ARGS_SAME,
+        [KT_K_MEMSET] = ARGS_SAME,   [KT_K_RUNTIME] = ARGS_SAME,
+    };
     return (args_mode)mode[k];
 }
 
 /* What to do with an arg: spec.key 0 and AT_NATURAL means skip it. */
 static arg_spec spec_of(kt_parser *p, args_mode mode, const kt_pair *pr)
 {
-    if (mode == ARGS_TYPED) return typed_arg(pr->key, pr->klen);
     if (mode == ARGS_META) return meta_arg(pr->key, pr->klen);
+    if (mode != ARGS_ALL) return typed_arg(pr->key, pr->klen);
     uint32_t id = kt_intern_json(p, pr->key, pr->klen, pr->kflags);
     if (id == KT_NONE) p->oom = true;
     if (id == KT_NONE || id > UINT32_MAX - KT_ARG_DYNAMIC) return (arg_spec){ 0, AT_NATURAL };
@@ -556,6 +562,8 @@ static const char *arg_value_start(kt_parser *p, args_mode mode, const char *q, 
     L->k[j].want = kt_want32(len);
     L->k[j].arg = spec->key;
     L->k[j].how = (uint8_t)spec->how;
+    L->k[j].vwant = 0; /* no value yet */
+    L->k[j].vneed = 1;
     L->n = (uint8_t)(j + 1);
     return v;
 }
@@ -690,15 +698,35 @@ static inline const char *skipped_arg_value(const char *v, const kt_obj *o)
     return sep < o->end && (*sep == ',' || *sep == '}') ? sep : NULL;
 }
 
+/* A kept int or float arg (at) read from the bytes q to sep (blanks,
+ * key, value, ',' or '}'): when it is the slot's last value again, the
+ * bytes are remembered (if they fit) to be matched next time; else it is
+ * only noted, and bytes remembered for another value are forgotten.
+ * Values that change every time (ids) so cost a compare and a store.   */
+static inline void learn_value(kt_arg_slot *s, const char *q, const char *sep, const kt_arg *at)
+{
+    size_t len = (size_t)(sep + 1 - q);
+    if (memcmp(at, &s->value, sizeof *at)) {
+        s->value = *at;
+        s->vneed = 1;
+    } else if (len <= KT_MEMO_TEXT && s->vneed != s->vwant) {
+        memcpy(s->key.text, q, KT_MEMO_TEXT); /* the key's bytes are the same; 32 are readable at q */
+        s->vlen = (uint8_t)len;
+        s->vwant = s->vneed = kt_want32(len);
+    }
+}
+
 /* The args from the j-th on while each has the key the category's layout
  * L remembers there (blanks, quoted key, ':', blanks as written: one
  * compare) and a value fast_arg_value takes or one not kept: the loop
- * nearly every args object runs whole.  Room for the layout's args is
+ * nearly every args object runs whole.  With values, the same compare
+ * also finds a value written as the slot's last one (learn_value).  Room for the layout's args is
  * made once, and the event's arg count set once (kt_rank_push_arg does
  * both per arg).  o->q goes past the last ',' or '}' read (*closed), *j
  * to the next arg's position; *known: that arg's key is the layout's
  * (what spec_of makes of it is L->k[*j]) but not its value.             */
-static void layout_args(kt_parser *p, const kt_arg_layout *L, kt_obj *o, size_t *j, bool *closed, bool *known)
+static inline __attribute__((always_inline)) void layout_args(kt_parser *p, kt_arg_layout *L, kt_obj *o, size_t *j,
+                                                               bool *closed, bool *known, bool values)
 {
     kt_rank *r = p->r;
     size_t k = *j, ev = r->ev.n - 1;
@@ -711,15 +739,26 @@ static void layout_args(kt_parser *p, const kt_arg_layout *L, kt_obj *o, size_t 
     kt_arg *first = r->args + r->nargs, *out = first;
     const char *comma = NULL; /* the last ',' or '}' read */
     while (k < L->n) {
-        const kt_memo_key *key = &L->k[k].key;
-        if (!key->len || q + key->len >= o->end || !kt_eq_upto32_want(q, key->text, key->len, L->k[k].want))
-            break;
-        arg_spec spec = { L->k[k].arg, (arg_how)L->k[k].how };
-        const char *v = q + key->len;
-        const char *sep = fast_arg_value(p, spec, v, o->end, &out);
-        if (!sep && !spec.key && spec.how == AT_NATURAL) sep = skipped_arg_value(v, o);
-        *known = !sep;
-        if (!sep) break;
+        kt_arg_slot *s = &L->k[k];
+        if (!s->key.len || q + s->key.len >= o->end) break;
+        uint32_t same = kt_same32(q, s->key.text);
+        if ((same & s->want) != s->want) break;
+        const char *sep;
+        if (values && (same & s->vwant) == s->vneed && q + s->vlen <= o->end) { /* the last value again */
+            if (s->arg) *out++ = s->value;
+            sep = q + s->vlen - 1;
+        } else {
+            arg_spec spec = { s->arg, (arg_how)s->how };
+            const char *v = q + s->key.len;
+            kt_arg *at = out;
+            sep = fast_arg_value(p, spec, v, o->end, &out);
+            if (!sep && !spec.key && spec.how == AT_NATURAL) sep = skipped_arg_value(v, o);
+            if (!sep) {
+                *known = true;
+                break;
+            }
+            if (values && out > at && spec.how <= AT_FLOAT) learn_value(s, q, sep, at);
+        }
         k++;
         q = sep + 1;
         comma = sep;
@@ -749,7 +788,10 @@ static kt_scan_res parse_args(kt_parser *p, args_mode mode, kt_arg_layout *L, co
     kt_obj o = { .q = a + 1, .end = end, .eof = eof };
     bool closed = false, known;
     for (size_t j = 0;; j++) { /* j: the arg's position */
-        layout_args(p, L, &o, &j, &closed, &known);
+        if (mode == ARGS_SAME || mode == ARGS_ALL) /* one loop each: the others' pays no value compare */
+            layout_args(p, L, &o, &j, &closed, &known, true);
+        else
+            layout_args(p, L, &o, &j, &closed, &known, false);
         if (closed) break;
         const char *next = known ? NULL : fast_number_arg(p, mode, o.q, end, &closed, L, j);
         if (next) {

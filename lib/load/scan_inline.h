@@ -46,6 +46,22 @@ static inline int64_t kt_double_to_i64(double f, int64_t dflt)
     return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : dflt;
 }
 
+/* Which of the 32 bytes at s and t (all readable) are equal: bit i for
+ * byte i.  Masked by a kt_want32, one mask answers for any prefix.     */
+static inline uint32_t kt_same32(const char *s, const char *t)
+{
+#ifdef __SSE2__
+    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), _mm_loadu_si128((const __m128i *)t));
+    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
+                               _mm_loadu_si128((const __m128i *)(t + 16)));
+    return (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+#else
+    uint32_t same = 0;
+    for (unsigned i = 0; i < 32; i++) same |= (uint32_t)(s[i] == t[i]) << i;
+    return same;
+#endif
+}
+
 /* s[0..n) == t[0..n) for n <= 32, where 32 bytes at both are readable
  * (window text has 64 zero bytes after it; memo keys are 32-byte arrays):
  * two 16-byte compares instead of a call to memcmp; want: the n bytes'
@@ -53,12 +69,8 @@ static inline int64_t kt_double_to_i64(double f, int64_t dflt)
 static inline bool kt_eq_upto32_want(const char *s, const char *t, size_t n, uint32_t want)
 {
 #ifdef __SSE2__
-    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), _mm_loadu_si128((const __m128i *)t));
-    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
-                               _mm_loadu_si128((const __m128i *)(t + 16)));
-    uint32_t same = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
     (void)n;
-    return (same & want) == want;
+    return (kt_same32(s, t) & want) == want;
 #else
     (void)want;
     return memcmp(s, t, n) == 0;
