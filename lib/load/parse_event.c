@@ -1252,35 +1252,40 @@ static inline const char *fast_plain_string(const char *q, const char *end, memb
 }
 
 /* pid and tid repeat from event to event: an id whose 8 bytes (digits and
- * what follows them) equal the previous ones' has the previous value.    */
-static inline const char *fast_repeated_int(const char *q, const char *end, member *m, kt_id_memo *memo)
+ * what follows them) equal the previous ones' has the previous value.  A
+ * value starts at a byte above ' ' or at the data's end, so the zeros of
+ * an empty memo match only there, where FAST_MEMBER's separator is not. */
+static inline const char *fast_repeated_int(const char *q, member *m, kt_id_memo *memo)
 {
     uint64_t w;
     memcpy(&w, q, 8);
-    if (w != memo->word || !memo->len || q + memo->len >= end) return NULL;
+    if (w != memo->word) return NULL;
     *m = (member){ q, q + memo->len, 0, true, false, memo->value };
     return q + memo->len;
 }
 
-/* A plain integer below 16 digits (pid, tid), else NULL. */
-static inline const char *fast_int(const char *q, const char *end, member *m)
+/* A plain integer below 16 digits (pid, tid, a flow's id), else NULL.
+ * What follows is FAST_MEMBER's to check (a '.', an exponent, the data's
+ * end are not its separator).  Ids are short: one word, one conversion. */
+static inline const char *fast_int(const char *q, member *m)
 {
     const char *d = q + (*q == '-');
-    uint64_t u;
-    unsigned n = kt_digits16(d, &u);
-    const char *e = d + n;
-    if (n == 0 || n >= 16 || e >= end || *e == '.' || *e == 'e' || *e == 'E') return NULL;
-    *m = (member){ q, e, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
-    return e;
+    uint64_t x, u;
+    memcpy(&x, d, 8);
+    uint64_t bad = kt_non_digits(x);
+    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : kt_digits16(d, &u);
+    if (n == 0 || n >= 16) return NULL;
+    if (bad) u = kt_digits_value(x, n);
+    *m = (member){ q, d + n, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
+    return d + n;
 }
 
 /* fast_int for pid/tid, remembering the last two short ones (memo[0] the
  * latest): CPU and GPU events take turns, each with its own pid and tid. */
-static inline __attribute__((always_inline)) const char *fast_thread_id(const char *q, const char *end, member *m,
-                                                                       kt_id_memo memo[2])
+static inline __attribute__((always_inline)) const char *fast_thread_id(const char *q, member *m, kt_id_memo memo[2])
 {
-    const char *e = fast_repeated_int(q, end, m, &memo[0]);
-    if (e || (e = fast_repeated_int(q, end, m, &memo[1])) || !(e = fast_int(q, end, m))) return e;
+    const char *e = fast_repeated_int(q, m, &memo[0]);
+    if (e || (e = fast_repeated_int(q, m, &memo[1])) || !(e = fast_int(q, m))) return e;
     memo[1] = memo[0];
     memo[0].len = e - q < 8 ? (uint8_t)(e - q) : 0; /* the 8 bytes hold the id and its end */
     memcpy(&memo[0].word, q, 8);
@@ -1291,30 +1296,47 @@ static inline __attribute__((always_inline)) const char *fast_thread_id(const ch
 /* A time in µs written "I" or "I.F" (I below 16 digits, F up to 3: exact
  * ns), else NULL.  A first 8 digits of a longer number are taken whole (for
  * ts, high remembers them: they rarely change), the rest with its fraction
- * in one SWAR conversion (kt_decimal8).                                   */
-static inline const char *fast_time(const char *q, const char *end, member *m, kt_id_memo *high)
+ * in one SWAR conversion, the '.' spliced out of the 8-byte word.  What
+ * follows is not looked at: FAST_MEMBER's separator must, so a longer
+ * number (more digits, an exponent) fails there and the loop reads it.  */
+static inline __attribute__((always_inline)) const char *fast_time(const char *q, member *m, kt_id_memo *high)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
-    uint64_t head = 0, rest, w; /* head: the first 8 digits of a longer number */
+    uint64_t w, x, head = 0, bad;
     memcpy(&w, q, 8);
-    const char *p = q;
-    if (high && high->len && w == high->word) { /* the previous ts's first 8 digits */
+    const char *p = q + 8; /* after a head */
+    if (high && w == high->word) { /* the previous ts's first 8 digits (an empty memo: see fast_repeated_int) */
         head = (uint64_t)high->value;
-        p = q + 8;
-    } else if (kt_leading_digits(w) == 8) {
+        memcpy(&x, p, 8);
+        bad = kt_non_digits(x);
+    } else if (!kt_non_digits(w)) {
         head = kt_digits_value(w, 8);
         if (high) *high = (kt_id_memo){ w, 8, (int64_t)head };
-        p = q + 8;
+        memcpy(&x, p, 8);
+        bad = kt_non_digits(x);
+    } else {
+        p = q;
+        x = w;
+        bad = kt_non_digits(x);
+        if (bad & 0xFF) return NULL; /* no digit at all */
     }
-    unsigned ni, nf;
-    const char *e = kt_decimal8(p, &rest, &ni, &nf);
-    if (!e || (p == q && ni == 0) || e >= end || *e == 'e' || *e == 'E') return NULL;
-    int64_t ns = (int64_t)rest * frac_scale[nf];
+    unsigned i = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8, n = i, f = 0; /* I's digits, all digits */
+    if (i < 8 && p[i] == '.') { /* I's bytes from x, F's from after the '.' */
+        uint64_t y, low = ((uint64_t)1 << (8 * i)) - 1;
+        memcpy(&y, p + 1, 8);
+        x = (x & low) | (y & ~low);
+        bad = kt_non_digits(x);
+        n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+        f = n - i;
+        if (f == 0 || f > 3) return NULL;
+    }
+    int64_t ns = n ? (int64_t)kt_digits_value(x, n) * frac_scale[f] : 0;
     if (p > q) {
-        uint64_t us = head * kt_pow10_8[ni]; /* < 10^16: no overflow */
+        uint64_t us = head * kt_pow10_8[i]; /* < 10^16: no overflow */
         if (us >= ((uint64_t)1 << 62) / 1000) return NULL; /* out of range: the general path says so */
         ns += (int64_t)us * 1000;
     }
+    const char *e = p + n + (f > 0);
     *m = (member){ q, e, 0, true, false, ns };
     return e;
 }
@@ -1436,10 +1458,10 @@ static inline void fast_flow_end(kt_obj *o, const char *q)
  * (N_EXPECTED); o->closed when the whole event was read.                 */
 static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *next_v)
 {
-    FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, o->end, &e->id));
-    FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
-    FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
-    FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, &e->id));
+    FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     const char *v = next_v ? next_v : fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'));
     if (!v) return N_EXPECTED;
@@ -1459,9 +1481,9 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID
     FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(N_EXPECTED, SEP_I_S_NAME, KEY1('s'), fast_plain_string(v_, o->end, &scope));
     FAST_MEMBER(N_EXPECTED, SEP_I_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
-    FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
-    FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1479,10 +1501,10 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
     const char *next_v = sep_match(L, SEP_N_OPEN, o->q, o->end); /* after '{' */
     FAST_MEMBER(0, SEP_N_NAME_PH, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
-    FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
-    FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
+    FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'),
-                fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
+                fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1506,10 +1528,10 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS],
     if (e->ph.v[1] != 'X') return 1;
     FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(2, SEP_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, o->end, &e->pid, &ids[KT_MEMO_PID]));
-    FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, o->end, &e->tid, &ids[KT_MEMO_TID]));
-    FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, o->end, &e->ts, &ids[KT_MEMO_TS]));
-    FAST_MEMBER(6, SEP_DUR_ARGS, KEY3('d', 'u', 'r'), fast_time(v_, o->end, &e->dur, NULL));
+    FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
+    FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
+    FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
+    FAST_MEMBER(6, SEP_DUR_ARGS, KEY3('d', 'u', 'r'), fast_time(v_, &e->dur, NULL));
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return 7;

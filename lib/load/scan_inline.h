@@ -247,31 +247,14 @@ static inline unsigned kt_digits8(const char *p, uint64_t *val)
     return n;
 }
 
-/* "I" or "I.F" at p with at most 8 digits in all and 1-3 in F (10 bytes
- * readable): the digits of I then F as one integer, their counts, and the
- * end; NULL otherwise.  The '.' is spliced out of the 8-byte word, so the
- * digits take one conversion instead of two.                               */
-static inline const char *kt_decimal8(const char *p, uint64_t *v, unsigned *ni, unsigned *nf)
+/* The bytes of x (in memory order) that are not decimal digits, each
+ * marked in its high nibble; 0 when all 8 are digits.  One masking fewer
+ * than kt_leading_digits: a carry out of a byte only reaches the bytes
+ * after a non-digit, so the first one found is still the first one.     */
+static inline uint64_t kt_non_digits(uint64_t x)
 {
-    uint64_t x, y;
-    memcpy(&x, p, 8);
-    memcpy(&y, p + 1, 8);
-    unsigned i = kt_leading_digits(x);
-    if (i == 8 || p[i] != '.') {
-        if (i == 8 && (kt_is_digit(p[8]) || p[8] == '.')) return NULL;
-        *v = i ? kt_digits_value(x, i) : 0;
-        *ni = i;
-        *nf = 0;
-        return p + i;
-    }
-    uint64_t low = i ? ((uint64_t)1 << (8 * i)) - 1 : 0; /* I's bytes from x, F's from y */
-    uint64_t c = (x & low) | (y & ~low);
-    unsigned f = kt_leading_digits(c) - i;
-    if (f == 0 || f > 3 || kt_is_digit(p[i + 1 + f])) return NULL;
-    *v = kt_digits_value(c, i + f);
-    *ni = i;
-    *nf = f;
-    return p + i + 1 + f;
+    uint64_t a = x ^ 0x3030303030303030ull;
+    return (a | (a + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
 }
 
 static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
