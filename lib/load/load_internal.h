@@ -219,7 +219,8 @@ typedef struct kt_xyz_memo {
  * learnt yet.                                                            */
 typedef struct kt_sep_memo {
     char pat[16];
-    unsigned len, want; /* want: kt_want32(len), kt_match16_want's mask */
+    unsigned len;
+    uint32_t miss; /* ~kt_want32(len): the bits of kt_eq16's mask that need not be set; 0 (nothing learnt): all do */
 } kt_sep_memo;
 #define KT_SEP_SLOTS 32
 

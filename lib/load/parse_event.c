@@ -1363,22 +1363,24 @@ typedef struct sep_state {
 } sep_state;
 
 /* The next member's value when the bytes at from are the slot's pattern;
- * else NULL, and L remembers where the separator starts.                 */
-static inline const char *sep_match(sep_state *L, int slot, const char *from, const char *end)
+ * else NULL, and L remembers where the separator starts.  No bound check:
+ * from is a value's end, at most 17 bytes past the data's end, and the 64
+ * bytes after it are zero (the window's padding), so a value found (its
+ * byte above ' ') and the pattern before it are in the data.            */
+static inline const char *sep_match(sep_state *L, int slot, const char *from)
 {
     const kt_sep_memo *m = &L->seps[slot];
-    const char *v = m->len ? kt_match16_want(from, end, m->pat, m->len, m->want) : NULL;
-    if (v && (unsigned char)*v <= ' ') v = NULL; /* more blanks than learnt: not at the value */
-    if (!v) {
-        L->from = from;
-        L->slot = slot;
-    }
-    return v;
+    const char *v = from + m->len;
+    /* a blank at v: more blanks than learnt, not at the value */
+    if ((kt_eq16(from, m->pat) | m->miss) == UINT32_MAX && (unsigned char)*v > ' ') return v;
+    L->from = from;
+    L->slot = slot;
+    return NULL;
 }
 
 /* Remember [L->from, value) — found by fast_comma and fast_key, so only
  * ',', blanks, the quoted key and ':' — as the slot's pattern.  It must
- * start with the ',' (o->comma, o->q are set from it), except after '{'. */
+ * start with the ',' (the next member starts after it), except after '{'. */
 static inline void sep_learn(sep_state *L, const char *value)
 {
     size_t n = (size_t)(value - L->from);
@@ -1388,7 +1390,7 @@ static inline void sep_learn(sep_state *L, const char *value)
     memset(m->pat, 0, sizeof m->pat);
     memcpy(m->pat, L->from, n);
     m->len = (unsigned)n;
-    m->want = kt_want32(n);
+    m->miss = ~kt_want32(n);
 }
 
 /* "args" after the last leading member: learnt only when its value
@@ -1399,32 +1401,43 @@ static inline void sep_learn_args(sep_state *L, kt_obj *o)
     if (a && a - L->from >= 8 && memcmp(a - 8, "\"args\": ", 8) == 0) sep_learn(L, a);
 }
 
-/* One member: its key, then read_value (an expression reading the value
- * at v_ into raw_event, NULL when it cannot), then ','.  On a mismatch the
- * function returns n (o->q stays at this member's start).  The separator
- * and the next member's key are first tried as one pattern, the bytes the
- * file had there in the last event (slot): then the next member starts at
- * its value (next_v); otherwise blanks are skipped one by one and the
- * separator learnt for the next event.                                   */
+/* o->q at, and o->comma before it once a ',' was read (n > 0): where
+ * the member loop goes on.  The fast paths keep at in a register.     */
+static inline size_t fast_stop(kt_obj *o, const char *at, size_t n)
+{
+    o->q = at;
+    if (n) o->comma = at - 1;
+    return n;
+}
+
+/* One member starting at at: its key, then read_value (an expression
+ * reading the value at v_ into raw_event, NULL when it cannot), then ','.
+ * On a mismatch the function returns n with o->q at this member's start
+ * (fast_stop).  The separator and the next member's key are first tried
+ * as one pattern, the bytes the file had there in the last event (slot):
+ * then the next member starts at its value (next_v); otherwise blanks are
+ * skipped one by one and the separator learnt for the next event.  Values
+ * are checked only as far as what follows them must be that separator
+ * (a number's next byte, the end of the data): a ',' is then the proof. */
 #define FAST_MEMBER(n, slot, key, read_value)                                 \
     do {                                                                      \
-        const char *v_ = next_v ? next_v : fast_key(o->q, o->end, key);       \
-        if (!v_) return n;                                                    \
+        const char *v_ = next_v ? next_v : fast_key(at, o->end, key);         \
+        if (!v_) return fast_stop(o, at, n);                                  \
         if (!next_v) sep_learn(L, v_);                                        \
-        if (!(v_ = read_value)) return n;                                     \
-        if (!(next_v = sep_match(L, slot, v_, o->end))) {                     \
+        if (!(v_ = read_value)) return fast_stop(o, at, n);                   \
+        if (!(next_v = sep_match(L, slot, v_))) {                             \
             const char *c_ = fast_comma(v_, o->end);                          \
-            if (!c_) return n;                                                \
+            if (!c_) return fast_stop(o, at, n);                              \
             v_ = c_ - 1;                                                      \
         }                                                                     \
-        o->comma = v_;                                                        \
-        o->q = v_ + 1;                                                        \
+        at = v_ + 1;                                                          \
     } while (0)
 
-/* A one-letter ph ("X", "f", ...). */
-static inline const char *fast_ph(const char *q, const char *end, member *m)
+/* A one-letter ph ("X", "f", ...); quotes found are in the data (zero
+ * bytes follow it), so no bound check.                                  */
+static inline const char *fast_ph(const char *q, member *m)
 {
-    if (end - q < 3 || q[0] != '"' || q[2] != '"' || q[1] == '\\') return NULL;
+    if (q[0] != '"' || q[2] != '"' || q[1] == '\\') return NULL;
     *m = (member){ q, q + 3, 0, false, false, 0 };
     return q + 3;
 }
@@ -1456,14 +1469,16 @@ static inline void fast_flow_end(kt_obj *o, const char *q)
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name (and "bp" on ph f).  Either way no more keys are predicted
  * (N_EXPECTED); o->closed when the whole event was read.                 */
-static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *next_v)
+static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L, const char *at,
+                                const char *next_v)
 {
     FAST_MEMBER(N_EXPECTED, SEP_F_ID_PID, KEY2('i', 'd'), fast_int(v_, &e->id));
     FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
-    const char *v = next_v ? next_v : fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'));
+    const char *v = next_v ? next_v : fast_key(at, o->end, KEY4('n', 'a', 'm', 'e'));
+    fast_stop(o, at, N_EXPECTED);
     if (!v) return N_EXPECTED;
     if (!next_v) sep_learn(L, v);
     const char *q = fast_plain_string(v, o->end, &e->name);
@@ -1475,7 +1490,7 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_ME
  * by the thousand when memory is profiled): cat, s (not kept), name, pid,
  * tid, ts, and then args (*args_v, as for complete events).              */
 static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], sep_state *L,
-                                   const char *next_v, const char **args_v)
+                                   const char *at, const char *next_v, const char **args_v)
 {
     member scope; /* "s": read past, as the member loop does */
     FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
@@ -1484,6 +1499,7 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID
     FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
+    fast_stop(o, at, N_EXPECTED);
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1498,13 +1514,14 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID
 static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS],
                                                            sep_state *L, const char **args_v)
 {
-    const char *next_v = sep_match(L, SEP_N_OPEN, o->q, o->end); /* after '{' */
+    const char *at = o->q, *next_v = sep_match(L, SEP_N_OPEN, at); /* after '{' */
     FAST_MEMBER(0, SEP_N_NAME_PH, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
-    FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
+    FAST_MEMBER(N_EXPECTED, SEP_N_PH_TS, KEY2('p', 'h'), fast_ph(v_, &e->ph));
     FAST_MEMBER(N_EXPECTED, SEP_N_TS_PID, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(N_EXPECTED, SEP_N_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_N_TID_ARGS, KEY3('t', 'i', 'd'),
                 fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
+    fast_stop(o, at, N_EXPECTED);
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return N_EXPECTED;
@@ -1517,21 +1534,22 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
 static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS], kt_sep_memo *seps, const char **args_v)
 {
     sep_state state = { seps, NULL, SEP_OPEN }, *L = &state; /* from: set on a mismatch */
-    const char *next_v = sep_match(L, SEP_OPEN, o->q, o->end); /* after '{' */
-    if (!next_v && fast_key(o->q, o->end, KEY4('n', 'a', 'm', 'e'))) return fast_named_members(e, o, ids, L, args_v);
-    FAST_MEMBER(0, SEP_PH_CAT, KEY2('p', 'h'), fast_ph(v_, o->end, &e->ph));
+    const char *at = o->q, *next_v = sep_match(L, SEP_OPEN, at); /* after '{' */
+    if (!next_v && fast_key(at, o->end, KEY4('n', 'a', 'm', 'e'))) return fast_named_members(e, o, ids, L, args_v);
+    FAST_MEMBER(0, SEP_PH_CAT, KEY2('p', 'h'), fast_ph(v_, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
         /* flows go on with "id", not with the "cat" guessed above */
-        return fast_flow_members(e, o, ids, L, sep_match(L, SEP_PH_ID, e->ph.vend, o->end));
+        return fast_flow_members(e, o, ids, L, at, sep_match(L, SEP_PH_ID, e->ph.vend));
     }
-    if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, L, next_v, args_v);
-    if (e->ph.v[1] != 'X') return 1;
+    if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, L, at, next_v, args_v);
+    if (e->ph.v[1] != 'X') return fast_stop(o, at, 1);
     FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(2, SEP_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     FAST_MEMBER(5, SEP_TS_DUR, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
     FAST_MEMBER(6, SEP_DUR_ARGS, KEY3('d', 'u', 'r'), fast_time(v_, &e->dur, NULL));
+    fast_stop(o, at, 7);
     if (!next_v) sep_learn_args(L, o);
     *args_v = next_v;
     return 7;

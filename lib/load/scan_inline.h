@@ -129,6 +129,19 @@ static inline const char *kt_match16_want(const char *q, const char *end, const 
 #endif
 }
 
+/* The bits of the bytes at q equal to pat's (16 readable bytes each). */
+static inline uint32_t kt_eq16(const char *q, const char *pat)
+{
+#ifdef __SSE2__
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q),
+                                                      _mm_loadu_si128((const __m128i *)pat)));
+#else
+    uint32_t same = 0;
+    for (unsigned i = 0; i < 16; i++) same |= (uint32_t)(q[i] == pat[i]) << i;
+    return same;
+#endif
+}
+
 static inline const char *kt_match16(const char *q, const char *end, const char *pat, unsigned len)
 {
     return kt_match16_want(q, end, pat, len, kt_want32(len));
