@@ -402,7 +402,8 @@ TEST(load_repeated_arg_values_equal_member_loop)
  * (parse_event.c: fast_time, fast_int): after a remembered ts head, 8
  * digits then more digits, a '.', an exponent, 4 decimals, a lone head
  * and a head with a fraction at once; a dur, a pid and a flow id
- * followed by what is not a separator, long ids, a NUL as a blank.     */
+ * followed by what is not a separator, long ids, a NUL as a blank; and
+ * other blanks between events (parse_stream.c learns them).            */
 static const char numbers[] =
     "{\"traceEvents\": [\n"
     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"n1\", \"pid\": 7, \"tid\": 8, \"ts\": 1669783687544747, "
@@ -427,9 +428,9 @@ static const char numbers[] =
     "{\"ph\": \"f\", \"id\": 5.5, \"pid\": 0, \"tid\": 7, \"ts\": 1669783687544750, \"cat\": \"ac2g\", "
     "\"name\": \"ac2g\", \"bp\": \"e\"},\n"
     "{\"ph\": \"f\", \"id\": -6, \"pid\": 0, \"tid\": 7, \"ts\": 1669783687544751, \"cat\": \"ac2g\", "
-    "\"name\": \"ac2g\", \"bp\": \"e\"},\n"
+    "\"name\": \"ac2g\", \"bp\": \"e\"},\n\t "
     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"n10\", \"pid\": 7\0, \"tid\": 8, \"ts\": 1669783687544752, "
-    "\"dur\": 4},\n"
+    "\"dur\": 4},\n                    "
     "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"n11\", \"pid\": 7, \"tid\": 8, \"ts\": 1669783687544753, "
     "\"dur\": 4, \"args\": {\"External id\": 2}}\n"
     "]}\n";

@@ -215,7 +215,8 @@ typedef struct kt_xyz_memo {
  * one's value (',', blanks, quoted key, ':', blanks) as this file writes
  * them, learnt from the last event that had that member there
  * (parse_event.c, fast_members): Kineto's, compact or re-indented
- * layouts all then cost one 16-byte compare per member.  len 0: nothing
+ * layouts all then cost one 16-byte compare per member (kt_sep_at; the
+ * ',' and blanks between two events too, parse_stream.c).  len 0: nothing
  * learnt yet.                                                            */
 typedef struct kt_sep_memo {
     char pat[16];

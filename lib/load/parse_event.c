@@ -1372,7 +1372,7 @@ static inline const char *sep_match(sep_state *L, int slot, const char *from)
     const kt_sep_memo *m = &L->seps[slot];
     const char *v = from + m->len;
     /* a blank at v: more blanks than learnt, not at the value */
-    if ((kt_eq16(from, m->pat) | m->miss) == UINT32_MAX && (unsigned char)*v > ' ') return v;
+    if (kt_sep_at(m, from) && (unsigned char)*v > ' ') return v;
     L->from = from;
     L->slot = slot;
     return NULL;
@@ -1386,11 +1386,7 @@ static inline void sep_learn(sep_state *L, const char *value)
     size_t n = (size_t)(value - L->from);
     if (!L->from || n == 0 || n > 16 || (L->slot != SEP_OPEN && *L->from != ','))
         return;
-    kt_sep_memo *m = &L->seps[L->slot];
-    memset(m->pat, 0, sizeof m->pat);
-    memcpy(m->pat, L->from, n);
-    m->len = (unsigned)n;
-    m->miss = ~kt_want32(n);
+    kt_sep_set(&L->seps[L->slot], L->from, n);
 }
 
 /* "args" after the last leading member: learnt only when its value

@@ -300,13 +300,25 @@ static inline kt_scan_res entry(kt_parser *p, cursor *c, const char *q, const ch
     return r;
 }
 
+/* The ',' after an event at next and the blanks up to the next event's
+ * '{' (kt_skip_ws's), as sep's pattern when they fit: ",\n{" compact,
+ * ",\n  {" Kineto's, deeper indents.                                    */
+static void learn_event_sep(kt_sep_memo *sep, const char *next, const char *end)
+{
+    const char *b = kt_skip_ws(next + 1, end);
+    if (b >= end || *b != '{' || b - next >= 16) return;
+    kt_sep_set(sep, next, (size_t)(b + 1 - next));
+}
+
 /* Events one after the other while each is followed by its ',' (the
  * state stays KT_PS_EVENT): a step per event through kt_parse_stream's
- * loop cost more than the separator.                                     */
+ * loop cost more than the separator, which is one compare once learnt
+ * (sep, from this call's first events): its '{' is in the data (zero
+ * bytes follow it), the bytes before it what kt_skip_ws skips.          */
 static kt_scan_res event(kt_parser *p, cursor *c)
 {
-    for (;;) {
-        const char *q = kt_skip_ws(c->q, c->end);
+    kt_sep_memo sep = { .miss = 0 }; /* nothing learnt: never matches */
+    for (const char *q = kt_skip_ws(c->q, c->end);; q = kt_skip_ws(c->q, c->end)) {
         if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
         if (*q == ']') {
             if (p->after_comma)
@@ -328,10 +340,11 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         const char *next = NULL;
         kt_scan_res r = entry(p, c, q, &next);
         if (r != KT_SCAN_OK || !next) return r; /* !next: resync took over */
-        const char *b = kt_match16(next, c->end, KT_PATTERN(",\n  {"));
-        if (b || (next < c->end && *next == ',')) { /* Kineto's separator, or a ',' at once: on to the next event */
+        bool same = kt_sep_at(&sep, next);
+        if (same || (next < c->end && *next == ',')) { /* the learnt separator, or a ',' at once: the next event */
+            if (!same) learn_event_sep(&sep, next, c->end);
             p->after_comma = true;
-            c->q = b ? b - 1 : next + 1;
+            c->q = same ? next + sep.len - 1 : next + 1;
             if (p->oom) return KT_SCAN_OK; /* kt_parse_stream fails the load */
             continue;
         }

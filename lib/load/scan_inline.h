@@ -142,6 +142,22 @@ static inline uint32_t kt_eq16(const char *q, const char *pat)
 #endif
 }
 
+/* Whether the bytes at q (16 readable) start with m's pattern; never when
+ * nothing is learnt (miss 0).                                            */
+static inline bool kt_sep_at(const kt_sep_memo *m, const char *q)
+{
+    return (kt_eq16(q, m->pat) | m->miss) == UINT32_MAX;
+}
+
+/* The n (1-16) bytes at from as m's pattern. */
+static inline void kt_sep_set(kt_sep_memo *m, const char *from, size_t n)
+{
+    memset(m->pat, 0, sizeof m->pat);
+    memcpy(m->pat, from, n);
+    m->len = (unsigned)n;
+    m->miss = ~kt_want32(n);
+}
+
 static inline const char *kt_match16(const char *q, const char *end, const char *pat, unsigned len)
 {
     return kt_match16_want(q, end, pat, len, kt_want32(len));
