@@ -216,8 +216,8 @@ typedef struct kt_xyz_memo {
  * them, learnt from the last event that had that member there
  * (parse_event.c, fast_members): Kineto's, compact or re-indented
  * layouts all then cost one 16-byte compare per member (kt_sep_at; the
- * ',' and blanks between two events too, parse_stream.c).  len 0: nothing
- * learnt yet.                                                            */
+ * ',' and blanks between two events too, parse_stream.c, and a few values
+ * that repeat, fast_repeated_string).  len 0: nothing learnt yet.       */
 typedef struct kt_sep_memo {
     char pat[16];
     unsigned len;

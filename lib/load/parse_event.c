@@ -1251,6 +1251,22 @@ static inline const char *fast_plain_string(const char *q, const char *end, memb
     return c + 1;
 }
 
+/* Categories and some names repeat from event to event (every flow's
+ * "ac2g", [memory]): a string whose bytes, quotes included, are the
+ * memo's (at most 16; plain: fast_plain_string read them) is that string,
+ * one compare; else fast_plain_string's, remembered.  The closing quote
+ * matched is in the data (zero bytes follow it).                        */
+static inline const char *fast_repeated_string(const char *q, const char *end, member *m, kt_sep_memo *memo)
+{
+    if (kt_sep_at(memo, q)) {
+        *m = (member){ q, q + memo->len, 0, false, false, 0 };
+        return q + memo->len;
+    }
+    const char *e = fast_plain_string(q, end, m);
+    if (e && e - q <= 16) kt_sep_set(memo, q, (size_t)(e - q));
+    return e;
+}
+
 /* pid and tid repeat from event to event: an id whose 8 bytes (digits and
  * what follows them) equal the previous ones' has the previous value.  A
  * value starts at a byte above ' ' or at the data's end, so the zeros of
@@ -1349,6 +1365,7 @@ enum {
     SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME,
     SEP_I_CAT_S, SEP_I_S_NAME, SEP_I_NAME_PID, SEP_I_PID_TID, SEP_I_TID_TS, SEP_I_TS_ARGS,
     SEP_N_OPEN, SEP_N_NAME_PH, SEP_N_PH_TS, SEP_N_TS_PID, SEP_N_PID_TID, SEP_N_TID_ARGS,
+    VAL_X_CAT, VAL_F_CAT, VAL_F_NAME, VAL_I_NAME, /* not separators: values (fast_repeated_string) */
     SEP_COUNT
 };
 _Static_assert(SEP_COUNT <= KT_SEP_SLOTS, "kt_sep_memo slots");
@@ -1472,12 +1489,13 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_ME
     FAST_MEMBER(N_EXPECTED, SEP_F_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_F_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     FAST_MEMBER(N_EXPECTED, SEP_F_TS_CAT, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
-    FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(N_EXPECTED, SEP_F_CAT_NAME, KEY3('c', 'a', 't'),
+                fast_repeated_string(v_, o->end, &e->cat, &L->seps[VAL_F_CAT]));
     const char *v = next_v ? next_v : fast_key(at, o->end, KEY4('n', 'a', 'm', 'e'));
     fast_stop(o, at, N_EXPECTED);
     if (!v) return N_EXPECTED;
     if (!next_v) sep_learn(L, v);
-    const char *q = fast_plain_string(v, o->end, &e->name);
+    const char *q = fast_repeated_string(v, o->end, &e->name, &L->seps[VAL_F_NAME]);
     if (q) fast_flow_end(o, q);
     return N_EXPECTED;
 }
@@ -1491,7 +1509,8 @@ static size_t fast_instant_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID
     member scope; /* "s": read past, as the member loop does */
     FAST_MEMBER(N_EXPECTED, SEP_I_CAT_S, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
     FAST_MEMBER(N_EXPECTED, SEP_I_S_NAME, KEY1('s'), fast_plain_string(v_, o->end, &scope));
-    FAST_MEMBER(N_EXPECTED, SEP_I_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    FAST_MEMBER(N_EXPECTED, SEP_I_NAME_PID, KEY4('n', 'a', 'm', 'e'),
+                fast_repeated_string(v_, o->end, &e->name, &L->seps[VAL_I_NAME]));
     FAST_MEMBER(N_EXPECTED, SEP_I_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(N_EXPECTED, SEP_I_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
     FAST_MEMBER(N_EXPECTED, SEP_I_TS_ARGS, KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
@@ -1539,7 +1558,7 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS],
     }
     if (e->ph.v[1] == 'i') return fast_instant_members(e, o, ids, L, at, next_v, args_v);
     if (e->ph.v[1] != 'X') return fast_stop(o, at, 1);
-    FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    FAST_MEMBER(1, SEP_CAT_NAME, KEY3('c', 'a', 't'), fast_repeated_string(v_, o->end, &e->cat, &L->seps[VAL_X_CAT]));
     FAST_MEMBER(2, SEP_NAME_PID, KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
     FAST_MEMBER(3, SEP_PID_TID, KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
     FAST_MEMBER(4, SEP_TID_TS, KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
