@@ -310,24 +310,15 @@ static void learn_event_sep(kt_sep_memo *sep, const char *next, const char *end)
     kt_sep_set(sep, next, (size_t)(b + 1 - next));
 }
 
-/* Events one after the other while each is followed by its ',' (the
- * state stays KT_PS_EVENT): a step per event through kt_parse_stream's
- * loop cost more than the separator, which is one compare once learnt
- * (sep, from this call's first events): its '{' is in the data (zero
- * bytes follow it), the bytes before it what kt_skip_ws skips.          */
-static kt_scan_res event(kt_parser *p, cursor *c)
+/* The entry at q (in the data, not ']'), and the ones after it while
+ * each is followed by the learnt separator (sep): then the next entry
+ * starts at its '{', which needs none of the checks event() makes first.
+ * *next: after the last entry read; NULL when it did not end (the result
+ * says why) or the parser stopped at its range's limit.                 */
+static kt_scan_res entries(kt_parser *p, cursor *c, const char *q, const kt_sep_memo *sep, const char **next)
 {
-    kt_sep_memo sep = { .miss = 0 }; /* nothing learnt: never matches */
-    for (const char *q = kt_skip_ws(c->q, c->end);; q = kt_skip_ws(c->q, c->end)) {
-        if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
-        if (*q == ']') {
-            if (p->after_comma)
-                kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
-            p->r->events_end = (uint64_t)kt_offset_of(p, q);
-            p->state = KT_PS_TOP_NEXT;
-            c->q = q + 1;
-            return KT_SCAN_OK;
-        }
+    for (;;) {
+        *next = NULL;
         if (*q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) { /* range mode */
             p->end_off = (uint64_t)kt_offset_of(p, q);
             p->state = KT_PS_STOPPED;
@@ -337,14 +328,42 @@ static kt_scan_res event(kt_parser *p, cursor *c)
         /* Keep a margin of data ahead so that an event rarely straddles the
          * window end (a straddling event is scanned again after the refill).  */
         if (!c->eof && (size_t)(c->end - q) < KT_LOW_WATER) return KT_SCAN_MORE;
-        const char *next = NULL;
-        kt_scan_res r = entry(p, c, q, &next);
-        if (r != KT_SCAN_OK || !next) return r; /* !next: resync took over */
-        bool same = kt_sep_at(&sep, next);
-        if (same || (next < c->end && *next == ',')) { /* the learnt separator, or a ',' at once: the next event */
-            if (!same) learn_event_sep(&sep, next, c->end);
+        kt_scan_res r = entry(p, c, q, next);
+        if (r != KT_SCAN_OK || !*next || !kt_sep_at(sep, *next)) return r; /* !*next: resync took over */
+        p->after_comma = true;
+        c->q = q = *next + sep->len - 1;
+        if (p->oom) { /* kt_parse_stream fails the load */
+            *next = NULL;
+            return KT_SCAN_OK;
+        }
+    }
+}
+
+/* Events one after the other while each is followed by its ',' (the
+ * state stays KT_PS_EVENT): a step per event through kt_parse_stream's
+ * loop cost more than the separator, which is one compare once learnt
+ * (sep, from this call's first events): its '{' is in the data (zero
+ * bytes follow it), the bytes before it what kt_skip_ws skips.          */
+static kt_scan_res event(kt_parser *p, cursor *c)
+{
+    kt_sep_memo sep = { .miss = 0 }; /* nothing learnt: never matches */
+    for (;;) {
+        const char *q = kt_skip_ws(c->q, c->end), *next;
+        if (q >= c->end) return c->eof ? KT_SCAN_TRUNC : KT_SCAN_MORE;
+        if (*q == ']') {
+            if (p->after_comma)
+                kt_pdiag_note(p, KT_PD_TRAILING_COMMA, kt_offset_of(p, q), "trailing comma before ']' (ignored)");
+            p->r->events_end = (uint64_t)kt_offset_of(p, q);
+            p->state = KT_PS_TOP_NEXT;
+            c->q = q + 1;
+            return KT_SCAN_OK;
+        }
+        kt_scan_res r = entries(p, c, q, &sep, &next);
+        if (r != KT_SCAN_OK || !next) return r;
+        if (next < c->end && *next == ',') { /* a ',' at once: the next event, after the blanks learnt */
+            learn_event_sep(&sep, next, c->end);
             p->after_comma = true;
-            c->q = same ? next + sep.len - 1 : next + 1;
+            c->q = next + 1;
             if (p->oom) return KT_SCAN_OK; /* kt_parse_stream fails the load */
             continue;
         }
