@@ -310,24 +310,37 @@ static void learn_event_sep(kt_sep_memo *sep, const char *next, const char *end)
     kt_sep_set(sep, next, (size_t)(b + 1 - next));
 }
 
+/* Where entries from q on need the checks of entries(): at the range's
+ * limit, or within KT_LOW_WATER of the window's end when more will come. */
+static const char *entries_stop(const kt_parser *p, const cursor *c, const char *q)
+{
+    const char *stop = c->eof ? c->end : c->end - q <= (ptrdiff_t)KT_LOW_WATER ? q : c->end - KT_LOW_WATER;
+    uint64_t off = (uint64_t)kt_offset_of(p, q);
+    if (p->limit == UINT64_MAX) return stop;
+    if (p->limit <= off) return q; /* past it already (after an entry that is not an event) */
+    return p->limit - off < (uint64_t)(stop - q) ? q + (p->limit - off) : stop;
+}
+
 /* The entry at q (in the data, not ']'), and the ones after it while
  * each is followed by the learnt separator (sep): then the next entry
- * starts at its '{', which needs none of the checks event() makes first.
- * *next: after the last entry read; NULL when it did not end (the result
- * says why) or the parser stopped at its range's limit.                 */
+ * starts at its '{', which needs none of the checks event() makes first,
+ * nor those below until stop.  *next: after the last entry read; NULL
+ * when it did not end (the result says why) or the parser stopped at its
+ * range's limit.                                                          */
 static kt_scan_res entries(kt_parser *p, cursor *c, const char *q, const kt_sep_memo *sep, const char **next)
 {
+    const char *stop = entries_stop(p, c, q);
     for (;;) {
         *next = NULL;
-        if (*q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) { /* range mode */
-            p->end_off = (uint64_t)kt_offset_of(p, q);
+        if (q >= stop && *q == '{' && p->limit != UINT64_MAX && (uint64_t)kt_offset_of(p, q) >= p->limit) {
+            p->end_off = (uint64_t)kt_offset_of(p, q); /* range mode */
             p->state = KT_PS_STOPPED;
             c->q = q;
             return KT_SCAN_OK;
         }
         /* Keep a margin of data ahead so that an event rarely straddles the
          * window end (a straddling event is scanned again after the refill).  */
-        if (!c->eof && (size_t)(c->end - q) < KT_LOW_WATER) return KT_SCAN_MORE;
+        if (q >= stop && !c->eof && (size_t)(c->end - q) < KT_LOW_WATER) return KT_SCAN_MORE;
         kt_scan_res r = entry(p, c, q, next);
         if (r != KT_SCAN_OK || !*next || !kt_sep_at(sep, *next)) return r; /* !*next: resync took over */
         p->after_comma = true;
