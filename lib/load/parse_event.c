@@ -1365,6 +1365,7 @@ enum {
     SEP_PH_ID, SEP_F_ID_PID, SEP_F_PID_TID, SEP_F_TID_TS, SEP_F_TS_CAT, SEP_F_CAT_NAME,
     SEP_I_CAT_S, SEP_I_S_NAME, SEP_I_NAME_PID, SEP_I_PID_TID, SEP_I_TID_TS, SEP_I_TS_ARGS,
     SEP_N_OPEN, SEP_N_NAME_PH, SEP_N_PH_TS, SEP_N_TS_PID, SEP_N_PID_TID, SEP_N_TID_ARGS,
+    SEP_F_END_S, SEP_F_END_F, /* after a flow's name, up to its '}' (fast_flow_end) */
     VAL_X_CAT, VAL_F_CAT, VAL_F_NAME, VAL_I_NAME, /* not separators: values (fast_repeated_string) */
     SEP_COUNT
 };
@@ -1459,7 +1460,7 @@ static inline const char *fast_ph(const char *q, member *m)
  * Kineto's "bp": "e" and the '}' (ph f), set o->closed with o->q after the
  * '}'.  Otherwise o->q is left after the name's ',' for the member loop,
  * or at the name itself when neither follows (the loop reads it again).  */
-static inline void fast_flow_end(kt_obj *o, const char *q)
+static inline void fast_flow_closed(kt_obj *o, const char *q)
 {
     const char *c = kt_skip_ws(q, o->end);
     if (c >= o->end || (*c != '}' && *c != ',')) return;
@@ -1479,6 +1480,21 @@ static inline void fast_flow_end(kt_obj *o, const char *q)
     }
 }
 
+/* fast_flow_closed, first tried as the bytes the last flow of this ph
+ * had there (last: `, "bp": "e"}` or `}`), one compare: their '}' is in
+ * the data (zero bytes follow it), and o->comma is not read once the
+ * event is closed.                                                      */
+static inline void fast_flow_end(kt_obj *o, const char *q, kt_sep_memo *last)
+{
+    if (kt_sep_at(last, q)) {
+        o->q = q + last->len;
+        o->closed = true;
+        return;
+    }
+    fast_flow_closed(o, q);
+    if (o->closed && o->q - q <= 16) kt_sep_set(last, q, (size_t)(o->q - q));
+}
+
 /* Flow events after their ph, as Kineto writes them: id, pid, tid, ts,
  * cat, name (and "bp" on ph f).  Either way no more keys are predicted
  * (N_EXPECTED); o->closed when the whole event was read.                 */
@@ -1496,7 +1512,7 @@ static size_t fast_flow_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_ME
     if (!v) return N_EXPECTED;
     if (!next_v) sep_learn(L, v);
     const char *q = fast_repeated_string(v, o->end, &e->name, &L->seps[VAL_F_NAME]);
-    if (q) fast_flow_end(o, q);
+    if (q) fast_flow_end(o, q, &L->seps[e->ph.v[1] == 'f' ? SEP_F_END_F : SEP_F_END_S]);
     return N_EXPECTED;
 }
 
