@@ -41,10 +41,14 @@ typedef struct sqlb sqlb;
  * While a record is built its write position travels by value (sqlb_pos,
  * in registers): kept in the record itself, every byte stored into the
  * record would make the compiler reload it (a char store may alias
- * anything), a third of the cost of an export's rows.                   */
+ * anything), a third of the cost of an export's rows.
+ *
+ * SQLB_LEAD holds the lead (18 bytes at most) and more: a record's end is
+ * always 64 bytes or more into buf, so that the b-tree copies a short
+ * cell as the fixed 64 bytes that end with it (sqlite_btree.c).          */
 #define SQLB_MAX_COLS 16
 #define SQLB_TEXT_ROOM 1024
-#define SQLB_LEAD 18
+#define SQLB_LEAD 64
 typedef struct sqlb_rec {
     uint8_t buf[SQLB_LEAD + 1 + 2 * SQLB_MAX_COLS + SQLB_TEXT_ROOM + SQLB_MAX_COLS * 8 + 8];
     unsigned body_at, end; /* where the values start and end (sqlb_rec_end) */
