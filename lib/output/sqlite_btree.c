@@ -177,7 +177,7 @@ static bool page_fits(const page *p, unsigned hlen, unsigned cell)
     return p->hdr + hlen + 2 * (p->ncells + 1) + cell <= p->content;
 }
 
-static void page_add(page *p, unsigned hlen, const uint8_t *cell, unsigned len)
+static __attribute__((noinline)) void page_add(page *p, unsigned hlen, const uint8_t *cell, unsigned len)
 {
     p->content -= len;
     memcpy(p->b + p->content, cell, len);
@@ -424,6 +424,22 @@ bool sqlb_index(sqlb *w, const char *name, const char *table, const char *sql)
     return begin(w, "index", name, table, sql, true);
 }
 
+/* A row on a new leaf, the full one out.  Out of line (and page_add's
+ * call at the end of sqlb_row a tail call), so that a row that fits, nearly
+ * all of them, saves no registers for these calls.                       */
+static __attribute__((noinline)) bool row_on_new_leaf(sqlb *w, int64_t rowid, const uint8_t *cell, unsigned n)
+{
+    uint8_t sep[9];
+    uint32_t pg;
+    if (!emit_page(w, w->cur, LEAF_TABLE, 0, &pg) || !level_child(w, &w->leaves, pg) ||
+        !level_sep(w, &w->leaves, sep, put_varint(sep, (uint64_t)w->last_rowid)))
+        return false;
+    page_reset(w->cur, 0);
+    page_add(w->cur, 8, cell, n);
+    w->last_rowid = rowid;
+    return true;
+}
+
 bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec)
 {
     if (w->failed) return false;
@@ -432,17 +448,10 @@ bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec)
     unsigned payload = rec_finish(rec), n;
     if (!payload || payload > TABLE_MAX_LOCAL) return fail(w, "a row too large for the bulk writer");
     const uint8_t *cell = rec_cell(rec, payload, true, rowid, &n);
-    if (!page_fits(w->cur, 8, n)) {
-        uint8_t sep[9];
-        uint32_t pg;
-        if (!emit_page(w, w->cur, LEAF_TABLE, 0, &pg) || !level_child(w, &w->leaves, pg) ||
-            !level_sep(w, &w->leaves, sep, put_varint(sep, (uint64_t)w->last_rowid)))
-            return false;
-        page_reset(w->cur, 0);
-    }
-    page_add_rec(w->cur, 8, cell, n);
-    w->last_rowid = rowid;
     w->any_row = true;
+    if (!page_fits(w->cur, 8, n)) return row_on_new_leaf(w, rowid, cell, n);
+    w->last_rowid = rowid;
+    page_add_rec(w->cur, 8, cell, n);
     return true;
 }
 
