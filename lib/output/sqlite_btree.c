@@ -455,13 +455,11 @@ bool sqlb_row(sqlb *w, int64_t rowid, sqlb_rec *rec)
     return true;
 }
 
-bool sqlb_entry(sqlb *w, sqlb_rec *rec)
+/* An index entry after a full leaf (the waiting one and its separator go
+ * out) or that does not fit (it separates the full leaf from the next).
+ * Out of line, as row_on_new_leaf.                                        */
+static __attribute__((noinline)) bool entry_slow(sqlb *w, const uint8_t *cell, unsigned n)
 {
-    if (w->failed) return false;
-    if (!w->open || !w->index) return fail(w, "sqlite_btree: misuse");
-    unsigned payload = rec_finish(rec), n;
-    if (!payload || payload > INDEX_MAX_LOCAL) return fail(w, "an index entry too large for the bulk writer");
-    const uint8_t *cell = rec_cell(rec, payload, false, 0, &n);
     if (w->pending) { /* a new leaf starts: the waiting one and its separator go */
         uint32_t pg;
         if (!emit_page(w, w->prev, LEAF_INDEX, 0, &pg) || !level_child(w, &w->leaves, pg) ||
@@ -470,7 +468,7 @@ bool sqlb_entry(sqlb *w, sqlb_rec *rec)
         w->pending = false;
     }
     if (page_fits(w->cur, 8, n)) {
-        page_add_rec(w->cur, 8, cell, n);
+        page_add(w->cur, 8, cell, n);
         return true;
     }
     /* the leaf is full: this entry separates it from the next leaf */
@@ -481,6 +479,18 @@ bool sqlb_entry(sqlb *w, sqlb_rec *rec)
     memcpy(w->pend, cell, n);
     w->npend = n;
     w->pending = true;
+    return true;
+}
+
+bool sqlb_entry(sqlb *w, sqlb_rec *rec)
+{
+    if (w->failed) return false;
+    if (!w->open || !w->index) return fail(w, "sqlite_btree: misuse");
+    unsigned payload = rec_finish(rec), n;
+    if (!payload || payload > INDEX_MAX_LOCAL) return fail(w, "an index entry too large for the bulk writer");
+    const uint8_t *cell = rec_cell(rec, payload, false, 0, &n);
+    if (w->pending || !page_fits(w->cur, 8, n)) return entry_slow(w, cell, n);
+    page_add_rec(w->cur, 8, cell, n);
     return true;
 }
 
