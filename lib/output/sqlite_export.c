@@ -85,18 +85,23 @@ static inline sqlb_pos rec_name(sqlb_rec *rec, sqlb_pos p, uint32_t id)
     return id == KT_NONE ? sqlb_rec_null(rec, p) : sqlb_rec_int(rec, p, id);
 }
 
-/* Event kinds' names and lengths, looked up once per export (NULL: none). */
+/* Event kinds' names and lengths, looked up once per export (no name:
+ * none), each name padded for sqlb_rec_text_padded.                      */
 typedef struct kind_names {
-    const char *name[256];
+    bool has[256];
     uint8_t len[256];
+    char pad[256][SQLB_PAD_TEXT];
 } kind_names;
 
 static void kind_names_init(kind_names *k)
 {
+    memset(k->pad, 0, sizeof k->pad);
     for (unsigned i = 0; i < 256; i++) {
-        k->name[i] = kt_event_kind_name(i);
-        size_t len = k->name[i] ? strlen(k->name[i]) : 0;
-        k->len[i] = (uint8_t)(len < 255 ? len : 255);
+        const char *name = kt_event_kind_name(i);
+        size_t len = name ? strlen(name) : 0;
+        k->has[i] = name != NULL;
+        k->len[i] = (uint8_t)(len < 255 ? len : 255); /* over SQLB_PAD_TEXT: the row fails as too big */
+        memcpy(k->pad[i], name ? name : "", len < SQLB_PAD_TEXT ? len : SQLB_PAD_TEXT);
     }
 }
 
@@ -112,7 +117,7 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind
     p = sqlb_rec_int(rec, p, e->ts[i]);
     p = rec_id(rec, p, e->dur[i]);
     p = sqlb_rec_text(rec, p, &ph, 1);
-    p = kinds->name[kind] ? sqlb_rec_text(rec, p, kinds->name[kind], kinds->len[kind]) : sqlb_rec_null(rec, p);
+    p = kinds->has[kind] ? sqlb_rec_text_padded(rec, p, kinds->pad[kind], kinds->len[kind]) : sqlb_rec_null(rec, p);
     p = rec_name(rec, p, e->name[i]);
     p = rec_name(rec, p, e->cat[i]);
     p = sqlb_rec_int(rec, p, kt_event_pid(r, i));
