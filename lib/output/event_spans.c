@@ -143,16 +143,15 @@ static inline __attribute__((always_inline)) void walk_brackets(walker *w, const
         w->close_in_string = inside >> (w->close - base) & 1;
         brackets &= ((uint64_t)1 << (w->close - base)) - 1;
     }
-    while (brackets && !w->broken) {
+    while (brackets) {
         unsigned i = (unsigned)__builtin_ctzll(brackets);
         brackets &= brackets - 1;
         if (m.open >> i & 1) {
             if (w->depth == 1 && p[i] == '{') w->obj = base + i;
             w->depth++;
-        } else if (--w->depth < 1) {
+        } else if (--w->depth < 1 || (w->depth == 1 && p[i] == '}' && !push_span(w->out, w->obj, base + i + 1))) {
             w->broken = true;
-        } else if (w->depth == 1 && p[i] == '}' && !push_span(w->out, w->obj, base + i + 1)) {
-            w->broken = true;
+            return;
         }
     }
 }
@@ -201,18 +200,23 @@ AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, siz
     PINNED(open);
     PINNED(close);
     PINNED(ones);
-    for (; at + 64 <= len && at <= w->close && !w->broken; at += 64) {
+    /* A copy the compiler may keep in registers: through w, each span
+     * stored (size_t fields too) made it reload the walker's fields.   */
+    walker l = *w;
+    size_t stop = len - 64 < l.close ? len - 64 : l.close; /* len >= 64 here */
+    for (; at <= stop && !l.broken; at += 64) {
         const char *p = text + at;
         __m256i lo = _mm256_loadu_si256((const __m256i *)p), hi = _mm256_loadu_si256((const __m256i *)(p + 32));
         __m256i llo = _mm256_or_si256(lo, lower), lhi = _mm256_or_si256(hi, lower);
         block_masks m = { eq_mask_avx2(lo, hi, quote), eq_mask_avx2(lo, hi, backslash),
                           eq_mask_avx2(llo, lhi, open), eq_mask_avx2(llo, lhi, close) };
-        uint64_t quotes = string_quotes(w, m);
+        uint64_t quotes = string_quotes(&l, m);
         /* prefix XOR: a carry-less multiply by all ones */
         uint64_t inside = (uint64_t)_mm_cvtsi128_si64(
             _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)quotes), ones, 0));
-        walk_brackets(w, p, at, m, inside ^ (w->in_string ? ~(uint64_t)0 : 0));
+        walk_brackets(&l, p, at, m, inside ^ (l.in_string ? ~(uint64_t)0 : 0));
     }
+    *w = l;
     return at;
 }
 #endif
@@ -236,7 +240,7 @@ bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len,
     walker w = { .close = close, .out = out, .depth = 1 };
     size_t at = open + 1;
 #ifdef HAVE_AVX2_WALK
-    if (simd == KT_SPANS_AVX2 && kt_spans_simd_available(simd)) at = walk_avx2(&w, text, len, at);
+    if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd)) at = walk_avx2(&w, text, len, at);
 #endif
     at = walk_portable(&w, text, len, at);
     if (at <= close && !w.broken) { /* the last bytes, padded: text may end there */

@@ -96,7 +96,6 @@ static const kt_span *event_at(const kt_spans *v, uint64_t off)
     return lo < v->n && v->s[lo].start <= off ? &v->s[lo] : NULL;
 }
 
-/* Where the value of a top-level key of the object o starts, or NULL. */
 /* The closing quote of the string whose text starts at s (memchr's speed:
  * a quote is the string's end unless an odd run of backslashes precedes
  * it), or end.                                                           */
@@ -116,6 +115,9 @@ static const char *skip_blanks(const char *p, const char *end)
     return p;
 }
 
+/* How a byte outside strings changes the depth: one load, no compares. */
+static const signed char bracket_step[256] = { ['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1 };
+
 /* Where the value of a top-level key of the object o starts, or NULL.  A
  * string is a key when a ':' follows it ("cat": "name" has no key name). */
 static const char *top_value(const char *doc, kt_span o, const char *key)
@@ -126,7 +128,7 @@ static const char *top_value(const char *doc, kt_span o, const char *key)
     for (const char *p = doc + o.start; p < end; p++) {
         char ch = *p;
         if (ch != '"') {
-            depth += (ch == '{' || ch == '[') - (ch == '}' || ch == ']');
+            depth += bracket_step[(unsigned char)ch];
             continue;
         }
         const char *s = p + 1;
@@ -306,7 +308,12 @@ static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span
         emit_large(o, doc + s.start, s.end - s.start);
         return;
     }
-    flush_pending(o); /* the last edit's text goes before the next is asked for */
+    /* Plain output needs no flush before the edit is asked for: the last
+     * edit's text (which the callback may overwrite) went out when its
+     * event's last bytes (never empty: the '}') followed it; what waits
+     * is the input's, and the bytes up to the first piece join it.  The
+     * compressed bytes depend on where deflate's input is cut: kept.      */
+    if (o->gzip) flush_pending(o);
     kt_event_edit e = { 0 };
     c->edit(c->user, mark, &e);
     edit_piece sp[2];
