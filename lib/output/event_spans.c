@@ -133,13 +133,14 @@ static inline __attribute__((always_inline)) uint64_t string_quotes(walker *w, b
 }
 
 /* The brackets of the 64 bytes at p (text[base, base + 64)) outside
- * strings (inside: the in-string bits), bytes at or past w->close left. */
+ * strings (inside: the in-string bits), bytes at or past w->close left
+ * (near_close false: the caller knows the block ends before w->close). */
 static inline __attribute__((always_inline)) void walk_brackets(walker *w, const char *p, size_t base,
-                                                                block_masks m, uint64_t inside)
+                                                                block_masks m, uint64_t inside, bool near_close)
 {
     w->in_string = inside >> 63;
     uint64_t brackets = (m.open | m.close) & ~inside;
-    if (base + 64 > w->close) {
+    if (near_close && base + 64 > w->close) {
         w->close_in_string = inside >> (w->close - base) & 1;
         brackets &= ((uint64_t)1 << (w->close - base)) - 1;
     }
@@ -160,7 +161,7 @@ static inline __attribute__((always_inline)) void walk_block(walker *w, const ch
 {
     block_masks m = masks_of(p);
     uint64_t in = w->in_string ? ~(uint64_t)0 : 0;
-    walk_brackets(w, p, base, m, prefix_xor(string_quotes(w, m)) ^ in);
+    walk_brackets(w, p, base, m, prefix_xor(string_quotes(w, m)) ^ in, true);
 }
 
 /* Whole blocks from at while they lie in text and start at or before
@@ -188,34 +189,45 @@ AVX2_TARGET static inline uint64_t eq_mask_avx2(__m256i lo, __m256i hi, __m256i 
  * rebuilt all six in every block (10 of ~100 instructions a block).   */
 #define PINNED(v) __asm__("" : "+x"(v))
 
+typedef struct avx2_consts {
+    __m256i lower, quote, backslash, open, close;
+    __m128i ones;
+} avx2_consts;
+
+AVX2_TARGET static inline __attribute__((always_inline)) void walk_block_avx2(walker *w, const char *p, size_t at,
+                                                                              const avx2_consts *k, bool near_close)
+{
+    __m256i lo = _mm256_loadu_si256((const __m256i *)p), hi = _mm256_loadu_si256((const __m256i *)(p + 32));
+    __m256i llo = _mm256_or_si256(lo, k->lower), lhi = _mm256_or_si256(hi, k->lower);
+    block_masks m = { eq_mask_avx2(lo, hi, k->quote), eq_mask_avx2(lo, hi, k->backslash),
+                      eq_mask_avx2(llo, lhi, k->open), eq_mask_avx2(llo, lhi, k->close) };
+    uint64_t quotes = string_quotes(w, m);
+    /* prefix XOR: a carry-less multiply by all ones */
+    uint64_t inside = (uint64_t)_mm_cvtsi128_si64(
+        _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)quotes), k->ones, 0));
+    walk_brackets(w, p, at, m, inside ^ (w->in_string ? ~(uint64_t)0 : 0), near_close);
+}
+
 AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at)
 {
-    __m256i lower = _mm256_set1_epi8(0x20); /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
-    __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
-    __m256i open = _mm256_set1_epi8('{'), close = _mm256_set1_epi8('}');
-    __m128i ones = _mm_set1_epi8((char)0xff);
-    PINNED(lower);
-    PINNED(quote);
-    PINNED(backslash);
-    PINNED(open);
-    PINNED(close);
-    PINNED(ones);
+    avx2_consts k = { .lower = _mm256_set1_epi8(0x20), /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+                      .quote = _mm256_set1_epi8('"'), .backslash = _mm256_set1_epi8('\\'),
+                      .open = _mm256_set1_epi8('{'), .close = _mm256_set1_epi8('}'),
+                      .ones = _mm_set1_epi8((char)0xff) };
+    PINNED(k.lower);
+    PINNED(k.quote);
+    PINNED(k.backslash);
+    PINNED(k.open);
+    PINNED(k.close);
+    PINNED(k.ones);
     /* A copy the compiler may keep in registers: through w, each span
      * stored (size_t fields too) made it reload the walker's fields.   */
     walker l = *w;
+    /* Blocks that end before the ']' (it lies in text: so do they) need
+     * no look for it; the one or two after them do.                      */
+    for (; at + 64 <= l.close && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, false);
     size_t stop = len - 64 < l.close ? len - 64 : l.close; /* len >= 64 here */
-    for (; at <= stop && !l.broken; at += 64) {
-        const char *p = text + at;
-        __m256i lo = _mm256_loadu_si256((const __m256i *)p), hi = _mm256_loadu_si256((const __m256i *)(p + 32));
-        __m256i llo = _mm256_or_si256(lo, lower), lhi = _mm256_or_si256(hi, lower);
-        block_masks m = { eq_mask_avx2(lo, hi, quote), eq_mask_avx2(lo, hi, backslash),
-                          eq_mask_avx2(llo, lhi, open), eq_mask_avx2(llo, lhi, close) };
-        uint64_t quotes = string_quotes(&l, m);
-        /* prefix XOR: a carry-less multiply by all ones */
-        uint64_t inside = (uint64_t)_mm_cvtsi128_si64(
-            _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)quotes), ones, 0));
-        walk_brackets(&l, p, at, m, inside ^ (l.in_string ? ~(uint64_t)0 : 0));
-    }
+    for (; at <= stop && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, true);
     *w = l;
     return at;
 }
