@@ -430,7 +430,7 @@ bool sqlb_index(sqlb *w, const char *name, const char *table, const char *sql)
 static __attribute__((noinline)) bool row_on_new_leaf(sqlb *w, int64_t rowid, const uint8_t *cell, unsigned n)
 {
     uint8_t sep[9];
-    uint32_t pg;
+    uint32_t pg = 0; /* set by emit_page when it succeeds (gcc cannot see it with the profile) */
     if (!emit_page(w, w->cur, LEAF_TABLE, 0, &pg) || !level_child(w, &w->leaves, pg) ||
         !level_sep(w, &w->leaves, sep, put_varint(sep, (uint64_t)w->last_rowid)))
         return false;
