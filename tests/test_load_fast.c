@@ -661,3 +661,23 @@ TEST(load_fast_path_equals_member_loop_on_every_shared_trace)
     CHECK(traces >= 28);
     fx_free_paths(found, nfound);
 }
+
+/* Empty names through the category's name memo (intern_name): its slot
+ * takes a name's last byte, and "" has none (fuzz_parse found the read
+ * before it).  Then a one-byte name, the memo's shortest.              */
+static const char empty_names[] =
+    "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"\", \"pid\": 1, \"tid\": 2, \"ts\": 1, \"dur\": 1},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"\", \"pid\": 1, \"tid\": 2, \"ts\": 2, \"dur\": 1},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 2, \"ts\": 3, \"dur\": 1},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"\", \"pid\": 1, \"tid\": 2, \"ts\": 4, \"dur\": 1}\n"
+    "]}\n";
+
+TEST(load_empty_names_through_the_name_memo)
+{
+    const kt_rank *r;
+    kt_trace *t = load_checked("empty_names.json", empty_names, sizeof empty_names - 1, 4, &r);
+    for (uint32_t i = 0; r && i < 4; i++)
+        CHECK_STR(kt_strtab_get(t->strs, r->ev.name[i]), i == 2 ? "a" : "");
+    kt_trace_free(t);
+}

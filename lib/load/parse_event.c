@@ -837,8 +837,9 @@ static uint32_t intern_name(kt_parser *p, const member *m, int slot)
     if (slot < 0 || !is_string(m) || m->flags) return intern_member(p, m);
     const char *s = m->v + 1;
     size_t n = (size_t)(m->vend - s - 1);
-    /* names of one length (aten::add, aten::mul) mostly end differently; s[-1] of "" is its quote */
-    kt_name_memo *k = &p->names[slot][(n * 5 + (unsigned char)s[n - 1]) & (KT_NAME_MEMO - 1)];
+    /* names of one length (aten::add, aten::mul) mostly end differently: their last byte,
+     * the one before the closing quote (the opening quote for "", not s[n - 1], which would wrap) */
+    kt_name_memo *k = &p->names[slot][(n * 5 + (unsigned char)m->vend[-2]) & (KT_NAME_MEMO - 1)];
     if (k->text && k->len == n && kt_same_text(k->text, s, n)) return k->id;
     uint32_t id = kt_intern(p, s, n);
     if (id == KT_NONE) p->oom = true;
