@@ -97,6 +97,8 @@ sanitize:
 # The Python package's tests (tests/test_python.c) load the release build's
 # libkineta-py.so (an ASan library cannot load into an uninstrumented python)
 # and compare against the release CLI.
+# TEST_JOBS worker processes share the tests (tests/runner.c).
+TEST_JOBS ?= $(shell nproc)
 test:
 	$(MAKE) all python
 	$(if $(shell command -v mpicc),$(MAKE) mpi)
@@ -104,7 +106,7 @@ test:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  KINETA_PYLIB=build/libkineta-py.so KINETA_CLI=build/kineta KINETA_MPI=build/kineta-mpi \
 	  KINETA_BIN=$(or $(TEST_BUILD),build-san)/kineta KINETA_SYNTH=$(or $(TEST_BUILD),build-san)/kineta-synth \
-	  $(or $(TEST_BUILD),build-san)/kineta-tests $(T)
+	  $(or $(TEST_BUILD),build-san)/kineta-tests -j $(TEST_JOBS) $(T)
 
 build-san-all: $(BUILD)/kineta $(SYNTH) $(BUILD)/kineta-tests
 

@@ -32,15 +32,18 @@ static uint8_t *critical_flags(const kt_trace *t, size_t *n, arrow **arrows, siz
     uint8_t *flags = calloc(r->ev.n + 1, 1);
     uint32_t cat = kt_strtab_find(t->strs, "critical_path", 13);
     *n = 0;
-    for (uint32_t i = 0; flags && i < r->ev.n; i++) {
+    /* one reader in file order: a gzip file is inflated once, not per event */
+    kt_args_reader *rd = NULL;
+    CHECK_INT(kt_args_reader_open(r, &rd), KT_OK);
+    for (uint32_t i = 0; rd && flags && i < r->ev.n; i++) {
         if (r->ev.ph[i] != 'X') continue;
-        char *text = NULL;
+        const char *text = NULL;
         size_t len = 0;
-        if (kt_event_args_json(r, i, &text, &len) == KT_OK)
+        if (kt_args_reader_get(rd, i, &text, &len) == KT_OK)
             flags[*n] = strstr(text, "\"critical\": 1") || strstr(text, "\"critical\":1");
-        free(text);
         (*n)++;
     }
+    kt_args_reader_close(rd);
     CHECK_INT(kt_index_flows(r), KT_OK);
     *arrows = calloc(r->idx->nflows + 1, sizeof **arrows);
     *narrows = 0;

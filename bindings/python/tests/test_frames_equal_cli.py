@@ -48,11 +48,14 @@ class FramesEqualCli(unittest.TestCase):
         """rows: lists of cells in column order."""
         self.assertEqual(len(frame), len(rows), what)
         columns = list(frame.columns)
+        # a column's values as Python scalars at once: per-cell iat is ~100x slower
+        values = [frame.iloc[:, c].tolist() for c in range(len(columns))]
         for r, row in enumerate(rows):
             self.assertEqual(len(row), len(columns), what)
             for c, want in enumerate(row):
-                got = frame.iat[r, c]
-                got = got.item() if hasattr(got, "item") else got
+                got = values[c][r]
+                if type(got) is type(want) and got == want:
+                    continue  # what close() would accept, without its arithmetic
                 self.assertTrue(close(got, want, tolerance(frame, columns[c])),
                                 f"{what} row {r} {columns[c]}: python {got!r}, cli {want!r}")
 

@@ -40,10 +40,10 @@ class HtaFacade(unittest.TestCase):
         self.assertEqual(list(got.columns), list(want.columns), what)
         self.assertEqual(len(got), len(want), what)
         for c, column in enumerate(want.columns):
-            for r in range(len(want)):
-                g, w = got.iat[r, c], want.iat[r, c]
-                g = g.item() if hasattr(g, "item") else g
-                w = w.item() if hasattr(w, "item") else w
+            # whole columns as Python scalars: per-cell iat is ~100x slower
+            for r, (g, w) in enumerate(zip(got.iloc[:, c].tolist(), want.iloc[:, c].tolist())):
+                if type(g) is type(w) and g == w:
+                    continue  # what close() would accept, without its arithmetic
                 self.assertTrue(close(g, w, ATOL), f"{what} row {r} {column}: kineta {g!r}, HTA {w!r}")
 
     def check(self, directory):
