@@ -245,13 +245,21 @@ static inline const char *kt_short_plain_string(const char *s, const char *end)
     return s + 2 + k < end && s[1 + k] == '"' && kt_ends_string(s[2 + k]) ? s + 2 + k : NULL;
 }
 
-/* How many of the 8 bytes of x (in memory order) are decimal digits before
- * the first that is not (SWAR, no branch per byte).                       */
-static inline unsigned kt_leading_digits(uint64_t x)
+/* The bytes of x (in memory order) that are not decimal digits, each
+ * marked in its high nibble; 0 when all 8 are digits (SWAR, no branch per
+ * byte).  Bytes after the first non-digit may be marked wrongly (a carry
+ * out of it), so only the lowest mark is exact.                          */
+static inline uint64_t kt_non_digits(uint64_t x)
 {
     uint64_t a = x ^ 0x3030303030303030ull; /* a digit byte becomes 0-9 */
-    uint64_t bad = (a & 0xF0F0F0F0F0F0F0F0ull) | (((a & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) &
-                                                  0xF0F0F0F0F0F0F0F0ull);
+    return (a | (a + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+}
+
+/* How many of the 8 bytes of x (in memory order) are decimal digits before
+ * the first that is not.                                                   */
+static inline unsigned kt_leading_digits(uint64_t x)
+{
+    uint64_t bad = kt_non_digits(x);
     return bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
 }
 
@@ -274,16 +282,6 @@ static inline unsigned kt_digits8(const char *p, uint64_t *val)
     unsigned n = kt_leading_digits(x);
     *val = n ? kt_digits_value(x, n) : 0;
     return n;
-}
-
-/* The bytes of x (in memory order) that are not decimal digits, each
- * marked in its high nibble; 0 when all 8 are digits.  One masking fewer
- * than kt_leading_digits: a carry out of a byte only reaches the bytes
- * after a non-digit, so the first one found is still the first one.     */
-static inline uint64_t kt_non_digits(uint64_t x)
-{
-    uint64_t a = x ^ 0x3030303030303030ull;
-    return (a | (a + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
 }
 
 static const uint64_t kt_pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
