@@ -346,6 +346,49 @@ TEST(index_steps_cpu_and_gpu)
     free_trace(t);
 }
 
+/* One cursor over kernels in time order, then backwards, then alternating
+ * devices: GPU steps 1 [0,1000) and 2 [1000,2000) on device 0, step 9
+ * [500,1500) on device 1 written last, overlapping both; CPU step 5
+ * [0,5000) for the launches of the kernels no GPU step holds.  Every
+ * answer by hand, and each equal to kt_event_step's.                      */
+TEST(index_step_cursor_equals_fresh_lookups)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    X("user_annotation", "ProfilerStep#5", 0, 5000, 1, -1, -1);
+    GPU("gpu_user_annotation", "ProfilerStep#1", 0, 1000, 0, 7, -1);
+    GPU("gpu_user_annotation", "ProfilerStep#2", 1000, 1000, 0, 7, -1);
+    GPU("gpu_user_annotation", "ProfilerStep#9", 500, 1000, 1, 7, -1);
+    static const struct { int64_t ts, device, step; } k[] = {
+        { 0, 0, 1 },    { 400, 0, 1 },  { 999, 0, 1 },  { 1000, 0, 2 },  { 1999, 0, 2 },
+        { 2000, 0, 5 }, { 2500, 0, 5 }, { 100, 1, 5 },  { 500, 1, 9 },   { 1400, 1, 9 },
+        { 1500, 1, 5 }, { 4000, 1, 5 },
+    };
+    enum { N = sizeof k / sizeof *k };
+    uint32_t ev[N];
+    for (int i = 0; i < N; i++) {
+        X("cuda_runtime", "cudaLaunchKernel", 10 + i, 5, 1, -1, 100 + i);
+        ev[i] = GPU("kernel", "k", k[i].ts, 10, k[i].device, 7, 100 + i);
+    }
+    fx_finish(t);
+    static const int orders[][N] = {
+        { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 },
+        { 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 },
+        { 0, 7, 1, 8, 2, 9, 3, 10, 4, 11, 5, 6 },
+    };
+    for (size_t o = 0; o < sizeof orders / sizeof *orders; o++) {
+        kt_step_cursor c = { 0 };
+        for (int j = 0; j < N; j++) {
+            int i = orders[o][j];
+            int64_t got = kt_event_step_at(r, ev[i], &c);
+            if (got != k[i].step || kt_event_step(r, ev[i]) != k[i].step)
+                kt_test_fail(__FILE__, __LINE__, "order %zu: kernel at %" PRId64 " on device %" PRId64
+                             ": step %" PRId64 ", expected %" PRId64, o, k[i].ts, k[i].device, got, k[i].step);
+        }
+    }
+    free_trace(t);
+}
+
 /* ac2g id 10: s then f; an f without s (id 11); fwdbwd reusing id 10 pairs
  * separately; a repeated ac2g id pairs first-with-first.                   */
 TEST(index_flows_pair_by_cat_and_id)

@@ -2,6 +2,7 @@
  * in ../shared: counts computed from the JSON with Python, and HTA's own
  * rows-after-load, origin and profiler steps from ../shared/oracle/hta.  */
 #include "fixture.h"
+#include "oracle.h"
 #include "test.h"
 #include "model/index.h"
 #include "model/model.h"
@@ -114,6 +115,50 @@ TEST(traces_rocm_stream_zero)
     CHECK_INT(kt_event_pid(r, r->idx->gpu_steps[0].ev), 2);
     CHECK_INT(kt_event_step(r, s->ev[0]), 1);
     kt_trace_free(t);
+}
+
+/* kt_event_step_at with one cursor equals kt_event_step on every event of
+ * every shared trace, walked the ways analyses walk them: each stream in
+ * time order, the file in order, and the file backwards.                  */
+static size_t cursor_mismatches(const kt_rank *r)
+{
+    size_t bad = 0;
+    kt_step_cursor c = { 0 };
+    for (size_t i = 0; i < r->idx->nstreams; i++)
+        for (size_t k = 0; k < r->idx->streams[i].n; k++) {
+            uint32_t ev = r->idx->streams[i].ev[k];
+            bad += kt_event_step_at(r, ev, &c) != kt_event_step(r, ev);
+        }
+    kt_step_cursor forward = { 0 }, backward = { 0 };
+    for (uint32_t ev = 0; ev < r->ev.n; ev++) {
+        bad += kt_event_step_at(r, ev, &forward) != kt_event_step(r, ev);
+        uint32_t back = (uint32_t)r->ev.n - 1 - ev;
+        bad += kt_event_step_at(r, back, &backward) != kt_event_step(r, back);
+    }
+    return bad;
+}
+
+TEST(traces_step_cursor_equals_fresh_lookups)
+{
+    NEED_SHARED();
+    size_t nfound = 0, with_steps = 0;
+    char **found = fx_shared_trace_files(&nfound);
+    for (size_t i = 0; i < nfound; i++) {
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        const char *path = found[i];
+        if (kt_load(&path, 1, NULL, &t, &fail) == KT_OK)
+            for (size_t k = 0; k < t->nranks; k++) {
+                const kt_rank *r = t->ranks[k];
+                with_steps += r->idx->ncpu_steps + r->idx->ngpu_steps > 0;
+                size_t bad = cursor_mismatches(r);
+                if (bad) kt_test_fail(__FILE__, __LINE__, "%s rank %zu: %zu answers differ", path, k, bad);
+            }
+        kt_trace_free(t);
+        kt_diags_free(fail);
+    }
+    CHECK(with_steps >= 10);
+    fx_free_paths(found, nfound);
 }
 
 /* ---- --hta-compat against HTA's own load (../shared/oracle/hta) -------- */

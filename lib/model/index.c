@@ -236,9 +236,11 @@ bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev)
 
 /* Step containing ts (s.ts <= ts < s.ts + s.dur) among steps sorted by ts;
  * device < 0: any device, else only steps whose event has that pid.  When
- * several contain it, the one written last in the file wins (HTA).        */
+ * several contain it, the one written last in the file wins (HTA).
+ * *until: the next time after ts at which a step starts or ends, so every
+ * time in [ts, *until) gets the same answer (kt_step_cursor's memo).      */
 static int64_t step_at(const kt_rank *r, const kt_step *steps, size_t n, int64_t maxdur,
-                       int64_t ts, bool any_device, int64_t device)
+                       int64_t ts, bool any_device, int64_t device, int64_t *until)
 {
     size_t lo = 0, hi = n; /* first step with s.ts > ts */
     while (lo < hi) {
@@ -246,32 +248,48 @@ static int64_t step_at(const kt_rank *r, const kt_step *steps, size_t n, int64_t
         if (steps[mid].ts <= ts) lo = mid + 1;
         else hi = mid;
     }
+    *until = lo < n ? steps[lo].ts : INT64_MAX;
     const kt_step *best = NULL;
+    /* steps left unvisited end by steps[j].ts + maxdur <= ts */
     for (size_t j = lo; j-- > 0 && steps[j].ts + maxdur > ts;) {
         const kt_step *s = &steps[j];
-        if (ts < s->ts + s->dur && (any_device || kt_event_pid(r, s->ev) == device) &&
-            (!best || s->ev > best->ev))
-            best = s;
+        int64_t end = s->ts + s->dur;
+        if (ts >= end) continue;
+        if (end < *until) *until = end;
+        if ((any_device || kt_event_pid(r, s->ev) == device) && (!best || s->ev > best->ev)) best = s;
     }
     return best ? best->num : -1;
 }
 
-static int64_t cpu_step_at(const kt_rank *r, int64_t ts)
+/* The memo's answer when it covers (ts, device), else a fresh one kept. */
+static int64_t step_memo(const kt_rank *r, kt_step_memo *m, const kt_step *steps, size_t n,
+                         int64_t maxdur, int64_t ts, bool any_device, int64_t device)
+{
+    if (ts >= m->from && ts < m->until && device == m->device) return m->step;
+    int64_t until, step = step_at(r, steps, n, maxdur, ts, any_device, device, &until);
+    *m = (kt_step_memo){ .from = ts, .until = until, .device = device, .step = step };
+    return step;
+}
+
+int64_t kt_event_step_at(const kt_rank *r, uint32_t ev, kt_step_cursor *c)
 {
     const kt_index *idx = r->idx;
-    return step_at(r, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur, ts, true, 0);
+    uint8_t k = r->ev.kind[ev];
+    if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION)
+        return step_memo(r, &c->cpu, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur, r->ev.ts[ev], true, 0);
+    int64_t step = step_memo(r, &c->gpu, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
+                             false, kt_event_pid(r, ev));
+    if (step >= 0) return step;
+    uint32_t rt = kt_gpu_launcher(r, ev);
+    return rt == KT_NONE ? -1
+                         : step_memo(r, &c->cpu, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur,
+                                     r->ev.ts[rt], true, 0);
 }
 
 int64_t kt_event_step(const kt_rank *r, uint32_t ev)
 {
-    const kt_index *idx = r->idx;
-    uint8_t k = r->ev.kind[ev];
-    if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION) return cpu_step_at(r, r->ev.ts[ev]);
-    int64_t step = step_at(r, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
-                           false, kt_event_pid(r, ev));
-    if (step >= 0) return step;
-    uint32_t rt = kt_gpu_launcher(r, ev);
-    return rt == KT_NONE ? -1 : cpu_step_at(r, r->ev.ts[rt]);
+    kt_step_cursor c = { 0 };
+    return kt_event_step_at(r, ev, &c);
 }
 
 /* HTA's origin (A2.10): the earliest complete event it keeps (ph X with a

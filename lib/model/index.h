@@ -98,6 +98,17 @@ bool kt_is_graph_launch(const kt_rank *r, const kt_strtab *strs, uint32_t rt_ev)
  * step annotation containing their start where present, else the step of
  * their launching call; CPU events: the CPU step containing their start.   */
 int64_t kt_event_step(const kt_rank *r, uint32_t ev);
+/* kt_event_step for many events, mostly in time order (a stream's kernels):
+ * the cursor remembers the last answer and the span of times it holds for
+ * (no step starts or ends inside), so most lookups skip the search.  Start
+ * from a zeroed cursor; the answers equal kt_event_step's in any order.    */
+typedef struct kt_step_memo {
+    int64_t from, until, device, step;
+} kt_step_memo;
+typedef struct kt_step_cursor {
+    kt_step_memo gpu, cpu;
+} kt_step_cursor;
+int64_t kt_event_step_at(const kt_rank *r, uint32_t ev, kt_step_cursor *c);
 
 /* N of a "ProfilerStep#N" name (HTA: ProfilerStep\s*#\s*(\d+) at the
  * start), or -1.                                                             */

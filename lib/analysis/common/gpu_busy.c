@@ -88,13 +88,14 @@ typedef struct picks {
     uint8_t *cls;
     size_t n;
     bool all; /* class 0 built */
+    kt_step_cursor step; /* events come in time order per stream */
 } picks;
 
 static kt_status pick(const kt_rank *r, const kt_busy_query *q, groups *gs, picks *p, uint32_t ev, int64_t dev)
 {
     int c = q->classify ? q->classify(q->ctx, r, ev) : 0;
     if (c < 0) return KT_OK;
-    size_t g = group_of(gs, q->by_device ? dev : KT_BUSY_ALL, q->by_step ? kt_event_step(r, ev) : KT_BUSY_ALL);
+    size_t g = group_of(gs, q->by_device ? dev : KT_BUSY_ALL, q->by_step ? kt_event_step_at(r, ev, &p->step) : KT_BUSY_ALL);
     if (g == SIZE_MAX) return KT_ENOMEM;
     p->ev[p->n] = ev;
     p->group[p->n] = (uint32_t)g;
