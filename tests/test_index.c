@@ -157,6 +157,66 @@ TEST(radix_sort_records_merges_a_few_runs_stably)
     check_records_sorted(r, ref, N);
 }
 
+/* Many runs, as traces tiled or merged by tools give them: parts in
+ * sequence, each of three overlapping runs with ties across them, and a
+ * part inside its neighbour.  Up to 256 runs merge, more take the radix
+ * passes: each sort equals a stable comparison sort at 66, 256 and 259
+ * runs.                                                                   */
+typedef struct keyed {
+    int64_t key;
+    uint32_t pos;
+} keyed;
+
+static int by_key_then_pos(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* parts x 3 runs of 20 keys, each run ending after the next one starts
+ * (so every 20 keys start a run): part p's times start at p * 45 (part 7
+ * at 40 * 7, inside part 6's); runs 1 and 2 of a part start 4 and 8 later. */
+static int64_t tiled_key(uint32_t i)
+{
+    uint32_t part = i / 60, run = i % 60 / 20, k = i % 20;
+    int64_t start = part == 7 ? 40 * 7 : (int64_t)part * 45;
+    return (start + run * 4 + k * 2) * 1000003 - 5000000;
+}
+
+static void check_many_runs(uint32_t n)
+{
+    keyed *ref = malloc(n * sizeof *ref);
+    int64_t *col = malloc(n * sizeof *col);
+    uint64_t *keys = malloc(n * sizeof *keys), *major = malloc(n * sizeof *major), *minor = malloc(n * sizeof *minor);
+    uint32_t *ids = malloc(n * sizeof *ids), *by_col = malloc(n * sizeof *by_col);
+    rec *r = malloc(n * sizeof *r);
+    for (uint32_t i = 0; i < n; i++) {
+        col[i] = tiled_key(i);
+        ref[i] = (keyed){ col[i], i };
+        keys[i] = kt_radix_key_i64(col[i]), ids[i] = by_col[i] = i;
+        r[i] = (rec){ kt_radix_key_i64(col[i]), 0, i };
+        major[i] = r[i].major, minor[i] = kt_radix_key_i64(0);
+    }
+    qsort(ref, n, sizeof *ref, by_key_then_pos);
+    CHECK(kt_radix_sort(keys, ids, n));
+    CHECK(kt_sort_ids_by_i64(by_col, n, col));
+    CHECK(kt_radix_sort_records(r, sizeof *r, n, major, minor));
+    size_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += ids[i] != ref[i].pos || keys[i] != kt_radix_key_i64(ref[i].key) || by_col[i] != ref[i].pos ||
+               r[i].pos != ref[i].pos;
+    if (bad) kt_test_fail(__FILE__, __LINE__, "%u keys: %zu out of place", n, bad);
+    free(ref), free(col), free(keys), free(major), free(minor), free(ids), free(by_col), free(r);
+}
+
+TEST(sorts_merge_many_runs_stably)
+{
+    check_many_runs(22 * 60);      /* 66 runs */
+    check_many_runs(256 * 20);     /* 256 runs: the merge's limit */
+    check_many_runs(258 * 20 + 7); /* 259 runs: radix */
+}
+
 /* One cudaGraphLaunch → three kernels on two streams, written out of time
  * order; a cudaLaunchKernel → one kernel; a cuda_sync with stream -1.     */
 TEST(index_graph_launch_fans_out)

@@ -37,9 +37,10 @@ static void print_best(const char *sort, const char *keys, size_t n, double best
     printf("%-22s %-34s %9zu keys  %6.2f ns/key\n", sort, keys, n, best * 1e9 / (double)n);
 }
 
-typedef enum { RANDOM_TS, FOUR_STREAMS, SORTED_TS } key_shape;
+typedef enum { RANDOM_TS, FOUR_STREAMS, SORTED_TS, TILED, MANY_STREAMS } key_shape;
 static const char *const shape_name[] = { "random ns timestamps (2 s)", "4 sorted streams, concatenated",
-                                          "sorted timestamps" };
+                                          "sorted timestamps", "22 tiles of 3 streams each",
+                                          "64 sorted streams, concatenated" };
 
 /* Keys as kt_radix_key_i64 of absolute ns timestamps of the given shape. */
 static void make_keys(uint64_t *k, size_t n, key_shape shape)
@@ -49,6 +50,11 @@ static void make_keys(uint64_t *k, size_t n, key_shape shape)
         int64_t ts = base + (int64_t)(next_random() % 2000000000ull);
         if (shape == FOUR_STREAMS) ts = base + (int64_t)(i % (n / 4 + 1)) * 400 + (int64_t)(i / (n / 4 + 1));
         if (shape == SORTED_TS) ts = base + (int64_t)i * 400;
+        if (shape == MANY_STREAMS) ts = base + (int64_t)(i % (n / 64 + 1)) * 400 + (int64_t)(i / (n / 64 + 1));
+        if (shape == TILED) { /* a trace tiled by tools: each part's few runs, the parts in sequence */
+            size_t tile = n / 22 + 1, in = i % tile, run = in / (tile / 3 + 1), pos = in % (tile / 3 + 1);
+            ts = base + (int64_t)(i / tile) * 1000000000ll + (int64_t)pos * 1200 + (int64_t)run * 400;
+        }
         k[i] = kt_radix_key_i64(ts);
     }
 }
@@ -70,6 +76,27 @@ static void bench_keys(size_t n, key_shape shape)
     }
     print_best("kt_radix_sort", shape_name[shape], n, best);
     free(src), free(k), free(ids);
+}
+
+/* Ids by a column (the call tree's sort of a thread's events by ts). */
+static void bench_ids(size_t n, key_shape shape)
+{
+    uint64_t *k = malloc(n * sizeof *k);
+    int64_t *col = malloc(n * sizeof *col);
+    uint32_t *ids = malloc(n * sizeof *ids);
+    if (!k || !col || !ids) exit(1);
+    make_keys(k, n, shape);
+    for (size_t i = 0; i < n; i++) col[i] = (int64_t)(k[i] ^ ((uint64_t)1 << 63));
+    double best = 1e30;
+    for (int r = 0; r < RUNS; r++) {
+        for (size_t i = 0; i < n; i++) ids[i] = (uint32_t)i;
+        double t0 = now();
+        if (!kt_sort_ids_by_i64(ids, n, col)) exit(1);
+        double t = now() - t0;
+        if (t < best) best = t;
+    }
+    print_best("kt_sort_ids_by_i64", shape_name[shape], n, best);
+    free(k), free(col), free(ids);
 }
 
 static void bench_doubles(size_t n)
@@ -120,7 +147,8 @@ int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
     if (n < 8) n = 8;
-    for (key_shape s = RANDOM_TS; s <= SORTED_TS; s++) bench_keys(n, s);
+    for (key_shape s = RANDOM_TS; s <= MANY_STREAMS; s++) bench_keys(n, s);
+    for (key_shape s = FOUR_STREAMS; s <= MANY_STREAMS; s++) bench_ids(n, s);
     bench_keys(n / 20, RANDOM_TS); /* an analysis' per-rank sizes */
     bench_doubles(n);
     bench_doubles(n / 20);
