@@ -157,22 +157,28 @@ static bool split_devices(kt_mem_rank *m, tagged *tg, size_t n)
     return true;
 }
 
-static bool same_device(const kt_mem_device *d, const tagged *g)
+/* The index of device (type, id) in m->dev, added when new (last: the
+ * previous event's, tried first); FEW_DEVICES when there would be more.  */
+static size_t device_index(kt_mem_rank *m, int64_t type, int64_t id, size_t last)
 {
-    return d->type == g->type && d->id == g->id;
+    if (last < m->ndev && m->dev[last].type == type && m->dev[last].id == id) return last;
+    size_t d = 0;
+    while (d < m->ndev && !(m->dev[d].type == type && m->dev[d].id == id)) d++;
+    if (d < FEW_DEVICES && d == m->ndev) m->dev[m->ndev++] = (kt_mem_device){ .type = type, .id = id };
+    return d;
 }
 
-/* The distinct devices of tg[0..n) into m->dev (counts in .n, not yet in
- * order) and each event's device in dev_of; false past FEW_DEVICES.     */
-static bool find_devices(kt_mem_rank *m, const tagged *tg, size_t n, uint8_t *dev_of)
+/* The distinct devices of events evs[0..n) into m->dev (counts in .n, not
+ * yet in order) and each event's device in dev_of; false past FEW_DEVICES. */
+static bool find_devices(kt_mem_rank *m, const kt_rank *r, const uint32_t *evs, size_t n,
+                         const uint32_t key[MA_COUNT], uint8_t *dev_of)
 {
-    size_t d = 0;
+    arg_layout layout = { .n = SIZE_MAX };
+    size_t d = FEW_DEVICES;
     for (size_t i = 0; i < n; i++) {
-        if (d == m->ndev || !same_device(&m->dev[d], &tg[i])) { /* not the previous event's */
-            for (d = 0; d < m->ndev && !same_device(&m->dev[d], &tg[i]); d++) continue;
-            if (d == FEW_DEVICES) return false;
-            if (d == m->ndev) m->dev[m->ndev++] = (kt_mem_device){ .type = tg[i].type, .id = tg[i].id };
-        }
+        int64_t v[MA_COUNT];
+        mem_args(r, evs[i], key, &layout, v);
+        if ((d = device_index(m, v[MA_TYPE], v[MA_ID], d)) == FEW_DEVICES) return false;
         m->dev[d].n++;
         dev_of[i] = (uint8_t)d;
     }
@@ -223,21 +229,30 @@ static bool sort_device(kt_mem_device *d)
     return ok;
 }
 
-/* Each event dealt out to its device's slice in file order, then the
- * slices out of time order sorted; false when there are too many devices
- * (m left empty) or without memory.                                     */
-static bool deal_devices(kt_mem_rank *m, const tagged *tg, size_t n, bool *few)
+/* Each event read straight into its device's slice, in file order (its
+ * args read twice: once for the device, once for the record, so no
+ * per-event record is kept beside the slices), then the slices out of time
+ * order sorted; false when there are too many devices (m left empty) or
+ * without memory.                                                        */
+static bool deal_devices(kt_mem_rank *m, const kt_rank *r, const uint32_t *evs, size_t n,
+                         const uint32_t key[MA_COUNT], bool *few)
 {
     m->storage = malloc((n ? n : 1) * sizeof *m->storage);
     m->dev = calloc(FEW_DEVICES, sizeof *m->dev);
     uint8_t *dev_of = malloc(n ? n : 1), rank[FEW_DEVICES];
     size_t at[FEW_DEVICES];
     bool ok = m->storage && m->dev && dev_of;
-    *few = ok && find_devices(m, tg, n, dev_of);
+    *few = ok && find_devices(m, r, evs, n, key, dev_of);
     if (*few) {
         order_devices(m, rank);
         for (size_t d = 0; d < m->ndev; d++) at[d] = (size_t)(m->dev[rank[d]].e - m->storage);
-        for (size_t i = 0; i < n; i++) m->storage[at[dev_of[i]]++] = tg[i].m;
+        arg_layout layout = { .n = SIZE_MAX };
+        for (size_t i = 0; i < n; i++) {
+            int64_t v[MA_COUNT];
+            mem_args(r, evs[i], key, &layout, v);
+            m->storage[at[dev_of[i]]++] =
+                (kt_mem_event){ evs[i], r->ev.ts[evs[i]], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] };
+        }
         for (size_t d = 0; d < m->ndev; d++) {
             label_of(&m->dev[d]);
             ok = ok && sort_device(&m->dev[d]);
@@ -271,11 +286,8 @@ static uint32_t *find_memory_events(const kt_events *e, uint32_t name, size_t *n
 }
 
 /* Events evs[0..n) with their args read, tagged with their device. */
-static tagged *read_events(const kt_trace *t, const kt_rank *r, const uint32_t *evs, size_t n)
+static tagged *read_events(const kt_rank *r, const uint32_t *evs, size_t n, const uint32_t key[MA_COUNT])
 {
-    const uint32_t key[MA_COUNT] = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Bytes"),
-                                     dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
-                                     dyn_key(t, "Total Reserved") };
     tagged *tg = malloc((n ? n : 1) * sizeof *tg);
     arg_layout layout = { .n = SIZE_MAX };
     for (size_t k = 0; tg && k < n; k++) {
@@ -292,15 +304,19 @@ kt_status kt_mem_rank_collect(const kt_trace *t, const kt_rank *r, kt_mem_rank *
     memset(out, 0, sizeof *out);
     uint32_t name = kt_strtab_find(t->strs, "[memory]", 8);
     if (name == KT_NONE) return KT_OK;
+    const uint32_t key[MA_COUNT] = { dyn_key(t, "Device Type"), dyn_key(t, "Device Id"), dyn_key(t, "Bytes"),
+                                     dyn_key(t, "Addr"), dyn_key(t, "Total Allocated"),
+                                     dyn_key(t, "Total Reserved") };
     size_t n;
     uint32_t *evs = find_memory_events(&r->ev, name, &n);
-    tagged *tg = evs ? read_events(t, r, evs, n) : NULL;
-    free(evs);
-    if (!tg) return KT_ENOMEM;
     bool few = false;
-    bool ok = deal_devices(out, tg, n, &few);
-    if (ok && !few) ok = sort_by_device_time(tg, n) && split_devices(out, tg, n);
-    free(tg);
+    bool ok = evs && deal_devices(out, r, evs, n, key, &few);
+    if (ok && !few) { /* many devices: every event tagged and sorted at once */
+        tagged *tg = read_events(r, evs, n, key);
+        ok = tg && sort_by_device_time(tg, n) && split_devices(out, tg, n);
+        free(tg);
+    }
+    free(evs);
     if (!ok) kt_mem_rank_free(out);
     return ok ? KT_OK : KT_ENOMEM;
 }
