@@ -3,12 +3,14 @@
  * in parallel worker processes.
  *
  * Usage: kineta-tests [-j N] [filter].  Most tests spawn the CLI under
- * AddressSanitizer and wait for it, so one process leaves a core idle; N
+ * AddressSanitizer and wait for it, so one process leaves a core idle: N
  * workers (default: $KINETA_TEST_JOBS, else 1) take the next test from a
  * shared counter.  Each test runs with its output captured, and its block
- * (captured lines, then "ok"/"FAIL"/"SKIP") is written whole, so the log reads
- * as it does serially, in completion order.  A worker that dies (a sanitizer
- * abort, a signal) fails the test it was running and the run.
+ * (captured lines, then "ok"/"FAIL"/"SKIP") is written whole, so the log
+ * reads as it does serially, in completion order.  A worker that dies (a
+ * sanitizer abort, a signal) fails the test it was running and the run; one
+ * whose exit LeakSanitizer fails (a leak) fails the run.  With one job the
+ * tests run in this process, as valgrind needs.
  */
 #include "test.h"
 
@@ -152,7 +154,21 @@ static void worker(shared_state *st, size_t slot, const size_t *order, size_t n,
         emit_capture(out);
     }
     fflush(stdout);
-    _exit(0);
+    exit(0); /* not _exit: LeakSanitizer checks the worker at exit (its status then fails the run) */
+}
+
+/* One process, no capture: what valgrind (make check-leaks) and debuggers
+ * follow, and the order the tests are listed in.                          */
+static int run_serial(const size_t *order, size_t n)
+{
+    size_t count[4] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        fflush(stdout);
+        count[run_one(&tests[order[i]])]++;
+    }
+    printf("%zu skipped\n", count[RESULT_SKIP]);
+    printf("%zu passed, %zu failed\n", count[RESULT_PASS], count[RESULT_FAIL]);
+    return count[RESULT_FAIL] ? 1 : 0;
 }
 
 static size_t jobs_from(const char *s)
@@ -175,12 +191,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ntests; i++)
         if (!filter || strstr(tests[i].name, filter) || strstr(tests[i].file, filter)) order[n++] = i;
 
+    if (jobs > n) jobs = n ? n : 1;
+    if (jobs == 1) return run_serial(order, n);
     shared_state *st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (st == MAP_FAILED) return 2;
     memset(st, 0, sizeof *st);
     int out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
     fflush(stdout);
-    if (jobs > n) jobs = n ? n : 1;
     pid_t pids[64];
     for (size_t w = 0; w < jobs; w++) {
         pids[w] = fork();
@@ -192,9 +209,14 @@ int main(int argc, char **argv)
         if (pids[w] < 0 || waitpid(pids[w], &status, 0) < 0) { failed++; continue; }
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
         size_t i = st->running[w];
-        printf("FAIL %s: the worker died (%s %d)\n", i ? tests[order[i - 1]].name : "(between tests)",
-               WIFSIGNALED(status) ? "signal" : "exit status",
-               WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        if (i)
+            printf("FAIL %s: its worker died (%s %d)\n", tests[order[i - 1]].name,
+                   WIFSIGNALED(status) ? "signal" : "exit status",
+                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        else /* LeakSanitizer's report is on stderr above */
+            printf("FAIL worker %zu at its exit (%s %d): a leak, when LeakSanitizer reported one\n", w,
+                   WIFSIGNALED(status) ? "signal" : "exit status",
+                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
         failed++;
     }
     for (size_t i = 0; i < n; i++) {
