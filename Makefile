@@ -97,10 +97,11 @@ sanitize:
 # The Python package's tests (tests/test_python.c) load the release build's
 # libkineta-py.so (an ASan library cannot load into an uninstrumented python)
 # and compare against the release CLI.
-# TEST_JOBS worker processes share the tests (tests/runner.c).
+# TEST_JOBS worker processes share the tests (tests/runner.c); everything
+# the install test installs is built first, so no test builds while others run.
 TEST_JOBS ?= $(shell nproc)
 test:
-	$(MAKE) all python
+	$(MAKE) all python $(BUILD)/libkineta.so $(BUILD)/kineta.pc $(BUILD)/kineta.1
 	$(if $(shell command -v mpicc),$(MAKE) mpi)
 	$(MAKE) MODE=sanitize BUILD=$(or $(TEST_BUILD),build-san) build-san-all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
