@@ -45,9 +45,9 @@ typedef struct seq {
     uint32_t *win;         /* win[i]: the slot of the window at i of the
                               last length counted (at first its name):
                               the next length's keys                     */
-    int64_t *gap;          /* gap[i]: kernel i+1 start − kernel i end, ≥ 0 */
-    int64_t *gap_prefix;   /* gap_prefix[i] = Σ gap[0..i)                  */
-    uint64_t *h, *pow;     /* prefix hashes, powers of the base            */
+    int64_t *gap_prefix;   /* gap_prefix[i] = Σ gap(j), j < i, where gap(j)
+                              = kernel j+1 start − kernel j end, ≥ 0      */
+    uint64_t *h;           /* prefix hashes                                */
     size_t n;
 } seq;
 
@@ -60,10 +60,11 @@ typedef struct cand {
     uint32_t *occ;         /* the occurrences' starts, count of them      */
 } cand;
 
-typedef struct slot {
+typedef struct slot {      /* 32 bytes: the table has two slots a kernel */
     uint64_t window;       /* the prefix window's slot, the last name id  */
+    int64_t gap_sum;
     uint32_t first, last_end;
-    int64_t count, gap_sum;
+    uint32_t count;        /* occurrences (at most the kernels, < 2^32)   */
     uint32_t len;          /* the window length counted here (0: never used):
                               the table serves every length without clearing */
 } slot;
@@ -76,10 +77,8 @@ static void seq_free(seq *s)
     free(s->next);
     free(s->frequent);
     free(s->win);
-    free(s->gap);
     free(s->gap_prefix);
     free(s->h);
-    free(s->pow);
 }
 
 static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
@@ -94,12 +93,9 @@ static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
     s->next = malloc(cap * sizeof *s->next);
     s->frequent = malloc(cap * sizeof *s->frequent);
     s->win = malloc(cap * sizeof *s->win);
-    s->gap = malloc(cap * sizeof *s->gap);
     s->gap_prefix = malloc((cap + 1) * sizeof *s->gap_prefix);
     s->h = malloc((cap + 1) * sizeof *s->h);
-    s->pow = malloc((cap + 1) * sizeof *s->pow);
-    if (!s->ev || !s->name || !s->at || !s->next || !s->frequent || !s->win || !s->gap || !s->gap_prefix ||
-        !s->h || !s->pow)
+    if (!s->ev || !s->name || !s->at || !s->next || !s->frequent || !s->win || !s->gap_prefix || !s->h)
         return false;
     const kt_events *e = &r->ev;
     for (size_t i = 0; i < gs->n; i++)
@@ -108,28 +104,26 @@ static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
             s->ev[s->n++] = gs->ev[i];
         }
     s->h[0] = 0;
-    s->pow[0] = 1;
     s->gap_prefix[0] = 0;
     for (size_t i = 0; i < s->n; i++) {
         uint32_t ev = s->ev[i];
         s->name[i] = e->name[ev];
         s->win[i] = s->name[i];
         s->h[i + 1] = s->h[i] * HASH_BASE + (uint64_t)s->name[i] + 1;
-        s->pow[i + 1] = s->pow[i] * HASH_BASE;
         int64_t g = 0;
         if (i + 1 < s->n) {
             int64_t end = e->ts[ev] + (e->dur[ev] > 0 ? e->dur[ev] : 0);
             g = e->ts[s->ev[i + 1]] - end;
         }
-        s->gap[i] = g > 0 ? g : 0;
-        s->gap_prefix[i + 1] = s->gap_prefix[i] + s->gap[i];
+        s->gap_prefix[i + 1] = s->gap_prefix[i] + (g > 0 ? g : 0);
     }
     return true;
 }
 
-static uint64_t window_hash(const seq *s, size_t i, size_t len)
+/* pow_len: HASH_BASE^len (mod 2^64). */
+static uint64_t window_hash(const seq *s, size_t i, size_t len, uint64_t pow_len)
 {
-    uint64_t h = s->h[i + len] - s->h[i] * s->pow[len];
+    uint64_t h = s->h[i + len] - s->h[i] * pow_len;
     return h ^ (h >> 31);
 }
 
@@ -202,9 +196,11 @@ static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slo
                          kept_set *best, size_t stream)
 {
     size_t nfrequent = 0;
+    uint64_t pow_len = 1;
+    for (size_t k = 0; k < len; k++) pow_len *= HASH_BASE;
     for (size_t i = 0; i + len <= s->n; i++) {
         uint64_t window = (uint64_t)s->win[i] << 32 | s->name[i + len - 1];
-        slot *sl = find_slot(tab, mask, window, len, window_hash(s, i, len));
+        slot *sl = find_slot(tab, mask, window, len, window_hash(s, i, len, pow_len));
         if (sl->len != len) *sl = (slot){ .window = window, .first = (uint32_t)i, .len = (uint32_t)len };
         s->win[i] = (uint32_t)(sl - tab);
         if (i < sl->last_end) continue;
@@ -236,7 +232,8 @@ static bool measure(const seq *s, cand *c)
         size_t i = c->occ[k];
         for (size_t j = i; j < i + c->len; j++)
             if (s->dur[s->ev[j]] > 0) c->kernel_ns += (double)s->dur[s->ev[j]];
-        for (size_t j = i; j + 1 < i + c->len && ngaps < MEDIAN_SAMPLE; j++) gaps[ngaps++] = (double)s->gap[j];
+        for (size_t j = i; j + 1 < i + c->len && ngaps < MEDIAN_SAMPLE; j++)
+            gaps[ngaps++] = (double)(s->gap_prefix[j + 1] - s->gap_prefix[j]);
     }
     c->median_gap_ns = ngaps ? kt_median_values(gaps, ngaps) : 0;
     c->saving_ns = (double)c->count * (double)(c->len - 1) * c->median_gap_ns;
