@@ -1287,12 +1287,10 @@ static inline const char *fast_repeated_int(const char *q, member *m, kt_id_memo
 static inline const char *fast_int(const char *q, member *m)
 {
     const char *d = q + (*q == '-');
-    uint64_t x, u;
-    memcpy(&x, d, 8);
-    uint64_t bad = kt_non_digits(x);
-    unsigned n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : kt_digits16(d, &u);
+    uint64_t u;
+    unsigned n = kt_digits8(d, &u);
+    if (n == 8) n = kt_digits16(d, &u);
     if (n == 0 || n >= 16) return NULL;
-    if (bad) u = kt_digits_value(x, n);
     *m = (member){ q, d + n, 0, true, false, d > q ? -(int64_t)u : (int64_t)u };
     return d + n;
 }
@@ -1319,31 +1317,25 @@ static inline __attribute__((always_inline)) const char *fast_thread_id(const ch
 static inline __attribute__((always_inline)) const char *fast_time(const char *q, member *m, kt_id_memo *high)
 {
     static const int64_t frac_scale[4] = { 1000, 100, 10, 1 };
-    uint64_t w, x, head = 0, bad;
+    uint64_t w, x, head = 0;
     memcpy(&w, q, 8);
     const char *p = q + 8; /* after a head */
     if (high && w == high->word) { /* the previous ts's first 8 digits (an empty memo: see fast_repeated_int) */
         head = (uint64_t)high->value;
-        memcpy(&x, p, 8);
-        bad = kt_non_digits(x);
     } else if (!kt_non_digits(w)) {
         head = kt_digits_value(w, 8);
         if (high) *high = (kt_id_memo){ w, 8, (int64_t)head };
-        memcpy(&x, p, 8);
-        bad = kt_non_digits(x);
     } else {
         p = q;
-        x = w;
-        bad = kt_non_digits(x);
-        if (bad & 0xFF) return NULL; /* no digit at all */
     }
-    unsigned i = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8, n = i, f = 0; /* I's digits, all digits */
+    memcpy(&x, p, 8);
+    unsigned i = kt_leading_digits(x), n = i, f = 0; /* I's digits, all digits */
+    if (p == q && i == 0) return NULL;               /* no digit at all */
     if (i < 8 && p[i] == '.') { /* I's bytes from x, F's from after the '.' */
         uint64_t y, low = ((uint64_t)1 << (8 * i)) - 1;
         memcpy(&y, p + 1, 8);
         x = (x & low) | (y & ~low);
-        bad = kt_non_digits(x);
-        n = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+        n = kt_leading_digits(x);
         f = n - i;
         if (f == 0 || f > 3) return NULL;
     }

@@ -46,20 +46,24 @@ static inline int64_t kt_double_to_i64(double f, int64_t dflt)
     return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : dflt;
 }
 
+/* The bits of the bytes at q equal to pat's (16 readable bytes each). */
+static inline uint32_t kt_eq16(const char *q, const char *pat)
+{
+#ifdef __SSE2__
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q),
+                                                      _mm_loadu_si128((const __m128i *)pat)));
+#else
+    uint32_t same = 0;
+    for (unsigned i = 0; i < 16; i++) same |= (uint32_t)(q[i] == pat[i]) << i;
+    return same;
+#endif
+}
+
 /* Which of the 32 bytes at s and t (all readable) are equal: bit i for
  * byte i.  Masked by a kt_want32, one mask answers for any prefix.     */
 static inline uint32_t kt_same32(const char *s, const char *t)
 {
-#ifdef __SSE2__
-    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)s), _mm_loadu_si128((const __m128i *)t));
-    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + 16)),
-                               _mm_loadu_si128((const __m128i *)(t + 16)));
-    return (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
-#else
-    uint32_t same = 0;
-    for (unsigned i = 0; i < 32; i++) same |= (uint32_t)(s[i] == t[i]) << i;
-    return same;
-#endif
+    return kt_eq16(s, t) | kt_eq16(s + 16, t + 16) << 16;
 }
 
 /* s[0..n) == t[0..n) for n <= 32, where 32 bytes at both are readable
@@ -119,27 +123,7 @@ static inline void kt_memo_set(kt_memo_key *k, const char *s, size_t n)
 static inline const char *kt_match16_want(const char *q, const char *end, const char *pat, unsigned len,
                                           unsigned want)
 {
-    if (q + len >= end) return NULL;
-#ifdef __SSE2__
-    __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)pat));
-    return ((unsigned)_mm_movemask_epi8(eq) & want) == want ? q + len : NULL;
-#else
-    (void)want;
-    return memcmp(q, pat, len) == 0 ? q + len : NULL;
-#endif
-}
-
-/* The bits of the bytes at q equal to pat's (16 readable bytes each). */
-static inline uint32_t kt_eq16(const char *q, const char *pat)
-{
-#ifdef __SSE2__
-    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q),
-                                                      _mm_loadu_si128((const __m128i *)pat)));
-#else
-    uint32_t same = 0;
-    for (unsigned i = 0; i < 16; i++) same |= (uint32_t)(q[i] == pat[i]) << i;
-    return same;
-#endif
+    return q + len < end && (kt_eq16(q, pat) & want) == want ? q + len : NULL;
 }
 
 /* Whether the bytes at q (16 readable) start with m's pattern; never when
