@@ -114,10 +114,15 @@ static inline sqlb_pos sqlb_rec_int(sqlb_rec *r, sqlb_pos p, int64_t v)
     return p;
 }
 
+/* Whether a text of len bytes fits: a column left, and room for it. */
+static inline bool sqlb_rec_text_fits(sqlb_pos p, size_t len)
+{
+    return p.left != 0 && len <= SQLB_TEXT_ROOM - (p.end - p.body_at) && (p.end - p.body_at) <= SQLB_TEXT_ROOM;
+}
+
 static inline sqlb_pos sqlb_rec_text(sqlb_rec *r, sqlb_pos p, const char *s, size_t len)
 {
-    if (p.left == 0 || len > SQLB_TEXT_ROOM - (p.end - p.body_at) || (p.end - p.body_at) > SQLB_TEXT_ROOM)
-        return p.bad = true, p;
+    if (!sqlb_rec_text_fits(p, len)) return p.bad = true, p;
     p.left--;
     unsigned type = 13 + 2 * (unsigned)len;
     if (type < 0x80) {
@@ -140,9 +145,7 @@ static inline sqlb_pos sqlb_rec_text(sqlb_rec *r, sqlb_pos p, const char *s, siz
 #define SQLB_PAD_TEXT 32
 static inline sqlb_pos sqlb_rec_text_padded(sqlb_rec *r, sqlb_pos p, const char *s, size_t len)
 {
-    if (p.left == 0 || len > SQLB_PAD_TEXT || len > SQLB_TEXT_ROOM - (p.end - p.body_at) ||
-        (p.end - p.body_at) > SQLB_TEXT_ROOM)
-        return p.bad = true, p;
+    if (len > SQLB_PAD_TEXT || !sqlb_rec_text_fits(p, len)) return p.bad = true, p;
     p.left--;
     r->buf[p.type_at++] = (uint8_t)(13 + 2 * len); /* one byte: under 0x80 */
     memcpy(r->buf + p.end, s, SQLB_PAD_TEXT);
