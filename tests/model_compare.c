@@ -60,6 +60,7 @@ void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets
     CHECK_STR(x->meta_json, y->meta_json);
     CHECK_INT(x->world_size, y->world_size);
     CHECK_INT(x->device_type, y->device_type);
+    CHECK_INT(x->shape_args, y->shape_args);
     kt_check_same_summary(&x->summary, &y->summary);
     CHECK(x->events_end > 0);
     CHECK_INT(kt_diags_count(kt_trace_diags(a)), kt_diags_count(kt_trace_diags(b)));

@@ -6,6 +6,7 @@
 #include "analysis/perf/op_args.h"
 #include "analysis/perf/perf.h"
 #include "fixture.h"
+#include "load/load_internal.h"
 #include "oracle.h"
 #include "test.h"
 
@@ -73,6 +74,15 @@ static kt_tables *run_perf(const kt_trace *t, const char *spec, int tracelens)
     char err[128];
     CHECK_INT(kt_perf(t, NULL, &o, &ts, err, sizeof err), KT_OK);
     return ts;
+}
+
+/* The GEMM of gemm_args found and modelled: 2·1024³ + 1024² FLOPs. */
+static void check_gemm_modelled(const kt_trace *t)
+{
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *g = fx_table(ts, "GEMM");
+    if (g) CHECK_NEAR(fx_num(g, 0, "gflops"), 2.148532224, 1e-12);
+    kt_tables_free(ts);
 }
 
 static kt_trace *gemm_and_sdpa(const char *gpu, char *path, size_t cap)
@@ -255,13 +265,41 @@ TEST(perf_shapes_under_escaped_keys)
     char a[2048], path[64];
     op_events(a, sizeof a, 1, "aten::addmm", escaped, 1000, 10);
     kt_trace *t = load_events("NVIDIA H100 80GB HBM3", a, path, sizeof path);
-    if (!t) return;
-    kt_tables *ts = run_perf(t, NULL, 0);
-    const kt_table *g = fx_table(ts, "GEMM");
-    if (g) CHECK_NEAR(fx_num(g, 0, "gflops"), 2.148532224, 1e-12);
-    kt_tables_free(ts);
+    if (t) check_gemm_modelled(t);
     kt_trace_free(t);
     unlink(path);
+}
+
+/* The loader notes whether any args key can name a shape list (model.h,
+ * shape_args); perf reads args text back from the file only then.  A
+ * value saying "Input Dims" is no such key; the key is found in the last
+ * of many loader ranges too.                                              */
+TEST(perf_args_read_back_only_when_a_key_names_shapes)
+{
+    char a[2048], b[2048], all[4 * 2048 + 16], path[64];
+    op_events(a, sizeof a, 1, "aten::addmm", "\"note\": \"Input Dims\"", 1000, 10);
+    op_events(b, sizeof b, 2, "aten::addmm", gemm_args, 2000, 10);
+    kt_trace *t = load_events("NVIDIA H100 80GB HBM3", a, path, sizeof path);
+    if (t) CHECK(!t->ranks[0]->shape_args);
+    kt_trace_free(t);
+    unlink(path);
+    snprintf(all, sizeof all, "%s,\n%s,\n%s,\n%s", a, a, a, b);
+    kt_load_options two = { .jobs = 2 };
+    const char *paths[] = { path };
+    for (uint64_t range = 256; range <= 4096; range *= 4) {
+        kt_diags *fail = NULL;
+        t = load_events("NVIDIA H100 80GB HBM3", all, path, sizeof path);
+        kt_trace *ranged = NULL;
+        CHECK_INT(kt_load_ranges(paths, 1, &two, range, &ranged, &fail), KT_OK);
+        if (t && ranged) {
+            CHECK(t->ranks[0]->shape_args && ranged->ranks[0]->shape_args);
+            check_gemm_modelled(ranged);
+        }
+        kt_trace_free(t);
+        kt_trace_free(ranged);
+        kt_diags_free(fail);
+        unlink(path);
+    }
 }
 
 /* No record_shapes: timing columns only, has_perf_model False, the op

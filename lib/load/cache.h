@@ -26,7 +26,7 @@
 #define KT_CACHE_MAGIC "KTCACHE\0"
 /* 2: the file's reports include negative durations and misplaced pids (a
  * version-1 cache would replay its reports without them).                */
-#define KT_CACHE_VERSION 2u
+#define KT_CACHE_VERSION 3u
 #define KT_CACHE_ALIGN 64u
 #define KT_CACHE_HASH_SPAN ((size_t)1 << 20) /* bytes hashed at each end */
 
@@ -71,7 +71,7 @@ typedef struct kt_cache_header {
 /* Per-rank values that are not columns (KT_CS_SCALARS). */
 typedef struct kt_cache_scalars {
     int64_t world_size, dist_rank, schema_version, base_time_ns;
-    uint64_t gzip, file_bytes, json_bytes, total_events, ns_resolution, events_end, events_open, has_base_time;
+    uint64_t gzip, file_bytes, json_bytes, total_events, ns_resolution, shape_args, events_end, events_open, has_base_time;
     uint64_t by_ph[128];
     int64_t first_ts, last_end, origin;
     uint64_t gpu_work, hip_calls, cuda_calls, mtia_calls;

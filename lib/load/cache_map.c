@@ -199,6 +199,7 @@ static void set_scalars(kt_rank *r, const kt_cache_scalars *s)
     r->json_bytes = s->json_bytes;
     r->total_events = s->total_events;
     r->ns_resolution = s->ns_resolution;
+    r->shape_args = s->shape_args;
     r->events_end = s->events_end;
     r->events_open = s->events_open;
     r->has_base_time = s->has_base_time;

@@ -209,6 +209,7 @@ static void fill_scalars(kt_cache_scalars *s, const kt_file_job *j, const strmap
     s->json_bytes = r->json_bytes;
     s->total_events = r->total_events;
     s->ns_resolution = r->ns_resolution;
+    s->shape_args = r->shape_args;
     s->events_end = r->events_end;
     s->events_open = r->events_open;
     s->has_base_time = r->has_base_time;

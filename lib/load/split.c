@@ -199,6 +199,7 @@ static bool merge_range(split *s, kt_parser *p)
     dst->total_events += src->total_events;
     for (int c = 0; c < 128; c++) dst->by_ph[c] += src->by_ph[c];
     dst->ns_resolution |= src->ns_resolution;
+    dst->shape_args |= src->shape_args;
     kt_summary_merge(&dst->summary, &src->summary);
     if (src->events_end) dst->events_end = src->events_end;
     if (src->events_open) dst->events_open = src->events_open;
@@ -224,6 +225,7 @@ static void reset_staging(kt_rank *r)
     r->total_events = 0;
     memset(r->by_ph, 0, sizeof r->by_ph);
     r->ns_resolution = false;
+    r->shape_args = false;
     r->events_end = 0;
     r->events_open = 0;
     kt_summary_reset(&r->summary);

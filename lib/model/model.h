@@ -231,6 +231,13 @@ typedef struct kt_rank {
      * makes HTA's ts column float and HTA rounds the rank's times (A2.3);
      * kt_apply_hta_compat() rounds only such ranks.                         */
     bool ns_resolution;
+    /* Set by the loader: some args object has one of the keys
+     * record_shapes writes ("Input Dims", "Input type", "Input Strides",
+     * "Concrete Inputs") or a key of 10 bytes or more written with escapes,
+     * which could spell one.  Without it no op's args hold shapes: kineta
+     * perf reads no args text back from the file (a fourth of its time on
+     * top of the load).                                                    */
+    bool shape_args;
 
     /* Offset of the ']' closing traceEvents in the decompressed JSON, 0 if
      * the file ends inside it: where writers of trace copies (counters)

@@ -550,7 +550,8 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, unsigned flags, 
     map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes),
                   .flags = flags };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
-    if (m.n && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
+    /* without a shape key anywhere (model.h) every op's text would be dropped by may_have_shapes */
+    if (m.n && r->shape_args && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
     bool ok = c.classes && kt_perf_meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
     map_ctx_free(&c);
