@@ -98,3 +98,28 @@ TEST(table_rows_filled_through_cells)
     free(s);
     kt_table_free(t);
 }
+
+/* Several columns read in one pass give what a read of each gives: ints
+ * as doubles, nulls as NaN, a column listed twice; a string column or one
+ * past the end is refused with nothing written.                          */
+TEST(table_floats_of_reads_columns_in_one_pass)
+{
+    kt_table *t = sample();
+    double count[2], pct[2], again[2], one[2], keep[2] = { 7, 7 };
+    double *dst[] = { pct, count, again };
+    const size_t cols[] = { 2, 1, 2 };
+    CHECK_INT(kt_table_floats_of(t, cols, 3, dst), KT_OK);
+    CHECK_NEAR(count[0], 42, 0);
+    CHECK(isnan(count[1]));
+    CHECK_NEAR(pct[0], 12.345, 0);
+    CHECK(isnan(pct[1]));
+    CHECK(!memcmp(pct, again, sizeof pct));
+    CHECK_INT(kt_table_floats(t, 1, one, NULL), KT_OK);
+    CHECK(!memcmp(one, count, sizeof one));
+    const size_t with_text[] = { 1, 0 }, past[] = { 3 };
+    double *into[] = { keep, keep };
+    CHECK_INT(kt_table_floats_of(t, with_text, 2, into), KT_EUSAGE);
+    CHECK_INT(kt_table_floats_of(t, past, 1, into), KT_EUSAGE);
+    CHECK_NEAR(keep[0], 7, 0);
+    kt_table_free(t);
+}

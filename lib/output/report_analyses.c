@@ -14,6 +14,7 @@
 #include "analysis/perf/perf.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
+#include "output/table.h"
 
 #include <locale.h>
 #include <math.h>
@@ -332,6 +333,23 @@ void rp_nums(const kt_table *t, long col, double *dst)
     if (!t || col < 0 || kt_table_col_type(t, (size_t)col) == KT_COL_STR ||
         kt_table_floats(t, (size_t)col, dst, NULL) != KT_OK)
         for (size_t i = 0; i < n; i++) dst[i] = NAN;
+}
+
+void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst)
+{
+    size_t n = t ? kt_table_nrows(t) : 0, valid[RP_NUMS_MAX], nvalid = 0;
+    double *into[RP_NUMS_MAX];
+    for (size_t j = 0; j < k && j < RP_NUMS_MAX; j++) {
+        if (t && cols[j] >= 0 && kt_table_col_type(t, (size_t)cols[j]) != KT_COL_STR) {
+            valid[nvalid] = (size_t)cols[j];
+            into[nvalid++] = dst[j];
+        } else {
+            for (size_t i = 0; i < n; i++) dst[j][i] = NAN;
+        }
+    }
+    if (nvalid && kt_table_floats_of(t, valid, nvalid, into) != KT_OK)
+        for (size_t j = 0; j < nvalid; j++)
+            for (size_t i = 0; i < n; i++) into[j][i] = NAN;
 }
 
 const char *rp_str(const kt_table *t, size_t row, long col)

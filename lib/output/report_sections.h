@@ -73,6 +73,10 @@ double rp_num(const kt_table *t, size_t row, long col);
 /* A whole column as rp_num reads its cells, into dst (nrows(t) values):
  * one pass instead of a call per cell for the long series tables.        */
 void rp_nums(const kt_table *t, long col, double *dst);
+/* Columns cols[0..k) (k <= RP_NUMS_MAX) as rp_nums reads each, into
+ * dst[0..k), in one pass over the rows (kt_table_floats_of).            */
+#define RP_NUMS_MAX 8
+void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst);
 const char *rp_str(const kt_table *t, size_t row, long col);
 /* Rows of t whose int column `col` equals rank, into rows (capacity
  * nrows(t)); returns their count.                                          */
@@ -111,8 +115,10 @@ typedef struct rp_groups {
 #define RP_GROUP_LABEL 96
 kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
                           long x_col, long y_col, rp_groups *out);
-/* The same grouping for ny y columns at once, out[k] from y_cols[k]
- * labelled "<prefixes[k]><k2>": the keys are read and grouped once.       */
+/* The same grouping for ny y columns at once (ny <= RP_GROUP_YS), out[k]
+ * from y_cols[k] labelled "<prefixes[k]><k2>": the keys are read and
+ * grouped once.                                                           */
+#define RP_GROUP_YS 2
 kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
                              const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out);
 void rp_groups_free(rp_groups *g);

@@ -215,6 +215,24 @@ kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nu
     return KT_OK;
 }
 
+#define FLOATS_OF_MAX 8
+
+kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst)
+{
+    bool is_float[FLOATS_OF_MAX];
+    if (!t || k > FLOATS_OF_MAX) return KT_EUSAGE;
+    for (size_t j = 0; j < k; j++) {
+        if (cols[j] >= t->ncols || t->cols[cols[j]].type == KT_COL_STR) return KT_EUSAGE;
+        is_float[j] = t->cols[cols[j]].type == KT_COL_FLOAT;
+    }
+    for (size_t r = 0, row = 0; r < t->nrows; r++, row += t->ncols)
+        for (size_t j = 0; j < k; j++) {
+            size_t i = row + cols[j];
+            dst[j][r] = t->nulls[i] ? NAN : is_float[j] ? t->vals[i].f : (double)t->vals[i].i;
+        }
+    return KT_OK;
+}
+
 kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls)
 {
     if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;

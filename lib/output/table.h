@@ -41,6 +41,12 @@ static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
  * for a column that repeats one string over many rows (a device label).  */
 static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row);
 bool kt_table_failed(const kt_table *t);
+/* Columns cols[0..k) (numeric) read as kt_table_floats reads one, into
+ * dst[0..k) (nrows(t) values each; a column may be listed twice): one
+ * walk over the row-major cells, where a call per column walks them all
+ * k times (the report reads five columns of its million-row series).
+ * KT_EUSAGE, nothing read, when a column is absent or a string column.  */
+kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
  * merged times); v must not be NaN.                                     */
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v);
