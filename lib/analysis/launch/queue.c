@@ -202,15 +202,25 @@ static int by_len(const void *a, const void *b)
     return (x->len > y->len) - (x->len < y->len);
 }
 
-/* s[0..n) in ascending length with equal lengths merged (their time
- * summed): all the weighted quantiles need.  A histogram over [lo, hi]
- * replaces sorting the n segments (the sort was half of kt_queue's time);
- * a wide range is sorted.
- * Returns the new count, 0 when out of memory.                           */
-static size_t merge_by_len(segment *s, size_t n, int32_t lo, int32_t hi)
+/* How long p[i] holds: until the next point; the last for no time. */
+static int64_t hold_of(const kt_step_point *p, size_t n, size_t i)
+{
+    return i + 1 < n ? p[i + 1].ts - p[i].ts : 0;
+}
+
+/* The time the queue spent at each length, in ascending length: all the
+ * weighted quantiles need.  A small range [lo, hi] is summed in a
+ * histogram straight from the points (sorting a segment per point was
+ * half of kt_queue's time, and the segments were 16 fresh bytes a point);
+ * a wide one is sorted.  Returns the count (*out malloc'd), 0 when out of
+ * memory.                                                                */
+static size_t time_by_len(const kt_step_point *p, size_t n, int32_t lo, int32_t hi, segment **out)
 {
     size_t range = (size_t)((int64_t)hi - lo + 1), k = 0;
     if (!small_range(range, n)) {
+        segment *s = *out = malloc(n * sizeof *s);
+        if (!s) return 0;
+        for (size_t i = 0; i < n; i++) s[i] = (segment){ (int32_t)p[i].value, hold_of(p, n, i) };
         qsort(s, n, sizeof *s, by_len);
         for (size_t i = 0; i < n; i++) {
             if (k && s[k - 1].len == s[i].len) s[k - 1].dur += s[i].dur;
@@ -218,19 +228,15 @@ static size_t merge_by_len(segment *s, size_t n, int32_t lo, int32_t hi)
         }
         return k;
     }
-    int64_t *dur = malloc(range * sizeof *dur);
+    int64_t *dur = calloc(range, sizeof *dur);
     uint8_t *seen = calloc(range, 1);
-    if (!dur || !seen) {
-        free(dur);
-        free(seen);
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t j = (size_t)((int64_t)s[i].len - lo);
-        dur[j] = seen[j] ? dur[j] + s[i].dur : s[i].dur;
+    segment *s = *out = dur && seen ? malloc(range * sizeof *s) : NULL;
+    for (size_t i = 0; s && i < n; i++) {
+        size_t j = (size_t)((int64_t)p[i].value - lo);
+        dur[j] += hold_of(p, n, i);
         seen[j] = 1;
     }
-    for (size_t j = 0; j < range; j++)
+    for (size_t j = 0; s && j < range; j++)
         if (seen[j]) s[k++] = (segment){ (int32_t)((int64_t)lo + (int64_t)j), dur[j] };
     free(dur);
     free(seen);
@@ -252,16 +258,16 @@ static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p
                          int32_t hi)
 {
     kt_table *t = q->weighted;
-    segment *s = malloc((n ? n : 1) * sizeof *s);
-    if (!s) return false;
     int64_t total = p[n - 1].ts - p[0].ts, empty = 0;
     double area = 0;
     for (size_t i = 0; i < n; i++) {
-        s[i] = (segment){ (int32_t)p[i].value, i + 1 < n ? p[i + 1].ts - p[i].ts : 0 };
-        area += (double)s[i].len * (double)s[i].dur;
-        if (s[i].len <= 0) empty += s[i].dur;
+        int32_t len = (int32_t)p[i].value;
+        int64_t dur = hold_of(p, n, i);
+        area += (double)len * (double)dur;
+        if (len <= 0) empty += dur;
     }
-    size_t lens = merge_by_len(s, n, lo, hi);
+    segment *s;
+    size_t lens = time_by_len(p, n, lo, hi, &s);
     if (!lens) {
         free(s);
         return false;
