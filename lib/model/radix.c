@@ -355,6 +355,25 @@ static bool radix_pair_order(uint32_t *ids, size_t n, const uint64_t *major, uin
     return kt_radix_sort(minor, ids, n);
 }
 
+/* recs[i] = the record at ids[i] for every i, in place: each cycle of the
+ * permutation followed once through one spare record (a sorted copy of
+ * the records was as large as they are, all of it fresh pages); ids is
+ * spent (each position set to itself once filled).                      */
+static void permute_in_place(char *recs, size_t size, size_t n, uint32_t *ids, char *spare)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] == i) continue;
+        memcpy(spare, recs + i * size, size);
+        size_t j = i;
+        for (size_t k; (k = ids[j]) != i; j = k) {
+            memcpy(recs + j * size, recs + k * size, size);
+            ids[j] = (uint32_t)j;
+        }
+        memcpy(recs + j * size, spare, size);
+        ids[j] = (uint32_t)j;
+    }
+}
+
 /* Records gathered stream by stream come as a few runs already in (major,
  * minor) order: merging their ids then beats two radix sorts, and sorted
  * records are left as they are.                                           */
@@ -365,17 +384,16 @@ bool kt_radix_sort_records(void *recs, size_t size, size_t n, const uint64_t *ma
     if (runs == 1) return true;
     bool merge = runs && merge_passes(runs) <= 6; /* two radix sorts take 4-10 scattering passes */
     uint32_t *ids = malloc(n * sizeof *ids), *spare = merge ? malloc(n * sizeof *spare) : NULL;
-    char *out = malloc(n * size);
-    bool ok = ids && out && (!merge || spare);
+    char *rec = malloc(size);
+    bool ok = ids && rec && (!merge || spare);
     for (size_t i = 0; ok && i < n; i++) ids[i] = (uint32_t)i;
     if (ok && merge)
         merge_pair_runs(ids, n, major, minor, bounds, runs, spare);
     else
         ok = ok && radix_pair_order(ids, n, major, minor);
-    for (size_t i = 0; ok && i < n; i++) memcpy(out + i * size, (char *)recs + (size_t)ids[i] * size, size);
-    if (ok) memcpy(recs, out, n * size);
+    if (ok) permute_in_place(recs, size, n, ids, rec);
     free(ids);
     free(spare);
-    free(out);
+    free(rec);
     return ok;
 }
