@@ -81,44 +81,66 @@ static bool point_before(point x, point y)
     return x.time < y.time || (x.time == y.time && x.delta < y.delta);
 }
 
-/* A type's points in (time, delta) order, then a sentinel after them all:
- * each merged interval's start, then its end — the end first when the two
- * are equal; the merge makes every start later than the previous end.    */
-static point *type_points(const kt_interval *iv, size_t n, int bit, point *out)
+/* One type's merged intervals read as points in (time, delta) order:
+ * each interval's start, then its end — the end first when the two are
+ * equal; the merge makes every start later than the previous end.  Past
+ * the last, a sentinel later than any point.                              */
+typedef struct type_points {
+    const kt_interval *iv;
+    size_t k, n;
+    bool second; /* the interval's second point is next */
+    int bit;
+} type_points;
+
+static point next_point(const type_points *t)
 {
-    for (size_t k = 0; k < n; k++) {
-        point start = { iv[k].start, bit }, end = { iv[k].end, -bit };
-        bool end_first = iv[k].end == iv[k].start;
-        *out++ = end_first ? end : start;
-        *out++ = end_first ? start : end;
-    }
-    *out++ = (point){ INT64_MAX, INT_MAX };
-    return out;
+    if (t->k == t->n) return (point){ INT64_MAX, INT_MAX };
+    const kt_interval *v = &t->iv[t->k];
+    bool end_first = v->end == v->start;
+    return end_first != t->second ? (point){ v->end, -t->bit } : (point){ v->start, t->bit };
 }
 
-/* Our points into p (2 per merged interval) by time, ends first at equal
- * times: each type's points are one sorted run, so the runs are merged by
- * taking the least head (sorting them cost more than the rest of the
- * sweep).  Points equal in both are interchangeable.  False without memory. */
-static bool merged_points(kt_interval *iv[NTYPES], const size_t n[NTYPES], int ntypes, point *p, size_t *np)
+static void step(type_points *t)
 {
+    t->k += t->second;
+    t->second = !t->second;
+}
+
+/* The running set of active types after point a holds until point b:
+ * that time goes to the set's class.                                      */
+static void add_segment(int running, point a, point b, int64_t label_ns[1 << NTYPES], bool seen[1 << NTYPES])
+{
+    int mask = running & ((1 << NTYPES) - 1);
+    if (running <= 0 || !mask) return;
+    label_ns[mask] = kt_sat_add(label_ns[mask], kt_sat_sub(b.time, a.time));
+    seen[mask] = true;
+}
+
+/* The sweep over our points, by time, ends first at equal times: each
+ * type's points are one sorted run, merged by taking the least head as
+ * the sweep goes (points equal in both are interchangeable); no array of
+ * points is made (two of 16 bytes a point were the breakdown's pages).  */
+static void sweep_merged(kt_interval *iv[NTYPES], const size_t n[NTYPES], int ntypes, int64_t label_ns[1 << NTYPES],
+                         bool seen[1 << NTYPES])
+{
+    type_points t[NTYPES];
     size_t total = 0;
-    for (int ty = 0; ty < ntypes; ty++) total += 2 * n[ty];
-    point *runs = malloc((total + NTYPES) * sizeof *runs), *head[NTYPES], *end = runs;
-    if (!runs) return false;
     for (int ty = 0; ty < ntypes; ty++) {
-        head[ty] = end;
-        end = type_points(iv[ty], n[ty], 1 << ty, end);
+        t[ty] = (type_points){ iv[ty], 0, n[ty], false, 1 << ty };
+        total += 2 * n[ty];
     }
+    point prev = { 0, 0 };
+    int running = 0;
     for (size_t k = 0; k < total; k++) {
         int least = 0;
         for (int ty = 1; ty < ntypes; ty++)
-            if (point_before(*head[ty], *head[least])) least = ty;
-        p[k] = *head[least]++;
+            if (point_before(next_point(&t[ty]), next_point(&t[least]))) least = ty;
+        point p = next_point(&t[least]);
+        step(&t[least]);
+        if (k) add_segment(running, prev, p, label_ns, seen);
+        running += p.delta;
+        prev = p;
     }
-    free(runs);
-    *np = total;
-    return true;
 }
 
 /* Points in HTA's order (hta_compat): HTA appends each type's merged
@@ -159,11 +181,15 @@ static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool ht
 {
     size_t total = 0;
     for (int ty = 0; ty < NTYPES; ty++) total += 2 * (n[ty] = kt_intervals_merge(iv[ty], n[ty]));
+    if (!hta) {
+        sweep_merged(iv, n, ntypes, label_ns, seen);
+        return true;
+    }
     point *p = malloc((total ? total : 1) * sizeof *p);
     if (!p) return false;
     size_t np = 0;
-    bool ok = hta || merged_points(iv, n, ntypes, p, &np);
-    for (int ty = 0; hta && ok && ty < ntypes; ty++) {
+    bool ok = true;
+    for (int ty = 0; ok && ty < ntypes; ty++) {
         for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].start, 1 << ty };
         for (size_t k = 0; k < n[ty]; k++) p[np++] = (point){ iv[ty][k].end, -(1 << ty) };
         ok = hta_order(p, np);
@@ -171,10 +197,7 @@ static bool sweep(kt_interval *iv[NTYPES], size_t n[NTYPES], int ntypes, bool ht
     int running = 0;
     for (size_t k = 0; ok && k + 1 < np; k++) {
         running += p[k].delta;
-        int mask = running & ((1 << NTYPES) - 1);
-        if (running <= 0 || !mask) continue;
-        label_ns[mask] = kt_sat_add(label_ns[mask], kt_sat_sub(p[k + 1].time, p[k].time));
-        seen[mask] = true;
+        add_segment(running, p[k], p[k + 1], label_ns, seen);
     }
     free(p);
     return ok;
