@@ -231,6 +231,25 @@ TEST(patterns_damaged_input_does_not_crash)
     kt_trace_free(t);
 }
 
+/* Kernel i of a --mine stream: launched by op at 10·i µs, run on stream
+ * 7 at *ts for 10 µs, the next kernel gap µs after it.                   */
+static void mined_kernel(kt_trace *t, kt_rank *r, int i, const char *op_name, const char *kernel, int64_t *ts,
+                         int64_t gap)
+{
+    op(t, r, op_name, 10 * i, 5);
+    launch(t, r, "cudaLaunchKernel", kernel, 10 * i + 1, *ts, 10, 7, 100 + i);
+    *ts += 10 + gap;
+}
+
+static kt_tables *mine(const kt_trace *t, size_t max_len)
+{
+    kt_mine_options m = kt_mine_defaults();
+    m.max_len = max_len;
+    kt_tables *out = NULL;
+    CHECK_INT(kt_mine_sequences(t, NULL, &m, &out), KT_OK);
+    return out;
+}
+
 /* --mine on one stream: A B C A B C A B C X A B, 10 µs kernels, 5 µs apart
  * except 50 µs after each C.  Hand-counted (no overlap): B|C|A and C|A|B
  * twice each, gaps {5,50,5,50} → median 27.5 → saving 2·2·27.5 = 110;
@@ -245,15 +264,10 @@ TEST(patterns_mine_ranks_by_saved_launch_gaps)
     for (int i = 0; seq[i]; i++) {
         char kname[2] = { seq[i], 0 }, oname[8] = "op_";
         oname[3] = seq[i];
-        op(t, r, oname, 10 * i, 5);
-        launch(t, r, "cudaLaunchKernel", kname, 10 * i + 1, ts, 10, 7, 100 + i);
-        ts += 10 + (seq[i] == 'C' ? 50 : 5);
+        mined_kernel(t, r, i, oname, kname, &ts, seq[i] == 'C' ? 50 : 5);
     }
     fx_finish(t);
-    kt_mine_options m = kt_mine_defaults();
-    m.max_len = 3;
-    kt_tables *out = NULL;
-    CHECK_INT(kt_mine_sequences(t, NULL, &m, &out), KT_OK);
+    kt_tables *out = mine(t, 3);
     const kt_table *tb = fx_table(out, "sequences");
     CHECK(tb && kt_table_nrows(tb) >= 5);
     if (tb && kt_table_nrows(tb) >= 5) {
@@ -270,6 +284,47 @@ TEST(patterns_mine_ranks_by_saved_launch_gaps)
         }
         CHECK_NEAR(fx_num(tb, 0, "median_gap_us"), 27.5, 1e-9);
         CHECK_STR(kt_table_str(tb, 0, 8), "op_B|op_C|op_A");
+    }
+    kt_tables_free(out);
+    kt_trace_free(t);
+}
+
+/* --mine on a stream of 6000 kernels named at random among 3000, so that
+ * nearly every window is new: the window table grows from its first 4096
+ * slots several times, each length counted again in the larger one.  A
+ * motif P Q R every 120 kernels, 100 µs after P and after Q (5 µs
+ * elsewhere): 50 times, saving 50·2·100 = 10000 µs; P|Q and Q|R 50·1·100
+ * = 5000 each (equal: by name); nothing else repeats with such gaps.     */
+TEST(patterns_mine_grows_its_table_on_long_streams)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    unsigned seed = 11;
+    int64_t ts = 1000;
+    for (int i = 0; i < 6000; i++) {
+        char kname[16];
+        int at = i % 120;
+        if (at < 3) {
+            snprintf(kname, sizeof kname, "%c", "PQR"[at]);
+        } else {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(kname, sizeof kname, "k%u", (seed >> 8) % 3000);
+        }
+        mined_kernel(t, r, i, "op", kname, &ts, at < 2 ? 100 : 5);
+    }
+    fx_finish(t);
+    kt_tables *out = mine(t, 4);
+    const kt_table *tb = fx_table(out, "sequences");
+    CHECK(tb && kt_table_nrows(tb) >= 3);
+    if (tb && kt_table_nrows(tb) >= 3) {
+        static const char *const kernels[] = { "P|Q|R", "P|Q", "Q|R" };
+        static const double saving[] = { 10000, 5000, 5000 };
+        for (size_t i = 0; i < 3; i++) {
+            CHECK_STR(kt_table_str(tb, i, 7), kernels[i]);
+            CHECK_INT(kt_table_int(tb, i, 4), 50);
+            CHECK_NEAR(fx_num(tb, i, "saving_us"), saving[i], 1e-9);
+        }
+        CHECK(fx_num(tb, 3, "saving_us") < 1000);
     }
     kt_tables_free(out);
     kt_trace_free(t);

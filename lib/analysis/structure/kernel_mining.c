@@ -15,6 +15,12 @@
  * with the largest total gap (count × (length−1) × mean gap) with their
  * occurrences read off the links, and the gaps of those occurrences (the
  * first MEDIAN_SAMPLE of each candidate) give the median.
+ *
+ * The table starts small and grows (a length counted again from its
+ * start in the larger one) when half full: streams repeat few distinct
+ * windows, and a table of two slots per kernel was fresh pages the size
+ * of the stream, probed at random.  Which candidates are kept does not
+ * depend on where they sit in it: ties go to the earlier first occurrence.
  */
 #include "analysis/common/stats.h"
 #include "model/index.h"
@@ -27,6 +33,7 @@
 #define HASH_BASE 0x9E3779B97F4A7C15ull
 #define PRESELECT 4 /* candidates kept per stream: PRESELECT × top */
 #define MEDIAN_SAMPLE 65536 /* gaps per candidate the median is taken over */
+#define FIRST_SLOTS 4096    /* the window table's first size (128 KiB)      */
 
 kt_mine_options kt_mine_defaults(void)
 {
@@ -136,12 +143,17 @@ static slot *find_slot(slot *tab, size_t mask, uint64_t window, size_t len, uint
     return &tab[k];
 }
 
+/* Larger total gap first, then more kernels in occurrences, then the
+ * earlier first occurrence and the shorter: a total order, so the set
+ * kept does not depend on the order of the offers.                      */
 static int by_gap_sum(const void *a, const void *b)
 {
     const cand *x = a, *y = b;
     if (x->gap_sum != y->gap_sum) return x->gap_sum > y->gap_sum ? -1 : 1;
     int64_t wx = x->count * (int64_t)(x->len - 1), wy = y->count * (int64_t)(y->len - 1);
-    return wx > wy ? -1 : wx < wy;
+    if (wx != wy) return wx > wy ? -1 : 1;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    return (x->len > y->len) - (x->len < y->len);
 }
 
 /* A stream's best candidates so far, at most keep of them. */
@@ -160,7 +172,7 @@ static size_t worst_of(const kept_set *k)
     return worst;
 }
 
-/* Keep the best candidates (by total gap) of the set + the new one: where
+/* Keep the best candidates (by_gap_sum) of the set + the new one: where
  * the new one is kept, or NULL.  The worst is found again only after a
  * replacement: most offers are turned away.                              */
 static cand *offer(kept_set *k, const cand *nc)
@@ -188,32 +200,84 @@ static bool read_occurrences(const seq *s, cand *c)
     return true;
 }
 
-/* Pass 1 for one length: count every window without overlap, offer the
- * frequent ones as candidates in the order of their slots (which decides
- * between equal ones): the slots listed as they reach min_count, sorted,
- * not a scan of the whole table.                                         */
-static bool count_length(const seq *s, size_t len, const kt_mine_options *o, slot *tab, size_t mask,
-                         kept_set *best, size_t stream)
+static size_t pow2_at_least(size_t n)
 {
-    size_t nfrequent = 0;
+    size_t p = 16;
+    while (p < n) p *= 2;
+    return p;
+}
+
+/* A table of cap slots, none used yet: only each slot's len is cleared (a
+ * calloc cleared all 32 bytes of each whenever the allocator handed back
+ * used memory: a fifth of the analysis).                                 */
+static slot *new_table(size_t cap)
+{
+    slot *tab = malloc(cap * sizeof *tab);
+    for (size_t k = 0; tab && k < cap; k++) tab[k].len = 0;
+    return tab;
+}
+
+/* The window table: slots for mask + 1 (a power of two), used of them
+ * holding windows of the length being counted.                          */
+typedef struct table {
+    slot *s;
+    size_t mask, used;
+} table;
+
+/* Pass 1 for one length: count every window without overlap, noting the
+ * slots that reach min_count; false (tb->used past half the slots) when
+ * the table must grow first — then the pass left s->win half rewritten.  */
+static bool count_windows(const seq *s, size_t len, const kt_mine_options *o, table *tb, size_t *nfrequent)
+{
     uint64_t pow_len = 1;
     for (size_t k = 0; k < len; k++) pow_len *= HASH_BASE;
+    slot *tab = tb->s;
+    *nfrequent = 0;
+    tb->used = 0;
     for (size_t i = 0; i + len <= s->n; i++) {
         uint64_t window = (uint64_t)s->win[i] << 32 | s->name[i + len - 1];
-        slot *sl = find_slot(tab, mask, window, len, window_hash(s, i, len, pow_len));
-        if (sl->len != len) *sl = (slot){ .window = window, .first = (uint32_t)i, .len = (uint32_t)len };
+        slot *sl = find_slot(tab, tb->mask, window, len, window_hash(s, i, len, pow_len));
+        if (sl->len != len) {
+            if (2 * ++tb->used > tb->mask + 1) return false;
+            *sl = (slot){ .window = window, .first = (uint32_t)i, .len = (uint32_t)len };
+        }
         s->win[i] = (uint32_t)(sl - tab);
         if (i < sl->last_end) continue;
         if (sl->count) s->next[sl->last_end - len] = (uint32_t)i;
-        if ((size_t)++sl->count == o->min_count) s->frequent[nfrequent++] = sl - tab;
+        if ((size_t)++sl->count == o->min_count) s->frequent[(*nfrequent)++] = sl - tab;
         sl->last_end = (uint32_t)(i + len);
         sl->gap_sum += s->gap_prefix[i + len - 1] - s->gap_prefix[i];
     }
-    if (!kt_sort_i64(s->frequent, nfrequent)) return false;
+    return true;
+}
+
+/* A table four times as large, every slot unused; false without memory. */
+static bool grow(table *tb)
+{
+    size_t cap = 4 * (tb->mask + 1);
+    slot *bigger = new_table(cap);
+    if (!bigger) return false;
+    free(tb->s);
+    *tb = (table){ bigger, cap - 1, 0 };
+    return true;
+}
+
+/* One length counted (again from its start, on keys[] kept aside, while
+ * the table grows), its frequent windows offered as candidates.        */
+static bool count_length(const seq *s, size_t len, const kt_mine_options *o, table *tb, uint32_t *keys,
+                         kept_set *best, size_t stream)
+{
+    size_t nfrequent, most = s->n - len + 1; /* distinct windows at most */
+    bool may_grow = 2 * most > tb->mask + 1;
+    if (may_grow) memcpy(keys, s->win, s->n * sizeof *keys);
+    while (!count_windows(s, len, o, tb, &nfrequent)) {
+        if (!grow(tb)) return false;
+        memcpy(s->win, keys, s->n * sizeof *keys);
+    }
     for (size_t f = 0; f < nfrequent; f++) {
-        size_t k = (size_t)s->frequent[f];
-        cand cand_new = { .stream = stream, .len = len, .first = tab[k].first, .count = tab[k].count,
-                          .gap_sum = tab[k].gap_sum };
+        const slot *sl = &tb->s[s->frequent[f]];
+        cand cand_new = { .stream = stream, .len = len, .first = sl->first, .count = sl->count,
+                          .gap_sum = sl->gap_sum };
         cand *kept = offer(best, &cand_new);
         if (kept && !read_occurrences(s, kept)) return false;
     }
@@ -242,23 +306,6 @@ static bool measure(const seq *s, cand *c)
     return true;
 }
 
-static size_t pow2_at_least(size_t n)
-{
-    size_t p = 16;
-    while (p < n) p *= 2;
-    return p;
-}
-
-/* A table of cap slots, none used yet: only each slot's len is cleared (a
- * calloc cleared all 40 bytes of each whenever the allocator handed back
- * used memory: a fifth of the analysis).                                 */
-static slot *new_table(size_t cap)
-{
-    slot *tab = malloc(cap * sizeof *tab);
-    for (size_t k = 0; tab && k < cap; k++) tab[k].len = 0;
-    return tab;
-}
-
 /* Candidates of one stream, appended to all[*nall]. */
 static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_options *o, cand *all, size_t *nall)
 {
@@ -267,12 +314,14 @@ static kt_status mine_stream(const kt_rank *r, size_t stream, const kt_mine_opti
     best.c = calloc(best.keep, sizeof *best.c);
     cand *c = best.c;
     bool ok = c && seq_build(r, &r->idx->streams[stream], &s);
-    size_t mask = pow2_at_least(2 * (s.n + 1)) - 1;
-    slot *tab = ok ? new_table(mask + 1) : NULL;
-    ok = ok && tab;
+    size_t cap = pow2_at_least(2 * (s.n + 1) < FIRST_SLOTS ? 2 * (s.n + 1) : FIRST_SLOTS);
+    table tb = { ok ? new_table(cap) : NULL, cap - 1, 0 };
+    uint32_t *keys = ok ? malloc((s.n ? s.n : 1) * sizeof *keys) : NULL;
+    ok = ok && tb.s && keys;
     for (size_t len = 2; ok && len <= o->max_len && len <= s.n; len++)
-        ok = count_length(&s, len, o, tab, mask, &best, stream);
-    free(tab);
+        ok = count_length(&s, len, o, &tb, keys, &best, stream);
+    free(tb.s);
+    free(keys);
     size_t nc = best.n;
     for (size_t k = 0; ok && k < nc; k++) ok = measure(&s, &c[k]);
     for (size_t k = 0; k < nc; k++) {
