@@ -157,7 +157,7 @@ $(BUILD)/libkineta-py.so: $(PIC_LIB_OBJ) $(PIC_CLI_OBJ)
 
 python: $(BUILD)/libkineta-py.so
 
-$(BUILD)/kineta-bench: $(BENCH_OBJ) $(BUILD)/libkineta.a
+$(BUILD)/kineta-bench: $(BENCH_OBJ) $(BUILD)/programs/cli_timings.o $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Per-analysis benchmark programs: bench/<name>/bench_<name>.c (used by

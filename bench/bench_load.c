@@ -6,27 +6,12 @@
  *   kineta-bench [--jobs N] [--repeat R] PATH...
  */
 #include "model/model.h"
+#include "../programs/cli_timings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
-           (double)u.ru_stime.tv_usec / 1e6;
-}
 
 static long peak_rss_kb(void)
 {
@@ -71,9 +56,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < repeat; i++) {
         kt_trace *t;
         kt_diags *fail;
-        double w0 = now(), c0 = cpu_seconds();
+        double w0 = cli_wall_seconds(), c0 = cli_cpu_seconds();
         kt_status st = kt_load((const char *const *)argv + first, (size_t)(argc - first), &opt, &t, &fail);
-        double wall = now() - w0, cpu = cpu_seconds() - c0;
+        double wall = cli_wall_seconds() - w0, cpu = cli_cpu_seconds() - c0;
         if (st != KT_OK) {
             fprintf(stderr, "kineta-bench: load failed: %s\n", kt_status_str(st));
             kt_diags_free(fail);

@@ -109,13 +109,16 @@ all_commands="kernels breakdown categories temporal idle overlap gaps launch que
 # database, report its page into the temporary directory; the last row,
 # cp, is the copy of the file into that directory alone (what writing a
 # trace copy costs there, without kineta).  A row per command (markdown).
+# The last column is measured inside each run (--timings): the command's
+# CPU after the load over the load's, median of the runs — two processes
+# a few seconds apart see different hosts, one process less so.
 commands() {
     # shellcheck disable=SC2086
     set -- ${KINETA_BENCH_COMMANDS:-$all_commands cp}
     for f in ${KINETA_BENCH_TRACES:-"$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"}; do
         cat "$f" >/dev/null
         : >"$out/info"
-        for c in "$@"; do : >"$out/c.$c"; done
+        for c in "$@"; do : >"$out/c.$c" && : >"$out/p.$c"; done
         i=0
         while [ "$i" -lt "$runs" ]; do
             sample "$build/kineta" info "$f" >>"$out/info"
@@ -123,7 +126,7 @@ commands() {
                 args=$(command_args "$c" "$f")
                 # shellcheck disable=SC2086
                 if [ "$c" = cp ]; then sample cp "$f" "$out/copy.json" >>"$out/c.$c"
-                else sample "$build/kineta" $args >>"$out/c.$c"; fi
+                else sample "$build/kineta" $args --timings >>"$out/c.$c" && in_process >>"$out/p.$c"; fi
                 rm -rf "$out"/*.json "$out"/*.db "$out"/*.html
             done
             i=$((i + 1))
@@ -131,13 +134,23 @@ commands() {
         k=$(col 1 <"$out/info" | median)
         kc=$(col 3 <"$out/info" | median)
         printf '\n%s: info %.2f s wall, %.2f s CPU\n\n' "$(basename "$f")" "$k" "$kc"
-        printf '| command | wall s | on top, wall | CPU s | on top, CPU | CPU on top / load CPU |\n|---|---|---|---|---|---|\n'
+        printf '| command | wall s | on top, wall | CPU s | on top, CPU | CPU on top / load CPU | in one run |\n'
+        printf '|---|---|---|---|---|---|---|\n'
         for c in "$@"; do
             w=$(col 1 <"$out/c.$c" | median)
             u=$(col 3 <"$out/c.$c" | median)
-            echo "$c $w $k $u $kc" | awk '{ printf "| %s | %.2f | %+.2f | %.2f | %+.2f | %.2fx |\n", $1, $2, $2 - $3, $4, $4 - $5, ($4 - $5) / $5 }'
+            p=$( [ -s "$out/p.$c" ] && median <"$out/p.$c" || echo -)
+            echo "$c $w $k $u $kc $p" | awk '{ printf "| %s | %.2f | %+.2f | %.2f | %+.2f | %.2fx | %s%s |\n",
+                $1, $2, $2 - $3, $4, $4 - $5, ($4 - $5) / $5, $6 == "-" ? "-" : sprintf("%.2f", $6), $6 == "-" ? "" : "x" }'
         done
     done
+}
+
+# The last run's command (and output) CPU over its load CPU, from its
+# --timings line; nothing for a command that loads inside its own phase.
+in_process() {
+    awk -F'CPU ' '/^kineta: timings: load / { split($2, l, " "); split($3, c, " "); split($4, o, " ")
+                                             if (l[1] > 0) printf "%.4f\n", (c[1] + o[1]) / l[1] }' "$out/err"
 }
 
 # Instructions (callgrind, --jobs 1: the same count on every run, whatever

@@ -29,6 +29,7 @@ typedef struct cli_ctx {
     bool quiet;
     bool verbose;
     bool stream_ranks;      /* --stream-ranks: map ranks one by one (cli_stream.h) */
+    bool timings;           /* --timings: phases' times on stderr (cli_timings.h) */
     const char **paths;
     size_t npaths;
 } cli_ctx;

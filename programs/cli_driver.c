@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_checks.h"
 #include "cli_stream.h"
+#include "cli_timings.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static const cli_option common_options[] = {
                      "~/.cache/kineta) and map it on later runs instead of parsing" },
     { "verbose", NULL, "full names, tables as wide as they are, more detail" },
     { "stream-ranks", NULL, "load at most --jobs ranks at once, merge per-rank results (docs/scaling.md)" },
+    { "timings", NULL, "say on stderr how long loading, the command, its output and freeing took (wall, CPU)" },
     { NULL, NULL, NULL },
 };
 
@@ -162,6 +164,8 @@ static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v
         ctx->verbose = true;
     } else if (!strcmp(name, "stream-ranks")) {
         ctx->stream_ranks = true;
+    } else if (!strcmp(name, "timings")) {
+        ctx->timings = true;
     }
     return 0;
 }
@@ -353,6 +357,8 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     }
     if (cmd->init) cmd->init(state);
     int rc = parse_args(cmd, argc, argv, &ctx, state, &ranks);
+    cli_timings clock;
+    cli_timings_start(&clock);
     kt_trace *t = NULL;
     kt_tables *ts = NULL;
     kt_status pre = KT_OK;
@@ -370,12 +376,14 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     }
     if (rc == 0 && !handled && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
     else if (rc == 0 && !handled) rc = exit_code(load(&ctx, &t));
+    if (t) cli_timings_mark(&clock, "load"); /* else the loads are in the command's time */
     if (rc == 0 && !handled && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
     if (rc == 0 && !handled && !cmd->run_pair) {
         kt_status s = cmd->run(&ctx, t, state, &ts);
         cli_say_status(cmd->name, s);
         rc = exit_code(s);
     }
+    cli_timings_mark(&clock, cmd->name);
     if (rc == 0 && ts) {
         bool to_file = ctx.out_path && !cmd->output_dir;
         FILE *f = to_file ? fopen(ctx.out_path, "w") : stdout;
@@ -394,7 +402,10 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     fflush(stdout);
     if (rc < 0) rc = 0; /* --help */
     kt_tables_free(ts);
+    cli_timings_mark(&clock, "output");
     kt_trace_free(t);
+    cli_timings_mark(&clock, "free");
+    if (ctx.timings) cli_timings_print(&clock, stderr);
     free(ranks);
     free(ctx.file_ranks);
     free(state);
