@@ -42,9 +42,10 @@ static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
 static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row);
 bool kt_table_failed(const kt_table *t);
 /* Columns cols[0..k) (numeric) read as kt_table_floats reads one, into
- * dst[0..k) (nrows(t) values each; a column may be listed twice): one
- * walk over the row-major cells, where a call per column walks them all
- * k times (the report reads five columns of its million-row series).
+ * dst[0..k) (nrows(t) values each; a column may be listed twice), a few
+ * hundred rows at a time for every column: one walk over the row-major
+ * cells from memory, where a call per column walks them all k times (the
+ * report reads five columns of its million-row series).
  * KT_EUSAGE, nothing read, when a column is absent or a string column.  */
 kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
