@@ -3,21 +3,16 @@
 
 #include <stdbool.h>
 
-static bool same_series(const kt_step_point *a, const kt_step_point *b)
-{
-    return a->key == b->key && a->pid == b->pid;
-}
-
-size_t kt_merge_steps(kt_step_point *p, size_t n)
+size_t kt_merge_steps(const kt_rank *r, kt_step_point *p, size_t n)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         /* times and values, which mostly differ, tested before the series */
-        if (m > 0 && p[m - 1].ts == p[i].ts && same_series(&p[m - 1], &p[i]))
+        if (m > 0 && p[m - 1].ts == p[i].ts && kt_step_same_series(r, &p[m - 1], &p[i]))
             p[m - 1].value = p[i].value;
         else
             p[m++] = p[i];
-        if (m >= 2 && p[m - 2].value == p[m - 1].value && same_series(&p[m - 2], &p[m - 1])) m--;
+        if (m >= 2 && p[m - 2].value == p[m - 1].value && kt_step_same_series(r, &p[m - 2], &p[m - 1])) m--;
     }
     return m;
 }

@@ -21,6 +21,7 @@
 /* Generator state: the queue points, then the bandwidth points. */
 typedef struct counter_text {
     const kt_strtab *strs;
+    const kt_rank *r;
     const kt_step_point *queue;
     size_t nqueue;
     const kt_bw_series *bw;
@@ -83,7 +84,7 @@ static int queue_event(const counter_text *c, const kt_step_point *p, char *b, s
 {
     (void)cap;
     size_t n = put_text(b, ",\n  {\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": ");
-    n += (size_t)put_pid(b + n, 256, c->strs, p->pid);
+    n += (size_t)put_pid(b + n, 256, c->strs, kt_step_pid(c->r, p));
     n += put_text(b + n, ", \"ts\": ");
     n += (size_t)put_ts(b + n, 2 * KT_NUMBER_TEXT_MAX, p->ts);
     n += put_text(b + n, ", \"id\": ");
@@ -97,7 +98,7 @@ static int queue_event(const counter_text *c, const kt_step_point *p, char *b, s
 static int bw_event(const counter_text *c, const kt_step_point *p, char *b, size_t cap)
 {
     char pid[256], ts[32], v[40];
-    put_pid(pid, sizeof pid, c->strs, p->pid);
+    put_pid(pid, sizeof pid, c->strs, kt_step_pid(c->r, p));
     put_ts(ts, sizeof ts, p->ts);
     put_double(v, sizeof v, p->value);
     return snprintf(b, cap, ",\n  {\"ph\": \"C\", \"name\": \"%s\", \"pid\": %s, \"ts\": %s, \"args\": {\"Memcpy BW\": %s}}",
@@ -181,7 +182,7 @@ static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_
     kt_bw_series bw = { 0 };
     kt_status s = o->no_queue_length ? KT_OK : kt_queue_series(r, t->strs, t->hta_compat, &q, &nq, NULL);
     if (s == KT_OK && !o->no_memcpy_bw) s = kt_membw_series(r, t->strs, t->hta_compat, &bw);
-    counter_text text = { .strs = t->strs, .queue = q, .nqueue = nq, .bw = &bw };
+    counter_text text = { .strs = t->strs, .r = r, .queue = q, .nqueue = nq, .bw = &bw };
     kt_trace_copy copy = { .in_path = r->file, .events_end = r->events_end,
                            .out_path = out, .text = next_text, .user = &text };
     uint64_t bytes = 0;

@@ -213,12 +213,13 @@ static void accumulate(const kt_rank *r, const copies *c, const uint32_t *ord, b
     for (size_t k = 0; k < 2 * c->n; k++) {
         size_t i = ord[k] % c->n;
         bool start = ord[k] < c->n;
-        int64_t pid = kt_event_pid(r, c->ev[i]);
-        if (k == 0 || (int32_t)c->kind[i] != out[k - 1].key || (!hta && pid != out[k - 1].pid)) sum = 0, active = 0;
+        uint32_t ev = c->ev[i];
+        if (k == 0 || (int32_t)c->kind[i] != out[k - 1].key || (!hta && e->pid[ev] != e->pid[out[k - 1].ev]))
+            sum = 0, active = 0;
         sum += start ? c->gbps[i] : -c->gbps[i];
         active += start ? 1 : -1;
         if (!hta && active == 0) sum = 0;
-        out[k] = (kt_step_point){ .ts = change_ts(e, c, ord[k]), .pid = pid, .key = (int32_t)c->kind[i], .value = sum };
+        out[k] = (kt_step_point){ .ts = change_ts(e, c, ord[k]), .ev = ev, .key = (int32_t)c->kind[i], .value = sum };
     }
 }
 
@@ -232,7 +233,7 @@ kt_status kt_membw_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     if (s == KT_OK && (!ord || !out->p)) s = KT_ENOMEM;
     if (s == KT_OK) {
         accumulate(r, &c, ord, hta_compat, out->p);
-        out->n = hta_compat ? 2 * c.n : kt_merge_steps(out->p, 2 * c.n);
+        out->n = hta_compat ? 2 * c.n : kt_merge_steps(r, out->p, 2 * c.n);
     }
     free(ord);
     copies_free(&c);

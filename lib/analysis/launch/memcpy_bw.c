@@ -31,17 +31,17 @@ static bool make_tables(bw_tables *b)
     return b->series && b->summary;
 }
 
-static void add_series(kt_table *t, int rank, int64_t origin, const kt_bw_series *s)
+static void add_series(kt_table *t, const kt_rank *r, int64_t origin, const kt_bw_series *s)
 {
     kt_table_reserve(t, kt_table_nrows(t) + s->n);
     for (size_t i = 0; i < s->n; i++) {
         const kt_step_point *p = &s->p[i];
         kt_row row = kt_table_row(t);
         kt_row_float(row, 0, (double)(p->ts - origin) / 1e3);
-        kt_row_int(row, 1, p->pid);
+        kt_row_int(row, 1, kt_step_pid(r, p));
         kt_row_str(t, row, 2, s->kinds[p->key]);
         kt_row_float(row, 3, p->value);
-        kt_row_int(row, 4, rank);
+        kt_row_int(row, 4, r->rank);
     }
 }
 
@@ -69,7 +69,7 @@ static kt_status rank_bw(bw_tables *b, const kt_trace *t, const kt_rank *r)
     double *v = realloc(b->vals, (s.n ? s.n : 1) * sizeof *v);
     if (v) {
         b->vals = v;
-        add_series(b->series, r->rank, t->min_ts, &s);
+        add_series(b->series, r, t->min_ts, &s);
         add_summary(b, r->rank, &s);
     }
     kt_bw_series_free(&s);

@@ -100,11 +100,11 @@ static void set_device(const queue_tables *q, kt_table *t, int64_t device)
 }
 
 /* Points [a, b) of one queue, their lengths in [*lo, *hi]. */
-static size_t queue_end(const kt_step_point *p, size_t a, size_t n, int32_t *lo, int32_t *hi)
+static size_t queue_end(const kt_rank *r, const kt_step_point *p, size_t a, size_t n, int32_t *lo, int32_t *hi)
 {
     size_t b = a;
     *lo = *hi = (int32_t)p[a].value;
-    for (; b < n && p[b].key == p[a].key && p[b].pid == p[a].pid; b++) {
+    for (; b < n && kt_step_same_series(r, &p[b], &p[a]); b++) {
         int32_t len = (int32_t)p[b].value;
         if (len < *lo) *lo = len;
         if (len > *hi) *hi = len;
@@ -112,17 +112,18 @@ static size_t queue_end(const kt_step_point *p, size_t a, size_t n, int32_t *lo,
     return b;
 }
 
-static void add_series(kt_table *t, int rank, int64_t origin, const kt_step_point *p, size_t n)
+static void add_series(kt_table *t, const kt_rank *r, int64_t origin, const kt_step_point *p, size_t n)
 {
     kt_table_reserve(t, kt_table_nrows(t) + n);
     for (size_t i = 0; i < n; i++) {
         kt_row row = kt_table_row(t);
+        int64_t tid = kt_step_tid(r, &p[i]);
         kt_row_float(row, 0, (double)(p[i].ts - origin) / 1e3);
-        kt_row_int(row, 1, p[i].pid);
-        if (!kt_id_is_str(p[i].tid)) kt_row_int(row, 2, p[i].tid); /* "stream 7": null, stream says 7 */
+        kt_row_int(row, 1, kt_step_pid(r, &p[i]));
+        if (!kt_id_is_str(tid)) kt_row_int(row, 2, tid); /* "stream 7": null, stream says 7 */
         kt_row_int(row, 3, p[i].key);
         kt_row_int(row, 4, (int64_t)p[i].value);
-        kt_row_int(row, 5, rank);
+        kt_row_int(row, 5, r->rank);
     }
 }
 
@@ -148,7 +149,8 @@ static bool lengths_ascending(const kt_step_point *p, size_t n, int32_t lo, int3
     return true;
 }
 
-static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_t n, int32_t lo, int32_t hi)
+static bool add_summary(queue_tables *q, const kt_rank *r, const kt_step_point *p, size_t n, int32_t lo,
+                        int32_t hi)
 {
     double *v = malloc((n ? n : 1) * sizeof *v);
     if (!v || !lengths_ascending(p, n, lo, hi, v)) {
@@ -157,10 +159,10 @@ static bool add_summary(queue_tables *q, int rank, const kt_step_point *p, size_
     }
     kt_describe d = kt_describe_values(v, n);
     kt_table_add_row(q->summary);
-    kt_table_set_int(q->summary, 0, rank);
+    kt_table_set_int(q->summary, 0, r->rank);
     kt_table_set_int(q->summary, 1, p[0].key);
     kt_describe_set(q->summary, q->summary_stats, &d);
-    set_device(q, q->summary, p[0].pid);
+    set_device(q, q->summary, kt_step_pid(r, p));
     free(v);
     return true;
 }
@@ -179,13 +181,13 @@ static int64_t time_at_least(const kt_step_point *p, size_t n, int64_t max, bool
     return sum;
 }
 
-static void add_blocked(const queue_tables *q, int rank, const kt_step_point *first, int64_t ns,
+static void add_blocked(const queue_tables *q, const kt_rank *r, const kt_step_point *first, int64_t ns,
                         int64_t span)
 {
     kt_table *t = q->blocked;
     kt_table_add_row(t);
-    set_device(q, t, first->pid);
-    kt_table_set_int(t, 0, rank);
+    set_device(q, t, kt_step_pid(r, first));
+    kt_table_set_int(t, 0, r->rank);
     kt_table_set_int(t, 1, first->key);
     kt_table_set_float(t, 2, (double)ns / 1e3);
     kt_table_set_float(t, 3, span > 0 ? (double)ns / (double)span : NAN);
@@ -254,7 +256,7 @@ static int32_t weighted_quantile(const segment *s, size_t n, int64_t total, doub
     return n ? s[n - 1].len : 0;
 }
 
-static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p, size_t n, int32_t lo,
+static bool add_weighted(const queue_tables *q, const kt_rank *r, const kt_step_point *p, size_t n, int32_t lo,
                          int32_t hi)
 {
     kt_table *t = q->weighted;
@@ -273,7 +275,7 @@ static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p
         return false;
     }
     kt_table_add_row(t);
-    kt_table_set_int(t, 0, rank);
+    kt_table_set_int(t, 0, r->rank);
     kt_table_set_int(t, 1, p[0].key);
     kt_table_set_float(t, 2, (double)total / 1e3);
     if (total > 0) {
@@ -284,7 +286,7 @@ static bool add_weighted(const queue_tables *q, int rank, const kt_step_point *p
         kt_table_set_float(t, 8, kt_pct((double)empty, (double)total));
     }
     kt_table_set_int(t, 7, hi);
-    set_device(q, t, p[0].pid);
+    set_device(q, t, kt_step_pid(r, p));
     free(s);
     return true;
 }
@@ -338,20 +340,20 @@ static kt_status queue_rows(queue_tables *q, const kt_trace *t, const kt_rank *r
     kt_status s = KT_OK;
     for (size_t a = 0, b; a < n && s == KT_OK; a = b) {
         int32_t lo, hi;
-        b = queue_end(p, a, n, &lo, &hi);
-        if ((q->summary && !add_summary(q, r->rank, p + a, b - a, lo, hi)) ||
-            (q->weighted && !add_weighted(q, r->rank, p + a, b - a, lo, hi)))
+        b = queue_end(r, p, a, n, &lo, &hi);
+        if ((q->summary && !add_summary(q, r, p + a, b - a, lo, hi)) ||
+            (q->weighted && !add_weighted(q, r, p + a, b - a, lo, hi)))
             s = KT_ENOMEM;
         if (!q->blocked) continue;
         bool reached;
         int64_t ns = time_at_least(p + a, b - a, max, &reached);
-        if (!t->hta_compat) add_blocked(q, r->rank, p + a, ns, span);
+        if (!t->hta_compat) add_blocked(q, r, p + a, ns, span);
         else if (reached) { /* HTA keeps one stream per rank: the last [BUG] */
             last_ns = ns;
             last = p + a;
         }
     }
-    if (last) add_blocked(q, r->rank, last, last_ns, span);
+    if (last) add_blocked(q, r, last, last_ns, span);
     return s;
 }
 
@@ -363,7 +365,7 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, q->diagnostics ? &early : NULL);
     if (s != KT_OK) return s;
     if (early.pairs) add_early(q->diagnostics, t, r, &early);
-    if (q->series) add_series(q->series, r->rank, t->min_ts, p, n);
+    if (q->series) add_series(q->series, r, t->min_ts, p, n);
     s = queue_rows(q, t, r, p, n, max);
     free(p);
     return s;

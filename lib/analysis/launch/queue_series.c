@@ -166,7 +166,7 @@ static void rank_queues(const queue_key *q, size_t nq, size_t *rank)
 static inline kt_step_point point_of(const kt_rank *r, const change *c, size_t i, int32_t len)
 {
     uint32_t g = c->gpu[i];
-    return (kt_step_point){ .ts = c->ts[i], .pid = kt_event_pid(r, g), .tid = kt_event_tid(r, g),
+    return (kt_step_point){ .ts = c->ts[i], .ev = g,
                             .key = r->ev.stream[g], .value = len };
 }
 
@@ -261,7 +261,7 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
     kt_step_point *pts = ok ? malloc((c.n ? c.n : 1) * sizeof *pts) : NULL;
     if (pts && change_points(r, &c, hta_compat, pts)) {
-        *n = hta_compat ? c.n : kt_merge_steps(pts, c.n);
+        *n = hta_compat ? c.n : kt_merge_steps(r, pts, c.n);
         *out = pts;
     } else {
         free(pts);
