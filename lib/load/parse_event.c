@@ -453,20 +453,16 @@ static args_mode args_mode_of(kt_kind k)
     return (args_mode)mode[k];
 }
 
-/* Whether an args key may be one of the four shape lists perf reads
- * (model.h, shape_args; analysis/perf/op_args.c): escapes could spell
- * one, but not in fewer than their 10 bytes.  Every key read comes here
- * at least once per parser (the layouts remember only keys seen here),
- * each time on indented traces, whose keys with their blanks do not fit
- * a layout slot: hence compares by length, not a search.                 */
+/* Whether an args key may be one of the shape lists perf reads (model.h,
+ * kt_shape_key): escapes could spell one, but not in fewer bytes than the
+ * shortest.  Every key read comes here at least once per parser (the
+ * layouts remember only keys seen here), each time on indented traces,
+ * whose keys with their blanks do not fit a layout slot: hence compares
+ * by length, not a search.                                               */
 static inline bool may_name_shapes(const kt_pair *pr)
 {
-    const char *k = pr->key;
-    size_t n = pr->klen;
-    if (n < 10) return false;
-    if (pr->kflags) return true;
-    return (n == 10 && (!memcmp(k, "Input Dims", 10) || !memcmp(k, "Input type", 10))) ||
-           (n == 13 && !memcmp(k, "Input Strides", 13)) || (n == 15 && !memcmp(k, "Concrete Inputs", 15));
+    if (pr->klen < KT_SHAPE_KEY_MIN) return false;
+    return pr->kflags || kt_shape_key(pr->key, pr->klen);
 }
 
 /* What to do with an arg: spec.key 0 and AT_NATURAL means skip it. */

@@ -142,6 +142,16 @@ typedef struct __attribute__((packed, aligned(4))) kt_arg {
 } kt_arg;
 _Static_assert(sizeof(kt_arg) == 12, "kt_arg is 12 bytes");
 
+/* Whether args key k[0..n) (as written) names one of the four shape lists
+ * record_shapes writes: the loader notes them (kt_rank.shape_args), the
+ * perf model reads them (analysis/perf/op_args.c).                       */
+#define KT_SHAPE_KEY_MIN 10 /* bytes of the shortest */
+static inline bool kt_shape_key(const char *k, size_t n)
+{
+    return (n == 10 && (!memcmp(k, "Input Dims", 10) || !memcmp(k, "Input type", 10))) ||
+           (n == 13 && !memcmp(k, "Input Strides", 13)) || (n == 15 && !memcmp(k, "Concrete Inputs", 15));
+}
+
 /* ---- per-rank columnar event table (model/events.c) ---------------------- */
 /* pid/tid may be strings in the file ("stream 7", "Spans"): such values are
  * given as KT_STRID_TAG | strtab id by kt_event_pid / kt_event_tid.         */

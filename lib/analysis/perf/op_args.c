@@ -3,6 +3,7 @@
  * Python reprs TraceLens prints them with, and dtype sizes (op_args.h).
  */
 #include "analysis/perf/op_args.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,15 +147,6 @@ static const char *key_end(const char *k, const char *end)
     return k < end && *k == '"' ? k : NULL;
 }
 
-static bool key_is(const char *k, size_t n, const char *name) { return strlen(name) == n && !memcmp(k, name, n); }
-
-/* Whether key k[0..n) names one of the four lists. */
-static bool list_key(const char *k, size_t n)
-{
-    return key_is(k, n, "Input Dims") || key_is(k, n, "Input type") || key_is(k, n, "Input Strides") ||
-           key_is(k, n, "Concrete Inputs");
-}
-
 static char *put_part(char *o, const char *s, size_t n)
 {
     uint32_t n32 = (uint32_t)n;
@@ -178,7 +170,7 @@ bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *out
         if (p == end || *p++ != ':') return false;
         const char *v = kt_json_skip_ws(p, end), *ve = v < end ? value_end(v, end) : NULL;
         if (!ve) return false;
-        if (!plain_int(v, ve) || list_key(k, (size_t)(ke - k)))
+        if (!plain_int(v, ve) || kt_shape_key(k, (size_t)(ke - k)))
             o = put_part(put_part(o, k, (size_t)(ke - k)), v, (size_t)(ve - v));
         p = kt_json_skip_ws(ve, end);
         more = p < end && *p == ',';
