@@ -329,10 +329,7 @@ double rp_num(const kt_table *t, size_t row, long col)
 
 void rp_nums(const kt_table *t, long col, double *dst)
 {
-    size_t n = t ? kt_table_nrows(t) : 0;
-    if (!t || col < 0 || kt_table_col_type(t, (size_t)col) == KT_COL_STR ||
-        kt_table_floats(t, (size_t)col, dst, NULL) != KT_OK)
-        for (size_t i = 0; i < n; i++) dst[i] = NAN;
+    rp_nums_of(t, &col, 1, &dst);
 }
 
 void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst)

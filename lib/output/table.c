@@ -215,7 +215,6 @@ kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nu
     return KT_OK;
 }
 
-#define FLOATS_OF_MAX 8
 #define FLOATS_OF_ROWS 256 /* rows read at a time: their cells stay in the L1 cache for every column */
 
 /* Column col of rows [r0, r1) into dst, as kt_table_floats reads it. */
@@ -231,7 +230,7 @@ static void floats_of_rows(const kt_table *t, size_t col, size_t r0, size_t r1, 
 
 kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst)
 {
-    if (!t || k > FLOATS_OF_MAX) return KT_EUSAGE;
+    if (!t) return KT_EUSAGE;
     for (size_t j = 0; j < k; j++)
         if (cols[j] >= t->ncols || t->cols[cols[j]].type == KT_COL_STR) return KT_EUSAGE;
     for (size_t r0 = 0; r0 < t->nrows; r0 += FLOATS_OF_ROWS) {
