@@ -271,19 +271,23 @@ static int64_t step_memo(const kt_rank *r, kt_step_memo *m, const kt_step *steps
     return step;
 }
 
+/* The CPU step containing ts, through the cursor's CPU memo. */
+static int64_t cpu_step_at(const kt_rank *r, kt_step_cursor *c, int64_t ts)
+{
+    const kt_index *idx = r->idx;
+    return step_memo(r, &c->cpu, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur, ts, true, 0);
+}
+
 int64_t kt_event_step_at(const kt_rank *r, uint32_t ev, kt_step_cursor *c)
 {
     const kt_index *idx = r->idx;
     uint8_t k = r->ev.kind[ev];
-    if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION)
-        return step_memo(r, &c->cpu, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur, r->ev.ts[ev], true, 0);
+    if (!kt_kind_is_gpu_side(k) && k != KT_K_GPU_ANNOTATION) return cpu_step_at(r, c, r->ev.ts[ev]);
     int64_t step = step_memo(r, &c->gpu, idx->gpu_steps, idx->ngpu_steps, idx->gpu_step_maxdur, r->ev.ts[ev],
                              false, kt_event_pid(r, ev));
     if (step >= 0) return step;
     uint32_t rt = kt_gpu_launcher(r, ev);
-    return rt == KT_NONE ? -1
-                         : step_memo(r, &c->cpu, idx->cpu_steps, idx->ncpu_steps, idx->cpu_step_maxdur,
-                                     r->ev.ts[rt], true, 0);
+    return rt == KT_NONE ? -1 : cpu_step_at(r, c, r->ev.ts[rt]);
 }
 
 int64_t kt_event_step(const kt_rank *r, uint32_t ev)
