@@ -15,18 +15,35 @@ const char *kt_cli_bin(void)
     return b && access(b, X_OK) == 0 ? b : NULL;
 }
 
-int kt_cli_run_out(char *out, size_t cap, const char *fmt, ...)
+/* Run `$KINETA_BIN ARGS REDIRECT`, what it writes to the pipe into out. */
+__attribute__((format(printf, 4, 0))) static int run_captured(char *out, size_t cap, const char *redirect,
+                                                               const char *fmt, va_list ap)
 {
     char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", kt_cli_bin(), args);
+    snprintf(cmd, sizeof cmd, "%s %s %s", kt_cli_bin(), args, redirect);
     FILE *p = popen(cmd, "r");
     if (!p) return -1;
     size_t n = fread(out, 1, cap - 1, p);
     out[n] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int kt_cli_run_out(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_captured(out, cap, "2>/dev/null", fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int kt_cli_run_err(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = run_captured(out, cap, "2>&1 >/dev/null", fmt, ap);
+    va_end(ap);
+    return rc;
 }

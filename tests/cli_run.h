@@ -13,5 +13,7 @@ const char *kt_cli_bin(void);
 /* Run `$KINETA_BIN ARGS` (stderr dropped), stdout into out (cap bytes,
  * NUL-terminated); returns the exit code, -1 when it did not exit.       */
 int kt_cli_run_out(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same with its stderr captured and its stdout dropped. */
+int kt_cli_run_err(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

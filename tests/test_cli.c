@@ -86,36 +86,22 @@ TEST(cli_duplicate_ranks_need_file_ranks)
     free(b);
 }
 
-/* stderr of `kineta ARGS` (stdout dropped) into out. */
-static void run_err(char *out, size_t cap, const char *args)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/null", kt_cli_bin(), args);
-    FILE *p = popen(cmd, "r");
-    size_t n = p ? fread(out, 1, cap - 1, p) : 0;
-    out[n] = '\0';
-    if (p) pclose(p);
-}
-
 /* --timings: one line naming each phase with its wall and CPU seconds;
  * a command that loads two runs itself (diff) has no separate load;
  * nothing without the option.                                          */
 TEST(cli_timings_name_each_phase)
 {
     NEED_BIN();
-    char out[1024], args[256];
+    char out[1024];
     char *a = write_trace(0), *b = write_trace(1);
-    snprintf(args, sizeof args, "kernels -q --timings %s", a);
-    run_err(out, sizeof out, args);
+    kt_cli_run_err(out, sizeof out, "kernels -q --timings %s", a);
     double w[4], c[4];
     CHECK_INT(sscanf(out, "kineta: timings: load %lf s (CPU %lf s), kernels %lf s (CPU %lf s), output %lf s (CPU %lf s), "
                           "free %lf s (CPU %lf s)\n", &w[0], &c[0], &w[1], &c[1], &w[2], &c[2], &w[3], &c[3]), 8);
     for (int i = 0; i < 4; i++) CHECK(w[i] >= 0 && c[i] >= 0 && w[i] < 60 && c[i] < 60);
-    snprintf(args, sizeof args, "diff -q --timings %s %s", a, b);
-    run_err(out, sizeof out, args);
+    kt_cli_run_err(out, sizeof out, "diff -q --timings %s %s", a, b);
     CHECK(strncmp(out, "kineta: timings: diff ", 22) == 0);
-    snprintf(args, sizeof args, "kernels -q %s", a);
-    run_err(out, sizeof out, args);
+    kt_cli_run_err(out, sizeof out, "kernels -q %s", a);
     CHECK_STR(out, "");
     unlink(a);
     unlink(b);
