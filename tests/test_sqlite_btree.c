@@ -220,17 +220,3 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     CHECK(sqlb_create("/nonexistent-dir/x.db", err, sizeof err, &w) == KT_EINPUT);
     CHECK(strlen(err) > 0);
 }
-
-/* export writes an event's kind name as a fixed SQLB_PAD_TEXT-byte copy
- * (sqlb_rec_text_padded): a longer name would fail every such row.       */
-TEST(sqlite_kind_names_fit_the_padded_text)
-{
-    unsigned named = 0;
-    for (unsigned k = 0; k < 256; k++) {
-        const char *name = kt_event_kind_name(k);
-        if (!name) continue;
-        named++;
-        CHECK(strlen(name) <= SQLB_PAD_TEXT);
-    }
-    CHECK(named > 10);
-}

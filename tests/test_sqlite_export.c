@@ -27,7 +27,7 @@ static const char *db_path(void)
 /* Column sums the database and the model must agree on (wrapping sums of
  * each value mod a prime; -7 stands for NULL).                          */
 typedef struct sums {
-    int64_t n, ts, dur, corr, ext, stream, pid, name, kind_len;
+    int64_t n, ts, dur, corr, ext, stream, pid, name, kind_text, kind_code, rank_id;
 } sums;
 
 static int64_t fold(int64_t acc, int64_t v) { return (acc + ((v % 1000003) + 1000003) % 1000003) % 1000003; }
@@ -46,7 +46,10 @@ static sums model_sums(const kt_trace *t)
             s.stream = fold(s.stream, r->ev.stream[i] == -1 ? -7 : r->ev.stream[i]);
             s.pid = fold(s.pid, kt_event_pid(r, i));
             s.name = fold(s.name, r->ev.name[i] == KT_NONE ? -7 : (int64_t)r->ev.name[i]);
-            s.kind_len = fold(s.kind_len, (int64_t)strlen(kt_event_kind_name(r->ev.kind[i])));
+            const char *kind = kt_event_kind_name(r->ev.kind[i]);
+            s.kind_text = fold(s.kind_text, (int64_t)strlen(kind) * 1000 + (unsigned char)kind[0]);
+            s.kind_code = fold(s.kind_code, r->ev.kind[i]);
+            s.rank_id = fold(s.rank_id, (int64_t)r->rank * 7919 + i);
         }
     }
     return s;
@@ -75,7 +78,9 @@ static void check_events(sqlite3 *db, const kt_trace *t)
     CHECK_INT(sql_fold(db, "COALESCE(stream, -7)"), m.stream);
     CHECK_INT(sql_fold(db, "pid"), m.pid);
     CHECK_INT(sql_fold(db, "COALESCE(name_id, -7)"), m.name);
-    CHECK_INT(sql_fold(db, "LENGTH(kind)"), m.kind_len);
+    CHECK_INT(sql_fold(db, "LENGTH(kind) * 1000 + UNICODE(kind)"), m.kind_text); /* named from kind_code */
+    CHECK_INT(sql_fold(db, "kind_code"), m.kind_code);
+    CHECK_INT(sql_fold(db, "rank * 7919 + id"), m.rank_id); /* computed from the key */
 }
 
 /* Each event's correlation found back through events_correlation: the

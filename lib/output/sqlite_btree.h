@@ -138,21 +138,6 @@ static inline sqlb_pos sqlb_rec_text(sqlb_rec *r, sqlb_pos p, const char *s, siz
     return p;
 }
 
-/* A text of SQLB_PAD_TEXT bytes or less from a buffer of SQLB_PAD_TEXT
- * readable bytes: copied as all of them (a few vector moves, not the
- * length's jump table); the bytes past the text land where the next values
- * go (the record holds SQLB_TEXT_ROOM + 8 bytes per column after them).  */
-#define SQLB_PAD_TEXT 32
-static inline sqlb_pos sqlb_rec_text_padded(sqlb_rec *r, sqlb_pos p, const char *s, size_t len)
-{
-    if (len > SQLB_PAD_TEXT || !sqlb_rec_text_fits(p, len)) return p.bad = true, p;
-    p.left--;
-    r->buf[p.type_at++] = (uint8_t)(13 + 2 * len); /* one byte: under 0x80 */
-    memcpy(r->buf + p.end, s, SQLB_PAD_TEXT);
-    p.end += (unsigned)len;
-    return p;
-}
-
 /* Create path (replacing a file there).  KT_EINPUT with err set when it
  * cannot be created.                                                       */
 kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out);

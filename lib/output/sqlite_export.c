@@ -30,11 +30,19 @@
  * flows, steps, counters) is a rowid lookup.                              */
 #define EVENT_KEY(rank, id) ((int64_t)(rank) * ((int64_t)1 << 32) + (int64_t)(id))
 
-static const char *const events_sql =
-    "CREATE TABLE events(key INTEGER PRIMARY KEY, rank INTEGER NOT NULL, id INTEGER NOT NULL, ts_ns INTEGER,"
-    " dur_ns INTEGER, ph TEXT, kind TEXT, name_id INTEGER REFERENCES strings(id),"
-    " cat_id INTEGER REFERENCES strings(id), pid INTEGER, tid INTEGER, stream INTEGER, correlation INTEGER,"
-    " external_id INTEGER)";
+/* The events table stores what cannot be computed: rank and id are the
+ * key's two halves and kind is named from kind_code, all three VIRTUAL
+ * generated columns (SQLite 3.31+), computed when read and not stored in
+ * the rows — a sixth of the file and of its writing.  The CASE listing
+ * the kinds is made from the model's names (events_sql).                 */
+static const char *const events_sql_head =
+    "CREATE TABLE events(key INTEGER PRIMARY KEY,"
+    " rank INTEGER NOT NULL GENERATED ALWAYS AS (key >> 32) VIRTUAL,"
+    " id INTEGER NOT NULL GENERATED ALWAYS AS (key & 4294967295) VIRTUAL, ts_ns INTEGER, dur_ns INTEGER, ph TEXT,"
+    " kind TEXT GENERATED ALWAYS AS (CASE kind_code";
+static const char *const events_sql_tail =
+    " END) VIRTUAL, name_id INTEGER REFERENCES strings(id), cat_id INTEGER REFERENCES strings(id), pid INTEGER,"
+    " tid INTEGER, stream INTEGER, correlation INTEGER, external_id INTEGER, kind_code INTEGER NOT NULL)";
 static const char *const launches_sql =
     "CREATE TABLE launches(rank INTEGER NOT NULL, call_key INTEGER NOT NULL, gpu_key INTEGER NOT NULL)";
 static const char *const flows_sql =
@@ -85,39 +93,29 @@ static inline sqlb_pos rec_name(sqlb_rec *rec, sqlb_pos p, uint32_t id)
     return id == KT_NONE ? sqlb_rec_null(rec, p) : sqlb_rec_int(rec, p, id);
 }
 
-/* Event kinds' names and lengths, looked up once per export (no name:
- * none), each name padded for sqlb_rec_text_padded.                      */
-typedef struct kind_names {
-    bool has[256];
-    uint8_t len[256];
-    char pad[256][SQLB_PAD_TEXT];
-} kind_names;
-
-static void kind_names_init(kind_names *k)
+/* The events table's CREATE statement, its kind CASE naming every code
+ * the model names (a name is an identifier: no quote to escape).         */
+static bool events_sql(char *sql, size_t cap)
 {
-    memset(k->pad, 0, sizeof k->pad);
-    for (unsigned i = 0; i < 256; i++) {
-        const char *name = kt_event_kind_name(i);
-        size_t len = name ? strlen(name) : 0;
-        k->has[i] = name != NULL;
-        k->len[i] = (uint8_t)(len < 255 ? len : 255); /* over SQLB_PAD_TEXT: the row fails as too big */
-        memcpy(k->pad[i], name ? name : "", len < SQLB_PAD_TEXT ? len : SQLB_PAD_TEXT);
+    size_t len = (size_t)snprintf(sql, cap, "%s", events_sql_head);
+    for (unsigned code = 0; code < 256 && len < cap; code++) {
+        const char *name = kt_event_kind_name(code);
+        if (name) len += (size_t)snprintf(sql + len, cap - len, " WHEN %u THEN '%s'", code, name);
     }
+    if (len < cap) len += (size_t)snprintf(sql + len, cap - len, "%s", events_sql_tail);
+    return len < cap;
 }
 
-static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind_names *kinds)
+/* An event's stored columns (rank, id and kind are computed: events_sql). */
+static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i)
 {
     const kt_events *e = &r->ev;
     char ph = (char)e->ph[i];
-    uint8_t kind = e->kind[i];
-    sqlb_pos p = sqlb_rec_begin(14);
+    sqlb_pos p = sqlb_rec_begin(12);
     p = sqlb_rec_null(rec, p); /* key: the rowid itself */
-    p = sqlb_rec_int(rec, p, r->rank);
-    p = sqlb_rec_int(rec, p, i);
     p = sqlb_rec_int(rec, p, e->ts[i]);
     p = rec_id(rec, p, e->dur[i]);
     p = sqlb_rec_text(rec, p, &ph, 1);
-    p = kinds->has[kind] ? sqlb_rec_text_padded(rec, p, kinds->pad[kind], kinds->len[kind]) : sqlb_rec_null(rec, p);
     p = rec_name(rec, p, e->name[i]);
     p = rec_name(rec, p, e->cat[i]);
     p = sqlb_rec_int(rec, p, kt_event_pid(r, i));
@@ -125,20 +123,21 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i, const kind
     p = rec_id(rec, p, e->stream[i]);
     p = rec_id(rec, p, kt_event_corr(r, i));
     p = rec_id(rec, p, kt_event_ext_id(r, i));
+    p = sqlb_rec_int(rec, p, e->kind[i]);
     sqlb_rec_end(rec, p);
 }
 
 static bool bulk_events(export_run *x, sqlb *w, bool no_events)
 {
     sqlb_rec rec;
-    kind_names kinds;
+    char sql[2048];
     int64_t rows = 0;
-    kind_names_init(&kinds);
-    if (!sqlb_table(w, "events", events_sql)) return false;
+    if (!events_sql(sql, sizeof sql)) return sqlb_fail(w, "the events table's schema is too long");
+    if (!sqlb_table(w, "events", sql)) return false;
     for (size_t k = 0; !no_events && k < x->nranks; k++) {
         const kt_rank *r = x->ranks[k];
         for (uint32_t i = 0; i < r->ev.n; i++) {
-            event_record(&rec, r, i, &kinds);
+            event_record(&rec, r, i);
             if (!sqlb_row(w, EVENT_KEY(r->rank, i), &rec)) return false;
         }
         rows += (int64_t)r->ev.n;
