@@ -171,6 +171,28 @@ TEST(export_sqlite_two_ranks_stored_out_of_order)
     kt_trace_free(t);
 }
 
+/* events_correlation's entries are merged from the column when the
+ * correlations form a few ascending runs (rank 0: three, as calls then
+ * two streams), sorted when they form too many (rank 1: descending);
+ * integrity_check verifies the index's order and entries either way.     */
+TEST(export_sqlite_correlation_index_from_runs_or_sorted)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r0 = fx_rank(t, 0), *r1 = fx_rank(t, 1);
+    for (int i = 0; i < 200; i++)
+        fx_event(t, r0, 'X', "cuda_runtime", "cudaLaunchKernel", 1000 * i, 20, 1, 1, -1, 100 + i);
+    for (int s = 0; s < 2; s++)
+        for (int i = s; i < 200; i += 2)
+            fx_event(t, r0, 'X', "kernel", "gemm", 1000 * i + 500, 300, 0, 7 + s, 7 + s, 100 + i);
+    for (int i = 0; i < 200; i++) {
+        fx_event(t, r1, 'X', "cuda_runtime", "cudaLaunchKernel", 1000 * i, 20, 1, 1, -1, 5000 - i);
+        fx_event(t, r1, 'X', "kernel", "gemm", 1000 * i + 500, 300, 0, 7, 7, 5000 - i);
+    }
+    fx_finish(t);
+    export_and_check(t, 1);
+    kt_trace_free(t);
+}
+
 TEST(export_sqlite_shared_traces_read_back)
 {
     NEED_SHARED();

@@ -157,8 +157,9 @@ static inline bool correlation_entry(sqlb *w, sqlb_rec *rec, const kt_rank *r, u
 
 /* events(rank, correlation) over the events that have one (a partial
  * index: most events have none, and lookups by correlation never want
- * them): per rank, by correlation, each in key order.                    */
-static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
+ * them): per rank, by correlation, each in key order.  Sorted through
+ * keys and ids in memory; correlated_runs' merge needs none.             */
+static bool rank_correlation_sorted(sqlb *w, const kt_rank *r)
 {
     /* room for every event: counting those with a correlation first
      * would read the column twice                                       */
@@ -175,6 +176,94 @@ static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
     free(keys);
     free(ids);
     return ok;
+}
+
+/* Kineto writes the calls and then each stream's GPU events in
+ * correlation order, and tools that merge or tile traces repeat that per
+ * part: the correlated events form a few ascending runs of ids.  Up to
+ * CORR_RUNS_MAX of them are merged straight from the column through a
+ * small heap, with no keys or ids in memory (fresh pages cost as much as
+ * the sort here).                                                         */
+#define CORR_RUNS_MAX 64
+
+typedef struct corr_run {
+    uint32_t at, end; /* the next correlated event of the run, its end */
+    int64_t corr;     /* at's correlation                              */
+} corr_run;
+
+/* Where each run of ascending correlations starts (starts[0] = 0); their
+ * count, or 0 when more than CORR_RUNS_MAX.                             */
+static size_t correlated_runs(const kt_rank *r, uint32_t *starts)
+{
+    size_t runs = 1;
+    int64_t prev = INT64_MIN;
+    starts[0] = 0;
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        if (r->ev.corr[i] == -1) continue;
+        int64_t c = kt_event_corr(r, i);
+        if (c < prev) {
+            if (runs == CORR_RUNS_MAX) return 0;
+            starts[runs++] = i;
+        }
+        prev = c;
+    }
+    return runs;
+}
+
+/* Move the run to its next correlated event; false at its end. */
+static bool run_next(const kt_rank *r, corr_run *run)
+{
+    while (run->at < run->end && r->ev.corr[run->at] == -1) run->at++;
+    if (run->at == run->end) return false;
+    run->corr = kt_event_corr(r, run->at);
+    return true;
+}
+
+static bool run_before(const corr_run *a, const corr_run *b)
+{
+    return a->corr < b->corr || (a->corr == b->corr && a->at < b->at);
+}
+
+/* Restore the min-heap order of heap[0..n) below slot i. */
+static void sift_down(corr_run *heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t least = i, l = 2 * i + 1, rt = l + 1;
+        if (l < n && run_before(&heap[l], &heap[least])) least = l;
+        if (rt < n && run_before(&heap[rt], &heap[least])) least = rt;
+        if (least == i) return;
+        corr_run t = heap[i];
+        heap[i] = heap[least];
+        heap[least] = t;
+        i = least;
+    }
+}
+
+static bool rank_correlation_merged(sqlb *w, const kt_rank *r, const uint32_t *starts, size_t runs)
+{
+    corr_run heap[CORR_RUNS_MAX];
+    size_t n = 0;
+    for (size_t k = 0; k < runs; k++) {
+        heap[n] = (corr_run){ .at = starts[k], .end = k + 1 < runs ? starts[k + 1] : r->ev.n };
+        n += run_next(r, &heap[n]);
+    }
+    for (size_t i = n / 2; i-- > 0;) sift_down(heap, n, i);
+    sqlb_rec rec;
+    bool ok = true;
+    while (ok && n) {
+        ok = correlation_entry(w, &rec, r, heap[0].at, heap[0].corr);
+        heap[0].at++;
+        if (!run_next(r, &heap[0])) heap[0] = heap[--n];
+        sift_down(heap, n, 0);
+    }
+    return ok;
+}
+
+static bool rank_correlation_entries(sqlb *w, const kt_rank *r)
+{
+    uint32_t starts[CORR_RUNS_MAX];
+    size_t runs = correlated_runs(r, starts);
+    return runs ? rank_correlation_merged(w, r, starts, runs) : rank_correlation_sorted(w, r);
 }
 
 static bool bulk_events_index(export_run *x, sqlb *w, bool no_events)
