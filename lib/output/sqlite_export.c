@@ -184,7 +184,7 @@ static bool rank_correlation_sorted(sqlb *w, const kt_rank *r)
  * CORR_RUNS_MAX of them are merged straight from the column through a
  * small heap, with no keys or ids in memory (fresh pages cost as much as
  * the sort here).                                                         */
-#define CORR_RUNS_MAX 64
+#define CORR_RUNS_MAX 256
 
 typedef struct corr_run {
     uint32_t at, end; /* the next correlated event of the run, its end */
