@@ -334,7 +334,12 @@ void rp_nums(const kt_table *t, long col, double *dst)
 
 void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst)
 {
-    size_t n = t ? kt_table_nrows(t) : 0, valid[RP_NUMS_MAX], nvalid = 0;
+    rp_nums_rows(t, cols, k, 0, t ? kt_table_nrows(t) : 0, dst);
+}
+
+void rp_nums_rows(const kt_table *t, const long *cols, size_t k, size_t r0, size_t r1, double *const *dst)
+{
+    size_t n = r1 - r0, valid[RP_NUMS_MAX], nvalid = 0;
     double *into[RP_NUMS_MAX];
     for (size_t j = 0; j < k && j < RP_NUMS_MAX; j++) {
         if (t && cols[j] >= 0 && kt_table_col_type(t, (size_t)cols[j]) != KT_COL_STR) {
@@ -344,7 +349,7 @@ void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *ds
             for (size_t i = 0; i < n; i++) dst[j][i] = NAN;
         }
     }
-    if (nvalid && kt_table_floats_of(t, valid, nvalid, into) != KT_OK)
+    if (nvalid && kt_table_floats_rows(t, valid, nvalid, r0, r1, into) != KT_OK)
         for (size_t j = 0; j < nvalid; j++)
             for (size_t i = 0; i < n; i++) into[j][i] = NAN;
 }

@@ -90,43 +90,48 @@ static void grouping_free(grouping *gr)
     free(gr->keys), free(gr->run), free(gr->run_group), free(gr->start);
 }
 
-/* The runs of rows of one key and the group of each (one lookup a run).
- * rank, k1 and k2 are the key columns (k2 unused when str).             */
-static void find_runs(const kt_table *t, long k2_col, bool str, const double *rank, const double *k1,
-                      const double *k2, grouping *gr)
+/* Rows whose key columns are read at a time: the keys of a million-row
+ * series are compared as they are read, never held for every row.      */
+#define KEY_BLOCK 4096
+
+/* The runs of rows [r0, r1) and the group of each (one lookup a run);
+ * rank, k1 and k2 hold the block's key columns (k2 unused when str), prev
+ * the key of the row before (carried from block to block).              */
+static void find_runs(const kt_table *t, long k2_col, bool str, size_t r0, size_t r1, const double *rank,
+                      const double *k1, const double *k2, key *prev, grouping *gr)
 {
-    const char *prev = NULL;
-    for (size_t i = 0; i < gr->n; i++) {
+    for (size_t i = r0; i < r1; i++) {
+        size_t b = i - r0;
         const char *s = str ? kt_table_str(t, i, (size_t)k2_col) : NULL;
-        bool same_run = i && same_num(rank[i], rank[i - 1]) && same_num(k1[i], k1[i - 1]) &&
-                        (str ? s == prev || !strcmp(s, prev) : k2[i] == k2[i - 1]); /* a shared label: one text */
-        prev = s;
+        key k = { rank[b], k1[b], str ? NAN : k2[b], s };
+        bool same_run = i && same_num(k.rank, prev->rank) && same_num(k.k1, prev->k1) && /* a shared label: one text */
+                        (str ? s == prev->k2str || !strcmp(s, prev->k2str) : k.k2num == prev->k2num);
+        *prev = k;
         if (same_run) continue;
-        key k = { rank[i], k1[i], str ? NAN : k2[i], s };
         gr->run[gr->runs] = i;
         gr->run_group[gr->runs++] = group_of(gr->keys, &gr->ng, &k);
     }
-    gr->run[gr->runs] = gr->n;
 }
 
-/* The key columns (rank; k1 unless it is rank; k2 unless text) into
- * keys (3n values) and x with each y column into out[k].xy (x then y), in
- * one pass over the rows: a pass per column walked the million-row
- * series tables five to seven times.                                     */
-static void read_columns(const kt_table *t, const long key_cols[3], bool str, long x_col, const long *y_cols,
-                         size_t ny, double *keys, rp_groups *out)
+/* Rows [r0, r1): the key columns (rank; k1 unless it is rank; k2 unless
+ * text) into keys (KEY_BLOCK values each), and x with each y column into
+ * out[k].xy (x then y, at the rows' places), in one pass over the rows: a
+ * pass per column walked the million-row series tables five to seven
+ * times.                                                                  */
+static void read_block(const kt_table *t, const long key_cols[3], bool str, long x_col, const long *y_cols,
+                       size_t ny, size_t r0, size_t r1, double *keys, rp_groups *out)
 {
     size_t n = kt_table_nrows(t), k = 0;
     long cols[RP_NUMS_MAX];
     double *dst[RP_NUMS_MAX];
     cols[k] = key_cols[0], dst[k++] = keys;
-    if (key_cols[1] != key_cols[0]) cols[k] = key_cols[1], dst[k++] = keys + n;
-    if (!str) cols[k] = key_cols[2], dst[k++] = keys + 2 * n;
+    if (key_cols[1] != key_cols[0]) cols[k] = key_cols[1], dst[k++] = keys + KEY_BLOCK;
+    if (!str) cols[k] = key_cols[2], dst[k++] = keys + 2 * KEY_BLOCK;
     for (size_t y = 0; y < ny; y++) {
-        cols[k] = x_col, dst[k++] = out[y].xy;
-        cols[k] = y_cols[y], dst[k++] = out[y].xy + n;
+        cols[k] = x_col, dst[k++] = out[y].xy + r0;
+        cols[k] = y_cols[y], dst[k++] = out[y].xy + n + r0;
     }
-    rp_nums_of(t, cols, k, dst);
+    rp_nums_rows(t, cols, k, r0, r1, dst);
 }
 
 /* The rows' runs and groups, with x and the y columns read alongside into
@@ -136,20 +141,25 @@ static kt_status group_rows(const kt_table *t, const long key_cols[3], long x_co
 {
     size_t n = kt_table_nrows(t);
     bool str = key_cols[2] >= 0 && kt_table_col_type(t, (size_t)key_cols[2]) == KT_COL_STR;
-    double *col = malloc((3 * n + 1) * sizeof *col); /* rank, k1, k2 (as needed) */
+    double *keys = malloc(3 * KEY_BLOCK * sizeof *keys); /* rank, k1, k2 (as needed) */
     *gr = (grouping){ .n = n, .keys = malloc((n + 1) * sizeof *gr->keys), .run = malloc((n + 1) * sizeof *gr->run),
                       .run_group = malloc((n + 1) * sizeof *gr->run_group) };
-    bool ok = col && gr->keys && gr->run && gr->run_group;
+    bool ok = keys && gr->keys && gr->run && gr->run_group;
     for (size_t y = 0; y < ny; y++) ok = ok && (out[y].xy = malloc((2 * n + 1) * sizeof *out[y].xy)) != NULL;
     if (!ok) {
-        free(col);
+        free(keys);
         grouping_free(gr);
         return KT_ENOMEM;
     }
-    read_columns(t, key_cols, str, x_col, y_cols, ny, col, out);
-    double *k1 = key_cols[1] == key_cols[0] ? col : col + n, *k2 = col + 2 * n;
-    find_runs(t, key_cols[2], str, col, k1, k2, gr);
-    free(col);
+    double *k1 = key_cols[1] == key_cols[0] ? keys : keys + KEY_BLOCK, *k2 = keys + 2 * KEY_BLOCK;
+    key prev = { 0 };
+    for (size_t r0 = 0; r0 < n; r0 += KEY_BLOCK) {
+        size_t r1 = n - r0 < KEY_BLOCK ? n : r0 + KEY_BLOCK;
+        read_block(t, key_cols, str, x_col, y_cols, ny, r0, r1, keys, out);
+        find_runs(t, key_cols[2], str, r0, r1, keys, k1, k2, &prev, gr);
+    }
+    gr->run[gr->runs] = n;
+    free(keys);
     gr->start = calloc(gr->ng + 1, sizeof *gr->start);
     if (!gr->start) {
         grouping_free(gr);

@@ -217,27 +217,33 @@ kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nu
 
 #define FLOATS_OF_ROWS 256 /* rows read at a time: their cells stay in the L1 cache for every column */
 
-/* Column col of rows [r0, r1) into dst, as kt_table_floats reads it. */
+/* Column col of rows [r0, r1) into dst[0 .. r1 - r0), as kt_table_floats
+ * reads it.                                                              */
 static void floats_of_rows(const kt_table *t, size_t col, size_t r0, size_t r1, double *dst)
 {
-    size_t stride = t->ncols;
+    size_t stride = t->ncols, i = r0 * stride + col;
     if (t->cols[col].type == KT_COL_FLOAT)
-        for (size_t r = r0, i = r0 * stride + col; r < r1; r++, i += stride) dst[r] = t->nulls[i] ? NAN : t->vals[i].f;
+        for (size_t r = 0; r < r1 - r0; r++, i += stride) dst[r] = t->nulls[i] ? NAN : t->vals[i].f;
     else
-        for (size_t r = r0, i = r0 * stride + col; r < r1; r++, i += stride)
-            dst[r] = t->nulls[i] ? NAN : (double)t->vals[i].i;
+        for (size_t r = 0; r < r1 - r0; r++, i += stride) dst[r] = t->nulls[i] ? NAN : (double)t->vals[i].i;
+}
+
+kt_status kt_table_floats_rows(const kt_table *t, const size_t *cols, size_t k, size_t r0, size_t r1,
+                               double *const *dst)
+{
+    if (!t || r0 > r1 || r1 > t->nrows) return KT_EUSAGE;
+    for (size_t j = 0; j < k; j++)
+        if (cols[j] >= t->ncols || t->cols[cols[j]].type == KT_COL_STR) return KT_EUSAGE;
+    for (size_t b0 = r0; b0 < r1; b0 += FLOATS_OF_ROWS) {
+        size_t b1 = r1 - b0 < FLOATS_OF_ROWS ? r1 : b0 + FLOATS_OF_ROWS;
+        for (size_t j = 0; j < k; j++) floats_of_rows(t, cols[j], b0, b1, dst[j] + (b0 - r0));
+    }
+    return KT_OK;
 }
 
 kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst)
 {
-    if (!t) return KT_EUSAGE;
-    for (size_t j = 0; j < k; j++)
-        if (cols[j] >= t->ncols || t->cols[cols[j]].type == KT_COL_STR) return KT_EUSAGE;
-    for (size_t r0 = 0; r0 < t->nrows; r0 += FLOATS_OF_ROWS) {
-        size_t r1 = t->nrows - r0 < FLOATS_OF_ROWS ? t->nrows : r0 + FLOATS_OF_ROWS;
-        for (size_t j = 0; j < k; j++) floats_of_rows(t, cols[j], r0, r1, dst[j]);
-    }
-    return KT_OK;
+    return kt_table_floats_rows(t, cols, k, 0, t ? t->nrows : 0, dst);
 }
 
 kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls)

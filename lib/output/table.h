@@ -48,6 +48,10 @@ bool kt_table_failed(const kt_table *t);
  * report reads five columns of its million-row series).
  * KT_EUSAGE, nothing read, when a column is absent or a string column.  */
 kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst);
+/* The same for rows [r0, r1) only, into dst[j][0 .. r1 - r0): a long
+ * table read a block at a time, without room for all its rows.           */
+kt_status kt_table_floats_rows(const kt_table *t, const size_t *cols, size_t k, size_t r0, size_t r1,
+                               double *const *dst);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
  * merged times); v must not be NaN.                                     */
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v);
