@@ -2,8 +2,11 @@
  * test_report_series.c — rp_group_series / rp_group_series_ys, which cut
  * the long time-series tables into the report's line-chart series: the
  * groups, their order and labels, points in row order then by x, with
- * rows of one key in one run or interleaved with other keys.
+ * rows of one key in one run or interleaved with other keys; and
+ * rp_group_points, the same series from kept points.
  */
+#include "analysis/launch/queue.h"
+#include "fixture.h"
 #include "output/report_sections.h"
 #include "output/table.h"
 #include "test.h"
@@ -133,4 +136,56 @@ TEST(report_series_sorted_range_as_scanned)
     if (g.n) CHECK(!g.s[0].x_sorted);
     rp_groups_free(&g);
     kt_table_free(t);
+}
+
+static bool keep_points(void *ctx, const kt_rank *r, kt_step_point *p, size_t n)
+{
+    rp_kept_points *kept = ctx;
+    size_t i = 0;
+    while (kept[i].p) i++;
+    kept[i] = (rp_kept_points){ r, p, n };
+    return true;
+}
+
+/* The queue section draws kept points (rp_group_points) where it drew
+ * the series table (rp_group_series): the same series, labels, ranks and
+ * values, on two ranks of two devices' streams (rank 1: both devices have
+ * stream 7), launches overlapping.                                        */
+TEST(report_series_points_split_as_their_table)
+{
+    kt_trace *t = fx_trace();
+    for (int rank = 0; rank < 2; rank++) {
+        kt_rank *r = fx_rank(t, rank);
+        for (int i = 0; i < 40; i++) {
+            int64_t ts = 1000 * i, corr = 100 * rank + i, stream = rank ? 7 : 7 + i % 3, pid = i % 2;
+            fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", ts, 20, 10, 11, -1, corr);
+            fx_event(t, r, 'X', "kernel", "k", ts + 1500 + 137 * (i % 5), 900, pid, stream, stream, corr);
+        }
+    }
+    fx_finish(t);
+    kt_tables *tables = NULL, *weighted = NULL;
+    rp_kept_points kept[3] = { 0 };
+    CHECK_INT(kt_queue_tables(t, NULL, NULL, KT_QUEUE_SERIES, &tables), KT_OK);
+    CHECK_INT(kt_queue_tables_keep(t, NULL, NULL, KT_QUEUE_WEIGHTED, keep_points, kept, &weighted), KT_OK);
+    const kt_table *s = kt_tables_find(tables, "series");
+    rp_groups from_table, from_points;
+    CHECK_INT(rp_group_series(s, kt_table_col_index(s, "rank"), kt_table_col_index(s, "pid"),
+                              kt_table_col_index(s, "stream"), "stream ", kt_table_col_index(s, "ts"),
+                              kt_table_col_index(s, "queue_length"), &from_table),
+              KT_OK);
+    CHECK_INT(rp_group_points(t, kept, 2, "stream ", &from_points), KT_OK);
+    CHECK_INT(from_points.n, from_table.n);
+    CHECK(from_table.n == 8); /* rank 0: 2 devices x 3 streams; rank 1: one stream on each */
+    for (size_t g = 0; g < from_table.n && g < from_points.n; g++) {
+        CHECK_STR(from_points.s[g].label, from_table.s[g].label);
+        CHECK_INT(from_points.rank[g], from_table.rank[g]);
+        CHECK_INT(from_points.s[g].x_sorted, from_table.s[g].x_sorted);
+        check_points(&from_points.s[g], from_table.s[g].x, from_table.s[g].y, from_table.s[g].n);
+    }
+    rp_groups_free(&from_table);
+    rp_groups_free(&from_points);
+    for (size_t i = 0; i < 2; i++) free(kept[i].p);
+    kt_tables_free(tables);
+    kt_tables_free(weighted);
+    kt_trace_free(t);
 }

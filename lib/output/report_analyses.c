@@ -92,12 +92,22 @@ static kt_status run_launch(rp_ctx *c, kt_tables **out)
     return kt_launch(c->t, c->sel, &o, out);
 }
 
-/* kt_queue's tables the queue section draws (rp_sec_queue), as kt_queue
- * builds them: the summary, blocked and diagnostics tables it never shows
- * are not built.                                                         */
+static bool keep_queue_points(void *ctx, const kt_rank *r, kt_step_point *p, size_t n)
+{
+    rp_ctx *c = ctx;
+    c->queue_points[c->nqueue_points++] = (rp_kept_points){ r, p, n };
+    return true;
+}
+
+/* What the queue section draws (rp_sec_queue), as kt_queue builds it: the
+ * weighted table, and the points of its series table kept instead of the
+ * table (rp_group_points splits them as the table would be); the summary,
+ * blocked and diagnostics tables it never shows are not built.          */
 static kt_status run_queue(rp_ctx *c, kt_tables **out)
 {
-    return kt_queue_tables(c->t, c->sel, NULL, KT_QUEUE_SERIES | KT_QUEUE_WEIGHTED, out);
+    c->queue_points = calloc(c->t->nranks + 1, sizeof *c->queue_points);
+    if (!c->queue_points) return KT_ENOMEM;
+    return kt_queue_tables_keep(c->t, c->sel, NULL, KT_QUEUE_WEIGHTED, keep_queue_points, c, out);
 }
 
 static kt_status run_memcpy_bw(rp_ctx *c, kt_tables **out)
@@ -302,6 +312,10 @@ void rp_analyses_free(rp_ctx *c)
         kt_tables_free(c->tables[a]);
         c->tables[a] = NULL;
     }
+    for (size_t i = 0; i < c->nqueue_points; i++) free(c->queue_points[i].p);
+    free(c->queue_points);
+    c->queue_points = NULL;
+    c->nqueue_points = 0;
 }
 
 void rp_missing(rp_ctx *c, rp_analysis a, const char *what)

@@ -196,14 +196,12 @@ static void weighted_table(rp_ctx *c, const kt_table *w)
 
 kt_status rp_sec_queue(rp_ctx *c)
 {
-    const kt_table *t = rp_table(c, RP_QUEUE, "series");
-    if (!t) {
+    if (!rp_tables(c, RP_QUEUE)) {
         rp_missing(c, RP_QUEUE, "queue length");
         return KT_OK;
     }
     rp_groups g;
-    kt_status st = rp_group_series(t, rp_col(t, "rank"), rp_col(t, "pid"), rp_col(t, "stream"), "stream ",
-                                   rp_col(t, "ts"), rp_col(t, "queue_length"), &g);
+    kt_status st = rp_group_points(c->t, c->queue_points, c->nqueue_points, "stream ", &g);
     if (st != KT_OK) return st;
     rp_series *buf = malloc(MAX_LINES * sizeof *buf);
     if (!buf) st = KT_ENOMEM;

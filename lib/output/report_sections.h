@@ -13,6 +13,7 @@
 #ifndef KT_REPORT_SECTIONS_H
 #define KT_REPORT_SECTIONS_H
 
+#include "analysis/common/step_series.h"
 #include "output/report_html.h"
 #include "output/report_svg.h"
 
@@ -40,6 +41,14 @@ typedef enum {
     RP_NANALYSES
 } rp_analysis;
 
+/* One rank's points of a series analysis, kept as it made them (the queue
+ * lengths: kt_queue_tables_keep), for a chart without the series table.  */
+typedef struct rp_kept_points {
+    const kt_rank *r;
+    kt_step_point *p;
+    size_t n;
+} rp_kept_points;
+
 typedef struct rp_ctx {
     const kt_trace *t;
     const kt_rank_sel *sel;
@@ -50,8 +59,10 @@ typedef struct rp_ctx {
     bool ran[RP_NANALYSES];
     int *ranks; /* the ranks shown, ascending */
     size_t nranks;
-    const char **rank_labels; /* "rank N" for each of ranks */
-    char *label_text;         /* their text */
+    const char **rank_labels;     /* "rank N" for each of ranks */
+    char *label_text;             /* their text */
+    rp_kept_points *queue_points; /* RP_QUEUE's, rank by rank */
+    size_t nqueue_points;
 } rp_ctx;
 
 /* Run every analysis the page may use, `jobs` at a time (0: one per
@@ -123,6 +134,12 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
 #define RP_GROUP_YS 2
 kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
                              const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out);
+/* The same series from kept points (one series per run of points of one
+ * series: kt_step_same_series), as the series table of those points would
+ * be split: x in µs since the trace's start, y the value, label
+ * "<prefix><key>".                                                        */
+kt_status rp_group_points(const kt_trace *t, const rp_kept_points *ranks, size_t nranks, const char *prefix,
+                          rp_groups *out);
 void rp_groups_free(rp_groups *g);
 
 typedef struct rp_section {

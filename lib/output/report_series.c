@@ -234,6 +234,46 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
     return rp_group_series_ys(t, rank_col, k1_col, k2_col, x_col, &y_col, &prefix, 1, out);
 }
 
+/* How many series the kept points hold, and how many points. */
+static size_t count_series(const rp_kept_points *ranks, size_t nranks, size_t *points)
+{
+    size_t ng = 0;
+    *points = 0;
+    for (size_t k = 0; k < nranks; k++) {
+        const kt_step_point *p = ranks[k].p;
+        *points += ranks[k].n;
+        for (size_t i = 0; i < ranks[k].n; i++) ng += !i || !kt_step_same_series(ranks[k].r, &p[i], &p[i - 1]);
+    }
+    return ng;
+}
+
+kt_status rp_group_points(const kt_trace *t, const rp_kept_points *ranks, size_t nranks, const char *prefix,
+                          rp_groups *out)
+{
+    size_t total, ng = count_series(ranks, nranks, &total), at = 0;
+    *out = (rp_groups){ .s = calloc(ng + 1, sizeof *out->s), .rank = malloc((ng + 1) * sizeof *out->rank),
+                        .labels = malloc((ng + 1) * RP_GROUP_LABEL), .xy = malloc((2 * total + 1) * sizeof *out->xy) };
+    kt_status st = out->s && out->rank && out->labels && out->xy ? KT_OK : KT_ENOMEM;
+    double *x = out->xy, *y = out->xy + total;
+    for (size_t k = 0; st == KT_OK && k < nranks; k++) {
+        const kt_rank *r = ranks[k].r;
+        const kt_step_point *p = ranks[k].p;
+        for (size_t a = 0, b; st == KT_OK && a < ranks[k].n; at += b - a, a = b) {
+            for (b = a + 1; b < ranks[k].n && kt_step_same_series(r, &p[b], &p[a]); b++) continue;
+            for (size_t i = a; i < b; i++) { /* as the series table holds them */
+                x[at + i - a] = (double)(p[i].ts - t->min_ts) / 1e3;
+                y[at + i - a] = (double)(int64_t)p[i].value;
+            }
+            key kk = { r->rank, (double)kt_step_pid(r, &p[a]), p[a].key, NULL };
+            out->s[out->n] = (rp_series){ .x = x + at, .y = y + at, .n = b - a };
+            label(out, out->n, prefix, &kk);
+            st = sort_series(&out->s[out->n++], x + at, y + at);
+        }
+    }
+    if (st != KT_OK) rp_groups_free(out);
+    return st;
+}
+
 void rp_groups_free(rp_groups *g)
 {
     free(g->s), free(g->rank), free(g->labels), free(g->xy);

@@ -357,7 +357,8 @@ static kt_status queue_rows(queue_tables *q, const kt_trace *t, const kt_rank *r
     return s;
 }
 
-static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max)
+static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r, int64_t max, kt_queue_keep keep,
+                            void *ctx)
 {
     kt_step_point *p;
     size_t n;
@@ -367,18 +368,18 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     if (early.pairs) add_early(q->diagnostics, t, r, &early);
     if (q->series) add_series(q->series, r, t->min_ts, p, n);
     s = queue_rows(q, t, r, p, n, max);
-    free(p);
+    if (!keep || !keep(ctx, r, p, n)) free(p);
     return s;
 }
 
-kt_status kt_queue_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt, unsigned tables,
-                          kt_tables **out)
+kt_status kt_queue_tables_keep(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
+                               unsigned tables, kt_queue_keep keep, void *ctx, kt_tables **out)
 {
     int64_t max = opt ? opt->max_queue_length : 1024;
     queue_tables q = { .with_device = !t->hta_compat };
     kt_status s = make_tables(&q, tables) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max, keep, ctx);
     kt_table *all[5], *each[] = { q.series, q.summary, q.blocked, q.weighted, q.diagnostics };
     size_t n = 0;
     for (size_t i = 0; i < 5; i++)
@@ -389,6 +390,12 @@ kt_status kt_queue_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_qu
         return s;
     }
     return kt_tables_from(all, n, out);
+}
+
+kt_status kt_queue_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt, unsigned tables,
+                          kt_tables **out)
+{
+    return kt_queue_tables_keep(t, sel, opt, tables, NULL, NULL, out);
 }
 
 kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt, kt_tables **out)
