@@ -3,10 +3,13 @@
  * the long time-series tables into the report's line-chart series: the
  * groups, their order and labels, points in row order then by x, with
  * rows of one key in one run or interleaved with other keys; and
- * rp_group_points, the same series from kept points.
+ * rp_group_points and rp_group_memory, the same series from what the
+ * queue and memory analyses keep for the report.
  */
 #include "analysis/launch/queue.h"
+#include "analysis/memory/memory.h"
 #include "fixture.h"
+#include "oracle.h"
 #include "output/report_sections.h"
 #include "output/table.h"
 #include "test.h"
@@ -14,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 typedef struct point {
     int rank;
@@ -187,5 +191,70 @@ TEST(report_series_points_split_as_their_table)
     for (size_t i = 0; i < 2; i++) free(kept[i].p);
     kt_tables_free(tables);
     kt_tables_free(weighted);
+    kt_trace_free(t);
+}
+
+static bool keep_memory(void *ctx, const kt_rank *r, kt_mem_rank *m)
+{
+    rp_kept_memory *kept = ctx;
+    size_t i = 0;
+    while (kept[i].r) i++;
+    kept[i] = (rp_kept_memory){ r, *m };
+    return true;
+}
+
+#define MEM(ts, dev, total, reserved)                                                                   \
+    "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, " \
+    "\"tid\": 1, \"ts\": " #ts ", \"args\": {\"Device Type\": 1, \"Device Id\": " #dev ", \"Addr\": 1, " \
+    "\"Bytes\": 8, \"Total Allocated\": " #total ", \"Total Reserved\": " #reserved "}},\n"
+
+/* The memory section draws the [memory] events kt_memory keeps
+ * (rp_group_memory) where it drew its series table: the same series for
+ * two devices, out of time order in the file, a negative total left out. */
+TEST(report_series_memory_split_as_its_table)
+{
+    static const char *const trace =
+        "{\"traceEvents\": [\n" MEM(30, 1, 300, 1000) MEM(10, 0, 100, 500) MEM(20, 1, 200, 1000)
+            MEM(25, 0, -5, 500) MEM(40, 0, 150, 600) MEM(15, 0, 120, 500)
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 50}\n"
+        "]}\n";
+    char dir[] = "/tmp/kt_rseries_XXXXXX", in[300];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(in, sizeof in, "%s/mem.json", dir);
+    FILE *f = fopen(in, "w");
+    CHECK(f && fputs(trace, f) >= 0 && fclose(f) == 0);
+    kt_trace *t = fx_load_path(in, false);
+    remove(in);
+    rmdir(dir);
+    if (!t) return;
+    kt_memory_options o = kt_memory_defaults();
+    kt_tables *tables = NULL, *kept_tables = NULL;
+    rp_kept_memory kept[2] = { 0 };
+    CHECK_INT(kt_memory(t, NULL, &o, &tables), KT_OK);
+    o.no_series = 1;
+    CHECK_INT(kt_memory_keeping(t, NULL, &o, keep_memory, kept, &kept_tables), KT_OK);
+    const kt_table *s = kt_tables_find(tables, "series");
+    rp_groups from_table[2], from_events[2];
+    const long ys[2] = { kt_table_col_index(s, "allocated"), kt_table_col_index(s, "reserved") };
+    const char *const prefixes[2] = { "allocated ", "reserved " };
+    long rank = kt_table_col_index(s, "rank");
+    CHECK_INT(rp_group_series_ys(s, rank, rank, kt_table_col_index(s, "device"), kt_table_col_index(s, "ts"), ys,
+                                 prefixes, 2, from_table),
+              KT_OK);
+    CHECK_INT(rp_group_memory(t, kept, 1, from_events), KT_OK);
+    for (size_t k = 0; k < 2; k++) {
+        CHECK_INT(from_table[k].n, 2);
+        CHECK_INT(from_events[k].n, from_table[k].n);
+        for (size_t g = 0; g < from_table[k].n && g < from_events[k].n; g++) {
+            CHECK_STR(from_events[k].s[g].label, from_table[k].s[g].label);
+            CHECK_INT(from_events[k].rank[g], from_table[k].rank[g]);
+            check_points(&from_events[k].s[g], from_table[k].s[g].x, from_table[k].s[g].y, from_table[k].s[g].n);
+        }
+        rp_groups_free(&from_table[k]);
+        rp_groups_free(&from_events[k]);
+    }
+    kt_mem_rank_free(&kept[0].m);
+    kt_tables_free(tables);
+    kt_tables_free(kept_tables);
     kt_trace_free(t);
 }

@@ -11,6 +11,7 @@
  * their pair kt_temporal_overlap, which prints the same from one build.
  */
 #include "analysis/launch/queue.h"
+#include "analysis/memory/memory.h"
 #include "analysis/perf/perf.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/report_sections.h"
@@ -126,10 +127,22 @@ static kt_status run_overlap_by_step(rp_ctx *c, kt_tables **out)
     return kt_overlap(c->t, c->sel, &o, out);
 }
 
+static bool keep_memory(void *ctx, const kt_rank *r, kt_mem_rank *m)
+{
+    rp_ctx *c = ctx;
+    c->memory_ranks[c->nmemory_ranks++] = (rp_kept_memory){ r, *m };
+    return true;
+}
+
+/* kt_memory's tables, its series kept as the events it is made of (the
+ * memory section splits them as the table would be).                    */
 static kt_status run_memory(rp_ctx *c, kt_tables **out)
 {
     kt_memory_options o = kt_memory_defaults();
-    return kt_memory(c->t, c->sel, &o, out);
+    o.no_series = 1;
+    c->memory_ranks = calloc(c->t->nranks + 1, sizeof *c->memory_ranks);
+    if (!c->memory_ranks) return KT_ENOMEM;
+    return kt_memory_keeping(c->t, c->sel, &o, keep_memory, c, out);
 }
 
 static kt_status run_critical_path(rp_ctx *c, kt_tables **out)
@@ -316,6 +329,10 @@ void rp_analyses_free(rp_ctx *c)
     free(c->queue_points);
     c->queue_points = NULL;
     c->nqueue_points = 0;
+    for (size_t i = 0; i < c->nmemory_ranks; i++) kt_mem_rank_free(&c->memory_ranks[i].m);
+    free(c->memory_ranks);
+    c->memory_ranks = NULL;
+    c->nmemory_ranks = 0;
 }
 
 void rp_missing(rp_ctx *c, rp_analysis a, const char *what)

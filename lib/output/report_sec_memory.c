@@ -1,7 +1,8 @@
 /*
  * report_sec_memory.c — the report's device-memory section, from
- * kt_memory: allocated and reserved bytes over time per device, the peak
- * per device, and the ops holding memory at the peak.  Only traces taken
+ * kt_memory: allocated and reserved bytes over time per device (from the
+ * events it keeps for the report, not its series table), the peak per
+ * device, and the ops holding memory at the peak.  Only traces taken
  * with profile_memory=True have the [memory] events it draws; on others
  * the section is left out of the page (rp_has_memory).
  */
@@ -33,13 +34,11 @@ static void rank_chart(rp_ctx *c, int rank, const rp_groups *alloc, const rp_gro
     else rp_note(c->h, "No [memory] events on this rank.");
 }
 
-static kt_status charts(rp_ctx *c, const kt_table *t)
+static kt_status charts(rp_ctx *c)
 {
     enum { ALLOC, RESV };
     rp_groups g[2];
-    long rank = rp_col(t, "rank"), ys[2] = { rp_col(t, "allocated"), rp_col(t, "reserved") };
-    static const char *const prefixes[2] = { "allocated ", "reserved " };
-    kt_status st = rp_group_series_ys(t, rank, rank, rp_col(t, "device"), rp_col(t, "ts"), ys, prefixes, 2, g);
+    kt_status st = rp_group_memory(c->t, c->memory_ranks, c->nmemory_ranks, g);
     if (st != KT_OK) return st;
     rp_series *buf = malloc(MAX_LINES * sizeof *buf);
     if (!buf) st = KT_ENOMEM;
@@ -92,12 +91,11 @@ static void peak_ops_table(rp_ctx *c, const kt_table *p)
 
 kt_status rp_sec_memory(rp_ctx *c)
 {
-    const kt_table *s = rp_table(c, RP_MEMORY, "series");
-    if (!s) {
+    if (!rp_tables(c, RP_MEMORY)) {
         rp_missing(c, RP_MEMORY, "device memory");
         return KT_OK;
     }
-    kt_status st = charts(c, s);
+    kt_status st = charts(c);
     const kt_table *d = rp_table(c, RP_MEMORY, "devices"), *p = rp_table(c, RP_MEMORY, "peak_ops");
     if (st == KT_OK && d) devices_table(c, d);
     if (st == KT_OK && p) peak_ops_table(c, p);

@@ -14,6 +14,7 @@
 #define KT_REPORT_SECTIONS_H
 
 #include "analysis/common/step_series.h"
+#include "analysis/memory/memory_events.h"
 #include "output/report_html.h"
 #include "output/report_svg.h"
 
@@ -49,6 +50,13 @@ typedef struct rp_kept_points {
     size_t n;
 } rp_kept_points;
 
+/* One rank's [memory] events kept from kt_memory (kt_memory_keeping), for
+ * the memory chart without the series table.                            */
+typedef struct rp_kept_memory {
+    const kt_rank *r;
+    kt_mem_rank m;
+} rp_kept_memory;
+
 typedef struct rp_ctx {
     const kt_trace *t;
     const kt_rank_sel *sel;
@@ -63,6 +71,8 @@ typedef struct rp_ctx {
     char *label_text;             /* their text */
     rp_kept_points *queue_points; /* RP_QUEUE's, rank by rank */
     size_t nqueue_points;
+    rp_kept_memory *memory_ranks; /* RP_MEMORY's, rank by rank */
+    size_t nmemory_ranks;
 } rp_ctx;
 
 /* Run every analysis the page may use, `jobs` at a time (0: one per
@@ -124,6 +134,7 @@ typedef struct rp_groups {
     int *rank;       /* rank of each series */
     char *labels;    /* label text, RP_GROUP_LABEL bytes each */
     double *xy;      /* all x then all y values */
+    size_t points, filled; /* rp_groups_reserve's room, and how much is used */
 } rp_groups;
 #define RP_GROUP_LABEL 96
 kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
@@ -134,12 +145,25 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
 #define RP_GROUP_YS 2
 kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
                              const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out);
+/* Series filled one by one from what an analysis kept (not a table):
+ * room for nseries series of npoints points in all; each rp_groups_next
+ * labels the next series "<prefix><text>" (text NULL: num as a number),
+ * and gives its n slots of x and y to fill; rp_groups_sort then orders
+ * each series by x, as rp_group_series does.                             */
+kt_status rp_groups_reserve(rp_groups *g, size_t nseries, size_t npoints);
+void rp_groups_next(rp_groups *g, int rank, const char *prefix, const char *text, double num, size_t n, double **x,
+                    double **y);
+kt_status rp_groups_sort(rp_groups *g);
 /* The same series from kept points (one series per run of points of one
  * series: kt_step_same_series), as the series table of those points would
  * be split: x in µs since the trace's start, y the value, label
  * "<prefix><key>".                                                        */
 kt_status rp_group_points(const kt_trace *t, const rp_kept_points *ranks, size_t nranks, const char *prefix,
                           rp_groups *out);
+/* Allocated (g[0]) and reserved (g[1]) bytes per device from kept
+ * [memory] events, as kt_memory's series table of them would be split
+ * (a device's shown events, in time order; labels "allocated cuda:0").  */
+kt_status rp_group_memory(const kt_trace *t, const rp_kept_memory *ranks, size_t nranks, rp_groups g[2]);
 void rp_groups_free(rp_groups *g);
 
 typedef struct rp_section {

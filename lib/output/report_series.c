@@ -1,7 +1,9 @@
 /*
- * report_series.c — splitting a long time-series table (queue length,
- * memcpy bandwidth, device memory) into one x/y series per rank and
- * stream or copy kind, for the report's line charts.
+ * report_series.c — the report's line-chart series, one x/y series per
+ * rank and stream, copy kind or device: split from a long time-series
+ * table (memcpy bandwidth), or made from what an analysis kept for the
+ * report instead of such a table (queue lengths, device memory: the
+ * points and events the tables are made of, split as the tables would be).
  *
  * The analyses emit a rank's streams interleaved or one after another,
  * mostly in long runs of one key: a row is compared with the row before
@@ -234,6 +236,37 @@ kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2
     return rp_group_series_ys(t, rank_col, k1_col, k2_col, x_col, &y_col, &prefix, 1, out);
 }
 
+kt_status rp_groups_reserve(rp_groups *g, size_t nseries, size_t npoints)
+{
+    *g = (rp_groups){ .s = calloc(nseries + 1, sizeof *g->s), .rank = malloc((nseries + 1) * sizeof *g->rank),
+                      .labels = malloc((nseries + 1) * RP_GROUP_LABEL),
+                      .xy = malloc((2 * npoints + 1) * sizeof *g->xy), .points = npoints };
+    if (g->s && g->rank && g->labels && g->xy) return KT_OK;
+    rp_groups_free(g);
+    return KT_ENOMEM;
+}
+
+void rp_groups_next(rp_groups *g, int rank, const char *prefix, const char *text, double num, size_t n, double **x,
+                    double **y)
+{
+    key k = { rank, NAN, num, text };
+    *x = g->xy + g->filled;
+    *y = g->xy + g->points + g->filled;
+    g->s[g->n] = (rp_series){ .x = *x, .y = *y, .n = n };
+    label(g, g->n++, prefix, &k);
+    g->filled += n;
+}
+
+kt_status rp_groups_sort(rp_groups *g)
+{
+    kt_status st = KT_OK;
+    for (size_t i = 0; st == KT_OK && i < g->n; i++) {
+        double *x = g->xy + (g->s[i].x - g->xy); /* the series' own slots, writable */
+        st = sort_series(&g->s[i], x, x + g->points);
+    }
+    return st;
+}
+
 /* How many series the kept points hold, and how many points. */
 static size_t count_series(const rp_kept_points *ranks, size_t nranks, size_t *points)
 {
@@ -250,27 +283,69 @@ static size_t count_series(const rp_kept_points *ranks, size_t nranks, size_t *p
 kt_status rp_group_points(const kt_trace *t, const rp_kept_points *ranks, size_t nranks, const char *prefix,
                           rp_groups *out)
 {
-    size_t total, ng = count_series(ranks, nranks, &total), at = 0;
-    *out = (rp_groups){ .s = calloc(ng + 1, sizeof *out->s), .rank = malloc((ng + 1) * sizeof *out->rank),
-                        .labels = malloc((ng + 1) * RP_GROUP_LABEL), .xy = malloc((2 * total + 1) * sizeof *out->xy) };
-    kt_status st = out->s && out->rank && out->labels && out->xy ? KT_OK : KT_ENOMEM;
-    double *x = out->xy, *y = out->xy + total;
+    size_t total, ng = count_series(ranks, nranks, &total);
+    kt_status st = rp_groups_reserve(out, ng, total);
     for (size_t k = 0; st == KT_OK && k < nranks; k++) {
         const kt_rank *r = ranks[k].r;
         const kt_step_point *p = ranks[k].p;
-        for (size_t a = 0, b; st == KT_OK && a < ranks[k].n; at += b - a, a = b) {
+        for (size_t a = 0, b; a < ranks[k].n; a = b) {
             for (b = a + 1; b < ranks[k].n && kt_step_same_series(r, &p[b], &p[a]); b++) continue;
+            double *x, *y;
+            rp_groups_next(out, r->rank, prefix, NULL, p[a].key, b - a, &x, &y);
             for (size_t i = a; i < b; i++) { /* as the series table holds them */
-                x[at + i - a] = (double)(p[i].ts - t->min_ts) / 1e3;
-                y[at + i - a] = (double)(int64_t)p[i].value;
+                x[i - a] = (double)(p[i].ts - t->min_ts) / 1e3;
+                y[i - a] = (double)(int64_t)p[i].value;
             }
-            key kk = { r->rank, (double)kt_step_pid(r, &p[a]), p[a].key, NULL };
-            out->s[out->n] = (rp_series){ .x = x + at, .y = y + at, .n = b - a };
-            label(out, out->n, prefix, &kk);
-            st = sort_series(&out->s[out->n++], x + at, y + at);
         }
     }
+    if (st == KT_OK) st = rp_groups_sort(out);
     if (st != KT_OK) rp_groups_free(out);
+    return st;
+}
+
+static size_t shown_events(const kt_mem_device *dev)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < dev->n; i++) shown += kt_mem_event_valid(&dev->e[i]);
+    return shown;
+}
+
+/* One device's allocated (into g[0]) and reserved (g[1]) series. */
+static void device_series(const kt_trace *t, int rank, const kt_mem_device *dev, size_t shown, rp_groups g[2])
+{
+    double *xa, *ya, *xr, *yr;
+    rp_groups_next(&g[0], rank, "allocated ", dev->label, 0, shown, &xa, &ya);
+    rp_groups_next(&g[1], rank, "reserved ", dev->label, 0, shown, &xr, &yr);
+    for (size_t i = 0, j = 0; i < dev->n; i++) {
+        const kt_mem_event *e = &dev->e[i];
+        if (!kt_mem_event_valid(e)) continue;
+        xa[j] = xr[j] = (double)(e->ts - t->min_ts) / 1e3; /* as the series table holds them */
+        ya[j] = (double)e->allocated;
+        yr[j++] = (double)e->reserved;
+    }
+}
+
+kt_status rp_group_memory(const kt_trace *t, const rp_kept_memory *ranks, size_t nranks, rp_groups g[2])
+{
+    size_t nseries = 0, npoints = 0;
+    for (size_t k = 0; k < nranks; k++)
+        for (size_t d = 0; d < ranks[k].m.ndev; d++) {
+            size_t shown = shown_events(&ranks[k].m.dev[d]);
+            nseries += shown > 0;
+            npoints += shown;
+        }
+    kt_status st = rp_groups_reserve(&g[0], nseries, npoints);
+    if (st == KT_OK && (st = rp_groups_reserve(&g[1], nseries, npoints)) != KT_OK) rp_groups_free(&g[0]);
+    for (size_t k = 0; st == KT_OK && k < nranks; k++)
+        for (size_t d = 0; d < ranks[k].m.ndev; d++) {
+            const kt_mem_device *dev = &ranks[k].m.dev[d];
+            size_t shown = shown_events(dev);
+            if (shown) device_series(t, ranks[k].r->rank, dev, shown, g);
+        }
+    if (st == KT_OK && ((st = rp_groups_sort(&g[0])) != KT_OK || (st = rp_groups_sort(&g[1])) != KT_OK)) {
+        rp_groups_free(&g[0]);
+        rp_groups_free(&g[1]);
+    }
     return st;
 }
 

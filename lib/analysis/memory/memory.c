@@ -11,6 +11,7 @@
  * make a peak, a series point or a counter.  Each rank is one map
  * (memory_events.c, peak_ops.c); the tables concatenate the ranks' rows.
  */
+#include "analysis/memory/memory.h"
 #include "analysis/memory/memory_trace.h"
 #include "analysis/memory/peak_ops.h"
 #include "output/table.h"
@@ -55,8 +56,6 @@ static bool make_tables(mem_tables *m, const kt_memory_options *o)
     return m->devices && (o->no_series || m->series) && m->peak_ops && (!o->out_dir || m->files);
 }
 
-static bool valid(const kt_mem_event *e) { return e->allocated >= 0 && e->reserved >= 0; }
-
 /* The time of the latest device peak (INT64_MIN without one). */
 static int64_t latest_peak(const kt_mem_rank *m, const size_t *peak)
 {
@@ -77,7 +76,7 @@ static size_t device_row(const kt_trace *t, int rank, const kt_mem_device *d, kt
         allocs += e->bytes > 0;
         frees += e->bytes < 0;
         bytes += e->bytes > 0 ? e->bytes : 0;
-        if (!valid(e)) { bad++; continue; }
+        if (!kt_mem_event_valid(e)) { bad++; continue; }
         if (peak == SIZE_MAX || e->allocated > d->e[peak].allocated) peak = i;
         if (e->reserved > peak_res) peak_res = e->reserved;
         final = e->allocated;
@@ -104,7 +103,7 @@ static void series_rows(const kt_trace *t, int rank, const kt_mem_device *d, kt_
     size_t first = kt_table_nrows(tb); /* the device's first row: its label, which the others share */
     for (size_t i = 0; i < d->n; i++) {
         const kt_mem_event *e = &d->e[i];
-        if (!valid(e)) continue;
+        if (!kt_mem_event_valid(e)) continue;
         kt_row row = kt_table_row(tb);
         kt_row_int(row, 0, rank);
         if (kt_table_nrows(tb) - 1 == first) kt_row_str(tb, row, 1, d->label);
@@ -181,7 +180,7 @@ static kt_status write_copy(const kt_trace *t, const kt_rank_sel *sel, const kt_
 }
 
 static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const kt_memory_options *o,
-                          mem_tables *tb)
+                          mem_tables *tb, kt_memory_keep keep, void *ctx)
 {
     kt_mem_rank m;
     kt_status s = kt_mem_rank_collect(t, r, &m);
@@ -201,18 +200,19 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     free(peaks);
     kt_thread_ops_free(ops);
     if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files);
-    kt_mem_rank_free(&m);
+    if (s != KT_OK || !keep || !keep(ctx, r, &m)) kt_mem_rank_free(&m);
     return s;
 }
 
-kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out)
+kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt,
+                            kt_memory_keep keep, void *ctx, kt_tables **out)
 {
     kt_memory_options o = opt ? *opt : kt_memory_defaults();
     mem_tables tb = { 0 };
     *out = NULL;
     kt_status s = make_tables(&tb, &o) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, &tb);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, &tb, keep, ctx);
     kt_table *all[4];
     size_t n = 0;
     all[n++] = tb.devices;
@@ -224,4 +224,9 @@ kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_o
         return s;
     }
     return kt_tables_from(all, n, out);
+}
+
+kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out)
+{
+    return kt_memory_keeping(t, sel, opt, NULL, NULL, out);
 }

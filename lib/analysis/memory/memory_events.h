@@ -18,6 +18,10 @@ typedef struct kt_mem_event {
     int64_t ts, bytes, addr, allocated, reserved;
 } kt_mem_event;
 
+/* Whether an event's totals can be shown: negative ones (a damaged or
+ * hand-edited trace) never make a peak, a series point or a counter.     */
+static inline bool kt_mem_event_valid(const kt_mem_event *e) { return e->allocated >= 0 && e->reserved >= 0; }
+
 typedef struct kt_mem_device {
     int64_t type, id;       /* PyTorch DeviceType (0 CPU, 1 CUDA) and index */
     char label[32];         /* "cuda:1", "cpu" */

@@ -60,7 +60,7 @@ static size_t next_text(void *user, char *buf, size_t cap)
             continue;
         }
         const kt_mem_event *e = &d->e[c->next++];
-        if (e->allocated < 0 || e->reserved < 0) continue; /* bad totals: not plotted */
+        if (!kt_mem_event_valid(e)) continue; /* bad totals: not plotted */
         n += (size_t)counter_event(c, d, e, buf + n, cap - n);
         c->written++;
     }
