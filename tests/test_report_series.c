@@ -1,7 +1,6 @@
 /*
- * test_report_series.c — rp_group_series / rp_group_series_ys, which cut
- * the long time-series tables into the report's line-chart series: the
- * groups, their order and labels, points in row order then by x, with
+ * test_report_series.c — rp_group_series, which cuts the long
+ * time-series tables into the report's line-chart series: the groups, their order and labels, points in row order then by x, with
  * rows of one key in one run or interleaved with other keys; and
  * rp_group_points and rp_group_memory, the same series from what the
  * queue and memory analyses keep for the report.
@@ -61,9 +60,8 @@ TEST(report_series_one_run_per_group)
                                { 1, "cuda:0", 7, 4, 31, 301 } }; /* the last out of time order: sorted */
     kt_table *t = series_table(p, 5);
     rp_groups g[2];
-    const long ys[2] = { 4, 5 };
-    const char *const prefixes[2] = { "a ", "b " };
-    CHECK_INT(rp_group_series_ys(t, 0, 0, 1, 3, ys, prefixes, 2, g), KT_OK);
+    CHECK_INT(rp_group_series(t, 0, 0, 1, "a ", 3, 4, &g[0]), KT_OK);
+    CHECK_INT(rp_group_series(t, 0, 0, 1, "b ", 3, 5, &g[1]), KT_OK);
     CHECK_INT(g[0].n, 3);
     CHECK_INT(g[1].n, 3);
     CHECK_STR(g[0].s[0].label, "a cuda:0");
@@ -235,12 +233,12 @@ TEST(report_series_memory_split_as_its_table)
     CHECK_INT(kt_memory_keeping(t, NULL, &o, keep_memory, kept, &kept_tables), KT_OK);
     const kt_table *s = kt_tables_find(tables, "series");
     rp_groups from_table[2], from_events[2];
-    const long ys[2] = { kt_table_col_index(s, "allocated"), kt_table_col_index(s, "reserved") };
-    const char *const prefixes[2] = { "allocated ", "reserved " };
-    long rank = kt_table_col_index(s, "rank");
-    CHECK_INT(rp_group_series_ys(s, rank, rank, kt_table_col_index(s, "device"), kt_table_col_index(s, "ts"), ys,
-                                 prefixes, 2, from_table),
-              KT_OK);
+    static const char *const ys[2] = { "allocated", "reserved" }, *const prefixes[2] = { "allocated ", "reserved " };
+    long rank = kt_table_col_index(s, "rank"), device = kt_table_col_index(s, "device");
+    long ts = kt_table_col_index(s, "ts");
+    for (size_t k = 0; k < 2; k++)
+        CHECK_INT(rp_group_series(s, rank, rank, device, prefixes[k], ts, kt_table_col_index(s, ys[k]), &from_table[k]),
+                  KT_OK);
     CHECK_INT(rp_group_memory(t, kept, 1, from_events), KT_OK);
     for (size_t k = 0; k < 2; k++) {
         CHECK_INT(from_table[k].n, 2);

@@ -131,20 +131,14 @@ kt_status rp_pivot_bars(rp_html *h, const char *title, const char *x_label, cons
 typedef struct rp_groups {
     size_t n;
     rp_series *s;
-    int *rank;       /* rank of each series */
-    char *labels;    /* label text, RP_GROUP_LABEL bytes each */
-    double *xy;      /* all x then all y values */
+    int *rank;             /* rank of each series */
+    char *labels;          /* label text, RP_GROUP_LABEL bytes each */
+    double *xy;            /* all x then all y values */
     size_t points, filled; /* rp_groups_reserve's room, and how much is used */
 } rp_groups;
 #define RP_GROUP_LABEL 96
 kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
                           long x_col, long y_col, rp_groups *out);
-/* The same grouping for ny y columns at once (ny <= RP_GROUP_YS), out[k]
- * from y_cols[k] labelled "<prefixes[k]><k2>": the keys are read and
- * grouped once.                                                           */
-#define RP_GROUP_YS 2
-kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
-                             const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out);
 /* Series filled one by one from what an analysis kept (not a table):
  * room for nseries series of npoints points in all; each rp_groups_next
  * labels the next series "<prefix><text>" (text NULL: num as a number),

@@ -9,8 +9,7 @@
  * mostly in long runs of one key: a row is compared with the row before
  * it, and only where the key changes is its group looked up.  When every
  * group is one run (the usual case) the columns read are the series,
- * without scattering them.  Several y columns over the same keys (memory:
- * allocated and reserved) are grouped in one pass.
+ * without scattering them.
  */
 #include "output/report_sections.h"
 
@@ -116,39 +115,35 @@ static void find_runs(const kt_table *t, long k2_col, bool str, size_t r0, size_
 }
 
 /* Rows [r0, r1): the key columns (rank; k1 unless it is rank; k2 unless
- * text) into keys (KEY_BLOCK values each), and x with each y column into
- * out[k].xy (x then y, at the rows' places), in one pass over the rows: a
- * pass per column walked the million-row series tables five to seven
- * times.                                                                  */
-static void read_block(const kt_table *t, const long key_cols[3], bool str, long x_col, const long *y_cols,
-                       size_t ny, size_t r0, size_t r1, double *keys, rp_groups *out)
+ * text) into keys (KEY_BLOCK values each), and x and y into xy (x then
+ * y, at the rows' places), in one pass over the rows: a pass per column
+ * walked the million-row series tables five times.                        */
+static void read_block(const kt_table *t, const long key_cols[3], bool str, long x_col, long y_col, size_t r0,
+                       size_t r1, double *keys, double *xy)
 {
     size_t n = kt_table_nrows(t), k = 0;
-    long cols[RP_NUMS_MAX];
-    double *dst[RP_NUMS_MAX];
+    long cols[5];
+    double *dst[5];
     cols[k] = key_cols[0], dst[k++] = keys;
     if (key_cols[1] != key_cols[0]) cols[k] = key_cols[1], dst[k++] = keys + KEY_BLOCK;
     if (!str) cols[k] = key_cols[2], dst[k++] = keys + 2 * KEY_BLOCK;
-    for (size_t y = 0; y < ny; y++) {
-        cols[k] = x_col, dst[k++] = out[y].xy + r0;
-        cols[k] = y_cols[y], dst[k++] = out[y].xy + n + r0;
-    }
+    cols[k] = x_col, dst[k++] = xy + r0;
+    cols[k] = y_col, dst[k++] = xy + n + r0;
     rp_nums_rows(t, cols, k, r0, r1, dst);
 }
 
-/* The rows' runs and groups, with x and the y columns read alongside into
- * out[0..ny) (row order; fill_groups puts them in group order).          */
-static kt_status group_rows(const kt_table *t, const long key_cols[3], long x_col, const long *y_cols, size_t ny,
-                            rp_groups *out, grouping *gr)
+/* The rows' runs and groups, with x and y read alongside into out->xy
+ * (row order; fill_groups puts them in group order).                      */
+static kt_status group_rows(const kt_table *t, const long key_cols[3], long x_col, long y_col, rp_groups *out,
+                            grouping *gr)
 {
     size_t n = kt_table_nrows(t);
     bool str = key_cols[2] >= 0 && kt_table_col_type(t, (size_t)key_cols[2]) == KT_COL_STR;
     double *keys = malloc(3 * KEY_BLOCK * sizeof *keys); /* rank, k1, k2 (as needed) */
     *gr = (grouping){ .n = n, .keys = malloc((n + 1) * sizeof *gr->keys), .run = malloc((n + 1) * sizeof *gr->run),
                       .run_group = malloc((n + 1) * sizeof *gr->run_group) };
-    bool ok = keys && gr->keys && gr->run && gr->run_group;
-    for (size_t y = 0; y < ny; y++) ok = ok && (out[y].xy = malloc((2 * n + 1) * sizeof *out[y].xy)) != NULL;
-    if (!ok) {
+    out->xy = malloc((2 * n + 1) * sizeof *out->xy);
+    if (!keys || !gr->keys || !gr->run || !gr->run_group || !out->xy) {
         free(keys);
         grouping_free(gr);
         return KT_ENOMEM;
@@ -157,7 +152,7 @@ static kt_status group_rows(const kt_table *t, const long key_cols[3], long x_co
     key prev = { 0 };
     for (size_t r0 = 0; r0 < n; r0 += KEY_BLOCK) {
         size_t r1 = n - r0 < KEY_BLOCK ? n : r0 + KEY_BLOCK;
-        read_block(t, key_cols, str, x_col, y_cols, ny, r0, r1, keys, out);
+        read_block(t, key_cols, str, x_col, y_col, r0, r1, keys, out->xy);
         find_runs(t, key_cols[2], str, r0, r1, keys, k1, k2, &prev, gr);
     }
     gr->run[gr->runs] = n;
@@ -194,10 +189,9 @@ static kt_status scatter(const grouping *gr, double **xy)
     return KT_OK;
 }
 
-/* The series of one y column, read into out->xy: rows in row order
- * inside each group (one run per group: the columns are the series as
- * read), then sorted by x.                                               */
-static kt_status fill_groups(const grouping *gr, const char *prefix, const rp_groups *first, rp_groups *out)
+/* The series read into out->xy: rows in row order inside each group (one
+ * run per group: the columns are the series as read), then sorted by x. */
+static kt_status fill_groups(const grouping *gr, const char *prefix, rp_groups *out)
 {
     size_t n = gr->n, ng = gr->ng;
     out->s = calloc(ng + 1, sizeof *out->s);
@@ -210,30 +204,22 @@ static kt_status fill_groups(const grouping *gr, const char *prefix, const rp_gr
         size_t at = gr->start[g];
         out->s[g] = (rp_series){ .x = out->xy + at, .y = out->xy + n + at, .n = gr->start[g + 1] - at };
         label(out, g, prefix, &gr->keys[g]);
-        out->s[g].x_sorted = first && first->s[g].x_sorted; /* the same x as the first y column's */
-        if (!out->s[g].x_sorted) st = sort_series(&out->s[g], out->xy + at, out->xy + n + at);
+        st = sort_series(&out->s[g], out->xy + at, out->xy + n + at);
     }
-    return st;
-}
-
-kt_status rp_group_series_ys(const kt_table *t, long rank_col, long k1_col, long k2_col, long x_col,
-                             const long *y_cols, const char *const *prefixes, size_t ny, rp_groups *out)
-{
-    for (size_t k = 0; k < ny; k++) memset(&out[k], 0, sizeof out[k]);
-    if (ny > RP_GROUP_YS) return KT_EUSAGE;
-    const long key_cols[3] = { rank_col, k1_col, k2_col };
-    grouping gr;
-    kt_status st = group_rows(t, key_cols, x_col, y_cols, ny, out, &gr);
-    for (size_t k = 0; st == KT_OK && k < ny; k++) st = fill_groups(&gr, prefixes[k], k ? &out[0] : NULL, &out[k]);
-    for (size_t k = 0; st != KT_OK && k < ny; k++) rp_groups_free(&out[k]);
-    if (gr.start) grouping_free(&gr);
     return st;
 }
 
 kt_status rp_group_series(const kt_table *t, long rank_col, long k1_col, long k2_col, const char *prefix,
                           long x_col, long y_col, rp_groups *out)
 {
-    return rp_group_series_ys(t, rank_col, k1_col, k2_col, x_col, &y_col, &prefix, 1, out);
+    memset(out, 0, sizeof *out);
+    const long key_cols[3] = { rank_col, k1_col, k2_col };
+    grouping gr;
+    kt_status st = group_rows(t, key_cols, x_col, y_col, out, &gr);
+    if (st == KT_OK) st = fill_groups(&gr, prefix, out);
+    if (st != KT_OK) rp_groups_free(out);
+    if (gr.start) grouping_free(&gr);
+    return st;
 }
 
 kt_status rp_groups_reserve(rp_groups *g, size_t nseries, size_t npoints)
