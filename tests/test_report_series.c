@@ -1,9 +1,10 @@
 /*
- * test_report_series.c — rp_group_series, which cuts the long
- * time-series tables into the report's line-chart series: the groups, their order and labels, points in row order then by x, with
- * rows of one key in one run or interleaved with other keys; and
- * rp_group_points and rp_group_memory, the same series from what the
- * queue and memory analyses keep for the report.
+ * test_report_series.c — rp_group_series, which cuts the long time-series
+ * tables into the report's line-chart series: the groups, their order and
+ * labels, points in row order then by x, with rows of one key in one run
+ * or interleaved with other keys; and rp_group_points and
+ * rp_group_memory, the same series from what the queue and memory
+ * analyses keep for the report.
  */
 #include "analysis/launch/queue.h"
 #include "analysis/memory/memory.h"
