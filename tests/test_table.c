@@ -100,15 +100,16 @@ TEST(table_rows_filled_through_cells)
 }
 
 /* Several columns read in one pass give what a read of each gives: ints
- * as doubles, nulls as NaN, a column listed twice; a string column or one
- * past the end is refused with nothing written.                          */
-TEST(table_floats_of_reads_columns_in_one_pass)
+ * as doubles, nulls as NaN, a column listed twice, one row of a range; a
+ * string column, one past the end or rows past the last are refused with
+ * nothing written.                                                       */
+TEST(table_floats_rows_reads_columns_in_one_pass)
 {
     kt_table *t = sample();
     double count[2], pct[2], again[2], one[2], keep[2] = { 7, 7 };
     double *dst[] = { pct, count, again };
     const size_t cols[] = { 2, 1, 2 };
-    CHECK_INT(kt_table_floats_of(t, cols, 3, dst), KT_OK);
+    CHECK_INT(kt_table_floats_rows(t, cols, 3, 0, 2, dst), KT_OK);
     CHECK_NEAR(count[0], 42, 0);
     CHECK(isnan(count[1]));
     CHECK_NEAR(pct[0], 12.345, 0);
@@ -118,8 +119,12 @@ TEST(table_floats_of_reads_columns_in_one_pass)
     CHECK(!memcmp(one, count, sizeof one));
     const size_t with_text[] = { 1, 0 }, past[] = { 3 };
     double *into[] = { keep, keep };
-    CHECK_INT(kt_table_floats_of(t, with_text, 2, into), KT_EUSAGE);
-    CHECK_INT(kt_table_floats_of(t, past, 1, into), KT_EUSAGE);
+    CHECK_INT(kt_table_floats_rows(t, with_text, 2, 0, 2, into), KT_EUSAGE);
+    CHECK_INT(kt_table_floats_rows(t, past, 1, 0, 2, into), KT_EUSAGE);
+    CHECK_INT(kt_table_floats_rows(t, cols, 1, 1, 3, into), KT_EUSAGE); /* rows past the last */
     CHECK_NEAR(keep[0], 7, 0);
+    double *second[] = { one }; /* row 1 alone, into one[0] */
+    CHECK_INT(kt_table_floats_rows(t, &cols[1], 1, 1, 2, second), KT_OK);
+    CHECK(isnan(one[0]));
     kt_table_free(t);
 }

@@ -360,12 +360,7 @@ double rp_num(const kt_table *t, size_t row, long col)
 
 void rp_nums(const kt_table *t, long col, double *dst)
 {
-    rp_nums_of(t, &col, 1, &dst);
-}
-
-void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst)
-{
-    rp_nums_rows(t, cols, k, 0, t ? kt_table_nrows(t) : 0, dst);
+    rp_nums_rows(t, &col, 1, 0, t ? kt_table_nrows(t) : 0, &dst);
 }
 
 void rp_nums_rows(const kt_table *t, const long *cols, size_t k, size_t r0, size_t r1, double *const *dst)

@@ -94,11 +94,10 @@ double rp_num(const kt_table *t, size_t row, long col);
 /* A whole column as rp_num reads its cells, into dst (nrows(t) values):
  * one pass instead of a call per cell for the long series tables.        */
 void rp_nums(const kt_table *t, long col, double *dst);
-/* Columns cols[0..k) (k <= RP_NUMS_MAX) as rp_nums reads each, into
- * dst[0..k), in one pass over the rows (kt_table_floats_of).            */
+/* Columns cols[0..k) (k <= RP_NUMS_MAX) of rows [r0, r1) as rp_nums
+ * reads each, into dst[j][0 .. r1 - r0), in one pass over the rows
+ * (kt_table_floats_rows).                                                */
 #define RP_NUMS_MAX 8
-void rp_nums_of(const kt_table *t, const long *cols, size_t k, double *const *dst);
-/* The same for rows [r0, r1) only, into dst[j][0 .. r1 - r0). */
 void rp_nums_rows(const kt_table *t, const long *cols, size_t k, size_t r0, size_t r1, double *const *dst);
 const char *rp_str(const kt_table *t, size_t row, long col);
 /* Rows of t whose int column `col` equals rank, into rows (capacity

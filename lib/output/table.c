@@ -241,11 +241,6 @@ kt_status kt_table_floats_rows(const kt_table *t, const size_t *cols, size_t k, 
     return KT_OK;
 }
 
-kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst)
-{
-    return kt_table_floats_rows(t, cols, k, 0, t ? t->nrows : 0, dst);
-}
-
 kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls)
 {
     if (!t || col >= t->ncols || t->cols[col].type == KT_COL_STR) return KT_EUSAGE;

@@ -41,15 +41,14 @@ static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
  * for a column that repeats one string over many rows (a device label).  */
 static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row);
 bool kt_table_failed(const kt_table *t);
-/* Columns cols[0..k) (numeric) read as kt_table_floats reads one, into
- * dst[0..k) (nrows(t) values each; a column may be listed twice), a few
- * hundred rows at a time for every column: one walk over the row-major
- * cells from memory, where a call per column walks them all k times (the
- * report reads five columns of its million-row series).
- * KT_EUSAGE, nothing read, when a column is absent or a string column.  */
-kt_status kt_table_floats_of(const kt_table *t, const size_t *cols, size_t k, double *const *dst);
-/* The same for rows [r0, r1) only, into dst[j][0 .. r1 - r0): a long
- * table read a block at a time, without room for all its rows.           */
+/* Columns cols[0..k) (numeric) of rows [r0, r1) read as kt_table_floats
+ * reads one, into dst[j][0 .. r1 - r0) (a column may be listed twice), a
+ * few hundred rows at a time for every column: one walk over the
+ * row-major cells from memory, where a call per column walks them all k
+ * times (the report reads five columns of its million-row series, a
+ * block of rows at a time).
+ * KT_EUSAGE, nothing read, when a column is absent or a string column, or
+ * the rows are not the table's.                                          */
 kt_status kt_table_floats_rows(const kt_table *t, const size_t *cols, size_t k, size_t r0, size_t r1,
                                double *const *dst);
 /* Overwrite one float cell of an existing row (lib/scale re-expresses
