@@ -446,6 +446,39 @@ TEST(load_split_mapped_ranges_equal_sequential)
     remove_dir();
 }
 
+/* A range read in place is mapped at an address congruent to its file
+ * offset modulo 2 MiB (so the kernel can map page-cache huge folios whole),
+ * lends the file's bytes from the range's start, and reads zeros after the
+ * file's end.  Starts: at 0, inside the first page, past the first 2 MiB. */
+TEST(load_mapped_range_congruent_to_its_offset)
+{
+    make_dir();
+    size_t len = ((size_t)5 << 20) + 123;
+    char *text = malloc(len + 1);
+    CHECK(text != NULL);
+    if (!text) return;
+    for (size_t i = 0; i < len; i++) text[i] = (char)('a' + (i * 7 + i / 4096) % 26);
+    text[len] = '\0';
+    write_plain("range.txt", text);
+    const uint64_t starts[] = { 0, 7, ((uint64_t)2 << 20) + 4096 * 3 + 11 };
+    for (size_t k = 0; k < sizeof starts / sizeof *starts; k++) {
+        kt_src *s = NULL;
+        char err[256] = "";
+        CHECK_INT(kt_src_open_range(path_of("range.txt"), starts[k], len, &s, err, sizeof err), KT_OK);
+        const char *at = NULL;
+        ptrdiff_t n = s ? kt_src_lend(s, &at) : -1;
+        CHECK_INT(n, (long long)(len - starts[k]));
+        if (n > 0) {
+            CHECK_INT(((uintptr_t)at - starts[k]) & (((uintptr_t)2 << 20) - 1), 0);
+            CHECK(memcmp(at, text + starts[k], (size_t)n) == 0);
+            CHECK_INT(at[n], 0);
+        }
+        kt_src_close(s);
+    }
+    free(text);
+    remove_dir();
+}
+
 /* Damage reports of a file parsed in ranges equal the sequential parse's
  * (kt_check_same_model compares messages and offsets): n events, CPU ops
  * on pid 100 with a kernel every 500th, kernels on pid 0 with a CPU op

@@ -144,8 +144,13 @@ kt_status kt_src_open_file(const char *path, kt_src **out, char *err, size_t err
  * to the window whole (kt_src_lend).  The parser stops at its range's
  * limit, so only the range's pages (~16 MB) become resident, and they go
  * with the source; the copy read() would make was a tenth of the load's
- * CPU.  Short ranges and ranges ending before the file's end are read.   */
+ * CPU.  Short ranges and ranges ending before the file's end are read.
+ * The mapping's address is congruent to its file offset modulo 2 MiB: a
+ * file read in by readahead sits in the page cache as 2 MiB folios, which
+ * the kernel then maps one page-table entry at a time instead of 512
+ * (mapping and unmapping a GiB so: 0.02 s of CPU instead of 0.3-0.45 s). */
 #define MAP_MIN_BYTES ((uint64_t)1 << 20)
+#define MAP_ALIGN ((uint64_t)2 << 20)
 static void map_range(kt_src *s)
 {
     const uint64_t page = 4096;
@@ -153,8 +158,12 @@ static void map_range(kt_src *s)
     uint64_t from = s->pos & ~(page - 1);
     size_t file_len = (size_t)(s->end - from);
     size_t len = ((file_len + page - 1) & ~(page - 1)) + page;
-    char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return;
+    char *r = mmap(NULL, len + MAP_ALIGN, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (r == MAP_FAILED) return;
+    uintptr_t skip = (uintptr_t)((from - (uint64_t)(uintptr_t)r) & (MAP_ALIGN - 1));
+    char *m = r + skip;
+    if (skip) munmap(r, skip);
+    if (MAP_ALIGN - skip) munmap(m + len, MAP_ALIGN - skip);
     if (mmap(m, file_len, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, (off_t)from) == MAP_FAILED) {
         munmap(m, len);
         return;
