@@ -214,8 +214,6 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
         set_err(opt, "cannot write", path);
         return KT_EINPUT;
     }
-    static const size_t buffer = 1 << 20;
-    setvbuf(f, NULL, _IOFBF, buffer);
     size_t nranks = 0, nsections = 0;
     st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
     long bytes = ftell(f);
