@@ -47,7 +47,7 @@ gz_of() { # a gzip copy beside the layout traces (the synthetic one is read-only
     echo "$gz"
 }
 out=$(mktemp -d "${KINETA_BENCH_OUT:-${TMPDIR:-/tmp}}/kineta-layouts.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+trap 'rm -rf "$out" "$dir/written.json"' EXIT
 runs=${KINETA_BENCH_RUNS:-3}
 
 # One sample: "wall rss_kib cpu_s" of a command (output discarded).
@@ -111,6 +111,7 @@ loader() {
         done
     done
 }
+
 # The kineta arguments of a command of the tables below on file $2;
 # outputs go to $out.
 command_args() {
