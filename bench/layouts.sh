@@ -147,9 +147,10 @@ all_commands="kernels breakdown categories temporal idle overlap gaps launch que
 commands() {
     # shellcheck disable=SC2086
     set -- ${KINETA_BENCH_COMMANDS:-$all_commands cp}
+    state=${KINETA_BENCH_CACHE:-read-back}
+    state=${state%% *}
     for f in ${KINETA_BENCH_TRACES:-"$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"}; do
-        state=${KINETA_BENCH_CACHE:-read-back}
-        cache_state "$f" "${state%% *}" >/dev/null
+        cache_state "$f" "$state" >/dev/null
         : >"$out/info"
         for c in "$@"; do : >"$out/c.$c" && : >"$out/p.$c"; done
         i=0
