@@ -162,8 +162,8 @@ TEST(memory_events_many_devices)
 
 /* One device's events in `repeats` descending sweeps of times 5..1, the
  * total of each its place in the file: the series lists them by time and
- * in file order at equal times.  3 sweeps make 13 runs (merged), 5 make
- * 21 (more than the merge takes: radix-sorted).                          */
+ * in file order at equal times.  3 sweeps make 13 runs (merged), 70 make
+ * 281 (more than the merge takes: radix-sorted).                         */
 static void check_sweeps(int repeats)
 {
     size_t cap = 64 + (size_t)repeats * 5 * 200, n = 0;
@@ -191,7 +191,7 @@ TEST(memory_events_few_runs_merged_in_file_order_at_ties)
 
 TEST(memory_events_many_runs_sorted_in_file_order_at_ties)
 {
-    check_sweeps(5);
+    check_sweeps(70);
 }
 
 #define RAW_MEM(ts, args)                                                                              \

@@ -1,8 +1,8 @@
 /* memory_events.c — see memory_events.h.  The events come in file order,
- * the devices interleaved and each mostly in time order already: they are
- * dealt out to their devices in that order, and only a device whose events
- * are out of time order is sorted (a trace naming more than FEW_DEVICES
- * devices is sorted as a whole).                                          */
+ * the devices interleaved and each mostly in time order already: their
+ * ids are dealt out to their devices in that order, and only a device
+ * whose events are out of time order has its ids sorted (a trace naming
+ * more than FEW_DEVICES devices is sorted as a whole).                    */
 #include "analysis/memory/memory_events.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "model/radix.h"
@@ -211,54 +211,51 @@ static void order_devices(kt_mem_rank *m, uint8_t *rank)
     memcpy(m->dev, sorted, m->ndev * sizeof *sorted);
 }
 
-/* A device's events by time, file order at equal times (they are dealt
- * out in file order, so a stable sort by time is the order by (time,
- * event)): left alone when in order, else sorted; the few runs of a trace
- * of several profiling windows are merged (kt_radix_sort_records).      */
-static bool sort_device(kt_mem_device *d)
+/* Each event dealt to its device's slice of order (file order within),
+ * then each slice sorted by time: events dealt in file order and sorted
+ * stably are in (time, event) order.  A trace tiled or of several
+ * profiling windows has a few runs per device, which the sort merges.   */
+static bool order_by_device_time(const kt_mem_rank *m, const kt_rank *r, const uint32_t *evs, size_t n,
+                                 const uint8_t *dev_of, const uint8_t *rank, uint32_t *order)
 {
-    size_t i = 1;
-    while (i < d->n && d->e[i - 1].ts <= d->e[i].ts) i++;
-    if (i >= d->n) return true;
-    uint64_t *ts = malloc(d->n * sizeof *ts), *ev = malloc(d->n * sizeof *ev);
-    bool ok = ts && ev;
-    for (size_t k = 0; ok && k < d->n; k++) ts[k] = kt_radix_key_i64(d->e[k].ts), ev[k] = d->e[k].ev;
-    ok = ok && kt_radix_sort_records(d->e, sizeof *d->e, d->n, ts, ev);
-    free(ts);
-    free(ev);
+    size_t at[FEW_DEVICES];
+    for (size_t d = 0; d < m->ndev; d++) at[d] = (size_t)(m->dev[rank[d]].e - m->storage);
+    for (size_t i = 0; i < n; i++) order[at[dev_of[i]]++] = evs[i];
+    bool ok = true;
+    for (size_t d = 0; ok && d < m->ndev; d++)
+        ok = kt_sort_ids_by_i64(order + (m->dev[d].e - m->storage), m->dev[d].n, r->ev.ts);
     return ok;
 }
 
-/* Each event read straight into its device's slice, in file order (its
- * args read twice: once for the device, once for the record, so no
- * per-event record is kept beside the slices), then the slices out of time
- * order sorted; false when there are too many devices (m left empty) or
- * without memory.                                                        */
+/* The events' records by device, each device's by time and file order
+ * at equal times: the event ids are dealt out and sorted (records are
+ * twelve times their size), then each record is read once, in its place
+ * (an event's args read twice: once for the device, once for the record,
+ * so no per-event record is kept beside the slices); false when there
+ * are too many devices (m left empty) or without memory.                */
 static bool deal_devices(kt_mem_rank *m, const kt_rank *r, const uint32_t *evs, size_t n,
                          const uint32_t key[MA_COUNT], bool *few)
 {
     m->storage = malloc((n ? n : 1) * sizeof *m->storage);
     m->dev = calloc(FEW_DEVICES, sizeof *m->dev);
     uint8_t *dev_of = malloc(n ? n : 1), rank[FEW_DEVICES];
-    size_t at[FEW_DEVICES];
-    bool ok = m->storage && m->dev && dev_of;
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    bool ok = m->storage && m->dev && dev_of && order;
     *few = ok && find_devices(m, r, evs, n, key, dev_of);
     if (*few) {
         order_devices(m, rank);
-        for (size_t d = 0; d < m->ndev; d++) at[d] = (size_t)(m->dev[rank[d]].e - m->storage);
+        ok = order_by_device_time(m, r, evs, n, dev_of, rank, order);
         arg_layout layout = { .n = SIZE_MAX };
-        for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; ok && k < n; k++) {
             int64_t v[MA_COUNT];
-            mem_args(r, evs[i], key, &layout, v);
-            m->storage[at[dev_of[i]]++] =
-                (kt_mem_event){ evs[i], r->ev.ts[evs[i]], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC], v[MA_RESERVED] };
+            mem_args(r, order[k], key, &layout, v);
+            m->storage[k] = (kt_mem_event){ order[k], r->ev.ts[order[k]], v[MA_BYTES], v[MA_ADDR], v[MA_ALLOC],
+                                            v[MA_RESERVED] };
         }
-        for (size_t d = 0; d < m->ndev; d++) {
-            label_of(&m->dev[d]);
-            ok = ok && sort_device(&m->dev[d]);
-        }
+        for (size_t d = 0; d < m->ndev; d++) label_of(&m->dev[d]);
     }
     free(dev_of);
+    free(order);
     if (ok && !*few) kt_mem_rank_free(m);
     return ok;
 }
