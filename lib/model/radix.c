@@ -16,25 +16,61 @@
  * the other: from the first to the second when !flip, back when flip.   */
 typedef void (*merge_step)(void *ctx, bool flip, size_t a, size_t m, size_t b);
 
-/* Bottom-up merging of runs ascending runs of n items (bounds[0] = 0 ...
- * bounds[runs] = n), neighbours in pairs, an odd last run copied; every
- * sort below merges this way, only what it merges differs.  True when the
- * result ended in the second buffers (the caller copies it back).       */
-static bool merge_all_runs(size_t n, size_t *bounds, size_t runs, merge_step step, void *ctx)
+/* Runs [r0, r1) (bounds[r0] ... bounds[r1]), which start in the first
+ * buffers, merged into the second (to) or the first: halves merged into
+ * the other buffer first, depth first, so the merges of a part that fits
+ * in the cache run there before the next part is read.  A lone run is
+ * copied when it has to change buffers.                                  */
+static void merge_range(const size_t *bounds, size_t r0, size_t r1, bool to, merge_step step, void *ctx)
 {
-    bool flip = false;
-    while (runs > 1) {
-        size_t merged = 0;
-        for (size_t r = 0; r < runs; r += 2) {
-            size_t a = bounds[r], m = bounds[r + 1], b = r + 2 <= runs ? bounds[r + 2] : m;
-            step(ctx, flip, a, m, b);
-            bounds[merged++] = a;
-        }
-        bounds[merged] = n;
-        runs = merged;
-        flip = !flip;
+    if (r1 - r0 == 1) {
+        if (to) step(ctx, false, bounds[r0], bounds[r1], bounds[r1]); /* no right run: a copy */
+        return;
     }
-    return flip;
+    size_t mid = r0 + (r1 - r0) / 2;
+    merge_range(bounds, r0, mid, !to, step, ctx);
+    merge_range(bounds, mid, r1, !to, step, ctx);
+    step(ctx, !to, bounds[r0], bounds[mid], bounds[r1]);
+}
+
+/* The runs ascending runs of n items (bounds[0] = 0 ... bounds[runs] = n)
+ * merged into one, ending in the first buffers; every sort below merges
+ * this way, only what it merges differs.                                 */
+static void merge_all_runs(const size_t *bounds, size_t runs, merge_step step, void *ctx)
+{
+    if (runs > 1) merge_range(bounds, 0, runs, false, step, ctx);
+}
+
+/* item_less(ctx, buf, x, y): item x of buffer buf goes before item y. */
+typedef bool (*item_less)(const void *ctx, const void *buf, size_t x, size_t y);
+
+/* The part of a merge of runs [a, m) and [m, b) of buf that needs
+ * comparing, [*lo, *hi): the left run's items up to the right run's first
+ * and the right run's items from the left run's last on are in place
+ * already.  The runs of a trace tiled or merged by tools, or of a profile
+ * of several windows, overlap in a small part: the rest is copied.  Found
+ * by binary search, a few calls of less per merge.                       */
+static void overlap_of(item_less less, const void *ctx, const void *buf, size_t a, size_t m, size_t b, size_t *lo,
+                       size_t *hi)
+{
+    if (m == b) { /* no right run: the left is copied */
+        *lo = *hi = m;
+        return;
+    }
+    size_t l = a, h = m; /* first left item after the right's first (ties: the left first) */
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (less(ctx, buf, m, mid)) h = mid;
+        else l = mid + 1;
+    }
+    *lo = l;
+    l = m, h = b; /* first right item not before the left's last */
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (less(ctx, buf, mid, m - 1)) l = mid + 1;
+        else h = mid;
+    }
+    *hi = l;
 }
 
 /* Run boundaries of col[ids[]] (bounds[0] = 0 ... bounds[runs] = n); 0 if
@@ -58,27 +94,43 @@ typedef struct col_merge {
     uint32_t *buf[2];
 } col_merge;
 
-static void merge_by_col(void *ctx, bool flip, size_t a, size_t m, size_t b)
+static bool col_less(const void *ctx, const void *buf, size_t x, size_t y)
 {
-    const col_merge *c = ctx;
-    const uint32_t *src = c->buf[flip];
-    uint32_t *dst = c->buf[!flip];
-    size_t i = a, j = m, o = a;
+    const int64_t *col = ((const col_merge *)ctx)->col;
+    const uint32_t *ids = buf;
+    return col[ids[x]] < col[ids[y]];
+}
+
+/* src's [i, m) and [m, b) merged into dst from i on. */
+static void merge_ids(const int64_t *col, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b)
+{
+    size_t j = m, o = i;
     while (i < m && j < b) {
-        bool right = c->col[src[j]] < c->col[src[i]]; /* ties: the left (earlier) run first */
+        bool right = col[src[j]] < col[src[i]]; /* ties: the left (earlier) run first */
         dst[o++] = right ? src[j++] : src[i++];
     }
     for (; i < m; i++) dst[o++] = src[i];
     for (; j < b; j++) dst[o++] = src[j];
 }
 
+static void merge_by_col(void *ctx, bool flip, size_t a, size_t m, size_t b)
+{
+    const col_merge *c = ctx;
+    const uint32_t *src = c->buf[flip];
+    uint32_t *dst = c->buf[!flip];
+    size_t lo, hi;
+    overlap_of(col_less, c, src, a, m, b, &lo, &hi);
+    memcpy(dst + a, src + a, (lo - a) * sizeof *dst);
+    merge_ids(c->col, src, dst, lo, m, hi);
+    memcpy(dst + hi, src + hi, (b - hi) * sizeof *dst);
+}
+
 /* Merges ids only, reading keys from the column: one spare id array is
  * all the memory it needs (keys would cost three times that).             */
-static void merge_runs(uint32_t *ids, size_t n, const int64_t *col, size_t *bounds, size_t runs,
-                       uint32_t *spare)
+static void merge_runs(uint32_t *ids, const int64_t *col, const size_t *bounds, size_t runs, uint32_t *spare)
 {
     col_merge c = { col, { ids, spare } };
-    if (merge_all_runs(n, bounds, runs, merge_by_col, &c)) memcpy(ids, spare, n * sizeof *ids);
+    merge_all_runs(bounds, runs, merge_by_col, &c);
 }
 
 /* One radix sort of ids by a column of either width (the other is NULL). */
@@ -98,7 +150,7 @@ bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint3
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = find_runs(ids, n, col, bounds);
     if (!runs) return radix_sort_by(ids, n, col, NULL);
-    if (runs > 1) merge_runs(ids, n, col, bounds, runs, spare);
+    if (runs > 1) merge_runs(ids, col, bounds, runs, spare);
     return true;
 }
 
@@ -148,14 +200,26 @@ typedef struct key_merge {
     uint32_t *ids[2];
 } key_merge;
 
-static void merge_by_key(void *ctx, bool flip, size_t a, size_t m, size_t b)
+static bool key_less(const void *ctx, const void *buf, size_t x, size_t y)
 {
-    const key_merge *c = ctx;
-    const uint64_t *ks = c->keys[flip];
-    const uint32_t *is = c->ids[flip];
-    uint64_t *kd = c->keys[!flip];
-    uint32_t *id = c->ids[!flip];
-    size_t i = a, j = m, o = a;
+    (void)ctx;
+    const uint64_t *keys = buf;
+    return keys[x] < keys[y];
+}
+
+/* Items [from, end) of the keys (and ids) copied out of the flip buffers. */
+static void copy_keys(const key_merge *c, bool flip, size_t from, size_t end)
+{
+    memcpy(c->keys[!flip] + from, c->keys[flip] + from, (end - from) * sizeof *c->keys[0]);
+    if (c->ids[flip]) memcpy(c->ids[!flip] + from, c->ids[flip] + from, (end - from) * sizeof *c->ids[0]);
+}
+
+/* ks's [i, m) and [m, b) merged into kd from i on, their ids (when
+ * there are any) travelling with them.                                  */
+static void merge_keys(const uint64_t *ks, const uint32_t *is, uint64_t *kd, uint32_t *id, size_t i, size_t m,
+                       size_t b)
+{
+    size_t j = m, o = i;
     while (i < m && j < b) {
         size_t from = ks[j] < ks[i] ? j++ : i++; /* ties: the left (earlier) run first */
         kd[o] = ks[from];
@@ -172,14 +236,22 @@ static void merge_by_key(void *ctx, bool flip, size_t a, size_t m, size_t b)
     }
 }
 
+static void merge_by_key(void *ctx, bool flip, size_t a, size_t m, size_t b)
+{
+    const key_merge *c = ctx;
+    size_t lo, hi;
+    overlap_of(key_less, c, c->keys[flip], a, m, b, &lo, &hi);
+    copy_keys(c, flip, a, lo);
+    merge_keys(c->keys[flip], c->ids[flip], c->keys[!flip], c->ids[!flip], lo, m, hi);
+    copy_keys(c, flip, hi, b);
+}
+
 /* merge_runs for keys (and their ids) through k2 / i2. */
-static void merge_key_runs(uint64_t *keys, uint32_t *ids, size_t n, size_t *bounds, size_t runs, uint64_t *k2,
+static void merge_key_runs(uint64_t *keys, uint32_t *ids, const size_t *bounds, size_t runs, uint64_t *k2,
                            uint32_t *i2)
 {
     key_merge c = { { keys, k2 }, { ids, i2 } };
-    if (!merge_all_runs(n, bounds, runs, merge_by_key, &c)) return;
-    memcpy(keys, k2, n * sizeof *keys);
-    if (ids) memcpy(ids, i2, n * sizeof *ids);
+    merge_all_runs(bounds, runs, merge_by_key, &c);
 }
 
 /* Merge passes for runs ascending runs: ceil(log2(runs)).  A merge pass
@@ -240,7 +312,7 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
     uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
     bool ok = k2 && (!ids || i2);
     if (ok && runs && merge_passes(runs) <= 2 * nb)
-        merge_key_runs(keys, ids, n, bounds, runs, k2, i2);
+        merge_key_runs(keys, ids, bounds, runs, k2, i2);
     else if (ok)
         ok = radix_passes(keys, ids, n, byte, nb, k2, i2);
     free(k2);
@@ -328,23 +400,41 @@ typedef struct pair_merge {
     uint32_t *buf[2];
 } pair_merge;
 
+static bool pair_item_less(const void *ctx, const void *buf, size_t x, size_t y)
+{
+    const pair_merge *c = ctx;
+    const uint32_t *ids = buf;
+    return pair_less(c->major, c->minor, ids[x], ids[y]);
+}
+
+/* src's [i, m) and [m, b) merged into dst from i on. */
+static void merge_pair_ids(const uint64_t *major, const uint64_t *minor, const uint32_t *src, uint32_t *dst, size_t i,
+                           size_t m, size_t b)
+{
+    size_t j = m, o = i;
+    while (i < m && j < b) dst[o++] = pair_less(major, minor, src[j], src[i]) ? src[j++] : src[i++];
+    for (; i < m; i++) dst[o++] = src[i];
+    for (; j < b; j++) dst[o++] = src[j];
+}
+
 static void merge_by_pair(void *ctx, bool flip, size_t a, size_t m, size_t b)
 {
     const pair_merge *c = ctx;
     const uint32_t *src = c->buf[flip];
     uint32_t *dst = c->buf[!flip];
-    size_t i = a, j = m, o = a;
-    while (i < m && j < b) dst[o++] = pair_less(c->major, c->minor, src[j], src[i]) ? src[j++] : src[i++];
-    for (; i < m; i++) dst[o++] = src[i];
-    for (; j < b; j++) dst[o++] = src[j];
+    size_t lo, hi;
+    overlap_of(pair_item_less, c, src, a, m, b, &lo, &hi);
+    memcpy(dst + a, src + a, (lo - a) * sizeof *dst);
+    merge_pair_ids(c->major, c->minor, src, dst, lo, m, hi);
+    memcpy(dst + hi, src + hi, (b - hi) * sizeof *dst);
 }
 
 /* merge_runs for record ids ordered by their (major, minor) pairs. */
-static void merge_pair_runs(uint32_t *ids, size_t n, const uint64_t *major, const uint64_t *minor, size_t *bounds,
+static void merge_pair_runs(uint32_t *ids, const uint64_t *major, const uint64_t *minor, const size_t *bounds,
                             size_t runs, uint32_t *spare)
 {
     pair_merge c = { major, minor, { ids, spare } };
-    if (merge_all_runs(n, bounds, runs, merge_by_pair, &c)) memcpy(ids, spare, n * sizeof *ids);
+    merge_all_runs(bounds, runs, merge_by_pair, &c);
 }
 
 /* The record order by two stable radix sorts, minor key first. */
@@ -388,7 +478,7 @@ bool kt_radix_sort_records(void *recs, size_t size, size_t n, const uint64_t *ma
     bool ok = ids && rec && (!merge || spare);
     for (size_t i = 0; ok && i < n; i++) ids[i] = (uint32_t)i;
     if (ok && merge)
-        merge_pair_runs(ids, n, major, minor, bounds, runs, spare);
+        merge_pair_runs(ids, major, minor, bounds, runs, spare);
     else
         ok = ok && radix_pair_order(ids, n, major, minor);
     if (ok) permute_in_place(recs, size, n, ids, rec);
