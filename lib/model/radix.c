@@ -101,9 +101,27 @@ static bool col_less(const void *ctx, const void *buf, size_t x, size_t y)
     return col[ids[x]] < col[ids[y]];
 }
 
-/* src's [i, m) and [m, b) merged into dst from i on. */
-static void merge_ids(const int64_t *col, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b)
+/* merge_ids_into(ctx, src, dst, i, m, b): src's [i, m) and [m, b) merged
+ * into dst from i on, a loop with its order inlined.                     */
+typedef void (*ids_merge)(const void *ctx, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b);
+
+/* One merge step of ids from buf[flip] to buf[!flip]: what is in place
+ * copied, the overlap merged.                                            */
+static void merge_id_step(item_less less, ids_merge merge, const void *ctx, uint32_t *const buf[2], bool flip,
+                          size_t a, size_t m, size_t b)
 {
+    const uint32_t *src = buf[flip];
+    uint32_t *dst = buf[!flip];
+    size_t lo, hi;
+    overlap_of(less, ctx, src, a, m, b, &lo, &hi);
+    memcpy(dst + a, src + a, (lo - a) * sizeof *dst);
+    merge(ctx, src, dst, lo, m, hi);
+    memcpy(dst + hi, src + hi, (b - hi) * sizeof *dst);
+}
+
+static void merge_ids(const void *ctx, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b)
+{
+    const int64_t *col = ((const col_merge *)ctx)->col;
     size_t j = m, o = i;
     while (i < m && j < b) {
         bool right = col[src[j]] < col[src[i]]; /* ties: the left (earlier) run first */
@@ -115,14 +133,7 @@ static void merge_ids(const int64_t *col, const uint32_t *src, uint32_t *dst, si
 
 static void merge_by_col(void *ctx, bool flip, size_t a, size_t m, size_t b)
 {
-    const col_merge *c = ctx;
-    const uint32_t *src = c->buf[flip];
-    uint32_t *dst = c->buf[!flip];
-    size_t lo, hi;
-    overlap_of(col_less, c, src, a, m, b, &lo, &hi);
-    memcpy(dst + a, src + a, (lo - a) * sizeof *dst);
-    merge_ids(c->col, src, dst, lo, m, hi);
-    memcpy(dst + hi, src + hi, (b - hi) * sizeof *dst);
+    merge_id_step(col_less, merge_ids, ctx, ((col_merge *)ctx)->buf, flip, a, m, b);
 }
 
 /* Merges ids only, reading keys from the column: one spare id array is
@@ -407,10 +418,9 @@ static bool pair_item_less(const void *ctx, const void *buf, size_t x, size_t y)
     return pair_less(c->major, c->minor, ids[x], ids[y]);
 }
 
-/* src's [i, m) and [m, b) merged into dst from i on. */
-static void merge_pair_ids(const uint64_t *major, const uint64_t *minor, const uint32_t *src, uint32_t *dst, size_t i,
-                           size_t m, size_t b)
+static void merge_pair_ids(const void *ctx, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b)
 {
+    const uint64_t *major = ((const pair_merge *)ctx)->major, *minor = ((const pair_merge *)ctx)->minor;
     size_t j = m, o = i;
     while (i < m && j < b) dst[o++] = pair_less(major, minor, src[j], src[i]) ? src[j++] : src[i++];
     for (; i < m; i++) dst[o++] = src[i];
@@ -419,14 +429,7 @@ static void merge_pair_ids(const uint64_t *major, const uint64_t *minor, const u
 
 static void merge_by_pair(void *ctx, bool flip, size_t a, size_t m, size_t b)
 {
-    const pair_merge *c = ctx;
-    const uint32_t *src = c->buf[flip];
-    uint32_t *dst = c->buf[!flip];
-    size_t lo, hi;
-    overlap_of(pair_item_less, c, src, a, m, b, &lo, &hi);
-    memcpy(dst + a, src + a, (lo - a) * sizeof *dst);
-    merge_pair_ids(c->major, c->minor, src, dst, lo, m, hi);
-    memcpy(dst + hi, src + hi, (b - hi) * sizeof *dst);
+    merge_id_step(pair_item_less, merge_pair_ids, ctx, ((pair_merge *)ctx)->buf, flip, a, m, b);
 }
 
 /* merge_runs for record ids ordered by their (major, minor) pairs. */
