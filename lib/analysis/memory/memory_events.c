@@ -228,8 +228,8 @@ static bool order_by_device_time(const kt_mem_rank *m, const kt_rank *r, const u
 }
 
 /* The events' records by device, each device's by time and file order
- * at equal times: the event ids are dealt out and sorted (records are
- * twelve times their size), then each record is read once, in its place
+ * at equal times: the event ids are dealt out and sorted (a record is
+ * twelve times an id's size), then each record is read once, in its place
  * (an event's args read twice: once for the device, once for the record,
  * so no per-event record is kept beside the slices); false when there
  * are too many devices (m left empty) or without memory.                */
