@@ -17,10 +17,10 @@
 typedef void (*merge_step)(void *ctx, bool flip, size_t a, size_t m, size_t b);
 
 /* Runs [r0, r1) (bounds[r0] ... bounds[r1]), which start in the first
- * buffers, merged into the second (to) or the first: halves merged into
- * the other buffer first, depth first, so the merges of a part that fits
- * in the cache run there before the next part is read.  A lone run is
- * copied when it has to change buffers.                                  */
+ * buffers, merged into the second (to true) or the first: the halves
+ * merged into the other buffer first, depth first, so the merges of a
+ * part that fits in the cache run there before the next part is read.  A
+ * lone run is copied when it has to change buffers.                      */
 static void merge_range(const size_t *bounds, size_t r0, size_t r1, bool to, merge_step step, void *ctx)
 {
     if (r1 - r0 == 1) {
@@ -101,8 +101,8 @@ static bool col_less(const void *ctx, const void *buf, size_t x, size_t y)
     return col[ids[x]] < col[ids[y]];
 }
 
-/* merge_ids_into(ctx, src, dst, i, m, b): src's [i, m) and [m, b) merged
- * into dst from i on, a loop with its order inlined.                     */
+/* An ids_merge(ctx, src, dst, i, m, b) merges src's [i, m) and [m, b)
+ * into dst from i on: a loop with its order inlined.                     */
 typedef void (*ids_merge)(const void *ctx, const uint32_t *src, uint32_t *dst, size_t i, size_t m, size_t b);
 
 /* One merge step of ids from buf[flip] to buf[!flip]: what is in place
