@@ -179,21 +179,16 @@ static void set_err(const kt_report_options *opt, const char *what, const char *
 
 /* Whether path is one of the trace's own files (`-o` given a trace by
  * mistake): the page must never truncate its input.                       */
-static kt_status check_not_input(const kt_trace *t, const char *path, bool *is_input)
+static bool is_an_input(const kt_trace *t, const char *path)
 {
     struct stat out_st, in_st;
-    *is_input = false;
-    if (stat(path, &out_st) != 0) return KT_OK; /* does not exist yet */
-    kt_tables *info = NULL;
-    kt_status st = kt_info(t, NULL, &info);
-    const kt_table *r = st == KT_OK ? kt_tables_find(info, "ranks") : NULL;
-    long col = r ? kt_table_col_index(r, "file") : -1;
-    for (size_t i = 0; col >= 0 && i < kt_table_nrows(r) && !*is_input; i++) {
-        const char *in = kt_table_str(r, i, (size_t)col);
-        *is_input = in && stat(in, &in_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
+    if (stat(path, &out_st) != 0) return false; /* does not exist yet */
+    for (size_t i = 0; i < t->nranks; i++) {
+        const char *in = t->ranks[i]->file;
+        if (in && stat(in, &in_st) == 0 && in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+            return true;
     }
-    kt_tables_free(info);
-    return st;
+    return false;
 }
 
 kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, const char *path,
@@ -201,10 +196,7 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
 {
     if (out) *out = NULL;
     if (!t || !path) return KT_EUSAGE;
-    bool is_input;
-    kt_status st = check_not_input(t, path, &is_input);
-    if (st != KT_OK) return st;
-    if (is_input) {
+    if (is_an_input(t, path)) {
         if (opt && opt->err && opt->errlen)
             snprintf(opt->err, opt->errlen, "%s is one of the trace files; not overwriting it", path);
         return KT_EUSAGE;
@@ -215,7 +207,7 @@ kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_o
         return KT_EINPUT;
     }
     size_t nranks = 0, nsections = 0;
-    st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
+    kt_status st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
     long bytes = ftell(f);
     if (fclose(f) != 0 && st == KT_OK) st = KT_EINPUT;
     if (st == KT_EINPUT) set_err(opt, "error writing", path);
