@@ -150,21 +150,22 @@ commands() {
     state=${KINETA_BENCH_CACHE:-read-back}
     state=${state%% *}
     for f in ${KINETA_BENCH_TRACES:-"$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"}; do
-        cache_state "$f" "$state" >/dev/null
+        m=$(cache_state "$f" "$state")
         : >"$out/info"
         for c in "$@"; do : >"$out/c.$c" && : >"$out/p.$c"; done
         i=0
         while [ "$i" -lt "$runs" ]; do
-            sample "$build/kineta" info "$f" >>"$out/info"
+            sample "$build/kineta" info "$m" >>"$out/info"
             for c in "$@"; do
-                args=$(command_args "$c" "$f")
+                args=$(command_args "$c" "$m")
                 # shellcheck disable=SC2086
-                if [ "$c" = cp ]; then sample cp "$f" "$out/copy.json" >>"$out/c.$c"
+                if [ "$c" = cp ]; then sample cp "$m" "$out/copy.json" >>"$out/c.$c"
                 else sample "$build/kineta" $args --timings >>"$out/c.$c" && in_process >>"$out/p.$c"; fi
                 rm -rf "$out"/*.json "$out"/*.db "$out"/*.html
             done
             i=$((i + 1))
         done
+        rm -f "$dir/written.json"
         k=$(col 1 <"$out/info" | median)
         kc=$(col 3 <"$out/info" | median)
         printf '\n%s: info %.2f s wall, %.2f s CPU\n\n' "$(basename "$f")" "$k" "$kc"
