@@ -44,9 +44,6 @@ ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap);
  * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
  * if read.  -1: this source only copies (kt_src_read).                    */
 ptrdiff_t kt_src_lend(kt_src *s, const char **at);
-/* The parser is done with the bytes before offset upto: a source that lent
- * all its bytes at once (a mapped range) counts them as consumed then.    */
-void kt_src_note_parsed(kt_src *s, uint64_t upto);
 const char *kt_src_error(const kt_src *s);
 /* A problem that did not stop reading (e.g. garbage after the last gzip
  * member), or NULL.                                                          */

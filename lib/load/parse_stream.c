@@ -504,7 +504,6 @@ bool kt_parse_stream(kt_parser *p, kt_src *src)
         after_done(p, &c);
         p->end_off = (uint64_t)kt_offset_of(p, c.end);
     }
-    kt_src_note_parsed(src, (uint64_t)kt_offset_of(p, c.q));
     report_progress(p, src);
     if (p->state == KT_PS_FAILED) return false;
     if (p->state == KT_PS_DONE && !p->seen_events && !p->in_range) {

@@ -5,8 +5,8 @@
  * machines first-touch of fresh memory runs at ~1 GB/s, slower than parsing,
  * and read() into a buffer that is not 64-byte aligned is 5x slower.  So the
  * file is streamed with read()/pread() into one small aligned window that is
- * reused for the whole file, never copied whole; only the byte ranges a
- * large file is split into for parallel parsing are mapped (map_range).
+ * reused for the whole file, never copied whole: the byte ranges a large
+ * file is split into for parallel parsing too (kt_src_open_range).
  * Gzip is inflated with ISA-L (2+ GB/s, streaming), optionally in a
  * background thread so that inflating and parsing overlap on two cores.
  * Gzip is recognized by its magic bytes, never by the file name.
@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,9 +56,6 @@ struct kt_src {
 
     prefetch *pf;
     kt_blocks *blocks;      /* decompressed blocks shared by range parsers  */
-    char *map;              /* plain range: [map_off, end) mapped, zeros after */
-    size_t map_len;
-    uint64_t map_off;
     char err[256];
     char warn[256];
 };
@@ -139,40 +135,16 @@ kt_status kt_src_open_file(const char *path, kt_src **out, char *err, size_t err
     return KT_OK;
 }
 
-/* A parallel range of a plain file is read in place: [pos, end of file)
- * mapped, with a page of zeros after it (the window's padding), and lent
- * to the window whole (kt_src_lend).  The parser stops at its range's
- * limit, so only the range's pages (~16 MB) become resident, and they go
- * with the source; the copy read() would make was a tenth of the load's
- * CPU.  Short ranges and ranges ending before the file's end are read.
- * The mapping's address is congruent to its file offset modulo 2 MiB: a
- * file read in by readahead sits in the page cache as 2 MiB folios, which
- * the kernel then maps with one page-table entry instead of 512 (mapping
- * and unmapping such a GiB: 0.014 s of CPU instead of 0.08 s).          */
-#define MAP_MIN_BYTES ((uint64_t)1 << 20)
-#define MAP_ALIGN ((uint64_t)2 << 20)
-static void map_range(kt_src *s)
-{
-    const uint64_t page = 4096;
-    if (s->end != s->file_bytes || s->end - s->pos < MAP_MIN_BYTES) return;
-    uint64_t from = s->pos & ~(page - 1);
-    size_t file_len = (size_t)(s->end - from);
-    size_t len = ((file_len + page - 1) & ~(page - 1)) + page;
-    char *r = mmap(NULL, len + MAP_ALIGN, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (r == MAP_FAILED) return;
-    uintptr_t skip = (uintptr_t)((from - (uint64_t)(uintptr_t)r) & (MAP_ALIGN - 1));
-    char *m = r + skip;
-    if (skip) munmap(r, skip);
-    munmap(m + len, MAP_ALIGN - skip); /* skip < MAP_ALIGN: never empty */
-    if (mmap(m, file_len, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, (off_t)from) == MAP_FAILED) {
-        munmap(m, len);
-        return;
-    }
-    s->map = m;
-    s->map_len = len;
-    s->map_off = from;
-}
-
+/* A parallel range of a plain file is read like a whole file, with
+ * pread from its start: the parser stops at its range's limit.  Mapping
+ * the range instead and lending it to the window whole saved read()'s
+ * copy on the machines of sessions 7-19; on this one (a PVM guest) the
+ * first touch of every mapped page costs more than the copy into the
+ * warm window: 1.22 against 0.88 s for `info` on a file the page cache
+ * holds in 4 KiB pages, a tie on one held in 2 MiB folios
+ * (docs/performance.md, session 20).  Reading also means a file cut by
+ * another process while it loads is reported like any cut-off file,
+ * where a mapping's pages past the new end would fault (SIGBUS).       */
 kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_src **out,
                             char *err, size_t errlen)
 {
@@ -185,7 +157,6 @@ kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_s
     }
     s->pos = start;
     if (end < s->end) s->end = end;
-    map_range(s);
     *out = s;
     return KT_OK;
 }
@@ -467,19 +438,8 @@ ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap)
     return s->pf ? prefetch_read(s, dst, cap) : direct_read(s, dst, cap);
 }
 
-void kt_src_note_parsed(kt_src *s, uint64_t upto)
-{
-    if (s->map && upto > s->map_off + s->consumed) note_consumed(s, upto - s->map_off - s->consumed);
-}
-
 ptrdiff_t kt_src_lend(kt_src *s, const char **at)
 {
-    if (s->map) {
-        *at = s->map + (s->pos - s->map_off);
-        ptrdiff_t n = (ptrdiff_t)(s->end - s->pos);
-        s->pos = s->end;
-        return n;
-    }
     if (!s->blocks) return -1;
     size_t n = kt_blocks_lend(s->blocks, s->pos, at);
     s->pos += n;
@@ -490,7 +450,6 @@ void kt_src_close(kt_src *s)
 {
     if (!s) return;
     if (s->pf) prefetch_stop(s);
-    if (s->map) munmap(s->map, s->map_len);
     if (s->fd >= 0) close(s->fd);
     free(s->inf);
     free(s->in);
