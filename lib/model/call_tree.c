@@ -135,7 +135,7 @@ static uint64_t member_bits(const kt_events *e, size_t w)
 static bool split_runs(const kt_events *e, thread_runs *runs)
 {
     thread_table t;
-    runs->member = malloc((e->n / 64 + 1) * sizeof *runs->member);
+    runs->member = kt_alloc_written((e->n / 64 + 1) * sizeof *runs->member);
     bool ok = thread_table_init(&t, 64) && runs->member;
     int32_t pid = 0, tid = 0; /* the open run's */
     uint32_t members = 0;
@@ -195,7 +195,7 @@ static uint32_t *group_by_thread(const thread_runs *runs, size_t *first)
 {
     for (size_t k = 0; k < runs->n; k++) first[runs->run[k].thread + 1] += runs->run[k].members;
     for (size_t t = 0; t < runs->nthreads; t++) first[t + 1] += first[t];
-    uint32_t *out = malloc((first[runs->nthreads] ? first[runs->nthreads] : 1) * sizeof *out);
+    uint32_t *out = kt_alloc_written(first[runs->nthreads] * sizeof *out);
     if (!out) return NULL;
     for (size_t k = 0; k < runs->n; k++) {
         const thread_run *run = &runs->run[k];
@@ -272,7 +272,7 @@ kt_status kt_build_call_tree(const kt_rank *r, kt_index *idx)
     const kt_events *e = &r->ev;
     /* parent serves as the sort's spare before it is filled: the pages the
      * merges touch are then the ones parent needs anyway                   */
-    idx->parent = malloc((e->n ? e->n : 1) * sizeof *idx->parent);
+    idx->parent = kt_alloc_written(e->n * sizeof *idx->parent);
     size_t *first = NULL, nthreads = 0;
     uint32_t *ids = idx->parent ? thread_order(e, idx->parent, &first, &nthreads) : NULL;
     if (ids) memset(idx->parent, 0xff, e->n * sizeof *idx->parent); /* KT_NONE */

@@ -116,7 +116,7 @@ static bool link_groups(const kt_launch_calls *lc, const uint32_t *gpu_by_ts, si
 {
     size_t len = 0;
     for (size_t c = 0; c < lc->ncalls; c++) len += count[c] ? 1 + count[c] : 0;
-    idx->launched = malloc((len ? len : 1) * sizeof *idx->launched);
+    idx->launched = kt_alloc_written(len * sizeof *idx->launched);
     if (!idx->launched) return false;
     uint32_t pos = 0;
     for (size_t c = 0; c < lc->ncalls; c++) {

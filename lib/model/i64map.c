@@ -1,5 +1,6 @@
 /* i64map.c — see i64map.h. */
 #include "i64map.h"
+#include "model.h"
 
 #include <stdlib.h>
 
@@ -23,7 +24,7 @@ bool kt_i64map_init(kt_i64map *m, size_t n)
 {
     size_t cap = kt_i64map_capacity(n);
     m->mask = cap - 1;
-    m->key = malloc(cap * sizeof *m->key);
+    m->key = kt_alloc_written(cap * sizeof *m->key);
     m->val = malloc(cap * sizeof *m->val);
     if (!m->key || !m->val) return false;
     for (size_t i = 0; i < cap; i++) m->key[i] = INT64_MIN;

@@ -295,6 +295,9 @@ struct kt_trace {
 
 /* Fault in [p, p + n) before writing a large fresh destination (prefault.c). */
 void kt_prefault(void *p, size_t n);
+/* malloc(n) (never 0 bytes) with its pages faulted in: for an array the
+ * caller goes on to write whole (prefault.c); free() it.                  */
+void *kt_alloc_written(size_t n);
 /* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM (index.c). */
 uint32_t *kt_none_array(size_t n);
 

@@ -1,5 +1,6 @@
 /* radix.c — see radix.h. */
 #include "radix.h"
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ static void merge_runs(uint32_t *ids, const int64_t *col, const size_t *bounds, 
 /* One radix sort of ids by a column of either width (the other is NULL). */
 static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col64, const int32_t *col32)
 {
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint64_t *keys = kt_alloc_written(n * sizeof *keys);
     if (!keys) return false;
     for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(col64 ? col64[ids[i]] : col32[ids[i]]);
     bool ok = kt_radix_sort(keys, ids, n);
@@ -161,7 +162,10 @@ bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint3
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = find_runs(ids, n, col, bounds);
     if (!runs) return radix_sort_by(ids, n, col, NULL);
-    if (runs > 1) merge_runs(ids, col, bounds, runs, spare);
+    if (runs > 1) {
+        kt_prefault(spare, n * sizeof *spare);
+        merge_runs(ids, col, bounds, runs, spare);
+    }
     return true;
 }
 
@@ -319,8 +323,8 @@ bool kt_radix_sort(uint64_t *keys, uint32_t *ids, size_t n)
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = key_runs(keys, n, bounds);
     if (runs == 1) return true;
-    uint64_t *k2 = malloc(n * sizeof *k2);
-    uint32_t *i2 = ids ? malloc(n * sizeof *i2) : NULL;
+    uint64_t *k2 = kt_alloc_written(n * sizeof *k2);
+    uint32_t *i2 = ids ? kt_alloc_written(n * sizeof *i2) : NULL;
     bool ok = k2 && (!ids || i2);
     if (ok && runs && merge_passes(runs) <= 2 * nb)
         merge_key_runs(keys, ids, bounds, runs, k2, i2);
@@ -367,7 +371,7 @@ void kt_sort_doubles(double *v, size_t n)
         }
         return;
     }
-    uint64_t *keys = malloc(n * sizeof *keys);
+    uint64_t *keys = kt_alloc_written(n * sizeof *keys);
     bool ok = keys != NULL;
     for (size_t i = 0; ok && i < n; i++) keys[i] = double_key(v[i]);
     ok = ok && kt_radix_sort(keys, NULL, n);

@@ -5,6 +5,7 @@
  * JSON without knowing it, and lets C callers read results without parsing.
  */
 #include "table.h"
+#include "model/model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +69,7 @@ static bool grow_rows(kt_table *t, size_t rows)
     t->cap_rows = rows;
     size_t used = t->nrows * t->ncols;
     memset(t->nulls + used, 1, rows * t->ncols - used);
+    kt_prefault(t->vals + used, (rows * t->ncols - used) * sizeof *t->vals); /* rows are filled in */
     return true;
 }
 

@@ -162,8 +162,8 @@ static kt_status fill_and_merge(const kt_rank *r, groups *gs, const picks *p, kt
             total += gs->count[g][c];
             if (gs->count[g][c] > biggest) biggest = gs->count[g][c];
         }
-    out->mem = malloc((total ? total : 1) * sizeof *out->mem);
-    kt_interval *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    out->mem = kt_alloc_written(total * sizeof *out->mem);
+    kt_interval *tmp = kt_alloc_written(biggest * sizeof *tmp);
     if (!out->mem || !tmp) { free(tmp); return KT_ENOMEM; }
     size_t off = 0;
     for (size_t g = 0; g < gs->n; g++)
@@ -256,8 +256,8 @@ kt_status kt_busy_fold_groups(const kt_busy *split, kt_busy *out)
         biggest = n > biggest ? n : biggest;
     }
     out->g = calloc(1, sizeof *out->g);
-    out->mem = malloc((total ? total : 1) * sizeof *out->mem);
-    kt_interval *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    out->mem = kt_alloc_written(total * sizeof *out->mem);
+    kt_interval *tmp = kt_alloc_written(biggest * sizeof *tmp);
     if (!out->g || !out->mem || !tmp) {
         free(tmp);
         kt_busy_free(out);

@@ -19,9 +19,9 @@ typedef struct change {
 
 static bool change_alloc(change *c, size_t n)
 {
-    c->ts = malloc((n ? n : 1) * sizeof *c->ts);
-    c->delta = malloc((n ? n : 1) * sizeof *c->delta);
-    c->gpu = malloc((n ? n : 1) * sizeof *c->gpu);
+    c->ts = kt_alloc_written(n * sizeof *c->ts);
+    c->delta = kt_alloc_written(n * sizeof *c->delta);
+    c->gpu = kt_alloc_written(n * sizeof *c->gpu);
     c->n = 0;
     return c->ts && c->delta && c->gpu;
 }
@@ -178,7 +178,7 @@ static inline kt_step_point point_of(const kt_rank *r, const change *c, size_t i
 static bool points_of_few_queues(const kt_rank *r, const change *c, bool hta, const uint32_t *ord,
                                  kt_step_point *pts)
 {
-    uint8_t *qid = malloc(c->n ? c->n : 1);
+    uint8_t *qid = kt_alloc_written(c->n);
     queue_key q[FEW_QUEUES];
     size_t nq = 0, last = 0, rank[FEW_QUEUES], count[FEW_QUEUES] = { 0 }, at[FEW_QUEUES];
     int32_t len[FEW_QUEUES] = { 0 };
@@ -234,7 +234,8 @@ static bool points_by_radix(const kt_rank *r, const change *c, bool hta, order *
 static bool change_points(const kt_rank *r, const change *c, bool hta, kt_step_point *pts)
 {
     size_t n = c->n ? c->n : 1;
-    order o = { malloc(n * sizeof *o.ord), malloc(n * sizeof *o.spare), malloc(n * sizeof *o.keys) };
+    order o = { kt_alloc_written(n * sizeof *o.ord), kt_alloc_written(n * sizeof *o.spare),
+                kt_alloc_written(n * sizeof *o.keys) };
     bool ok = o.ord && o.spare && o.keys;
     for (size_t i = 0; ok && i < c->n; i++) o.ord[i] = (uint32_t)i;
     if (ok && hta) kt_np_argsort_i64(c->ts, o.ord, c->n);
@@ -259,7 +260,7 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     if (early) *early = find_early(&r->ev, p, np);
     change c = { 0 };
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
-    kt_step_point *pts = ok ? malloc((c.n ? c.n : 1) * sizeof *pts) : NULL;
+    kt_step_point *pts = ok ? kt_alloc_written(c.n * sizeof *pts) : NULL;
     if (pts && change_points(r, &c, hta_compat, pts)) {
         *n = hta_compat ? c.n : kt_merge_steps(r, pts, c.n);
         *out = pts;

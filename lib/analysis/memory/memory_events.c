@@ -236,10 +236,10 @@ static bool order_by_device_time(const kt_mem_rank *m, const kt_rank *r, const u
 static bool deal_devices(kt_mem_rank *m, const kt_rank *r, const uint32_t *evs, size_t n,
                          const uint32_t key[MA_COUNT], bool *few)
 {
-    m->storage = malloc((n ? n : 1) * sizeof *m->storage);
+    m->storage = kt_alloc_written(n * sizeof *m->storage);
     m->dev = calloc(FEW_DEVICES, sizeof *m->dev);
-    uint8_t *dev_of = malloc(n ? n : 1), rank[FEW_DEVICES];
-    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    uint8_t *dev_of = kt_alloc_written(n), rank[FEW_DEVICES];
+    uint32_t *order = kt_alloc_written(n * sizeof *order);
     bool ok = m->storage && m->dev && dev_of && order;
     *few = ok && find_devices(m, r, evs, n, key, dev_of);
     if (*few) {

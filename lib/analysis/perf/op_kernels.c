@@ -181,7 +181,7 @@ static void mark_launchers(const kt_trace *t, op_build *b)
  * a multiple of 8 events, zeros past the last).                          */
 static bool make_records(op_build *b, kt_op_map *m)
 {
-    m->ops = calloc(b->nrec ? b->nrec : 1, sizeof *m->ops);
+    m->ops = kt_alloc_written(b->nrec * sizeof *m->ops);
     if (!m->ops) return false;
     for (uint32_t base = 0; base < b->r->ev.n; base += 8) {
         uint64_t word;
@@ -223,8 +223,8 @@ static bool fill_events(const op_build *b, kt_op_map *m)
         m->nk += m->ops[i].nk;
         m->ops[i].nk = 0;
     }
-    m->kev = malloc((n ? n : 1) * sizeof *m->kev);
-    m->kdirect = malloc(n ? n : 1);
+    m->kev = kt_alloc_written(n * sizeof *m->kev);
+    m->kdirect = kt_alloc_written(n);
     for (size_t k = 0; m->kev && m->kdirect && k < n; k++) {
         kt_op_rec *o = &m->ops[p[k].rec];
         m->kev[o->kfirst + o->nk] = b->gpu[p[k].i];

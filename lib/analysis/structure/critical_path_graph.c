@@ -78,11 +78,11 @@ static bool is_node_event(const kt_events *e, uint32_t i)
 static bool alloc_nodes(cp_graph *g, size_t n, size_t nev)
 {
     g->n = n;
-    g->ts = malloc((n ? n : 1) * sizeof *g->ts);
-    g->ev = malloc((n ? n : 1) * sizeof *g->ev);
-    g->flags = malloc(n ? n : 1);
-    g->start_of = malloc((nev ? nev : 1) * sizeof *g->start_of);
-    g->end_node = malloc((n ? n : 1) * sizeof *g->end_node);
+    g->ts = kt_alloc_written(n * sizeof *g->ts);
+    g->ev = kt_alloc_written(n * sizeof *g->ev);
+    g->flags = kt_alloc_written(n);
+    g->start_of = kt_alloc_written(nev * sizeof *g->start_of);
+    g->end_node = kt_alloc_written(n * sizeof *g->end_node);
     return g->ts && g->ev && g->flags && g->start_of && g->end_node;
 }
 
@@ -112,9 +112,9 @@ static kt_status make_nodes(const kt_rank *r, const kt_strtab *strs, const uint3
     uint32_t *evs = malloc((nkept ? nkept : 1) * sizeof *evs);
     uint8_t *ev_flags = malloc(nkept ? nkept : 1);
     size_t nev = evs && ev_flags ? node_events(r, strs, kept, nkept, evs, ev_flags) : 0;
-    uint32_t *ids = malloc((nev ? 2 * nev : 1) * sizeof *ids);
-    uint64_t *keys = malloc((nev ? 2 * nev : 1) * sizeof *keys);
-    uint32_t *ends = malloc((nev ? nev : 1) * sizeof *ends);
+    uint32_t *ids = kt_alloc_written(2 * nev * sizeof *ids);
+    uint64_t *keys = kt_alloc_written(2 * nev * sizeof *keys);
+    uint32_t *ends = kt_alloc_written(nev * sizeof *ends);
     bool ok = evs && ev_flags && ids && keys && ends && alloc_nodes(g, 2 * nev, e->n);
     size_t k = 0;
     if (ok) memset(g->start_of, 0xff, e->n * sizeof *g->start_of); /* KT_NONE */
