@@ -1,0 +1,15 @@
+#!/bin/sh
+# bench/host.sh — the host's floors under the loader's targets, beside
+# `cat` of the same file (bench/host/bench_host.c): fresh memory for a
+# model of MB megabytes (default 420: real-1g.json's peak RSS), the file
+# read with pread and through a mapping, and the first stage of a SIMD
+# JSON parser over it, each on two threads.  Run it on the file as the
+# page cache holds it (bench/layouts.sh sets that state for its tables).
+#   usage: bench/host.sh [BUILD_DIR] FILE [MB]
+set -eu
+build=${1:-build}
+file=${2:?usage: bench/host.sh [BUILD_DIR] FILE [MB]}
+make -s BUILD="$build" "$build/bench_host"
+cat "$file" >/dev/null
+/usr/bin/time -f "cat of the file:                      %e s" cat "$file" 2>&1 >/dev/null
+"$build/bench_host" "${3:-420}" "$file"
