@@ -6,6 +6,8 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <stdlib.h>
+
 #define US 1000
 
 static void op(kt_trace *t, kt_rank *r, const char *name, int64_t ts, int64_t dur)
@@ -379,4 +381,55 @@ TEST(patterns_random_damaged_traces)
         kt_trace_free(t);
     }
     CHECK(found > 0); /* the rounds do find patterns */
+}
+
+/* The op tree orders a thread's members by ts, longer first (negative
+ * durations as 0), file order last, however they come: 3,000 events in a
+ * shuffled order on one thread with 9 durations, half on 40 instants
+ * (groups of ~37 equal ts: past the insertion sort's 16), half on 400
+ * (groups of ~4), and a second thread already in order; compared with a
+ * comparison sort of the same rule.                                     */
+static const kt_events *order_events;
+static int by_op_order(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    const kt_events *e = order_events;
+    int64_t da = e->dur[a] > 0 ? e->dur[a] : 0, db = e->dur[b] > 0 ? e->dur[b] : 0;
+    if (e->ts[a] != e->ts[b]) return e->ts[a] < e->ts[b] ? -1 : 1;
+    if (da != db) return da > db ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+TEST(patterns_op_tree_orders_members_by_ts_longer_first)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint64_t rng = 12345;
+    enum { N = 3000 };
+    for (int i = 0; i < N; i++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        bool big = (rng >> 40) & 1;
+        int64_t ts = big ? (int64_t)((rng >> 33) % 40) * 1000 : 500 + (int64_t)((rng >> 33) % 400) * 1000;
+        int64_t dur = (int64_t)((rng >> 20) % 9) - 2;
+        fx_event(t, r, 'X', "cpu_op", "op", ts, dur, 1, 1, -1, -1);
+    }
+    for (int i = 0; i < 50; i++) fx_event(t, r, 'X', "cpu_op", "in order", i * 10, 5, 1, 2, -1, -1);
+    fx_finish(t);
+    kt_op_tree tr;
+    CHECK_INT(kt_op_tree_build(t, r, &tr), KT_OK);
+    CHECK_INT(tr.n, N + 50);
+    uint32_t *want = malloc((N + 50) * sizeof *want);
+    size_t nw = 0, bad = 0;
+    for (uint32_t i = 0; want && i < r->ev.n; i++)
+        if (r->ev.tid[i] == r->ev.tid[0]) want[nw++] = i;
+    order_events = &r->ev;
+    if (want) qsort(want, nw, sizeof *want, by_op_order);
+    CHECK_INT(nw, N);
+    /* the first thread's members, in tree order, are its sorted events */
+    for (size_t k = 0, j = 0; want && k < tr.n; k++)
+        if (r->ev.tid[tr.node[k]] == r->ev.tid[0]) bad += j >= nw || tr.node[k] != want[j++];
+    CHECK_INT(bad, 0);
+    free(want);
+    kt_op_tree_free(&tr);
+    kt_trace_free(t);
 }

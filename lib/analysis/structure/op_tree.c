@@ -103,26 +103,49 @@ static bool in_order(const kt_events *e, uint32_t a, uint32_t b)
     return da != db ? da > db : a < b;
 }
 
-/* Sort one thread's run (file order) by ts, longer first, file order. */
+/* Order events of one ts (in file order) longer first, stably. */
+static bool sort_equal_ts(const kt_events *e, uint32_t *ids, size_t n)
+{
+    if (n <= 16) { /* the usual case: insertion sort, no allocation */
+        for (size_t k = 1; k < n; k++) {
+            uint32_t v = ids[k];
+            size_t j = k;
+            for (; j > 0 && clamped_dur(e, ids[j - 1]) < clamped_dur(e, v); j--) ids[j] = ids[j - 1];
+            ids[j] = v;
+        }
+        return true;
+    }
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (!keys) return false;
+    for (size_t k = 0; k < n; k++) keys[k] = ~kt_radix_key_i64(clamped_dur(e, ids[k]));
+    bool ok = kt_radix_sort(keys, ids, n);
+    free(keys);
+    return ok;
+}
+
+/* Sort one thread's run (file order) by ts, longer first, file order.  A
+ * thread's events come nearly in start order, so they are ordered by ts
+ * with the sort that merges ascending runs (stable: file order at equal
+ * ts), and only the groups of equal ts are then ordered by duration; two
+ * radix sorts of the whole run (by duration, then by ts) were 20 % of
+ * `patterns` on the synthetic trace.                                     */
 static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
 {
     size_t i = 1;
     while (i < n && in_order(e, ids[i - 1], ids[i])) i++;
     if (i >= n) return true;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (!keys) return false;
-    for (size_t k = 0; k < n; k++) keys[k] = ~kt_radix_key_i64(clamped_dur(e, ids[k]));
-    bool ok = kt_radix_sort(keys, ids, n);
-    for (size_t k = 0; ok && k < n; k++) keys[k] = kt_radix_key_i64(e->ts[ids[k]]);
-    ok = ok && kt_radix_sort(keys, ids, n);
-    free(keys);
-    return ok;
+    if (!kt_sort_ids_by_i64(ids, n, e->ts)) return false;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]]; b++) {}
+        if (b - a > 1 && !sort_equal_ts(e, ids + a, b - a)) return false;
+    }
+    return true;
 }
 
 static bool sort_members(const kt_events *e, uint32_t *ids, size_t n)
 {
     thread_ids th;
-    uint32_t *tid = malloc((n ? n : 1) * sizeof *tid), *out = malloc((n ? n : 1) * sizeof *out);
+    uint32_t *tid = kt_alloc_written(n * sizeof *tid), *out = kt_alloc_written(n * sizeof *out);
     bool ok = thread_ids_init(&th) && tid && out;
     uint64_t last = 0;
     uint32_t last_id = KT_NONE;
@@ -355,11 +378,11 @@ void kt_op_tree_free(kt_op_tree *tr)
 static bool alloc_nodes(kt_op_tree *tr, size_t nev)
 {
     size_t n = tr->n ? tr->n : 1;
-    tr->pos = malloc((nev ? nev : 1) * sizeof *tr->pos);
-    tr->parent = malloc(n * sizeof *tr->parent);
-    tr->first_child = malloc(n * sizeof *tr->first_child);
-    tr->next_sibling = malloc(n * sizeof *tr->next_sibling);
-    tr->depth = malloc(n * sizeof *tr->depth);
+    tr->pos = kt_alloc_written(nev * sizeof *tr->pos);
+    tr->parent = kt_alloc_written(n * sizeof *tr->parent);
+    tr->first_child = kt_alloc_written(n * sizeof *tr->first_child);
+    tr->next_sibling = kt_alloc_written(n * sizeof *tr->next_sibling);
+    tr->depth = kt_alloc_written(n * sizeof *tr->depth);
     tr->nkernels = calloc(n, sizeof *tr->nkernels);
     tr->kernel_dur = calloc(n, sizeof *tr->kernel_dur);
     return tr->pos && tr->parent && tr->first_child && tr->next_sibling && tr->depth && tr->nkernels &&
