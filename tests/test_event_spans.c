@@ -6,6 +6,7 @@
 #include "output/event_spans.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,4 +158,40 @@ TEST(event_spans_equal_bytewise_on_random_arrays)
         check_text(b, cut);
     }
     free(b);
+}
+
+/* A list reserved for the count the loader gives is used as it is (one
+ * allocation: the same memory after the walk, spans as without it), and
+ * one reserved too small still grows to hold every event.               */
+TEST(event_spans_reserved_list_is_used_and_still_grows)
+{
+    enum { N = 10000 };
+    char *t = malloc(N * 12 + 16);
+    CHECK(t != NULL);
+    if (!t) return;
+    size_t n = 0;
+    t[n++] = '[';
+    for (int i = 0; i < N; i++) n += (size_t)sprintf(t + n, "%s{\"i\": %d}", i ? "," : "", i);
+    t[n++] = ']';
+    t[n] = '\0';
+    kt_spans plain = { 0 }, exact = { 0 }, small = { 0 };
+    CHECK(kt_find_event_spans(t, n, 0, n - 1, &plain));
+    CHECK(kt_spans_reserve(&exact, N));
+    const kt_span *before = exact.s;
+    CHECK(kt_find_event_spans(t, n, 0, n - 1, &exact));
+    CHECK(exact.s == before);
+    CHECK_INT(exact.cap, N);
+    CHECK(kt_spans_reserve(&small, 10));
+    CHECK(kt_find_event_spans(t, n, 0, n - 1, &small));
+    CHECK_INT(plain.n, N);
+    CHECK_INT(exact.n, N);
+    CHECK_INT(small.n, N);
+    CHECK(plain.s && exact.s && small.s && !memcmp(plain.s, exact.s, N * sizeof *plain.s) &&
+          !memcmp(plain.s, small.s, N * sizeof *plain.s));
+    CHECK(kt_spans_reserve(&small, 5)); /* already room: nothing changes */
+    CHECK_INT(small.n, N);
+    kt_spans_free(&plain);
+    kt_spans_free(&exact);
+    kt_spans_free(&small);
+    free(t);
 }

@@ -15,6 +15,7 @@
  * XOR (docs/performance.md).
  */
 #include "event_spans.h"
+#include "model/model.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -267,6 +268,17 @@ bool kt_find_event_spans(const char *text, size_t len, size_t open, size_t close
 {
     kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
     return kt_find_event_spans_using(simd, text, len, open, close, out);
+}
+
+bool kt_spans_reserve(kt_spans *v, size_t n)
+{
+    if (n <= v->cap) return true;
+    kt_span *s = kt_alloc_written(n * sizeof *s);
+    if (!s) return false;
+    if (v->n) memcpy(s, v->s, v->n * sizeof *s);
+    free(v->s);
+    v->s = s, v->cap = n;
+    return true;
 }
 
 void kt_spans_free(kt_spans *v)

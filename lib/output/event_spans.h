@@ -39,6 +39,11 @@ bool kt_spans_simd_available(kt_spans_simd simd);
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
                                kt_spans *out);
 
+/* Room for n spans in one allocation with its pages faulted in, for a
+ * caller that knows how many objects the array holds (the loader counted
+ * them): growing by doubling faulted every page of the list one by one
+ * and moved it; false without memory.                                    */
+bool kt_spans_reserve(kt_spans *v, size_t n);
 void kt_spans_free(kt_spans *v);
 
 #endif

@@ -410,6 +410,10 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     kt_status st = read_all(c->in_path, &in, err, errlen);
     if (st != KT_OK) return st;
     kt_spans v = { 0 };
+    if (c->nevents && !kt_spans_reserve(&v, (size_t)c->nevents)) {
+        input_free(&in);
+        return KT_ENOMEM;
+    }
     if (!kt_find_event_spans(in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
         snprintf(err, errlen,
                  "%s: traceEvents (bytes %llu-%llu) is damaged or changed since it was loaded: no overlay written",

@@ -46,6 +46,8 @@ typedef struct kt_trace_edit {
     const char *in_path;
     uint64_t events_open;      /* offset of the '[' opening traceEvents      */
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
+    uint64_t nevents;          /* its entries as the loader counted them, to
+                                  size the event index once (0: unknown)    */
     const char *out_path;      /* gzip-compressed iff the input is gzip      */
     const uint64_t *marks;     /* ascending offsets of the '{' of the args
                                   objects of the events to edit             */
