@@ -706,3 +706,25 @@ TEST(alloc_written_pages_are_in_before_the_first_write)
     free(in);
     free(p);
 }
+
+/* Ids of one ts ordered longer first, stably, both ways (insertion sort
+ * for up to 16, radix above): negative durations after every other as
+ * written, or as 0 (ties with 0, file order kept) under clamp.  By hand:
+ * durs 5, -2, 0, 5, -7, 3 -> as written 0 3 5 2 1 4; clamped 0 3 5 1 2 4. */
+TEST(sort_ids_longer_first_as_written_and_clamped)
+{
+    const int64_t dur[] = { 5, -2, 0, 5, -7, 3 };
+    const uint32_t written[] = { 0, 3, 5, 2, 1, 4 }, clamped[] = { 0, 3, 5, 1, 2, 4 };
+    for (int big = 0; big < 2; big++) { /* big: each id 4 times (24 > 16) */
+        uint32_t ids[24], want_w[24], want_c[24];
+        size_t n = big ? 24 : 6, reps = n / 6;
+        for (size_t i = 0; i < n; i++) ids[i] = (uint32_t)(i / reps);
+        for (size_t i = 0; i < n; i++) want_w[i] = written[i / reps], want_c[i] = clamped[i / reps];
+        uint32_t c[24];
+        memcpy(c, ids, sizeof c);
+        CHECK(kt_sort_ids_longer_first(ids, n, dur, false));
+        CHECK(kt_sort_ids_longer_first(c, n, dur, true));
+        CHECK(memcmp(ids, want_w, n * sizeof *ids) == 0);
+        CHECK(memcmp(c, want_c, n * sizeof *c) == 0);
+    }
+}

@@ -168,27 +168,6 @@ static void append_members(const uint64_t *member, uint32_t first, uint32_t end,
     }
 }
 
-/* Order one run of equal ts events longer first, file order among equal
- * durations (ids arrive in file order: the sorts are stable).              */
-static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
-{
-    if (n <= 16) { /* the usual case: insertion sort, no allocation */
-        for (size_t k = 1; k < n; k++) {
-            uint32_t v = ids[k];
-            size_t j = k;
-            for (; j > 0 && e->dur[ids[j - 1]] < e->dur[v]; j--) ids[j] = ids[j - 1];
-            ids[j] = v;
-        }
-        return true;
-    }
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (!keys) return false;
-    for (size_t k = 0; k < n; k++) keys[k] = (uint64_t)(INT64_MAX - e->dur[ids[k]]);
-    bool ok = kt_radix_sort(keys, ids, n);
-    free(keys);
-    return ok;
-}
-
 /* Members grouped by thread, file order inside: each run's members are
  * appended to its thread's part; first[t]..first[t+1] is thread t.        */
 static uint32_t *group_by_thread(const thread_runs *runs, size_t *first)
@@ -236,7 +215,7 @@ static size_t order_ties(const kt_events *e, uint32_t *ids, size_t n, size_t k)
 {
     size_t b = k + 1;
     while (b < n && e->ts[ids[b]] == e->ts[ids[k]]) b++;
-    return b - k == 1 || sort_run(e, ids + k, b - k) ? b : 0;
+    return b - k == 1 || kt_sort_ids_longer_first(ids + k, b - k, e->dur, false) ? b : 0;
 }
 
 /* An event on a thread's stack, with its end at hand. */

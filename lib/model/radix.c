@@ -169,6 +169,30 @@ bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint3
     return true;
 }
 
+static int64_t dur_of(const int64_t *dur, uint32_t id, bool clamp)
+{
+    return clamp && dur[id] < 0 ? 0 : dur[id];
+}
+
+bool kt_sort_ids_longer_first(uint32_t *ids, size_t n, const int64_t *dur, bool clamp)
+{
+    if (n <= 16) { /* the usual case: insertion sort, no allocation */
+        for (size_t k = 1; k < n; k++) {
+            uint32_t v = ids[k];
+            size_t j = k;
+            for (; j > 0 && dur_of(dur, ids[j - 1], clamp) < dur_of(dur, v, clamp); j--) ids[j] = ids[j - 1];
+            ids[j] = v;
+        }
+        return true;
+    }
+    uint64_t *keys = malloc(n * sizeof *keys);
+    if (!keys) return false;
+    for (size_t k = 0; k < n; k++) keys[k] = ~kt_radix_key_i64(dur_of(dur, ids[k], clamp));
+    bool ok = kt_radix_sort(keys, ids, n);
+    free(keys);
+    return ok;
+}
+
 bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col)
 {
     uint32_t *spare = malloc((n ? n : 1) * sizeof *spare); /* touched only if merging */

@@ -44,6 +44,11 @@ bool kt_sort_ids_by_i64(uint32_t *ids, size_t n, const int64_t *col);
  * filled saves touching fresh pages (a third of the index build's cost). */
 bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint32_t *spare);
 
+/* Stable sort of event ids that share a ts, longer dur first (file order
+ * among equal ones when ids come in file order); with clamp, a negative
+ * dur counts as 0 (HTA's op tree), else as written (the call tree).       */
+bool kt_sort_ids_longer_first(uint32_t *ids, size_t n, const int64_t *dur, bool clamp);
+
 /* Stable sort of event ids by an int32 column (the id columns: corr, ...). */
 bool kt_sort_ids_by_i32(uint32_t *ids, size_t n, const int32_t *col);
 

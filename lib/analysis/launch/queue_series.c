@@ -233,9 +233,8 @@ static bool points_by_radix(const kt_rank *r, const change *c, bool hta, order *
  * stream, ts) — with its queue's running length; false without memory.  */
 static bool change_points(const kt_rank *r, const change *c, bool hta, kt_step_point *pts)
 {
-    size_t n = c->n ? c->n : 1;
-    order o = { kt_alloc_written(n * sizeof *o.ord), kt_alloc_written(n * sizeof *o.spare),
-                kt_alloc_written(n * sizeof *o.keys) };
+    order o = { kt_alloc_written(c->n * sizeof *o.ord), kt_alloc_written(c->n * sizeof *o.spare),
+                kt_alloc_written(c->n * sizeof *o.keys) };
     bool ok = o.ord && o.spare && o.keys;
     for (size_t i = 0; ok && i < c->n; i++) o.ord[i] = (uint32_t)i;
     if (ok && hta) kt_np_argsort_i64(c->ts, o.ord, c->n);

@@ -93,15 +93,15 @@ static bool seq_build(const kt_rank *r, const kt_gpu_stream *gs, seq *s)
     memset(s, 0, sizeof *s);
     s->gs = gs;
     s->dur = r->ev.dur;
-    size_t cap = gs->n ? gs->n : 1;
-    s->ev = kt_alloc_written(cap * sizeof *s->ev);
-    s->name = kt_alloc_written(cap * sizeof *s->name);
-    s->at = kt_alloc_written(cap * sizeof *s->at);
-    s->next = kt_alloc_written(cap * sizeof *s->next);
-    s->frequent = kt_alloc_written(cap * sizeof *s->frequent);
-    s->win = kt_alloc_written(cap * sizeof *s->win);
-    s->gap_prefix = kt_alloc_written((cap + 1) * sizeof *s->gap_prefix);
-    s->h = kt_alloc_written((cap + 1) * sizeof *s->h);
+    size_t n = gs->n;
+    s->ev = kt_alloc_written(n * sizeof *s->ev);
+    s->name = kt_alloc_written(n * sizeof *s->name);
+    s->at = kt_alloc_written(n * sizeof *s->at);
+    s->next = kt_alloc_written(n * sizeof *s->next);
+    s->frequent = kt_alloc_written(n * sizeof *s->frequent);
+    s->win = kt_alloc_written(n * sizeof *s->win);
+    s->gap_prefix = kt_alloc_written((n + 1) * sizeof *s->gap_prefix);
+    s->h = kt_alloc_written((n + 1) * sizeof *s->h);
     if (!s->ev || !s->name || !s->at || !s->next || !s->frequent || !s->win || !s->gap_prefix || !s->h)
         return false;
     const kt_events *e = &r->ev;

@@ -103,26 +103,6 @@ static bool in_order(const kt_events *e, uint32_t a, uint32_t b)
     return da != db ? da > db : a < b;
 }
 
-/* Order events of one ts (in file order) longer first, stably. */
-static bool sort_equal_ts(const kt_events *e, uint32_t *ids, size_t n)
-{
-    if (n <= 16) { /* the usual case: insertion sort, no allocation */
-        for (size_t k = 1; k < n; k++) {
-            uint32_t v = ids[k];
-            size_t j = k;
-            for (; j > 0 && clamped_dur(e, ids[j - 1]) < clamped_dur(e, v); j--) ids[j] = ids[j - 1];
-            ids[j] = v;
-        }
-        return true;
-    }
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (!keys) return false;
-    for (size_t k = 0; k < n; k++) keys[k] = ~kt_radix_key_i64(clamped_dur(e, ids[k]));
-    bool ok = kt_radix_sort(keys, ids, n);
-    free(keys);
-    return ok;
-}
-
 /* Sort one thread's run (file order) by ts, longer first, file order.  A
  * thread's events come nearly in start order, so they are ordered by ts
  * with the sort that merges ascending runs (stable: file order at equal
@@ -137,7 +117,7 @@ static bool sort_run(const kt_events *e, uint32_t *ids, size_t n)
     if (!kt_sort_ids_by_i64(ids, n, e->ts)) return false;
     for (size_t a = 0, b; a < n; a = b) {
         for (b = a + 1; b < n && e->ts[ids[b]] == e->ts[ids[a]]; b++) {}
-        if (b - a > 1 && !sort_equal_ts(e, ids + a, b - a)) return false;
+        if (b - a > 1 && !kt_sort_ids_longer_first(ids + a, b - a, e->dur, true)) return false;
     }
     return true;
 }
