@@ -3,13 +3,17 @@
  * escaped names, empty args, an event larger than the writer's 4 MiB
  * chunks), every other byte is the input's; events appended and unmarked
  * complete events left out; the input never overwritten; a traceEvents
- * that no longer matches the loader's offsets gives KT_EINPUT and no file. */
+ * that no longer matches the loader's offsets gives KT_EINPUT and no file,
+ * a copy that cannot be written KT_EANALYSIS and no file. */
 #include "fixture.h"
 #include "output/trace_edit.h"
 #include "test.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 typedef struct scratch {
@@ -203,4 +207,57 @@ TEST(trace_edit_refuses_the_input_and_changed_files)
         CHECK(access(s.out, F_OK) != 0);
     }
     scratch_remove(&s);
+}
+
+static char *no_extra(void *user, const kt_edit_doc *d, size_t *len)
+{
+    (void)user, (void)d, (void)len;
+    return NULL;
+}
+
+/* The child's findings as exit bits: CHECK cannot report from a fork. */
+static int write_past_a_file_size_limit(const scratch *s, const char *text)
+{
+    struct rlimit lim = { 1024, 1024 };
+    signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &lim) != 0) return 1;
+    kt_trace_edit c = edit_of(s, text);
+    kt_edit_result res;
+    char err[512];
+    kt_status st = kt_write_trace_edit(&c, &res, err, sizeof err);
+    return (st != KT_EANALYSIS) << 1 | (strstr(err, s->out) == NULL) << 2 | (strstr(err, "cannot write") == NULL) << 3 |
+           (access(s->out, F_OK) == 0) << 4;
+}
+
+/* A copy that cannot be finished leaves no file behind and says why,
+ * naming it: a full disk (here the file size limit) or appended events
+ * that could not be made.                                                */
+TEST(trace_edit_failed_write_removes_the_copy)
+{
+    size_t n = 200;
+    char *text = malloc(n * 64 + 64);
+    CHECK(text != NULL);
+    if (!text) return;
+    size_t len = (size_t)sprintf(text, "{\"traceEvents\": [");
+    for (size_t k = 0; k < n; k++)
+        len += (size_t)sprintf(text + len, "%s{\"ph\": \"X\", \"name\": \"event %03zu\", \"args\": {}}", k ? ",\n" : "", k);
+    strcpy(text + len, "]}");
+    scratch s;
+    scratch_make(&s, text);
+    pid_t pid = fork();
+    if (pid == 0) _exit(write_past_a_file_size_limit(&s, text));
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK_INT(WEXITSTATUS(status), 0);
+    kt_trace_edit c = edit_of(&s, text);
+    c.extra = no_extra;
+    kt_edit_result res;
+    char err[512];
+    CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_EANALYSIS);
+    CHECK(strstr(err, s.out) != NULL);
+    CHECK(strstr(err, "events to append") != NULL);
+    CHECK(access(s.out, F_OK) != 0);
+    scratch_remove(&s);
+    free(text);
 }

@@ -3,10 +3,10 @@
  */
 #include "trace_edit.h"
 #include "event_spans.h"
+#include "trace_sink.h"
 #include "load/load_internal.h"
 
 #include <errno.h>
-#include <isa-l/igzip_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,94 +177,6 @@ static bool keep_unmarked(const kt_trace_edit *c, const char *doc, kt_span o)
     return false;
 }
 
-/* Output: plain stdio, or gzip by ISA-L at level 1 (several times zlib's
- * speed: an overlay of a large trace is mostly compression).             */
-typedef struct out {
-    FILE *f;
-    bool gzip, failed;
-    uint64_t json_bytes;
-    struct isal_zstream z;
-    uint8_t *zbuf;
-    const char *pend;   /* bytes emitted but not yet written: runs of the  */
-    size_t pend_n;      /* input that follow on are written as one (events */
-} out;                  /* unmarked are most of a trace)                   */
-
-static void deflate_some(out *o, const char *p, size_t n, bool end)
-{
-    o->z.next_in = (uint8_t *)p;
-    o->z.avail_in = (uint32_t)n;
-    o->z.end_of_stream = end;
-    do {
-        o->z.next_out = o->zbuf;
-        o->z.avail_out = CHUNK;
-        if (isal_deflate(&o->z) != COMP_OK) {
-            o->failed = true;
-            return;
-        }
-        size_t got = CHUNK - o->z.avail_out;
-        o->failed = fwrite(o->zbuf, 1, got, o->f) != got;
-    } while (!o->failed && (o->z.avail_in > 0 || (end && o->z.internal_state.state != ZSTATE_END)));
-}
-
-static void write_out(out *o, const char *p, size_t n)
-{
-    if (o->failed || n == 0) return;
-    o->json_bytes += n;
-    if (o->gzip) deflate_some(o, p, n, false);
-    else o->failed = fwrite(p, 1, n, o->f) != n;
-}
-
-static void flush_pending(out *o)
-{
-    write_out(o, o->pend, o->pend_n);
-    o->pend = NULL;
-    o->pend_n = 0;
-}
-
-/* p must stay valid until the next emit of other bytes or flush_pending. */
-static void emit(out *o, const char *p, size_t n)
-{
-    if (n == 0) return;
-    if (o->pend && p == o->pend + o->pend_n) {
-        o->pend_n += n;
-    } else {
-        flush_pending(o);
-        o->pend = p;
-        o->pend_n = n;
-    }
-    if (o->pend_n >= CHUNK) flush_pending(o);
-}
-
-static bool out_open(out *o, const char *path, bool gzip)
-{
-    o->gzip = gzip;
-    o->f = fopen(path, "wb");
-    if (!o->f || !gzip) return o->f != NULL;
-    isal_deflate_init(&o->z);
-    o->z.level = 1;
-    o->z.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-    o->z.level_buf = malloc(ISAL_DEF_LVL1_DEFAULT);
-    o->z.gzip_flag = IGZIP_GZIP;
-    o->zbuf = malloc(CHUNK);
-    o->failed = !o->z.level_buf || !o->zbuf;
-    return true;
-}
-
-static bool out_close(out *o)
-{
-    flush_pending(o);
-    if (o->gzip && !o->failed) deflate_some(o, NULL, 0, true);
-    bool closed = fclose(o->f) == 0;
-    free(o->z.level_buf);
-    free(o->zbuf);
-    return closed && !o->failed;
-}
-
-static void emit_large(out *o, const char *p, size_t n)
-{
-    for (size_t k = 0; k < n; k += CHUNK) emit(o, p + k, n - k < CHUNK ? n - k : CHUNK);
-}
-
 /* A change inside one event: text[at, at + del) becomes text, then tail. */
 typedef struct edit_piece {
     size_t at, del;
@@ -299,32 +211,26 @@ static size_t event_pieces(const char *doc, kt_span s, size_t mark, const kt_eve
 }
 
 /* The object, edited when one of the marks is its args object's '{'. */
-static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *edited)
+static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *edited)
 {
     size_t mark = 0;
     for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++)
         if (!mark && c->marks[*m] > s.start && doc[c->marks[*m]] == '{') mark = (size_t)c->marks[*m];
     if (!mark) {
-        emit_large(o, doc + s.start, s.end - s.start);
+        kt_sink_emit(o, doc + s.start, s.end - s.start);
         return;
     }
-    /* Plain output needs no flush before the edit is asked for: the last
-     * edit's text (which the callback may overwrite) went out when its
-     * event's last bytes (never empty: the '}') followed it; what waits
-     * is the input's, and the bytes up to the first piece join it.  The
-     * compressed bytes depend on where deflate's input is cut: kept.      */
-    if (o->gzip) flush_pending(o);
     kt_event_edit e = { 0 };
     c->edit(c->user, mark, &e);
     edit_piece sp[2];
     size_t n = event_pieces(doc, s, mark, &e, sp), pos = s.start;
     for (size_t k = 0; k < n; k++) {
-        emit_large(o, doc + pos, sp[k].at - pos);
-        emit(o, sp[k].text, sp[k].len);
-        emit(o, sp[k].tail, sp[k].tail_len);
+        kt_sink_emit(o, doc + pos, sp[k].at - pos);
+        kt_sink_emit(o, sp[k].text, sp[k].len);
+        kt_sink_emit(o, sp[k].tail, sp[k].tail_len);
         pos = sp[k].at + sp[k].del;
     }
-    emit_large(o, doc + pos, s.end - pos);
+    kt_sink_emit(o, doc + pos, s.end - pos);
     *edited += n > 0;
 }
 
@@ -334,7 +240,7 @@ static void emit_object(out *o, const kt_trace_edit *c, const char *doc, kt_span
  * writer's instructions.                                                 */
 #define NO_RUN SIZE_MAX
 
-static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const kt_spans *v, size_t *edited)
+static void emit_events(kt_sink *o, const kt_trace_edit *c, const char *doc, const kt_spans *v, size_t *edited)
 {
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
@@ -343,32 +249,34 @@ static void emit_events(out *o, const kt_trace_edit *c, const char *doc, const k
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
         if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
-            if (run != NO_RUN) emit_large(o, doc + run, prev_end - run);
+            if (run != NO_RUN) kt_sink_emit(o, doc + run, prev_end - run);
             run = NO_RUN;
             continue;
         }
         if (run == NO_RUN) {
-            emit(o, any ? ",\n" : "\n", any ? 2 : 1);
+            kt_sink_emit(o, any ? ",\n" : "\n", any ? 2 : 1);
             run = s.start;
         }
         if (has_mark) {
-            emit_large(o, doc + run, s.start - run);
+            kt_sink_emit(o, doc + run, s.start - run);
             emit_object(o, c, doc, s, &m, edited);
             run = s.end;
         }
         prev_end = s.end, any = true;
     }
-    if (run != NO_RUN) emit_large(o, doc + run, prev_end - run);
+    if (run != NO_RUN) kt_sink_emit(o, doc + run, prev_end - run);
     size_t extra_len = 0;
     kt_edit_doc d = { doc, v };
     char *text = c->extra ? c->extra(c->user, &d, &extra_len) : NULL;
     const char *extra = text;
-    o->failed |= c->extra && !text;
+    if (c->extra && !text && !o->failed) {
+        snprintf(o->err, o->errlen, "the events to append could not be made (out of memory)");
+        o->failed = true;
+    }
     if (!any && extra_len && extra[0] == ',') extra++, extra_len--;
-    emit_large(o, extra, extra_len);
-    flush_pending(o); /* before text goes */
+    kt_sink_emit(o, extra, extra_len);
     free(text);
-    if (run != NO_RUN) emit(o, doc + prev_end, (size_t)c->events_end - prev_end); /* blanks before the ']' */
+    if (run != NO_RUN) kt_sink_emit(o, doc + prev_end, (size_t)c->events_end - prev_end); /* blanks before the ']' */
 }
 
 static bool same_file(const char *a, const char *b)
@@ -380,22 +288,19 @@ static bool same_file(const char *a, const char *b)
 static kt_status write_copy(const kt_trace_edit *c, const char *doc, size_t len, bool gzip, const kt_spans *v,
                             kt_edit_result *res, char *err, size_t errlen)
 {
-    out o = { 0 };
-    if (!out_open(&o, c->out_path, gzip)) {
-        snprintf(err, errlen, "cannot create %s: %s", c->out_path, strerror(errno));
-        return KT_EANALYSIS;
+    char why[256] = "";
+    kt_sink o;
+    if (kt_sink_open(&o, c->out_path, gzip, why, sizeof why)) {
+        kt_sink_emit(&o, doc, (size_t)c->events_open + 1);
+        emit_events(&o, c, doc, v, &res->edited);
+        kt_sink_emit(&o, doc + c->events_end, len - c->events_end);
     }
-    emit_large(&o, doc, (size_t)c->events_open + 1);
-    emit_events(&o, c, doc, v, &res->edited);
-    emit_large(&o, doc + c->events_end, len - c->events_end);
-    flush_pending(&o);
     res->json_bytes = o.json_bytes;
-    if (!out_close(&o)) {
-        snprintf(err, errlen, "cannot write %s", c->out_path);
-        unlink(c->out_path);
-        return KT_EANALYSIS;
-    }
-    return KT_OK;
+    bool opened = o.fd >= 0;
+    if (kt_sink_close(&o)) return KT_OK;
+    if (opened) unlink(c->out_path);
+    snprintf(err, errlen, "%s%s%s", opened ? c->out_path : "", opened ? ": " : "", why);
+    return KT_EANALYSIS;
 }
 
 kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen)

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #define ZCHUNK (4u << 20)
+/* Pieces this large go out as they are: below it a write call (or a
+ * deflate call) costs more than the copy into pending saves.             */
+#define DIRECT (64u << 10)
 
 static void write_all(kt_sink *s, const void *p, size_t n)
 {
@@ -70,7 +73,8 @@ void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
 {
     s->json_bytes += n;
-    if (s->npending == 0 && n >= ZCHUNK) { /* large: no detour */
+    if (n >= DIRECT) { /* large: no copy (an overlay's long runs of input) */
+        flush_pending(s);
         if (s->gzip) deflate_some(s, p, n, false);
         else write_all(s, p, n);
         return;

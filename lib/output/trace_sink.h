@@ -2,7 +2,7 @@
  * trace_sink.h — where writers of trace copies put their bytes: a plain
  * file, or an ISA-L gzip stream (level 1) when the input was gzip.
  *
- * Both trace copiers (counter_trace: events appended; trace_rewrite:
+ * Both trace copiers (counter_trace: events appended; trace_edit:
  * events edited) write the same way, so the file handling, compression
  * and error reporting live here once.
  */
