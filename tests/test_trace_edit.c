@@ -4,7 +4,9 @@
  * chunks), every other byte is the input's; events appended and unmarked
  * complete events left out; the input never overwritten; a traceEvents
  * that no longer matches the loader's offsets gives KT_EINPUT and no file,
- * a copy that cannot be written KT_EANALYSIS and no file. */
+ * a copy that cannot be written KT_EANALYSIS and no file; edited events
+ * found from the loader's args offsets give the walk's copy, and a walk
+ * when the offsets no longer fit. */
 #include "fixture.h"
 #include "output/trace_edit.h"
 #include "test.h"
@@ -260,4 +262,98 @@ TEST(trace_edit_failed_write_removes_the_copy)
     CHECK(access(s.out, F_OK) != 0);
     scratch_remove(&s);
     free(text);
+}
+
+/* 64 events, every third without args; the texts of the last lookups. */
+typedef struct located {
+    char text[8192];
+    uint64_t off[64];
+    uint32_t len[64];
+    double ts_seen[2];
+    bool found[2];
+} located;
+
+static void make_located(located *l)
+{
+    memset(l, 0, sizeof *l);
+    size_t n = (size_t)sprintf(l->text, "{\"traceEvents\": [\n");
+    for (size_t k = 0; k < 64; k++) {
+        n += (size_t)sprintf(l->text + n, "%s{\"ph\": \"X\", \"name\": \"e{%zu\\\"\", \"ts\": %zu.5", k ? ",\n" : "", k,
+                             1000 + k);
+        if (k % 3 == 1) {
+            n += (size_t)sprintf(l->text + n, "}");
+            continue;
+        }
+        n += (size_t)sprintf(l->text + n, ", \"args\": ");
+        l->off[k] = n;
+        n += (size_t)sprintf(l->text + n, "{\"k\": \"]%zu\"}", k);
+        l->len[k] = (uint32_t)(n - l->off[k]);
+        n += (size_t)sprintf(l->text + n, "}");
+    }
+    strcpy(l->text + n, "\n], \"k\": 1}");
+}
+
+/* The extra callback: the file's ts of events 5 and 60, neither marked. */
+static char *lookup_ts(void *user, const kt_edit_doc *d, size_t *len)
+{
+    located *l = user;
+    l->found[0] = kt_edit_event_number(d, l->off[5], "ts", &l->ts_seen[0]);
+    l->found[1] = kt_edit_event_number(d, l->off[60], "ts", &l->ts_seen[1]);
+    *len = 0;
+    return strdup("");
+}
+
+static void mark_x(void *user, uint64_t args_off, kt_event_edit *e)
+{
+    (void)user, (void)args_off;
+    e->add_args = "\"x\": 1";
+    e->add_args_len = 6;
+}
+
+/* The copy of l's text with event 30 marked, found from the args offsets
+ * (args true) or by the walk; the extra callback looks two events up.   */
+static char *located_copy(located *l, const scratch *s, bool args, kt_status *st)
+{
+    uint64_t marks[] = { l->off[30] };
+    kt_trace_edit c = edit_of(s, l->text);
+    c.marks = marks, c.nmarks = 1, c.edit = mark_x, c.extra = lookup_ts, c.user = l;
+    if (args) c.args_off = l->off, c.args_len = l->len, c.nargs = 64;
+    kt_edit_result res;
+    char err[256];
+    *st = kt_write_trace_edit(&c, &res, err, sizeof err);
+    return *st == KT_OK ? fx_read_file(s->out, NULL) : NULL;
+}
+
+/* Few edits: the edited event is found from the loader's args offsets,
+ * the copy is the walk's byte for byte, and the appended events' lookups
+ * of other events still read the file's numbers.                         */
+TEST(trace_edit_located_events_equal_the_walk)
+{
+    located l;
+    make_located(&l);
+    scratch s;
+    scratch_make(&s, l.text);
+    kt_status st;
+    char *walked = located_copy(&l, &s, false, &st);
+    CHECK_INT(st, KT_OK);
+    char *found = located_copy(&l, &s, true, &st);
+    CHECK_INT(st, KT_OK);
+    CHECK(walked && found && !strcmp(walked, found));
+    CHECK(found && strstr(found, "\"args\": {\"x\": 1, \"k\": \"]30\"}") != NULL);
+    CHECK(l.found[0] && l.found[1]);
+    CHECK(l.ts_seen[0] == 1005.5 && l.ts_seen[1] == 1060.5);
+    free(walked);
+    free(found);
+    /* the file changed under the offsets (event 30's args moved by a
+     * byte): the walk over the whole array writes the copy as before    */
+    memmove(l.text + l.off[30] + 1, l.text + l.off[30], strlen(l.text + l.off[30]) + 1);
+    l.text[l.off[30]] = ' ';
+    scratch_remove(&s);
+    scratch_make(&s, l.text);
+    uint64_t events_end = (uint64_t)(strstr(l.text, "],") - l.text);
+    found = located_copy(&l, &s, true, &st);
+    CHECK_INT(st, KT_OK);
+    CHECK(found && strlen(found) == events_end + strlen("], \"k\": 1}"));
+    free(found);
+    scratch_remove(&s);
 }

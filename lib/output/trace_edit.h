@@ -10,7 +10,9 @@
  * re-serialized (as HTA does, turning ints into floats and dropping
  * fields): every kept event keeps its bytes, plus the edits.  A plain
  * input is mapped; a gzip input is held decompressed in memory while the
- * copy is written.
+ * copy is written.  The edited events are found from the loader's args
+ * offsets when it gives them; an overlay that leaves events out, or whose
+ * offsets do not fit the file, walks the whole array instead.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
@@ -48,6 +50,12 @@ typedef struct kt_trace_edit {
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
     uint64_t nevents;          /* its entries as the loader counted them, to
                                   size the event index once (0: unknown)    */
+    const uint64_t *args_off;  /* the loader's args objects of the file's   */
+    const uint32_t *args_len;  /* nargs events in file order (0: none), or  */
+    size_t nargs;              /* NULL: with them an overlay that keeps
+                                  every event finds the edited ones from
+                                  there instead of walking all of
+                                  traceEvents (event_locate.h)              */
     const char *out_path;      /* gzip-compressed iff the input is gzip      */
     const uint64_t *marks;     /* ascending offsets of the '{' of the args
                                   objects of the events to edit             */

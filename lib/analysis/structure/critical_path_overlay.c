@@ -210,7 +210,9 @@ kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res,
         snprintf(res->output, len, "%s/overlaid_critical_path_%s%s", rq->out_dir, tag, base_name(rq->r->file));
         static const char *const keep[] = { "user_annotation", "python_function", NULL };
         kt_trace_edit c = { .in_path = rq->r->file, .events_open = rq->r->events_open,
-                            .events_end = rq->r->events_end, .nevents = rq->r->total_events, .out_path = res->output,
+                            .events_end = rq->r->events_end, .nevents = rq->r->total_events,
+                            .args_off = rq->r->ev.args_off, .args_len = rq->r->ev.args_len, .nargs = rq->r->ev.n,
+                            .out_path = res->output,
                             .marks = marks, .nmarks = nmarks, .edit = mark_critical,
                             .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,
                             .user = (void *)rq };

@@ -278,7 +278,9 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     uint64_t *edits = NULL;
     if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && prepare_names(&o, r) &&
         (edits = edit_offsets(&o, &nedits)) != NULL) {
-        kt_trace_edit c = { .in_path = r->file, .events_open = r->events_open, .events_end = r->events_end, .nevents = r->total_events,
+        kt_trace_edit c = { .in_path = r->file, .events_open = r->events_open, .events_end = r->events_end,
+                            .nevents = r->total_events, .args_off = r->ev.args_off, .args_len = r->ev.args_len,
+                            .nargs = r->ev.n,
                             .out_path = out_path, .marks = edits, .nmarks = nedits, .edit = edit_event,
                             .user = &o };
         kt_edit_result done;

@@ -1,0 +1,124 @@
+/*
+ * event_locate.c — see event_locate.h.
+ */
+#include "event_locate.h"
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *kt_json_string_end(const char *s, const char *end)
+{
+    for (const char *q; (q = memchr(s, '"', (size_t)(end - s))) != NULL; s = q + 1) {
+        const char *b = q;
+        while (b > s && b[-1] == '\\') b--;
+        if ((q - b) % 2 == 0) return q;
+    }
+    return end;
+}
+
+bool kt_args_index_init(kt_args_index *a, const uint64_t *off, const uint32_t *len, size_t n, size_t open,
+                        size_t close)
+{
+    *a = (kt_args_index){ .off = off, .len = len, .n = n, .open = open, .close = close };
+    size_t with = 0;
+    uint64_t last = open;
+    for (size_t i = 0; i < n; i++) {
+        if (!off[i]) continue;
+        if (off[i] <= last || len[i] < 2 || off[i] + len[i] > close) return false;
+        last = off[i] + len[i] - 1;
+        with++;
+    }
+    if (n > UINT32_MAX || !(a->with_args = kt_alloc_written((with ? with : 1) * sizeof *a->with_args))) return false;
+    for (size_t i = 0; i < n; i++)
+        if (off[i]) a->with_args[a->nwith++] = (uint32_t)i;
+    return true;
+}
+
+void kt_args_index_free(kt_args_index *a)
+{
+    free(a->with_args);
+    a->with_args = NULL;
+}
+
+/* Position in with_args of the event whose args open at off, or nwith.
+ * Searched from *hint forward when off lies past it (offsets asked for in
+ * file order: each search is a few steps over memory just read), else in
+ * the whole list; *hint becomes the position found.                      */
+static size_t position_of(const kt_args_index *a, uint64_t off, size_t *hint)
+{
+    size_t lo = 0, hi = a->nwith;
+    if (hint && *hint < a->nwith && a->off[a->with_args[*hint]] <= off) {
+        size_t step = 1;
+        lo = *hint;
+        while (lo + step < a->nwith && a->off[a->with_args[lo + step]] < off) lo += step, step *= 2;
+        hi = lo + step < a->nwith ? lo + step + 1 : a->nwith;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->off[a->with_args[mid]] < off) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo >= a->nwith || a->off[a->with_args[lo]] != off) return a->nwith;
+    if (hint) *hint = lo;
+    return lo;
+}
+
+/* How a byte outside strings changes the depth. */
+static const signed char bracket_step[256] = { ['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1 };
+
+/* Reads text[from, to) outside strings, from depth (1: between events,
+ * 2: inside one): the '{' of the event open at to, or SIZE_MAX when to is
+ * not directly inside an event.                                          */
+static size_t event_start(const char *text, size_t from, size_t to, int depth)
+{
+    const char *end = text + to;
+    size_t start = SIZE_MAX;
+    for (const char *p = text + from; p < end; p++) {
+        if (*p == '"') {
+            if ((p = kt_json_string_end(p + 1, end)) == end) return SIZE_MAX;
+            continue;
+        }
+        int step = bracket_step[(unsigned char)*p];
+        if (step > 0 && depth == 1) start = *p == '{' ? (size_t)(p - text) : SIZE_MAX;
+        if ((depth += step) < 1) return SIZE_MAX;
+    }
+    return depth == 2 ? start : SIZE_MAX;
+}
+
+/* Reads text[from, limit) from inside an event (depth 2): one past the
+ * '}' that closes it, or SIZE_MAX.                                      */
+static size_t event_end(const char *text, size_t from, size_t limit)
+{
+    const char *end = text + limit;
+    int depth = 2;
+    for (const char *p = text + from; p < end; p++) {
+        if (*p == '"') {
+            if ((p = kt_json_string_end(p + 1, end)) == end) return SIZE_MAX;
+            continue;
+        }
+        if ((depth += bracket_step[(unsigned char)*p]) == 1) return *p == '}' ? (size_t)(p - text) + 1 : SIZE_MAX;
+    }
+    return SIZE_MAX;
+}
+
+bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off, size_t *hint, kt_span *out)
+{
+    size_t k = position_of(a, args_off, hint);
+    if (k == a->nwith) return false;
+    size_t args_end = (size_t)args_off + a->len[a->with_args[k]];
+    if (text[args_off] != '{' || text[args_end - 1] != '}') return false;
+    size_t from = a->open + 1, limit = a->close;
+    int depth = 1;
+    if (k > 0) {
+        uint32_t prev = a->with_args[k - 1];
+        from = (size_t)(a->off[prev] + a->len[prev]), depth = 2;
+        if (text[from - 1] != '}') return false;
+    }
+    if (k + 1 < a->nwith) limit = (size_t)a->off[a->with_args[k + 1]];
+    size_t start = event_start(text, from, (size_t)args_off, depth);
+    size_t end = start == SIZE_MAX ? SIZE_MAX : event_end(text, args_end, limit);
+    if (end == SIZE_MAX) return false;
+    *out = (kt_span){ start, end };
+    return true;
+}
