@@ -278,13 +278,17 @@ static kt_status run_mine_sequences(const fz_env *e, int v, kt_tables **out)
     return kt_mine_sequences(e->trace, e->sel, &o, out);
 }
 
+/* Both overlays: the one that keeps every event finds its few edited
+ * events from the args offsets (event_locate.c); only_critical walks all
+ * of traceEvents to leave events out.                                    */
 static kt_status run_critical_path(const fz_env *e, int v, kt_tables **out)
 {
     char err[256];
     kt_critical_path_options o = kt_critical_path_defaults();
     o.err = err;
     o.errlen = sizeof err;
-    if (v) o.out_dir = e->scratch, o.only_critical = 1;
+    o.out_dir = e->scratch;
+    o.only_critical = v;
     return kt_critical_path(e->trace, e->sel, &o, out);
 }
 
