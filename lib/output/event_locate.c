@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const signed char kt_json_bracket_step[256] = { ['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1 };
+
 const char *kt_json_string_end(const char *s, const char *end)
 {
     for (const char *q; (q = memchr(s, '"', (size_t)(end - s))) != NULL; s = q + 1) {
@@ -29,7 +31,7 @@ bool kt_args_index_init(kt_args_index *a, const uint64_t *off, const uint32_t *l
         last = off[i] + len[i] - 1;
         with++;
     }
-    if (n > UINT32_MAX || !(a->with_args = kt_alloc_written((with ? with : 1) * sizeof *a->with_args))) return false;
+    if (n > UINT32_MAX || !(a->with_args = kt_alloc_written(with * sizeof *a->with_args))) return false;
     for (size_t i = 0; i < n; i++)
         if (off[i]) a->with_args[a->nwith++] = (uint32_t)i;
     return true;
@@ -64,8 +66,6 @@ static size_t position_of(const kt_args_index *a, uint64_t off, size_t *hint)
     return lo;
 }
 
-/* How a byte outside strings changes the depth. */
-static const signed char bracket_step[256] = { ['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1 };
 
 /* Reads text[from, to) outside strings, from depth (1: between events,
  * 2: inside one): the '{' of the event open at to, or SIZE_MAX when to is
@@ -79,7 +79,7 @@ static size_t event_start(const char *text, size_t from, size_t to, int depth)
             if ((p = kt_json_string_end(p + 1, end)) == end) return SIZE_MAX;
             continue;
         }
-        int step = bracket_step[(unsigned char)*p];
+        int step = kt_json_bracket_step[(unsigned char)*p];
         if (step > 0 && depth == 1) start = *p == '{' ? (size_t)(p - text) : SIZE_MAX;
         if ((depth += step) < 1) return SIZE_MAX;
     }
@@ -97,7 +97,8 @@ static size_t event_end(const char *text, size_t from, size_t limit)
             if ((p = kt_json_string_end(p + 1, end)) == end) return SIZE_MAX;
             continue;
         }
-        if ((depth += bracket_step[(unsigned char)*p]) == 1) return *p == '}' ? (size_t)(p - text) + 1 : SIZE_MAX;
+        if ((depth += kt_json_bracket_step[(unsigned char)*p]) == 1)
+            return *p == '}' ? (size_t)(p - text) + 1 : SIZE_MAX;
     }
     return SIZE_MAX;
 }

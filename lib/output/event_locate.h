@@ -47,5 +47,7 @@ bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off
 /* The closing quote of the JSON string whose text starts at s (an odd run
  * of backslashes before a quote escapes it), or end.                     */
 const char *kt_json_string_end(const char *s, const char *end);
+/* How a byte outside strings changes the depth: one load, no compares. */
+extern const signed char kt_json_bracket_step[256];
 
 #endif

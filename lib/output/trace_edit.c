@@ -7,7 +7,6 @@
 #include "trace_sink.h"
 #include "load/load_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,9 +103,6 @@ static const char *skip_blanks(const char *p, const char *end)
     return p;
 }
 
-/* How a byte outside strings changes the depth: one load, no compares. */
-static const signed char bracket_step[256] = { ['{'] = 1, ['['] = 1, ['}'] = -1, [']'] = -1 };
-
 /* Where the value of a top-level key of the object o starts, or NULL.  A
  * string is a key when a ':' follows it ("cat": "name" has no key name). */
 static const char *top_value(const char *doc, kt_span o, const char *key)
@@ -117,7 +113,7 @@ static const char *top_value(const char *doc, kt_span o, const char *key)
     for (const char *p = doc + o.start; p < end; p++) {
         char ch = *p;
         if (ch != '"') {
-            depth += bracket_step[(unsigned char)ch];
+            depth += kt_json_bracket_step[(unsigned char)ch];
             continue;
         }
         const char *s = p + 1;
@@ -352,9 +348,9 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     kt_args_index ai = { 0 };
     size_t last_end = 0;
     bool sparse = edited_spans(c, in.doc, in.len, &ai, &v, &last_end);
-    if (!sparse) {
+    if (!sparse) { /* what the search found is dropped: the walk finds all */
         kt_args_index_free(&ai);
-        last_end = 0;
+        last_end = 0, v.n = 0;
         if (c->nevents && !kt_spans_reserve(&v, (size_t)c->nevents)) st = KT_ENOMEM;
         else if (!kt_find_event_spans(in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
             snprintf(err, errlen,
