@@ -6,11 +6,16 @@
  * that no longer matches the loader's offsets gives KT_EINPUT and no file,
  * a copy that cannot be written KT_EANALYSIS and no file; edited events
  * found from the loader's args offsets give the walk's copy, and a walk
- * when the offsets no longer fit. */
+ * when the offsets no longer fit; long unedited runs, copied from the
+ * file inside the kernel, land where they were; the sink copies nothing
+ * where the kernel cannot (an input that is no regular file, a gzip
+ * output), and says so. */
 #include "fixture.h"
 #include "output/trace_edit.h"
+#include "output/trace_sink.h"
 #include "test.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +361,115 @@ TEST(trace_edit_located_events_equal_the_walk)
     CHECK(found && strlen(found) == events_end + strlen("], \"k\": 1}"));
     free(found);
     scratch_remove(&s);
+}
+
+/* Runs of unedited events longer than the sink copies inside the kernel
+ * (KT_SINK_DIRECT): the copy holds them where they were, between the
+ * edited events, found either way; every byte is counted.               */
+TEST(trace_edit_long_runs_copied_from_the_file)
+{
+    enum { N = 6000 };
+    size_t cap = (size_t)N * 96 + 64;
+    char *text = malloc(cap), *want = malloc(cap + 64);
+    uint64_t *off = calloc(N, sizeof *off);
+    uint32_t *len = calloc(N, sizeof *len);
+    CHECK(text && want && off && len);
+    if (!text || !want || !off || !len) return;
+    size_t n = (size_t)sprintf(text, "{\"traceEvents\": [\n"), w = n;
+    memcpy(want, text, n);
+    for (size_t k = 0; k < N; k++) {
+        size_t at = n;
+        n += (size_t)sprintf(text + n, "%s{\"ph\": \"X\", \"name\": \"event %04zu\", \"ts\": %zu, \"args\": ",
+                             k ? ",\n" : "", k, 1000 + k);
+        off[k] = n;
+        n += (size_t)sprintf(text + n, "{\"k\": %zu}}", k);
+        len[k] = (uint32_t)(n - off[k] - 1);
+        memcpy(want + w, text + at, off[k] + 1 - at); /* up to the args' '{' */
+        w += off[k] + 1 - at;
+        if (k == 7 || k == 5900) w += (size_t)sprintf(want + w, "\"x\": 1, ");
+        memcpy(want + w, text + off[k] + 1, n - off[k] - 1);
+        w += n - off[k] - 1;
+    }
+    w += (size_t)sprintf(want + w, "\n]}");
+    strcpy(text + n, "\n]}");
+    CHECK(n > 4 * KT_SINK_DIRECT);
+    scratch s;
+    scratch_make(&s, text);
+    uint64_t marks[] = { off[7], off[5900] };
+    for (int located_run = 0; located_run < 2; located_run++) {
+        kt_trace_edit c = edit_of(&s, text);
+        c.marks = marks, c.nmarks = 2, c.edit = mark_x;
+        if (located_run) c.args_off = off, c.args_len = len, c.nargs = N;
+        kt_edit_result res;
+        char err[256];
+        CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
+        size_t got_len = 0;
+        char *got = fx_read_file(s.out, &got_len);
+        CHECK(got && got_len == w && !memcmp(got, want, w));
+        CHECK_INT((int)res.json_bytes, (int)w);
+        CHECK_INT((int)res.edited, 2);
+        free(got);
+    }
+    scratch_remove(&s);
+    free(text);
+    free(want);
+    free(off);
+    free(len);
+}
+
+/* The sink alone: a run copied inside the kernel lands after what was
+ * emitted and is counted. */
+TEST(sink_copy_file_lands_after_the_emitted_bytes)
+{
+    scratch f;
+    scratch_make(&f, "0123456789abcdefghij");
+    int in = open(f.in, O_RDONLY);
+    CHECK(in >= 0);
+    char err[256];
+    kt_sink s;
+    CHECK(kt_sink_open(&s, f.out, false, err, sizeof err));
+    kt_sink_emit(&s, "<", 1);
+    CHECK_INT((int)kt_sink_copy_file(&s, in, 5, 10), 10);
+    kt_sink_emit(&s, ">", 1);
+    CHECK_INT((int)s.json_bytes, 12);
+    CHECK(kt_sink_close(&s));
+    close(in);
+    char *out = fx_read_file(f.out, NULL);
+    CHECK(out && !strcmp(out, "<56789abcde>"));
+    free(out);
+    scratch_remove(&f);
+}
+
+/* Where the kernel cannot copy, nothing is, the caller is told so, and
+ * what it emits then is the whole copy. */
+TEST(sink_copy_file_copies_nothing_where_the_kernel_cannot)
+{
+    scratch f;
+    scratch_make(&f, "unused");
+    int pipe_fd[2];
+    CHECK(pipe(pipe_fd) == 0);
+    CHECK(write(pipe_fd[1], "abcdef", 6) == 6);
+    char err[256];
+    kt_sink s;
+    CHECK(kt_sink_open(&s, f.out, false, err, sizeof err));
+    kt_sink_emit(&s, "<", 1);
+    CHECK_INT((int)kt_sink_copy_file(&s, pipe_fd[0], 0, 6), 0); /* no regular file: EINVAL */
+    CHECK(s.no_copy_range && !s.failed);
+    CHECK_INT((int)kt_sink_copy_file(&s, pipe_fd[0], 0, 6), 0); /* not tried again */
+    kt_sink_emit(&s, "abcdef>", 7);
+    CHECK_INT((int)s.json_bytes, 8);
+    CHECK(kt_sink_close(&s));
+    close(pipe_fd[0]);
+    close(pipe_fd[1]);
+    char *out = fx_read_file(f.out, NULL);
+    CHECK(out && !strcmp(out, "<abcdef>"));
+    free(out);
+    /* a gzip stream is never bypassed: the bytes must go through deflate */
+    int in = open(f.in, O_RDONLY);
+    CHECK(kt_sink_open(&s, f.out, true, err, sizeof err));
+    CHECK_INT((int)kt_sink_copy_file(&s, in, 0, 6), 0);
+    CHECK_INT((int)s.json_bytes, 0);
+    CHECK(kt_sink_close(&s));
+    close(in);
+    scratch_remove(&f);
 }

@@ -56,18 +56,14 @@ static kt_status stream_with_events(kt_src *src, kt_sink *s, const kt_trace_copy
 }
 
 /* Plain bytes [from, from + len) of the input: copied inside the kernel
- * (copy_file_range), else through buf.                                    */
+ * (kt_sink_copy_file), else through buf.                                  */
 static void copy_range(kt_sink *s, int in, uint64_t from, uint64_t len, char *buf)
 {
-    loff_t off = (loff_t)from;
+    uint64_t copied = kt_sink_copy_file(s, in, from, len);
+    off_t off = (off_t)(from + copied);
+    len -= copied;
     kt_sink_flush(s);
     s->json_bytes += len;
-    while (len && !s->failed) {
-        ssize_t n = copy_file_range(in, &off, s->fd, NULL, len, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break; /* unsupported here, or the file shrank: below */
-        len -= (uint64_t)n;
-    }
     while (len && !s->failed) {
         ssize_t n = pread(in, buf, len < CHUNK ? len : CHUNK, off);
         if (n < 0 && errno == EINTR) continue;

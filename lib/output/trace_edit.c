@@ -18,10 +18,13 @@
 #define CHUNK (4u << 20)
 
 /* The decompressed input, whole: a plain file is mapped (no copy, and its
- * pages are the page cache's), a gzip file inflated into memory.          */
+ * pages are the page cache's) and kept open, so that long runs of it are
+ * copied inside the kernel, without reading the mapping; a gzip file is
+ * inflated into memory.                                                   */
 typedef struct input {
     char *doc;
     size_t len;
+    int fd;     /* the plain file, else -1 */
     bool gzip, mapped;
 } input;
 
@@ -33,10 +36,12 @@ static bool map_plain(const char *path, input *in)
     bool ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, magic, 2, 0) == 2 &&
               !(magic[0] == 0x1f && magic[1] == 0x8b);
     void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    if (fd >= 0) close(fd);
-    if (p == MAP_FAILED) return false;
+    if (p == MAP_FAILED) {
+        if (fd >= 0) close(fd);
+        return false;
+    }
     madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-    *in = (input){ .doc = p, .len = (size_t)st.st_size, .mapped = true };
+    *in = (input){ .doc = p, .len = (size_t)st.st_size, .fd = fd, .mapped = true };
     return true;
 }
 
@@ -69,7 +74,7 @@ static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
         return buf ? KT_EINPUT : KT_ENOMEM;
     }
     buf[n] = '\0';
-    in->doc = buf, in->len = n;
+    in->doc = buf, in->len = n, in->fd = -1;
     return KT_OK;
 }
 
@@ -77,13 +82,24 @@ static void input_free(input *in)
 {
     if (in->mapped) munmap(in->doc, in->len);
     else free(in->doc);
+    if (in->fd >= 0) close(in->fd);
 }
 
 struct kt_edit_doc {
     const char *text;
+    int fd;                     /* text's file (plain input), else -1  */
     const kt_spans *events;     /* every event, or only the edited ones */
     const kt_args_index *args;  /* with the latter: to find the others  */
 };
+
+/* The input's bytes text[from, from + n) into the copy: a long run from
+ * the file inside the kernel, what is left (all of it when the kernel
+ * cannot) from the text.                                                 */
+static void emit_input(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
+{
+    size_t copied = d->fd >= 0 && n >= KT_SINK_DIRECT ? (size_t)kt_sink_copy_file(o, d->fd, from, n) : 0;
+    kt_sink_emit(o, d->text + from + copied, n - copied);
+}
 
 /* The event (object span) holding byte offset off: spans are in file order. */
 static const kt_span *event_at(const kt_spans *v, uint64_t off)
@@ -239,7 +255,7 @@ static void emit_events(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
         if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
-            if (run != NO_RUN) kt_sink_emit(o, doc + run, prev_end - run);
+            if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
             run = NO_RUN;
             continue;
         }
@@ -248,14 +264,14 @@ static void emit_events(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d
             run = s.start;
         }
         if (has_mark) {
-            kt_sink_emit(o, doc + run, s.start - run);
+            emit_input(o, d, run, s.start - run);
             emit_object(o, c, doc, s, &m, edited);
             run = s.end;
         }
         prev_end = s.end, any = true;
     }
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
-    if (run != NO_RUN) kt_sink_emit(o, doc + run, prev_end - run);
+    if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
     size_t extra_len = 0;
     char *text = c->extra ? c->extra(c->user, d, &extra_len) : NULL;
     const char *extra = text;
@@ -278,13 +294,12 @@ static bool same_file(const char *a, const char *b)
 static kt_status write_copy(const kt_trace_edit *c, const kt_edit_doc *d, size_t last_end, size_t len, bool gzip,
                             kt_edit_result *res, char *err, size_t errlen)
 {
-    const char *doc = d->text;
     char why[256] = "";
     kt_sink o;
     if (kt_sink_open(&o, c->out_path, gzip, why, sizeof why)) {
-        kt_sink_emit(&o, doc, (size_t)c->events_open + 1);
+        emit_input(&o, d, 0, (size_t)c->events_open + 1);
         emit_events(&o, c, d, last_end, &res->edited);
-        kt_sink_emit(&o, doc + c->events_end, len - c->events_end);
+        emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
     }
     res->json_bytes = o.json_bytes;
     bool opened = o.fd >= 0;
@@ -359,7 +374,7 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
             st = KT_EINPUT;
         }
     }
-    kt_edit_doc d = { in.doc, &v, sparse ? &ai : NULL };
+    kt_edit_doc d = { in.doc, in.fd, &v, sparse ? &ai : NULL };
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
     kt_args_index_free(&ai);
     kt_spans_free(&v);

@@ -11,9 +11,6 @@
 #include <unistd.h>
 
 #define ZCHUNK (4u << 20)
-/* Pieces this large go out as they are: below it a write call (or a
- * deflate call) costs more than the copy into pending saves.             */
-#define DIRECT (64u << 10)
 
 static void write_all(kt_sink *s, const void *p, size_t n)
 {
@@ -73,7 +70,8 @@ void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
 {
     s->json_bytes += n;
-    if (n >= DIRECT) { /* large: no copy (an overlay's long runs of input) */
+    if (n >= KT_SINK_DIRECT) { /* large: no copy (an overlay's long runs of input); below
+                                  it a write or deflate call costs more than the copy saves */
         flush_pending(s);
         if (s->gzip) deflate_some(s, p, n, false);
         else write_all(s, p, n);
@@ -88,6 +86,25 @@ void kt_sink_emit(kt_sink *s, const void *p, size_t n)
         c += k;
         n -= k;
     }
+}
+
+uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len)
+{
+    if (s->gzip || s->no_copy_range || s->failed) return 0;
+    flush_pending(s);
+    loff_t off = (loff_t)from;
+    uint64_t left = len;
+    while (left && !s->failed) {
+        ssize_t n = copy_file_range(in, &off, s->fd, NULL, left, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { /* another file system (EXDEV), none here, or the end of the file */
+            s->no_copy_range = n < 0;
+            break;
+        }
+        left -= (uint64_t)n;
+    }
+    s->json_bytes += len - left;
+    return len - left;
 }
 
 bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t errlen)

@@ -24,6 +24,7 @@ typedef struct kt_sink {
     size_t npending;
     uint64_t json_bytes; /* uncompressed bytes written */
     bool failed;         /* err says why                */
+    bool no_copy_range;  /* copy_file_range failed once: not tried again */
     char *err;
     size_t errlen;
 } kt_sink;
@@ -37,6 +38,15 @@ void kt_sink_emit(kt_sink *s, const void *p, size_t n);
 /* Bytes straight to the file after what was emitted (a plain copy the
  * caller counts itself).                                                */
 void kt_sink_write_raw(kt_sink *s, const void *p, size_t n);
+/* Pieces this large are worth a call of their own (kt_sink_emit writes
+ * them as they are; kt_sink_copy_file copies them inside the kernel).   */
+#define KT_SINK_DIRECT ((size_t)64 << 10)
+/* Bytes [from, from + len) of the plain file in, after what was emitted,
+ * copied inside the kernel (copy_file_range: no pass through user memory,
+ * no mapping of the input) when the file systems allow it and the output
+ * is not compressed; counted in json_bytes.  Returns how many were
+ * copied: the caller emits the rest by other means.                      */
+uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len);
 /* Write out what emits gathered (before writing to fd by other means). */
 void kt_sink_flush(kt_sink *s);
 /* Finish the gzip stream, close the file; false if anything failed. */
