@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 
 #define MAX_EVENT 512 /* longest counter event text (bounded pid/name) */
@@ -58,10 +59,14 @@ static int put_pid(char *b, size_t cap, const kt_strtab *strs, int64_t pid)
     return (int)k + snprintf(b + k, cap - k, "\"");
 }
 
-/* Shortest round-trip form.  JSON needs '.' as the radix whatever
- * LC_NUMERIC the host program set, so the locale's radix is replaced.     */
+/* Shortest round-trip form.  Whole values (a copy kind's idle stretches:
+ * half the points are 0) are written without printf; JSON needs '.' as
+ * the radix whatever LC_NUMERIC the host program set, so the locale's
+ * radix is replaced in printf's text.                                    */
 static int put_double(char *b, size_t cap, double v)
 {
+    if (v >= 0 && v < 1e15 && !signbit(v) && v == (double)(int64_t)v && cap >= KT_NUMBER_TEXT_MAX)
+        return (int)kt_int_text(b, (int64_t)v); /* what "%.15g" writes for it */
     int n = snprintf(b, cap, "%.15g", v);
     if (strtod(b, NULL) != v) n = snprintf(b, cap, "%.17g", v);
     char radix = localeconv()->decimal_point[0];
@@ -78,8 +83,8 @@ static size_t put_text(char *b, const char *s)
     return n;
 }
 
-/* One event per queue point (most of the text): pieces copied, numbers
- * written without printf.  cap >= MAX_EVENT (next_text).               */
+/* One event per queue point (most of the text) or bandwidth point: pieces
+ * copied, numbers written without printf.  cap >= MAX_EVENT (next_text). */
 static int queue_event(const counter_text *c, const kt_step_point *p, char *b, size_t cap)
 {
     (void)cap;
@@ -97,12 +102,17 @@ static int queue_event(const counter_text *c, const kt_step_point *p, char *b, s
 
 static int bw_event(const counter_text *c, const kt_step_point *p, char *b, size_t cap)
 {
-    char pid[256], ts[32], v[40];
-    put_pid(pid, sizeof pid, c->strs, kt_step_pid(c->r, p));
-    put_ts(ts, sizeof ts, p->ts);
-    put_double(v, sizeof v, p->value);
-    return snprintf(b, cap, ",\n  {\"ph\": \"C\", \"name\": \"%s\", \"pid\": %s, \"ts\": %s, \"args\": {\"Memcpy BW\": %s}}",
-                    c->bw->kinds[p->key], pid, ts, v);
+    (void)cap;
+    size_t n = put_text(b, ",\n  {\"ph\": \"C\", \"name\": \"");
+    n += put_text(b + n, c->bw->kinds[p->key]);
+    n += put_text(b + n, "\", \"pid\": ");
+    n += (size_t)put_pid(b + n, 256, c->strs, kt_step_pid(c->r, p));
+    n += put_text(b + n, ", \"ts\": ");
+    n += (size_t)put_ts(b + n, 2 * KT_NUMBER_TEXT_MAX, p->ts);
+    n += put_text(b + n, ", \"args\": {\"Memcpy BW\": ");
+    n += (size_t)put_double(b + n, 40, p->value);
+    n += put_text(b + n, "}}");
+    return (int)n;
 }
 
 static size_t next_text(void *user, char *buf, size_t cap)
