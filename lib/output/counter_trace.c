@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CHUNK (4u << 20)
+#define CHUNK (256u << 10) /* event text per write: as trace_sink.c's */
 
 static void emit_events(kt_sink *s, const kt_trace_copy *c, char *buf)
 {
