@@ -2,7 +2,9 @@
  * traceEvents for the overlay writers: hand cases (brackets and escaped
  * quotes inside strings, backslash runs, values that are not objects,
  * damaged arrays) and random arrays whose strings, escapes and nesting
- * cross block boundaries, against a byte-at-a-time reference.            */
+ * cross block boundaries, against a byte-at-a-time reference; the start of
+ * the object open at a byte, read from the previous object's last byte or
+ * from the array's start, against the same reference.                    */
 #include "output/event_spans.h"
 #include "test.h"
 
@@ -38,6 +40,37 @@ static bool spans_bytewise(const char *t, size_t open, size_t close, kt_spans *o
     return depth == 1;
 }
 
+/* kt_object_start_before at bytes of span k (every 5th, and the last):
+ * its start where the byte lies outside strings directly inside it
+ * (depth 2), else SIZE_MAX; read from the previous span's '}' (depth 2)
+ * or, for the first, from just after the '['.                          */
+static void check_starts(const char *t, size_t len, size_t open, const kt_spans *v, size_t k)
+{
+    kt_span s = v->s[k];
+    size_t from = k ? v->s[k - 1].end - 1 : open + 1;
+    int from_depth = k ? 2 : 1;
+    int depth = 2;
+    bool in_string = false;
+    for (size_t i = s.start + 1; i < s.end; i++) {
+        char ch = t[i];
+        bool opening = !in_string && ch == '"', closing = in_string && ch == '"';
+        bool inside = (in_string && !closing) || opening; /* the walker's string bit */
+        if ((i - s.start) % 5 == 0 || i == s.end - 1) {
+            size_t want = !inside && depth == 2 ? s.start : SIZE_MAX;
+            for (kt_spans_simd simd = KT_SPANS_PORTABLE; simd <= KT_SPANS_AVX2; simd++)
+                if (kt_spans_simd_available(simd))
+                    CHECK_INT(kt_object_start_before_using(simd, t, len, from, i, from_depth), want);
+        }
+        if (in_string && ch == '\\') {
+            i++; /* the escaped byte: inside too, never a quote that ends */
+            continue;
+        }
+        if (opening || closing) in_string = opening;
+        else if (!in_string && (ch == '{' || ch == '[')) depth++;
+        else if (!in_string && (ch == '}' || ch == ']')) depth--;
+    }
+}
+
 /* Every block loop this CPU can run, against the reference. */
 static void check_text(const char *t, size_t close)
 {
@@ -59,6 +92,7 @@ static void check_text(const char *t, size_t close)
         }
         kt_spans_free(&got);
     }
+    for (size_t k = 0; want_ok && k < want.n; k++) check_starts(t, len, open, &want, k);
     kt_spans_free(&want);
 }
 
@@ -97,6 +131,15 @@ TEST(event_spans_hand_cases)
     CHECK(!kt_find_event_spans("[{\"a\": \"]\"}]", 12, 0, 8, &v));
     CHECK(kt_find_event_spans("[{\"a\": \"]\"}]", 12, 0, 11, &v));
     CHECK_INT(v.n, 1);
+    /* the object open at a byte: not inside an array value of the array,
+     * nor in a string; found past an earlier object from its last byte   */
+    const char *a = "[{\"a\":1}, [ 5 ], {\"b\": \"{x\"}]";
+    size_t five = (size_t)(strchr(a, '5') - a), x = (size_t)(strchr(a, 'x') - a), b = (size_t)(strstr(a, "{\"b") - a);
+    CHECK_INT(kt_object_start_before(a, strlen(a), 1, five, 1), SIZE_MAX);
+    CHECK_INT(kt_object_start_before(a, strlen(a), 7, five, 2), SIZE_MAX);
+    CHECK_INT(kt_object_start_before(a, strlen(a), 7, x, 2), SIZE_MAX);
+    CHECK_INT(kt_object_start_before(a, strlen(a), 7, x + 2, 2), b);
+    CHECK_INT(kt_object_start_before(a, strlen(a), 1, x + 2, 1), b);
     kt_spans_free(&v);
 }
 

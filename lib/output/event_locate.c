@@ -67,25 +67,6 @@ static size_t position_of(const kt_args_index *a, uint64_t off, size_t *hint)
 }
 
 
-/* Reads text[from, to) outside strings, from depth (1: between events,
- * 2: inside one): the '{' of the event open at to, or SIZE_MAX when to is
- * not directly inside an event.                                          */
-static size_t event_start(const char *text, size_t from, size_t to, int depth)
-{
-    const char *end = text + to;
-    size_t start = SIZE_MAX;
-    for (const char *p = text + from; p < end; p++) {
-        if (*p == '"') {
-            if ((p = kt_json_string_end(p + 1, end)) == end) return SIZE_MAX;
-            continue;
-        }
-        int step = kt_json_bracket_step[(unsigned char)*p];
-        if (step > 0 && depth == 1) start = *p == '{' ? (size_t)(p - text) : SIZE_MAX;
-        if ((depth += step) < 1) return SIZE_MAX;
-    }
-    return depth == 2 ? start : SIZE_MAX;
-}
-
 /* Reads text[from, limit) from inside an event (depth 2): one past the
  * '}' that closes it, or SIZE_MAX.                                      */
 static size_t event_end(const char *text, size_t from, size_t limit)
@@ -117,7 +98,7 @@ bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off
         if (text[from - 1] != '}') return false;
     }
     if (k + 1 < a->nwith) limit = (size_t)a->off[a->with_args[k + 1]];
-    size_t start = event_start(text, from, (size_t)args_off, depth);
+    size_t start = kt_object_start_before(text, a->close + 1, from, (size_t)args_off, depth);
     size_t end = start == SIZE_MAX ? SIZE_MAX : event_end(text, args_end, limit);
     if (end == SIZE_MAX) return false;
     *out = (kt_span){ start, end };

@@ -8,7 +8,9 @@
  * end of the previous event's args is a place outside any string, inside
  * that event, so reading from there to the next args object meets only
  * the rest of one event, the separator and the next event's first members
- * (about 150 bytes in Kineto's layout), not the whole array (event_spans.h).
+ * (about 150 bytes in Kineto's layout), not the whole array: read 64 bytes
+ * at a time by the array walk's block loop (kt_object_start_before,
+ * event_spans.h).
  */
 #ifndef KT_EVENT_LOCATE_H
 #define KT_EVENT_LOCATE_H

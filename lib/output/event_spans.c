@@ -101,7 +101,7 @@ static inline uint64_t prefix_xor(uint64_t x)
 
 typedef struct walker {
     size_t close;
-    kt_spans *out;
+    kt_spans *out;          /* NULL: objects are not listed (obj only)  */
     int depth;
     size_t obj;
     bool in_string, escape_carry, broken;
@@ -149,9 +149,10 @@ static inline __attribute__((always_inline)) void walk_brackets(walker *w, const
         unsigned i = (unsigned)__builtin_ctzll(brackets);
         brackets &= brackets - 1;
         if (m.open >> i & 1) {
-            if (w->depth == 1 && p[i] == '{') w->obj = base + i;
+            if (w->depth == 1) w->obj = p[i] == '{' ? base + i : SIZE_MAX; /* an array value: no object */
             w->depth++;
-        } else if (--w->depth < 1 || (w->depth == 1 && p[i] == '}' && !push_span(w->out, w->obj, base + i + 1))) {
+        } else if (--w->depth < 1 ||
+                   (w->depth == 1 && p[i] == '}' && w->out && !push_span(w->out, w->obj, base + i + 1))) {
             w->broken = true;
             return;
         }
@@ -245,23 +246,45 @@ bool kt_spans_simd_available(kt_spans_simd simd)
     return simd == KT_SPANS_PORTABLE;
 }
 
+/* The walker over text[at, w->close) and the byte at close, with the
+ * block loop simd picks; false when the brackets do not balance.        */
+static bool walk(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at)
+{
+#ifdef HAVE_AVX2_WALK
+    if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd)) at = walk_avx2(w, text, len, at);
+#else
+    (void)simd;
+#endif
+    at = walk_portable(w, text, len, at);
+    if (at <= w->close && !w->broken) { /* the last bytes, padded: text may end there */
+        char tail[64] = { 0 };
+        memcpy(tail, text + at, len - at < 64 ? len - at : 64);
+        walk_block(w, tail, at);
+    }
+    return !w->broken && !w->close_in_string;
+}
+
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
                                kt_spans *out)
 {
     out->n = 0;
     if (open >= close || close >= len || text[open] != '[' || text[close] != ']') return false;
     walker w = { .close = close, .out = out, .depth = 1 };
-    size_t at = open + 1;
-#ifdef HAVE_AVX2_WALK
-    if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd)) at = walk_avx2(&w, text, len, at);
-#endif
-    at = walk_portable(&w, text, len, at);
-    if (at <= close && !w.broken) { /* the last bytes, padded: text may end there */
-        char tail[64] = { 0 };
-        memcpy(tail, text + at, len - at < 64 ? len - at : 64);
-        walk_block(&w, tail, at);
-    }
-    return !w.broken && w.depth == 1 && !w.close_in_string;
+    return walk(simd, &w, text, len, open + 1) && w.depth == 1;
+}
+
+size_t kt_object_start_before_using(kt_spans_simd simd, const char *text, size_t len, size_t from, size_t to,
+                                    int depth)
+{
+    if (from > to || to >= len || (depth != 1 && depth != 2)) return SIZE_MAX;
+    walker w = { .close = to, .depth = depth, .obj = SIZE_MAX };
+    return walk(simd, &w, text, len, from) && w.depth == 2 ? w.obj : SIZE_MAX;
+}
+
+size_t kt_object_start_before(const char *text, size_t len, size_t from, size_t to, int depth)
+{
+    kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
+    return kt_object_start_before_using(simd, text, len, from, to, depth);
 }
 
 bool kt_find_event_spans(const char *text, size_t len, size_t open, size_t close, kt_spans *out)

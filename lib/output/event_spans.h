@@ -39,6 +39,17 @@ bool kt_spans_simd_available(kt_spans_simd simd);
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
                                kt_spans *out);
 
+/* Where the object of the array that is open at text[to] starts (its
+ * '{'): text[from, to) read the same way, from a byte outside any string
+ * at depth 1 (between the array's values) or 2 (inside one of its
+ * objects); SIZE_MAX when to is not directly inside an object of the
+ * array, lies in a string, or the brackets do not balance.  An overlay
+ * finds an edited event from the end of the previous one's args
+ * (event_locate.h).                                                      */
+size_t kt_object_start_before(const char *text, size_t len, size_t from, size_t to, int depth);
+size_t kt_object_start_before_using(kt_spans_simd simd, const char *text, size_t len, size_t from, size_t to,
+                                    int depth);
+
 /* Room for n spans in one allocation with its pages faulted in, for a
  * caller that knows how many objects the array holds (the loader counted
  * them): growing by doubling faulted every page of the list one by one
