@@ -9,9 +9,10 @@
 # bench/layouts.sh puts their outputs (on the input's file system, cp
 # copies inside the kernel, as counters and critical-path -o do for
 # their long unedited runs), and `dd` of it there through user memory
-# (read/write in 4 MiB blocks), the floor of patterns -o, whose edits
-# leave runs too short for a copy inside the kernel.  Run it on the file as the page
-# cache holds it (bench/layouts.sh sets that state for its tables).
+# (read/write in 256 KiB blocks, as trace_sink.c writes), the floor of
+# patterns -o, whose edits leave runs too short for a copy inside the
+# kernel.  Run it on the file as the page cache holds it (bench/layouts.sh
+# sets that state for its tables).
 #   usage: bench/host.sh [BUILD_DIR] FILE [MB]
 set -eu
 build=${1:-build}
@@ -25,4 +26,4 @@ trap 'rm -rf "$out"' EXIT
 /usr/bin/time -f "cp of the file beside the outputs:    %e s (CPU %U + %S s)" cp "$file" "$out/copy.json" 2>&1
 rm -f "$out/copy.json"
 /usr/bin/time -f "dd of the file through user memory:   %e s (CPU %U + %S s)" \
-    dd if="$file" of="$out/copy.json" bs=4M status=none 2>&1
+    dd if="$file" of="$out/copy.json" bs=256K status=none 2>&1
