@@ -66,7 +66,6 @@ static size_t position_of(const kt_args_index *a, uint64_t off, size_t *hint)
     return lo;
 }
 
-
 /* Reads text[from, limit) from inside an event (depth 2): one past the
  * '}' that closes it, or SIZE_MAX.                                      */
 static size_t event_end(const char *text, size_t from, size_t limit)

@@ -320,10 +320,11 @@ static bool last_event_end(const char *doc, size_t open, size_t close, size_t *e
 }
 
 /* Edits on more events than this fraction of them: the walk over the
- * whole array (~50 ns an event on real-1g.json) costs less than finding
- * each edited event alone (~750 ns there: the bytes from the previous
- * args object on, a few dozen strings; patterns -o renames every GPU
- * event, one in ten).                                                    */
+ * whole array (~50 ns an event on real-1g.json) costs no more than
+ * finding each edited event alone.  patterns -o renames every GPU event,
+ * one in ten; each search reads the ~400 bytes from the previous args
+ * object on, scattered reads the copy then makes again: with the block
+ * loop for the search both ways tie (docs/performance.md, session 22).  */
 #define LOCATE_AT_MOST_ONE_IN 32
 
 /* The edited events alone, found from the loader's args offsets: what an

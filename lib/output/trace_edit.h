@@ -12,9 +12,10 @@
  * input is mapped, and its long unedited runs are copied inside the
  * kernel (copy_file_range, when input and copy share a file system: on
  * ext4 a third cheaper than writing them from the mapping); a gzip input
- * is held decompressed in memory while the copy is written.  The edited events are found from the loader's args
- * offsets when it gives them; an overlay that leaves events out, or whose
- * offsets do not fit the file, walks the whole array instead.
+ * is held decompressed in memory while the copy is written.  The edited
+ * events are found from the loader's args offsets when it gives them; an
+ * overlay that leaves events out, or whose offsets do not fit the file,
+ * walks the whole array instead.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
