@@ -2,7 +2,8 @@
  * traceEvents for the overlay writers: hand cases (brackets and escaped
  * quotes inside strings, backslash runs, values that are not objects,
  * damaged arrays) and random arrays whose strings, escapes and nesting
- * cross block boundaries, against a byte-at-a-time reference; the start of
+ * cross block boundaries, against a byte-at-a-time reference, walked whole
+ * and in random pieces; the start of
  * the object open at a byte, read from the previous object's last byte or
  * from the array's start, against the same reference.                    */
 #include "output/event_spans.h"
@@ -71,7 +72,38 @@ static void check_starts(const char *t, size_t len, size_t open, const kt_spans 
     }
 }
 
-/* Every block loop this CPU can run, against the reference. */
+/* The walk in pieces of 1 to 300 bytes, the list emptied after each as
+ * an overlay writer does: the spans of all pieces, in order, into all. */
+static bool walk_in_pieces(kt_spans_simd simd, const char *t, size_t len, size_t open, size_t close, unsigned seed,
+                           kt_spans *all)
+{
+    kt_spans piece = { 0 };
+    kt_spans_walk w;
+    all->n = 0;
+    bool started = kt_spans_walk_start_using(simd, &w, t, len, open, close, &piece);
+    while (started && !w.done) {
+        kt_spans_walk_on(&w, w.at + 1 + (size_t)rand_r(&seed) % 300);
+        if (!piece.n) continue;
+        CHECK(kt_spans_reserve(all, all->n + piece.n));
+        memcpy(all->s + all->n, piece.s, piece.n * sizeof *piece.s);
+        all->n += piece.n;
+        piece.n = 0;
+    }
+    kt_spans_free(&piece);
+    return started && kt_spans_walk_ok(&w);
+}
+
+static void check_same_spans(const kt_spans *got, const kt_spans *want)
+{
+    CHECK_INT(got->n, want->n);
+    for (size_t k = 0; k < got->n && k < want->n; k++) {
+        CHECK_INT(got->s[k].start, want->s[k].start);
+        CHECK_INT(got->s[k].end, want->s[k].end);
+    }
+}
+
+/* Every block loop this CPU can run, whole and in pieces, against the
+ * reference. */
 static void check_text(const char *t, size_t close)
 {
     size_t len = strlen(t);
@@ -80,17 +112,15 @@ static void check_text(const char *t, size_t close)
     bool want_ok = spans_bytewise(t, open, close, &want);
     for (kt_spans_simd simd = KT_SPANS_PORTABLE; simd <= KT_SPANS_AVX2; simd++) {
         if (!kt_spans_simd_available(simd)) continue;
-        kt_spans got = { 0 };
+        kt_spans got = { 0 }, pieces = { 0 };
         bool ok = kt_find_event_spans_using(simd, t, len, open, close, &got);
         CHECK_INT(ok, want_ok);
-        if (ok && want_ok) {
-            CHECK_INT(got.n, want.n);
-            for (size_t k = 0; k < got.n && k < want.n; k++) {
-                CHECK_INT(got.s[k].start, want.s[k].start);
-                CHECK_INT(got.s[k].end, want.s[k].end);
-            }
-        }
+        if (ok && want_ok) check_same_spans(&got, &want);
+        ok = walk_in_pieces(simd, t, len, open, close, (unsigned)close, &pieces);
+        CHECK_INT(ok, want_ok);
+        if (ok && want_ok) check_same_spans(&pieces, &want);
         kt_spans_free(&got);
+        kt_spans_free(&pieces);
     }
     for (size_t k = 0; want_ok && k < want.n; k++) check_starts(t, len, open, &want, k);
     kt_spans_free(&want);

@@ -3,7 +3,8 @@
  * escaped names, empty args, an event larger than the writer's 4 MiB
  * chunks), every other byte is the input's; events appended and unmarked
  * complete events left out; the input never overwritten; a traceEvents
- * that no longer matches the loader's offsets gives KT_EINPUT and no file,
+ * that no longer matches the loader's offsets gives KT_EINPUT and no file
+ * (damage the walk finds late leaves an earlier overlay as it was),
  * a copy that cannot be written KT_EANALYSIS and no file; edited events
  * found from the loader's args offsets give the walk's copy, and a walk
  * when the offsets no longer fit; long unedited runs, copied from the
@@ -214,6 +215,61 @@ TEST(trace_edit_refuses_the_input_and_changed_files)
         CHECK(access(s.out, F_OK) != 0);
     }
     scratch_remove(&s);
+}
+
+/* The array is walked while it is copied: damage far into it shows only
+ * after much of the copy is written.  The copy goes under a name of its
+ * own, so an overlay already at out_path stays as it was, and neither a
+ * cut file nor the partial one is left.                                  */
+TEST(trace_edit_damage_late_in_the_array_keeps_an_earlier_overlay)
+{
+    enum { N = 20000 };
+    char *text = malloc(N * 40 + 64);
+    CHECK(text != NULL);
+    if (!text) return;
+    size_t n = (size_t)sprintf(text, "{\"traceEvents\": [");
+    for (int i = 0; i < N; i++) n += (size_t)sprintf(text + n, "%s{\"ph\": \"X\", \"args\": {\"i\": %d}}", i ? ", " : "", i);
+    n += (size_t)sprintf(text + n, "]}");
+    char *last = text + n - 3; /* the last event's '}' ... */
+    CHECK(*last == '}');
+    scratch s;
+    scratch_make(&s, text);
+    kt_trace_edit c = edit_of(&s, text);
+    FILE *f = fopen(s.out, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("an earlier overlay", f);
+        fclose(f);
+    }
+    /* ... made a '{' in the file: the array no longer balances at its end */
+    FILE *in = fopen(s.in, "r+b");
+    CHECK(in != NULL);
+    if (in) {
+        fseek(in, (long)(last - text), SEEK_SET);
+        fputc('{', in);
+        fclose(in);
+    }
+    kt_edit_result res;
+    char err[256];
+    CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_EINPUT);
+    CHECK(strstr(err, "damaged or changed") != NULL);
+    char *back = fx_read_file(s.out, NULL);
+    CHECK(back && !strcmp(back, "an earlier overlay"));
+    free(back);
+    char partial[320];
+    snprintf(partial, sizeof partial, "%s.partial", s.out);
+    CHECK(access(partial, F_OK) != 0);
+    /* undamaged, the copy replaces it */
+    scratch_remove(&s);
+    scratch_make(&s, text);
+    c = edit_of(&s, text);
+    CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
+    back = fx_read_file(s.out, NULL);
+    CHECK(back && !strcmp(back, text));
+    free(back);
+    CHECK(access(partial, F_OK) != 0);
+    scratch_remove(&s);
+    free(text);
 }
 
 static char *no_extra(void *user, const kt_edit_doc *d, size_t *len)

@@ -99,14 +99,7 @@ static inline uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
-typedef struct walker {
-    size_t close;
-    kt_spans *out;          /* NULL: objects are not listed (obj only)  */
-    int depth;
-    size_t obj;
-    bool in_string, escape_carry, broken;
-    bool close_in_string; /* the ']' at close is inside a string        */
-} walker;
+typedef kt_spans_walker walker;
 
 static __attribute__((noinline)) bool grow_spans(kt_spans *v)
 {
@@ -166,11 +159,11 @@ static inline __attribute__((always_inline)) void walk_block(walker *w, const ch
     walk_brackets(w, p, base, m, prefix_xor(string_quotes(w, m)) ^ in, true);
 }
 
-/* Whole blocks from at while they lie in text and start at or before
- * close; returns where it stopped.                                       */
-static size_t walk_portable(walker *w, const char *text, size_t len, size_t at)
+/* Whole blocks from at while they lie in text, start at or before close
+ * and end at or before stop; returns where it stopped.                   */
+static size_t walk_portable(walker *w, const char *text, size_t len, size_t at, size_t stop)
 {
-    for (; at + 64 <= len && at <= w->close && !w->broken; at += 64) walk_block(w, text + at, at);
+    for (; at + 64 <= len && at <= w->close && at + 64 <= stop && !w->broken; at += 64) walk_block(w, text + at, at);
     return at;
 }
 
@@ -210,7 +203,7 @@ AVX2_TARGET static inline __attribute__((always_inline)) void walk_block_avx2(wa
     walk_brackets(w, p, at, m, inside ^ (w->in_string ? ~(uint64_t)0 : 0), near_close);
 }
 
-AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at)
+AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at, size_t stop)
 {
     avx2_consts k = { .lower = _mm256_set1_epi8(0x20), /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
                       .quote = _mm256_set1_epi8('"'), .backslash = _mm256_set1_epi8('\\'),
@@ -227,9 +220,10 @@ AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, siz
     walker l = *w;
     /* Blocks that end before the ']' (it lies in text: so do they) need
      * no look for it; the one or two after them do.                      */
-    for (; at + 64 <= l.close && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, false);
-    size_t stop = len - 64 < l.close ? len - 64 : l.close; /* len >= 64 here */
-    for (; at <= stop && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, true);
+    size_t plain = l.close < stop ? l.close : stop;
+    for (; at + 64 <= plain && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, false);
+    size_t last = len - 64 < l.close ? len - 64 : l.close; /* len >= 64 here */
+    for (; at <= last && at + 64 <= stop && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, true);
     *w = l;
     return at;
 }
@@ -246,31 +240,75 @@ bool kt_spans_simd_available(kt_spans_simd simd)
     return simd == KT_SPANS_PORTABLE;
 }
 
-/* The walker over text[at, w->close) and the byte at close, with the
- * block loop simd picks; false when the brackets do not balance.        */
-static bool walk(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at)
+/* The walker over the whole blocks of text[at, stop) before the byte at
+ * close, with the block loop simd picks; where it stopped.  With stop
+ * past close: on to close and the byte at it.                           */
+static size_t walk_to(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at, size_t stop)
 {
 #ifdef HAVE_AVX2_WALK
-    if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd)) at = walk_avx2(w, text, len, at);
+    if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd))
+        at = walk_avx2(w, text, len, at, stop);
 #else
     (void)simd;
 #endif
-    at = walk_portable(w, text, len, at);
-    if (at <= w->close && !w->broken) { /* the last bytes, padded: text may end there */
+    at = walk_portable(w, text, len, at, stop);
+    if (stop > w->close && at <= w->close && !w->broken) { /* the last bytes, padded: text may end there */
         char tail[64] = { 0 };
         memcpy(tail, text + at, len - at < 64 ? len - at : 64);
         walk_block(w, tail, at);
+        at += 64;
     }
+    return at;
+}
+
+/* The walker over text[at, w->close) and the byte at close; false when
+ * the brackets do not balance.                                           */
+static bool walk(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at)
+{
+    walk_to(simd, w, text, len, at, SIZE_MAX);
     return !w->broken && !w->close_in_string;
 }
 
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
                                kt_spans *out)
 {
+    kt_spans_walk w;
+    if (!kt_spans_walk_start_using(simd, &w, text, len, open, close, out)) return false;
+    kt_spans_walk_on(&w, SIZE_MAX);
+    return kt_spans_walk_ok(&w);
+}
+
+bool kt_spans_walk_start_using(kt_spans_simd simd, kt_spans_walk *w, const char *text, size_t len, size_t open,
+                               size_t close, kt_spans *out)
+{
     out->n = 0;
-    if (open >= close || close >= len || text[open] != '[' || text[close] != ']') return false;
-    walker w = { .close = close, .out = out, .depth = 1 };
-    return walk(simd, &w, text, len, open + 1) && w.depth == 1;
+    *w = (kt_spans_walk){ .text = text, .len = len, .at = open + 1, .simd = simd,
+                          .state = { .close = close, .out = out, .depth = 1 } };
+    w->done = open >= close || close >= len || text[open] != '[' || text[close] != ']';
+    w->state.broken = w->done;
+    return !w->done;
+}
+
+bool kt_spans_walk_start(kt_spans_walk *w, const char *text, size_t len, size_t open, size_t close, kt_spans *out)
+{
+    kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
+    return kt_spans_walk_start_using(simd, w, text, len, open, close, out);
+}
+
+/* Whole blocks only until the end: a piece that ends inside a block
+ * leaves it for the next call, which reads it whole.                     */
+bool kt_spans_walk_on(kt_spans_walk *w, size_t upto)
+{
+    if (w->done) return false;
+    size_t stop = upto > w->state.close ? SIZE_MAX : upto;
+    w->at = walk_to(w->simd, &w->state, w->text, w->len, w->at, stop);
+    w->done = w->state.broken || w->at > w->state.close;
+    return !w->state.broken;
+}
+
+bool kt_spans_walk_ok(const kt_spans_walk *w)
+{
+    return w->done && !w->state.broken && !w->state.close_in_string && w->state.depth == 1;
 }
 
 size_t kt_object_start_before_using(kt_spans_simd simd, const char *text, size_t len, size_t from, size_t to,

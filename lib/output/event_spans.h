@@ -39,6 +39,38 @@ bool kt_spans_simd_available(kt_spans_simd simd);
 bool kt_find_event_spans_using(kt_spans_simd simd, const char *text, size_t len, size_t open, size_t close,
                                kt_spans *out);
 
+/* The same walk in pieces, for a writer that copies each piece while its
+ * bytes are still in the cache instead of reading the gigabyte twice.
+ * kt_spans_walk_start empties out and checks the brackets at open and
+ * close (false: not an array there); each kt_spans_walk_on appends the
+ * objects that end before upto, or somewhat past it (the walk goes by
+ * whole 64-byte blocks), or all that remain when upto is past close;
+ * false once the brackets do not balance.  The caller may empty out
+ * between calls.  kt_spans_walk_ok: the array was walked to its ']' and
+ * it balances (kt_find_event_spans's answer).  The fields are the walk's. */
+typedef struct kt_spans_walker {
+    size_t close;
+    kt_spans *out;          /* NULL: objects are not listed (obj only)  */
+    int depth;
+    size_t obj;
+    bool in_string, escape_carry, broken;
+    bool close_in_string; /* the ']' at close is inside a string        */
+} kt_spans_walker;
+
+typedef struct kt_spans_walk {
+    kt_spans_walker state;
+    const char *text;
+    size_t len, at;         /* at: the next block to read                */
+    kt_spans_simd simd;
+    bool done;              /* walked past close, or broken              */
+} kt_spans_walk;
+
+bool kt_spans_walk_start(kt_spans_walk *w, const char *text, size_t len, size_t open, size_t close, kt_spans *out);
+bool kt_spans_walk_start_using(kt_spans_simd simd, kt_spans_walk *w, const char *text, size_t len, size_t open,
+                               size_t close, kt_spans *out);
+bool kt_spans_walk_on(kt_spans_walk *w, size_t upto);
+bool kt_spans_walk_ok(const kt_spans_walk *w);
+
 /* Where the object of the array that is open at text[to] starts (its
  * '{'): text[from, to) read the same way, from a byte outside any string
  * at depth 1 (between the array's values) or 2 (inside one of its

@@ -7,6 +7,7 @@
 #include "trace_sink.h"
 #include "load/load_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,10 @@ static void input_free(input *in)
 struct kt_edit_doc {
     const char *text;
     int fd;                     /* text's file (plain input), else -1  */
-    const kt_spans *events;     /* every event, or only the edited ones */
+    kt_spans *events;           /* every event, or only the edited ones */
     const kt_args_index *args;  /* with the latter: to find the others  */
+    kt_spans_walk *walk;        /* events still to be walked to, or NULL */
+    bool keep_events;           /* the walked ones stay in events       */
 };
 
 /* The input's bytes text[from, from + n) into the copy: a long run from
@@ -238,19 +241,38 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_
     *edited += n > 0;
 }
 
+/* Bytes walked at a time before they are copied: the piece is still in
+ * L2 when the copy reads it (a walk over the whole gigabyte first made
+ * the copy read it again from memory).                                   */
+#define WALK_PIECE ((size_t)128 << 10)
+
+/* Makes events->s[*k] the next event: with a walk under way, the next
+ * piece walked (the events copied already dropped unless they are
+ * kept); false when there are no more.                                   */
+static bool next_event(kt_edit_doc *d, size_t *k)
+{
+    kt_spans *v = d->events;
+    if (*k < v->n) return true;
+    if (!d->walk) return false;
+    if (!d->keep_events) v->n = 0, *k = 0;
+    while (*k == v->n && !d->walk->done) kt_spans_walk_on(d->walk, d->walk->at + WALK_PIECE);
+    return *k < v->n;
+}
+
 /* Unedited events are copied in runs: doc[run, prev_end) waits to be
  * copied as it is (NO_RUN after a left-out event: the next kept one
  * gets a separator of its own).  A call per event cost a fifth of the
  * writer's instructions.                                                 */
 #define NO_RUN SIZE_MAX
 
-static void emit_events(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d, size_t last_end, size_t *edited)
+/* False when the walk finds the array damaged (nothing more is written). */
+static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
     const char *doc = d->text;
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
-    for (size_t k = 0; k < v->n; k++) {
+    for (size_t k = 0; next_event(d, &k) && !o->failed; k++) {
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
@@ -272,6 +294,7 @@ static void emit_events(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d
     }
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
     if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
+    if (d->walk && !o->failed && !kt_spans_walk_ok(d->walk)) return false;
     size_t extra_len = 0;
     char *text = c->extra ? c->extra(c->user, d, &extra_len) : NULL;
     const char *extra = text;
@@ -283,6 +306,7 @@ static void emit_events(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d
     kt_sink_emit(o, extra, extra_len);
     free(text);
     if (run != NO_RUN) kt_sink_emit(o, doc + prev_end, (size_t)c->events_end - prev_end); /* blanks before the ']' */
+    return true;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -291,20 +315,48 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-static kt_status write_copy(const kt_trace_edit *c, const kt_edit_doc *d, size_t last_end, size_t len, bool gzip,
+static void say_damaged(const kt_trace_edit *c, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: traceEvents (bytes %llu-%llu) is damaged or changed since it was loaded: no overlay written",
+             c->in_path, (unsigned long long)c->events_open, (unsigned long long)c->events_end);
+}
+
+/* The copy is written under a name of its own beside out_path and renamed
+ * to it once whole: the array is walked while it is copied, so damage may
+ * show only near its end, and an overlay there before (or one a viewer
+ * is reading) is then neither cut nor lost.                               */
+static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t len, bool gzip,
                             kt_edit_result *res, char *err, size_t errlen)
 {
-    char why[256] = "";
+    char why[256] = "", *part = malloc(strlen(c->out_path) + sizeof ".partial");
+    if (!part) return KT_ENOMEM;
+    strcpy(part, c->out_path);
+    strcat(part, ".partial");
+    if (same_file(c->in_path, part)) {
+        snprintf(err, errlen, "refusing to overwrite the input %s", c->in_path);
+        free(part);
+        return KT_EUSAGE;
+    }
     kt_sink o;
-    if (kt_sink_open(&o, c->out_path, gzip, why, sizeof why)) {
+    bool whole = true;
+    if (kt_sink_open(&o, part, gzip, why, sizeof why)) {
         emit_input(&o, d, 0, (size_t)c->events_open + 1);
-        emit_events(&o, c, d, last_end, &res->edited);
-        emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
+        whole = emit_events(&o, c, d, last_end, &res->edited);
+        if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
     }
     res->json_bytes = o.json_bytes;
-    bool opened = o.fd >= 0;
-    if (kt_sink_close(&o)) return KT_OK;
-    if (opened) unlink(c->out_path);
+    bool opened = o.fd >= 0, written = kt_sink_close(&o) && whole;
+    if (written && rename(part, c->out_path) != 0) {
+        snprintf(why, sizeof why, "cannot rename %s to it: %s", part, strerror(errno));
+        written = false;
+    }
+    if (opened && !written) unlink(part);
+    free(part);
+    if (written) return KT_OK;
+    if (!whole) {
+        say_damaged(c, err, errlen);
+        return KT_EINPUT;
+    }
     snprintf(err, errlen, "%s%s%s", opened ? c->out_path : "", opened ? ": " : "", why);
     return KT_EANALYSIS;
 }
@@ -364,18 +416,19 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     kt_args_index ai = { 0 };
     size_t last_end = 0;
     bool sparse = edited_spans(c, in.doc, in.len, &ai, &v, &last_end);
-    if (!sparse) { /* what the search found is dropped: the walk finds all */
+    kt_spans_walk walk;
+    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = sparse ? &ai : NULL };
+    if (!sparse) { /* what the search found is dropped: the walk finds all, as the copy goes */
         kt_args_index_free(&ai);
         last_end = 0, v.n = 0;
-        if (c->nevents && !kt_spans_reserve(&v, (size_t)c->nevents)) st = KT_ENOMEM;
-        else if (!kt_find_event_spans(in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
-            snprintf(err, errlen,
-                     "%s: traceEvents (bytes %llu-%llu) is damaged or changed since it was loaded: no overlay written",
-                     c->in_path, (unsigned long long)c->events_open, (unsigned long long)c->events_end);
+        d.walk = &walk;
+        d.keep_events = c->extra != NULL; /* it may look events up (kt_edit_event_number) */
+        if (d.keep_events && c->nevents && !kt_spans_reserve(&v, (size_t)c->nevents)) st = KT_ENOMEM;
+        else if (!kt_spans_walk_start(&walk, in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
+            say_damaged(c, err, errlen);
             st = KT_EINPUT;
         }
     }
-    kt_edit_doc d = { in.doc, in.fd, &v, sparse ? &ai : NULL };
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
     kt_args_index_free(&ai);
     kt_spans_free(&v);

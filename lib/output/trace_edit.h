@@ -14,8 +14,10 @@
  * ext4 a third cheaper than writing them from the mapping); a gzip input
  * is held decompressed in memory while the copy is written.  The edited
  * events are found from the loader's args offsets when it gives them; an
- * overlay that leaves events out, or whose offsets do not fit the file,
- * walks the whole array instead.
+ * overlay that leaves events out, edits many, or whose offsets do not fit
+ * the file, walks the whole array instead, a piece at a time just before
+ * the piece is copied.  The copy is written beside out_path under a name
+ * of its own (".partial" appended) and renamed once whole.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
@@ -79,8 +81,9 @@ typedef struct kt_edit_result {
 
 /* KT_OK fills *res.  KT_EUSAGE when out_path is the input;
  * KT_EINPUT when the input cannot be read or no longer matches the
- * offsets; KT_EANALYSIS when the output cannot be written or extra fails (err says why;
- * a partial output is removed).                                           */
+ * offsets; KT_EANALYSIS when the output cannot be written or extra fails
+ * (err says why).  On failure the partial copy is removed and a file
+ * already at out_path is left as it was.                                 */
 kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen);
 
 #endif
