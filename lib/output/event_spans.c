@@ -240,6 +240,12 @@ bool kt_spans_simd_available(kt_spans_simd simd)
     return simd == KT_SPANS_PORTABLE;
 }
 
+/* The block loop the public calls without _using take. */
+static kt_spans_simd fastest_simd(void)
+{
+    return kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
+}
+
 /* The walker over the whole blocks of text[at, stop) before the byte at
  * close, with the block loop simd picks; where it stopped.  With stop
  * past close: on to close and the byte at it.                           */
@@ -291,8 +297,7 @@ bool kt_spans_walk_start_using(kt_spans_simd simd, kt_spans_walk *w, const char 
 
 bool kt_spans_walk_start(kt_spans_walk *w, const char *text, size_t len, size_t open, size_t close, kt_spans *out)
 {
-    kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
-    return kt_spans_walk_start_using(simd, w, text, len, open, close, out);
+    return kt_spans_walk_start_using(fastest_simd(), w, text, len, open, close, out);
 }
 
 /* Whole blocks only until the end: a piece that ends inside a block
@@ -321,14 +326,12 @@ size_t kt_object_start_before_using(kt_spans_simd simd, const char *text, size_t
 
 size_t kt_object_start_before(const char *text, size_t len, size_t from, size_t to, int depth)
 {
-    kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
-    return kt_object_start_before_using(simd, text, len, from, to, depth);
+    return kt_object_start_before_using(fastest_simd(), text, len, from, to, depth);
 }
 
 bool kt_find_event_spans(const char *text, size_t len, size_t open, size_t close, kt_spans *out)
 {
-    kt_spans_simd simd = kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
-    return kt_find_event_spans_using(simd, text, len, open, close, out);
+    return kt_find_event_spans_using(fastest_simd(), text, len, open, close, out);
 }
 
 bool kt_spans_reserve(kt_spans *v, size_t n)
