@@ -10,7 +10,8 @@
 #   $KINETA_LAYOUT_DIR/real-1g-indent2.json  ../shared/traces/hta/df_index_resolver
 # (defaults /tmp/kineta-bench and /tmp/kineta-layouts).  Each row is run
 # KINETA_BENCH_RUNS times (default 3), interleaved with `cat` of the same
-# file so both see the same machine: median wall, peak RSS, CPU (user+sys).
+# file so both see the same machine: median wall (ns clock), peak RSS,
+# CPU (user+sys).
 # Command outputs (counters' trace copy, export's database) go to a
 # temporary directory under $KINETA_BENCH_OUT (else $TMPDIR or /tmp).
 # KINETA_BENCH_COMMANDS and KINETA_BENCH_TRACES narrow the commands part
@@ -51,14 +52,18 @@ trap 'rm -rf "$out" "$dir/written.json"' EXIT
 runs=${KINETA_BENCH_RUNS:-3}
 
 # One sample: "wall rss_kib cpu_s" of a command (output discarded).
-# A command that fails stops the benchmark with its error.
+# A command that fails stops the benchmark with its error.  The wall is
+# read from date's nanoseconds: /usr/bin/time's %e counts 10 ms ticks,
+# and `cat` of a file held in large folios takes 0.04 s (a 25 % step).
 sample() {
-    if ! /usr/bin/time -o "$out/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$out/err"; then
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -o "$out/time" -f '%M %U %S' "$@" >/dev/null 2>"$out/err"; then
         echo "bench/layouts.sh: failed: $*" >&2
         cat "$out/err" >&2
         exit 1
     fi
-    tail -1 "$out/time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
+    t1=$(date +%s%N)
+    tail -1 "$out/time" | awk -v ns=$((t1 - t0)) '{ printf "%.4f %s %.2f\n", ns / 1e9, $1, $2 + $3 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 col() { awk -v c="$1" '{ print $c }'; }
@@ -106,7 +111,7 @@ loader() {
             kc=$(col 3 <"$out/info" | median)
             gc=$(col 3 <"$out/gz" | median)
             echo "$(basename "$f") $state $bytes $events $c $k $g $rss $kc $gc" | awk '{
-                printf "| %s | %s | %.0f | %.2f M | %.2f | %.2f (%.2f) | %.1fx | %.3f | %.2f (%.2f) | %.2f |\n",
+                printf "| %s | %s | %.0f | %.2f M | %.3f | %.2f (%.2f) | %.1fx | %.3f | %.2f (%.2f) | %.2f |\n",
                        $1, $2, $3 / 1e6, $4 / 1e6, $5, $6, $9, $6 / $5, $8 * 1024 / $3, $7, $10, $6 / $7 }'
         done
     done
