@@ -27,7 +27,7 @@ static double model_bytes(const kt_trace *t, uint64_t *events, uint64_t *json)
     const size_t per_event = sizeof *c->ts + sizeof *c->dur + sizeof *c->name + sizeof *c->cat +
                              sizeof *c->ph + sizeof *c->kind + sizeof *c->nargs + sizeof *c->pid +
                              sizeof *c->tid + sizeof *c->stream + sizeof *c->corr + sizeof *c->ext_id +
-                             sizeof *c->argi + sizeof *c->args_off + sizeof *c->args_len;
+                             sizeof *c->argi + sizeof *c->args_at;
     double bytes = 0;
     *events = *json = 0;
     for (size_t k = 0; k < t->nranks; k++) {

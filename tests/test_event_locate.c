@@ -5,6 +5,7 @@
  * of order or outside traceEvents refused; a file changed under the
  * offsets answers false, not a wrong event.                              */
 #include "output/event_locate.h"
+#include "model/model.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ typedef struct doc {
     size_t len, open, close;
     uint64_t off[NEV];
     uint32_t len_of[NEV];
+    uint64_t at[NEV];   /* kt_args_at of off and len_of */
 } doc;
 
 /* Event k: tricky strings before and inside args on some, none on others. */
@@ -35,6 +37,7 @@ static void put_event(doc *d, size_t k)
     d->off[k] = d->len;
     d->len += (size_t)sprintf(d->text + d->len, "{\"s\": \"}]%zu\\\"{\", \"n\": [1, {\"x\": 2}]}", k);
     d->len_of[k] = (uint32_t)(d->len - d->off[k]);
+    d->at[k] = kt_args_at(d->off[k], d->len_of[k]);
     d->len += (size_t)sprintf(d->text + d->len, ", \"tail\": \"}\"}");
 }
 
@@ -58,7 +61,7 @@ TEST(locate_event_matches_the_walk_for_every_event)
     CHECK(kt_find_event_spans(d.text, d.len, d.open, d.close, &all));
     CHECK_INT(all.n, NEV);
     kt_args_index a;
-    CHECK(kt_args_index_init(&a, d.off, d.len_of, NEV, d.open, d.close));
+    CHECK(kt_args_index_init(&a, d.at, NEV, d.open, d.close));
     CHECK_INT(a.nwith, NEV - NEV / 3);
     size_t hint = 0, found = 0;
     for (size_t k = 0; k < NEV && all.n == NEV; k++) {
@@ -85,15 +88,15 @@ TEST(locate_event_refuses_offsets_that_do_not_fit)
     make_doc(&d);
     kt_args_index a;
     uint64_t swapped[NEV];
-    memcpy(swapped, d.off, sizeof swapped);
-    swapped[0] = d.off[1], swapped[1] = d.off[0];
-    CHECK(!kt_args_index_init(&a, swapped, d.len_of, NEV, d.open, d.close));
+    memcpy(swapped, d.at, sizeof swapped);
+    swapped[0] = d.at[1], swapped[1] = d.at[0];
+    CHECK(!kt_args_index_init(&a, swapped, NEV, d.open, d.close));
     kt_args_index_free(&a);
-    CHECK(!kt_args_index_init(&a, d.off, d.len_of, NEV, d.open, d.off[NEV - 2] + 3)); /* past the ']' */
+    CHECK(!kt_args_index_init(&a, d.at, NEV, d.open, d.off[NEV - 2] + 3)); /* past the ']' */
     kt_args_index_free(&a);
     /* the file changed under the offsets: an event's head grew by a byte,
      * its args' '{' moved; a quote opened before an args object           */
-    CHECK(kt_args_index_init(&a, d.off, d.len_of, NEV, d.open, d.close));
+    CHECK(kt_args_index_init(&a, d.at, NEV, d.open, d.close));
     kt_span s;
     doc moved = d;
     memmove(moved.text + d.off[4] - 9, moved.text + d.off[4] - 10, moved.len - (d.off[4] - 10));

@@ -614,8 +614,7 @@ TEST(load_dropped_event_leaves_its_row_at_the_defaults)
         CHECK_INT(r->ev.stream[i], -1);
         CHECK_INT(kt_event_ext_id(r, i), -1);
         CHECK_INT(kt_event_corr(r, i), i == 1 ? 9 : -1); /* the flow's id */
-        CHECK_INT(r->ev.args_off[i], 0);
-        CHECK_INT(r->ev.args_len[i], 0);
+        CHECK_INT(r->ev.args_at[i], 0);
     }
     kt_trace_free(t);
 }

@@ -145,11 +145,58 @@ TEST(load_typed_args_kernel_and_launch)
     CHECK_INT(kt_event_arg_int(r, 2, KT_ARG_RANK, -1), 1);
     CHECK_INT(e->kind[2], KT_K_KERNEL);
     /* raw args text range */
-    CHECK_INT(e->args_off[0], offset_of(json, "{\"queued\""));
-    CHECK_INT(e->args_len[0], offset_of(json, "}},\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\"") + 1 -
+    CHECK_INT(kt_args_off(e, 0), offset_of(json, "{\"queued\""));
+    CHECK_INT(kt_args_len(e, 0), offset_of(json, "}},\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\"") + 1 -
                                   offset_of(json, "{\"queued\""));
     CHECK_INT(kt_diags_count(kt_trace_diags(t)), 1); /* only: no rank */
     kt_trace_free(t);
+}
+
+/* The raw args' place is one word: offset and length at their limits
+ * come back as they went in.                                            */
+TEST(args_at_packs_offset_and_length)
+{
+    uint64_t at = kt_args_at(KT_ARGS_OFF_MAX, KT_ARGS_LEN_MAX);
+    CHECK_INT(kt_args_at_off(at), KT_ARGS_OFF_MAX);
+    CHECK_INT(kt_args_at_len(at), KT_ARGS_LEN_MAX);
+    CHECK_INT(KT_ARGS_LEN_MAX, 16777215);
+    CHECK_INT(KT_ARGS_OFF_MAX, 1099511627775LL);
+    at = kt_args_at(123456789012, 2);
+    CHECK_INT(kt_args_at_off(at), 123456789012);
+    CHECK_INT(kt_args_at_len(at), 2);
+}
+
+/* An args object of 16 MiB or more does not fit the length's 24 bits: the
+ * event keeps its typed args but no raw text, the loader says where, and
+ * the next event's raw args are kept as usual.                          */
+TEST(load_args_of_16_mib_keep_typed_args_and_say_so)
+{
+    const size_t big = (size_t)16 << 20;
+    const char *head = HEAD "\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+                            "\"ts\": 10, \"dur\": 5, \"args\": {\"stream\": 7, \"correlation\": 42, \"note\": \"";
+    const char *tail = "\"}},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+                       "\"ts\": 20, \"dur\": 5, \"args\": {\"stream\": 7}}\n]}";
+    size_t nh = strlen(head), nt = strlen(tail);
+    char *json = malloc(nh + big + nt + 1);
+    CHECK(json != NULL);
+    if (!json) return;
+    memcpy(json, head, nh);
+    memset(json + nh, 'a', big);
+    memcpy(json + nh + big, tail, nt + 1);
+    kt_trace *t = load_ok(json);
+    if (t) {
+        const kt_events *e = &t->ranks[0]->ev;
+        CHECK_INT(e->n, 2);
+        CHECK_INT(e->stream[0], 7);
+        CHECK_INT(e->corr[0], 42);
+        CHECK_INT(e->args_at[0], 0);
+        CHECK_INT(kt_args_off(e, 1), offset_of(json + nh + big, "{\"stream\": 7}}\n]}") + (int64_t)(nh + big));
+        CHECK_INT(kt_args_len(e, 1), 13);
+        const kt_diag *d = diag_with(kt_trace_diags(t), "args object of 16 MiB or more");
+        if (d) CHECK_INT(d->offset, offset_of(json, "{\"stream\": 7, \"correlation\""));
+        kt_trace_free(t);
+    }
+    free(json);
 }
 
 /* Identical typed args are stored once: the kernels of one shape share a

@@ -12,6 +12,7 @@
  * where the kernel cannot (an input that is no regular file, a gzip
  * output), and says so. */
 #include "fixture.h"
+#include "model/model.h"
 #include "output/trace_edit.h"
 #include "output/trace_sink.h"
 #include "test.h"
@@ -329,7 +330,7 @@ TEST(trace_edit_failed_write_removes_the_copy)
 typedef struct located {
     char text[8192];
     uint64_t off[64];
-    uint32_t len[64];
+    uint64_t at[64]; /* kt_args_at of each offset and length */
     double ts_seen[2];
     bool found[2];
 } located;
@@ -348,7 +349,7 @@ static void make_located(located *l)
         n += (size_t)sprintf(l->text + n, ", \"args\": ");
         l->off[k] = n;
         n += (size_t)sprintf(l->text + n, "{\"k\": \"]%zu\"}", k);
-        l->len[k] = (uint32_t)(n - l->off[k]);
+        l->at[k] = kt_args_at(l->off[k], n - l->off[k]);
         n += (size_t)sprintf(l->text + n, "}");
     }
     strcpy(l->text + n, "\n], \"k\": 1}");
@@ -378,7 +379,7 @@ static char *located_copy(located *l, const scratch *s, bool args, kt_status *st
     uint64_t marks[] = { l->off[30] };
     kt_trace_edit c = edit_of(s, l->text);
     c.marks = marks, c.nmarks = 1, c.edit = mark_x, c.extra = lookup_ts, c.user = l;
-    if (args) c.args_off = l->off, c.args_len = l->len, c.nargs = 64;
+    if (args) c.args_at = l->at, c.nargs = 64;
     kt_edit_result res;
     char err[256];
     *st = kt_write_trace_edit(&c, &res, err, sizeof err);
@@ -428,9 +429,9 @@ TEST(trace_edit_long_runs_copied_from_the_file)
     size_t cap = (size_t)N * 96 + 64;
     char *text = malloc(cap), *want = malloc(cap + 64);
     uint64_t *off = calloc(N, sizeof *off);
-    uint32_t *len = calloc(N, sizeof *len);
-    CHECK(text && want && off && len);
-    if (!text || !want || !off || !len) return;
+    uint64_t *args_at = calloc(N, sizeof *args_at);
+    CHECK(text && want && off && args_at);
+    if (!text || !want || !off || !args_at) return;
     size_t n = (size_t)sprintf(text, "{\"traceEvents\": [\n"), w = n;
     memcpy(want, text, n);
     for (size_t k = 0; k < N; k++) {
@@ -439,7 +440,7 @@ TEST(trace_edit_long_runs_copied_from_the_file)
                              k ? ",\n" : "", k, 1000 + k);
         off[k] = n;
         n += (size_t)sprintf(text + n, "{\"k\": %zu}}", k);
-        len[k] = (uint32_t)(n - off[k] - 1);
+        args_at[k] = kt_args_at(off[k], n - off[k] - 1);
         memcpy(want + w, text + at, off[k] + 1 - at); /* up to the args' '{' */
         w += off[k] + 1 - at;
         if (k == 7 || k == 5900) w += (size_t)sprintf(want + w, "\"x\": 1, ");
@@ -455,7 +456,7 @@ TEST(trace_edit_long_runs_copied_from_the_file)
     for (int located_run = 0; located_run < 2; located_run++) {
         kt_trace_edit c = edit_of(&s, text);
         c.marks = marks, c.nmarks = 2, c.edit = mark_x;
-        if (located_run) c.args_off = off, c.args_len = len, c.nargs = N;
+        if (located_run) c.args_at = args_at, c.nargs = N;
         kt_edit_result res;
         char err[256];
         CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
@@ -470,7 +471,7 @@ TEST(trace_edit_long_runs_copied_from_the_file)
     free(text);
     free(want);
     free(off);
-    free(len);
+    free(args_at);
 }
 
 /* The sink alone: a run copied inside the kernel lands after what was

@@ -287,8 +287,7 @@ static void put_columns(writer *w, const kt_events *e, const strmap *m)
     section(w, KT_CS_CORR, e->corr, n * sizeof *e->corr);
     section(w, KT_CS_EXT_ID, e->ext_id, n * sizeof *e->ext_id);
     section(w, KT_CS_ARGI, e->argi, n * sizeof *e->argi);
-    section(w, KT_CS_ARGS_OFF, e->args_off, n * sizeof *e->args_off);
-    section(w, KT_CS_ARGS_LEN, e->args_len, n * sizeof *e->args_len);
+    section(w, KT_CS_ARGS_AT, e->args_at, n * sizeof *e->args_at);
 }
 
 static void put_all(writer *w, const kt_file_job *j, const char *abs_path, const strmap *m,

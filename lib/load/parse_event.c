@@ -997,14 +997,13 @@ static void drop_event(kt_parser *p, size_t n0, size_t a0)
 static void set_args_range(kt_parser *p, const member *a)
 {
     kt_events *ev = &p->r->ev;
-    size_t len = (size_t)(a->vend - a->v);
-    if (len > UINT32_MAX) {
-        kt_pdiag_note(p, KT_PD_ARGS_RANGE, kt_offset_of(p, a->v),
-                      "args of 4 GiB or more: raw args text not kept");
+    uint64_t len = (uint64_t)(a->vend - a->v), off = (uint64_t)kt_offset_of(p, a->v);
+    if (len > KT_ARGS_LEN_MAX || off > KT_ARGS_OFF_MAX) {
+        kt_pdiag_note(p, KT_PD_ARGS_RANGE, (int64_t)off, "args object %s: its typed args are kept, not its raw text",
+                      len > KT_ARGS_LEN_MAX ? "of 16 MiB or more" : "1 TiB or more into the data");
         return;
     }
-    ev->args_off[ev->n - 1] = (uint64_t)kt_offset_of(p, a->v);
-    ev->args_len[ev->n - 1] = (uint32_t)len;
+    ev->args_at[ev->n - 1] = kt_args_at(off, len);
 }
 
 /* Kineto writes ph and cat before args: then args are parsed during the

@@ -100,9 +100,9 @@ kt_status kt_args_reader_get(kt_args_reader *rd, uint32_t ev, const char **text,
     const kt_events *e = &rd->r->ev;
     *text = NULL;
     *len = 0;
-    if (ev >= e->n || e->args_off[ev] == 0) return KT_EINPUT;
-    uint64_t off = e->args_off[ev];
-    size_t n = e->args_len[ev];
+    if (ev >= e->n || e->args_at[ev] == 0) return KT_EINPUT;
+    uint64_t off = kt_args_off(e, ev);
+    size_t n = kt_args_len(e, ev);
     kt_status st = rd->map ? (off + n <= rd->map_len ? KT_OK : KT_EINPUT) : seek_to(rd, off);
     if (st != KT_OK) return st;
     if (n + 1 > rd->cap) {

@@ -31,8 +31,7 @@ static void events_free(kt_events *e)
     }
     free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
     free(e->kind); free(e->nargs); free(e->pid); free(e->tid); free(e->stream);
-    free(e->corr); free(e->ext_id); free(e->argi); free(e->args_off);
-    free(e->args_len);
+    free(e->corr); free(e->ext_id); free(e->argi); free(e->args_at);
     memset(e, 0, sizeof *e);
 }
 
@@ -70,7 +69,7 @@ bool kt_events_reserve(kt_events *e, size_t want)
 #define G(col) grow((void **)&e->col, sizeof *e->col, cap)
     if (!(G(ts) && G(dur) && G(name) && G(cat) && G(ph) && G(kind) && G(nargs) &&
           G(pid) && G(tid) && G(stream) && G(corr) && G(ext_id) && G(argi) &&
-          G(args_off) && G(args_len)))
+          G(args_at)))
         return false;
 #undef G
     e->cap = cap;
@@ -86,8 +85,7 @@ bool kt_events_ready(kt_events *e, size_t want)
     memset(e->corr + e->n, 0xff, n * sizeof *e->corr);
     memset(e->ext_id + e->n, 0xff, n * sizeof *e->ext_id);
     memset(e->argi + e->n, 0xff, n * sizeof *e->argi);     /* KT_NONE */
-    memset(e->args_off + e->n, 0, n * sizeof *e->args_off);
-    memset(e->args_len + e->n, 0, n * sizeof *e->args_len);
+    memset(e->args_at + e->n, 0, n * sizeof *e->args_at);
     return true;
 }
 
@@ -133,7 +131,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     dst->nargs += src->nargs;
 #define C(col) (kt_prefault(d->col + base, s->n * sizeof *s->col), memcpy(d->col + base, s->col, s->n * sizeof *s->col))
     C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
-    C(stream); C(corr); C(ext_id); C(args_off); C(args_len);
+    C(stream); C(corr); C(ext_id); C(args_at);
 #undef C
     kt_prefault(d->argi + base, s->n * sizeof *d->argi);
     for (size_t i = 0; i < s->n; i++)
@@ -155,7 +153,7 @@ bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
         uint32_t i = ids[k];
 #define C(col) out.col[k] = e->col[i]
         C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
-        C(stream); C(corr); C(ext_id); C(argi); C(args_off); C(args_len);
+        C(stream); C(corr); C(ext_id); C(argi); C(args_at);
 #undef C
     }
     out.n = n;

@@ -19,22 +19,30 @@ const char *kt_json_string_end(const char *s, const char *end)
     return end;
 }
 
-bool kt_args_index_init(kt_args_index *a, const uint64_t *off, const uint32_t *len, size_t n, size_t open,
-                        size_t close)
+bool kt_args_index_init(kt_args_index *a, const uint64_t *at, size_t n, size_t open, size_t close)
 {
-    *a = (kt_args_index){ .off = off, .len = len, .n = n, .open = open, .close = close };
+    *a = (kt_args_index){ .at = at, .n = n, .open = open, .close = close };
     size_t with = 0;
     uint64_t last = open;
     for (size_t i = 0; i < n; i++) {
-        if (!off[i]) continue;
-        if (off[i] <= last || len[i] < 2 || off[i] + len[i] > close) return false;
-        last = off[i] + len[i] - 1;
+        if (!at[i]) continue;
+        uint64_t off = kt_args_at_off(at[i]), len = kt_args_at_len(at[i]);
+        if (off <= last || len < 2 || off + len > close) return false;
+        last = off + len - 1;
         with++;
     }
     if (n > UINT32_MAX || !(a->with_args = kt_alloc_written(with * sizeof *a->with_args))) return false;
     for (size_t i = 0; i < n; i++)
-        if (off[i]) a->with_args[a->nwith++] = (uint32_t)i;
+        if (at[i]) a->with_args[a->nwith++] = (uint32_t)i;
     return true;
+}
+
+/* Offset and length of the k-th args object of the index. */
+static uint64_t off_at(const kt_args_index *a, size_t k) { return kt_args_at_off(a->at[a->with_args[k]]); }
+static uint64_t end_at(const kt_args_index *a, size_t k)
+{
+    uint64_t at = a->at[a->with_args[k]];
+    return kt_args_at_off(at) + kt_args_at_len(at);
 }
 
 void kt_args_index_free(kt_args_index *a)
@@ -50,18 +58,18 @@ void kt_args_index_free(kt_args_index *a)
 static size_t position_of(const kt_args_index *a, uint64_t off, size_t *hint)
 {
     size_t lo = 0, hi = a->nwith;
-    if (hint && *hint < a->nwith && a->off[a->with_args[*hint]] <= off) {
+    if (hint && *hint < a->nwith && off_at(a, *hint) <= off) {
         size_t step = 1;
         lo = *hint;
-        while (lo + step < a->nwith && a->off[a->with_args[lo + step]] < off) lo += step, step *= 2;
+        while (lo + step < a->nwith && off_at(a, lo + step) < off) lo += step, step *= 2;
         hi = lo + step < a->nwith ? lo + step + 1 : a->nwith;
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (a->off[a->with_args[mid]] < off) lo = mid + 1;
+        if (off_at(a, mid) < off) lo = mid + 1;
         else hi = mid;
     }
-    if (lo >= a->nwith || a->off[a->with_args[lo]] != off) return a->nwith;
+    if (lo >= a->nwith || off_at(a, lo) != off) return a->nwith;
     if (hint) *hint = lo;
     return lo;
 }
@@ -87,16 +95,15 @@ bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off
 {
     size_t k = position_of(a, args_off, hint);
     if (k == a->nwith) return false;
-    size_t args_end = (size_t)args_off + a->len[a->with_args[k]];
+    size_t args_end = (size_t)end_at(a, k);
     if (text[args_off] != '{' || text[args_end - 1] != '}') return false;
     size_t from = a->open + 1, limit = a->close;
     int depth = 1;
     if (k > 0) {
-        uint32_t prev = a->with_args[k - 1];
-        from = (size_t)(a->off[prev] + a->len[prev]), depth = 2;
+        from = (size_t)end_at(a, k - 1), depth = 2;
         if (text[from - 1] != '}') return false;
     }
-    if (k + 1 < a->nwith) limit = (size_t)a->off[a->with_args[k + 1]];
+    if (k + 1 < a->nwith) limit = (size_t)off_at(a, k + 1);
     size_t start = kt_object_start_before(text, a->close + 1, from, (size_t)args_off, depth);
     size_t end = start == SIZE_MAX ? SIZE_MAX : event_end(text, args_end, limit);
     if (end == SIZE_MAX) return false;

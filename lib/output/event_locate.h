@@ -21,22 +21,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A rank's args objects in file order: event i's is text[off[i],
- * off[i] + len[i]) ('{' to '}'), off[i] == 0 when it has none.            */
+/* A rank's args objects in file order: event i's is text[off, off + len)
+ * ('{' to '}') where at[i] == kt_args_at(off, len) (model.h), at[i] == 0
+ * when it has none.                                                       */
 typedef struct kt_args_index {
-    const uint64_t *off;
-    const uint32_t *len;
+    const uint64_t *at;
     size_t n;
     uint32_t *with_args;  /* the events that have args (kt_args_index_init) */
     size_t nwith;
     size_t open, close;   /* traceEvents' '[' and ']'                       */
 } kt_args_index;
 
-/* Keeps off/len (not copied); false when the offsets are not ascending in
+/* Keeps at (not copied); false when the offsets are not ascending in
  * event order or leave traceEvents' brackets text[open], text[close]
  * (then only a walk over the array can find events), or without memory.  */
-bool kt_args_index_init(kt_args_index *a, const uint64_t *off, const uint32_t *len, size_t n, size_t open,
-                        size_t close);
+bool kt_args_index_init(kt_args_index *a, const uint64_t *at, size_t n, size_t open, size_t close);
 void kt_args_index_free(kt_args_index *a);
 
 /* The event whose top-level args object opens at text[args_off] (text:

@@ -387,9 +387,9 @@ static bool edited_spans(const kt_trace_edit *c, const char *doc, size_t len, kt
                          size_t *last_end)
 {
     size_t open = (size_t)c->events_open, close = (size_t)c->events_end;
-    if (c->only_marked || !c->args_off || c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN || open >= close ||
+    if (c->only_marked || !c->args_at || c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN || open >= close ||
         close >= len || doc[open] != '[' || doc[close] != ']' || !last_event_end(doc, open, close, last_end) ||
-        !kt_args_index_init(ai, c->args_off, c->args_len, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
+        !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
         return false;
     size_t hint = 0;
     for (size_t k = 0; k < c->nmarks; k++) {

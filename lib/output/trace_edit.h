@@ -6,7 +6,7 @@
  *
  * Overlays must open in Perfetto next to the original and keep everything
  * it had, so events are located by the byte offsets the loader recorded
- * (args_off, events_open, events_end) and nothing is re-parsed or
+ * (the args objects', events_open, events_end) and nothing is re-parsed or
  * re-serialized (as HTA does, turning ints into floats and dropping
  * fields): every kept event keeps its bytes, plus the edits.  A plain
  * input is mapped, and its long unedited runs are copied inside the
@@ -55,12 +55,12 @@ typedef struct kt_trace_edit {
     uint64_t events_end;       /* offset of the ']' closing traceEvents      */
     uint64_t nevents;          /* its entries as the loader counted them, to
                                   size the event index once (0: unknown)    */
-    const uint64_t *args_off;  /* the loader's args objects of the file's   */
-    const uint32_t *args_len;  /* nargs events in file order (0: none), or  */
-    size_t nargs;              /* NULL: with them an overlay that keeps
-                                  every event finds the edited ones from
-                                  there instead of walking all of
-                                  traceEvents (event_locate.h)              */
+    const uint64_t *args_at;   /* the loader's args objects of the file's   */
+    size_t nargs;              /* nargs events in file order (kt_events'
+                                  args_at, 0: none), or NULL: with them an
+                                  overlay that keeps every event finds the
+                                  edited ones from there instead of walking
+                                  all of traceEvents (event_locate.h)       */
     const char *out_path;      /* gzip-compressed iff the input is gzip      */
     const uint64_t *marks;     /* ascending offsets of the '{' of the args
                                   objects of the events to edit             */

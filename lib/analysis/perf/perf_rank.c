@@ -134,7 +134,7 @@ static bool view_fill(map_ctx *c, const kt_op_rec *o, op_view *v)
     const kt_rank *r = c->r;
     uint32_t name = r->ev.name[o->ev];
     *v = (op_view){ .o = o, .name = name == KT_NONE ? "" : kt_strtab_get(c->t->strs, name) };
-    if (!(c->rd && r->ev.args_off[o->ev] && kt_args_reader_get(c->rd, o->ev, &v->text, &v->len) == KT_OK &&
+    if (!(c->rd && kt_args_off(&r->ev, o->ev) && kt_args_reader_get(c->rd, o->ev, &v->text, &v->len) == KT_OK &&
           may_have_shapes(v->text, v->len))) {
         v->text = NULL;
         v->len = 0;

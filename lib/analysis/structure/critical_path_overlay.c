@@ -43,7 +43,7 @@ static uint64_t *critical_marks(const cp_overlay_request *rq, size_t *n)
     *n = 0;
     for (size_t k = 0; keys && ids && k < rq->path->nn; k++) {
         uint32_t ev = rq->g->ev[rq->path->nodes[k]];
-        if (e->args_off[ev]) keys[*n] = e->args_off[ev], ids[*n] = ev, (*n)++;
+        if (kt_args_off(e, ev)) keys[*n] = kt_args_off(e, ev), ids[*n] = ev, (*n)++;
     }
     bool ok = keys && ids && kt_radix_sort(keys, ids, *n);
     free(ids);
@@ -73,8 +73,8 @@ static int64_t arrow_ts(const cp_overlay_request *rq, const kt_edit_doc *d, uint
     uint32_t ev = rq->g->ev[node];
     bool start = rq->g->flags[node] & CP_NODE_START, gpu = kt_event_arg_int(r, ev, KT_ARG_DEVICE, -1) >= 0;
     double ts, dur;
-    if (r->ev.args_off[ev] && kt_edit_event_number(d, r->ev.args_off[ev], "ts", &ts) &&
-        kt_edit_event_number(d, r->ev.args_off[ev], "dur", &dur)) {
+    if (kt_args_off(&r->ev, ev) && kt_edit_event_number(d, kt_args_off(&r->ev, ev), "ts", &ts) &&
+        kt_edit_event_number(d, kt_args_off(&r->ev, ev), "dur", &dur)) {
         double end = ts + dur;
         if (gpu) end -= dur < 1 ? dur : 1;
         return (int64_t)(start ? ts : end);
@@ -211,7 +211,7 @@ kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res,
         static const char *const keep[] = { "user_annotation", "python_function", NULL };
         kt_trace_edit c = { .in_path = rq->r->file, .events_open = rq->r->events_open,
                             .events_end = rq->r->events_end, .nevents = rq->r->total_events,
-                            .args_off = rq->r->ev.args_off, .args_len = rq->r->ev.args_len, .nargs = rq->r->ev.n,
+                            .args_at = rq->r->ev.args_at, .nargs = rq->r->ev.n,
                             .out_path = res->output,
                             .marks = marks, .nmarks = nmarks, .edit = mark_critical,
                             .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,

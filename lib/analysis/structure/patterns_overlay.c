@@ -2,7 +2,7 @@
  * patterns_overlay.c — see patterns_overlay.h.
  *
  * Events are matched to the model by the offset of their args object
- * (kt_events.args_off), which survives --hta-compat's filtering; the
+ * (kt_events.args_at), which survives --hta-compat's filtering; the
  * events to edit (marked, renamed, the dictionary's span) are sorted by
  * it so the writer walks them in step with the file and copies the bytes
  * between them untouched.
@@ -18,7 +18,7 @@
 #include <string.h>
 
 typedef struct mark {
-    uint64_t off;     /* args_off of the event */
+    uint64_t off;     /* its args object's offset */
     uint32_t top;     /* index into top[]       */
 } mark;
 
@@ -79,10 +79,10 @@ typedef struct overlay {
     size_t nmarks, next;
     uint32_t *dict;         /* strtab id → its id in the copy, KT_NONE */
     size_t ndict_ids;
-    uint64_t *rename_off;   /* args_off of the GPU events to rename, sorted */
+    uint64_t *rename_off;   /* args offsets of the GPU events to rename, sorted */
     uint32_t *rename_to;    /* their names' ids in the copy                 */
     size_t nrenames, next_rename;
-    uint64_t dict_off;      /* args_off of the profiler span; 0: none       */
+    uint64_t dict_off;      /* args offset of the profiler span; 0: none       */
     text dict_text, args, name;
     bool keep_names;
     kt_overlay_result *res;
@@ -115,7 +115,7 @@ static bool patterns_text(overlay *o, uint64_t off)
     return true;
 }
 
-/* The id of the event at args_off when it is renamed, else KT_NONE. */
+/* The id of the event whose args open at off when it is renamed, else KT_NONE. */
 static uint32_t rename_id(overlay *o, uint64_t off)
 {
     while (o->next_rename < o->nrenames && o->rename_off[o->next_rename] < off) o->next_rename++;
@@ -158,8 +158,8 @@ static bool collect_marks(overlay *o, const kt_rank *r, size_t ntop)
     for (size_t i = 0; i < o->s->nocc; i++) {
         const kt_pattern_occ *oc = &o->s->occ[i];
         if (rank_of[oc->pattern] == KT_NONE) continue;
-        if (!r->ev.args_off[oc->ev]) o->res->unmarkable++;
-        else o->marks[o->nmarks++] = (mark){ r->ev.args_off[oc->ev], rank_of[oc->pattern] };
+        if (!kt_args_off(&r->ev, oc->ev)) o->res->unmarkable++;
+        else o->marks[o->nmarks++] = (mark){ kt_args_off(&r->ev, oc->ev), rank_of[oc->pattern] };
     }
     free(rank_of);
     qsort(o->marks, o->nmarks, sizeof *o->marks, by_off);
@@ -212,10 +212,10 @@ static bool collect_renames(overlay *o, const kt_rank *r)
         o->nrenames = 0;
         for (size_t i = 0; i < r->ev.n; i++) {
             uint32_t name = r->ev.name[i];
-            if (!kt_kind_is_gpu(r->ev.kind[i]) || r->ev.ph[i] != 'X' || !r->ev.args_off[i] ||
+            if (!kt_kind_is_gpu(r->ev.kind[i]) || r->ev.ph[i] != 'X' || !kt_args_off(&r->ev, i) ||
                 name >= o->ndict_ids || o->dict[name] == KT_NONE)
                 continue;
-            if (pass) o->rename_off[o->nrenames] = r->ev.args_off[i], o->rename_to[o->nrenames] = o->dict[name];
+            if (pass) o->rename_off[o->nrenames] = kt_args_off(&r->ev, i), o->rename_to[o->nrenames] = o->dict[name];
             o->nrenames++;
         }
         if (pass) break;
@@ -232,7 +232,7 @@ static void find_dictionary_span(overlay *o, const kt_rank *r)
 {
     for (size_t i = 0; i < r->ev.n; i++) {
         const char *name = kt_strtab_get(o->t->strs, r->ev.name[i]);
-        uint64_t off = r->ev.args_off[i];
+        uint64_t off = kt_args_off(&r->ev, i);
         if (r->ev.kind[i] == KT_K_TRACE_SPAN && off && (!o->dict_off || off < o->dict_off) && name &&
             strstr(name, "PyTorch Profiler"))
             o->dict_off = off;
@@ -279,7 +279,7 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && prepare_names(&o, r) &&
         (edits = edit_offsets(&o, &nedits)) != NULL) {
         kt_trace_edit c = { .in_path = r->file, .events_open = r->events_open, .events_end = r->events_end,
-                            .nevents = r->total_events, .args_off = r->ev.args_off, .args_len = r->ev.args_len,
+                            .nevents = r->total_events, .args_at = r->ev.args_at,
                             .nargs = r->ev.n,
                             .out_path = out_path, .marks = edits, .nmarks = nedits, .edit = edit_event,
                             .user = &o };
