@@ -75,8 +75,9 @@ static void check_same_rank_facts(const kt_trace *a, const kt_rank *x, const kt_
         size_t n = x->ev.n;
         CHECK(!memcmp(x->ev.corr, y->ev.corr, n * sizeof *x->ev.corr));
         CHECK(!memcmp(x->ev.ext_id, y->ev.ext_id, n * sizeof *x->ev.ext_id));
-        CHECK(!memcmp(x->ev.pid, y->ev.pid, n * sizeof *x->ev.pid));
-        CHECK(!memcmp(x->ev.tid, y->ev.tid, n * sizeof *x->ev.tid));
+        CHECK(!memcmp(x->ev.thread, y->ev.thread, n * sizeof *x->ev.thread));
+        CHECK_INT(x->ev.nthreads, y->ev.nthreads);
+        CHECK(!memcmp(x->ev.threads, y->ev.threads, x->ev.nthreads * sizeof *x->ev.threads));
     }
     CHECK_INT(x->nxcat, y->nxcat);
     if (x->nxcat == y->nxcat) {

@@ -224,7 +224,7 @@ TEST(counters_and_info_keep_original_pid_tid)
     CHECK_INT(kt_event_tid(r, 1), 139873452345);
     CHECK_INT(kt_event_pid(r, 2), -2000000000);
     CHECK_INT(kt_event_pid(r, 5), 139873452345);
-    CHECK_INT(r->ev.pid[5], r->ev.tid[1]); /* equal values, equal column values */
+    CHECK_INT(kt_ev_pid(&r->ev, 5), kt_ev_tid(&r->ev, 1)); /* equal values, equal column values */
 
     kt_tables *info;
     CHECK_INT(kt_info(t, NULL, &info), KT_OK);

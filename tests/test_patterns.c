@@ -421,13 +421,13 @@ TEST(patterns_op_tree_orders_members_by_ts_longer_first)
     uint32_t *want = malloc((N + 50) * sizeof *want);
     size_t nw = 0, bad = 0;
     for (uint32_t i = 0; want && i < r->ev.n; i++)
-        if (r->ev.tid[i] == r->ev.tid[0]) want[nw++] = i;
+        if (kt_ev_tid(&r->ev, i) == kt_ev_tid(&r->ev, 0)) want[nw++] = i;
     order_events = &r->ev;
     if (want) qsort(want, nw, sizeof *want, by_op_order);
     CHECK_INT(nw, N);
     /* the first thread's members, in tree order, are its sorted events */
     for (size_t k = 0, j = 0; want && k < tr.n; k++)
-        if (r->ev.tid[tr.node[k]] == r->ev.tid[0]) bad += j >= nw || tr.node[k] != want[j++];
+        if (kt_ev_tid(&r->ev, tr.node[k]) == kt_ev_tid(&r->ev, 0)) bad += j >= nw || tr.node[k] != want[j++];
     CHECK_INT(bad, 0);
     free(want);
     kt_op_tree_free(&tr);

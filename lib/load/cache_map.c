@@ -113,13 +113,14 @@ static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
     uint64_t n = s->nev;
     static const struct { int id; uint64_t elem; } per_event[] = {
         { KT_CS_TS, 8 }, { KT_CS_DUR, 8 }, { KT_CS_NAME, 4 }, { KT_CS_CAT, 4 }, { KT_CS_PH, 1 },
-        { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_PID, 4 }, { KT_CS_TID, 4 }, { KT_CS_STREAM, 4 },
+        { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_THREAD, 4 }, { KT_CS_STREAM, 4 },
         { KT_CS_CORR, 4 }, { KT_CS_EXT_ID, 4 }, { KT_CS_ARGI, 4 }, { KT_CS_ARGS_AT, 8 },
     };
     if (n >= UINT32_MAX || s->nargs >= UINT32_MAX || s->nids > KT_ID_REFS_MAX) return false;
     for (size_t i = 0; i < sizeof per_event / sizeof *per_event; i++)
         if (sec_len(m, per_event[i].id) != n * per_event[i].elem) return false;
     return sec_len(m, KT_CS_ARGS) == s->nargs * sizeof(kt_arg) && sec_len(m, KT_CS_IDS) == s->nids * 8 &&
+           s->nthreads < UINT32_MAX / 4 && sec_len(m, KT_CS_THREADS) == s->nthreads * sizeof(kt_thread) &&
            sec_len(m, KT_CS_XCAT_ID) == s->nxcat * 4 && sec_len(m, KT_CS_XCAT_COUNT) == s->nxcat * 8 &&
            sec_len(m, KT_CS_DEVICES) == s->ndevices * 4 && sec_len(m, KT_CS_STROFF) == (s->nstrings + 1) * 8 &&
            (s->has_meta || sec_len(m, KT_CS_META) == 0) && index_sizes_ok(m, s);
@@ -213,17 +214,26 @@ static void set_scalars(kt_rank *r, const kt_cache_scalars *s)
     r->summary.mtia_calls = s->mtia_calls;
 }
 
-static void point_columns(kt_rank *r, const mapping *m, size_t n)
+static void point_columns(kt_rank *r, const mapping *m, const kt_cache_scalars *s)
 {
     kt_events *e = &r->ev;
 #define P(col, id) e->col = (void *)sec_ptr(m, id)
     P(ts, KT_CS_TS); P(dur, KT_CS_DUR); P(name, KT_CS_NAME); P(cat, KT_CS_CAT); P(ph, KT_CS_PH);
-    P(kind, KT_CS_KIND); P(nargs, KT_CS_NARGS); P(pid, KT_CS_PID); P(tid, KT_CS_TID);
+    P(kind, KT_CS_KIND); P(nargs, KT_CS_NARGS); P(thread, KT_CS_THREAD); P(threads, KT_CS_THREADS);
     P(stream, KT_CS_STREAM); P(corr, KT_CS_CORR); P(ext_id, KT_CS_EXT_ID); P(argi, KT_CS_ARGI);
     P(args_at, KT_CS_ARGS_AT);
 #undef P
-    e->n = e->cap = n;
+    e->n = e->cap = s->nev;
+    e->nthreads = e->cap_threads = (uint32_t)s->nthreads;
     e->mapped = true;
+}
+
+/* Every event's thread slot names a thread of the table. */
+static bool threads_ok(const kt_events *e)
+{
+    uint32_t bad = 0;
+    for (size_t i = 0; i < e->n; i++) bad |= e->thread[i] >= e->nthreads;
+    return !bad;
 }
 
 /* The id table, re-put value by value so its hash is rebuilt; each value
@@ -384,10 +394,10 @@ static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *
     remap rm;
     bool ok = intern_strings(m, (uint32_t)s.nstrings, strs, &rm) && s.nstrings < KT_NONE;
     set_scalars(r, &s);
-    point_columns(r, m, s.nev);
+    point_columns(r, m, &s);
     r->args = (kt_arg *)sec_ptr(m, KT_CS_ARGS);
     r->nargs = r->cap_args = s.nargs;
-    ok = ok && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
+    ok = ok && threads_ok(&r->ev) && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
          map_args(&rm, r->args, s.nargs) && restore_ids(r, m, s.nids, &rm) && restore_tables(r, m, &s, &rm) &&
          restore_diags(m, j) && (!with_index || !s.has_index || restore_index(r, m, &s));
     j->dist_rank = s.dist_rank;

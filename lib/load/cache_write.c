@@ -225,6 +225,7 @@ static void fill_scalars(kt_cache_scalars *s, const kt_file_job *j, const strmap
     s->nev = r->ev.n;
     s->nargs = r->nargs;
     s->nids = r->ids.n;
+    s->nthreads = r->ev.nthreads;
     s->nxcat = r->nxcat;
     s->ndevices = r->ndevices;
     s->nstrings = m->nlocal;
@@ -281,8 +282,8 @@ static void put_columns(writer *w, const kt_events *e, const strmap *m)
     section(w, KT_CS_PH, e->ph, n);
     section(w, KT_CS_KIND, e->kind, n);
     section(w, KT_CS_NARGS, e->nargs, n);
-    section(w, KT_CS_PID, e->pid, n * sizeof *e->pid);
-    section(w, KT_CS_TID, e->tid, n * sizeof *e->tid);
+    section(w, KT_CS_THREAD, e->thread, n * sizeof *e->thread);
+    section(w, KT_CS_THREADS, e->threads, (size_t)e->nthreads * sizeof *e->threads);
     section(w, KT_CS_STREAM, e->stream, n * sizeof *e->stream);
     section(w, KT_CS_CORR, e->corr, n * sizeof *e->corr);
     section(w, KT_CS_EXT_ID, e->ext_id, n * sizeof *e->ext_id);

@@ -1103,7 +1103,9 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     int64_t pid = thread_id(p, &e->pid);
     int role = kt_role_of((uint8_t)kind);
     if (role != KT_ROLE_NONE) kt_pid_roles_add(p, pid, role, e->ts.v, name);
-    if (!kt_rank_id_put(r, pid, &ev->pid[i]) || !kt_rank_id_put(r, thread_id(p, &e->tid), &ev->tid[i]))
+    int32_t pid_col = 0, tid_col = 0;
+    if (!kt_rank_id_put(r, pid, &pid_col) || !kt_rank_id_put(r, thread_id(p, &e->tid), &tid_col) ||
+        (ev->thread[i] = kt_events_thread(ev, pid_col, tid_col)) == KT_NONE)
         p->oom = true;
     if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) put_id(p, flow_id(p, &e->id), &ev->corr[i]);
     if (!e->args.v) return;

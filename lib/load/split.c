@@ -230,6 +230,7 @@ static void reset_staging(kt_rank *r)
     r->events_open = 0;
     kt_summary_reset(&r->summary);
     kt_idtab_free(&r->ids);
+    kt_events_clear_threads(&r->ev); /* their values may name the ids just freed */
 }
 
 /* Where range k ends: the next range's guessed start. */

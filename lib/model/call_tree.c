@@ -143,9 +143,9 @@ static bool split_runs(const kt_events *e, thread_runs *runs)
         uint64_t bits = runs->member[w] = member_bits(e, w);
         for (; ok && bits; bits &= bits - 1) {
             uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits), thread;
-            if (!members || e->pid[i] != pid || e->tid[i] != tid) {
+            if (!members || kt_ev_pid(e, i) != pid || kt_ev_tid(e, i) != tid) {
                 close_run(runs, i, members);
-                pid = e->pid[i], tid = e->tid[i], members = 0;
+                pid = kt_ev_pid(e, i), tid = kt_ev_tid(e, i), members = 0;
                 ok = thread_number(&t, pid, tid, &thread) && open_run(runs, i, thread);
             }
             members++;

@@ -30,8 +30,9 @@ static void events_free(kt_events *e)
         return;
     }
     free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
-    free(e->kind); free(e->nargs); free(e->pid); free(e->tid); free(e->stream);
+    free(e->kind); free(e->nargs); free(e->thread); free(e->stream);
     free(e->corr); free(e->ext_id); free(e->argi); free(e->args_at);
+    free(e->threads); free(e->thread_slots);
     memset(e, 0, sizeof *e);
 }
 
@@ -68,7 +69,7 @@ bool kt_events_reserve(kt_events *e, size_t want)
     if (cap > UINT32_MAX - 1) return false; /* event ids are 32-bit */
 #define G(col) grow((void **)&e->col, sizeof *e->col, cap)
     if (!(G(ts) && G(dur) && G(name) && G(cat) && G(ph) && G(kind) && G(nargs) &&
-          G(pid) && G(tid) && G(stream) && G(corr) && G(ext_id) && G(argi) &&
+          G(thread) && G(stream) && G(corr) && G(ext_id) && G(argi) &&
           G(args_at)))
         return false;
 #undef G
@@ -89,6 +90,51 @@ bool kt_events_ready(kt_events *e, size_t want)
     return true;
 }
 
+static uint32_t thread_hash(int32_t pid, int32_t tid, uint32_t mask)
+{
+    uint64_t h = ((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) * 0x9e3779b97f4a7c15u;
+    return (uint32_t)(h >> 32) & mask;
+}
+
+/* Room for the threads table and its hash at half load. */
+static bool grow_threads(kt_events *e)
+{
+    uint32_t cap = e->cap_threads ? 2 * e->cap_threads : 16;
+    uint32_t *slots = calloc((size_t)2 * cap, sizeof *slots);
+    if (!slots || !grow((void **)&e->threads, sizeof *e->threads, cap)) {
+        free(slots);
+        return false;
+    }
+    e->cap_threads = cap, e->thread_mask = 2 * cap - 1;
+    free(e->thread_slots);
+    e->thread_slots = slots;
+    for (uint32_t k = 0; k < e->nthreads; k++) {
+        uint32_t h = thread_hash(e->threads[k].pid, e->threads[k].tid, e->thread_mask);
+        while (slots[h]) h = (h + 1) & e->thread_mask;
+        slots[h] = k + 1;
+    }
+    return true;
+}
+
+void kt_events_clear_threads(kt_events *e)
+{
+    if (e->thread_slots) memset(e->thread_slots, 0, ((size_t)e->thread_mask + 1) * sizeof *e->thread_slots);
+    e->nthreads = 0;
+    e->last_thread = 0;
+}
+
+uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid)
+{
+    if (e->mapped) return KT_NONE;
+    if (e->nthreads == e->cap_threads && (e->nthreads == UINT32_MAX / 4 || !grow_threads(e))) return KT_NONE;
+    uint32_t h = thread_hash(pid, tid, e->thread_mask);
+    for (uint32_t s; (s = e->thread_slots[h]) != 0; h = (h + 1) & e->thread_mask)
+        if (e->threads[s - 1].pid == pid && e->threads[s - 1].tid == tid) return e->last_thread = s - 1;
+    e->threads[e->nthreads] = (kt_thread){ pid, tid };
+    e->thread_slots[h] = e->nthreads + 1;
+    return e->last_thread = e->nthreads++;
+}
+
 bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
     if (n <= r->cap_args) return true;
@@ -105,12 +151,27 @@ static bool rebase_ids(kt_rank *dst, const kt_rank *src, size_t base)
 {
     kt_events *d = &dst->ev;
     for (size_t i = 0; i < src->ev.n; i++)
-        if (!kt_rank_id_put(dst, kt_event_pid(src, (uint32_t)i), &d->pid[base + i]) ||
-            !kt_rank_id_put(dst, kt_event_tid(src, (uint32_t)i), &d->tid[base + i]) ||
-            !kt_rank_id_put(dst, kt_event_corr(src, (uint32_t)i), &d->corr[base + i]) ||
+        if (!kt_rank_id_put(dst, kt_event_corr(src, (uint32_t)i), &d->corr[base + i]) ||
             !kt_rank_id_put(dst, kt_event_ext_id(src, (uint32_t)i), &d->ext_id[base + i]))
             return false;
     return true;
+}
+
+/* dst's slot for each of src's threads, their values put in dst's id
+ * table (NULL on OOM).                                                  */
+static uint32_t *thread_map(kt_rank *dst, const kt_rank *src)
+{
+    uint32_t *map = malloc((src->ev.nthreads ? src->ev.nthreads : 1) * sizeof *map);
+    for (uint32_t k = 0; map && k < src->ev.nthreads; k++) {
+        int32_t pid, tid;
+        if (!kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.threads[k].pid), &pid) ||
+            !kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.threads[k].tid), &tid) ||
+            (map[k] = kt_events_thread(&dst->ev, pid, tid)) == KT_NONE) {
+            free(map);
+            return NULL;
+        }
+    }
+    return map;
 }
 
 bool kt_rank_append(kt_rank *dst, const kt_rank *src)
@@ -130,12 +191,17 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     }
     dst->nargs += src->nargs;
 #define C(col) (kt_prefault(d->col + base, s->n * sizeof *s->col), memcpy(d->col + base, s->col, s->n * sizeof *s->col))
-    C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
+    C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs);
     C(stream); C(corr); C(ext_id); C(args_at);
 #undef C
     kt_prefault(d->argi + base, s->n * sizeof *d->argi);
     for (size_t i = 0; i < s->n; i++)
         d->argi[base + i] = s->argi[i] == KT_NONE ? KT_NONE : s->argi[i] + (uint32_t)abase;
+    uint32_t *map = thread_map(dst, src);
+    if (!map) return false;
+    kt_prefault(d->thread + base, s->n * sizeof *d->thread);
+    for (size_t i = 0; i < s->n; i++) d->thread[base + i] = map[s->thread[i]];
+    free(map);
     if (src->ids.n && !rebase_ids(dst, src, base)) return false;
     d->n += s->n;
     return true;
@@ -152,11 +218,17 @@ bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
     for (size_t k = 0; k < n; k++) {
         uint32_t i = ids[k];
 #define C(col) out.col[k] = e->col[i]
-        C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(pid); C(tid);
+        C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(thread);
         C(stream); C(corr); C(ext_id); C(argi); C(args_at);
 #undef C
     }
     out.n = n;
+    /* the same slots, in a table of out's own (e's may be a mapping) */
+    for (uint32_t k = 0; k < e->nthreads; k++)
+        if (kt_events_thread_add(&out, e->threads[k].pid, e->threads[k].tid) != k) {
+            events_free(&out);
+            return false;
+        }
     events_free(e);
     *e = out;
     return true;

@@ -37,7 +37,7 @@ static size_t count_queues(const kt_events *e, const uint32_t *ids, size_t n)
 {
     size_t q = 0;
     for (size_t i = 0; i < n; i++)
-        if (i == 0 || e->pid[ids[i]] != e->pid[ids[i - 1]] || e->stream[ids[i]] != e->stream[ids[i - 1]])
+        if (i == 0 || kt_ev_pid(e, ids[i]) != kt_ev_pid(e, ids[i - 1]) || e->stream[ids[i]] != e->stream[ids[i - 1]])
             q++;
     return q;
 }

@@ -178,6 +178,11 @@ typedef struct kt_idtab {
     size_t mask;
 } kt_idtab;
 
+/* One thread of a rank: its pid and tid as id column values. */
+typedef struct kt_thread {
+    int32_t pid, tid;
+} kt_thread;
+
 typedef struct kt_events {
     size_t n, cap;
     int64_t *ts;        /* ns, as in the file (absolute)                    */
@@ -187,16 +192,40 @@ typedef struct kt_events {
     uint8_t *ph;        /* 'X','i','s','f','C','M',...                       */
     uint8_t *kind;      /* kt_kind                                           */
     uint8_t *nargs;     /* number of typed args                              */
-    int32_t *pid, *tid; /* see KT_ID_SMALL_MIN                               */
+    uint32_t *thread;   /* the event's (pid, tid): its slot in threads       */
     int32_t *stream;    /* -1 none (non-numeric stream args also -1)         */
     int32_t *corr;      /* correlation (flows: flow id); -1 none; as pid     */
     int32_t *ext_id;    /* External id; -1 none; as pid                      */
     uint32_t *argi;     /* first typed arg in rank->args; KT_NONE if none    */
     uint64_t *args_at;  /* the raw args object: kt_args_at(offset, length);
                            0 = none (kt_args_off, kt_args_len read it)   */
+    /* The distinct (pid, tid) pairs, first seen first.  A trace has a few
+     * dozen threads, so an event's pair takes 4 bytes instead of 8: on this
+     * project's hosts the model's fresh pages cost more than its parse.   */
+    kt_thread *threads;
+    uint32_t nthreads, cap_threads;
+    uint32_t *thread_slots; /* hash of threads: slot + 1, 0 empty; NULL
+                               when mapped (then nothing is added)         */
+    uint32_t thread_mask;
+    uint32_t last_thread;   /* the slot last put: most events repeat it    */
     bool mapped;        /* the columns point into a cache file mapping
                            (load/cache_map.c): not freed, not grown      */
 } kt_events;
+
+/* An event's pid and tid as id column values (see KT_ID_SMALL_MIN): equal
+ * values, equal column values; kt_event_pid / _tid give the originals. */
+static inline int32_t kt_ev_pid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].pid; }
+static inline int32_t kt_ev_tid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].tid; }
+/* Empties the threads table (the rows' slots go stale: for a reused rank). */
+void kt_events_clear_threads(kt_events *e);
+/* The slot of (pid, tid), added when new; KT_NONE on OOM or when mapped. */
+uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid);
+static inline uint32_t kt_events_thread(kt_events *e, int32_t pid, int32_t tid)
+{
+    uint32_t s = e->last_thread;
+    if (s < e->nthreads && e->threads[s].pid == pid && e->threads[s].tid == tid) return s;
+    return kt_events_thread_add(e, pid, tid);
+}
 
 /* Where an event's raw args object is in the file, in one word: 24 bits of
  * length under 40 bits of byte offset (a 1 TiB stream, args of 16 MiB).
@@ -328,7 +357,7 @@ bool kt_events_reserve(kt_events *e, size_t want);
  * defaults in the columns kt_events_push_unset sets: a loader that keeps
  * rows ready this way appends one with e->n++ (false on OOM).             */
 bool kt_events_ready(kt_events *e, size_t want);
-/* Append one event whose ts, dur, name, cat, ph, kind, pid and tid the
+/* Append one event whose ts, dur, name, cat, ph, kind and thread the
  * caller sets before anything reads them: the other columns get
  * kt_events_push's defaults.
  * Its index, or KT_NONE on allocation failure.                           */
@@ -357,8 +386,10 @@ static inline uint32_t kt_events_push(kt_events *e)
     e->cat[i] = KT_NONE;
     e->ph[i] = 0;
     e->kind[i] = KT_K_OTHER;
-    e->pid[i] = 0;
-    e->tid[i] = 0;
+    if ((e->thread[i] = kt_events_thread(e, 0, 0)) == KT_NONE) {
+        e->n--;
+        return KT_NONE;
+    }
     return i;
 }
 /* Room for n typed args in all (false on OOM). */
@@ -404,8 +435,8 @@ static inline int64_t kt_rank_id_get(const kt_rank *r, int32_t s)
     if (s > KT_ID_SMALL_MAX) return r->ids.v[(int64_t)s - KT_ID_SMALL_MAX - 1];
     return s >= KT_ID_SMALL_MIN ? s : r->ids.v[(int64_t)s - INT32_MIN];
 }
-static inline int64_t kt_event_pid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.pid[ev]); }
-static inline int64_t kt_event_tid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.tid[ev]); }
+static inline int64_t kt_event_pid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, kt_ev_pid(&r->ev, ev)); }
+static inline int64_t kt_event_tid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, kt_ev_tid(&r->ev, ev)); }
 static inline int64_t kt_event_corr(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.corr[ev]); }
 static inline int64_t kt_event_ext_id(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.ext_id[ev]); }
 /* Append all events/args of src to dst (used to join parallel chunks). */

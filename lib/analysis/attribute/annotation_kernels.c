@@ -53,7 +53,7 @@ typedef struct ann_work {
 
 static uint64_t thread_key(const kt_events *e, uint32_t i)
 {
-    return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
+    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
 }
 
 /* HTA's GPUKernelFilter under hta_compat; GPU work by kind otherwise. */

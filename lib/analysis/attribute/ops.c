@@ -167,7 +167,7 @@ static int by_instance(const void *a, const void *b, void *ctx)
     const kt_events *e = &o->r->ev;
     const rec *x = a, *y = b;
     if (o->t->hta_compat) {
-        if (e->tid[x->op] != e->tid[y->op]) return e->tid[x->op] < e->tid[y->op] ? -1 : 1;
+        if (kt_ev_tid(e, x->op) != kt_ev_tid(e, y->op)) return kt_ev_tid(e, x->op) < kt_ev_tid(e, y->op) ? -1 : 1;
         if (e->name[x->op] != e->name[y->op]) return e->name[x->op] < e->name[y->op] ? -1 : 1;
         if (e->ts[x->op] != e->ts[y->op]) return e->ts[x->op] < e->ts[y->op] ? -1 : 1;
     } else if (x->op != y->op) {

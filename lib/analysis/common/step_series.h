@@ -29,7 +29,7 @@ static inline int64_t kt_step_tid(const kt_rank *r, const kt_step_point *p) { re
  * pid columns compare as the pids do, model/ids.c).                      */
 static inline bool kt_step_same_series(const kt_rank *r, const kt_step_point *a, const kt_step_point *b)
 {
-    return a->key == b->key && r->ev.pid[a->ev] == r->ev.pid[b->ev];
+    return a->key == b->key && kt_ev_pid(&r->ev, a->ev) == kt_ev_pid(&r->ev, b->ev);
 }
 
 /* Reduce points of r (grouped by series, time order) to the step function

@@ -214,7 +214,7 @@ static void accumulate(const kt_rank *r, const copies *c, const uint32_t *ord, b
         size_t i = ord[k] % c->n;
         bool start = ord[k] < c->n;
         uint32_t ev = c->ev[i];
-        if (k == 0 || (int32_t)c->kind[i] != out[k - 1].key || (!hta && e->pid[ev] != e->pid[out[k - 1].ev]))
+        if (k == 0 || (int32_t)c->kind[i] != out[k - 1].key || (!hta && kt_ev_pid(e, ev) != kt_ev_pid(e, out[k - 1].ev)))
             sum = 0, active = 0;
         sum += start ? c->gbps[i] : -c->gbps[i];
         active += start ? 1 : -1;

@@ -143,7 +143,7 @@ typedef struct queue_key {
  * new; FEW_QUEUES when that would make too many.                          */
 static size_t queue_of(const kt_rank *r, uint32_t g, bool hta, queue_key *q, size_t *nq, size_t last)
 {
-    int32_t pid = hta ? 0 : r->ev.pid[g], stream = r->ev.stream[g];
+    int32_t pid = hta ? 0 : kt_ev_pid(&r->ev, g), stream = r->ev.stream[g];
     if (last < *nq && q[last].stream == stream && q[last].pid_col == pid) return last;
     for (size_t i = 0; i < *nq; i++)
         if (q[i].stream == stream && q[i].pid_col == pid) return i;
@@ -205,7 +205,7 @@ static bool points_of_few_queues(const kt_rank *r, const change *c, bool hta, co
 
 static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
 {
-    return e->stream[g1] == e->stream[g2] && (hta || e->pid[g1] == e->pid[g2]);
+    return e->stream[g1] == e->stream[g2] && (hta || kt_ev_pid(e, g1) == kt_ev_pid(e, g2));
 }
 
 /* The same for any number of queues: the order sorted by queue (stable

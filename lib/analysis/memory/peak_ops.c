@@ -22,7 +22,7 @@ typedef struct thread_op {
 
 static uint64_t thread_key(const kt_events *e, uint32_t i)
 {
-    return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
+    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
 }
 
 /* Innermost cpu_op of ops[0..n) (sorted) open at (key, ts), or KT_NONE. */

@@ -78,7 +78,7 @@ static char *label_of(label_reader *lr, uint32_t ev)
  * entry has none: the repeats are most of the events).                   */
 static bool note_name(const kt_trace *t, const kt_rank *r, uint32_t ev, kt_perf_meta_list *l, int32_t tid)
 {
-    kt_perf_meta_entry *e = slot(l, r->ev.pid[ev], tid);
+    kt_perf_meta_entry *e = slot(l, kt_ev_pid(&r->ev, ev), tid);
     if (!e) return false;
     uint32_t s = e->val ? KT_NONE : kt_event_arg_str(r, ev, KT_ARG_META_NAME);
     if (s != KT_NONE) e->val = strdup(kt_strtab_get(t->strs, s));
@@ -87,7 +87,7 @@ static bool note_name(const kt_trace *t, const kt_rank *r, uint32_t ev, kt_perf_
 
 static bool note_label(label_reader *lr, uint32_t ev, kt_perf_meta_list *l)
 {
-    kt_perf_meta_entry *e = slot(l, lr->r->ev.pid[ev], 0);
+    kt_perf_meta_entry *e = slot(l, kt_ev_pid(&lr->r->ev, ev), 0);
     if (!e) return false;
     if (!e->val) e->val = label_of(lr, ev);
     return true;
@@ -104,7 +104,7 @@ static bool note_event(const kt_trace *t, const meta_names *mn, label_reader *lr
     uint32_t name = r->ev.name[ev];
     if (name == KT_NONE) return true;
     if (name == mn->process_name) return note_name(t, r, ev, &m->process_names, 0);
-    if (name == mn->thread_name) return note_name(t, r, ev, &m->thread_names, r->ev.tid[ev]);
+    if (name == mn->thread_name) return note_name(t, r, ev, &m->thread_names, kt_ev_tid(&r->ev, ev));
     return name != mn->process_labels || note_label(lr, ev, &m->labels);
 }
 
@@ -136,9 +136,9 @@ static char *copy_of(const kt_perf_meta_list *l, int32_t pid, int32_t tid)
 
 void kt_perf_meta_fill(const kt_perf_meta *m, const kt_rank *r, uint32_t op, kt_pgroup *g)
 {
-    int32_t pid = r->ev.pid[op];
+    int32_t pid = kt_ev_pid(&r->ev, op);
     g->process_name = copy_of(&m->process_names, pid, 0);
-    g->thread_name = copy_of(&m->thread_names, pid, r->ev.tid[op]);
+    g->thread_name = copy_of(&m->thread_names, pid, kt_ev_tid(&r->ev, op));
     g->process_label = copy_of(&m->labels, pid, 0);
 }
 

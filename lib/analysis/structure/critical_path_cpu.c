@@ -300,8 +300,8 @@ static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const u
             *f = NAME_SEEN | (strstr(name, "forward") ? NAME_FORWARD : 0) |
                  (strstr(name, "autograd") ? NAME_AUTOGRAD : 0);
         }
-        if (*f & NAME_FORWARD) note_tid(&fwd, &fwd_many, e->tid[i]);
-        if (*f & NAME_AUTOGRAD) note_tid(&bwd, &bwd_many, e->tid[i]);
+        if (*f & NAME_FORWARD) note_tid(&fwd, &fwd_many, kt_ev_tid(e, i));
+        if (*f & NAME_AUTOGRAD) note_tid(&bwd, &bwd_many, kt_ev_tid(e, i));
     }
     free(memo);
     if (fwd != INT32_MIN && bwd != INT32_MIN && !fwd_many && !bwd_many && fwd != bwd && fwd != 0 && bwd != 0)
@@ -311,12 +311,12 @@ static tid_remap backward_remap(const kt_rank *r, const kt_strtab *strs, const u
 
 static int32_t thread_of(const tid_remap *m, const kt_events *e, uint32_t i)
 {
-    return m->on && e->tid[i] == m->from ? m->to : e->tid[i];
+    return m->on && kt_ev_tid(e, i) == m->from ? m->to : kt_ev_tid(e, i);
 }
 
 static bool same_thread(const tid_remap *m, const kt_events *e, uint32_t a, uint32_t b)
 {
-    return e->pid[a] == e->pid[b] && thread_of(m, e, a) == thread_of(m, e, b);
+    return kt_ev_pid(e, a) == kt_ev_pid(e, b) && thread_of(m, e, a) == thread_of(m, e, b);
 }
 
 /* Runs of kept events, in file order, that are on one thread: heads[r] is
@@ -419,7 +419,7 @@ kt_status cp_add_cpu_edges(const kt_rank *r, const kt_strtab *strs, const uint32
     for (size_t a = 0, b; s == KT_OK && a < n; a = b) {
         bool gpu = false;
         int32_t tid = thread_of(&m, e, ids[a]);
-        for (b = a; b < n && e->pid[ids[b]] == e->pid[ids[a]] && thread_of(&m, e, ids[b]) == tid; b++)
+        for (b = a; b < n && kt_ev_pid(e, ids[b]) == kt_ev_pid(e, ids[a]) && thread_of(&m, e, ids[b]) == tid; b++)
             gpu |= cp_is_stream_event(e, ids[b]);
         if (!gpu) s = thread_edges(e, ids + a, b - a, g); /* HTA: CPU threads only */
     }

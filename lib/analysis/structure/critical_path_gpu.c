@@ -231,7 +231,7 @@ static uint32_t waiting_kernel(const gpu_ctx *c, uint32_t wait_ev)
     const stream_launches *sl = launches_of(c, kt_event_pid(r, wait_ev), r->ev.stream[wait_ev]);
     for (size_t k = sl ? first_after(sl, r->ev.ts[call]) : 0; sl && k < sl->n; k++) {
         uint32_t l = sl->l[k].call;
-        if (r->ev.pid[l] == r->ev.pid[call] && r->ev.tid[l] == r->ev.tid[call]) return sl->l[k].gpu;
+        if (kt_ev_pid(&r->ev, l) == kt_ev_pid(&r->ev, call) && kt_ev_tid(&r->ev, l) == kt_ev_tid(&r->ev, call)) return sl->l[k].gpu;
     }
     return KT_NONE;
 }

@@ -99,8 +99,8 @@ bool kt_hta_link_parents(kt_op_tree *tr)
     const kt_events *e = p.e;
     for (size_t k = 0; ok && k < tr->n;) {
         size_t m = 0;
-        int32_t pid = e->pid[tr->node[k]], tid = e->tid[tr->node[k]];
-        for (; k < tr->n && e->pid[tr->node[k]] == pid && e->tid[tr->node[k]] == tid; k++) run[m++] = (uint32_t)k;
+        int32_t pid = kt_ev_pid(e, tr->node[k]), tid = kt_ev_tid(e, tr->node[k]);
+        for (; k < tr->n && kt_ev_pid(e, tr->node[k]) == pid && kt_ev_tid(e, tr->node[k]) == tid; k++) run[m++] = (uint32_t)k;
         ok = nest_thread(tr, run, m, &p, stack);
     }
     free(p.node);

@@ -30,7 +30,7 @@ static bool is_member(const kt_rank *r, uint32_t i, bool compat)
 
 static uint64_t thread_key(const kt_events *e, uint32_t i)
 {
-    return (uint64_t)(uint32_t)e->pid[i] << 32 | (uint32_t)e->tid[i];
+    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
 }
 
 /* ---- members by (thread, ts, longer first, file order) -------------------
