@@ -26,7 +26,7 @@ static double model_bytes(const kt_trace *t, uint64_t *events, uint64_t *json)
     const kt_events *c = &t->ranks[0]->ev; /* for the columns' element sizes */
     const size_t per_event = sizeof *c->ts + sizeof *c->dur + sizeof *c->name + sizeof *c->cat +
                              sizeof *c->ph + sizeof *c->kind + sizeof *c->nargs + sizeof *c->thread +
-                             sizeof *c->stream + sizeof *c->corr + sizeof *c->ext_id +
+                             sizeof *c->corr + sizeof *c->ext_id +
                              sizeof *c->argi + sizeof *c->args_at;
     double bytes = 0;
     *events = *json = 0;

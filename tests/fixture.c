@@ -40,9 +40,8 @@ uint32_t fx_event(kt_trace *t, kt_rank *r, char ph, const char *cat, const char 
     r->ev.dur[i] = dur;
     int32_t pid_col, tid_col;
     if (!kt_rank_id_put(r, pid, &pid_col) || !kt_rank_id_put(r, tid, &tid_col) ||
-        (r->ev.thread[i] = kt_events_thread(&r->ev, pid_col, tid_col)) == KT_NONE)
+        (r->ev.thread[i] = kt_events_thread(&r->ev, pid_col, tid_col, stream)) == KT_NONE)
         return KT_NONE;
-    r->ev.stream[i] = stream;
     if (!kt_rank_id_put(r, corr, &r->ev.corr[i])) return KT_NONE;
     r->total_events++;
     r->by_ph[(unsigned char)ph & 127]++;

@@ -72,10 +72,11 @@ void kt_check_same_model(const kt_trace *a, const kt_trace *b, bool same_offsets
     if (x->ev.n != y->ev.n) return;
     size_t n = x->ev.n;
 #define SAME(col) CHECK(!memcmp(x->ev.col, y->ev.col, n * sizeof *x->ev.col))
-    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs); SAME(stream);
-    size_t other_len = 0; /* the args' lengths; their offsets only when same_offsets */
-    for (size_t i = 0; i < n; i++) other_len += kt_args_len(&x->ev, i) != kt_args_len(&y->ev, i);
-    CHECK_INT(other_len, 0);
+    SAME(ts); SAME(dur); SAME(ph); SAME(kind); SAME(nargs);
+    size_t other = 0; /* streams and the args' lengths; their offsets only when same_offsets */
+    for (size_t i = 0; i < n; i++)
+        other += kt_ev_stream(&x->ev, i) != kt_ev_stream(&y->ev, i) || kt_args_len(&x->ev, i) != kt_args_len(&y->ev, i);
+    CHECK_INT(other, 0);
     if (same_offsets) SAME(args_at);
 #undef SAME
     /* string ids depend on interning order: compare the strings */

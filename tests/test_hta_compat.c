@@ -144,6 +144,6 @@ TEST(hta_compat_mtia_variant)
                            "runFunction - job_prep_and_submit_for_execution", "k7", "Memcpy DtoD" };
     CHECK_INT(r->ev.n, 6);
     for (size_t i = 0; i < 6 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
-    CHECK_INT(r->ev.stream[5], 3);
+    CHECK_INT(kt_ev_stream(&r->ev, 5), 3);
     kt_trace_free(t);
 }

@@ -580,7 +580,7 @@ TEST(load_sorted_keys_equal_kineto_order)
         CHECK_INT(r->ev.ts[1], 1669783687389400500);
         CHECK_INT(kt_event_corr(r, 1), 73696);  /* the second kernel's args through the layout */
         CHECK_INT(kt_event_ext_id(r, 1), 3074);
-        CHECK_INT(r->ev.stream[1], 7);
+        CHECK_INT(kt_ev_stream(&r->ev, 1), 7);
         CHECK_INT(kt_event_corr(r, 4), 73689);  /* the flow's id */
     }
     kt_trace_free(k);
@@ -611,7 +611,7 @@ TEST(load_dropped_event_leaves_its_row_at_the_defaults)
     for (uint32_t i = 0; r && i < 3; i++) {
         CHECK_INT(r->ev.nargs[i], 0);
         CHECK_INT(r->ev.argi[i], KT_NONE);
-        CHECK_INT(r->ev.stream[i], -1);
+        CHECK_INT(kt_ev_stream(&r->ev, i), -1);
         CHECK_INT(kt_event_ext_id(r, i), -1);
         CHECK_INT(kt_event_corr(r, i), i == 1 ? 9 : -1); /* the flow's id */
         CHECK_INT(r->ev.args_at[i], 0);

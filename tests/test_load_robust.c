@@ -122,7 +122,7 @@ TEST(load_typed_args_kernel_and_launch)
     const kt_rank *r = t->ranks[0];
     const kt_events *e = &r->ev;
     CHECK_INT(e->n, 3);
-    CHECK_INT(e->stream[0], 7);
+    CHECK_INT(kt_ev_stream(e, 0), 7);
     CHECK_INT(e->corr[0], 42);
     CHECK_INT(e->ext_id[0], 9);
     CHECK_INT(kt_event_arg_int(r, 0, KT_ARG_GRID_X, -1), 3);
@@ -133,7 +133,7 @@ TEST(load_typed_args_kernel_and_launch)
     CHECK_NEAR(kt_event_arg_float(r, 0, KT_ARG_BLOCKS_PER_SM, -1), 0.5, 1e-12);
     const kt_arg *occ = kt_event_arg(r, 0, KT_ARG_OCCUPANCY_PCT);
     CHECK(occ && occ->type == KT_ARGT_FLOAT && occ->v.f == 25.0);
-    CHECK_INT(e->stream[1], -1); /* ROCm "0x0" */
+    CHECK_INT(kt_ev_stream(e, 1), -1); /* ROCm "0x0" */
     CHECK_INT(e->corr[1], 42);
     CHECK_STR(kt_strtab_get(t->strs, kt_event_arg_str(r, 1, KT_ARG_KERNEL)), "gemm");
     CHECK_INT(kt_event_arg_int(r, 1, KT_ARG_CID, -1), 107);
@@ -187,7 +187,7 @@ TEST(load_args_of_16_mib_keep_typed_args_and_say_so)
     if (t) {
         const kt_events *e = &t->ranks[0]->ev;
         CHECK_INT(e->n, 2);
-        CHECK_INT(e->stream[0], 7);
+        CHECK_INT(kt_ev_stream(e, 0), 7);
         CHECK_INT(e->corr[0], 42);
         CHECK_INT(e->args_at[0], 0);
         CHECK_INT(kt_args_off(e, 1), offset_of(json + nh + big, "{\"stream\": 7}}\n]}") + (int64_t)(nh + big));

@@ -43,7 +43,7 @@ static sums model_sums(const kt_trace *t)
             s.dur = fold(s.dur, r->ev.dur[i] == -1 ? -7 : r->ev.dur[i]);
             s.corr = fold(s.corr, kt_event_corr(r, i) == -1 ? -7 : kt_event_corr(r, i));
             s.ext = fold(s.ext, kt_event_ext_id(r, i) == -1 ? -7 : kt_event_ext_id(r, i));
-            s.stream = fold(s.stream, r->ev.stream[i] == -1 ? -7 : r->ev.stream[i]);
+            s.stream = fold(s.stream, kt_ev_stream(&r->ev, i) == -1 ? -7 : kt_ev_stream(&r->ev, i));
             s.pid = fold(s.pid, kt_event_pid(r, i));
             s.name = fold(s.name, r->ev.name[i] == KT_NONE ? -7 : (int64_t)r->ev.name[i]);
             const char *kind = kt_event_kind_name(r->ev.kind[i]);

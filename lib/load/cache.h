@@ -27,8 +27,9 @@
 /* 2: the file's reports include negative durations and misplaced pids (a
  * version-1 cache would replay its reports without them).  4: the raw
  * args' offset and length in one 8-byte column (kt_events.args_at).  5:
- * an event's (pid, tid) as a slot in a table of threads.               */
-#define KT_CACHE_VERSION 5u
+ * an event's (pid, tid) as a slot in a table of threads.  6: its stream
+ * in that table too.                                                    */
+#define KT_CACHE_VERSION 6u
 #define KT_CACHE_ALIGN 64u
 #define KT_CACHE_HASH_SPAN ((size_t)1 << 20) /* bytes hashed at each end */
 
@@ -43,7 +44,7 @@ typedef struct kt_cache_key {
 enum {
     KT_CS_PATH, KT_CS_SCALARS, KT_CS_STROFF, KT_CS_STRBYTES,
     KT_CS_TS, KT_CS_DUR, KT_CS_NAME, KT_CS_CAT, KT_CS_PH, KT_CS_KIND, KT_CS_NARGS,
-    KT_CS_THREAD, KT_CS_THREADS, KT_CS_STREAM, KT_CS_CORR, KT_CS_EXT_ID, KT_CS_ARGI,
+    KT_CS_THREAD, KT_CS_THREADS, KT_CS_CORR, KT_CS_EXT_ID, KT_CS_ARGI,
     KT_CS_ARGS_AT,
     KT_CS_ARGS, KT_CS_IDS, KT_CS_XCAT_ID, KT_CS_XCAT_COUNT, KT_CS_DEVICES,
     KT_CS_META, KT_CS_DIAGS,

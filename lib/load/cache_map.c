@@ -113,7 +113,7 @@ static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
     uint64_t n = s->nev;
     static const struct { int id; uint64_t elem; } per_event[] = {
         { KT_CS_TS, 8 }, { KT_CS_DUR, 8 }, { KT_CS_NAME, 4 }, { KT_CS_CAT, 4 }, { KT_CS_PH, 1 },
-        { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_THREAD, 4 }, { KT_CS_STREAM, 4 },
+        { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_THREAD, 4 },
         { KT_CS_CORR, 4 }, { KT_CS_EXT_ID, 4 }, { KT_CS_ARGI, 4 }, { KT_CS_ARGS_AT, 8 },
     };
     if (n >= UINT32_MAX || s->nargs >= UINT32_MAX || s->nids > KT_ID_REFS_MAX) return false;
@@ -220,7 +220,7 @@ static void point_columns(kt_rank *r, const mapping *m, const kt_cache_scalars *
 #define P(col, id) e->col = (void *)sec_ptr(m, id)
     P(ts, KT_CS_TS); P(dur, KT_CS_DUR); P(name, KT_CS_NAME); P(cat, KT_CS_CAT); P(ph, KT_CS_PH);
     P(kind, KT_CS_KIND); P(nargs, KT_CS_NARGS); P(thread, KT_CS_THREAD); P(threads, KT_CS_THREADS);
-    P(stream, KT_CS_STREAM); P(corr, KT_CS_CORR); P(ext_id, KT_CS_EXT_ID); P(argi, KT_CS_ARGI);
+    P(corr, KT_CS_CORR); P(ext_id, KT_CS_EXT_ID); P(argi, KT_CS_ARGI);
     P(args_at, KT_CS_ARGS_AT);
 #undef P
     e->n = e->cap = s->nev;

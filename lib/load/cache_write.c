@@ -284,7 +284,6 @@ static void put_columns(writer *w, const kt_events *e, const strmap *m)
     section(w, KT_CS_NARGS, e->nargs, n);
     section(w, KT_CS_THREAD, e->thread, n * sizeof *e->thread);
     section(w, KT_CS_THREADS, e->threads, (size_t)e->nthreads * sizeof *e->threads);
-    section(w, KT_CS_STREAM, e->stream, n * sizeof *e->stream);
     section(w, KT_CS_CORR, e->corr, n * sizeof *e->corr);
     section(w, KT_CS_EXT_ID, e->ext_id, n * sizeof *e->ext_id);
     section(w, KT_CS_ARGI, e->argi, n * sizeof *e->argi);

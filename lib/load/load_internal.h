@@ -255,6 +255,8 @@ typedef struct kt_parser {
     kt_window *w;
 
     kt_pstate state;
+    int32_t row_stream;  /* the stream arg of the event being read (-1 none):
+                            kept with its pid and tid when it is committed */
     uint64_t limit;      /* stop at an event starting at or after this offset */
     uint64_t end_off;    /* where parsing stopped (offset of the next event)  */
     bool seen_events;    /* the traceEvents key was found                     */

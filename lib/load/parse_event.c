@@ -418,7 +418,7 @@ static void store_arg(kt_parser *p, arg_spec spec, const kt_pair *pr, const kt_n
     case AT_STREAM: {
         int64_t v = column_int(p, pr, n);
         bool fits = v >= INT32_MIN && v <= INT32_MAX;
-        ev->stream[i] = fits ? (int32_t)v : -1;
+        p->row_stream = fits ? (int32_t)v : -1;
         if (!fits) push_arg(p, KT_ARG_RAW_STREAM, KT_ARGT_INT, v, 0, 0);
         return;
     }
@@ -525,7 +525,7 @@ static inline bool store_int_arg(kt_parser *p, arg_spec spec, int64_t v, kt_arg 
     case AT_EXT: put_id(p, v, &ev->ext_id[ev->n - 1]); return true;
     case AT_STREAM:
         if (v < INT32_MIN || v > INT32_MAX) return false;
-        ev->stream[ev->n - 1] = (int32_t)v;
+        p->row_stream = (int32_t)v;
         return true;
     case AT_RAW: return false;
     case AT_FLOAT: put_float_arg(out, spec.key, (double)v); return true;
@@ -982,6 +982,7 @@ static bool push_row(kt_parser *p)
     kt_events *ev = &p->r->ev;
     if (__builtin_expect(ev->n >= p->ready_rows, 0) && !ready_rows(p)) return false;
     ev->n++;
+    p->row_stream = -1;
     return true;
 }
 
@@ -1069,6 +1070,27 @@ static void share_args(kt_parser *p)
     *slot = (kt_arg_run){ .first = first, .n = n };
 }
 
+/* The raw args' place and, when written before ph or cat, the typed args. */
+static void commit_args(kt_parser *p, raw_event *e, kt_kind kind)
+{
+    if (*e->args.v != '{') {
+        kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, e->args.v),
+                      "event args at byte %lld is not an object (ignored)",
+                      (long long)kt_offset_of(p, e->args.v));
+        return;
+    }
+    set_args_range(p, &e->args);
+    const char *vend, *err;
+    /* args written before ph or cat (sorted keys) are read now, through the
+     * category's key layout as if in place                                */
+    if (!e->pushed && parse_args(p, args_mode_of(kind), e->kind.slot >= 0 ? &p->layouts[e->kind.slot] : NULL,
+                                 e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
+        kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
+                      "invalid JSON inside args at byte %lld (the event's later args were not read)",
+                      (long long)kt_offset_of(p, err));
+    if (kind != KT_K_INSTANT && kind != KT_K_COUNTER) share_args(p); /* their values vary: never shared */
+}
+
 /* Count the event as written, then store it (unless its ts is unusable). */
 static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
 {
@@ -1104,27 +1126,11 @@ static void commit(kt_parser *p, raw_event *e, size_t n0, size_t a0)
     int role = kt_role_of((uint8_t)kind);
     if (role != KT_ROLE_NONE) kt_pid_roles_add(p, pid, role, e->ts.v, name);
     int32_t pid_col = 0, tid_col = 0;
-    if (!kt_rank_id_put(r, pid, &pid_col) || !kt_rank_id_put(r, thread_id(p, &e->tid), &tid_col) ||
-        (ev->thread[i] = kt_events_thread(ev, pid_col, tid_col)) == KT_NONE)
-        p->oom = true;
+    if (!kt_rank_id_put(r, pid, &pid_col) || !kt_rank_id_put(r, thread_id(p, &e->tid), &tid_col)) p->oom = true;
     if (kind == KT_K_FLOW_START || kind == KT_K_FLOW_END) put_id(p, flow_id(p, &e->id), &ev->corr[i]);
-    if (!e->args.v) return;
-    if (*e->args.v != '{') {
-        kt_pdiag_note(p, KT_PD_BAD_FIELD, kt_offset_of(p, e->args.v),
-                      "event args at byte %lld is not an object (ignored)",
-                      (long long)kt_offset_of(p, e->args.v));
-        return;
-    }
-    set_args_range(p, &e->args);
-    const char *vend, *err;
-    /* args written before ph or cat (sorted keys) are read now, through the
-     * category's key layout as if in place                                */
-    if (!e->pushed && parse_args(p, args_mode_of(kind), e->kind.slot >= 0 ? &p->layouts[e->kind.slot] : NULL,
-                                 e->args.v, e->args.vend, true, &vend, &err) != KT_SCAN_OK)
-        kt_pdiag_note(p, KT_PD_SYNTAX, kt_offset_of(p, err),
-                      "invalid JSON inside args at byte %lld (the event's later args were not read)",
-                      (long long)kt_offset_of(p, err));
-    if (kind != KT_K_INSTANT && kind != KT_K_COUNTER) share_args(p); /* their values vary: never shared */
+    if (e->args.v) commit_args(p, e, kind);
+    /* after the args: their stream is part of where the event ran */
+    if ((ev->thread[i] = kt_events_thread(ev, pid_col, tid_col, p->row_stream)) == KT_NONE) p->oom = true;
 }
 
 /* A number parsed where it stands: ts/dur to ns, pid/tid as integers. */

@@ -25,14 +25,12 @@ kt_rank *kt_rank_new(void)
 
 static void events_free(kt_events *e)
 {
-    if (e->mapped) {
-        memset(e, 0, sizeof *e);
-        return;
+    if (e->threads_owned) free(e->threads), free(e->thread_slots);
+    if (!e->mapped) {
+        free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
+        free(e->kind); free(e->nargs); free(e->thread);
+        free(e->corr); free(e->ext_id); free(e->argi); free(e->args_at);
     }
-    free(e->ts); free(e->dur); free(e->name); free(e->cat); free(e->ph);
-    free(e->kind); free(e->nargs); free(e->thread); free(e->stream);
-    free(e->corr); free(e->ext_id); free(e->argi); free(e->args_at);
-    free(e->threads); free(e->thread_slots);
     memset(e, 0, sizeof *e);
 }
 
@@ -69,7 +67,7 @@ bool kt_events_reserve(kt_events *e, size_t want)
     if (cap > UINT32_MAX - 1) return false; /* event ids are 32-bit */
 #define G(col) grow((void **)&e->col, sizeof *e->col, cap)
     if (!(G(ts) && G(dur) && G(name) && G(cat) && G(ph) && G(kind) && G(nargs) &&
-          G(thread) && G(stream) && G(corr) && G(ext_id) && G(argi) &&
+          G(thread) && G(corr) && G(ext_id) && G(argi) &&
           G(args_at)))
         return false;
 #undef G
@@ -82,7 +80,6 @@ bool kt_events_ready(kt_events *e, size_t want)
     if (!kt_events_reserve(e, want)) return false;
     size_t n = want - e->n; /* one memset a column instead of seven stores an event */
     memset(e->nargs + e->n, 0, n * sizeof *e->nargs);
-    memset(e->stream + e->n, 0xff, n * sizeof *e->stream); /* -1 */
     memset(e->corr + e->n, 0xff, n * sizeof *e->corr);
     memset(e->ext_id + e->n, 0xff, n * sizeof *e->ext_id);
     memset(e->argi + e->n, 0xff, n * sizeof *e->argi);     /* KT_NONE */
@@ -90,26 +87,36 @@ bool kt_events_ready(kt_events *e, size_t want)
     return true;
 }
 
-static uint32_t thread_hash(int32_t pid, int32_t tid, uint32_t mask)
+static uint32_t thread_hash(const kt_thread *t, uint32_t mask)
 {
-    uint64_t h = ((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) * 0x9e3779b97f4a7c15u;
+    uint64_t h = ((uint64_t)(uint32_t)t->pid << 32 | (uint32_t)t->tid) * 0x9e3779b97f4a7c15u;
+    h = (h ^ (uint32_t)t->stream) * 0x9e3779b97f4a7c15u;
     return (uint32_t)(h >> 32) & mask;
 }
 
-/* Room for the threads table and its hash at half load. */
+static bool same_thread(const kt_thread *a, const kt_thread *b)
+{
+    return a->pid == b->pid && a->tid == b->tid && a->stream == b->stream;
+}
+
+/* Room for twice the threads (a table of its own, also when it was a
+ * cache mapping's) and its hash at half load.                          */
 static bool grow_threads(kt_events *e)
 {
-    uint32_t cap = e->cap_threads ? 2 * e->cap_threads : 16;
+    uint32_t cap = e->cap_threads > 8 ? 2 * e->cap_threads : 16;
     uint32_t *slots = calloc((size_t)2 * cap, sizeof *slots);
-    if (!slots || !grow((void **)&e->threads, sizeof *e->threads, cap)) {
+    if (!slots) return false;
+    kt_thread *threads = e->threads_owned ? realloc(e->threads, cap * sizeof *threads) : malloc(cap * sizeof *threads);
+    if (!threads) {
         free(slots);
         return false;
     }
+    if (!e->threads_owned && e->nthreads) memcpy(threads, e->threads, e->nthreads * sizeof *threads);
+    if (e->threads_owned) free(e->thread_slots);
+    e->threads = threads, e->thread_slots = slots, e->threads_owned = true;
     e->cap_threads = cap, e->thread_mask = 2 * cap - 1;
-    free(e->thread_slots);
-    e->thread_slots = slots;
     for (uint32_t k = 0; k < e->nthreads; k++) {
-        uint32_t h = thread_hash(e->threads[k].pid, e->threads[k].tid, e->thread_mask);
+        uint32_t h = thread_hash(&threads[k], e->thread_mask);
         while (slots[h]) h = (h + 1) & e->thread_mask;
         slots[h] = k + 1;
     }
@@ -123,16 +130,26 @@ void kt_events_clear_threads(kt_events *e)
     e->last_thread = 0;
 }
 
-uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid)
+uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
 {
-    if (e->mapped) return KT_NONE;
-    if (e->nthreads == e->cap_threads && (e->nthreads == UINT32_MAX / 4 || !grow_threads(e))) return KT_NONE;
-    uint32_t h = thread_hash(pid, tid, e->thread_mask);
+    bool full = e->nthreads == e->cap_threads || !e->threads_owned;
+    if (full && (e->nthreads >= UINT32_MAX / 4 || !grow_threads(e))) return KT_NONE;
+    kt_thread t = { pid, tid, stream };
+    uint32_t h = thread_hash(&t, e->thread_mask);
     for (uint32_t s; (s = e->thread_slots[h]) != 0; h = (h + 1) & e->thread_mask)
-        if (e->threads[s - 1].pid == pid && e->threads[s - 1].tid == tid) return e->last_thread = s - 1;
-    e->threads[e->nthreads] = (kt_thread){ pid, tid };
+        if (same_thread(&e->threads[s - 1], &t)) return e->last_thread = s - 1;
+    e->threads[e->nthreads] = t;
     e->thread_slots[h] = e->nthreads + 1;
     return e->last_thread = e->nthreads++;
+}
+
+bool kt_events_set_stream(kt_events *e, size_t i, int32_t stream)
+{
+    const kt_thread *t = &e->threads[e->thread[i]];
+    uint32_t s = kt_events_thread(e, t->pid, t->tid, stream);
+    if (s == KT_NONE) return false;
+    e->thread[i] = s;
+    return true;
 }
 
 bool kt_rank_reserve_args(kt_rank *r, size_t n)
@@ -166,7 +183,7 @@ static uint32_t *thread_map(kt_rank *dst, const kt_rank *src)
         int32_t pid, tid;
         if (!kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.threads[k].pid), &pid) ||
             !kt_rank_id_put(dst, kt_rank_id_get(src, src->ev.threads[k].tid), &tid) ||
-            (map[k] = kt_events_thread(&dst->ev, pid, tid)) == KT_NONE) {
+            (map[k] = kt_events_thread(&dst->ev, pid, tid, src->ev.threads[k].stream)) == KT_NONE) {
             free(map);
             return NULL;
         }
@@ -192,7 +209,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     dst->nargs += src->nargs;
 #define C(col) (kt_prefault(d->col + base, s->n * sizeof *s->col), memcpy(d->col + base, s->col, s->n * sizeof *s->col))
     C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs);
-    C(stream); C(corr); C(ext_id); C(args_at);
+    C(corr); C(ext_id); C(args_at);
 #undef C
     kt_prefault(d->argi + base, s->n * sizeof *d->argi);
     for (size_t i = 0; i < s->n; i++)
@@ -219,13 +236,13 @@ bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
         uint32_t i = ids[k];
 #define C(col) out.col[k] = e->col[i]
         C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(thread);
-        C(stream); C(corr); C(ext_id); C(argi); C(args_at);
+        C(corr); C(ext_id); C(argi); C(args_at);
 #undef C
     }
     out.n = n;
     /* the same slots, in a table of out's own (e's may be a mapping) */
     for (uint32_t k = 0; k < e->nthreads; k++)
-        if (kt_events_thread_add(&out, e->threads[k].pid, e->threads[k].tid) != k) {
+        if (kt_events_thread_add(&out, e->threads[k].pid, e->threads[k].tid, e->threads[k].stream) != k) {
             events_free(&out);
             return false;
         }

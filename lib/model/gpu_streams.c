@@ -16,7 +16,7 @@
  * when it carries one (Event Sync / Context Sync are device-wide).          */
 static bool on_stream(const kt_events *e, uint32_t i)
 {
-    return kt_kind_is_gpu(e->kind[i]) || (e->kind[i] == KT_K_CUDA_SYNC && e->stream[i] >= 0);
+    return kt_kind_is_gpu(e->kind[i]) || (e->kind[i] == KT_K_CUDA_SYNC && kt_ev_stream(e, i) >= 0);
 }
 
 /* Stable re-sort of ids by (device, stream), keeping the ts order inside. */
@@ -25,7 +25,7 @@ static bool sort_by_queue(const kt_rank *r, uint32_t *ids, size_t n)
     const kt_events *e = &r->ev;
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     if (!keys) return false;
-    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(e->stream[ids[i]]);
+    for (size_t i = 0; i < n; i++) keys[i] = kt_radix_key_i64(kt_ev_stream(e, ids[i]));
     bool ok = kt_radix_sort(keys, ids, n);
     for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(kt_event_pid(r, ids[i]));
     ok = ok && kt_radix_sort(keys, ids, n);
@@ -37,7 +37,7 @@ static size_t count_queues(const kt_events *e, const uint32_t *ids, size_t n)
 {
     size_t q = 0;
     for (size_t i = 0; i < n; i++)
-        if (i == 0 || kt_ev_pid(e, ids[i]) != kt_ev_pid(e, ids[i - 1]) || e->stream[ids[i]] != e->stream[ids[i - 1]])
+        if (i == 0 || kt_ev_pid(e, ids[i]) != kt_ev_pid(e, ids[i - 1]) || kt_ev_stream(e, ids[i]) != kt_ev_stream(e, ids[i - 1]))
             q++;
     return q;
 }
@@ -57,8 +57,8 @@ kt_status kt_build_gpu_streams(const kt_rank *r, const uint32_t *gpu_by_ts, size
     if (!qs) { free(ids); return KT_ENOMEM; }
     size_t q = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == 0 || kt_event_pid(r, ids[i]) != qs[q - 1].device || e->stream[ids[i]] != qs[q - 1].stream) {
-            qs[q++] = (kt_gpu_stream){ .device = kt_event_pid(r, ids[i]), .stream = e->stream[ids[i]], .ev = ids + i };
+        if (i == 0 || kt_event_pid(r, ids[i]) != qs[q - 1].device || kt_ev_stream(e, ids[i]) != qs[q - 1].stream) {
+            qs[q++] = (kt_gpu_stream){ .device = kt_event_pid(r, ids[i]), .stream = kt_ev_stream(e, ids[i]), .ev = ids + i };
         }
         qs[q - 1].n++;
     }

@@ -135,7 +135,7 @@ typedef struct gpu_names {
 /* HTA's GPUKernelFilter: device-level syncs have stream -1 but run on GPU. */
 static bool hta_gpu_row(const kt_events *e, uint32_t i, gpu_names g)
 {
-    return (e->stream[i] >= 0 && e->corr[i] >= 0) ||
+    return (kt_ev_stream(e, i) >= 0 && e->corr[i] >= 0) ||
            (e->name[i] != KT_NONE && (e->name[i] == g.event_sync || e->name[i] == g.context_sync));
 }
 
@@ -224,8 +224,9 @@ static uint32_t *filter_rank_mtia(kt_rank *r, const kt_strtab *strs, size_t *cou
         bool cpu = is_cpu_category(cat) && e->ts[i] >= t0 && e->ts[i] + e->dur[i] <= t1;
         bool kernel = is_gpu_kernel_category(cat) && kt_i64map_get(&corr, e->corr[i], 0);
         bool memory = is_memory_name(name_of(strs, e, i)) && in_any_step(e, steps, nsteps, e->ts[i]);
-        if (memory && e->stream[i] == -1 && !kt_id_is_str(kt_event_tid(r, i)))
-            e->stream[i] = (int32_t)kt_event_tid(r, i);
+        if (memory && kt_ev_stream(e, i) == -1 && !kt_id_is_str(kt_event_tid(r, i)) &&
+            !kt_events_set_stream(e, i, (int32_t)kt_event_tid(r, i)))
+            goto oom;
         if (cpu || kernel || memory) keep[n++] = i;
     }
     free(steps);

@@ -84,7 +84,7 @@ kt_kind kt_kind_of(char ph, const char *cat, size_t len, const char **normalized
  * typed args are a contiguous run rank->args[ev.argi .. ev.argi+ev.nargs).
  * Events with identical args may share one run (the loader stores a
  * repeated run once), so runs are read-only and not in event order.
- * stream, correlation and External id are columns, not args.              */
+ * stream (with pid and tid), correlation and External id are columns, not args. */
 typedef enum kt_arg_key {
     KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED,
     KT_ARG_BYTES,                  /* "bytes"; ROCm copy calls' "size" (string) */
@@ -178,9 +178,10 @@ typedef struct kt_idtab {
     size_t mask;
 } kt_idtab;
 
-/* One thread of a rank: its pid and tid as id column values. */
+/* Where an event ran: its pid and tid as id column values, and its stream
+ * arg (-1 none; non-numeric stream args also -1).                       */
 typedef struct kt_thread {
-    int32_t pid, tid;
+    int32_t pid, tid, stream;
 } kt_thread;
 
 typedef struct kt_events {
@@ -192,40 +193,47 @@ typedef struct kt_events {
     uint8_t *ph;        /* 'X','i','s','f','C','M',...                       */
     uint8_t *kind;      /* kt_kind                                           */
     uint8_t *nargs;     /* number of typed args                              */
-    uint32_t *thread;   /* the event's (pid, tid): its slot in threads       */
-    int32_t *stream;    /* -1 none (non-numeric stream args also -1)         */
+    uint32_t *thread;   /* the event's pid, tid and stream: a slot in threads */
     int32_t *corr;      /* correlation (flows: flow id); -1 none; as pid     */
     int32_t *ext_id;    /* External id; -1 none; as pid                      */
     uint32_t *argi;     /* first typed arg in rank->args; KT_NONE if none    */
     uint64_t *args_at;  /* the raw args object: kt_args_at(offset, length);
                            0 = none (kt_args_off, kt_args_len read it)   */
-    /* The distinct (pid, tid) pairs, first seen first.  A trace has a few
-     * dozen threads, so an event's pair takes 4 bytes instead of 8: on this
-     * project's hosts the model's fresh pages cost more than its parse.   */
+    /* The distinct (pid, tid, stream) triples, first seen first.  A trace
+     * has a few dozen threads and streams, so an event's triple takes 4
+     * bytes instead of 12: on this project's hosts the model's fresh pages
+     * cost more than its parse.                                           */
     kt_thread *threads;
     uint32_t nthreads, cap_threads;
     uint32_t *thread_slots; /* hash of threads: slot + 1, 0 empty; NULL
-                               when mapped (then nothing is added)         */
+                               while threads is a cache mapping's (the
+                               first new triple copies it: threads_owned) */
     uint32_t thread_mask;
     uint32_t last_thread;   /* the slot last put: most events repeat it    */
+    bool threads_owned;     /* threads and thread_slots are malloc'd       */
     bool mapped;        /* the columns point into a cache file mapping
                            (load/cache_map.c): not freed, not grown      */
 } kt_events;
 
 /* An event's pid and tid as id column values (see KT_ID_SMALL_MIN): equal
- * values, equal column values; kt_event_pid / _tid give the originals. */
+ * values, equal column values; kt_event_pid / _tid give the originals.
+ * Its stream: -1 none.                                                    */
 static inline int32_t kt_ev_pid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].pid; }
 static inline int32_t kt_ev_tid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].tid; }
+static inline int32_t kt_ev_stream(const kt_events *e, size_t i) { return e->threads[e->thread[i]].stream; }
 /* Empties the threads table (the rows' slots go stale: for a reused rank). */
 void kt_events_clear_threads(kt_events *e);
-/* The slot of (pid, tid), added when new; KT_NONE on OOM or when mapped. */
-uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid);
-static inline uint32_t kt_events_thread(kt_events *e, int32_t pid, int32_t tid)
+/* The slot of (pid, tid, stream), added when new; KT_NONE on OOM. */
+uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t stream);
+static inline uint32_t kt_events_thread(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
 {
     uint32_t s = e->last_thread;
-    if (s < e->nthreads && e->threads[s].pid == pid && e->threads[s].tid == tid) return s;
-    return kt_events_thread_add(e, pid, tid);
+    if (s < e->nthreads && e->threads[s].pid == pid && e->threads[s].tid == tid && e->threads[s].stream == stream)
+        return s;
+    return kt_events_thread_add(e, pid, tid, stream);
 }
+/* Gives event i another stream (false on OOM). */
+bool kt_events_set_stream(kt_events *e, size_t i, int32_t stream);
 
 /* Where an event's raw args object is in the file, in one word: 24 bits of
  * length under 40 bits of byte offset (a 1 TiB stream, args of 16 MiB).
@@ -366,7 +374,6 @@ static inline uint32_t kt_events_push_unset(kt_events *e)
     if (e->n == e->cap && !kt_events_reserve(e, e->n + 1)) return KT_NONE;
     size_t i = e->n++;
     e->nargs[i] = 0;
-    e->stream[i] = -1;
     e->corr[i] = -1;
     e->ext_id[i] = -1;
     e->argi[i] = KT_NONE;
@@ -386,7 +393,7 @@ static inline uint32_t kt_events_push(kt_events *e)
     e->cat[i] = KT_NONE;
     e->ph[i] = 0;
     e->kind[i] = KT_K_OTHER;
-    if ((e->thread[i] = kt_events_thread(e, 0, 0)) == KT_NONE) {
+    if ((e->thread[i] = kt_events_thread(e, 0, 0, -1)) == KT_NONE) {
         e->n--;
         return KT_NONE;
     }

@@ -80,7 +80,7 @@ kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns 
     for (size_t i = 0; dst->cat && i < n; i++) dst->cat[i] = e->cat[i];
     for (size_t i = 0; dst->ph && i < n; i++) dst->ph[i] = e->ph[i];
     for (size_t i = 0; dst->kind && i < n; i++) dst->kind[i] = e->kind[i];
-    for (size_t i = 0; dst->stream && i < n; i++) dst->stream[i] = e->stream[i];
+    for (size_t i = 0; dst->stream && i < n; i++) dst->stream[i] = kt_ev_stream(e, i);
     for (size_t i = 0; dst->pid && i < n; i++) dst->pid[i] = kt_event_pid(r, (uint32_t)i);
     for (size_t i = 0; dst->tid && i < n; i++) dst->tid[i] = kt_event_tid(r, (uint32_t)i);
     if (dst->correlation) copy_ids(r, e->corr, dst->correlation);

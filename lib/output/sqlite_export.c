@@ -120,7 +120,7 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i)
     p = rec_name(rec, p, e->cat[i]);
     p = sqlb_rec_int(rec, p, kt_event_pid(r, i));
     p = sqlb_rec_int(rec, p, kt_event_tid(r, i));
-    p = rec_id(rec, p, e->stream[i]);
+    p = rec_id(rec, p, kt_ev_stream(e, i));
     p = rec_id(rec, p, kt_event_corr(r, i));
     p = rec_id(rec, p, kt_event_ext_id(r, i));
     p = sqlb_rec_int(rec, p, e->kind[i]);

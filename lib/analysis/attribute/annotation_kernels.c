@@ -62,7 +62,7 @@ static bool is_kernel_row(const kt_trace *t, const kt_rank *r, uint32_t i)
     const kt_events *e = &r->ev;
     if (!t->hta_compat) return kt_kind_is_gpu(e->kind[i]);
     if (e->ph[i] != 'X') return false;
-    if (e->stream[i] >= 0 && e->corr[i] >= 0) return true;
+    if (kt_ev_stream(e, i) >= 0 && e->corr[i] >= 0) return true;
     const char *n = e->name[i] == KT_NONE ? "" : kt_strtab_get(t->strs, e->name[i]);
     return !strcmp(n, "Event Sync") || !strcmp(n, "Context Sync");
 }
@@ -330,7 +330,7 @@ void kt_ann_kernels_rows(const kt_trace *t, const kt_rank *r, const kt_ann_rank 
         kt_table_add_row(tb);
         kt_table_set_float(tb, 0, (double)(e->ts[i] - t->min_ts) / 1e3);
         kt_table_set_float(tb, 1, (double)e->dur[i] / 1e3);
-        kt_table_set_int(tb, 2, e->stream[i]);
+        kt_table_set_int(tb, 2, kt_ev_stream(e, i));
         kt_table_set_int(tb, 3, kt_event_corr(r, i));
         kt_table_set_str(tb, 4, full_names ? name : short_name(t, &m, e->name[i]));
         kt_table_set_str(tb, 5, lab == KT_NONE ? "" : kt_strtab_get(t->strs, e->name[lab]));

@@ -114,7 +114,7 @@ static void fill_record(const kt_trace *t, const kt_rank *r, uint32_t ev, bool h
     uint32_t m = metadata_event(r, ev, have_tree, &src);
     *c = (kt_comm_rec){
         .ts = r->ev.ts[ev], .dur = r->ev.dur[ev] > 0 ? r->ev.dur[ev] : 0, .ev = ev,
-        .stream = r->ev.stream[ev], .meta = (uint8_t)src,
+        .stream = kt_ev_stream(&r->ev, ev), .meta = (uint8_t)src,
         .seq = int_arg(r, m, KT_ARG_SEQ), .in_nelems = int_arg(r, m, KT_ARG_IN_MSG_NELEMS),
         .out_nelems = int_arg(r, m, KT_ARG_OUT_MSG_NELEMS), .group_size = (int32_t)int_arg(r, m, KT_ARG_GROUP_SIZE),
         .pg = str_arg(r, m, KT_ARG_PG_NAME), .pg_desc = str_arg(r, m, KT_ARG_PG_DESC),

@@ -164,9 +164,9 @@ static kt_status scan_rank(hta_run *h, const kt_rank *r, uint8_t *seen_iter)
         int64_t end = e->ts[i] + (e->dur[i] > 0 ? e->dur[i] : 0);
         h->tmin = e->ts[i] < h->tmin ? e->ts[i] : h->tmin;
         h->tmax = end > h->tmax ? end : h->tmax;
-        if (e->kind[i] == KT_K_KERNEL && e->stream[i] > 0 && it > 0 && e->name[i] != KT_NONE &&
+        if (e->kind[i] == KT_K_KERNEL && kt_ev_stream(e, i) > 0 && it > 0 && e->name[i] != KT_NONE &&
             is_comm_name(h, e->name[i]) &&
-            !push_row(h, (krow){ r->rank, e->stream[i], it, e->ts[i], e->dur[i], e->name[i], i }))
+            !push_row(h, (krow){ r->rank, kt_ev_stream(e, i), it, e->ts[i], e->dur[i], e->name[i], i }))
             return KT_ENOMEM;
     }
     return KT_OK;

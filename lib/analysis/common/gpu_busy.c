@@ -117,7 +117,7 @@ static bool alloc_picks(picks *p, size_t n)
 /* HTA's test is stream != -1 on the raw integer, so 4294967295 counts. */
 static bool hta_has_stream(const kt_rank *r, uint32_t ev)
 {
-    return r->ev.stream[ev] != -1 || (r->ev.argi[ev] != KT_NONE && kt_event_arg(r, ev, KT_ARG_RAW_STREAM));
+    return kt_ev_stream(&r->ev, ev) != -1 || (r->ev.argi[ev] != KT_NONE && kt_event_arg(r, ev, KT_ARG_RAW_STREAM));
 }
 
 /* HTA: every event with a stream, in file order (the merge sorts it). */

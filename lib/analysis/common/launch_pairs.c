@@ -65,8 +65,8 @@ static uint32_t *hta_rows(const kt_events *e, bool (*keep)(const kt_events *, ui
     return ids;
 }
 
-static bool gpu_row(const kt_events *e, uint32_t i) { return e->stream[i] != -1 && e->corr[i] >= 0; }
-static bool cpu_row(const kt_events *e, uint32_t i) { return e->stream[i] == -1 && e->corr[i] >= 0; }
+static bool gpu_row(const kt_events *e, uint32_t i) { return kt_ev_stream(e, i) != -1 && e->corr[i] >= 0; }
+static bool cpu_row(const kt_events *e, uint32_t i) { return kt_ev_stream(e, i) == -1 && e->corr[i] >= 0; }
 
 /* First index in ids (sorted by corr) whose corr >= c. */
 static size_t lower_bound(const kt_events *e, const uint32_t *ids, size_t n, int64_t c)

@@ -33,7 +33,7 @@ void kt_diff_side_time(const kt_diff_side *s, uint32_t ev, int64_t *ts, int64_t 
 /* HTA's stream column: the stream arg, -1 when absent or not a number. */
 static int64_t hta_stream(const kt_rank *r, uint32_t ev)
 {
-    if (r->ev.stream[ev] >= 0) return r->ev.stream[ev];
+    if (kt_ev_stream(&r->ev, ev) >= 0) return kt_ev_stream(&r->ev, ev);
     return kt_event_arg_int(r, ev, KT_ARG_RAW_STREAM, -1);
 }
 
@@ -41,7 +41,7 @@ bool kt_diff_side_is_gpu(const kt_diff_side *s, uint32_t ev)
 {
     if (s->hta) return hta_stream(s->r, ev) != -1;
     uint8_t k = s->r->ev.kind[ev];
-    return kt_kind_is_gpu(k) || k == KT_K_GPU_ANNOTATION || s->r->ev.stream[ev] >= 0;
+    return kt_kind_is_gpu(k) || k == KT_K_GPU_ANNOTATION || kt_ev_stream(&s->r->ev, ev) >= 0;
 }
 
 /* ---- HTA's iterations ---------------------------------------------------- */

@@ -57,7 +57,7 @@ static const char *name_of(const bd *b, uint32_t id)
  * cuda_sync events); by default GPU work is recognized by its kind.        */
 static bool is_gpu_row(const kt_rank *r, uint32_t i, bool compat)
 {
-    if (compat) return r->ev.ph[i] == 'X' && r->ev.stream[i] != -1;
+    if (compat) return r->ev.ph[i] == 'X' && kt_ev_stream(&r->ev, i) != -1;
     return kt_kind_is_gpu(r->ev.kind[i]);
 }
 

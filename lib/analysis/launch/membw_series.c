@@ -32,7 +32,7 @@ static void copies_free(copies *c)
 static bool is_copy(const kt_rank *r, uint32_t i, kt_type_cache *types, bool hta)
 {
     const kt_events *e = &r->ev;
-    if (hta) return kt_is_hta_row(e, i) && e->stream[i] != -1 && kt_event_kernel_type(types, r, i) == KT_TYPE_MEMORY;
+    if (hta) return kt_is_hta_row(e, i) && kt_ev_stream(e, i) != -1 && kt_event_kernel_type(types, r, i) == KT_TYPE_MEMORY;
     return kt_kind_is_gpu(e->kind[i]) && e->dur[i] > 0 && kt_event_kernel_type(types, r, i) == KT_TYPE_MEMORY;
 }
 

@@ -143,7 +143,7 @@ typedef struct queue_key {
  * new; FEW_QUEUES when that would make too many.                          */
 static size_t queue_of(const kt_rank *r, uint32_t g, bool hta, queue_key *q, size_t *nq, size_t last)
 {
-    int32_t pid = hta ? 0 : kt_ev_pid(&r->ev, g), stream = r->ev.stream[g];
+    int32_t pid = hta ? 0 : kt_ev_pid(&r->ev, g), stream = kt_ev_stream(&r->ev, g);
     if (last < *nq && q[last].stream == stream && q[last].pid_col == pid) return last;
     for (size_t i = 0; i < *nq; i++)
         if (q[i].stream == stream && q[i].pid_col == pid) return i;
@@ -167,7 +167,7 @@ static inline kt_step_point point_of(const kt_rank *r, const change *c, size_t i
 {
     uint32_t g = c->gpu[i];
     return (kt_step_point){ .ts = c->ts[i], .ev = g,
-                            .key = r->ev.stream[g], .value = len };
+                            .key = kt_ev_stream(&r->ev, g), .value = len };
 }
 
 /* The points of the changes in ord (time order) grouped by queue, in queue
@@ -205,7 +205,7 @@ static bool points_of_few_queues(const kt_rank *r, const change *c, bool hta, co
 
 static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
 {
-    return e->stream[g1] == e->stream[g2] && (hta || kt_ev_pid(e, g1) == kt_ev_pid(e, g2));
+    return kt_ev_stream(e, g1) == kt_ev_stream(e, g2) && (hta || kt_ev_pid(e, g1) == kt_ev_pid(e, g2));
 }
 
 /* The same for any number of queues: the order sorted by queue (stable
@@ -213,7 +213,7 @@ static bool same_queue(const kt_events *e, uint32_t g1, uint32_t g2, bool hta)
 static bool points_by_radix(const kt_rank *r, const change *c, bool hta, order *o, kt_step_point *pts)
 {
     const kt_events *e = &r->ev;
-    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(e->stream[c->gpu[o->ord[i]]]);
+    for (size_t i = 0; i < c->n; i++) o->keys[i] = kt_radix_key_i64(kt_ev_stream(e, c->gpu[o->ord[i]]));
     bool ok = kt_radix_sort(o->keys, o->ord, c->n);
     for (size_t i = 0; ok && !hta && i < c->n; i++)
         o->keys[i] = kt_radix_key_i64(kt_event_pid(r, c->gpu[o->ord[i]]));

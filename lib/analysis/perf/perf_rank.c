@@ -218,7 +218,8 @@ static bool add_one_kernel(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, bool di
     const kt_events *e = &c->r->ev;
     uint32_t k = c->m->kev[j];
     double dur_us = (double)(e->dur[k] > 0 ? e->dur[k] : 0) / 1e3;
-    return kt_pgroup_add_kernels(g, &e->name[k], &e->stream[k], &dur_us, 1);
+    int32_t stream = kt_ev_stream(e, k);
+    return kt_pgroup_add_kernels(g, &e->name[k], &stream, &dur_us, 1);
 }
 
 /* The op's GPU events (its own, or all below it) into g's kernel_details,
@@ -254,7 +255,7 @@ static bool add_kernel_details(map_ctx *c, kt_pgroup *g, const kt_op_rec *o, boo
     for (size_t i = 0; i < n; i++) {
         uint32_t k = c->kd_items[i].ev;
         c->kd_name[i] = r->ev.name[k];
-        c->kd_stream[i] = r->ev.stream[k];
+        c->kd_stream[i] = kt_ev_stream(&r->ev, k);
         c->kd_dur[i] = (double)c->kd_items[i].dur / 1e3;
     }
     return kt_pgroup_add_kernels(g, c->kd_name, c->kd_stream, c->kd_dur, n);

@@ -304,7 +304,7 @@ static void add_breakdown_row(cp_tables *tbs, const kt_trace *t, const cp_partia
     kt_table_set_str(tb, 5, cat == KT_NONE ? "" : kt_strtab_get(t->strs, cat));
     kt_table_set_int(tb, 6, kt_event_pid(r, s->attr));
     kt_table_set_int(tb, 7, kt_event_tid(r, s->attr));
-    kt_table_set_int(tb, 8, r->ev.stream[s->attr]);
+    kt_table_set_int(tb, 8, kt_ev_stream(&r->ev, s->attr));
 }
 
 static void add_edge_row(kt_table *tb, const kt_trace *t, const cp_partial *p, const cp_step *s)

@@ -105,13 +105,13 @@ static kt_status hta_queue_lengths(gpu_ctx *c)
         if (i == 0 || ord[i] != ord[i - 1]) ts[n] = e->ts[ord[i]], ev[n] = gpu[n] = ord[i], delta[n] = -1, n++;
     for (size_t i = 0; ok && i < n; i++) ord[i] = (uint32_t)i;
     if (ok) kt_np_argsort_i64(ts, ord, n);
-    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(e->stream[gpu[ord[i]]]);
+    for (size_t i = 0; ok && i < n; i++) keys[i] = kt_radix_key_i64(kt_ev_stream(e, gpu[ord[i]]));
     ok = ok && kt_radix_sort(keys, ord, n);
     for (size_t i = 0; ok && i < e->n; i++) c->queue[i] = NO_QUEUE;
     int32_t len = 0;
     for (size_t k = 0; ok && k < n; k++) {
         size_t i = ord[k];
-        if (k == 0 || e->stream[gpu[i]] != e->stream[gpu[ord[k - 1]]]) len = 0;
+        if (k == 0 || kt_ev_stream(e, gpu[i]) != kt_ev_stream(e, gpu[ord[k - 1]])) len = 0;
         len += delta[i];
         c->queue[ev[i]] = len;
     }
@@ -228,7 +228,7 @@ static uint32_t waiting_kernel(const gpu_ctx *c, uint32_t wait_ev)
     const kt_rank *r = c->r;
     uint32_t call = kt_gpu_launcher(r, wait_ev);
     if (call == KT_NONE) return KT_NONE;
-    const stream_launches *sl = launches_of(c, kt_event_pid(r, wait_ev), r->ev.stream[wait_ev]);
+    const stream_launches *sl = launches_of(c, kt_event_pid(r, wait_ev), kt_ev_stream(&r->ev, wait_ev));
     for (size_t k = sl ? first_after(sl, r->ev.ts[call]) : 0; sl && k < sl->n; k++) {
         uint32_t l = sl->l[k].call;
         if (kt_ev_pid(&r->ev, l) == kt_ev_pid(&r->ev, call) && kt_ev_tid(&r->ev, l) == kt_ev_tid(&r->ev, call)) return sl->l[k].gpu;
@@ -240,7 +240,7 @@ static uint32_t waiting_kernel(const gpu_ctx *c, uint32_t wait_ev)
 static uint32_t *last_slot(gpu_ctx *c, uint32_t ev, bool create)
 {
     int64_t dev = c->cfg->hta ? 0 : kt_event_pid(c->r, ev);
-    int32_t stream = c->r->ev.stream[ev];
+    int32_t stream = kt_ev_stream(&c->r->ev, ev);
     for (size_t i = 0; i < c->nlast; i++)
         if (c->last[i].dev == dev && c->last[i].stream == stream) return &c->last[i].node;
     if (!create) return NULL;

@@ -138,7 +138,7 @@ uint32_t cp_hta_pointed_gpu(const kt_rank *r, uint32_t call);
  * event carrying a stream).                                                 */
 static inline bool cp_is_stream_event(const kt_events *e, uint32_t i)
 {
-    return kt_kind_is_gpu(e->kind[i]) || (e->kind[i] == KT_K_CUDA_SYNC && e->stream[i] >= 0);
+    return kt_kind_is_gpu(e->kind[i]) || (e->kind[i] == KT_K_CUDA_SYNC && kt_ev_stream(e, i) >= 0);
 }
 
 #endif

@@ -22,7 +22,7 @@ static bool is_member(const kt_rank *r, uint32_t i, bool compat)
     if (e->ph[i] != 'X') return false;
     uint8_t k = e->kind[i];
     if (compat)
-        return e->stream[i] == -1 && !kt_kind_is_gpu(k) && !kt_event_arg(r, i, KT_ARG_RAW_STREAM) &&
+        return kt_ev_stream(e, i) == -1 && !kt_kind_is_gpu(k) && !kt_event_arg(r, i, KT_ARG_RAW_STREAM) &&
                k != KT_K_TRACE_SPAN;
     return k == KT_K_CPU_OP || k == KT_K_USER_ANNOTATION || k == KT_K_PYTHON_FUNCTION ||
            k == KT_K_RUNTIME || k == KT_K_DRIVER;
@@ -281,7 +281,7 @@ static void link_children(kt_op_tree *tr)
 
 bool kt_op_tree_counts_gpu(const kt_op_tree *tr, uint32_t g)
 {
-    return !tr->compat || tr->r->ev.stream[g] > 0;
+    return !tr->compat || kt_ev_stream(&tr->r->ev, g) > 0;
 }
 
 size_t kt_op_tree_launched(const kt_op_tree *tr, uint32_t node, const uint32_t **evs)
