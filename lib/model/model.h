@@ -84,7 +84,8 @@ kt_kind kt_kind_of(char ph, const char *cat, size_t len, const char **normalized
  * typed args are a contiguous run rank->args[ev.argi .. ev.argi+ev.nargs).
  * Events with identical args may share one run (the loader stores a
  * repeated run once), so runs are read-only and not in event order.
- * stream (with pid and tid), correlation and External id are columns, not args. */
+ * The stream (beside pid and tid), correlation and External id are kept
+ * with the event (kt_events), not as args.                                 */
 typedef enum kt_arg_key {
     KT_ARG_DEVICE = 1, KT_ARG_CONTEXT, KT_ARG_QUEUED,
     KT_ARG_BYTES,                  /* "bytes"; ROCm copy calls' "size" (string) */
