@@ -99,6 +99,8 @@ static bool same_thread(const kt_thread *a, const kt_thread *b)
     return a->pid == b->pid && a->tid == b->tid && a->stream == b->stream;
 }
 
+#define KT_THREADS_MAX ((uint32_t)1 << 28) /* keeps the hash's size in 32 bits */
+
 /* Room for twice the threads (a table of its own, also when it was a
  * cache mapping's) and its hash at half load.                          */
 static bool grow_threads(kt_events *e)
@@ -133,7 +135,7 @@ void kt_events_clear_threads(kt_events *e)
 uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
 {
     bool full = e->nthreads == e->cap_threads || !e->threads_owned;
-    if (full && (e->nthreads >= UINT32_MAX / 4 || !grow_threads(e))) return KT_NONE;
+    if (full && (e->nthreads >= KT_THREADS_MAX || !grow_threads(e))) return KT_NONE;
     kt_thread t = { pid, tid, stream };
     uint32_t h = thread_hash(&t, e->thread_mask);
     for (uint32_t s; (s = e->thread_slots[h]) != 0; h = (h + 1) & e->thread_mask)
