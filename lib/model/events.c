@@ -129,7 +129,6 @@ void kt_events_clear_threads(kt_events *e)
 {
     if (e->thread_slots) memset(e->thread_slots, 0, ((size_t)e->thread_mask + 1) * sizeof *e->thread_slots);
     e->nthreads = 0;
-    e->last_thread = 0;
 }
 
 uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
@@ -137,12 +136,13 @@ uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t st
     bool full = e->nthreads == e->cap_threads || !e->threads_owned;
     if (full && (e->nthreads >= KT_THREADS_MAX || !grow_threads(e))) return KT_NONE;
     kt_thread t = { pid, tid, stream };
+    uint32_t *memo = &e->thread_memo[kt_thread_memo_of(tid, stream)];
     uint32_t h = thread_hash(&t, e->thread_mask);
     for (uint32_t s; (s = e->thread_slots[h]) != 0; h = (h + 1) & e->thread_mask)
-        if (same_thread(&e->threads[s - 1], &t)) return e->last_thread = s - 1;
+        if (same_thread(&e->threads[s - 1], &t)) return *memo = s - 1;
     e->threads[e->nthreads] = t;
     e->thread_slots[h] = e->nthreads + 1;
-    return e->last_thread = e->nthreads++;
+    return *memo = e->nthreads++;
 }
 
 bool kt_events_set_stream(kt_events *e, size_t i, int32_t stream)

@@ -179,6 +179,8 @@ typedef struct kt_idtab {
     size_t mask;
 } kt_idtab;
 
+#define KT_THREAD_MEMO_BITS 5 /* kt_events.thread_memo: 32 recent threads */
+#define KT_THREAD_MEMO (1u << KT_THREAD_MEMO_BITS)
 /* Where an event ran: its pid and tid as id column values, and its stream
  * arg (-1 none; non-numeric stream args also -1).                       */
 typedef struct kt_thread {
@@ -210,7 +212,9 @@ typedef struct kt_events {
                                while threads is a cache mapping's (the
                                first new triple copies it: threads_owned) */
     uint32_t thread_mask;
-    uint32_t last_thread;   /* the slot last put: most events repeat it    */
+    /* the slots last put, by kt_thread_memo_of: most events repeat one of
+     * the few threads and streams just seen                              */
+    uint32_t thread_memo[KT_THREAD_MEMO];
     bool threads_owned;     /* threads and thread_slots are malloc'd       */
     bool mapped;        /* the columns point into a cache file mapping
                            (load/cache_map.c): not freed, not grown      */
@@ -226,9 +230,13 @@ static inline int32_t kt_ev_stream(const kt_events *e, size_t i) { return e->thr
 void kt_events_clear_threads(kt_events *e);
 /* The slot of (pid, tid, stream), added when new; KT_NONE on OOM. */
 uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t stream);
+static inline uint32_t kt_thread_memo_of(int32_t tid, int32_t stream)
+{
+    return ((uint32_t)tid * 0x9e3779b1u + (uint32_t)stream) * 0x85ebca6bu >> (32 - KT_THREAD_MEMO_BITS);
+}
 static inline uint32_t kt_events_thread(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
 {
-    uint32_t s = e->last_thread;
+    uint32_t s = e->thread_memo[kt_thread_memo_of(tid, stream)];
     if (s < e->nthreads && e->threads[s].pid == pid && e->threads[s].tid == tid && e->threads[s].stream == stream)
         return s;
     return kt_events_thread_add(e, pid, tid, stream);
