@@ -120,7 +120,7 @@ static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
     for (size_t i = 0; i < sizeof per_event / sizeof *per_event; i++)
         if (sec_len(m, per_event[i].id) != n * per_event[i].elem) return false;
     return sec_len(m, KT_CS_ARGS) == s->nargs * sizeof(kt_arg) && sec_len(m, KT_CS_IDS) == s->nids * 8 &&
-           s->nthreads < UINT32_MAX / 4 && sec_len(m, KT_CS_THREADS) == s->nthreads * sizeof(kt_thread) &&
+           s->nthreads <= KT_THREADS_MAX && sec_len(m, KT_CS_THREADS) == s->nthreads * sizeof(kt_thread) &&
            sec_len(m, KT_CS_XCAT_ID) == s->nxcat * 4 && sec_len(m, KT_CS_XCAT_COUNT) == s->nxcat * 8 &&
            sec_len(m, KT_CS_DEVICES) == s->ndevices * 4 && sec_len(m, KT_CS_STROFF) == (s->nstrings + 1) * 8 &&
            (s->has_meta || sec_len(m, KT_CS_META) == 0) && index_sizes_ok(m, s);

@@ -94,13 +94,6 @@ static uint32_t thread_hash(const kt_thread *t, uint32_t mask)
     return (uint32_t)(h >> 32) & mask;
 }
 
-static bool same_thread(const kt_thread *a, const kt_thread *b)
-{
-    return a->pid == b->pid && a->tid == b->tid && a->stream == b->stream;
-}
-
-#define KT_THREADS_MAX ((uint32_t)1 << 28) /* keeps the hash's size in 32 bits */
-
 /* Room for twice the threads (a table of its own, also when it was a
  * cache mapping's) and its hash at half load.                          */
 static bool grow_threads(kt_events *e)
@@ -139,7 +132,7 @@ uint32_t kt_events_thread_add(kt_events *e, int32_t pid, int32_t tid, int32_t st
     uint32_t *memo = &e->thread_memo[kt_thread_memo_of(tid, stream)];
     uint32_t h = thread_hash(&t, e->thread_mask);
     for (uint32_t s; (s = e->thread_slots[h]) != 0; h = (h + 1) & e->thread_mask)
-        if (same_thread(&e->threads[s - 1], &t)) return *memo = s - 1;
+        if (kt_thread_is(&e->threads[s - 1], pid, tid, stream)) return *memo = s - 1;
     e->threads[e->nthreads] = t;
     e->thread_slots[h] = e->nthreads + 1;
     return *memo = e->nthreads++;

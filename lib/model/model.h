@@ -179,6 +179,7 @@ typedef struct kt_idtab {
     size_t mask;
 } kt_idtab;
 
+#define KT_THREADS_MAX ((uint32_t)1 << 28) /* keeps the threads' hash size in 32 bits */
 #define KT_THREAD_MEMO_BITS 5 /* kt_events.thread_memo: 32 recent threads */
 #define KT_THREAD_MEMO (1u << KT_THREAD_MEMO_BITS)
 /* Where an event ran: its pid and tid as id column values, and its stream
@@ -226,6 +227,15 @@ typedef struct kt_events {
 static inline int32_t kt_ev_pid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].pid; }
 static inline int32_t kt_ev_tid(const kt_events *e, size_t i) { return e->threads[e->thread[i]].tid; }
 static inline int32_t kt_ev_stream(const kt_events *e, size_t i) { return e->threads[e->thread[i]].stream; }
+/* (pid, tid) as one key, ordered as the column values are. */
+static inline uint64_t kt_ev_thread_key(const kt_events *e, size_t i)
+{
+    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
+}
+static inline bool kt_thread_is(const kt_thread *t, int32_t pid, int32_t tid, int32_t stream)
+{
+    return t->pid == pid && t->tid == tid && t->stream == stream;
+}
 /* Empties the threads table (the rows' slots go stale: for a reused rank). */
 void kt_events_clear_threads(kt_events *e);
 /* The slot of (pid, tid, stream), added when new; KT_NONE on OOM. */
@@ -237,8 +247,7 @@ static inline uint32_t kt_thread_memo_of(int32_t tid, int32_t stream)
 static inline uint32_t kt_events_thread(kt_events *e, int32_t pid, int32_t tid, int32_t stream)
 {
     uint32_t s = e->thread_memo[kt_thread_memo_of(tid, stream)];
-    if (s < e->nthreads && e->threads[s].pid == pid && e->threads[s].tid == tid && e->threads[s].stream == stream)
-        return s;
+    if (s < e->nthreads && kt_thread_is(&e->threads[s], pid, tid, stream)) return s;
     return kt_events_thread_add(e, pid, tid, stream);
 }
 /* Gives event i another stream (false on OOM). */

@@ -51,11 +51,6 @@ typedef struct ann_work {
     size_t ng;
 } ann_work;
 
-static uint64_t thread_key(const kt_events *e, uint32_t i)
-{
-    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
-}
-
 /* HTA's GPUKernelFilter under hta_compat; GPU work by kind otherwise. */
 static bool is_kernel_row(const kt_trace *t, const kt_rank *r, uint32_t i)
 {
@@ -94,7 +89,7 @@ static bool collect_items(const kt_rank *r, const kt_ann_rank *a, bool cpu, ann_
         uint32_t g = a->kernels[k], at = cpu ? kt_gpu_launcher(r, g) : g;
         if (at == KT_NONE) continue;
         int64_t dur = e->dur[at] > 0 ? e->dur[at] : 0;
-        w->it[w->nit++] = (item){ thread_key(e, at), e->ts[at], e->ts[at] + (cpu ? dur : e->dur[at]),
+        w->it[w->nit++] = (item){ kt_ev_thread_key(e, at), e->ts[at], e->ts[at] + (cpu ? dur : e->dur[at]),
                                   e->dur[g] > 0 ? e->dur[g] : 0, (uint32_t)k };
     }
     /* by thread, then start (stable: kernels in their order where equal) */
@@ -116,7 +111,7 @@ static bool collect_spans(const kt_trace *t, const kt_rank *r, uint8_t kind, ann
     if (!w->sp) return false;
     for (uint32_t i = 0; i < e->n; i++)
         if (kt_ann_span_kept(t, e, i, kind))
-            w->sp[w->nsp++] = (span){ thread_key(e, i), e->ts[i], e->ts[i] + e->dur[i], i, e->name[i] };
+            w->sp[w->nsp++] = (span){ kt_ev_thread_key(e, i), e->ts[i], e->ts[i] + e->dur[i], i, e->name[i] };
     return true;
 }
 

@@ -20,11 +20,6 @@ typedef struct thread_op {
     uint32_t ev;
 } thread_op;
 
-static uint64_t thread_key(const kt_events *e, uint32_t i)
-{
-    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
-}
-
 /* Innermost cpu_op of ops[0..n) (sorted) open at (key, ts), or KT_NONE. */
 static uint32_t op_at(const kt_rank *r, const thread_op *ops, size_t n, uint64_t key, int64_t ts)
 {
@@ -65,7 +60,7 @@ static thread_op *gather_ops(const kt_events *e, int64_t horizon, size_t *k)
             free(ops);
             return NULL;
         }
-        ops[(*k)++] = (thread_op){ thread_key(e, i), e->ts[i], i };
+        ops[(*k)++] = (thread_op){ kt_ev_thread_key(e, i), e->ts[i], i };
     }
     return ops;
 }
@@ -149,7 +144,7 @@ kt_status kt_peak_ops(const kt_rank *r, const kt_thread_ops *ops, const kt_mem_d
     for (size_t s = 0; ok && s <= live.mask; s++) {
         if (live.key[s] == INT64_MIN || live.val[s] == KT_NONE) continue;
         const kt_mem_event *m = &d->e[live.val[s]];
-        uint32_t op = op_at(r, ops->op, ops->n, thread_key(&r->ev, m->ev), m->ts);
+        uint32_t op = op_at(r, ops->op, ops->n, kt_ev_thread_key(&r->ev, m->ev), m->ts);
         ok = add_bytes(out, n, &cap, op == KT_NONE ? KT_NONE : r->ev.name[op], m->bytes);
     }
     if (ok && *n) qsort(*out, *n, sizeof **out, by_bytes_desc);

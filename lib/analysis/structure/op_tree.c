@@ -28,11 +28,6 @@ static bool is_member(const kt_rank *r, uint32_t i, bool compat)
            k == KT_K_RUNTIME || k == KT_K_DRIVER;
 }
 
-static uint64_t thread_key(const kt_events *e, uint32_t i)
-{
-    return (uint64_t)(uint32_t)kt_ev_pid(e, i) << 32 | (uint32_t)kt_ev_tid(e, i);
-}
-
 /* ---- members by (thread, ts, longer first, file order) -------------------
  * Threads are few and Kineto writes each thread nearly in time order: a
  * counting sort groups the members by thread (dense thread numbers from a
@@ -130,7 +125,7 @@ static bool sort_members(const kt_events *e, uint32_t *ids, size_t n)
     uint64_t last = 0;
     uint32_t last_id = KT_NONE;
     for (size_t i = 0; ok && i < n; i++) {
-        uint64_t key = thread_key(e, ids[i]);
+        uint64_t key = kt_ev_thread_key(e, ids[i]);
         if (last_id == KT_NONE || key != last) last_id = thread_id(&th, key);
         last = key;
         tid[i] = last_id;
@@ -173,7 +168,7 @@ static bool link_parents(kt_op_tree *tr)
     size_t sp = 0;
     for (size_t k = 0; k < tr->n; k++) {
         uint32_t ev = tr->node[k];
-        if (k > 0 && thread_key(e, tr->node[k - 1]) != thread_key(e, ev)) sp = 0;
+        if (k > 0 && kt_ev_thread_key(e, tr->node[k - 1]) != kt_ev_thread_key(e, ev)) sp = 0;
         while (sp > 0 && closes_before(e, tr->node[stack[sp - 1]], ev)) sp--;
         tr->parent[k] = sp ? stack[sp - 1] : KT_NONE;
         stack[sp++] = (uint32_t)k;
@@ -203,9 +198,9 @@ static bool find_main_bwd(const kt_trace *t, const kt_op_tree *tr, uint64_t *mai
     const kt_events *e = &tr->r->ev;
     int nmain = 0, nbwd = 0;
     for (size_t k = 0; k < tr->n;) {
-        uint64_t key = thread_key(e, tr->node[k]);
+        uint64_t key = kt_ev_thread_key(e, tr->node[k]);
         bool is_main = false, is_bwd = false;
-        for (; k < tr->n && thread_key(e, tr->node[k]) == key; k++) {
+        for (; k < tr->n && kt_ev_thread_key(e, tr->node[k]) == key; k++) {
             uint32_t nm = e->name[tr->node[k]];
             is_main |= name_has(t->strs, nm, "ProfilerStep#", true);
             is_bwd |= name_has(t->strs, nm, "autograd::", false);
@@ -226,12 +221,12 @@ static void relink_backward(const kt_trace *t, kt_op_tree *tr)
         bool any = false;
         for (size_t k = 0; k < tr->n; k++) {
             uint32_t ev = tr->node[k];
-            if (thread_key(e, ev) != main_key || !name_has(t->strs, e->name[ev], anns[a], true)) continue;
+            if (kt_ev_thread_key(e, ev) != main_key || !name_has(t->strs, e->name[ev], anns[a], true)) continue;
             any = true;
             int64_t ts = e->ts[ev], end = ts + clamped_dur(e, ev);
             for (size_t j = 0; j < tr->n; j++) {
                 uint32_t b = tr->node[j];
-                if (thread_key(e, b) != bwd_key || tr->parent[j] != KT_NONE) continue;
+                if (kt_ev_thread_key(e, b) != bwd_key || tr->parent[j] != KT_NONE) continue;
                 if (e->ts[b] >= ts && e->ts[b] + clamped_dur(e, b) <= end) {
                     tr->parent[j] = (uint32_t)k;
                     tr->relinked = true;
