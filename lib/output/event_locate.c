@@ -37,7 +37,7 @@ bool kt_args_index_init(kt_args_index *a, const uint64_t *at, size_t n, size_t o
     return true;
 }
 
-/* Offset and length of the k-th args object of the index. */
+/* Where the k-th args object of the index starts, and one past its end. */
 static uint64_t off_at(const kt_args_index *a, size_t k) { return kt_args_at_off(a->at[a->with_args[k]]); }
 static uint64_t end_at(const kt_args_index *a, size_t k)
 {
