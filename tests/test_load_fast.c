@@ -568,14 +568,25 @@ static const char sorted_keys[] =
     "\"ts\": 1669783687389324}\n"
     "]}\n";
 
+/* The sorted text loaded, after checking that its model is the Kineto-order
+ * text's; NULL (a failed check) unless it loaded with n events.          */
+static kt_trace *load_sorted_as_kineto(const char *kineto, size_t klen, const char *sorted, size_t slen, size_t n)
+{
+    kt_trace *k = load_text("kineto.json", kineto, klen);
+    kt_trace *s = load_text("sorted.json", sorted, slen);
+    if (k && s) kt_check_same_model(k, s, false);
+    kt_trace_free(k);
+    bool ok = s && s->ranks[0]->ev.n == n;
+    CHECK(ok);
+    if (!ok) kt_trace_free(s);
+    return ok ? s : NULL;
+}
+
 TEST(load_sorted_keys_equal_kineto_order)
 {
-    kt_trace *k = load_text("kineto.json", kineto_order, sizeof kineto_order - 1);
-    kt_trace *s = load_text("sorted.json", sorted_keys, sizeof sorted_keys - 1);
-    if (k && s) kt_check_same_model(k, s, false);
-    const kt_rank *r = s ? s->ranks[0] : NULL;
-    CHECK(r != NULL && r->ev.n == 5);
-    if (r && r->ev.n == 5) {
+    kt_trace *s = load_sorted_as_kineto(kineto_order, sizeof kineto_order - 1, sorted_keys, sizeof sorted_keys - 1, 5);
+    if (s) {
+        const kt_rank *r = s->ranks[0];
         CHECK_INT(r->ev.ts[0], 1669783687389324000);
         CHECK_INT(r->ev.ts[1], 1669783687389400500);
         CHECK_INT(kt_event_corr(r, 1), 73696);  /* the second kernel's args through the layout */
@@ -583,7 +594,50 @@ TEST(load_sorted_keys_equal_kineto_order)
         CHECK_INT(kt_ev_stream(&r->ev, 1), 7);
         CHECK_INT(kt_event_corr(r, 4), 73689);  /* the flow's id */
     }
-    kt_trace_free(k);
+    kt_trace_free(s);
+}
+
+/* Sorted events the sorted-key fast path hands to the member loop part way
+ * (a string pid, an exponent, four fraction digits, an unknown key, an
+ * escaped name, a key after ts, blanks of indent=2) or reads whole
+ * (metadata, no args): the same model as in Kineto's order.             */
+static const char kineto_order_odd[] =
+    "{\"traceEvents\": [\n"
+    "{\"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"py\"}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": \"Spans\", \"tid\": 2, \"ts\": 10, \"dur\": 3, "
+    "\"args\": {\"External id\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 2, \"ts\": 12.3456, \"dur\": 1.5e1},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"cname\": \"good\", \"name\": \"a\\\"b\", \"pid\": 1, \"tid\": 2, \"ts\": 30, "
+    "\"dur\": 2, \"tts\": 1},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 40, \"dur\": 4, "
+    "\"args\": {\n    \"correlation\": 9,\n    \"stream\": 7\n  }}\n"
+    "]}\n";
+static const char sorted_keys_odd[] =
+    "{\"traceEvents\": [\n"
+    "{\"args\": {\"name\": \"py\"}, \"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"ts\": 0},\n"
+    "{\"args\": {\"External id\": 5}, \"cat\": \"cpu_op\", \"dur\": 3, \"name\": \"aten::mm\", \"ph\": \"X\", "
+    "\"pid\": \"Spans\", \"tid\": 2, \"ts\": 10},\n"
+    "{\"cat\": \"cpu_op\", \"dur\": 1.5e1, \"name\": \"a\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, \"ts\": 12.3456},\n"
+    "{\"cat\": \"cpu_op\", \"cname\": \"good\", \"dur\": 2, \"name\": \"a\\\"b\", \"ph\": \"X\", \"pid\": 1, \"tid\": 2, "
+    "\"ts\": 30, \"tts\": 1},\n"
+    "{\n  \"args\": {\n    \"correlation\": 9,\n    \"stream\": 7\n  },\n  \"cat\": \"kernel\",\n  \"dur\": 4,\n"
+    "  \"name\": \"k\",\n  \"ph\": \"X\",\n  \"pid\": 0,\n  \"tid\": 7,\n  \"ts\": 40\n}\n"
+    "]}\n";
+
+TEST(load_sorted_keys_off_the_fast_path_equal_kineto_order)
+{
+    kt_trace *s = load_sorted_as_kineto(kineto_order_odd, sizeof kineto_order_odd - 1, sorted_keys_odd,
+                                        sizeof sorted_keys_odd - 1, 5);
+    if (s) {
+        const kt_rank *r = s->ranks[0];
+        CHECK_INT(r->ev.ph[0], 'M');
+        CHECK_INT(r->ev.ts[2], 12346);  /* 12.3456 µs, rounded to ns */
+        CHECK_INT(r->ev.dur[2], 15000); /* 1.5e1 µs */
+        CHECK_INT(r->ev.ts[3], 30000);
+        CHECK_STR(kt_strtab_get(s->strs, r->ev.name[3]), "a\"b");
+        CHECK_INT(kt_ev_stream(&r->ev, 4), 7);
+        CHECK_INT(kt_event_corr(r, 4), 9);
+    }
     kt_trace_free(s);
 }
 

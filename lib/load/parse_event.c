@@ -1571,6 +1571,66 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
     return N_EXPECTED;
 }
 
+/* After a value ending at v: past its ',' (the next member's start), or
+ * NULL, then with o->closed and o->q past the event's '}' when that came. */
+static inline const char *sorted_member_end(kt_obj *o, const char *v)
+{
+    const char *c = kt_skip_ws(v, o->end);
+    if (c < o->end && *c == ',') return c + 1;
+    if (c < o->end && *c == '}') {
+        o->q = c + 1;
+        o->closed = true;
+    }
+    return NULL;
+}
+
+/* The args value, skipped as the member loop skips it: the kind that says
+ * how to keep them comes after them (commit parses them then).           */
+static inline const char *sorted_args(kt_obj *o, const char *v, member *args)
+{
+    kt_pair pr = { .v = v };
+    if (kt_member_skip(o, &pr) != KT_SCAN_OK) return NULL; /* the loop says why */
+    *args = (member){ pr.v, pr.vend, pr.vflags, false, false, 0 };
+    return pr.vend;
+}
+
+/* One member of a sorted event when its key comes next; members may be
+ * absent (a flow has no args, an instant no dur).  n: members read.     */
+#define SORTED_MEMBER(key, read_value)                                        \
+    do {                                                                      \
+        const char *v_ = fast_key(at, o->end, key);                           \
+        if (!v_) break;                                                       \
+        if (!(v_ = read_value)) return fast_stop(o, at, n);                   \
+        n = N_EXPECTED;                                                       \
+        if (!(at = sorted_member_end(o, v_))) return N_EXPECTED;              \
+    } while (0)
+
+/* Events written with their keys sorted, as json.dumps(sort_keys=True)
+ * and `jq -S` write them: args, bp, cat, dur, id, name, ph, pid, s, tid,
+ * ts, each one present or not.  The member loop would find every key by
+ * the general scan; here each is one compare.  o->closed when the whole
+ * event was read; else the loop goes on from the member that differed,
+ * predicting no keys (N_EXPECTED).  Not inlined, as fast_named_members. */
+static __attribute__((noinline)) size_t fast_sorted_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS])
+{
+    const char *at = o->q;
+    size_t n = 0;
+    member bp, scope; /* read past, as the member loop does */
+    SORTED_MEMBER(KEY4('a', 'r', 'g', 's'), sorted_args(o, v_, &e->args));
+    SORTED_MEMBER(KEY2('b', 'p'), fast_plain_string(v_, o->end, &bp));
+    SORTED_MEMBER(KEY3('c', 'a', 't'), fast_plain_string(v_, o->end, &e->cat));
+    SORTED_MEMBER(KEY3('d', 'u', 'r'), fast_time(v_, &e->dur, NULL));
+    SORTED_MEMBER(KEY2('i', 'd'), fast_int(v_, &e->id));
+    SORTED_MEMBER(KEY4('n', 'a', 'm', 'e'), fast_plain_string(v_, o->end, &e->name));
+    SORTED_MEMBER(KEY2('p', 'h'), fast_ph(v_, &e->ph));
+    SORTED_MEMBER(KEY3('p', 'i', 'd'), fast_thread_id(v_, &e->pid, &ids[KT_MEMO_PID]));
+    SORTED_MEMBER(KEY1('s'), fast_plain_string(v_, o->end, &scope));
+    SORTED_MEMBER(KEY3('t', 'i', 'd'), fast_thread_id(v_, &e->tid, &ids[KT_MEMO_TID]));
+    SORTED_MEMBER(KEY2('t', 's'), fast_time(v_, &e->ts, &ids[KT_MEMO_TS]));
+    return fast_stop(o, at, n);
+}
+#undef SORTED_MEMBER
+
 /* The leading members of the event whose '{' precedes o->q, o->q after
  * the last one's ','; returns how far kineto_order was followed (the
  * member loop predicts from there).  *args_v: the args value when the
@@ -1579,7 +1639,10 @@ static size_t fast_members(raw_event *e, kt_obj *o, kt_id_memo ids[KT_ID_MEMOS],
 {
     sep_state state = { seps, NULL, SEP_OPEN }, *L = &state; /* from: set on a mismatch */
     const char *at = o->q, *next_v = sep_match(L, SEP_OPEN, at); /* after '{' */
-    if (!next_v && fast_key(at, o->end, KEY4('n', 'a', 'm', 'e'))) return fast_named_members(e, o, ids, L, args_v);
+    if (!next_v && !fast_key(at, o->end, KEY2('p', 'h'))) {
+        if (fast_key(at, o->end, KEY4('n', 'a', 'm', 'e'))) return fast_named_members(e, o, ids, L, args_v);
+        return fast_sorted_members(e, o, ids);
+    }
     FAST_MEMBER(0, SEP_PH_CAT, KEY2('p', 'h'), fast_ph(v_, &e->ph));
     if (e->ph.v[1] == 'f' || e->ph.v[1] == 's') {
         /* flows go on with "id", not with the "cat" guessed above */
