@@ -2,12 +2,14 @@
 # bench/layouts.sh — the loader and every command on three trace layouts
 # (issue 16): the synthesizer's (Kineto's multi-line layout), a real trace
 # tiled in compact one-event-per-line layout (Python's json.dumps), and the
-# same re-indented with indent=2 (TraceLens's test traces).
+# same re-indented with indent=2 (TraceLens's test traces); the loader on a
+# fourth, the same events with their members sorted (jq -S).
 #   usage: bench/layouts.sh [BUILD_DIR] [loader|commands|instructions]...
 # The traces (~1 GiB each, plus gzip copies) are made once:
 #   $KINETA_BENCH_DIR/synth-1g.json      kineta-synth --size 1G --streams 3 --ns
 #   $KINETA_LAYOUT_DIR/real-1g.json      bench/tile_trace.py from
 #   $KINETA_LAYOUT_DIR/real-1g-indent2.json  ../shared/traces/hta/df_index_resolver
+#   $KINETA_LAYOUT_DIR/real-1g-sortkeys.json (the loader part only: members sorted)
 # (defaults /tmp/kineta-bench and /tmp/kineta-layouts).  Each row is run
 # KINETA_BENCH_RUNS times (default 3), interleaved with `cat` of the same
 # file so both see the same machine: median wall (ns clock), peak RSS,
@@ -42,6 +44,9 @@ synth=$synth_dir/synth-1g.json
 [ -f "$dir/real-1g.json" ] || python3 "$here/tile_trace.py" "$src" "$dir/real-1g.json" 1030 >/dev/null
 [ -f "$dir/real-1g-indent2.json" ] ||
     python3 "$here/tile_trace.py" "$src" "$dir/real-1g-indent2.json" 1030 --indent 2 >/dev/null
+# a fourth layout for the loader alone: members sorted (json.dumps(sort_keys=True), jq -S)
+[ -f "$dir/real-1g-sortkeys.json" ] ||
+    python3 "$here/tile_trace.py" "$src" "$dir/real-1g-sortkeys.json" 1030 --sort-keys >/dev/null
 gz_of() { # a gzip copy beside the layout traces (the synthetic one is read-only)
     gz=$dir/$(basename "$1").gz
     [ -f "$gz" ] || gzip -c "$1" >"$gz"
@@ -88,7 +93,7 @@ cache_state() {
 loader() {
     printf '| trace | page cache | JSON MB | events | `cat` s | `info` s (CPU s) | info / cat | peak RSS / JSON | .gz `info` s (CPU s) | gz speed / plain |\n'
     printf '|---|---|---|---|---|---|---|---|---|---|\n'
-    for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json"; do
+    for f in "$synth" "$dir/real-1g.json" "$dir/real-1g-indent2.json" "$dir/real-1g-sortkeys.json"; do
         gz=$(gz_of "$f")
         cat "$gz" >/dev/null
         bytes=$(wc -c <"$f")
