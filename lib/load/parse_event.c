@@ -1571,8 +1571,8 @@ static __attribute__((noinline)) size_t fast_named_members(raw_event *e, kt_obj 
     return N_EXPECTED;
 }
 
-/* After a value ending at v: past its ',' (the next member's start), or
- * NULL, then with o->closed and o->q past the event's '}' when that came. */
+/* After a value ending at v: past its ',' (the next member's start); else
+ * NULL, with o->closed and o->q past the event's '}' when that came.    */
 static inline const char *sorted_member_end(kt_obj *o, const char *v)
 {
     const char *c = kt_skip_ws(v, o->end);
@@ -1595,14 +1595,18 @@ static inline const char *sorted_args(kt_obj *o, const char *v, member *args)
 }
 
 /* One member of a sorted event when its key comes next; members may be
- * absent (a flow has no args, an instant no dur).  n: members read.     */
+ * absent (a flow has no args, an instant no dur).  A value this path does
+ * not read, or one followed by neither ',' nor '}' (an exponent after the
+ * digits read), leaves the member to the loop, from its key.  n: members
+ * read before it.                                                        */
 #define SORTED_MEMBER(key, read_value)                                        \
     do {                                                                      \
-        const char *v_ = fast_key(at, o->end, key);                           \
+        const char *v_ = fast_key(at, o->end, key), *next_;                   \
         if (!v_) break;                                                       \
-        if (!(v_ = read_value)) return fast_stop(o, at, n);                   \
+        if (!(v_ = read_value) || !(next_ = sorted_member_end(o, v_)))        \
+            return o->closed ? N_EXPECTED : fast_stop(o, at, n);              \
+        at = next_;                                                           \
         n = N_EXPECTED;                                                       \
-        if (!(at = sorted_member_end(o, v_))) return N_EXPECTED;              \
     } while (0)
 
 /* Events written with their keys sorted, as json.dumps(sort_keys=True)
