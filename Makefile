@@ -44,7 +44,7 @@ $(BUILD)/%.o: %.c
 # and CLI are first built instrumented in $(BUILD)/pgo/ and run on
 # synthesized traces (tools/pgo_train.sh); each object's profile (.gcda)
 # is then copied beside its release object, which is compiled with it:
-# ~4 % fewer instructions for a load (docs/performance.md, session 13).
+# ~4 % fewer instructions for a load (callgrind, `kineta info --jobs 1`).
 CC_IS_GCC := $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | grep -q __clang__ || echo 1)
 PGO ?= $(if $(and $(filter release,$(MODE)),$(filter file,$(origin OPT)),$(CC_IS_GCC)),1,0)
 ifeq ($(PGO),1)

@@ -2,7 +2,7 @@
  * bench_host.c — what this host charges for the two things every load
  * needs, measured without kineta: fresh memory for the model, and the
  * trace's bytes.  The loader's targets are ratios to `cat`, and these are
- * the floors under them (docs/performance.md, session 20):
+ * the floors under them (docs/performance.md, "The floors"):
  *
  *   fresh   two threads each touch MB/2 of fresh anonymous memory, one
  *           fault per page, then asked for all at once first

@@ -138,11 +138,11 @@ kt_status kt_src_open_file(const char *path, kt_src **out, char *err, size_t err
 /* A parallel range of a plain file is read like a whole file, with
  * pread from its start: the parser stops at its range's limit.  Mapping
  * the range instead and lending it to the window whole saved read()'s
- * copy on the machines of sessions 7-19; on this one (a PVM guest) the
+ * copy on Zen 3 guests; on a Zen 5 (PVM) guest the
  * first touch of every mapped page costs more than the copy into the
  * warm window: 1.22 against 0.88 s for `info` on a file the page cache
  * holds in 4 KiB pages, a tie on one held in 2 MiB folios
- * (docs/performance.md, session 20).  Reading also means a file cut by
+ * (docs/layouts.md).  Reading also means a file cut by
  * another process while it loads is reported like any cut-off file,
  * where a mapping's pages past the new end would fault (SIGBUS).       */
 kt_status kt_src_open_range(const char *path, uint64_t start, uint64_t end, kt_src **out,

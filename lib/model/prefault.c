@@ -5,8 +5,8 @@
  * parsing the bytes that fill it (../shared/spec/performance-notes.md: ~1
  * ms per MiB).  Asking the kernel for the pages of a large destination
  * before writing it (MADV_POPULATE_WRITE, Linux 5.14) is ~1.5x cheaper
- * than one fault per page; older kernels just take the faults.  On the
- * PVM guest of session 20 it is 2.3x cheaper (400 MB: 0.53 s against
+ * than one fault per page; older kernels just take the faults.  On a
+ * PVM guest it was 2.3x cheaper (400 MB: 0.53 s against
  * 1.23 s), and the analyses' arrays of one entry per event, allocated
  * after the load, were the report's largest cost after their work.
  */
