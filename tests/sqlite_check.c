@@ -2,6 +2,7 @@
  * sqlite_check.c — see sqlite_check.h.
  */
 #include "sqlite_check.h"
+#include "output/sqlite_btree.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -30,4 +31,10 @@ void sqlt_check_integrity(sqlite3 *db)
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK_STR((const char *)sqlite3_column_text(st, 0), "ok");
     sqlite3_finalize(st);
+}
+
+void sqlt_pending_byte(uint32_t offset)
+{
+    sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, (unsigned)offset);
+    sqlb_pending_byte = offset;
 }
