@@ -2,7 +2,6 @@
  * sqlite_check.c — see sqlite_check.h.
  */
 #include "sqlite_check.h"
-#include "output/sqlite_btree.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -36,5 +35,4 @@ void sqlt_check_integrity(sqlite3 *db)
 void sqlt_pending_byte(uint32_t offset)
 {
     sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, (unsigned)offset);
-    sqlb_pending_byte = offset;
 }

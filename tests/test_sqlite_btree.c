@@ -58,12 +58,16 @@ static int by_b_then_rowid(const void *x, const void *y)
     return (a->rowid > b->rowid) - (a->rowid < b->rowid);
 }
 
+/* Where write_table puts SQLite's lock bytes (moved by a test). */
+static uint32_t pending_byte = SQLB_PENDING_BYTE;
+
 /* A table t(a INTEGER PRIMARY KEY, b, c, d) of n rows and an index on b. */
 static void write_table(size_t n)
 {
     char err[200] = "", text[400];
     sqlb *w;
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
+    sqlb_move_lock_page(w, pending_byte);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT, d INTEGER)"));
     sort_item *items = malloc((n ? n : 1) * sizeof *items);
     sqlb_rec rec;
@@ -245,7 +249,8 @@ TEST(sqlite_btree_leaves_the_lock_byte_page_empty)
     const size_t lock_pages[] = { 2, 17, n / 2, n - 1, n };
     for (size_t k = 0; k < sizeof lock_pages / sizeof lock_pages[0]; k++) {
         size_t lock = lock_pages[k];
-        sqlt_pending_byte((uint32_t)(lock - 1) * 4096u);
+        pending_byte = (uint32_t)(lock - 1) * 4096u;
+        sqlt_pending_byte(pending_byte);
         write_table(4000);
         size_t len = 0;
         uint8_t *file = (uint8_t *)fx_read_file(db_path(), &len);
@@ -260,7 +265,8 @@ TEST(sqlite_btree_leaves_the_lock_byte_page_empty)
         free(file);
         check_table(4000);
     }
-    sqlt_pending_byte(SQLT_PENDING_BYTE);
+    pending_byte = SQLB_PENDING_BYTE;
+    sqlt_pending_byte(pending_byte);
     unlink(db_path());
 }
 

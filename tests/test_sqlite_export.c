@@ -12,6 +12,8 @@
  */
 #include "fixture.h"
 #include "kineta.h"
+#include "output/sqlite_btree.h"
+#include "output/sqlite_export.h"
 #include "sqlite_check.h"
 #include "test.h"
 
@@ -138,12 +140,13 @@ static void check_links(sqlite3 *db, const kt_trace *t)
               sqlt_query_int(db, "SELECT COUNT(*) FROM flows"));
 }
 
-static void export_and_check(const kt_trace *t, uint32_t step)
+/* Exported with SQLite's lock bytes at pending_byte, read back. */
+static void export_at_and_check(const kt_trace *t, uint32_t step, uint32_t pending_byte)
 {
     char err[256] = "";
     kt_sqlite_options o = { .path = db_path(), .err = err, .errlen = sizeof err };
     kt_tables *out = NULL;
-    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_OK);
+    CHECK_INT(sqlite_export(t, NULL, &o, pending_byte, &out), KT_OK);
     CHECK_STR(err, "");
     kt_tables_free(out);
     sqlite3 *db = NULL;
@@ -155,6 +158,8 @@ static void export_and_check(const kt_trace *t, uint32_t step)
     sqlite3_close(db);
     unlink(db_path());
 }
+
+static void export_and_check(const kt_trace *t, uint32_t step) { export_at_and_check(t, step, SQLB_PENDING_BYTE); }
 
 TEST(export_sqlite_two_ranks_stored_out_of_order)
 {
@@ -260,9 +265,9 @@ TEST(export_sqlite_skips_the_lock_byte_page)
     static const uint32_t lock_pages[] = { 2, 17, 40 };
     for (size_t k = 0; k < sizeof lock_pages / sizeof lock_pages[0]; k++) {
         sqlt_pending_byte((lock_pages[k] - 1) * 4096u);
-        export_and_check(t, 1);
+        export_at_and_check(t, 1, (lock_pages[k] - 1) * 4096u);
     }
-    sqlt_pending_byte(SQLT_PENDING_BYTE);
+    sqlt_pending_byte(SQLB_PENDING_BYTE);
     kt_trace_free(t);
 }
 

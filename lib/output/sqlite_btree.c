@@ -41,8 +41,7 @@
  * page 262145 at 4 KiB).  That page stays in the file, as zeros, counted
  * in the header's page count and referenced by no b-tree; a b-tree page
  * written there is one libsqlite3 hands out again as new, and the file is
- * corrupt.  Tests move it (sqlite_btree.h).                              */
-uint32_t sqlb_pending_byte = 0x40000000u;
+ * corrupt.  Tests move it (sqlb_move_lock_page).                        */
 
 enum { LEAF_TABLE = 0x0D, INTERIOR_TABLE = 0x05, LEAF_INDEX = 0x0A, INTERIOR_INDEX = 0x02 };
 
@@ -312,10 +311,12 @@ kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out)
     memset(w->out, 0, PAGE);
     w->nout = PAGE;
     w->npages = 1;
-    w->lock_page = sqlb_pending_byte / PAGE + 1;
+    w->lock_page = SQLB_PENDING_BYTE / PAGE + 1;
     *out = w;
     return KT_OK;
 }
+
+void sqlb_move_lock_page(sqlb *w, uint32_t pending_byte) { w->lock_page = pending_byte / PAGE + 1; }
 
 /* ---- levels: pages and their separators ---------------------------- */
 

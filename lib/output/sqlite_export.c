@@ -17,6 +17,7 @@
  */
 #include "model/index.h"
 #include "model/radix.h"
+#include "output/sqlite_export.h"
 #include "output/sqlite_btree.h"
 #include "output/sqlite_target.h"
 #include "output/sqlite_write.h"
@@ -73,6 +74,7 @@ typedef struct export_run {
     const kt_rank **ranks; /* the selected ranks, by rank number */
     size_t nranks;
     kt_table *summary;     /* "export": table, rows */
+    uint32_t pending_byte; /* SQLite's lock bytes (sqlite_export.h)   */
 } export_run;
 
 static void note_rows(export_run *x, const char *table, int64_t rows)
@@ -390,6 +392,7 @@ static kt_status write_bulk(export_run *x, const kt_sqlite_options *o, const cha
     sqlb *w;
     kt_status s = sqlb_create(path, o->err, o->errlen, &w);
     if (s != KT_OK) return s;
+    sqlb_move_lock_page(w, x->pending_byte);
     bool ok = bulk_events(x, w, o->no_events) && bulk_events_index(x, w, o->no_events) &&
               bulk_launches(x, w) && bulk_flows(x, w);
     return sqlb_close(w, ok);
@@ -564,13 +567,13 @@ static bool regular_or_missing(const kt_sqlite_options *o)
     return false;
 }
 
-kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                           kt_tables **out)
+kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
+                        uint32_t pending_byte, kt_tables **out)
 {
     *out = NULL;
     if (!t || !opt || !opt->path) return KT_EUSAGE;
     if (!regular_or_missing(opt)) return KT_EINPUT;
-    export_run x = { .t = t, .summary = kt_table_new("export") };
+    export_run x = { .t = t, .summary = kt_table_new("export"), .pending_byte = pending_byte };
     if (!x.summary || !select_ranks(&x, sel)) {
         kt_table_free(x.summary);
         return KT_ENOMEM;
@@ -590,4 +593,10 @@ kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_s
         return s;
     }
     return kt_tables_from(&x.summary, 1, out);
+}
+
+kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
+                           kt_tables **out)
+{
+    return sqlite_export(t, sel, opt, SQLB_PENDING_BYTE, out);
 }

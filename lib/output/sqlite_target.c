@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,17 @@ static void say(char *err, size_t errlen, const char *what, const char *path)
 
 kt_status sqlite_target_begin(const char *path, char **tmp, char *err, size_t errlen)
 {
-    static atomic_uint serial;
     size_t cap = strlen(path) + 64;
     *tmp = malloc(cap);
     if (!*tmp) return KT_ENOMEM;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    /* a name no other export (another thread, process or a crashed one's
-     * leftover) has: the pid, a count, the time; tried again if taken     */
+    /* a name no other export has: another thread's (its thread id), another
+     * process's (pid), a crashed one's leftover (the time; the next
+     * attempt if taken)                                                    */
     for (int attempt = 0; attempt < 100; attempt++) {
-        unsigned n = atomic_fetch_add(&serial, 1);
-        snprintf(*tmp, cap, "%s.%ld-%u-%lx.partial", path, (long)getpid(), n, (unsigned long)now.tv_nsec);
+        snprintf(*tmp, cap, "%s.%ld-%ld-%lx.partial", path, (long)getpid(), (long)gettid(),
+                 (unsigned long)now.tv_nsec + (unsigned long)attempt);
         int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
             close(fd);
