@@ -884,7 +884,9 @@ kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns 
 const char *kt_event_kind_name(unsigned kind);
 
 /* export --sqlite: the trace and the most-asked analyses in one SQLite
- * file (schema: docs/sqlite.md).  Table "export": table name, rows.       */
+ * file (schema: docs/sqlite.md).  Table "export": table name, rows.  The
+ * file is written beside path and renamed over it once whole (path's
+ * -journal/-wal/-shm removed first): on failure path is left as it was.  */
 typedef struct kt_sqlite_options {
     const char *path;      /* required; an existing file is replaced        */
     int no_events;         /* leave out the per-event tables               */

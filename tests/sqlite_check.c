@@ -31,3 +31,8 @@ void sqlt_check_integrity(sqlite3 *db)
     CHECK_STR((const char *)sqlite3_column_text(st, 0), "ok");
     sqlite3_finalize(st);
 }
+
+void sqlt_pending_byte(uint32_t offset)
+{
+    sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, (unsigned)offset);
+}

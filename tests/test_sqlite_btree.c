@@ -3,9 +3,11 @@
  * read back by libsqlite3: PRAGMA integrity_check on many tree shapes (one
  * leaf, two levels, three; index splits whose last page would be empty),
  * every value as written (serial types at each size boundary, negative
- * rowids, NULLs, texts), lookups through each index, and the misuse it
- * refuses.
+ * rowids, NULLs, texts), lookups through each index, the lock-byte page
+ * left empty (moved into small files, and where SQLite has it, past
+ * 1 GiB), and the misuse it refuses.
  */
+#include "fixture.h"
 #include "kineta.h"
 #include "output/sqlite_btree.h"
 #include "sqlite_check.h"
@@ -13,6 +15,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static const char *db_path(void)
@@ -54,12 +58,16 @@ static int by_b_then_rowid(const void *x, const void *y)
     return (a->rowid > b->rowid) - (a->rowid < b->rowid);
 }
 
+/* Where write_table puts SQLite's lock bytes (moved by a test). */
+static uint32_t pending_byte = SQLB_PENDING_BYTE;
+
 /* A table t(a INTEGER PRIMARY KEY, b, c, d) of n rows and an index on b. */
 static void write_table(size_t n)
 {
     char err[200] = "", text[400];
     sqlb *w;
     CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
+    sqlb_move_lock_page(w, pending_byte);
     CHECK(sqlb_table(w, "t", "CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER, c TEXT, d INTEGER)"));
     sort_item *items = malloc((n ? n : 1) * sizeof *items);
     sqlb_rec rec;
@@ -103,7 +111,8 @@ static void check_table(size_t n)
         CHECK_INT(sqlite3_column_int64(st, 0), value_b(i));
         size_t len = value_c(i, text);
         CHECK_INT(sqlite3_column_bytes(st, 1), len);
-        CHECK(len == 0 || !memcmp(sqlite3_column_text(st, 1), text, len));
+        const unsigned char *got = sqlite3_column_text(st, 1);
+        CHECK(len == 0 || (got && !memcmp(got, text, len)));
         if (i % 7 == 0) CHECK(sqlite3_column_type(st, 2) == SQLITE_NULL);
         else CHECK_INT(sqlite3_column_int64(st, 2), i);
         sqlite3_reset(st);
@@ -219,4 +228,81 @@ TEST(sqlite_btree_refuses_rows_out_of_order_and_too_large)
     unlink(db_path());
     CHECK(sqlb_create("/nonexistent-dir/x.db", err, sizeof err, &w) == KT_EINPUT);
     CHECK(strlen(err) > 0);
+}
+
+/* The file's size in pages. */
+static size_t db_pages(void)
+{
+    struct stat st;
+    return stat(db_path(), &st) == 0 ? (size_t)st.st_size / 4096 : 0;
+}
+
+/* The page holding SQLite's lock bytes stays empty (zeros, in no b-tree,
+ * counted in the header): moved to pages a 4000-row table and its index
+ * cross (the first page after page 1, a leaf, one amid the index, the
+ * last two, where the interior levels go), the file reads back whole.   */
+TEST(sqlite_btree_leaves_the_lock_byte_page_empty)
+{
+    write_table(4000);
+    size_t n = db_pages();
+    CHECK(n > 40);
+    const size_t lock_pages[] = { 2, 17, n / 2, n - 1, n };
+    for (size_t k = 0; k < sizeof lock_pages / sizeof lock_pages[0]; k++) {
+        size_t lock = lock_pages[k];
+        pending_byte = (uint32_t)(lock - 1) * 4096u;
+        sqlt_pending_byte(pending_byte);
+        write_table(4000);
+        size_t len = 0;
+        uint8_t *file = (uint8_t *)fx_read_file(db_path(), &len);
+        CHECK_INT(len, (n + 1) * 4096); /* one page more */
+        if (file && len >= lock * 4096) {
+            uint32_t npages = (uint32_t)file[28] << 24 | (uint32_t)file[29] << 16 | (uint32_t)file[30] << 8 | file[31];
+            CHECK_INT(npages, n + 1);
+            size_t nonzero = 0;
+            for (size_t i = 0; i < 4096; i++) nonzero += file[(lock - 1) * 4096 + i] != 0;
+            CHECK_INT(nonzero, 0);
+        }
+        free(file);
+        check_table(4000);
+    }
+    pending_byte = SQLB_PENDING_BYTE;
+    sqlt_pending_byte(pending_byte);
+    unlink(db_path());
+}
+
+/* A file past 1 GiB, where SQLite's real lock-byte page is (page 262145):
+ * rows of 1000 bytes, four a page, read back through libsqlite3.          */
+TEST(sqlite_btree_file_past_one_gib)
+{
+    enum { ROWS = 1060000, TEXT = 1000 };
+    struct statvfs fs;
+    if (statvfs("/tmp", &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize < (uint64_t)3 << 30) {
+        kt_test_skip("less than 3 GiB free in /tmp for a 1.1 GB database");
+        return;
+    }
+    char err[200] = "", text[TEXT];
+    sqlb *w;
+    CHECK(sqlb_create(db_path(), err, sizeof err, &w) == KT_OK);
+    CHECK(sqlb_table(w, "big", "CREATE TABLE big(k INTEGER PRIMARY KEY, s TEXT)"));
+    sqlb_rec rec;
+    bool ok = true;
+    for (int64_t i = 1; ok && i <= ROWS; i++) {
+        memset(text, 'a' + (int)(i % 26), TEXT);
+        sqlb_rec_end(&rec, sqlb_rec_text(&rec, sqlb_rec_null(&rec, sqlb_rec_begin(2)), text, TEXT));
+        ok = sqlb_row(w, i, &rec);
+    }
+    CHECK(ok && sqlb_end(w));
+    CHECK_INT(sqlb_close(w, true), KT_OK);
+    CHECK_STR(err, "");
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open_v2(db_path(), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    CHECK(sqlt_query_int(db, "PRAGMA page_count") > 262145);
+    sqlt_check_integrity(db);
+    CHECK_INT(sqlt_query_int(db, "SELECT COUNT(*) FROM big"), ROWS);
+    /* the rows on the pages around the lock-byte page, value by value */
+    CHECK_INT(sqlt_query_int(db, "SELECT COUNT(*) FROM big WHERE k BETWEEN 1048000 AND 1049999 AND "
+                                 "s = printf('%.1000c', char(97 + k % 26))"),
+              2000);
+    sqlite3_close(db);
+    unlink(db_path());
 }

@@ -5,13 +5,19 @@
  * written page by page find what the model says: correlation lookups per
  * rank, launches by GPU event and by call, flows by their end.  On a
  * hand-built two-rank trace whose ranks are stored out of order, and on
- * shared traces when ../shared is present.
+ * shared traces when ../shared is present.  And what the file must never
+ * be: laid over the lock-byte page, rolled back to a stale journal beside
+ * it, half-written in place of the earlier file, or holding a ph that is
+ * not UTF-8.
  */
 #include "fixture.h"
 #include "kineta.h"
+#include "output/sqlite_btree.h"
+#include "output/sqlite_export.h"
 #include "sqlite_check.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -134,12 +140,13 @@ static void check_links(sqlite3 *db, const kt_trace *t)
               sqlt_query_int(db, "SELECT COUNT(*) FROM flows"));
 }
 
-static void export_and_check(const kt_trace *t, uint32_t step)
+/* Exported with SQLite's lock bytes at pending_byte, read back. */
+static void export_at_and_check(const kt_trace *t, uint32_t step, uint32_t pending_byte)
 {
     char err[256] = "";
     kt_sqlite_options o = { .path = db_path(), .err = err, .errlen = sizeof err };
     kt_tables *out = NULL;
-    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_OK);
+    CHECK_INT(sqlite_export(t, NULL, &o, pending_byte, &out), KT_OK);
     CHECK_STR(err, "");
     kt_tables_free(out);
     sqlite3 *db = NULL;
@@ -151,6 +158,8 @@ static void export_and_check(const kt_trace *t, uint32_t step)
     sqlite3_close(db);
     unlink(db_path());
 }
+
+static void export_and_check(const kt_trace *t, uint32_t step) { export_at_and_check(t, step, SQLB_PENDING_BYTE); }
 
 TEST(export_sqlite_two_ranks_stored_out_of_order)
 {
@@ -228,4 +237,197 @@ TEST(export_sqlite_refuses_paths_that_are_not_files)
         CHECK(access(paths[i], F_OK) == 0);
     }
     kt_trace_free(t);
+}
+
+/* Two ranks of 3000 events, with launches and correlations. */
+static kt_trace *busy_trace(void)
+{
+    kt_trace *t = fx_trace();
+    for (int k = 0; k < 2; k++) {
+        kt_rank *r = fx_rank(t, k);
+        for (int i = 0; i < 1000; i++) {
+            int64_t ts = 1000 * i, corr = 10 + i;
+            fx_event(t, r, 'X', "cpu_op", "aten::mm", ts, 400, 1, 1, -1, -1);
+            fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", ts + 10, 20, 1, 1, -1, corr);
+            fx_event(t, r, 'X', "kernel", i % 3 ? "gemm" : "elementwise", ts + 500, 300 + i, 0, 7, 7, corr);
+        }
+    }
+    fx_finish(t);
+    return t;
+}
+
+/* The export's pages go around the lock-byte page, moved into its first
+ * pages (SQLite's own is 1 GiB in: test_sqlite_btree.c and
+ * docs/sqlite.md for a real export past it).                             */
+TEST(export_sqlite_skips_the_lock_byte_page)
+{
+    kt_trace *t = busy_trace();
+    static const uint32_t lock_pages[] = { 2, 17, 40 };
+    for (size_t k = 0; k < sizeof lock_pages / sizeof lock_pages[0]; k++) {
+        sqlt_pending_byte((lock_pages[k] - 1) * 4096u);
+        export_at_and_check(t, 1, (lock_pages[k] - 1) * 4096u);
+    }
+    sqlt_pending_byte(SQLB_PENDING_BYTE);
+    kt_trace_free(t);
+}
+
+/* A fresh directory for one test's files (its name in dir). */
+static void scratch_dir(char *dir, size_t cap)
+{
+    snprintf(dir, cap, "/tmp/kineta-export-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+}
+
+/* The entries of dir other than . and .. */
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return n;
+}
+
+static void write_bytes(const char *path, const char *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(bytes, 1, len, f) == len);
+    if (f) fclose(f);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t len = 0;
+    char *bytes = fx_read_file(from, &len);
+    CHECK(bytes && len > 0);
+    if (bytes) write_bytes(to, bytes, len);
+    free(bytes);
+}
+
+static void exec_ok(sqlite3 *db, const char *sql) { CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK); }
+
+/* old.db, a database of its own (table old_rows), as a connection in the
+ * middle of a transaction leaves it: its "-journal" hot (pages spilled
+ * to the file, the journal synced) or, in WAL mode, its rows only in the
+ * "-wal".  Its companion is copied to target's before the connection ends
+ * (a crash would have left it there).                                    */
+static void plant_companion(const char *dir, const char *target, bool wal)
+{
+    char old[128], from[160], to[160];
+    snprintf(old, sizeof old, "%s/old.db", dir);
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(old, &db) == SQLITE_OK);
+    exec_ok(db, wal ? "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;" : "PRAGMA cache_size=2;");
+    exec_ok(db, "CREATE TABLE old_rows(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)"
+                " INSERT INTO old_rows SELECT randomblob(200) FROM n;");
+    if (!wal) exec_ok(db, "BEGIN; UPDATE old_rows SET x = randomblob(300);");
+    snprintf(from, sizeof from, "%s%s", old, wal ? "-wal" : "-journal");
+    snprintf(to, sizeof to, "%s%s", target, wal ? "-wal" : "-journal");
+    copy_file(from, to);
+    if (!wal) copy_file(old, target); /* the journal's own database, half-updated */
+    sqlite3_close(db);
+    unlink(old);
+}
+
+/* A stale hot journal or WAL beside the target is not applied to the
+ * export: the file holds the export's tables, not the old database's.   */
+TEST(export_sqlite_ignores_a_stale_journal_or_wal_beside_the_target)
+{
+    kt_trace *t = busy_trace();
+    for (int wal = 0; wal < 2; wal++) {
+        char dir[64], target[96], companion[112], err[256] = "";
+        scratch_dir(dir, sizeof dir);
+        snprintf(target, sizeof target, "%s/trace.db", dir);
+        plant_companion(dir, target, wal);
+        snprintf(companion, sizeof companion, "%s%s", target, wal ? "-wal" : "-journal");
+        CHECK(access(companion, F_OK) == 0);
+        kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+        kt_tables *out = NULL;
+        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_OK);
+        kt_tables_free(out);
+        CHECK(access(companion, F_OK) != 0);
+        sqlite3 *db = NULL;
+        CHECK(sqlite3_open_v2(target, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+        sqlt_check_integrity(db);
+        CHECK_INT(sqlt_query_int(db, "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'old_rows'"), 0);
+        check_events(db, t);
+        check_links(db, t);
+        sqlite3_close(db);
+        CHECK_INT(dir_entries(dir), 1); /* trace.db alone */
+        unlink(target);
+        rmdir(dir);
+    }
+    kt_trace_free(t);
+}
+
+/* A failed export (two ranks numbered alike: their rows would share keys)
+ * returns an error and leaves the earlier file as it was, and nothing
+ * else, in the directory.                                                */
+TEST(export_sqlite_failure_keeps_the_earlier_file)
+{
+    char dir[64], target[96], err[256] = "";
+    scratch_dir(dir, sizeof dir);
+    snprintf(target, sizeof target, "%s/trace.db", dir);
+    write_bytes(target, "an earlier file", 15);
+    kt_trace *t = fx_trace();
+    for (int k = 0; k < 2; k++) fx_event(t, fx_rank(t, 5), 'X', "kernel", "k", 100, 50, 0, 7, 7, 3);
+    fx_finish(t);
+    kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+    kt_tables *out = NULL;
+    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_EINPUT);
+    CHECK(out == NULL);
+    CHECK(strstr(err, "same key") != NULL);
+    size_t len = 0;
+    char *kept = fx_read_file(target, &len);
+    CHECK(kept && len == 15 && !memcmp(kept, "an earlier file", 15));
+    free(kept);
+    CHECK_INT(dir_entries(dir), 1);
+    unlink(target);
+    rmdir(dir);
+    kt_trace_free(t);
+}
+
+/* events.ph holds text only when the file's ph is one printable ASCII
+ * character: the byte kept of "é", or of "" (NUL), is NULL, not a text
+ * that is not UTF-8 (Python's sqlite3 fails on the column otherwise).    */
+TEST(export_sqlite_ph_is_printable_ascii_or_null)
+{
+    char dir[64], trace[96], target[96], err[256] = "";
+    scratch_dir(dir, sizeof dir);
+    snprintf(trace, sizeof trace, "%s/t.json", dir);
+    snprintf(target, sizeof target, "%s/t.db", dir);
+    static const char json[] =
+        "{\"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},"
+        "{\"ph\": \"\xc3\xa9\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 2},"
+        "{\"ph\": \"\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 2},"
+        "{\"ph\": \"i\", \"cat\": \"cpu_op\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 7, \"s\": \"t\"}]}";
+    write_bytes(trace, json, sizeof json - 1);
+    kt_trace *t = NULL;
+    const char *path = trace;
+    CHECK_INT(kt_load(&path, 1, NULL, &t, NULL), KT_OK);
+    kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+    kt_tables *out = NULL;
+    CHECK_INT(t ? kt_export_sqlite(t, NULL, &o, &out) : KT_EINPUT, KT_OK);
+    kt_tables_free(out);
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open_v2(target, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    sqlite3_stmt *st = NULL;
+    CHECK(sqlite3_prepare_v2(db, "SELECT s.value, e.ph FROM events e JOIN strings s ON s.id = e.name_id ORDER BY e.key",
+                             -1, &st, NULL) == SQLITE_OK);
+    static const char *const expect[][2] = { { "a", "X" }, { "b", NULL }, { "c", NULL }, { "d", "i" } };
+    size_t rows = 0;
+    while (sqlite3_step(st) == SQLITE_ROW && rows < 4) {
+        CHECK_STR((const char *)sqlite3_column_text(st, 0), expect[rows][0]);
+        if (expect[rows][1]) CHECK_STR((const char *)sqlite3_column_text(st, 1), expect[rows][1]);
+        else CHECK_INT(sqlite3_column_type(st, 1), SQLITE_NULL);
+        rows++;
+    }
+    CHECK_INT(rows, 4);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    kt_trace_free(t);
+    unlink(trace);
+    unlink(target);
+    rmdir(dir);
 }

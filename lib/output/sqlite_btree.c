@@ -35,6 +35,14 @@
 #define INDEX_MAX_LOCAL ((PAGE - 12) * 64 / 255 - 23)
 #define SQLITE_VERSION_WRITTEN 3040001 /* Debian 12's; readers ignore it */
 
+/* SQLite locks a database through the bytes from PENDING_BYTE, 1 GiB into
+ * the file, and so never stores anything in the page that holds them (the
+ * lock-byte page, https://sqlite.org/fileformat2.html#the_lock_byte_page;
+ * page 262145 at 4 KiB).  That page stays in the file, as zeros, counted
+ * in the header's page count and referenced by no b-tree; a b-tree page
+ * written there is one libsqlite3 hands out again as new, and the file is
+ * corrupt.  Tests move it (sqlb_move_lock_page).                        */
+
 enum { LEAF_TABLE = 0x0D, INTERIOR_TABLE = 0x05, LEAF_INDEX = 0x0A, INTERIOR_INDEX = 0x02 };
 
 typedef struct page {
@@ -68,6 +76,7 @@ struct sqlb {
     size_t errlen;
     bool failed;
     uint32_t npages; /* pages written or gathered, page 1 included */
+    uint32_t lock_page; /* the lock-byte page, written as zeros         */
     uint8_t *out;
     size_t nout;
     schema_row schema[MAX_SCHEMA];
@@ -254,16 +263,27 @@ static bool flush_out(sqlb *w)
     return true;
 }
 
-/* Seal p and append it as the next page; its number in *pgno. */
+/* Append a page's bytes (zeros when b is NULL) as page npages + 1. */
+static bool append_page(sqlb *w, const uint8_t *b)
+{
+    if (w->npages == UINT32_MAX - 1) return fail(w, "the database would exceed SQLite's page count");
+    if (w->nout == (size_t)OUT_PAGES * PAGE && !flush_out(w)) return false;
+    if (b) memcpy(w->out + w->nout, b, PAGE);
+    else memset(w->out + w->nout, 0, PAGE);
+    w->nout += PAGE;
+    w->npages++;
+    return true;
+}
+
+/* Seal p and append it as the next page, after the lock-byte page when
+ * that comes next; its number in *pgno.                                */
 static bool emit_page(sqlb *w, page *p, uint8_t type, uint32_t right, uint32_t *pgno)
 {
     if (w->failed) return false;
-    if (w->npages == UINT32_MAX - 1) return fail(w, "the database would exceed SQLite's page count");
+    if (w->npages + 1 == w->lock_page && !append_page(w, NULL)) return false;
     page_seal(p, type, right);
-    if (w->nout == (size_t)OUT_PAGES * PAGE && !flush_out(w)) return false;
-    memcpy(w->out + w->nout, p->b, PAGE);
-    w->nout += PAGE;
-    *pgno = ++w->npages;
+    if (!append_page(w, p->b)) return false;
+    *pgno = w->npages;
     return true;
 }
 
@@ -291,9 +311,12 @@ kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out)
     memset(w->out, 0, PAGE);
     w->nout = PAGE;
     w->npages = 1;
+    w->lock_page = SQLB_PENDING_BYTE / PAGE + 1;
     *out = w;
     return KT_OK;
 }
+
+void sqlb_move_lock_page(sqlb *w, uint32_t pending_byte) { w->lock_page = pending_byte / PAGE + 1; }
 
 /* ---- levels: pages and their separators ---------------------------- */
 

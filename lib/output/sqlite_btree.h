@@ -138,9 +138,17 @@ static inline sqlb_pos sqlb_rec_text(sqlb_rec *r, sqlb_pos p, const char *s, siz
     return p;
 }
 
+/* Where SQLite's lock bytes start: PENDING_BYTE, 0x40000000 (1 GiB), in
+ * every SQLite build; the page holding it is left empty (sqlite_btree.c). */
+#define SQLB_PENDING_BYTE 0x40000000u
+
 /* Create path (replacing a file there).  KT_EINPUT with err set when it
  * cannot be created.                                                       */
 kt_status sqlb_create(const char *path, char *err, size_t errlen, sqlb **out);
+/* For tests: the lock bytes at pending_byte instead, as libsqlite3's own
+ * moved by sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, ...), so that
+ * a small file crosses the page.  Before the first table.                 */
+void sqlb_move_lock_page(sqlb *w, uint32_t pending_byte);
 
 /* Start a table or an index: its schema row (name, the table it belongs
  * to, the CREATE statement SQLite will parse when it opens the file).

@@ -10,20 +10,22 @@
  * them.  The three large tables (events, launches, flows) and their
  * indexes are laid out page by page in key order (sqlite_btree.c: a
  * tenth of what SQLite's inserts cost); libsqlite3 then opens that file
- * and adds the small tables and the views in one transaction.  A failed
- * export leaves no half-valid database behind (it is removed).  Schema
- * and example queries: docs/sqlite.md.
+ * and adds the small tables and the views in one transaction.  Both write
+ * a new file beside the target, renamed over it once whole: a failed
+ * export leaves the target as it was and nothing else (sqlite_target.h).
+ * Schema and example queries: docs/sqlite.md.
  */
 #include "model/index.h"
 #include "model/radix.h"
+#include "output/sqlite_export.h"
 #include "output/sqlite_btree.h"
+#include "output/sqlite_target.h"
 #include "output/sqlite_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* Every event has one integer key, rank * 2^32 + its position in the file:
  * the table's rowid, so rows go in in key order and every link (launches,
@@ -72,6 +74,7 @@ typedef struct export_run {
     const kt_rank **ranks; /* the selected ranks, by rank number */
     size_t nranks;
     kt_table *summary;     /* "export": table, rows */
+    uint32_t pending_byte; /* SQLite's lock bytes (sqlite_export.h)   */
 } export_run;
 
 static void note_rows(export_run *x, const char *table, int64_t rows)
@@ -115,7 +118,9 @@ static void event_record(sqlb_rec *rec, const kt_rank *r, uint32_t i)
     p = sqlb_rec_null(rec, p); /* key: the rowid itself */
     p = sqlb_rec_int(rec, p, e->ts[i]);
     p = rec_id(rec, p, e->dur[i]);
-    p = sqlb_rec_text(rec, p, &ph, 1);
+    /* the file's ph is one byte: of a multi-byte character ("é"), or NUL
+     * ("ph":""); a text column holds valid UTF-8 only                    */
+    p = ph >= 0x20 && ph < 0x7f ? sqlb_rec_text(rec, p, &ph, 1) : sqlb_rec_null(rec, p);
     p = rec_name(rec, p, e->name[i]);
     p = rec_name(rec, p, e->cat[i]);
     p = sqlb_rec_int(rec, p, kt_event_pid(r, i));
@@ -382,11 +387,12 @@ static bool bulk_flows(export_run *x, sqlb *w)
     return ok;
 }
 
-static kt_status write_bulk(export_run *x, const kt_sqlite_options *o)
+static kt_status write_bulk(export_run *x, const kt_sqlite_options *o, const char *path)
 {
     sqlb *w;
-    kt_status s = sqlb_create(o->path, o->err, o->errlen, &w);
+    kt_status s = sqlb_create(path, o->err, o->errlen, &w);
     if (s != KT_OK) return s;
+    sqlb_move_lock_page(w, x->pending_byte);
     bool ok = bulk_events(x, w, o->no_events) && bulk_events_index(x, w, o->no_events) &&
               bulk_launches(x, w) && bulk_flows(x, w);
     return sqlb_close(w, ok);
@@ -514,10 +520,10 @@ static bool write_analyses(export_run *x, sqlw *w, const kt_rank_sel *sel)
     return ok;
 }
 
-static kt_status write_small(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o)
+static kt_status write_small(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o, const char *path)
 {
     sqlw *w;
-    kt_status s = sqlw_open(o->path, o->err, o->errlen, &w);
+    kt_status s = sqlw_open(path, o->err, o->errlen, &w);
     if (s != KT_OK) return s;
     bool ok = sqlw_exec(w, schema_sql) && write_ranks(x, w) && write_strings(x, w) && write_steps(x, w) &&
               write_counters(x, w) && write_analyses(x, w, sel) && sqlw_exec(w, views_sql);
@@ -552,8 +558,7 @@ static bool select_ranks(export_run *x, const kt_rank_sel *sel)
 }
 
 /* The database is a file of its own: a path naming something else (a
- * device, a directory) is refused, not truncated, nor removed when the
- * export fails.                                                          */
+ * device, a directory) is refused before anything is written.            */
 static bool regular_or_missing(const kt_sqlite_options *o)
 {
     struct stat st;
@@ -562,26 +567,36 @@ static bool regular_or_missing(const kt_sqlite_options *o)
     return false;
 }
 
-kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                           kt_tables **out)
+kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
+                        uint32_t pending_byte, kt_tables **out)
 {
     *out = NULL;
     if (!t || !opt || !opt->path) return KT_EUSAGE;
     if (!regular_or_missing(opt)) return KT_EINPUT;
-    export_run x = { .t = t, .summary = kt_table_new("export") };
+    export_run x = { .t = t, .summary = kt_table_new("export"), .pending_byte = pending_byte };
     if (!x.summary || !select_ranks(&x, sel)) {
         kt_table_free(x.summary);
         return KT_ENOMEM;
     }
     kt_table_add_col(x.summary, "table", KT_COL_STR, 0);
     kt_table_add_col(x.summary, "rows", KT_COL_INT, 0);
-    kt_status s = write_bulk(&x, opt);
-    if (s == KT_OK) s = write_small(&x, sel, opt);
+    char *tmp = NULL;
+    kt_status s = sqlite_target_begin(opt->path, &tmp, opt->err, opt->errlen);
+    if (s == KT_OK) {
+        s = write_bulk(&x, opt, tmp);
+        if (s == KT_OK) s = write_small(&x, sel, opt, tmp);
+        s = sqlite_target_end(tmp, opt->path, s == KT_OK, opt->err, opt->errlen) == KT_OK ? s : KT_EINPUT;
+    }
     free(x.ranks);
     if (s != KT_OK) {
-        unlink(opt->path);
         kt_table_free(x.summary);
         return s;
     }
     return kt_tables_from(&x.summary, 1, out);
+}
+
+kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
+                           kt_tables **out)
+{
+    return sqlite_export(t, sel, opt, SQLB_PENDING_BYTE, out);
 }

@@ -5,6 +5,7 @@ shared one (when ../shared is present)."""
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import unittest
@@ -110,6 +111,18 @@ class SqliteExport(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("x.db", done.stderr)
         self.assertFalse(os.path.exists(db))
+
+    def test_ph_reads_back_in_python(self):
+        # one byte of "é", or NUL for "", is no text: NULL, so Python's sqlite3 reads the column
+        src = os.path.join(self.dir.name, "t.json")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write('{"traceEvents": [' + ",".join(
+                f'{{"ph": "{ph}", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": {ts}, "dur": 1}}'
+                for ts, ph in enumerate(["X", "é", ""])) + "]}")
+        db = self.export(src)
+        with sqlite3.connect(db) as con:
+            self.assertEqual(con.execute("SELECT ph FROM events ORDER BY key").fetchall(),
+                             [("X",), (None,), (None,)])
 
 
 if __name__ == "__main__":
