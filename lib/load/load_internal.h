@@ -264,6 +264,8 @@ typedef struct kt_parser {
     bool in_range;       /* parsing a byte range (no top-level start)         */
     bool after_comma;    /* the last traceEvents separator was a ','          */
     bool oom;            /* an allocation failed: the load fails with ENOMEM  */
+    const char *full;    /* with oom: "events" or "typed args" passed the
+                            model's 32-bit limits (the load fails, saying so) */
     size_t ready_rows;   /* rows of r->ev before this hold the defaults (kt_events_ready) */
     int64_t resync_from, resync_err; /* damage being skipped (KT_PS_RESYNC)     */
 

@@ -195,7 +195,11 @@ static bool merge_range(split *s, kt_parser *p)
 {
     kt_parser *acc = &s->acc;
     kt_rank *dst = acc->r, *src = p->r;
-    if (!kt_rank_append(dst, src)) return false;
+    if (!kt_rank_append(dst, src)) {
+        if (!kt_rank_fits(dst, src->ev.n, src->nargs))
+            acc->full = kt_rank_fits(dst, src->ev.n, 0) ? "typed args" : "events";
+        return false;
+    }
     dst->total_events += src->total_events;
     for (int c = 0; c < 128; c++) dst->by_ph[c] += src->by_ph[c];
     dst->ns_resolution |= src->ns_resolution;
