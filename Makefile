@@ -169,10 +169,12 @@ $(BUILD)/bench_%: bench/$$*/bench_$$*.c $(BUILD)/libkineta.a
 bench: $(BUILD)/kineta $(BUILD)/kineta-synth $(BUILD)/kineta-bench
 	bench/run.sh $(BUILD)
 
-# Three libFuzzer harnesses (clang, ASan + UBSan, objects in build-fuzz/),
+# Four libFuzzer harnesses (clang, ASan + UBSan, objects in build-fuzz/),
 # FUZZ_SECONDS each: fuzz_parse (the loader), fuzz_pipeline (bytes as a
-# trace file through every analysis and output) and fuzz_generated (bytes
-# driving a generator of valid, adversarial traces; fuzz/trace_gen.c).
+# trace file through every analysis and output), fuzz_generated (bytes
+# driving a generator of valid, adversarial traces; fuzz/trace_gen.c) and
+# fuzz_cache (bytes as a cache file, its header and checksums made right;
+# seeded with the cache files the CLI writes for fuzz/seeds).
 # Limits (docs/robustness.md): no single allocation above 64 MiB, no input
 # slower than FUZZ_TIMEOUT seconds under the sanitizers.
 # FUZZ_SEED fixes libFuzzer's random choices: CI's short run replays a
@@ -185,13 +187,16 @@ FUZZ_OPT = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,unde
 FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -malloc_limit_mb=64 -rss_limit_mb=1024 \
   -timeout=$(FUZZ_TIMEOUT) -seed=$(FUZZ_SEED) -print_final_stats=1
 fuzz:
-	$(MAKE) CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT)" fuzzers
-	@mkdir -p build-fuzz/corpus build-fuzz/corpus-pipeline build-fuzz/corpus-generated
+	$(MAKE) CC=clang BUILD=build-fuzz OPT="$(FUZZ_OPT)" fuzzers build-fuzz/kineta
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-pipeline build-fuzz/corpus-generated build-fuzz/corpus-cache
+	@rm -rf build-fuzz/seeds-cache && for f in fuzz/seeds/*; do \
+	  build-fuzz/kineta info -q --cache=build-fuzz/seeds-cache "$$f" >/dev/null 2>&1 || true; done
 	cd build-fuzz && ./fuzz_parse $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus ../fuzz/seeds
 	cd build-fuzz && ./fuzz_pipeline $(FUZZ_RUN) -dict=../fuzz/kineto.dict corpus-pipeline ../fuzz/seeds
 	cd build-fuzz && ./fuzz_generated $(FUZZ_RUN) corpus-generated ../fuzz/seeds-generated
+	cd build-fuzz && ./fuzz_cache $(FUZZ_RUN) corpus-cache seeds-cache
 
-fuzzers: $(BUILD)/fuzz_parse $(BUILD)/fuzz_pipeline $(BUILD)/fuzz_generated
+fuzzers: $(BUILD)/fuzz_parse $(BUILD)/fuzz_pipeline $(BUILD)/fuzz_generated $(BUILD)/fuzz_cache
 $(BUILD)/fuzz_%: $(BUILD)/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ) $(CLI_LIB_OBJ) $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 

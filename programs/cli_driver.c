@@ -6,8 +6,10 @@
 #include "cli_checks.h"
 #include "cli_stream.h"
 #include "cli_timings.h"
+#include "model/json_number.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,16 +81,17 @@ bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, l
     return true;
 }
 
+/* Read as the loader reads numbers: "0.5" in any locale (the Python
+ * package runs these parsers in its host program's process).            */
 bool cli_parse_double(const char *opt, const char *v, double *out)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (errno || end == v || *end) {
+    const char *end = v + strlen(v);
+    kt_num x;
+    if (kt_parse_number(v, end, &x) != end || !isfinite(x.f)) {
         fprintf(stderr, "kineta: --%s expects a number, got '%s'\n", opt, v);
         return false;
     }
-    *out = x;
+    *out = x.f;
     return true;
 }
 

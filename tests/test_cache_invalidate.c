@@ -69,15 +69,21 @@ static const char *kernel_name(const kt_trace *t)
     return "";
 }
 
-/* Load path: CHECK that it was (not) mapped and that its kernel is `kernel`. */
-static void expect(const char *path, const char *cache, bool mapped, const char *kernel)
+/* Load path: CHECK that it was (not) mapped, that its kernel is `kernel`
+ * and that the load reported `notes` notes, each a rejected cache file.  */
+static void expect_notes(const char *path, const char *cache, bool mapped, const char *kernel, int notes)
 {
     kt_trace *t = load(path, cache);
     CHECK(t != NULL);
     if (!t) return;
     CHECK_INT(t->ranks[0]->cache_map != NULL, mapped);
     CHECK_STR(kernel_name(t), kernel);
-    CHECK_INT(kt_diags_count(kt_trace_diags(t)), 0);
+    CHECK_INT(kt_diags_count(kt_trace_diags(t)), notes);
+    for (size_t i = 0; i < kt_diags_count(kt_trace_diags(t)); i++) {
+        const kt_diag *d = kt_diags_get(kt_trace_diags(t), i);
+        CHECK_INT(d->level, KT_DIAG_INFO);
+        CHECK(strstr(d->message, "its cache file was not used (") != NULL);
+    }
     /* the raw args stay readable from the input */
     char *text = NULL;
     size_t len;
@@ -85,6 +91,11 @@ static void expect(const char *path, const char *cache, bool mapped, const char 
     CHECK(text && strstr(text, "\"raw\""));
     free(text);
     kt_trace_free(t);
+}
+
+static void expect(const char *path, const char *cache, bool mapped, const char *kernel)
+{
+    expect_notes(path, cache, mapped, kernel, 0);
 }
 
 /* Files in dir (the cache files and any temporary file left behind). */
@@ -108,16 +119,22 @@ static void set_mtime(const char *path, time_t sec)
     CHECK(utimensat(AT_FDCWD, path, ts, 0) == 0);
 }
 
+/* A new sandbox whose trace in (kernel kA) was parsed once: its cache file. */
+static void cached_trace(sandbox *s, char *in, size_t incap, char *file, size_t cap)
+{
+    sandbox_new(s);
+    snprintf(in, incap, "%s/rank0.json", s->dir);
+    write_trace(in, "kA", 110);
+    expect(in, s->cache, false, "kA");
+    CHECK_INT(count_files(s->cache, file, cap), 1);
+    CHECK(strstr(file, ".ktc") != NULL);
+}
+
 TEST(cache_is_written_then_mapped)
 {
     sandbox s;
-    sandbox_new(&s);
     char in[128], file[256];
-    snprintf(in, sizeof in, "%s/rank0.json", s.dir);
-    write_trace(in, "kA", 110);
-    expect(in, s.cache, false, "kA");
-    CHECK_INT(count_files(s.cache, file, sizeof file), 1);
-    CHECK(strstr(file, ".ktc") != NULL);
+    cached_trace(&s, in, sizeof in, file, sizeof file);
     expect(in, s.cache, true, "kA");
     expect(in, NULL, false, "kA"); /* no cache asked for: parsed */
     sandbox_free(&s);
@@ -263,9 +280,99 @@ TEST(damaged_cache_files_are_rebuilt_not_trusted)
         CHECK(kt_cache_key_of(a, &key, abs, sizeof abs));
         CHECK(kt_cache_file_name(s.cache, &key, cache_a, sizeof cache_a));
         damage((enum damage)how, cache_a, saved_b);
-        expect(a, s.cache, false, "kA");
+        /* a checksum that fails in a file that is a's: said; stale ones not */
+        expect_notes(a, s.cache, false, "kA", how == FLIPPED_COLUMN);
     }
     expect(a, s.cache, true, "kA");
+    sandbox_free(&s);
+}
+
+/* ---- crafted cache files: checksums right, counts past their sections -------- */
+static unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *b = malloc(*len);
+    CHECK(b && fread(b, 1, *len, f) == *len);
+    fclose(f);
+    return b;
+}
+
+/* Rewrite file with its section and header checksums made right again. */
+static void write_summed(const char *path, unsigned char *b, size_t len)
+{
+    kt_cache_header h;
+    memcpy(&h, b, sizeof h);
+    for (int i = 0; i < KT_CS__COUNT; i++) h.sec[i].sum = kt_cache_sum_of(b + h.sec[i].off, h.sec[i].len);
+    h.header_sum = kt_cache_sum_of(&h, offsetof(kt_cache_header, header_sum));
+    memcpy(b, &h, sizeof h);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(b, 1, len, f) == len);
+    if (f) fclose(f);
+}
+
+enum craft { HUGE_NXCAT, HUGE_NDEVICES, HUGE_NSTRINGS, HUGE_NSTREAMS, HUGE_NEV, ARGS_PAST_END, CRAFT_COUNT };
+
+/* Counts chosen so that count * element size wraps to 0 in 64 bits: the
+ * sections they size are made empty, which a multiplied count matches.  */
+static void craft(enum craft how, unsigned char *b)
+{
+    kt_cache_header *h = (kt_cache_header *)b;
+    kt_cache_scalars *s = (kt_cache_scalars *)(b + h->sec[KT_CS_SCALARS].off);
+    switch (how) {
+    case HUGE_NXCAT:
+        s->nxcat = (uint64_t)1 << 62;
+        h->sec[KT_CS_XCAT_ID].len = h->sec[KT_CS_XCAT_COUNT].len = 0;
+        break;
+    case HUGE_NDEVICES:
+        s->ndevices = (uint64_t)1 << 62;
+        h->sec[KT_CS_DEVICES].len = 0;
+        break;
+    case HUGE_NSTRINGS:
+        s->nstrings = ((uint64_t)1 << 61) - 1;
+        h->sec[KT_CS_STROFF].len = 0;
+        break;
+    case HUGE_NSTREAMS:
+        CHECK_INT(s->has_index, 1);
+        s->nstreams = (uint64_t)1 << 59;
+        h->sec[KT_CS_IDX_STREAMS].len = 0;
+        break;
+    case HUGE_NEV:
+        s->nev = (uint64_t)1 << 61; /* 8-byte columns wrap; the rest do not */
+        break;
+    case ARGS_PAST_END: {
+        uint32_t *argi = (uint32_t *)(b + h->sec[KT_CS_ARGI].off);
+        unsigned char *nargs = b + h->sec[KT_CS_NARGS].off;
+        argi[0] = (uint32_t)s->nargs; /* one arg just past the args section */
+        nargs[0] = 1;
+        break;
+    }
+    case CRAFT_COUNT: break;
+    }
+}
+
+TEST(cache_with_counts_past_its_sections_is_rejected_with_a_note)
+{
+    sandbox s;
+    char in[128], file[256];
+    cached_trace(&s, in, sizeof in, file, sizeof file);
+    size_t len = 0;
+    unsigned char *good = read_file(file, &len);
+    if (!good) return;
+    for (int how = 0; how < CRAFT_COUNT; how++) {
+        unsigned char *b = malloc(len);
+        memcpy(b, good, len);
+        craft((enum craft)how, b);
+        write_summed(file, b, len);
+        free(b);
+        expect_notes(in, s.cache, false, "kA", 1);
+        expect(in, s.cache, true, "kA"); /* and rewritten */
+    }
+    free(good);
     sandbox_free(&s);
 }
 

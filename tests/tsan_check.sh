@@ -1,14 +1,24 @@
 #!/bin/sh
 # tests/tsan_check.sh — the threaded paths under ThreadSanitizer: loading
 # several ranks at once (parser threads intern into one string table while
-# others read it) and the report's analyses running side by side.  A data
-# race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
+# others read it), the report's analyses running side by side, and one
+# file parsed by several threads: a 40 MB trace cut into byte ranges, the
+# same made no trace by its first byte (the first range fails while the
+# others parse), and a gzip of 4 MB or more cut into blocks of its
+# decompressed stream.
+# A data race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
 # (make tsan builds it).  ../shared's two-rank trace too when present.
 set -eu
 build=$1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/kineta-tsan.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 "$build/kineta-synth" --ranks 2 --size 2M --collectives -o "$dir/synth" >/dev/null
+# the loader splits a plain file of 32 MB or more, a gzip of 4 MB or more
+"$build/kineta-synth" --size 40M -o "$dir/big.json" >/dev/null
+"$build/kineta-synth" --size 64M --gzip -o "$dir/big.json.gz" >/dev/null
+[ "$(wc -c <"$dir/big.json.gz")" -ge 4194304 ] || { echo "tsan: $dir/big.json.gz under 4 MB" >&2; exit 1; }
+cp "$dir/big.json" "$dir/broken.json"
+printf '[' | dd of="$dir/broken.json" bs=1 seek=0 conv=notrunc 2>/dev/null
 set -- "$dir/synth"
 shared=$(dirname "$0")/../../shared/traces/hta
 [ -d "$shared/trace_filter" ] && set -- "$@" "$shared/trace_filter" "$shared/timeline_analysis"
@@ -24,5 +34,16 @@ for trace in "$@"; do
         fi
     done
 done
-[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads)"
+for trace in "$dir/big.json" "$dir/big.json.gz" "$dir/broken.json"; do
+    status=0
+    "$build/kineta" info --jobs 4 -q "$trace" >/dev/null 2>"$dir/err" || status=$?
+    want=0
+    [ "$trace" = "$dir/broken.json" ] && want=3 # input unreadable, and said so
+    if [ "$status" != "$want" ]; then
+        echo "tsan: kineta info $trace: exit $status, want $want:" >&2
+        head -40 "$dir/err" >&2
+        fail=1
+    fi
+done
+[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 3 split loads, 4 threads)"
 exit "$fail"

@@ -115,10 +115,12 @@ bool kt_cache_file_name(const char *dir, const kt_cache_key *key, char *out, siz
 
 /* ---- cache_map.c ------------------------------------------------------------
  * Fill j (rank, reports, distributedInfo rank) from the cache file for
- * j->path when it is valid for key; false (nothing changed) otherwise.
+ * j->path when it is valid for key; false (nothing changed) otherwise,
+ * with *why saying what was wrong when the file was key's but its
+ * contents were rejected (NULL when there was none, or a stale one).
  * with_index: restore the rank's indexes too when the file has them.      */
 bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path, kt_file_job *j,
-                  kt_strtab *strs, bool with_index);
+                  kt_strtab *strs, bool with_index, const char **why);
 
 /* ---- cache_write.c ----------------------------------------------------------
  * Write j's freshly parsed rank into dir (created if missing) under key,
@@ -130,6 +132,7 @@ bool kt_cache_write(const char *dir, const kt_cache_key *key, const char *abs_pa
 /* ---- cache_job.c: the loader's hook -------------------------------------------- */
 typedef struct kt_cache_ticket {
     bool keyed;                /* the cache is asked for and the input has a key */
+    const char *rejected;      /* why its cache file was not used (kt_cache_map) */
     kt_cache_key key;
     char abs_path[4096];
 } kt_cache_ticket;

@@ -7,9 +7,12 @@
  * run's string table gives the rank's strings other ids than the file's
  * local ones — are rewritten in place, copy-on-write, never in the file.
  * A cache file is trusted only after its header, key, layout, path, every
- * section's bounds, sizes and checksum check out, and every string id and
- * index entry it rewrites or copies is in range; anything else returns
- * false and the caller parses the input (and rewrites the cache file).
+ * section's bounds, sizes and checksum check out, every count is what its
+ * section's length holds, every event's typed args are in the args
+ * section, and every string id and index entry it rewrites or copies is
+ * in range; anything else returns false and the caller parses the input
+ * (and rewrites the cache file), saying why when the file was this
+ * input's (header and key right) and still rejected.
  * The checksums detect damage, not forgery: the cache directory is the
  * user's own, and columns used as they are (event ids, id references) are
  * not checked value by value — that pass would cost as much as the read.
@@ -95,19 +98,30 @@ static bool sections_ok(const mapping *m)
     return a.ok && b.ok;
 }
 
-static bool index_sizes_ok(const mapping *m, const kt_cache_scalars *s)
+/* Section id holds exactly n values of elem bytes.  Divides the section's
+ * length rather than multiplying the count: a count read from the file is
+ * any 64-bit value, and n * elem could wrap to the length of an empty
+ * section.                                                               */
+static bool holds(const mapping *m, int id, uint64_t n, uint64_t elem)
 {
-    uint64_t h = s->has_index != 0;
-    return s->has_index <= 1 && s->nstream_events <= s->nev && s->launched_len <= 2 * s->nev &&
-           s->ncpu_steps <= s->nev && s->ngpu_steps <= s->nev &&
-           sec_len(m, KT_CS_IDX_STREAMS) == h * s->nstreams * sizeof(kt_cache_stream) &&
-           sec_len(m, KT_CS_IDX_STREAM_EVENTS) == h * s->nstream_events * 4 &&
-           sec_len(m, KT_CS_IDX_LINK) == h * s->nev * 4 && sec_len(m, KT_CS_IDX_LAUNCHED) == h * s->launched_len * 4 &&
-           sec_len(m, KT_CS_IDX_CPU_STEPS) == h * s->ncpu_steps * sizeof(kt_cache_step) &&
-           sec_len(m, KT_CS_IDX_GPU_STEPS) == h * s->ngpu_steps * sizeof(kt_cache_step);
+    uint64_t len = sec_len(m, id);
+    return len % elem == 0 && len / elem == n;
 }
 
-/* Every section holds as many values as the scalars say. */
+static bool index_sizes_ok(const mapping *m, const kt_cache_scalars *s)
+{
+    bool h = s->has_index != 0;
+    return s->has_index <= 1 && s->nstream_events <= s->nev && s->launched_len <= 2 * s->nev &&
+           s->ncpu_steps <= s->nev && s->ngpu_steps <= s->nev &&
+           holds(m, KT_CS_IDX_STREAMS, h ? s->nstreams : 0, sizeof(kt_cache_stream)) &&
+           holds(m, KT_CS_IDX_STREAM_EVENTS, h ? s->nstream_events : 0, 4) &&
+           holds(m, KT_CS_IDX_LINK, h ? s->nev : 0, 4) && holds(m, KT_CS_IDX_LAUNCHED, h ? s->launched_len : 0, 4) &&
+           holds(m, KT_CS_IDX_CPU_STEPS, h ? s->ncpu_steps : 0, sizeof(kt_cache_step)) &&
+           holds(m, KT_CS_IDX_GPU_STEPS, h ? s->ngpu_steps : 0, sizeof(kt_cache_step));
+}
+
+/* Every section holds as many values as the scalars say, and no count is
+ * beyond what the model's 32-bit indexes can address.                    */
 static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
 {
     uint64_t n = s->nev;
@@ -116,14 +130,16 @@ static bool sizes_ok(const mapping *m, const kt_cache_scalars *s)
         { KT_CS_KIND, 1 }, { KT_CS_NARGS, 1 }, { KT_CS_THREAD, 4 },
         { KT_CS_CORR, 4 }, { KT_CS_EXT_ID, 4 }, { KT_CS_ARGI, 4 }, { KT_CS_ARGS_AT, 8 },
     };
-    if (n >= UINT32_MAX || s->nargs >= UINT32_MAX || s->nids > KT_ID_REFS_MAX) return false;
+    if (n > KT_EVENTS_MAX || s->nargs > KT_ARGS_MAX || s->nids > KT_ID_REFS_MAX || s->nthreads > KT_THREADS_MAX ||
+        s->nstrings >= KT_NONE)
+        return false;
     for (size_t i = 0; i < sizeof per_event / sizeof *per_event; i++)
-        if (sec_len(m, per_event[i].id) != n * per_event[i].elem) return false;
-    return sec_len(m, KT_CS_ARGS) == s->nargs * sizeof(kt_arg) && sec_len(m, KT_CS_IDS) == s->nids * 8 &&
-           s->nthreads <= KT_THREADS_MAX && sec_len(m, KT_CS_THREADS) == s->nthreads * sizeof(kt_thread) &&
-           sec_len(m, KT_CS_XCAT_ID) == s->nxcat * 4 && sec_len(m, KT_CS_XCAT_COUNT) == s->nxcat * 8 &&
-           sec_len(m, KT_CS_DEVICES) == s->ndevices * 4 && sec_len(m, KT_CS_STROFF) == (s->nstrings + 1) * 8 &&
-           (s->has_meta || sec_len(m, KT_CS_META) == 0) && index_sizes_ok(m, s);
+        if (!holds(m, per_event[i].id, n, per_event[i].elem)) return false;
+    return holds(m, KT_CS_ARGS, s->nargs, sizeof(kt_arg)) && holds(m, KT_CS_IDS, s->nids, 8) &&
+           holds(m, KT_CS_THREADS, s->nthreads, sizeof(kt_thread)) && holds(m, KT_CS_XCAT_ID, s->nxcat, 4) &&
+           holds(m, KT_CS_XCAT_COUNT, s->nxcat, 8) && holds(m, KT_CS_DEVICES, s->ndevices, 4) &&
+           holds(m, KT_CS_STROFF, s->nstrings + 1, 8) && (s->has_meta || sec_len(m, KT_CS_META) == 0) &&
+           index_sizes_ok(m, s);
 }
 
 /* ---- strings --------------------------------------------------------------------- */
@@ -228,11 +244,14 @@ static void point_columns(kt_rank *r, const mapping *m, const kt_cache_scalars *
     e->mapped = true;
 }
 
-/* Every event's thread slot names a thread of the table. */
-static bool threads_ok(const kt_events *e)
+/* Every event's thread slot names a thread of the table, and its typed
+ * args are in the args section (the analyses read args[argi + k]).       */
+static bool events_ok(const kt_rank *r)
 {
-    uint32_t bad = 0;
-    for (size_t i = 0; i < e->n; i++) bad |= e->thread[i] >= e->nthreads;
+    const kt_events *e = &r->ev;
+    uint64_t bad = 0;
+    for (size_t i = 0; i < e->n; i++)
+        bad |= (e->thread[i] >= e->nthreads) | (e->nargs[i] && (uint64_t)e->argi[i] + e->nargs[i] > r->nargs);
     return !bad;
 }
 
@@ -385,24 +404,25 @@ static bool restore_index(kt_rank *r, const mapping *m, const kt_cache_scalars *
     return true;
 }
 
-static bool build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *strs, bool with_index)
+/* NULL, or why the file's contents were rejected. */
+static const char *build_rank(kt_rank *r, const mapping *m, kt_file_job *j, kt_strtab *strs, bool with_index)
 {
     kt_cache_scalars s;
-    if (sec_len(m, KT_CS_SCALARS) != sizeof s) return false;
+    if (sec_len(m, KT_CS_SCALARS) != sizeof s) return "its scalars section has the wrong size";
     memcpy(&s, sec_ptr(m, KT_CS_SCALARS), sizeof s);
-    if (!sizes_ok(m, &s)) return false;
+    if (!sizes_ok(m, &s)) return "a count disagrees with its section's length";
     remap rm;
-    bool ok = intern_strings(m, (uint32_t)s.nstrings, strs, &rm) && s.nstrings < KT_NONE;
+    bool ok = intern_strings(m, (uint32_t)s.nstrings, strs, &rm);
     set_scalars(r, &s);
     point_columns(r, m, &s);
     r->args = (kt_arg *)sec_ptr(m, KT_CS_ARGS);
     r->nargs = r->cap_args = s.nargs;
-    ok = ok && threads_ok(&r->ev) && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
+    ok = ok && events_ok(r) && map_column(&rm, r->ev.name, s.nev) && map_column(&rm, r->ev.cat, s.nev) &&
          map_args(&rm, r->args, s.nargs) && restore_ids(r, m, s.nids, &rm) && restore_tables(r, m, &s, &rm) &&
          restore_diags(m, j) && (!with_index || !s.has_index || restore_index(r, m, &s));
     j->dist_rank = s.dist_rank;
     free(rm.global);
-    return ok;
+    return ok ? NULL : "a value is out of range (or memory ran out)";
 }
 
 static bool map_file(const char *name, mapping *m)
@@ -430,14 +450,16 @@ static bool map_file(const char *name, mapping *m)
 }
 
 bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path, kt_file_job *j,
-                  kt_strtab *strs, bool with_index)
+                  kt_strtab *strs, bool with_index, const char **why)
 {
     char name[4096];
     mapping m = { 0 };
+    *why = NULL;
     if (!kt_cache_file_name(dir, key, name, sizeof name) || !map_file(name, &m)) return false;
     size_t plen = strlen(abs_path);
-    if (!header_ok(&m, key) || !sections_ok(&m) || sec_len(&m, KT_CS_PATH) != plen ||
-        memcmp(sec_ptr(&m, KT_CS_PATH), abs_path, plen) != 0) {
+    bool ours = header_ok(&m, key);
+    if (ours && !sections_ok(&m)) *why = "a section is outside the file or fails its checksum";
+    if (!ours || *why || sec_len(&m, KT_CS_PATH) != plen || memcmp(sec_ptr(&m, KT_CS_PATH), abs_path, plen) != 0) {
         munmap(m.base, m.len);
         return false;
     }
@@ -448,7 +470,7 @@ bool kt_cache_map(const char *dir, const kt_cache_key *key, const char *abs_path
     }
     r->cache_map = m.base;
     r->cache_map_len = m.len;
-    if (!(r->file = strdup(j->path)) || !build_rank(r, &m, j, strs, with_index)) {
+    if (!(r->file = strdup(j->path)) || (*why = build_rank(r, &m, j, strs, with_index))) {
         kt_rank_free(r);
         kt_diags_clear(&j->diags);
         j->dist_rank = -1;

@@ -64,6 +64,13 @@ bool kt_job_parser(kt_parser *p, kt_load_ctx *ctx, kt_file_job *j, kt_rank *r, k
 
 kt_status kt_finish_job(kt_file_job *j, kt_parser *p, bool ok, uint64_t json_bytes)
 {
+    if (p->oom && p->full) { /* not out of memory: past what the model can index */
+        snprintf(p->fail, sizeof p->fail,
+                 "more than %zu %s in one file: a rank's 32-bit indexes hold no more (profile fewer steps)",
+                 strcmp(p->full, "events") ? KT_ARGS_MAX : KT_EVENTS_MAX, p->full);
+        p->oom = false;
+        ok = false;
+    }
     kt_status st = p->oom ? KT_ENOMEM : ok ? KT_OK : KT_EINPUT;
     if (st == KT_OK && !finish_rank(p, json_bytes)) st = KT_ENOMEM;
     j->dist_rank = p->dist_rank;

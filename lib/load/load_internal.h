@@ -11,6 +11,7 @@
 #define KT_LOAD_INTERNAL_H
 
 #include "model/model.h"
+#include "model/json_number.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -263,6 +264,8 @@ typedef struct kt_parser {
     bool in_range;       /* parsing a byte range (no top-level start)         */
     bool after_comma;    /* the last traceEvents separator was a ','          */
     bool oom;            /* an allocation failed: the load fails with ENOMEM  */
+    const char *full;    /* with oom: "events" or "typed args" passed the
+                            model's 32-bit limits (the load fails, saying so) */
     size_t ready_rows;   /* rows of r->ev before this hold the defaults (kt_events_ready) */
     int64_t resync_from, resync_err; /* damage being skipped (KT_PS_RESYNC)     */
 
@@ -377,18 +380,7 @@ static inline int64_t kt_offset_of(const kt_parser *p, const char *s)
     return (int64_t)(p->w->base + (uint64_t)(s - p->w->data));
 }
 
-typedef enum { KT_NUM_NONE, KT_NUM_INT, KT_NUM_FLOAT, KT_NUM_BIGINT } kt_num_kind;
-typedef struct kt_num {
-    kt_num_kind kind;
-    int64_t i;
-    double f;       /* also set for INT and BIGINT                           */
-} kt_num;
-/* Parse a JSON number at s (up to end); returns the byte after it or NULL. */
-const char *kt_parse_number(const char *s, const char *end, kt_num *out);
-/* Microseconds as written → exact ns.  *rounded when sub-ns digits or an
- * exponent forced rounding.  Returns the byte after the number or NULL.   */
-const char *kt_parse_us_as_ns(const char *s, const char *end, int64_t *ns, bool *rounded,
-                              bool *overflow);
+/* numbers: kt_parse_number, kt_parse_us_as_ns (model/json_number.h)       */
 
 /* ---- events and metadata (parse_event.c, parse_meta.c) -------------------- */
 /* Parse one event object starting at '{' (s) into p->r.  *next = the byte

@@ -326,12 +326,18 @@ static __attribute__((noinline)) void note_too_many_args(kt_parser *p)
                   "an event has more than 255 args (the rest are only in the raw args text)");
 }
 
+static __attribute__((noinline)) void arg_not_pushed(kt_parser *p)
+{
+    p->oom = true;
+    if (!kt_rank_fits(p->r, 0, 1)) p->full = "typed args";
+}
+
 /* Inline: typed args are pushed ~2 per event. */
 static inline void push_arg(kt_parser *p, uint32_t key, kt_arg_type t, int64_t i, double f, uint32_t s)
 {
     kt_rank *r = p->r;
     if (r->ev.nargs[r->ev.n - 1] == UINT8_MAX) note_too_many_args(p);
-    else if (!kt_rank_push_arg(r, key, t, i, f, s)) p->oom = true;
+    else if (!kt_rank_push_arg(r, key, t, i, f, s)) arg_not_pushed(p);
 }
 
 static bool is_literal(const kt_pair *pr, const char *lit, size_t n)
@@ -966,11 +972,13 @@ static __attribute__((noinline)) bool ready_rows(kt_parser *p)
      * failed guess only means growing as before.                          */
     if (ev->cap == 0 && !p->in_range && p->limit == UINT64_MAX && !p->r->gzip)
         (void)kt_events_reserve(ev, p->r->file_bytes / MIN_EVENT_BYTES);
-    if (!kt_events_ready(ev, ev->n + READY_ROWS)) {
+    size_t want = KT_EVENTS_MAX - ev->n < READY_ROWS ? KT_EVENTS_MAX : ev->n + READY_ROWS;
+    if (want == ev->n || !kt_events_ready(ev, want)) {
         p->oom = true;
+        if (!kt_rank_fits(p->r, 1, 0)) p->full = "events";
         return false;
     }
-    p->ready_rows = ev->n + READY_ROWS;
+    p->ready_rows = want;
     return true;
 }
 

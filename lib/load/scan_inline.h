@@ -40,12 +40,6 @@ static inline const char *kt_skip_ws(const char *s, const char *end)
 
 static inline bool kt_is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
-/* f truncated to an integer, or dflt when it has none (NaN, inf, huge). */
-static inline int64_t kt_double_to_i64(double f, int64_t dflt)
-{
-    return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : dflt;
-}
-
 /* The bits of the bytes at q equal to pat's (16 readable bytes each). */
 static inline uint32_t kt_eq16(const char *q, const char *pat)
 {

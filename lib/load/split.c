@@ -61,7 +61,7 @@ typedef struct split {
     kt_parser acc;        /* counts, metadata and reports of the file      */
     uint64_t end;         /* offset where the prefix's parse stopped       */
     bool complete;        /* the prefix reached the end of the data        */
-    bool failed;
+    bool failed;          /* lock held: every thread reads it               */
 } split;
 
 bool kt_split_worth_it(const kt_load_ctx *ctx, const kt_file_job *j)
@@ -195,7 +195,11 @@ static bool merge_range(split *s, kt_parser *p)
 {
     kt_parser *acc = &s->acc;
     kt_rank *dst = acc->r, *src = p->r;
-    if (!kt_rank_append(dst, src)) return false;
+    if (!kt_rank_append(dst, src)) {
+        if (!kt_rank_fits(dst, src->ev.n, src->nargs))
+            acc->full = kt_rank_fits(dst, src->ev.n, 0) ? "typed args" : "events";
+        return false;
+    }
     dst->total_events += src->total_events;
     for (int c = 0; c < 128; c++) dst->by_ph[c] += src->by_ph[c];
     dst->ns_resolution |= src->ns_resolution;
@@ -268,11 +272,10 @@ static bool parse_range(split *s, worker_state *ws, range_slot *sl, size_t k, ui
     return ok && !sl->p.oom;
 }
 
-/* Accept a parsed range into the prefix. */
+/* Accept a parsed range into the prefix (false: the file failed). */
 static bool accept(split *s, kt_parser *p)
 {
     if (p->state == KT_PS_FAILED) {
-        s->failed = true;
         memcpy(s->acc.fail, p->fail, sizeof s->acc.fail);
         s->acc.oom |= p->oom;
         return false;
@@ -287,19 +290,22 @@ static bool accept(split *s, kt_parser *p)
 }
 
 /* Slot sl (range sl->k) in its turn: accept it if it starts where the
- * prefix ended, else parse again from the true end of the prefix.         */
-static void commit(split *s, worker_state *ws, range_slot *sl)
+ * prefix ended, else parse again from the true end of the prefix.  Runs
+ * without the lock (one thread at a time): false when the file failed,
+ * which the caller records under the lock.                                */
+static bool commit(split *s, worker_state *ws, range_slot *sl)
 {
-    if (s->failed || s->complete) return; /* after the end: guesses inside trailing data */
+    if (s->complete) return true; /* after the end: guesses inside trailing data */
     bool parsed = sl->parsed;
     if (sl->k > 0 && s->end != sl->start) parsed = parse_range(s, ws, sl, sl->k, s->end);
     if (!parsed) {
-        s->failed = true;
         s->acc.oom |= sl->have_parser && sl->p.oom;
         if (!s->acc.fail[0]) snprintf(s->acc.fail, sizeof s->acc.fail, "cannot read the file");
-        return;
+        return false;
     }
-    if (accept(s, &sl->p)) s->io->release(s->io->ctx, s->end, sl->k + 1);
+    if (!accept(s, &sl->p)) return false;
+    s->io->release(s->io->ctx, s->end, sl->k + 1);
+    return true;
 }
 
 /* The slot holding range k when it is ready, else NULL (lock held). */
@@ -317,9 +323,11 @@ static void commit_ready(split *s, worker_state *ws)
     if (s->committing) return;
     s->committing = true;
     for (range_slot *sl; (sl = ready_slot(s, s->next_commit));) {
+        bool skip = s->failed || sl->kind != KT_RANGE_AT;
         pthread_mutex_unlock(&s->lock);
-        if (sl->kind == KT_RANGE_AT) commit(s, ws, sl);
+        bool ok = skip || commit(s, ws, sl);
         pthread_mutex_lock(&s->lock);
+        s->failed |= !ok;
         sl->ready = sl->busy = false;
         s->next_commit++;
         pthread_cond_broadcast(&s->turn);

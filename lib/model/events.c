@@ -61,10 +61,10 @@ static bool grow(void **p, size_t elem, size_t cap)
 bool kt_events_reserve(kt_events *e, size_t want)
 {
     if (want <= e->cap) return true;
-    if (e->mapped) return false;
+    if (e->mapped || want > KT_EVENTS_MAX) return false;
     size_t cap = e->cap ? e->cap : 1024;
     while (cap < want) cap *= 2;
-    if (cap > UINT32_MAX - 1) return false; /* event ids are 32-bit */
+    if (cap > KT_EVENTS_MAX) cap = KT_EVENTS_MAX;
 #define G(col) grow((void **)&e->col, sizeof *e->col, cap)
     if (!(G(ts) && G(dur) && G(name) && G(cat) && G(ph) && G(kind) && G(nargs) &&
           G(thread) && G(corr) && G(ext_id) && G(argi) &&
@@ -150,9 +150,10 @@ bool kt_events_set_stream(kt_events *e, size_t i, int32_t stream)
 bool kt_rank_reserve_args(kt_rank *r, size_t n)
 {
     if (n <= r->cap_args) return true;
-    if (r->cache_map) return false;
+    if (r->cache_map || n > KT_ARGS_MAX) return false;
     size_t cap = r->cap_args ? r->cap_args * 2 : 1024;
     while (cap < n) cap *= 2;
+    if (cap > KT_ARGS_MAX) cap = KT_ARGS_MAX;
     if (!grow((void **)&r->args, sizeof *r->args, cap)) return false;
     r->cap_args = cap;
     return true;
@@ -192,6 +193,7 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src)
     kt_events *d = &dst->ev;
     size_t base = d->n, abase = dst->nargs;
     if (s->n == 0) return true; /* its columns may not even be allocated */
+    if (!kt_rank_fits(dst, s->n, src->nargs)) return false;
     if (!kt_events_reserve(d, base + s->n)) return false;
     if (dst->cap_args < abase + src->nargs) {
         if (!grow((void **)&dst->args, sizeof *dst->args, abase + src->nargs)) return false;

@@ -11,6 +11,7 @@
  */
 #include "index.h"
 #include "i64map.h"
+#include "json_number.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -33,8 +34,10 @@ static double us_double(int64_t ns)
     if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
     char buf[48]; /* (double)ns would round before the division: go via text */
     uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a); /* no radix: any locale */
-    return strtod(buf, NULL);
+    int n = snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a);
+    kt_num v;
+    kt_parse_number(buf, buf + n, &v); /* a number, as written just above */
+    return v.f;
 }
 
 /* ts = ceil(ts), end = floor(ts + dur), dur = end - ts, all in µs. */

@@ -20,6 +20,11 @@
 #include <string.h>
 
 #define KT_NONE UINT32_MAX  /* "no event" / "no string" / "no arg" */
+/* Event ids and typed-arg indices are 32-bit, KT_NONE excluded: a rank
+ * holds at most this many events, and this many typed args.  A load that
+ * would need more fails with a message naming the limit.                 */
+#define KT_EVENTS_MAX ((size_t)UINT32_MAX - 1)
+#define KT_ARGS_MAX ((size_t)UINT32_MAX - 1)
 
 /* ---- string table (model/strtab.c) ---------------------------------------
  * One id space for every string of every rank.  Interning is thread-safe so
@@ -377,7 +382,7 @@ uint32_t *kt_none_array(size_t n);
 /* ---- builders used by the loader (model/events.c) ------------------------ */
 kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
-/* Room for want events in every column (false on OOM or past 2^32-1). */
+/* Room for want events in every column (false on OOM or past KT_EVENTS_MAX). */
 bool kt_events_reserve(kt_events *e, size_t want);
 /* Room for want events, and rows [e->n, want) given kt_events_push's
  * defaults in the columns kt_events_push_unset sets: a loader that keeps
@@ -417,8 +422,15 @@ static inline uint32_t kt_events_push(kt_events *e)
     }
     return i;
 }
-/* Room for n typed args in all (false on OOM). */
+/* Room for n typed args in all (false on OOM or past KT_ARGS_MAX). */
 bool kt_rank_reserve_args(kt_rank *r, size_t n);
+/* r can take events more events and args more typed args without passing
+ * KT_EVENTS_MAX or KT_ARGS_MAX (what tells a load that failed at the
+ * limits from one out of memory).                                        */
+static inline bool kt_rank_fits(const kt_rank *r, size_t events, size_t args)
+{
+    return events <= KT_EVENTS_MAX - r->ev.n && args <= KT_ARGS_MAX - r->nargs;
+}
 /* Append a typed arg to the LAST pushed event. Returns false on OOM or
  * when the event has 255 args already.  Inline: the loader calls it for
  * most events, several times each.                                       */
@@ -464,7 +476,8 @@ static inline int64_t kt_event_pid(const kt_rank *r, uint32_t ev) { return kt_ra
 static inline int64_t kt_event_tid(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, kt_ev_tid(&r->ev, ev)); }
 static inline int64_t kt_event_corr(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.corr[ev]); }
 static inline int64_t kt_event_ext_id(const kt_rank *r, uint32_t ev) { return kt_rank_id_get(r, r->ev.ext_id[ev]); }
-/* Append all events/args of src to dst (used to join parallel chunks). */
+/* Append all events/args of src to dst (used to join parallel chunks);
+ * false on OOM or when dst cannot fit them (kt_rank_fits).               */
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 
 /* Keep rows ids[0..n) of e, in that order (ids may repeat); args stay in

@@ -153,8 +153,9 @@ bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *k
     kt_span found;
     if (!o && d->args && kt_locate_event(d->text, d->args, args_off, NULL, &found)) o = &found;
     const char *v = o ? top_value(d->text, *o, key) : NULL;
-    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9'))) return false;
-    *out = strtod(v, NULL);
+    kt_num num;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, d->text + o->end, &num)) return false;
+    *out = num.f;
     return true;
 }
 

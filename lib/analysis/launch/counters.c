@@ -7,13 +7,13 @@
 #include "analysis/launch/membw_series.h"
 #include "analysis/launch/queue_series.h"
 #include "output/counter_trace.h"
+#include "model/json_number.h"
 #include "output/number_text.h"
 #include "output/table.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -61,18 +61,15 @@ static int put_pid(char *b, size_t cap, const kt_strtab *strs, int64_t pid)
 
 /* Shortest round-trip form.  Whole values (a copy kind's idle stretches:
  * half the points are 0) are written without printf; JSON needs '.' as
- * the radix whatever LC_NUMERIC the host program set, so the locale's
- * radix is replaced in printf's text.                                    */
+ * the radix whatever LC_NUMERIC the host program set (json_number.h).   */
 static int put_double(char *b, size_t cap, double v)
 {
     if (v >= 0 && v < 1e15 && !signbit(v) && v == (double)(int64_t)v && cap >= KT_NUMBER_TEXT_MAX)
         return (int)kt_int_text(b, (int64_t)v); /* what "%.15g" writes for it */
-    int n = snprintf(b, cap, "%.15g", v);
-    if (strtod(b, NULL) != v) n = snprintf(b, cap, "%.17g", v);
-    char radix = localeconv()->decimal_point[0];
-    if (radix != '.')
-        for (char *p = b; *p; p++)
-            if (*p == radix) *p = '.';
+    int n = kt_c_snprintf(b, cap, "%.15g", v);
+    kt_num back;
+    if (n > 0 && (size_t)n < cap && kt_parse_number(b, b + n, &back) && back.f != v)
+        n = kt_c_snprintf(b, cap, "%.17g", v);
     return n;
 }
 

@@ -5,8 +5,8 @@
  * its JSON text), so pointers to them stay valid while nodes are added.
  */
 #include "analysis/perf/json_tree.h"
+#include "model/json_number.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,36 +109,20 @@ bad:
     return false;
 }
 
+/* The loader's reader: the same digits give the same double, whatever
+ * the host program's locale.                                             */
 static bool parse_number(parser *ps, kt_jnode *n)
 {
-    const char *s = ps->p;
-    char buf[64];
-    size_t k = 0;
-    bool integral = true;
-    while (ps->p < ps->end && *ps->p && strchr("+-0123456789.eE", *ps->p)) {
-        if (*ps->p == '.' || *ps->p == 'e' || *ps->p == 'E') integral = false;
-        if (k + 1 < sizeof buf) buf[k++] = *ps->p;
-        ps->p++;
-    }
-    buf[k] = '\0';
-    if (ps->p == s || (size_t)(ps->p - s) >= sizeof buf) {
+    kt_num v;
+    const char *after = kt_parse_number(ps->p, ps->end, &v);
+    if (!after) {
         ps->err = "bad number";
         return false;
     }
-    char *e;
-    if (integral) { /* shapes are integers: no strtod for them */
-        errno = 0;
-        long long v = strtoll(buf, &e, 10);
-        n->is_int = errno == 0 && !*e && k > 0 && (buf[k - 1] >= '0' && buf[k - 1] <= '9');
-        n->i = v;
-        n->d = (double)v;
-        if (n->is_int) return true;
-    }
-    n->d = strtod(buf, &e);
-    if (*e) {
-        ps->err = "bad number";
-        return false;
-    }
+    ps->p = after;
+    n->is_int = v.kind == KT_NUM_INT;
+    n->i = n->is_int ? v.i : 0;
+    n->d = v.f;
     return true;
 }
 

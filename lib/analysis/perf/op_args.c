@@ -4,6 +4,7 @@
  */
 #include "analysis/perf/op_args.h"
 #include "model/model.h"
+#include "model/json_number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,8 +214,9 @@ void kt_py_float(double d, char *out, size_t outlen)
 {
     char tmp[40];
     for (int prec = 1; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-        if (strtod(tmp, NULL) == d) break;
+        int n = kt_c_snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+        kt_num back;
+        if (!kt_parse_number(tmp, tmp + n, &back) || back.f == d) break; /* inf, nan: as printf writes them */
     }
     /* Python writes 1e-05 as C does, but integral values with ".0" */
     snprintf(out, outlen, "%s%s", tmp, strpbrk(tmp, ".eEni") ? "" : ".0");

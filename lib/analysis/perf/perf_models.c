@@ -5,6 +5,7 @@
  */
 #include "analysis/common/dtypes.h"
 #include "analysis/perf/perf_model_util.h"
+#include "model/json_number.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -120,6 +121,13 @@ static bool concrete_true(const kt_op_args *a, int i)
     return i >= 0 && (size_t)i < a->n && !strcmp(a->in[i].concrete, "True");
 }
 
+/* A concrete input's number ("0.1"), 0 when it is none. */
+static double concrete_number(const char *s)
+{
+    kt_num v;
+    return kt_parse_number(s, s + strlen(s), &v) ? v.f : 0;
+}
+
 bool kt_pm_sdpa(const kt_op_model *m, const char *name, const kt_op_args *a, kt_perf_eval *e)
 {
     (void)name;
@@ -147,7 +155,7 @@ bool kt_pm_sdpa(const kt_op_model *m, const char *name, const kt_op_args *a, kt_
     int bpe = kt_dtype_bytes(Q->type);
     e->bytes = bpe ? (double)((q + k + v + o) * (kt_u128)bpe) : NAN;
     kt_pm_spec(e, "matrix", Q->type);
-    double dropout = m->dropout >= 0 && (size_t)m->dropout < a->n ? strtod(a->in[m->dropout].concrete, NULL) : 0;
+    double dropout = m->dropout >= 0 && (size_t)m->dropout < a->n ? concrete_number(a->in[m->dropout].concrete) : 0;
     char drop[40];
     kt_py_float(dropout, drop, sizeof drop);
     kt_pm_int(e, "B", B);

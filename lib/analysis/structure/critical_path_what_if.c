@@ -2,8 +2,8 @@
  * critical_path_what_if.c — see critical_path_what_if.h.
  */
 #include "analysis/structure/critical_path_what_if.h"
+#include "model/json_number.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,10 +26,9 @@ static bool parse_term(const char *s, size_t len, cp_scenario *sc, char *err, si
         if (vlen == 0 || vlen >= sizeof num) break;
         memcpy(num, eq + 1, vlen);
         num[vlen] = '\0';
-        char *end;
-        errno = 0;
-        double f = strtod(num, &end);
-        if (*end || errno || !(f >= 0) || f > 1e6) break;
+        kt_num v;
+        if (kt_parse_number(num, num + vlen, &v) != num + vlen || !(v.f >= 0) || v.f > 1e6) break;
+        double f = v.f;
         sc->scale[class_names[i].cls] = f;
         return true;
     }
