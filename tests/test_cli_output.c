@@ -325,7 +325,10 @@ TEST(cli_precision_per_unit)
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
     CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format csv -q %s", kt_cli_bin(), trace), 0);
-    CHECK(strstr(out, "\n0,1204,23.26,280,8.707,4.989,4,6,7,9,35\n") != NULL); /* µs: 3 decimals */
+    CHECK(strstr(out, "\n0,1204,23.25581395348837,280,8.707142857142857,4.988871383951674,4,6,7,9,35\n") != NULL);
+    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format table -q %s", kt_cli_bin(), trace), 0);
+    CHECK(strstr(out, "   0      1204            23.26                 280              8.707             4.989") !=
+          NULL); /* µs: 3 decimals, %: 2 */
     CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format csv -q %s | head -2", kt_cli_bin(), trace), 0);
     CHECK_STR(out, "ts,pid,name,memory_bw_gbps,rank\n31029,0,Memcpy DtoD,357.8150231801792,0\n");
     CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format json -q %s | head -3", kt_cli_bin(), trace), 0);
