@@ -107,7 +107,7 @@ kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, 
                      int verbose, int hta_compat, kt_tables **out);
 
 /* Generic table printing (programs/print_tables.c).  Numbers get the
- * decimals their unit needs in text and CSV, all of them in JSON; JSON keys
+ * decimals their unit needs in text, every digit in CSV and JSON; JSON keys
  * are snake_case with the unit (total_us), HTA's names under --hta-compat;
  * --table selects one table in every format.  docs/output.md.             */
 /* Returns 0, or 2 when --table names no table. */
@@ -120,7 +120,7 @@ void print_table_json(const kt_table *t, FILE *f);
 void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f);
 void print_json_string(const char *s, FILE *f);
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json);
-/* A cell as text and CSV show it (malloc'd; NULL when out of memory);
+/* A cell as text shows it (malloc'd; NULL when out of memory);
  * decimals: unit_decimals(column_unit(t, col)) (column_labels.h).        */
 char *cell_display(const kt_table *t, size_t row, size_t col, int decimals);
 

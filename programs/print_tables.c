@@ -4,8 +4,9 @@
  * Text is for people (every table, titled, fitted to the terminal:
  * text_table.c); CSV is one table (--table) so it can be piped into other
  * tools; JSON is one object with a key per table, each an array of row
- * objects keyed by column.  Text and CSV round numbers to what their unit
- * needs (column_labels.c); JSON keeps every digit.
+ * objects keyed by column.  Text rounds numbers to what their unit needs
+ * (column_labels.c); CSV and JSON, read by programs, keep every digit
+ * (the shortest decimal that reads back to the same double).
  */
 #include "cli.h"
 #include "column_labels.h"
@@ -27,13 +28,14 @@ static void strip_zeros(char *buf)
 }
 
 /* precision: the column's digits (-1: as many as needed); decimals: what
- * its unit needs (-1: unknown); json: every digit.  Returns the length.  */
-static size_t format_float(double v, int precision, int decimals, bool json, char *buf, size_t n)
+ * its unit needs (-1: unknown); exact: every digit (csv, json), precision
+ * and decimals unused.  Returns the length.                               */
+static size_t format_float(double v, int precision, int decimals, bool exact, char *buf, size_t n)
 {
     if (!isfinite(v)) snprintf(buf, n, isnan(v) ? "" : v > 0 ? "inf" : "-inf");
-    else if (json) {
-        snprintf(buf, n, "%.15g", v);  /* shortest form that round-trips */
-        if (strtod(buf, NULL) != v) snprintf(buf, n, "%.17g", v);
+    else if (exact) {
+        if (n >= KT_NUMBER_TEXT_MAX) return kt_shortest_text(buf, v);
+        snprintf(buf, n, "%.17g", v);
     } else if (precision >= 0) {
         int digits = decimals >= 0 && decimals < precision ? decimals : precision;
         size_t len = n < KT_NUMBER_TEXT_MAX ? 0 : kt_fixed_text(buf, v, digits);
@@ -49,7 +51,7 @@ static size_t format_float(double v, int precision, int decimals, bool json, cha
 
 /* decimals: unit_decimals of the column (found once per column by callers
  * printing many rows: it parses the column name).  Returns the length.   */
-static size_t cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool json, char *buf, size_t n)
+static size_t cell_text(const kt_table *t, size_t r, size_t c, int decimals, bool exact, char *buf, size_t n)
 {
     if (kt_table_is_null(t, r, c)) { buf[0] = '\0'; return 0; }
     switch (kt_table_col_type(t, c)) {
@@ -58,7 +60,7 @@ static size_t cell_text(const kt_table *t, size_t r, size_t c, int decimals, boo
         snprintf(buf, n, "%lld", (long long)kt_table_int(t, r, c));
         break;
     case KT_COL_FLOAT:
-        return format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, json, buf, n);
+        return format_float(kt_table_float(t, r, c), kt_table_col_precision(t, c), decimals, exact, buf, n);
     case KT_COL_STR: snprintf(buf, n, "%s", kt_table_str(t, r, c)); break;
     }
     return strlen(buf);
@@ -144,7 +146,9 @@ void print_json_string(const char *s, FILE *f)
     ob_flush(&o);
 }
 
-static void ob_cell(out_buf *o, const kt_table *t, size_t row, size_t col, int decimals, bool json)
+/* A cell as the machine formats write it: every digit; json: its syntax
+ * (null, escaped strings), else csv's (empty, quoted strings).           */
+static void ob_cell(out_buf *o, const kt_table *t, size_t row, size_t col, bool json)
 {
     char buf[64];
     if (kt_table_is_null(t, row, col)) { ob_puts(o, json ? "null" : ""); return; }
@@ -162,44 +166,37 @@ static void ob_cell(out_buf *o, const kt_table *t, size_t row, size_t col, int d
         ob_puts(o, "null");
         return;
     }
-    ob_write(o, buf, cell_text(t, row, col, decimals, json, buf, sizeof buf));
+    ob_write(o, buf, cell_text(t, row, col, -1, true, buf, sizeof buf));
 }
 
 void print_cell(const kt_table *t, size_t row, size_t col, FILE *f, bool json)
 {
     out_buf o;
     ob_start(&o, f);
-    ob_cell(&o, t, row, col, unit_decimals(column_unit(t, col)), json);
+    ob_cell(&o, t, row, col, json);
     ob_flush(&o);
 }
 
 void print_table_csv(const kt_table *t, FILE *f)
 {
     size_t nc = kt_table_ncols(t);
-    int *dec = malloc((nc ? nc : 1) * sizeof *dec);
     out_buf *o = malloc(sizeof *o);
-    if (!dec || !o) {
-        free(dec);
-        free(o);
-        return;
-    }
+    if (!o) return;
     ob_start(o, f);
     for (size_t c = 0; c < nc; c++) {
         if (c) ob_putc(o, ',');
         ob_puts(o, kt_table_col_name(t, c));
-        dec[c] = unit_decimals(column_unit(t, c));
     }
     ob_putc(o, '\n');
     for (size_t r = 0; r < kt_table_nrows(t); r++) {
         for (size_t c = 0; c < nc; c++) {
             if (c) ob_putc(o, ',');
-            ob_cell(o, t, r, c, dec[c], false);
+            ob_cell(o, t, r, c, false);
         }
         ob_putc(o, '\n');
     }
     ob_flush(o);
     free(o);
-    free(dec);
 }
 
 void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f)
@@ -222,7 +219,7 @@ void print_table_json_keys(const kt_table *t, bool hta_names, FILE *f)
             if (c) ob_putc(o, ',');
             ob_json_string(o, keys[c]);
             ob_putc(o, ':');
-            ob_cell(o, t, r, c, -1, true); /* json: every digit, decimals unused */
+            ob_cell(o, t, r, c, true);
         }
         ob_putc(o, '}');
     }

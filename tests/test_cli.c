@@ -61,7 +61,7 @@ TEST(cli_formats_and_table_selection)
     char *a = write_trace(0);
     CHECK_INT(kt_cli_run_out(out, sizeof out, "temporal --format csv %s", a), 0);
     CHECK_STR(out, "rank,idle_time(us),compute_time(us),non_compute_time(us),kernel_time(us),"
-                   "idle_time_pctg,compute_time_pctg,non_compute_time_pctg\n0,0,20,0,20,0.00,100.00,0.00\n");
+                   "idle_time_pctg,compute_time_pctg,non_compute_time_pctg\n0,0,20,0,20,0,100,0\n");
     CHECK_INT(kt_cli_run_out(out, sizeof out, "info --format json %s", a), 0);
     CHECK(strstr(out, "\"complete_by_cat\":{") != NULL);
     CHECK(strstr(out, "\"kernel\":1") != NULL);

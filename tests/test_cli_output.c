@@ -314,10 +314,10 @@ TEST(cli_queue_legacy_no_internal_tid)
     CHECK_INT(sh(out, OUT_CAP, "%s queue --format csv --table series -q %s | head -3", kt_cli_bin(),
                  shared("traces/legacy_tbplugin_resnet50.pt.trace.json.gz")),
               0);
-    CHECK_STR(out, "ts,pid,tid,stream,queue_length,rank\n45955.000,0,,7,1,0\n46168.000,0,,7,0,0\n");
+    CHECK_STR(out, "ts,pid,tid,stream,queue_length,rank\n45955,0,,7,1,0\n46168,0,,7,0,0\n");
 }
 
-/* ---- 7. precision fit for the unit; JSON keeps every digit -------------- */
+/* ---- 7. precision fit for the unit in tables; CSV, JSON every digit ----- */
 TEST(cli_precision_per_unit)
 {
     NEED_BIN();
@@ -325,14 +325,19 @@ TEST(cli_precision_per_unit)
     const char *trace = shared("traces/hta/trace_filter");
     char *out = out_buf();
     CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format csv -q %s", kt_cli_bin(), trace), 0);
-    CHECK(strstr(out, "\n0,1204,23.26,280,8.707,4.989,4,6,7,9,35\n") != NULL); /* µs: 3 decimals */
+    CHECK(strstr(out, "\n0,1204,23.25581395348837,280,8.707142857142857,4.988871383951674,4,6,7,9,35\n") != NULL);
+    CHECK_INT(sh(out, OUT_CAP, "%s launch --table short_gpu_kernels --format table -q %s", kt_cli_bin(), trace), 0);
+    CHECK(strstr(out, "   0      1204            23.26                 280              8.707             4.989") !=
+          NULL); /* µs: 3 decimals, %: 2 */
     CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format csv -q %s | head -2", kt_cli_bin(), trace), 0);
-    CHECK_STR(out, "ts,pid,name,memory_bw_gbps,rank\n31029.000,0,Memcpy DtoD,357.815,0\n");
+    CHECK_STR(out, "ts,pid,name,memory_bw_gbps,rank\n31029,0,Memcpy DtoD,357.8150231801792,0\n");
     CHECK_INT(sh(out, OUT_CAP, "%s memcpy-bw --table series --format json -q %s | head -3", kt_cli_bin(), trace), 0);
     CHECK(strstr(out, "\"memory_bw_gbps\":357.8150231801792") != NULL);
     CHECK_INT(sh(out, OUT_CAP, "%s categories --table categories --format csv -q %s", kt_cli_bin(), trace), 0);
-    CHECK(strstr(out, "Communication,20,775.252,60.79") != NULL); /* ms: 3 decimals, not 6 */
-    CHECK_INT(sh(out, OUT_CAP, "%s temporal --tracelens --format csv -q %s", kt_cli_bin(), trace), 0);
+    CHECK(strstr(out, "Communication,20,775.252,60.78624779868493") != NULL);
+    CHECK_INT(sh(out, OUT_CAP, "%s categories --table categories --format table -q %s", kt_cli_bin(), trace), 0);
+    CHECK(strstr(out, "Communication       20        775.252             60.79") != NULL); /* ms: 3 decimals, not 6 */
+    CHECK_INT(sh(out, OUT_CAP, "%s temporal --tracelens --format table -q %s", kt_cli_bin(), trace), 0);
     for (const char *p = out; (p = strchr(p, '.')); p++) {
         size_t digits = strspn(p + 1, "0123456789");
         if (digits > 3) kt_test_fail(__FILE__, __LINE__, "temporal --tracelens: %zu decimals near %.20s", digits, p);

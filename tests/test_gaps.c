@@ -195,7 +195,8 @@ TEST(gaps_report_prints_every_table)
     free(s);
     cli_ctx csv = { .format = FMT_CSV, .format_given = true, .table = "stream_gaps" };
     s = print_gaps(ts, &csv);
-    CHECK(!strncmp(s, "rank,device,stream,events,gaps,gap_total_us,gap_mean_us,gap_max_us\n0,0,7,5,3,17.000,", 66));
+    static const char head[] = "rank,device,stream,events,gaps,gap_total_us,gap_mean_us,gap_max_us\n0,0,7,5,3,17,";
+    CHECK(!strncmp(s, head, sizeof head - 1));
     free(s);
     kt_tables_free(ts);
     kt_trace_free(t);

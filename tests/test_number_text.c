@@ -1,9 +1,11 @@
-/* test_number_text.c — kt_int_text / kt_fixed_text write what printf writes. */
+/* test_number_text.c — kt_int_text / kt_fixed_text write what printf writes;
+ * kt_shortest_text the shortest printf form that reads back.             */
 #include "test.h"
 #include "output/number_text.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int check_fixed(double v, int decimals)
 {
@@ -74,4 +76,67 @@ TEST(fixed_text_equals_printf_on_many_values)
         written += check_fixed((double)(s % 2000) / 8.0, 2);                   /* ties on binary fractions */
     }
     CHECK(written > 350000); /* the fast path answered most (395 k), not printf */
+}
+
+/* The reference: the first of "%.15g", "%.16g", "%.17g" that reads back. */
+static void check_shortest(double v)
+{
+    char fast[KT_NUMBER_TEXT_MAX], slow[64];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(slow, sizeof slow, "%.*g", digits, v);
+        if (strtod(slow, NULL) == v) break;
+    }
+    CHECK_INT(kt_shortest_text(fast, v), strlen(slow));
+    CHECK_STR(fast, slow);
+    CHECK(strtod(fast, NULL) == v);
+}
+
+TEST(shortest_text_hand_values)
+{
+    char b[KT_NUMBER_TEXT_MAX];
+    static const struct { double v; const char *s; } cases[] = {
+        { 8.944e-06, "8.944e-06" },              /* TraceLens's GFLOPS, was 0.000009 in csv */
+        { 0.0002156601676556466, "0.0002156601676556466" },
+        { 1643.8029999999999, "1643.8029999999999" }, /* 16 digits, not %.17g's 17 */
+        { 17.360615234375, "17.360615234375" },
+        { 0.1, "0.1" },
+        { 100, "100" },
+        { -2.5, "-2.5" },
+        { 1e15, "1e+15" },
+        { 123456789012345.0, "123456789012345" },
+        { 0.0001, "0.0001" },
+        { 0, "0" },
+        { -0.0, "-0" },
+        { 5e-324, "4.94065645841247e-324" }, /* 15 digits read back (a subnormal) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kt_shortest_text(b, cases[i].v);
+        CHECK_STR(b, cases[i].s);
+        check_shortest(cases[i].v);
+    }
+}
+
+/* Every kind of value the tables hold: ns as µs and ms, ratios, sums of
+ * many terms (16-17 digits), powers of ten and their neighbours, tiny and
+ * huge magnitudes, both signs.                                            */
+TEST(shortest_text_equals_printf_on_many_values)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 200000; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        double sign = (s & 1) ? -1 : 1;
+        check_shortest(sign * (double)(int64_t)(s % 100000000000) / 1000.0);
+        check_shortest((double)(s % 1000000007) / 1e6);
+        check_shortest((double)(s % 1000003) / (double)(1 + (s >> 40) % 9973));
+        double bits;
+        uint64_t u = (s & 0x7FEFFFFFFFFFFFFFULL); /* finite */
+        memcpy(&bits, &u, sizeof bits);
+        check_shortest(bits);
+    }
+    for (int e = -20; e <= 20; e++) {
+        double p = pow(10, e);
+        check_shortest(p);
+        check_shortest(nextafter(p, 0));
+        check_shortest(nextafter(p, INFINITY));
+    }
 }

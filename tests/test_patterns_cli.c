@@ -46,7 +46,7 @@ TEST(patterns_cli_exit_codes_and_overlay)
     CHECK_INT(sh(cmd), 2);
     snprintf(cmd, sizeof cmd,
              "%s patterns -q --op aten::foo --min-len 2 --format csv --table patterns -o %s %s | grep -qx "
-             "'aten::foo|a|b,1,4.000,50.000,0'",
+             "'aten::foo|a|b,1,4,50,0'",
              bin, out, in);
     CHECK_INT(sh(cmd), 0);
     char ov[400];
@@ -59,7 +59,7 @@ TEST(patterns_cli_exit_codes_and_overlay)
     /* tables only: no -o needed, nothing written */
     snprintf(cmd, sizeof cmd,
              "%s patterns -q --no-overlay --op aten::foo --min-len 2 --format csv --table patterns %s | grep -qx "
-             "'aten::foo|a|b,1,4.000,50.000,0'",
+             "'aten::foo|a|b,1,4,50,0'",
              bin, in);
     CHECK_INT(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s patterns -q --mine --format csv --table sequences %s | wc -l | grep -qx 1", bin, in);

@@ -253,6 +253,7 @@ static bool filter_incomplete_steps(kt_trace *t)
         kt_events *e = &t->ranks[k]->ev;
         size_t n = 0;
         uint32_t *keep = mtia ? filter_rank_mtia(t->ranks[k], t->strs, &n) : filter_rank(e, t->strs, g, &n);
+        if (keep) t->ranks[k]->hta_row0_kept &= n && keep[0] == 0;
         bool ok = keep && kt_events_select(e, keep, n);
         free(keep);
         if (!ok) return false;
@@ -263,8 +264,10 @@ static bool filter_incomplete_steps(kt_trace *t)
 kt_status kt_apply_hta_compat(kt_trace *t)
 {
     for (size_t k = 0; k < t->nranks; k++) {
-        if (!drop_and_round(t->ranks[k])) return KT_ENOMEM;
-        kt_summary_scan(t->ranks[k], t->strs);
+        kt_rank *r = t->ranks[k];
+        r->hta_row0_kept = r->ev.n && r->ev.n == r->total_events && hta_keeps(&r->ev, 0);
+        if (!drop_and_round(r)) return KT_ENOMEM;
+        kt_summary_scan(r, t->strs);
     }
     kt_trace_align(t); /* HTA aligns before filtering */
     if (!filter_incomplete_steps(t)) return KT_ENOMEM;

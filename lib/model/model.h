@@ -350,6 +350,12 @@ typedef struct kt_rank {
 
     struct kt_index *idx;       /* built by kt_index_build()              */
 
+    /* Set by kt_apply_hta_compat(): event 0 is the row HTA labels 0, the
+     * first entry of traceEvents (the loader stored every entry, and HTA
+     * kept that one).  HTA's idle breakdown takes the launch time of a
+     * kernel whose launch is missing from that row (docs/timeline.md).   */
+    bool hta_row0_kept;
+
     /* A rank read from the columnar cache (load/cache_map.c): its mapping,
      * unmapped by kt_rank_free; args points into it (not freed, not grown)
      * and ev.mapped is set until kt_events_select gives owned columns.   */

@@ -4,7 +4,13 @@
 #include "number_text.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* 10^d, 0 <= d <= 9, as doubles (exact) and as integers. */
+static const double dbl_scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+static const uint64_t int_scale[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000 };
 
 /* Two digits per division (tables of millions of integers are printed),
  * built right-aligned in tmp and moved to b in one fixed-size copy: b has
@@ -49,11 +55,8 @@ size_t kt_int_text(char *b, int64_t v)
 
 size_t kt_fixed_text(char *b, double v, int decimals)
 {
-    static const double scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
-    static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-                                      1000000000 };
     if (decimals < 0 || decimals > 9 || !isfinite(v)) return 0;
-    double x = fabs(v) * scale[decimals];
+    double x = fabs(v) * dbl_scale[decimals];
     if (x >= FIXED_LIMIT) return 0;
     double whole = floor(x);
     double frac = x - whole;
@@ -61,10 +64,10 @@ size_t kt_fixed_text(char *b, double v, int decimals)
     uint64_t u = (uint64_t)whole + (frac > 0.5);
     size_t n = 0;
     if (signbit(v)) b[n++] = '-'; /* printf keeps the sign of -0.0001 -> "-0.000" */
-    n += unsigned_text(b + n, u / pow10[decimals]);
+    n += unsigned_text(b + n, u / int_scale[decimals]);
     if (decimals == 0) return n;
     b[n++] = '.';
-    uint64_t f = u % pow10[decimals];
+    uint64_t f = u % int_scale[decimals];
     for (int i = decimals - 1; i >= 0; i--) {
         b[n + (size_t)i] = (char)('0' + f % 10);
         f /= 10;
@@ -72,4 +75,53 @@ size_t kt_fixed_text(char *b, double v, int decimals)
     n += (size_t)decimals;
     b[n] = '\0';
     return n;
+}
+
+/* The decimal u / 10^d with trailing fraction zeros left out, as %g. */
+static size_t decimal_text(char *b, uint64_t u, int d)
+{
+    uint64_t f = u % int_scale[d];
+    size_t n = unsigned_text(b, u / int_scale[d]);
+    for (; d > 0 && f % 10 == 0; d--) f /= 10;
+    if (d == 0) return n;
+    b[n++] = '.';
+    for (int i = d - 1; i >= 0; i--, f /= 10) b[n + (size_t)i] = (char)('0' + f % 10);
+    n += (size_t)d;
+    b[n] = '\0';
+    return n;
+}
+
+/* The fewest decimals d (0-9) for which the d-decimal nearest |v| reads
+ * back to |v|: u / 10^d as a double is the correctly rounded quotient,
+ * which is what strtod makes of the text, so the check is exact.  u below
+ * 10^15 (at most 15 significant digits) and 1e-4 <= |v|: then that decimal
+ * is the one "%.15g" writes, and %g writes it without an exponent.
+ * Returns the length, 0 when no such d (the caller asks printf).        */
+#define SHORTEST_LIMIT 1e15
+static size_t short_decimal(char *b, double v)
+{
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < SHORTEST_LIMIT)) return 0;
+    size_t sign = signbit(v) ? 1 : 0;
+    for (int d = 0; d < 10; d++) {
+        double x = a * dbl_scale[d];
+        if (x >= SHORTEST_LIMIT) break;
+        uint64_t u = (uint64_t)(x + 0.5);
+        if ((double)u / dbl_scale[d] != a) continue;
+        if (sign) b[0] = '-';
+        return sign + decimal_text(b + sign, u, d);
+    }
+    return 0;
+}
+
+size_t kt_shortest_text(char *b, double v)
+{
+    if (v == 0) return (size_t)snprintf(b, KT_NUMBER_TEXT_MAX, signbit(v) ? "-0" : "0");
+    size_t n = short_decimal(b, v);
+    if (n) return n;
+    for (int digits = 15; digits < 17; digits++) {
+        n = (size_t)snprintf(b, KT_NUMBER_TEXT_MAX, "%.*g", digits, v);
+        if (strtod(b, NULL) == v) return n;
+    }
+    return (size_t)snprintf(b, KT_NUMBER_TEXT_MAX, "%.17g", v);
 }

@@ -1,5 +1,6 @@
 /*
- * number_text.h — integers and fixed-point decimals as text without printf.
+ * number_text.h — integers, fixed-point and shortest decimals as text
+ * without printf.
  *
  * Commands that print a row per event (queue's series, the counter tracks
  * of `kineta counters`) spent more time in snprintf than in the analysis
@@ -23,5 +24,12 @@ size_t kt_int_text(char *b, int64_t v);
  * cannot be sure of printf's answer — not finite, too large, or within
  * rounding error of a tie — so the caller falls back to printf.          */
 size_t kt_fixed_text(char *b, double v, int decimals);
+
+/* v as the shortest decimal that reads back (strtod) to the same double:
+ * what printf writes with "%.15g", else "%.16g", else "%.17g" — the first
+ * that reads back — so every digit is there and no more (the machine
+ * formats, csv and json, write numbers this way).  v finite; b has room
+ * for KT_NUMBER_TEXT_MAX bytes; NUL-terminated; returns the length.      */
+size_t kt_shortest_text(char *b, double v);
 
 #endif

@@ -168,3 +168,26 @@ double kt_pct(double part, double whole)
 {
     return whole == 0 ? NAN : 100.0 * (part / whole);
 }
+
+/* numpy's DOUBLE_pairwise_sum. */
+double kt_np_sum(const double *a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        size_t i;
+        memcpy(r, a, sizeof r);
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + (size_t)j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return kt_np_sum(a, n2) + kt_np_sum(a + n2, n - n2);
+}

@@ -26,6 +26,9 @@ kt_describe kt_describe_values(double *v, size_t n);
  * selection instead of a sort (v reordered): for callers that want the
  * median alone, of many samples.                                          */
 double kt_median_values(double *v, size_t n);
+/* numpy's sum of a[0..n) (pairwise: 8 running sums in blocks of up to
+ * 128, halves above), which pandas' Series.sum is too.                  */
+double kt_np_sum(const double *a, size_t n);
 /* numpy.round(x, decimals): round half to even on x * 10^decimals. */
 double kt_np_round(double x, int decimals);
 /* 100 * part / whole, NaN when whole is 0. */

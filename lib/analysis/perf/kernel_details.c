@@ -14,30 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* numpy's pairwise summation (DOUBLE_pairwise_sum): 8 running sums in
- * blocks of up to 128, halves above.                                     */
-static double np_pairwise_sum(const double *a, size_t n)
-{
-    if (n < 8) {
-        double res = 0.;
-        for (size_t i = 0; i < n; i++) res += a[i];
-        return res;
-    }
-    if (n <= 128) {
-        double r[8];
-        size_t i;
-        memcpy(r, a, sizeof r);
-        for (i = 8; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; j++) r[j] += a[i + (size_t)j];
-        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++) res += a[i];
-        return res;
-    }
-    size_t n2 = n / 2;
-    n2 -= n2 % 8;
-    return np_pairwise_sum(a, n2) + np_pairwise_sum(a + n2, n - n2);
-}
-
 typedef struct np_stats {
     double sum, mean, median, std, min, max;
 } np_stats;
@@ -47,10 +23,10 @@ typedef struct np_stats {
 static np_stats np_describe(const double *v, size_t n, double *tmp)
 {
     np_stats s;
-    s.sum = np_pairwise_sum(v, n);
+    s.sum = kt_np_sum(v, n);
     s.mean = s.sum / (double)n;
     for (size_t i = 0; i < n; i++) tmp[i] = (v[i] - s.mean) * (v[i] - s.mean);
-    s.std = sqrt(np_pairwise_sum(tmp, n) / (double)n);
+    s.std = sqrt(kt_np_sum(tmp, n) / (double)n);
     memcpy(tmp, v, n * sizeof *tmp);
     kt_sort_doubles(tmp, n);
     s.min = tmp[0];

@@ -71,23 +71,6 @@ static void shape_notes(perf_run *run)
     }
 }
 
-/* The per-call values of the tables with medians in ascending order, once
- * (the other statistics do not depend on the order).  A group's second
- * values are often its first (a launcher's own busy time is all of it):
- * then they are copied, not sorted again.                                */
-static void sort_calls(kt_perf_partial *p)
-{
-    kt_pgroups *all[] = { &p->unique, &p->unified, &p->models };
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
-        for (size_t i = 0; i < all[k]->n; i++) {
-            kt_pgroup *g = &all[k]->g[i];
-            bool same = all[k] != &p->models && g->n && !memcmp(g->busy_us, g->v2, g->n * sizeof *g->v2);
-            kt_sort_values(g->busy_us, g->n);
-            if (same) memcpy(g->v2, g->busy_us, g->n * sizeof *g->v2);
-            else if (all[k] != &p->models) kt_sort_values(g->v2, g->n);
-        }
-}
-
 static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel, bool shape_tables)
 {
     unsigned flags = (run->o.tracelens ? KT_PERF_KERNEL_DETAILS : KT_PERF_TRITON) |
@@ -121,7 +104,6 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
     kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
     if (st == KT_OK) st = map_ranks(&run, sel, shape_tables);
     if (st == KT_OK) shape_notes(&run);
-    if (st == KT_OK) sort_calls(&run.all);
     if (st != KT_OK) {
         kt_table_free(run.notes);
         kt_perf_partial_free(&run.all);

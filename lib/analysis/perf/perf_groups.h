@@ -32,7 +32,9 @@ typedef struct kt_pgroup {
     char *process_name, *process_label, *thread_name; /* (owned)           */
     /* per call: busy_us is the kernel busy time (subtree; a launcher's own
      * kernels for launcher groups), v2 a second value (unique args: subtree
-     * busy time; unified: the op's CPU duration; short kernels: unused)   */
+     * busy time; unified: the op's CPU duration; short kernels: unused),
+     * in call order: TraceLens's row order, which its sums, means and
+     * stds depend on in the last digits                                   */
     double *busy_us, *v2;
     size_t n, cap;
     double direct_sum_us, subtree_sum_us;

@@ -91,12 +91,12 @@ static bool sheet_row(const perf_run *run, kt_table *t, const param_cols *pc, co
     }
     kt_table_set_float(t, c++, e->flops / 1e9);
     kt_table_set_float(t, c++, e->bytes / (1024.0 * 1024.0));
-    kt_table_set_float(t, c++, e->bytes > 0 ? e->flops / e->bytes : NAN);
-    kt_pt_per_call(g, e->bytes, scratch);
+    kt_table_set_float(t, c++, kt_pt_flops_per_byte(e->flops, e->bytes));
+    kt_pt_per_call(g, kt_pt_tera_bytes(e->bytes), scratch);
     agg a = kt_pt_aggregate(scratch, g->n);
     kt_pt_set_agg(t, c, &a, false);
     c += 5;
-    kt_pt_per_call(g, e->flops, scratch);
+    kt_pt_per_call(g, kt_pt_tera_flops(e->flops), scratch);
     a = kt_pt_aggregate(scratch, g->n);
     kt_pt_set_agg(t, c, &a, false);
     c += 5;
@@ -285,7 +285,7 @@ static void throughput_row(kt_table *t, size_t calls, double flops, double busy_
     kt_table_set_int(t, 1, (int64_t)calls);
     kt_table_set_float(t, 2, flops / 1e9);
     kt_table_set_float(t, 3, busy_us);
-    kt_table_set_float(t, 4, busy_us > 0 ? flops / (busy_us * 1e6) : NAN);
+    kt_table_set_float(t, 4, busy_us > 0 ? kt_pt_tera_flops(flops) / (busy_us / 1e6) : NAN);
 }
 
 kt_table *kt_pt_throughput_table(const perf_run *run, bool by_step)

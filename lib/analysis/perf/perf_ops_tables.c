@@ -5,6 +5,8 @@
  */
 #include "analysis/perf/perf_tables.h"
 
+#include "analysis/common/stats.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,19 @@ static name_total *launcher_totals(const perf_run *run, bool by_category, size_t
     return v;
 }
 
+/* The ms column's total as TraceLens takes it (Series.sum: numpy's
+ * pairwise sum, in the table's order), so that every digit of the
+ * percentages is its; false when out of memory.                          */
+static bool ms_total(const name_total *v, size_t n, double *total)
+{
+    double *ms = malloc((n ? n : 1) * sizeof *ms);
+    if (!ms) return false;
+    for (size_t i = 0; i < n; i++) ms[i] = v[i].direct_us / 1e3;
+    *total = kt_np_sum(ms, n);
+    free(ms);
+    return true;
+}
+
 kt_table *kt_pt_ops_summary(const perf_run *run)
 {
     kt_table *t = kt_table_new("ops_summary");
@@ -84,12 +99,12 @@ kt_table *kt_pt_ops_summary(const perf_run *run)
     kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, 2);
     size_t n;
     name_total *v = launcher_totals(run, false, &n);
-    if (!v) {
+    double total, cum = 0;
+    if (!v || !ms_total(v, n, &total)) {
+        free(v);
         kt_table_free(t);
         return NULL;
     }
-    double total = 0, cum = 0;
-    for (size_t i = 0; i < n; i++) total += v[i].direct_us / 1e3;
     for (size_t i = 0; i < n; i++) {
         size_t c = 0;
         double pct = v[i].direct_us / 1e3 / total * 100;
@@ -122,12 +137,12 @@ kt_table *kt_pt_ops_by_category(const perf_run *run)
     kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, 2);
     size_t n;
     name_total *v = launcher_totals(run, true, &n);
-    if (!v) {
+    double total, cum = 0;
+    if (!v || !ms_total(v, n, &total)) {
+        free(v);
         kt_table_free(t);
         return NULL;
     }
-    double total = 0, cum = 0;
-    for (size_t i = 0; i < n; i++) total += v[i].direct_us / 1e3;
     for (size_t i = 0; i < n; i++) {
         double pct = v[i].direct_us / 1e3 / total * 100;
         cum += pct;
@@ -302,12 +317,12 @@ static bool unified_row(const perf_run *run, kt_table *t, const kt_pgroup *g, do
     kt_table_set_float(t, c++, cpu.std);
     kt_table_set_float(t, c++, m ? e->flops / 1e9 : NAN);
     kt_table_set_float(t, c++, m ? e->bytes / (1024.0 * 1024.0) : NAN);
-    kt_table_set_float(t, c++, m && e->bytes > 0 ? e->flops / e->bytes : NAN);
+    kt_table_set_float(t, c++, m ? kt_pt_flops_per_byte(e->flops, e->bytes) : NAN);
     if (m) kt_table_set_str(t, c, e->compute_spec);
     c++;
-    kt_pt_per_call(g, m ? e->bytes : NAN, scratch);
+    kt_pt_per_call(g, m ? kt_pt_tera_bytes(e->bytes) : NAN, scratch);
     agg tb = kt_pt_aggregate(scratch, g->n);
-    kt_pt_per_call(g, m ? e->flops : NAN, scratch + g->n);
+    kt_pt_per_call(g, m ? kt_pt_tera_flops(e->flops) : NAN, scratch + g->n);
     agg tf = kt_pt_aggregate(scratch + g->n, g->n);
     memcpy(scratch, g->busy_us, g->n * sizeof *scratch);
     agg k = kt_pt_aggregate(scratch, g->n);
@@ -393,21 +408,22 @@ kt_table *kt_pt_short_kernels(const perf_run *run)
     kt_pt_col(run, t, "Short Kernel count", "count", KT_COL_INT, 0);
     kt_pt_col(run, t, "Short Kernel duration (µs) mean", "mean_us", KT_COL_FLOAT, -1);
     kt_pt_col(run, t, "Short Kernel duration (µs) percent of total time", "pct_of_gpu_span", KT_COL_FLOAT, -1);
-    double span = run->all.gpu_last_us - run->all.gpu_first_us;
+    /* TraceLens: the gpu_timeline's total_time in ms, back to µs */
+    double span_us = (run->all.gpu_last_us - run->all.gpu_first_us) / 1e3 * 1e3;
     for (size_t i = 0; i < run->all.shorts.n; i++) {
         const kt_pgroup *g = v[i];
-        double sum = 0;
-        for (size_t k = 0; k < g->n; k++) sum += g->busy_us[k];
+        agg m;
+        kt_pt_moments(g->busy_us, g->n, &m);
         kt_table_add_row(t);
         kt_table_set_str(t, 0, kt_pt_op_name(run, g->name));
         kt_table_set_str(t, 1, g->dims);
         kt_table_set_str(t, 2, g->strides);
         kt_table_set_str(t, 3, g->concrete);
         kt_table_set_str(t, 4, kt_pt_op_name(run, g->kernels[0]));
-        kt_table_set_float(t, 5, sum);
+        kt_table_set_float(t, 5, m.sum);
         kt_table_set_int(t, 6, (int64_t)g->n);
-        kt_table_set_float(t, 7, sum / (double)g->n);
-        kt_table_set_float(t, 8, span > 0 ? sum / span * 100 : NAN);
+        kt_table_set_float(t, 7, m.mean);
+        kt_table_set_float(t, 8, span_us > 0 ? m.sum / span_us * 100 : NAN);
     }
     free(v);
     return t;

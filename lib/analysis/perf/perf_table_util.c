@@ -26,9 +26,9 @@ size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *o
 
 /* ---- statistics the way pandas aggregates (NaN skipped, sample std) ------ */
 
-/* Sorts v ascending: the per-call arrays arrive sorted (sort_calls) or,
- * for throughputs (a constant over busy time), sorted the other way, so
- * the check saves the sort for all but the odd case.                    */
+/* Sorts v ascending; calls often come in order already (one shape, one
+ * kernel: equal or rising times), and throughputs (a constant over busy
+ * time) then in the reverse order, so the check saves most sorts.        */
 static void sort_values(double *v, size_t n)
 {
     size_t i = 1;
@@ -46,7 +46,23 @@ static void sort_values(double *v, size_t n)
     }
 }
 
-/* v is reordered; NaNs are left out. */
+void kt_pt_moments(const double *v, size_t k, agg *a)
+{
+    double sum = 0, comp = 0, mean = 0, m2 = 0;
+    for (size_t i = 0; i < k; i++) {
+        double y = v[i] - comp, t = sum + y;
+        comp = t - sum - y;
+        sum = t;
+        double old = mean;
+        mean += (v[i] - old) / (double)(i + 1);
+        m2 += (v[i] - mean) * (v[i] - old);
+    }
+    a->sum = sum;
+    a->mean = sum / (double)k;
+    a->std = k > 1 ? sqrt(m2 / (double)(k - 1)) : NAN;
+}
+
+/* v (the calls in row order) is reordered; NaNs are left out. */
 agg kt_pt_aggregate(double *v, size_t n)
 {
     agg a = { NAN, NAN, NAN, NAN, NAN, 0, 0 };
@@ -55,17 +71,11 @@ agg kt_pt_aggregate(double *v, size_t n)
         if (!isnan(v[i])) v[k++] = v[i];
     a.n = k;
     if (!k) return a;
+    kt_pt_moments(v, k, &a);
     sort_values(v, k);
-    for (size_t i = 0; i < k; i++) a.sum += v[i];
-    a.mean = a.sum / (double)k;
     a.min = v[0];
     a.max = v[k - 1];
     a.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-    if (k > 1) {
-        double ss = 0;
-        for (size_t i = 0; i < k; i++) ss += (v[i] - a.mean) * (v[i] - a.mean);
-        a.std = sqrt(ss / (double)(k - 1));
-    }
     return a;
 }
 
@@ -135,8 +145,26 @@ roofline kt_pt_roofline_of(const perf_run *run, const kt_perf_eval *e)
     return rl;
 }
 
-/* Per-call throughput: value / (busy µs · 1e6) = value·1e-12 per second. */
-void kt_pt_per_call(const kt_pgroup *g, double value, double *out)
+/* TraceLens's arithmetic, operation by operation, so that every digit is
+ * its: TFLOPS/s = (GFLOPS / 1e3) / (busy µs / 1e6), TB/s = (bytes / 1e12)
+ * / (busy µs / 1e6), FLOPS/Byte = (GFLOPS · 1e9) / bytes.               */
+double kt_pt_tera_flops(double flops)
 {
-    for (size_t i = 0; i < g->n; i++) out[i] = g->busy_us[i] > 0 && !isnan(value) ? value / (g->busy_us[i] * 1e6) : NAN;
+    return flops / 1e9 / 1e3;
+}
+
+double kt_pt_tera_bytes(double bytes)
+{
+    return bytes / 1e12;
+}
+
+double kt_pt_flops_per_byte(double flops, double bytes)
+{
+    return bytes > 0 ? flops / 1e9 * 1e9 / bytes : NAN;
+}
+
+/* Per-call throughput: tera (kt_pt_tera_*) per second of busy time. */
+void kt_pt_per_call(const kt_pgroup *g, double tera, double *out)
+{
+    for (size_t i = 0; i < g->n; i++) out[i] = g->busy_us[i] > 0 && !isnan(tera) ? tera / (g->busy_us[i] / 1e6) : NAN;
 }

@@ -38,6 +38,12 @@ const char *kt_pt_or_empty(const char *s);
 size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *own, kt_col_type type, int prec);
 /* mean, median, sample std, min, max, sum of v (reordered; NaNs left out). */
 agg kt_pt_aggregate(double *v, size_t n);
+/* Sum, mean and sample std of v[0..k) (k > 0, no NaN) in row order, as
+ * pandas' groupby computes them (pandas/_libs/groupby.pyx): the sum with
+ * Kahan compensation (group_sum, group_mean), the variance by Welford's
+ * updates (group_var), so that every digit is TraceLens's.  Sets a's sum,
+ * mean and std only.                                                     */
+void kt_pt_moments(const double *v, size_t k, agg *a);
 /* The five (sum: six) columns <tl|own>_mean ... _max[, _sum]; the first. */
 size_t kt_pt_add_agg_cols(const perf_run *run, kt_table *t, const char *tl, const char *own, bool sum, int prec);
 void kt_pt_set_agg(kt_table *t, size_t c, const agg *a, bool sum);
@@ -47,8 +53,14 @@ void kt_pt_kernel_detail_cols(const perf_run *run, kt_table *t, const char *summ
 bool kt_pt_set_kernel_details(const perf_run *run, kt_table *t, size_t *c, const kt_pgroup *g);
 /* Roofline time of a model against the run's spec (NaN without one). */
 roofline kt_pt_roofline_of(const perf_run *run, const kt_perf_eval *e);
-/* Per-call throughput value / busy time (TB/s or TFLOP/s for bytes, FLOPs). */
-void kt_pt_per_call(const kt_pgroup *g, double value, double *out);
+/* FLOPs and bytes in tera, and FLOPs per byte, with TraceLens's operations
+ * in its order (the same double to the last digit).                      */
+double kt_pt_tera_flops(double flops);
+double kt_pt_tera_bytes(double bytes);
+double kt_pt_flops_per_byte(double flops, double bytes); /* NaN without bytes */
+/* Per-call throughput: tera (kt_pt_tera_*) per second of busy time (TB/s,
+ * TFLOP/s).                                                              */
+void kt_pt_per_call(const kt_pgroup *g, double tera, double *out);
 
 /* ---- perf_ops_tables.c: TraceLens's launcher sheets ---- */
 kt_table *kt_pt_ops_summary(const perf_run *run);
