@@ -136,11 +136,11 @@ static void check_links(sqlite3 *db, const kt_trace *t)
 
 static void export_and_check(const kt_trace *t, uint32_t step)
 {
-    char err[256] = "";
-    kt_sqlite_options o = { .path = db_path(), .err = err, .errlen = sizeof err };
+    kt_sqlite_options o = { .size = sizeof o, .path = db_path() };
     kt_tables *out = NULL;
-    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_OK);
-    CHECK_STR(err, "");
+    kt_diags *why;
+    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out, &why), KT_OK);
+    CHECK_STR(fx_why(why), "");
     kt_tables_free(out);
     sqlite3 *db = NULL;
     CHECK(sqlite3_open_v2(db_path(), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
@@ -219,12 +219,12 @@ TEST(export_sqlite_refuses_paths_that_are_not_files)
     fx_finish(t);
     static const char *const paths[] = { "/dev/null", "/tmp" };
     for (size_t i = 0; i < 2; i++) {
-        char err[128] = "";
-        kt_sqlite_options o = { .path = paths[i], .err = err, .errlen = sizeof err };
+        kt_sqlite_options o = { .size = sizeof o, .path = paths[i] };
         kt_tables *out = NULL;
-        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_EINPUT);
+        kt_diags *why;
+        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out, &why), KT_EINPUT);
         CHECK(out == NULL);
-        CHECK_STR(err, "not a regular file");
+        CHECK_STR(fx_why(why), "not a regular file");
         CHECK(access(paths[i], F_OK) == 0);
     }
     kt_trace_free(t);

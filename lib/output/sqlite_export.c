@@ -72,6 +72,7 @@ typedef struct export_run {
     const kt_rank **ranks; /* the selected ranks, by rank number */
     size_t nranks;
     kt_table *summary;     /* "export": table, rows */
+    char err[512];         /* why the export failed (SQLite's message)  */
 } export_run;
 
 static void note_rows(export_run *x, const char *table, int64_t rows)
@@ -385,7 +386,7 @@ static bool bulk_flows(export_run *x, sqlb *w)
 static kt_status write_bulk(export_run *x, const kt_sqlite_options *o)
 {
     sqlb *w;
-    kt_status s = sqlb_create(o->path, o->err, o->errlen, &w);
+    kt_status s = sqlb_create(o->path, x->err, sizeof x->err, &w);
     if (s != KT_OK) return s;
     bool ok = bulk_events(x, w, o->no_events) && bulk_events_index(x, w, o->no_events) &&
               bulk_launches(x, w) && bulk_flows(x, w);
@@ -517,7 +518,7 @@ static bool write_analyses(export_run *x, sqlw *w, const kt_rank_sel *sel)
 static kt_status write_small(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o)
 {
     sqlw *w;
-    kt_status s = sqlw_open(o->path, o->err, o->errlen, &w);
+    kt_status s = sqlw_open(o->path, x->err, sizeof x->err, &w);
     if (s != KT_OK) return s;
     bool ok = sqlw_exec(w, schema_sql) && write_ranks(x, w) && write_strings(x, w) && write_steps(x, w) &&
               write_counters(x, w) && write_analyses(x, w, sel) && sqlw_exec(w, views_sql);
@@ -554,20 +555,29 @@ static bool select_ranks(export_run *x, const kt_rank_sel *sel)
 /* The database is a file of its own: a path naming something else (a
  * device, a directory) is refused, not truncated, nor removed when the
  * export fails.                                                          */
-static bool regular_or_missing(const kt_sqlite_options *o)
+static bool regular_or_missing(const char *path)
 {
     struct stat st;
-    if (stat(o->path, &st) != 0 || S_ISREG(st.st_mode)) return true;
-    if (o->err && o->errlen) snprintf(o->err, o->errlen, "not a regular file");
-    return false;
+    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+void kt_sqlite_options_init(kt_sqlite_options *o, size_t size)
+{
+    const kt_sqlite_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                           kt_tables **out)
+                           kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
-    if (!t || !opt || !opt->path) return KT_EUSAGE;
-    if (!regular_or_missing(opt)) return KT_EINPUT;
+    kt_diags_begin(diags);
+    kt_sqlite_options o = kt_sqlite_defaults();
+    if (!t || !kt_options_take(&o, sizeof o, opt) || !o.path) return KT_EUSAGE;
+    if (!regular_or_missing(o.path)) {
+        kt_diags_fail(diags, o.path, "not a regular file");
+        return KT_EINPUT;
+    }
     export_run x = { .t = t, .summary = kt_table_new("export") };
     if (!x.summary || !select_ranks(&x, sel)) {
         kt_table_free(x.summary);
@@ -575,11 +585,12 @@ kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_s
     }
     kt_table_add_col(x.summary, "table", KT_COL_STR, 0);
     kt_table_add_col(x.summary, "rows", KT_COL_INT, 0);
-    kt_status s = write_bulk(&x, opt);
-    if (s == KT_OK) s = write_small(&x, sel, opt);
+    kt_status s = write_bulk(&x, &o);
+    if (s == KT_OK) s = write_small(&x, sel, &o);
     free(x.ranks);
     if (s != KT_OK) {
-        unlink(opt->path);
+        unlink(o.path);
+        kt_diags_fail(diags, o.path, "%s", x.err);
         kt_table_free(x.summary);
         return s;
     }
