@@ -3,15 +3,42 @@
  * added since) is read only as far as its size says, the newer fields take
  * their defaults; an unset or too large size is a usage error; a call's
  * reasons come back in the caller's kt_diags and nowhere else.
- * The "old" structs are malloc'ed at exactly their old size, so a library
- * that reads (or a defaults function that writes) past them is a
- * heap-buffer-overflow under the sanitizers.                              */
+ * The "old" structs are declared here as the older header declared them
+ * and malloc'ed at exactly that size, so a library that reads (or a
+ * defaults function that writes) past them is a heap-buffer-overflow under
+ * the sanitizers.                                                         */
 #include "fixture.h"
 #include "kineta.h"
 #include "test.h"
 
 #include <stddef.h>
 #include <stdlib.h>
+
+/* The options structs as a header without their last fields declared them. */
+typedef struct old_critical_path_options {
+    size_t size;
+    const char *annotation;
+    int64_t instance_first, instance_last;
+    const char *what_if;
+    const char *out_dir;
+    int only_critical, all_edges;
+} old_critical_path_options; /* before no_edges, longest_edges */
+_Static_assert(sizeof(old_critical_path_options) == offsetof(kt_critical_path_options, no_edges), "layout");
+
+typedef struct old_report_options {
+    size_t size;
+    const char *title;
+    size_t top_kernels, max_points, max_rows;
+    const kt_categorizer *categorizer;
+} old_report_options; /* before baseline, jobs */
+_Static_assert(sizeof(old_report_options) == offsetof(kt_report_options, baseline), "layout");
+
+typedef struct old_gaps_options {
+    size_t size;
+    double hist_min_us, hist_max_us;
+    int bins, linear;
+} old_gaps_options; /* before top, sort, step, short_names */
+_Static_assert(sizeof(old_gaps_options) == offsetof(kt_gaps_options, top), "layout");
 
 /* A CPU op whose launch starts a kernel: a graph with a critical path. */
 static kt_trace *launch_trace(void)
@@ -37,16 +64,15 @@ TEST(api_old_critical_path_options_default_the_new_fields)
 {
     kt_trace *t = launch_trace();
     if (!t) return;
-    size_t old = offsetof(kt_critical_path_options, no_edges);
-    kt_critical_path_options *o = malloc(old);
+    old_critical_path_options *o = malloc(sizeof *o);
     CHECK(o != NULL);
     if (!o) return;
-    kt_critical_path_options_init(o, old);
-    CHECK_INT(o->size, old);
+    kt_critical_path_options_init((kt_critical_path_options *)o, sizeof *o);
+    CHECK_INT(o->size, sizeof *o);
     CHECK(o->annotation == NULL && o->what_if == NULL && o->out_dir == NULL);
     o->annotation = "";
     kt_tables *ts = NULL;
-    CHECK_INT(kt_critical_path(t, NULL, o, &ts, NULL), KT_OK);
+    CHECK_INT(kt_critical_path(t, NULL, (const kt_critical_path_options *)o, &ts, NULL), KT_OK);
     CHECK(kt_tables_find(ts, "edges") != NULL); /* no_edges: 0 */
     const kt_table *bd = kt_tables_find(ts, "breakdown");
     CHECK(bd && kt_table_col_index(bd, "edge") < 0); /* longest_edges: 0 */
@@ -73,12 +99,11 @@ TEST(api_old_report_options_default_the_new_fields)
 {
     kt_trace *t = launch_trace();
     if (!t) return;
-    size_t old = offsetof(kt_report_options, baseline);
-    kt_report_options *o = malloc(old);
+    old_report_options *o = malloc(sizeof *o);
     CHECK(o != NULL);
     if (!o) return;
-    kt_report_options_init(o, old);
-    CHECK_INT(o->size, old);
+    kt_report_options_init((kt_report_options *)o, sizeof *o);
+    CHECK_INT(o->size, sizeof *o);
     CHECK_INT(o->top_kernels, 8);
     CHECK_INT(o->max_rows, 300);
     o->title = "old header";
@@ -87,7 +112,7 @@ TEST(api_old_report_options_default_the_new_fields)
     FILE *f = open_memstream(&page, &len);
     CHECK(f != NULL);
     if (f) {
-        CHECK_INT(kt_report_write(t, NULL, o, f, NULL), KT_OK);
+        CHECK_INT(kt_report_write(t, NULL, (const kt_report_options *)o, f, NULL), KT_OK);
         fclose(f);
         CHECK(page && strstr(page, "<title>old header</title>") != NULL);
         CHECK(page && strstr(page, "id=\"diff\"") == NULL);
@@ -132,12 +157,11 @@ TEST(api_options_size_unset_or_newer_is_usage_error)
  * today's size round-trips every default.                                */
 TEST(api_defaults_fill_only_the_callers_size)
 {
-    size_t old = offsetof(kt_gaps_options, top);
-    kt_gaps_options *g = malloc(old);
+    old_gaps_options *g = malloc(sizeof *g);
     CHECK(g != NULL);
     if (!g) return;
-    kt_gaps_options_init(g, old);
-    CHECK_INT(g->size, old);
+    kt_gaps_options_init((kt_gaps_options *)g, sizeof *g);
+    CHECK_INT(g->size, sizeof *g);
     CHECK_INT(g->bins, 20);
     free(g);
     kt_gaps_options d = kt_gaps_defaults();
