@@ -6,7 +6,7 @@
 #   make fuzz         libFuzzer harnesses: loader, pipeline, generated traces (clang), FUZZ_SECONDS=60 each
 # Parallel helpers may use their own output dir: make BUILD=build-x
 CC ?= cc
-SOVERSION = 0
+SOVERSION = 1
 MODE ?= release
 ifeq ($(MODE),sanitize)
 BUILD ?= build-san

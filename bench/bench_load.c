@@ -41,7 +41,7 @@ static double model_bytes(const kt_trace *t, uint64_t *events, uint64_t *json)
 
 int main(int argc, char **argv)
 {
-    kt_load_options opt = { 0 };
+    kt_load_options opt = { .size = sizeof opt };
     int repeat = 1;
     int first = 1;
     for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {

@@ -26,7 +26,7 @@ static void check(const kt_trace *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    kt_load_options opt = { .jobs = 1 };
+    kt_load_options opt = { .size = sizeof opt, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     kt_status st = kt_load_buffer("fuzz-rank3.json", data, size, &opt, &t, &fail);

@@ -95,7 +95,7 @@ static int check_sqlite(const char *path, char *why, size_t whylen)
 
 static int check_trace_file(const char *path, char *why, size_t whylen)
 {
-    kt_load_options o = { .jobs = 1 };
+    kt_load_options o = { .size = sizeof o, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *d = NULL;
     const char *paths[] = { path };
@@ -181,7 +181,7 @@ static int run_all(const kt_trace *t, const kt_trace *other, const char *out_dir
 
 static kt_trace *load(const char *path, int hta_compat, char *why, size_t whylen, int *bad)
 {
-    kt_load_options o = { .jobs = 1, .hta_compat = hta_compat };
+    kt_load_options o = { .size = sizeof o, .jobs = 1, .hta_compat = hta_compat };
     const char *paths[] = { path };
     kt_trace *t = NULL;
     kt_diags *d = NULL;

@@ -24,7 +24,7 @@ static kt_status run_info(const fz_env *e, int v, kt_tables **out)
 static kt_kernels_options kernels_options(int v)
 {
     if (!v) return kt_kernels_defaults();
-    return (kt_kernels_options){ .sort = KT_KSORT_DURATION, .by = KT_KBY_LAUNCHER, .top = 0, .memory = 1,
+    return (kt_kernels_options){ .size = sizeof(kt_kernels_options), .sort = KT_KSORT_DURATION, .by = KT_KBY_LAUNCHER, .top = 0, .memory = 1,
                                  .full_names = 1, .pstep = 1 };
 }
 
@@ -37,7 +37,7 @@ static kt_status run_kernels(const fz_env *e, int v, kt_tables **out)
 static kt_breakdown_options breakdown_options(int v)
 {
     if (!v) return kt_breakdown_defaults();
-    return (kt_breakdown_options){ .num_kernels = 1, .duration_ratio = 0.5, .memory = 0 };
+    return (kt_breakdown_options){ .size = sizeof(kt_breakdown_options), .num_kernels = 1, .duration_ratio = 0.5, .memory = 0 };
 }
 
 static kt_status run_breakdown(const fz_env *e, int v, kt_tables **out)
@@ -49,7 +49,7 @@ static kt_status run_breakdown(const fz_env *e, int v, kt_tables **out)
 static kt_categories_options categories_options(int v)
 {
     if (!v) return kt_categories_defaults();
-    return (kt_categories_options){ .memory = 0, .full_names = 1, .top = 2, .pstep = 0 };
+    return (kt_categories_options){ .size = sizeof(kt_categories_options), .memory = 0, .full_names = 1, .top = 2, .pstep = 0 };
 }
 
 static kt_status run_categories(const fz_env *e, int v, kt_tables **out)
@@ -60,35 +60,35 @@ static kt_status run_categories(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_temporal(const fz_env *e, int v, kt_tables **out)
 {
-    kt_temporal_options o = { .by_step = v, .by_device = v };
+    kt_temporal_options o = { .size = sizeof o, .by_step = v, .by_device = v };
     return kt_temporal(e->trace, e->sel, &o, out);
 }
 
 /* TraceLens's GPU timeline: temporal's other table set, its own line. */
 static kt_status run_temporal_tracelens(const fz_env *e, int v, kt_tables **out)
 {
-    kt_temporal_options o = { .tracelens = 1, .by_device = v };
+    kt_temporal_options o = { .size = sizeof o, .tracelens = 1, .by_device = v };
     return kt_temporal(e->trace, e->sel, &o, out);
 }
 
 static kt_status run_idle(const fz_env *e, int v, kt_tables **out)
 {
     static const int64_t streams[] = { 7, 0 };
-    kt_idle_options o = { .consecutive_kernel_delay_us = 30 };
-    if (v) o = (kt_idle_options){ .consecutive_kernel_delay_us = 0, .streams = streams, .nstreams = 2 };
+    kt_idle_options o = { .size = sizeof o, .consecutive_kernel_delay_us = 30 };
+    if (v) o = (kt_idle_options){ .size = sizeof(kt_idle_options), .consecutive_kernel_delay_us = 0, .streams = streams, .nstreams = 2 };
     return kt_idle(e->trace, e->sel, &o, out);
 }
 
 static kt_status run_overlap(const fz_env *e, int v, kt_tables **out)
 {
-    kt_overlap_options o = { .by_step = v };
+    kt_overlap_options o = { .size = sizeof o, .by_step = v };
     return kt_overlap(e->trace, e->sel, &o, out);
 }
 
 static kt_gaps_options gaps_options(int v)
 {
     if (!v) return kt_gaps_defaults();
-    return (kt_gaps_options){ .hist_min_us = 1, .hist_max_us = 1000, .bins = 3, .linear = 1, .top = 0,
+    return (kt_gaps_options){ .size = sizeof(kt_gaps_options), .hist_min_us = 1, .hist_max_us = 1000, .bins = 3, .linear = 1, .top = 0,
                               .sort = KT_GAP_SORT_STDEV, .step = 1, .short_names = 1 };
 }
 
@@ -160,14 +160,14 @@ static kt_status run_gaps_map(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_launch(const fz_env *e, int v, kt_tables **out)
 {
-    kt_launch_options o = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
-    if (v) o = (kt_launch_options){ .runtime_cutoff_us = 0, .launch_delay_cutoff_us = 0 };
+    kt_launch_options o = { .size = sizeof o, .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    if (v) o = (kt_launch_options){ .size = sizeof(kt_launch_options), .runtime_cutoff_us = 0, .launch_delay_cutoff_us = 0 };
     return kt_launch(e->trace, e->sel, &o, out);
 }
 
 static kt_status run_queue(const fz_env *e, int v, kt_tables **out)
 {
-    kt_queue_options o = { .max_queue_length = v ? 1 : 1024 };
+    kt_queue_options o = { .size = sizeof o, .max_queue_length = v ? 1 : 1024 };
     return kt_queue(e->trace, e->sel, &o, out);
 }
 
@@ -179,17 +179,18 @@ static kt_status run_memcpy_bw(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_counters(const fz_env *e, int v, kt_tables **out)
 {
-    char err[256];
-    kt_counters_options o = { .out_dir = e->scratch, .no_queue_length = v, .err = err, .errlen = sizeof err };
-    return kt_counters(e->trace, e->sel, &o, out);
+    kt_counters_options o = kt_counters_defaults();
+    o.out_dir = e->scratch;
+    o.no_queue_length = v;
+    kt_diags *why;
+    kt_status s = kt_counters(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 static kt_status run_diff(const fz_env *e, int v, kt_tables **out)
 {
-    char err[256];
     kt_diff_options o = kt_diff_defaults();
-    o.err = err;
-    o.errlen = sizeof err;
     if (v) {
         o.device = KT_DIFF_DEVICE_GPU;
         o.short_names = 1;
@@ -198,7 +199,10 @@ static kt_status run_diff(const fz_env *e, int v, kt_tables **out)
         o.control_iteration = KT_DIFF_WHOLE;
         o.test_rank = kt_trace_nranks(e->other) ? kt_trace_rank(e->other, kt_trace_nranks(e->other) - 1) : -1;
     }
-    return kt_diff(e->trace, e->other, &o, out);
+    kt_diags *why;
+    kt_status s = kt_diff(e->trace, e->other, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 /* The event columns of every rank (variant 1: some of them), checked here
@@ -207,7 +211,7 @@ static kt_status run_diff(const fz_env *e, int v, kt_tables **out)
 static kt_status check_events(const kt_trace *t, size_t pos, int some, int64_t *bad)
 {
     size_t n = kt_trace_nevents(t, pos), ns = kt_trace_nstrings(t);
-    kt_event_columns c = { 0 };
+    kt_event_columns c = { .size = sizeof c };
     c.name = calloc(n ? n : 1, sizeof *c.name);
     c.kind = calloc(n ? n : 1, sizeof *c.kind);
     if (!some) c.ts = calloc(n ? n : 1, sizeof *c.ts), c.dur = calloc(n ? n : 1, sizeof *c.dur);
@@ -251,24 +255,27 @@ static kt_status run_trace_events(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_export_sqlite(const fz_env *e, int v, kt_tables **out)
 {
-    char path[4096], err[256];
+    char path[4096];
     snprintf(path, sizeof path, "%s/export.sqlite", e->scratch);
-    kt_sqlite_options o = { .path = path, .no_events = v, .err = err, .errlen = sizeof err };
-    return kt_export_sqlite(e->trace, e->sel, &o, out);
+    kt_sqlite_options o = { .size = sizeof o, .path = path, .no_events = v };
+    kt_diags *why;
+    kt_status s = kt_export_sqlite(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 static kt_status run_patterns(const fz_env *e, int v, kt_tables **out)
 {
-    char err[256];
     kt_patterns_options o = kt_patterns_defaults();
     if (v) {
         o.min_len = 1;
         o.op = "aten::";
         o.out_dir = e->scratch;
-        o.err = err;
-        o.errlen = sizeof err;
     }
-    return kt_patterns(e->trace, e->sel, &o, out);
+    kt_diags *why;
+    kt_status s = kt_patterns(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 static kt_status run_mine_sequences(const fz_env *e, int v, kt_tables **out)
@@ -283,13 +290,13 @@ static kt_status run_mine_sequences(const fz_env *e, int v, kt_tables **out)
  * of traceEvents to leave events out.                                    */
 static kt_status run_critical_path(const fz_env *e, int v, kt_tables **out)
 {
-    char err[256];
     kt_critical_path_options o = kt_critical_path_defaults();
-    o.err = err;
-    o.errlen = sizeof err;
     o.out_dir = e->scratch;
     o.only_critical = v;
-    return kt_critical_path(e->trace, e->sel, &o, out);
+    kt_diags *why;
+    kt_status s = kt_critical_path(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 static kt_status run_annotations(const fz_env *e, int v, kt_tables **out)
@@ -307,7 +314,7 @@ static kt_status run_ops(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_cupti(const fz_env *e, int v, kt_tables **out)
 {
-    kt_cupti_options o = { .peak_tflops = v ? 100 : 0 };
+    kt_cupti_options o = { .size = sizeof o, .peak_tflops = v ? 100 : 0 };
     return kt_cupti(e->trace, e->sel, &o, out);
 }
 
@@ -315,7 +322,7 @@ static kt_status run_memory(const fz_env *e, int v, kt_tables **out)
 {
     kt_memory_options o = kt_memory_defaults();
     if (v) o.top = 0, o.out_dir = e->scratch;
-    return kt_memory(e->trace, e->sel, &o, out);
+    return kt_memory(e->trace, e->sel, &o, out, NULL);
 }
 
 static kt_status run_collectives(const fz_env *e, int v, kt_tables **out)
@@ -334,10 +341,12 @@ static kt_status run_stragglers(const fz_env *e, int v, kt_tables **out)
 
 static kt_status run_perf(const fz_env *e, int v, kt_tables **out)
 {
-    char err[256];
     kt_perf_options o = kt_perf_defaults();
     if (v) o.tracelens = 1;
-    return kt_perf(e->trace, e->sel, &o, out, err, sizeof err);
+    kt_diags *why;
+    kt_status s = kt_perf(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
 }
 
 static kt_status run_report(const fz_env *e, int v, kt_tables **out)
@@ -346,7 +355,7 @@ static kt_status run_report(const fz_env *e, int v, kt_tables **out)
     snprintf(path, sizeof path, "%s/report.html", e->scratch);
     kt_report_options o = kt_report_defaults();
     if (v) o.max_points = 2, o.max_rows = 1;
-    return kt_report(e->trace, e->sel, &o, path, out);
+    return kt_report(e->trace, e->sel, &o, path, out, NULL);
 }
 
 static kt_status run_report_write(const fz_env *e, int v, kt_tables **out)
@@ -355,7 +364,7 @@ static kt_status run_report_write(const fz_env *e, int v, kt_tables **out)
     if (!f) return KT_EINPUT;
     kt_report_options o = kt_report_defaults();
     if (v) o.top_kernels = 1, o.baseline = e->trace; /* + the diff section, against itself */
-    kt_status s = kt_report_write(e->trace, e->sel, &o, f);
+    kt_status s = kt_report_write(e->trace, e->sel, &o, f, NULL);
     fclose(f);
     *out = NULL;
     return s == KT_OK ? kt_tables_from(NULL, 0, out) : s;

@@ -32,6 +32,22 @@ typedef enum {
 
 const char *kt_status_str(kt_status s);
 
+/* ---- conventions (docs/api.md) --------------------------------------------
+ * Errors: every call that can fail returns a kt_status.  A call that can say
+ * why takes a last parameter kt_diags **diags: NULL when the caller does not
+ * want the reasons, else the call sets *diags to NULL or to a list of
+ * messages (the failure's reason at KT_DIAG_ERROR; warnings may come with
+ * KT_OK) that the caller frees with kt_diags_free.  The library writes
+ * nothing else the caller gave it: options are const and may be shared by
+ * threads.
+ * Options: every options struct starts with size_t size, the sizeof the
+ * struct as the caller's kineta.h declares it; kt_<name>_defaults() (inline,
+ * so sizeof is the caller's) returns the defaults with size set.  The
+ * library reads only the fields inside size and takes the defaults for the
+ * rest, so a program built against an older header keeps working after
+ * fields are added at the end.  size 0 (not set) or larger than the
+ * library's struct (a newer header): KT_EUSAGE.  NULL options = defaults. */
+
 /* ---- diagnostics: what the loader found wrong, never printed by us ------- */
 typedef enum { KT_DIAG_INFO, KT_DIAG_WARNING, KT_DIAG_ERROR } kt_diag_level;
 
@@ -48,6 +64,7 @@ typedef struct kt_trace kt_trace; /* all loaded ranks; opaque */
 typedef void (*kt_progress_fn)(void *user, uint64_t bytes_done, uint64_t bytes_total);
 
 typedef struct kt_load_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int jobs;               /* worker threads; 0 = number of online cores    */
     int hta_compat;         /* reproduce HTA load semantics (ns rounding,
                                incomplete-iteration filtering)                */
@@ -63,6 +80,9 @@ typedef struct kt_load_options {
      * so both modes share it.  kt_cache_default_dir gives the usual place. */
     const char *cache_dir;
 } kt_load_options;
+void kt_load_options_init(kt_load_options *o, size_t size);
+static inline kt_load_options kt_load_defaults(void)
+{ kt_load_options o; kt_load_options_init(&o, sizeof o); return o; }
 
 /* The default cache directory: $XDG_CACHE_HOME/kineta, else
  * $HOME/.cache/kineta.  KT_EUSAGE when neither variable is set or buf
@@ -144,12 +164,13 @@ kt_status kt_info(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
 
 /* Kernel categories by name (rules and format: docs/categories.md).  A
  * categorizer starts with the built-in rules; rule text or files add to or
- * override them.  Errors in rule text: KT_EUSAGE and "line N: why" in err. */
+ * override them.  Errors in rule text: KT_EUSAGE and "line N: why" in
+ * *diags.                                                                   */
 typedef struct kt_categorizer kt_categorizer;
 kt_status kt_categorizer_new(kt_categorizer **out);
-kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, char *err, size_t errlen);
+kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, kt_diags **diags);
 /* As add_rules, from a file (KT_EINPUT when it cannot be read). */
-kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, char *err, size_t errlen);
+kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, kt_diags **diags);
 /* Category of a kernel name ("Other" when no rule matches); the string
  * lives as long as c.                                                       */
 const char *kt_categorize(const kt_categorizer *c, const char *kernel_name);
@@ -170,6 +191,7 @@ typedef enum {
 } kt_kernel_sort;
 typedef enum { KT_KBY_NAME, KT_KBY_SHORT, KT_KBY_CATEGORY, KT_KBY_TYPE, KT_KBY_LAUNCHER } kt_kernel_key;
 typedef struct kt_kernels_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     kt_kernel_sort sort;
     kt_kernel_key by;       /* grouping key; names are full names unless KT_KBY_SHORT */
     size_t top;             /* rows kept; 0 = all                         */
@@ -179,7 +201,9 @@ typedef struct kt_kernels_options {
     const kt_categorizer *categorizer; /* NULL = built-in rules           */
 } kt_kernels_options;
 /* Defaults: sort by count, by name, top 10, kernels only, short names, all steps. */
-kt_kernels_options kt_kernels_defaults(void);
+void kt_kernels_options_init(kt_kernels_options *o, size_t size);
+static inline kt_kernels_options kt_kernels_defaults(void)
+{ kt_kernels_options o; kt_kernels_options_init(&o, sizeof o); return o; }
 kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                      kt_tables **out);
 /* kt_kernels over ranks loaded apart (--stream-ranks, MPI; docs/scaling.md):
@@ -200,12 +224,15 @@ kt_status kt_kernels_reduce(const kt_tables *const *partials, size_t n, const kt
  * every rank) and "kernel_type_by_rank".  Statistics are real per-launch
  * statistics; under hta_compat HTA's folding bug and columns are kept.     */
 typedef struct kt_breakdown_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     size_t num_kernels;     /* named kernels kept per rank and type (10)  */
     double duration_ratio;  /* HTA's cumulative-time quantile (0.8)        */
     int memory;             /* analyse MEMORY kernels too (1)              */
 } kt_breakdown_options;
 /* Defaults: HTA's (10 kernels, ratio 0.8, memory kernels included). */
-kt_breakdown_options kt_breakdown_defaults(void);
+void kt_breakdown_options_init(kt_breakdown_options *o, size_t size);
+static inline kt_breakdown_options kt_breakdown_defaults(void)
+{ kt_breakdown_options o; kt_breakdown_options_init(&o, sizeof o); return o; }
 kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,
                        kt_tables **out);
 /* kt_breakdown over ranks loaded apart, as kt_kernels_map/_reduce; the
@@ -222,6 +249,7 @@ kt_status kt_breakdown_reduce(const kt_tables *const *partials, size_t n, const 
  * of graph launches are attributed to the graph launch call, kernels with
  * no launch link to "(unlinked)".                                           */
 typedef struct kt_categories_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int memory;             /* include memcpy/memset (1)                   */
     int full_names;
     size_t top;             /* rows of "kernels" and "op_categories"; 0 = all */
@@ -229,7 +257,9 @@ typedef struct kt_categories_options {
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
 } kt_categories_options;
 /* Defaults: memory included, short names, all rows, all steps. */
-kt_categories_options kt_categories_defaults(void);
+void kt_categories_options_init(kt_categories_options *o, size_t size);
+static inline kt_categories_options kt_categories_defaults(void)
+{ kt_categories_options o; kt_categories_options_init(&o, sizeof o); return o; }
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out);
 /* kt_categories over ranks loaded apart, as kt_kernels_map/_reduce: the
@@ -250,10 +280,14 @@ kt_status kt_categories_reduce(const kt_tables *const *partials, size_t n, const
  * tracelens: TraceLens's GPU timeline instead — table "gpu_timeline":
  * type, time ms, percent (a leading "rank" column when several ranks).    */
 typedef struct kt_temporal_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int by_step;
     int by_device;
     int tracelens;
 } kt_temporal_options;
+void kt_temporal_options_init(kt_temporal_options *o, size_t size);
+static inline kt_temporal_options kt_temporal_defaults(void)
+{ kt_temporal_options o; kt_temporal_options_init(&o, sizeof o); return o; }
 kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_temporal_options *opt,
                       kt_tables **out);
 
@@ -265,10 +299,14 @@ kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_tempor
  * idle_category, rank, stream, count, mean, std, min, 25%, 50%, 75%, max
  * (µs).  By default both also have a trailing "device" column.            */
 typedef struct kt_idle_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     double consecutive_kernel_delay_us; /* default 30 */
     const int64_t *streams;             /* only these streams; NULL = all */
     size_t nstreams;
 } kt_idle_options;
+void kt_idle_options_init(kt_idle_options *o, size_t size);
+static inline kt_idle_options kt_idle_defaults(void)
+{ kt_idle_options o; kt_idle_options_init(&o, sizeof o); return o; }
 kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_options *opt,
                   kt_tables **out);
 
@@ -277,8 +315,12 @@ kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_optio
  * comp_comm_overlap_pctg (null when a rank has no communication); by_step
  * adds a "step" column and one row per rank and ProfilerStep.             */
 typedef struct kt_overlap_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int by_step;
 } kt_overlap_options;
+void kt_overlap_options_init(kt_overlap_options *o, size_t size);
+static inline kt_overlap_options kt_overlap_defaults(void)
+{ kt_overlap_options o; kt_overlap_options_init(&o, sizeof o); return o; }
 kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap_options *opt,
                      kt_tables **out);
 
@@ -290,6 +332,7 @@ typedef enum {
     KT_GAP_SORT_TOTAL = 0, KT_GAP_SORT_COUNT, KT_GAP_SORT_AVG, KT_GAP_SORT_MAX, KT_GAP_SORT_STDEV
 } kt_gap_sort;
 typedef struct kt_gaps_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     double hist_min_us, hist_max_us; /* histogram range; <= 0: the data's */
     int bins;                        /* default 20 */
     int linear;                      /* equal-width bins (default log-spaced) */
@@ -300,7 +343,9 @@ typedef struct kt_gaps_options {
 } kt_gaps_options;
 /* The defaults (what NULL options mean): 20 log-spaced bins over the data's
  * range, top 15 pairs by total gap, every step, full names.                */
-kt_gaps_options kt_gaps_defaults(void);
+void kt_gaps_options_init(kt_gaps_options *o, size_t size);
+static inline kt_gaps_options kt_gaps_defaults(void)
+{ kt_gaps_options o; kt_gaps_options_init(&o, sizeof o); return o; }
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt,
                   kt_tables **out);
 /* kt_gaps over ranks loaded apart, as kt_kernels_map/_reduce: the partial
@@ -323,9 +368,13 @@ kt_status kt_gaps_reduce(const kt_tables *const *partials, size_t n, const kt_ga
  * sets); under hta_compat only HTA's cudaLaunchKernel[ExC], runFunction,
  * cudaMemcpyAsync and cudaMemsetAsync (AMD and Triton traces are empty).  */
 typedef struct kt_launch_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     double runtime_cutoff_us;      /* HTA default 50 */
     double launch_delay_cutoff_us; /* HTA default 100 */
 } kt_launch_options;
+void kt_launch_options_init(kt_launch_options *o, size_t size);
+static inline kt_launch_options kt_launch_defaults(void)
+{ kt_launch_options o; kt_launch_options_init(&o, sizeof o); return o; }
 kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_options *opt,
                     kt_tables **out);
 
@@ -347,8 +396,12 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * rank, early_gpu_events, first_name, first_ts (µs from the origin),
  * first_correlation, first_early_by (µs before its call), message.       */
 typedef struct kt_queue_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int64_t max_queue_length; /* default 1024 (CUDA's per-stream limit) */
 } kt_queue_options;
+void kt_queue_options_init(kt_queue_options *o, size_t size);
+static inline kt_queue_options kt_queue_defaults(void)
+{ kt_queue_options o; kt_queue_options_init(&o, sizeof o); return o; }
 kt_status kt_queue(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
                    kt_tables **out);
 
@@ -370,14 +423,16 @@ kt_status kt_memcpy_bw(const kt_trace *t, const kt_rank_sel *sel, kt_tables **ou
  * overwritten.  Table "files": rank, input, output, counter_events,
  * uncompressed_bytes (the JSON written, before any gzip).                  */
 typedef struct kt_counters_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *out_dir;  /* required */
     int no_queue_length;  /* leave out the queue-length tracks */
     int no_memcpy_bw;     /* leave out the bandwidth tracks */
-    char *err;            /* optional: why a file could not be written */
-    size_t errlen;
 } kt_counters_options;
+void kt_counters_options_init(kt_counters_options *o, size_t size);
+static inline kt_counters_options kt_counters_defaults(void)
+{ kt_counters_options o; kt_counters_options_init(&o, sizeof o); return o; }
 kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
-                      kt_tables **out);
+                      kt_tables **out, kt_diags **diags);
 
 /* ---- structure analyses: patterns, critical path --------------------------- */
 
@@ -409,19 +464,20 @@ kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counte
  * unmarkable_events (pattern events without an args object in the file:
  * not marked), renamed_events, bytes.                                      */
 typedef struct kt_patterns_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *op;         /* substring of op names; NULL = pick ops     */
     size_t pick_ops;        /* ops picked when op is NULL (3)             */
     size_t min_len;         /* GPU events a root needs (HTA: 3)           */
     size_t top;             /* patterns marked in the overlay (5)         */
     const char *out_dir;    /* overlay directory; NULL = no overlay       */
     int keep_names;         /* overlay: leave other GPU events' names     */
-    char *err;              /* optional: why an overlay was not written   */
-    size_t errlen;
 } kt_patterns_options;
 /* Defaults: HTA's (min_len 3, top 5), 3 picked ops, no overlay. */
-kt_patterns_options kt_patterns_defaults(void);
+void kt_patterns_options_init(kt_patterns_options *o, size_t size);
+static inline kt_patterns_options kt_patterns_defaults(void)
+{ kt_patterns_options o; kt_patterns_options_init(&o, sizeof o); return o; }
 kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *opt,
-                      kt_tables **out);
+                      kt_tables **out, kt_diags **diags);
 
 /* mine: the most frequent contiguous GPU kernel sequences on each stream,
  * without naming an op — fusion candidates.  For every length 2..max_len
@@ -436,11 +492,14 @@ kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patter
  * occurrences' kernels); the top `top` per rank, by saving, then count
  * × (length − 1), then kernels.                                            */
 typedef struct kt_mine_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     size_t max_len;         /* longest sequence (8)                       */
     size_t top;             /* rows per rank (10)                          */
     size_t min_count;       /* occurrences a sequence needs (2)           */
 } kt_mine_options;
-kt_mine_options kt_mine_defaults(void);
+void kt_mine_options_init(kt_mine_options *o, size_t size);
+static inline kt_mine_options kt_mine_defaults(void)
+{ kt_mine_options o; kt_mine_options_init(&o, sizeof o); return o; }
 kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_mine_options *opt,
                             kt_tables **out);
 /* critical-path: HTA's lightweight critical path analysis (A4.11) of each
@@ -476,9 +535,10 @@ kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_
  * its launch began (and it started within 1.5 ms); without the annotation
  * the whole trace is analysed.  hta_compat (kt_load's) reproduces HTA
  * exactly.  No CPU ops or no GPU events on a rank, no such annotation or
- * instance, an empty window: KT_EANALYSIS and why in err; a bad what_if:
+ * instance, an empty window: KT_EANALYSIS and why in *diags; a bad what_if:
  * KT_EUSAGE.                                                              */
 typedef struct kt_critical_path_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *annotation;   /* NULL: "ProfilerStep" when the rank has one,
                                  else the whole trace; "": whole trace       */
     int64_t instance_first;   /* instances first..last of the annotation (0) */
@@ -507,14 +567,14 @@ typedef struct kt_critical_path_options {
      * 0 and 0 (the defaults): every table, every path edge.               */
     int no_edges;
     size_t longest_edges;
-    char *err;                /* optional: why the analysis failed          */
-    size_t errlen;
 } kt_critical_path_options;
 /* Defaults: annotation NULL, instance 0, no what-if, no overlay, every
  * table and path edge. */
-kt_critical_path_options kt_critical_path_defaults(void);
+void kt_critical_path_options_init(kt_critical_path_options *o, size_t size);
+static inline kt_critical_path_options kt_critical_path_defaults(void)
+{ kt_critical_path_options o; kt_critical_path_options_init(&o, sizeof o); return o; }
 kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
-                           kt_tables **out);
+                           kt_tables **out, kt_diags **diags);
 
 
 /* ---- compare and attribute: diff, cupti, annotations, ops, memory ---------- */
@@ -557,6 +617,7 @@ typedef enum { KT_DIFF_BY_KERNEL = 0, KT_DIFF_BY_CATEGORY, KT_DIFF_BY_OP } kt_di
 #define KT_DIFF_FIRST_STEP (-1)  /* iteration: the first ProfilerStep      */
 #define KT_DIFF_WHOLE (-2)       /* iteration: the whole trace             */
 typedef struct kt_diff_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *control_label;   /* column prefix, default "Control"       */
     const char *test_label;      /* default "Test"                          */
     int control_rank, test_rank; /* -1: the trace's first rank              */
@@ -567,15 +628,15 @@ typedef struct kt_diff_options {
     kt_diff_key by;              /* key of "side_by_side"                   */
     int hta_compat;
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
-    char *err;                   /* optional: why the diff failed          */
-    size_t errlen;
 } kt_diff_options;
 /* Defaults: labels Control/Test, first ranks, first steps, all devices,
  * full names, side by side by kernel.                                     */
-kt_diff_options kt_diff_defaults(void);
+void kt_diff_options_init(kt_diff_options *o, size_t size);
+static inline kt_diff_options kt_diff_defaults(void)
+{ kt_diff_options o; kt_diff_options_init(&o, sizeof o); return o; }
 /* KT_EUSAGE: no such rank or iteration; KT_EINPUT: a side has no events. */
 kt_status kt_diff(const kt_trace *control, const kt_trace *test, const kt_diff_options *opt,
-                  kt_tables **out);
+                  kt_tables **out, kt_diags **diags);
 /* annotations: user annotations (HTA user-annotation breakdowns, A4.9, and
  * kernels with their annotation).  Tables (times µs):
  *   "gpu" / "cpu": per rank and annotation name (gpu_user_annotation /
@@ -601,13 +662,16 @@ kt_status kt_diff(const kt_trace *control, const kt_trace *test, const kt_diff_o
  *   "diagnostics": rank, message — e.g. annotations that end before they
  *     start (left out of every table; kept as HTA does under hta_compat). */
 typedef struct kt_annotations_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *const *allow; /* substrings never folded into "others" */
     size_t nallow;
     size_t num_kernels;       /* names kept before folding (HTA: 1000)  */
     double duration_ratio;    /* HTA's cumulative-time quantile (0.8)   */
     int full_names;           /* "kernels": full instead of shortened names */
 } kt_annotations_options;
-kt_annotations_options kt_annotations_defaults(void);
+void kt_annotations_options_init(kt_annotations_options *o, size_t size);
+static inline kt_annotations_options kt_annotations_defaults(void)
+{ kt_annotations_options o; kt_annotations_options_init(&o, sizeof o); return o; }
 kt_status kt_annotations(const kt_trace *t, const kt_rank_sel *sel, const kt_annotations_options *opt,
                          kt_tables **out);
 
@@ -646,8 +710,12 @@ kt_status kt_ops(const kt_trace *t, const kt_rank_sel *sel, kt_tables **out);
  * (cudaLaunchKernel* runtime calls by ts) and a rank whose range and launch
  * counts differ gets no rows (HTA skips it).                               */
 typedef struct kt_cupti_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     double peak_tflops;   /* 0 = from the device when known */
 } kt_cupti_options;
+void kt_cupti_options_init(kt_cupti_options *o, size_t size);
+static inline kt_cupti_options kt_cupti_defaults(void)
+{ kt_cupti_options o; kt_cupti_options_init(&o, sizeof o); return o; }
 kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_options *opt, kt_tables **out);
 
 /* memory: memory over time from the Kineto "[memory]" instant events that
@@ -662,14 +730,16 @@ kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_opt
  * each rank's trace with "Memory Allocated"/"Memory Reserved" counter
  * tracks per device is written (as kt_counters), table "files".            */
 typedef struct kt_memory_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     size_t top;            /* peak_ops rows per device (10); 0 = all   */
     int no_series;         /* leave out the "series" table            */
     const char *out_dir;   /* NULL: no trace copy                      */
-    char *err;             /* optional: why a file could not be written */
-    size_t errlen;
 } kt_memory_options;
-kt_memory_options kt_memory_defaults(void);
-kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out);
+void kt_memory_options_init(kt_memory_options *o, size_t size);
+static inline kt_memory_options kt_memory_defaults(void)
+{ kt_memory_options o; kt_memory_options_init(&o, sizeof o); return o; }
+kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out,
+                    kt_diags **diags);
 
 /* memory timeline: PyTorch's export_memory_timeline_raw file (A4.14; JSON,
  * plain or gzip: [[t_ns, action, numbytes, category], ...], t = -1 for
@@ -757,12 +827,15 @@ typedef enum { KT_ALIGN_COLLECTIVES = 0, KT_ALIGN_NONE, KT_ALIGN_HTA } kt_align_
  *    size, Process Group Name, Seq, stream, ts (µs, aligned), dur,
  *    metadata (kernel | cpu_op | name), name (the kernel's).               */
 typedef struct kt_collectives_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     kt_align_mode align;  /* default KT_ALIGN_COLLECTIVES                  */
     int gpus_per_node;    /* > 0: node ids, node_span, intra_node          */
     int tracelens;        /* TraceLens's semantics: position matching only,
                              no alignment                                   */
 } kt_collectives_options;
-kt_collectives_options kt_collectives_defaults(void);
+void kt_collectives_options_init(kt_collectives_options *o, size_t size);
+static inline kt_collectives_options kt_collectives_defaults(void)
+{ kt_collectives_options o; kt_collectives_options_init(&o, sizeof o); return o; }
 kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_collectives_options *opt,
                          kt_tables **out);
 
@@ -783,13 +856,16 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
  * with every NCCL/RCCL name as "hta_stragglers" and "hta_metric" (when it
  * has no answer, "hta_stragglers" has one column why_empty saying why).  */
 typedef struct kt_stragglers_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int candidates;          /* HTA's num_candidates (2)                     */
     const int64_t *steps;    /* ProfilerSteps to use; NULL = all             */
     size_t nsteps;
     kt_align_mode align;     /* for the arrival evidence                     */
     double z_threshold;      /* robust z above which compute is slow (3.5)   */
 } kt_stragglers_options;
-kt_stragglers_options kt_stragglers_defaults(void);
+void kt_stragglers_options_init(kt_stragglers_options *o, size_t size);
+static inline kt_stragglers_options kt_stragglers_defaults(void)
+{ kt_stragglers_options o; kt_stragglers_options_init(&o, sizeof o); return o; }
 kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stragglers_options *opt,
                         kt_tables **out);
 
@@ -842,14 +918,17 @@ kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stra
  * unless tracelens — the built-in datasheet figures of the GPU named in
  * the trace's deviceProperties; none → no roofline columns and a note.   */
 typedef struct kt_perf_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     int tracelens;            /* TraceLens's column names, rows and order      */
     const char *device_spec;  /* arch JSON text (not a path); NULL = none      */
     size_t top;               /* headroom rows kept; 0 = all (default 20)      */
 } kt_perf_options;
-kt_perf_options kt_perf_defaults(void);
-/* KT_EUSAGE (and a reason in err) when device_spec is not a valid arch JSON. */
+void kt_perf_options_init(kt_perf_options *o, size_t size);
+static inline kt_perf_options kt_perf_defaults(void)
+{ kt_perf_options o; kt_perf_options_init(&o, sizeof o); return o; }
+/* KT_EUSAGE (and the reason in *diags) when device_spec is not a valid arch JSON. */
 kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
-                  char *err, size_t errlen);
+                  kt_diags **diags);
 
 
 /* ---- reports and exports: report.html -------------------------------------- */
@@ -872,6 +951,7 @@ const char *kt_trace_string(const kt_trace *t, uint32_t id);
  * -1 when absent; pid and tid written as strings in the file ("Spans",
  * "stream 7") come as 2^62 + their string id.                             */
 typedef struct kt_event_columns {
+    size_t size;                  /* sizeof the struct (docs/api.md)        */
     int64_t *ts, *dur;
     uint32_t *name, *cat;
     uint8_t *ph, *kind;
@@ -888,13 +968,15 @@ const char *kt_event_kind_name(unsigned kind);
  * file is written beside path and renamed over it once whole (path's
  * -journal/-wal/-shm removed first): on failure path is left as it was.  */
 typedef struct kt_sqlite_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *path;      /* required; an existing file is replaced        */
     int no_events;         /* leave out the per-event tables               */
-    char *err;             /* optional: SQLite's message on failure        */
-    size_t errlen;
 } kt_sqlite_options;
+void kt_sqlite_options_init(kt_sqlite_options *o, size_t size);
+static inline kt_sqlite_options kt_sqlite_defaults(void)
+{ kt_sqlite_options o; kt_sqlite_options_init(&o, sizeof o); return o; }
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                           kt_tables **out);
+                           kt_tables **out, kt_diags **diags);
 /* report: one self-contained HTML page (inline SVG charts, a little inline
  * script, no network) showing the tables of info, temporal (+ by step),
  * breakdown, categories, idle, gaps, launch, queue, memcpy-bw and overlap
@@ -908,25 +990,27 @@ kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_s
  * rank picker.  Time series are reduced to at most max_points points per
  * line and tables to max_rows rows, so the size depends on ranks and
  * streams, not events.  kt_report_write writes to f; kt_report writes the
- * file at path (KT_EINPUT and err when it cannot be written) and returns
+ * file at path (KT_EINPUT and why in *diags when it cannot be written) and returns
  * table "report": path, bytes, sections, ranks.                          */
 typedef struct kt_report_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
     const char *title;        /* page title; NULL = "kineta report"        */
     size_t top_kernels;       /* kernels across ranks in the distribution (8) */
     size_t max_points;        /* points drawn per series line (400; 0 = 400) */
     size_t max_rows;          /* rows per table (300; 0 = 300)             */
     const kt_categorizer *categorizer; /* NULL = built-in rules            */
-    char *err;                /* optional: why the file could not be written */
-    size_t errlen;
     /* A baseline run: the page gets a diff section (kt_diff(baseline, t):
      * its first rank against the first shown rank); NULL = no diff.      */
     const kt_trace *baseline;
     int jobs;                 /* analyses run at once; 0 = online cores    */
 } kt_report_options;
-kt_report_options kt_report_defaults(void);
-kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f);
+void kt_report_options_init(kt_report_options *o, size_t size);
+static inline kt_report_options kt_report_defaults(void)
+{ kt_report_options o; kt_report_options_init(&o, sizeof o); return o; }
+kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f,
+                          kt_diags **diags);
 kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, const char *path,
-                    kt_tables **out);
+                    kt_tables **out, kt_diags **diags);
 
 
 /* ---- scale: one rank at a time (map), per-rank results merged (reduce) ----

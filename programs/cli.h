@@ -145,6 +145,9 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
  * last asked (cli_fail.c).                                                */
 void cli_fail(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_failure_explained(void);
+/* A library call's reasons (its kt_diags, docs/api.md) said as cli_fail
+ * lines, each message after prefix (NULL: none); frees d (may be NULL).  */
+void cli_fail_diags(const char *command, const char *prefix, kt_diags *d);
 /* The driver's generic line for a failed command ("kineta COMMAND: input
  * unreadable"), unless the command explained the failure itself.         */
 void cli_say_status(const char *command, kt_status st);

@@ -307,7 +307,7 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
         fprintf(stderr, "kineta: --cache: neither XDG_CACHE_HOME nor HOME is set: give --cache=DIR\n");
         return KT_EUSAGE;
     }
-    kt_load_options lo = { .jobs = ctx->jobs, .hta_compat = hta_compat, .ranks = ranks,
+    kt_load_options lo = { .size = sizeof lo, .jobs = ctx->jobs, .hta_compat = hta_compat, .ranks = ranks,
                            .progress = tty ? on_progress : NULL, .progress_user = &prog,
                            .cache_dir = !ctx->cache ? NULL : ctx->cache_dir ? ctx->cache_dir : cache_dir };
     kt_diags *failure = NULL;

@@ -26,6 +26,13 @@ void cli_fail(const char *command, const char *fmt, ...)
     explained = true;
 }
 
+void cli_fail_diags(const char *command, const char *prefix, kt_diags *d)
+{
+    for (size_t i = 0; i < kt_diags_count(d); i++)
+        cli_fail(command, "%s%s", prefix ? prefix : "", kt_diags_get(d, i)->message);
+    kt_diags_free(d);
+}
+
 bool cli_failure_explained(void)
 {
     bool was = explained;

@@ -108,7 +108,7 @@ static kt_status add_steps(const kt_trace *t, kt_tables **tables)
 static void map_file(stream_run *s, size_t i)
 {
     rank_part *p = &s->parts[i];
-    kt_load_options lo = { .jobs = s->loader_jobs, .hta_compat = s->ctx->hta_compat };
+    kt_load_options lo = { .size = sizeof lo, .jobs = s->loader_jobs, .hta_compat = s->ctx->hta_compat };
     kt_trace *t = NULL;
     kt_diags *failure = NULL;
     p->status = kt_load_file(&s->files[i], &lo, &t, &failure);

@@ -50,11 +50,11 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out)
 {
     *out = NULL;
     if (!rules) return KT_OK;
-    char err[512];
+    kt_diags *why = NULL;
     kt_status s = kt_categorizer_new(out);
-    if (s == KT_OK) s = kt_categorizer_load_rules(*out, rules, err, sizeof err);
+    if (s == KT_OK) s = kt_categorizer_load_rules(*out, rules, &why);
+    cli_fail_diags(NULL, NULL, why);
     if (s == KT_OK) return KT_OK;
-    if (s != KT_ENOMEM) cli_fail(NULL, "%s", err);
     kt_categorizer_free(*out);
     *out = NULL;
     return s == KT_EINPUT ? KT_EUSAGE : s;

@@ -9,7 +9,6 @@
 
 typedef struct counters_state {
     kt_counters_options o;
-    char err[512];
 } counters_state;
 
 static const cli_option counters_options[] = {
@@ -18,6 +17,11 @@ static const cli_option counters_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const counters_tables[] = { "files", NULL };
+
+static void counters_init(void *state)
+{
+    ((counters_state *)state)->o = kt_counters_defaults();
+}
 
 static int counters_parse(void *state, const char *name, const char *value)
 {
@@ -33,10 +37,9 @@ static kt_status counters_run(const cli_ctx *ctx, const kt_trace *t, void *state
 {
     counters_state *s = state;
     s->o.out_dir = ctx->out_path;
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
-    kt_status st = kt_counters(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("counters", "%s", s->err);
+    kt_diags *why = NULL;
+    kt_status st = kt_counters(t, &ctx->sel, &s->o, out, &why);
+    cli_fail_diags("counters", NULL, why);
     return st;
 }
 
@@ -50,6 +53,7 @@ const cli_command cmd_counters = {
     .options = counters_options,
     .tables = counters_tables,
     .state_size = sizeof(counters_state),
+    .init = counters_init,
     .parse = counters_parse,
     .run = counters_run,
     .output_dir = true,

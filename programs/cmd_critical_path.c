@@ -12,7 +12,6 @@
 typedef struct cp_state {
     kt_critical_path_options o;
     bool no_overlay;
-    char err[1024];
 } cp_state;
 
 static const cli_option cp_options[] = {
@@ -75,10 +74,9 @@ static kt_status cp_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_t
         return KT_EUSAGE;
     }
     s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
-    kt_status st = kt_critical_path(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("critical-path", "%s", s->err);
+    kt_diags *why = NULL;
+    kt_status st = kt_critical_path(t, &ctx->sel, &s->o, out, &why);
+    cli_fail_diags("critical-path", NULL, why);
     return st;
 }
 

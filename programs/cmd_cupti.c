@@ -12,6 +12,11 @@ static const cli_option cupti_options[] = {
 };
 static const char *const cupti_tables[] = { "counters", "ops", "match", NULL };
 
+static void cupti_init(void *state)
+{
+    *(kt_cupti_options *)state = kt_cupti_defaults();
+}
+
 static int cupti_parse(void *state, const char *name, const char *value)
 {
     kt_cupti_options *o = state;
@@ -44,6 +49,7 @@ const cli_command cmd_cupti = {
     .options = cupti_options,
     .tables = cupti_tables,
     .state_size = sizeof(kt_cupti_options),
+    .init = cupti_init,
     .parse = cupti_parse,
     .run = cupti_run,
 };

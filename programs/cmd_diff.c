@@ -14,7 +14,6 @@ typedef struct diff_state {
     kt_diff_options o;
     const char *rules;
     char labels[256];
-    char err[512];
 } diff_state;
 
 static const cli_option diff_options[] = {
@@ -112,13 +111,12 @@ static kt_status diff_run(const cli_ctx *ctx, const kt_trace *control, const kt_
     }
     if (ctx->sel.nranks == 1) s->o.control_rank = ctx->sel.ranks[0];
     s->o.hta_compat = ctx->hta_compat;
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
     kt_status st = cli_load_categorizer(s->rules, &cat);
     if (st != KT_OK) return st;
     s->o.categorizer = cat;
-    st = kt_diff(control, test, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("diff", "%s", s->err);
+    kt_diags *why = NULL;
+    st = kt_diff(control, test, &s->o, out, &why);
+    cli_fail_diags("diff", NULL, why);
     kt_categorizer_free(cat);
     return st;
 }

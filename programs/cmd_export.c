@@ -17,8 +17,12 @@ static const char *const export_tables[] = { "export", NULL };
 
 typedef struct export_state {
     kt_sqlite_options o;
-    char err[256];
 } export_state;
+
+static void export_init(void *state)
+{
+    ((export_state *)state)->o = kt_sqlite_defaults();
+}
 
 static int export_parse(void *state, const char *name, const char *value)
 {
@@ -39,10 +43,11 @@ static kt_status export_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
         cli_fail("export", "--sqlite FILE is required");
         return KT_EUSAGE;
     }
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
-    kt_status st = kt_export_sqlite(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("export", "%s: %s", s->o.path, s->err);
+    kt_diags *why = NULL;
+    char prefix[4200];
+    kt_status st = kt_export_sqlite(t, &ctx->sel, &s->o, out, &why);
+    snprintf(prefix, sizeof prefix, "%s: ", s->o.path);
+    cli_fail_diags("export", prefix, why);
     return st;
 }
 
@@ -56,6 +61,7 @@ const cli_command cmd_export = {
     .options = export_options,
     .tables = export_tables,
     .state_size = sizeof(export_state),
+    .init = export_init,
     .parse = export_parse,
     .run = export_run,
 };

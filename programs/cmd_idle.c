@@ -24,7 +24,7 @@ static const char *const idle_tables[] = { "idle_time", "interval_stats", NULL }
 static void idle_init(void *state)
 {
     idle_state *s = state;
-    s->o.consecutive_kernel_delay_us = 30;
+    s->o = kt_idle_defaults();
 }
 
 static bool parse_streams(idle_state *s, const char *v)

@@ -17,7 +17,7 @@ static const char *const launch_tables[] = { "launches", "short_gpu_kernels", "r
 
 static void launch_init(void *state)
 {
-    *(kt_launch_options *)state = (kt_launch_options){ .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    *(kt_launch_options *)state = kt_launch_defaults();
 }
 
 static int launch_parse(void *state, const char *name, const char *value)

@@ -12,7 +12,6 @@
 
 typedef struct memory_state {
     kt_memory_options o;
-    char err[512];
 } memory_state;
 
 static const cli_option memory_options[] = {
@@ -93,10 +92,9 @@ static kt_status memory_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
         fprintf(stderr, "kineta memory: warning: --hta-compat loads as HTA does, which drops the [memory] "
                         "events (HTA has no such analysis): run without it\n");
     s->o.out_dir = ctx->out_path;
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
-    kt_status st = kt_memory(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("memory", "%s", s->err);
+    kt_diags *why = NULL;
+    kt_status st = kt_memory(t, &ctx->sel, &s->o, out, &why);
+    cli_fail_diags("memory", NULL, why);
     if (st == KT_OK) warn_negative(ctx, *out);
     return st;
 }

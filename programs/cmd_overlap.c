@@ -12,6 +12,11 @@ static const cli_option overlap_options[] = {
 };
 static const char *const overlap_tables[] = { "comm_comp_overlap", NULL };
 
+static void overlap_init(void *state)
+{
+    *(kt_overlap_options *)state = kt_overlap_defaults();
+}
+
 static int overlap_parse(void *state, const char *name, const char *value)
 {
     kt_overlap_options *o = state;
@@ -32,6 +37,7 @@ const cli_command cmd_overlap = {
     .options = overlap_options,
     .tables = overlap_tables,
     .state_size = sizeof(kt_overlap_options),
+    .init = overlap_init,
     .parse = overlap_parse,
     .run = overlap_run,
 };

@@ -11,7 +11,6 @@ typedef struct patterns_state {
     kt_patterns_options o;
     kt_mine_options m;
     bool mine, no_overlay;
-    char err[512];
 } patterns_state;
 
 static const cli_option patterns_options[] = {
@@ -59,10 +58,9 @@ static kt_status patterns_run(const cli_ctx *ctx, const kt_trace *t, void *state
         return KT_EUSAGE;
     }
     s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
-    kt_status st = kt_patterns(t, &ctx->sel, &s->o, out);
-    if (st != KT_OK && s->err[0]) cli_fail("patterns", "%s", s->err);
+    kt_diags *why = NULL;
+    kt_status st = kt_patterns(t, &ctx->sel, &s->o, out, &why);
+    cli_fail_diags("patterns", NULL, why);
     const kt_table *p = st == KT_OK ? kt_tables_find(*out, "patterns") : NULL;
     if (p && kt_table_nrows(p) == 0 && !ctx->quiet)
         fprintf(stderr, "kineta patterns: no %s with %zu or more GPU events under it (table ops)\n",

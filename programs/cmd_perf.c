@@ -81,11 +81,17 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
 {
     perf_state *s = state;
     kt_perf_options o = s->o;
-    char *spec = NULL, err[256];
+    char *spec = NULL, prefix[4200];
     if (s->spec_path && !(spec = read_spec(s->spec_path))) return KT_EUSAGE;
     o.device_spec = spec;
-    kt_status st = kt_perf(t, &ctx->sel, &o, out, err, sizeof err);
-    if (st == KT_EUSAGE) cli_fail("perf", "--device-spec %s: %s", s->spec_path, err);
+    kt_diags *why = NULL;
+    kt_status st = kt_perf(t, &ctx->sel, &o, out, &why);
+    if (st == KT_EUSAGE) {
+        snprintf(prefix, sizeof prefix, "--device-spec %s: ", s->spec_path ? s->spec_path : "");
+        cli_fail_diags("perf", prefix, why);
+    } else {
+        kt_diags_free(why);
+    }
     free(spec);
     return st;
 }

@@ -14,7 +14,7 @@ static const char *const queue_tables[] = { "series", "summary", "blocked", "wei
 
 static void queue_init(void *state)
 {
-    ((kt_queue_options *)state)->max_queue_length = 1024;
+    *(kt_queue_options *)state = kt_queue_defaults();
 }
 
 static int queue_parse(void *state, const char *name, const char *value)

@@ -10,7 +10,6 @@
 typedef struct report_state {
     kt_report_options o;
     const char *baseline; /* --baseline PATH: the run to diff against */
-    char err[512];
 } report_state;
 
 static const cli_option report_options[] = {
@@ -66,20 +65,17 @@ static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
 {
     report_state *s = state;
     const char *path = ctx->out_path ? ctx->out_path : "report.html";
-    s->o.err = s->err;
-    s->o.errlen = sizeof s->err;
     s->o.jobs = ctx->jobs;
     kt_trace *base = NULL;
     kt_status st = s->baseline ? load_baseline(s->baseline, &base) : KT_OK;
     if (st != KT_OK) return st;
     s->o.baseline = base;
     kt_tables *ts = NULL;
-    st = kt_report(t, &ctx->sel, &s->o, path, &ts);
+    kt_diags *why = NULL;
+    st = kt_report(t, &ctx->sel, &s->o, path, &ts, &why);
     kt_trace_free(base);
-    if (st != KT_OK) {
-        if (s->err[0]) cli_fail("report", "%s", s->err);
-        return st;
-    }
+    cli_fail_diags("report", NULL, why);
+    if (st != KT_OK) return st;
     const kt_table *r = kt_tables_find(ts, "report");
     if (!ctx->quiet && r)
         printf("wrote %s (%.1f kB, %lld sections, %lld ranks)\n", path, (double)kt_table_int(r, 0, 1) / 1e3,

@@ -14,6 +14,11 @@ static const cli_option temporal_options[] = {
 };
 static const char *const temporal_tables[] = { "temporal_breakdown", "gpu_timeline", NULL };
 
+static void temporal_init(void *state)
+{
+    *(kt_temporal_options *)state = kt_temporal_defaults();
+}
+
 static int temporal_parse(void *state, const char *name, const char *value)
 {
     kt_temporal_options *o = state;
@@ -39,6 +44,7 @@ const cli_command cmd_temporal = {
     .options = temporal_options,
     .tables = temporal_tables,
     .state_size = sizeof(kt_temporal_options),
+    .init = temporal_init,
     .parse = temporal_parse,
     .run = temporal_run,
 };

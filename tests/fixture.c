@@ -115,3 +115,16 @@ char *fx_read_file(const char *path, size_t *len)
     fclose(f);
     return s;
 }
+
+const char *fx_why(kt_diags *d)
+{
+    static _Thread_local char text[2048];
+    size_t n = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < kt_diags_count(d) && n < sizeof text; i++) {
+        int k = snprintf(text + n, sizeof text - n, "%s%s", i ? "; " : "", kt_diags_get(d, i)->message);
+        if (k > 0) n += (size_t)k;
+    }
+    kt_diags_free(d);
+    return text;
+}

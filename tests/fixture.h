@@ -37,4 +37,8 @@ void fx_check_same_table(const kt_table *a, const kt_table *b);
  * len is not NULL); NULL if it cannot be read.  Free with free().          */
 char *fx_read_file(const char *path, size_t *len);
 
+/* A call's reasons (its kt_diags, docs/api.md) as one line, messages joined
+ * by "; " ("" for none), valid until the next call; frees d.             */
+const char *fx_why(kt_diags *d);
+
 #endif

@@ -20,7 +20,9 @@ int main(int argc, char **argv)
     const char *path = argv[argc - 1];
     if (kt_load(&path, 1, NULL, &t, &fail) != KT_OK) return 1;
     kt_tables *ts = NULL;
-    if (kt_kernels(t, NULL, NULL, &ts) != KT_OK) return 1;
+    kt_kernels_options o = kt_kernels_defaults();
+    o.top = 5;
+    if (kt_kernels(t, NULL, &o, &ts) != KT_OK) return 1;
     const kt_table *k = kt_tables_find(ts, "kernels");
     printf("%zu %s\n", kt_table_nrows(k), kt_table_str(k, 0, 1));
     kt_tables_free(ts);
@@ -39,6 +41,11 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 cc -o "$prefix/use" "$prefix/use.c" $(pkg-config --cflags --libs kineta)
 out=$(LD_LIBRARY_PATH="$prefix/lib" "$prefix/use" "$prefix/t.json")
 [ "$out" = "1 gemm_kernel" ] || { echo "shared: got '$out'"; exit 1; }
+# the program records the soname (docs/api.md), which names the installed library
+soname=$(readelf -d "$prefix/lib/libkineta.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libkineta.so.1" ] || { echo "soname: got '$soname'"; exit 1; }
+readelf -d "$prefix/use" | grep -q 'NEEDED.*\[libkineta\.so\.1\]' || { echo "use does not need libkineta.so.1"; exit 1; }
+[ -e "$prefix/lib/$soname" ] || { echo "no $soname installed"; exit 1; }
 # shellcheck disable=SC2046
 cc -o "$prefix/use-static" "$prefix/use.c" -I"$prefix/include" "$prefix/lib/libkineta.a" \
     $(pkg-config --static --libs-only-l kineta | sed 's/-lkineta//')

@@ -111,7 +111,7 @@ const char *fx_hta_trace(const char *oracle_dir)
 
 kt_trace *fx_load_path(const char *path, bool hta_compat)
 {
-    kt_load_options o = { .hta_compat = hta_compat };
+    kt_load_options o = { .size = sizeof o, .hta_compat = hta_compat };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     kt_status s = path ? kt_load(&path, 1, &o, &t, &fail) : KT_EINPUT;

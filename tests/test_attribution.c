@@ -201,7 +201,7 @@ TEST(cupti_correlation_and_mismatched_counts)
     fx_event(t, r, 'X', "cuda_profiler_range", "c", 3000, 1000, 0, 0, -1, -1);
     fx_finish(t);
     kt_tables *ts;
-    kt_cupti_options o = { .peak_tflops = 1 };
+    kt_cupti_options o = { .size = sizeof o, .peak_tflops = 1 };
     CHECK_INT(kt_cupti(t, NULL, &o, &ts), KT_OK);
     const kt_table *m = fx_table(ts, "match"), *c = fx_table(ts, "counters");
     CHECK_INT(fx_num(m, 0, "matched_by_correlation"), 1);
@@ -263,7 +263,7 @@ TEST(attribution_empty_traces)
         CHECK_INT(kt_cupti(all[i], NULL, NULL, &ts), KT_OK);
         CHECK_INT(kt_table_nrows(fx_table(ts, "counters")), 0);
         kt_tables_free(ts);
-        CHECK_INT(kt_memory(all[i], NULL, NULL, &ts), KT_OK);
+        CHECK_INT(kt_memory(all[i], NULL, NULL, &ts, NULL), KT_OK);
         /* the argument-less [memory] event: an unknown device, no peak */
         CHECK_INT(kt_table_nrows(fx_table(ts, "peak_ops")), 0);
         kt_tables_free(ts);

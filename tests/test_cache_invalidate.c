@@ -52,7 +52,7 @@ static void write_trace(const char *path, const char *kernel, int64_t kernel_ts)
 
 static kt_trace *load(const char *path, const char *cache)
 {
-    kt_load_options o = { .cache_dir = cache };
+    kt_load_options o = { .size = sizeof o, .cache_dir = cache };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     const char *p[] = { path };
@@ -439,7 +439,7 @@ TEST(buffer_loads_ignore_the_cache)
     sandbox_new(&s);
     const char *json = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
                        "\"ts\":1,\"dur\":2,\"args\":{\"stream\":7}}]}";
-    kt_load_options o = { .cache_dir = s.cache };
+    kt_load_options o = { .size = sizeof o, .cache_dir = s.cache };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load_buffer("rank0.json", json, strlen(json), &o, &t, &fail), KT_OK);

@@ -19,7 +19,7 @@
 static kt_status load_opt(const char *const *paths, size_t n, const char *cache_dir, bool compat,
                           kt_trace **t)
 {
-    kt_load_options o = { .hta_compat = compat, .cache_dir = cache_dir };
+    kt_load_options o = { .size = sizeof o, .hta_compat = compat, .cache_dir = cache_dir };
     kt_diags *fail = NULL;
     kt_status st = kt_load(paths, n, &o, t, &fail);
     kt_diags_free(fail);
@@ -199,10 +199,10 @@ static void check_same_counters(const kt_trace *a, const kt_trace *b, const char
     snprintf(da, sizeof da, "%s/counters-a", cache);
     snprintf(db, sizeof db, "%s/counters-b", cache);
     CHECK(mkdir(da, 0700) == 0 && mkdir(db, 0700) == 0);
-    kt_counters_options oa = { .out_dir = da }, ob = { .out_dir = db };
+    kt_counters_options oa = { .size = sizeof oa, .out_dir = da }, ob = { .size = sizeof ob, .out_dir = db };
     kt_tables *x = NULL, *y = NULL;
-    CHECK_INT(kt_counters(a, NULL, &oa, &x), KT_OK);
-    CHECK_INT(kt_counters(b, NULL, &ob, &y), KT_OK);
+    CHECK_INT(kt_counters(a, NULL, &oa, &x, NULL), KT_OK);
+    CHECK_INT(kt_counters(b, NULL, &ob, &y, NULL), KT_OK);
     const kt_table *tx = fx_table(x, "files"), *ty = fx_table(y, "files");
     CHECK_INT(kt_table_nrows(tx), kt_table_nrows(ty));
     CHECK_INT(fx_num(tx, 0, "counter_events"), fx_num(ty, 0, "counter_events"));
@@ -265,7 +265,7 @@ TEST(cache_remaps_string_ids_beside_other_ranks)
     CHECK_INT(load_opt(only_b, 1, dir, false, &t1), KT_OK); /* rank 1 cached alone */
     CHECK_INT(load_opt(both, 2, NULL, false, &fresh), KT_OK);
     /* one thread: rank 0 parsed first, then rank 1 mapped after its strings */
-    kt_load_options o = { .jobs = 1, .cache_dir = dir };
+    kt_load_options o = { .size = sizeof o, .jobs = 1, .cache_dir = dir };
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(both, 2, &o, &mixed, &fail), KT_OK);
     kt_diags_free(fail);

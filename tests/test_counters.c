@@ -66,9 +66,9 @@ TEST(counters_plain_copy_keeps_bytes)
     snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, tiny_events));
     kt_trace *t = fx_load_path(in, false);
     if (!t) return;
-    kt_counters_options o = { .out_dir = dir };
+    kt_counters_options o = { .size = sizeof o, .out_dir = dir };
     kt_tables *ts;
-    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
     const kt_table *f = kt_tables_find(ts, "files");
     CHECK_INT(kt_table_nrows(f), 1);
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
@@ -105,10 +105,10 @@ TEST(counters_empty_array_and_truncated_file)
     snprintf(in, sizeof in, "%s/trace.json", tiny_trace(dir, ""));
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
     kt_trace *t = fx_load_path(in, false);
-    kt_counters_options o = { .out_dir = dir };
+    kt_counters_options o = { .size = sizeof o, .out_dir = dir };
     kt_tables *ts = NULL;
     if (t) {
-        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+        CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
         size_t na, nb;
         char *a = fx_read_file(in, &na), *b = fx_read_file(out, &nb);
         CHECK(a && b && na == nb && !memcmp(a, b, na));
@@ -122,12 +122,10 @@ TEST(counters_empty_array_and_truncated_file)
     snprintf(text, sizeof text, "{\"distributedInfo\": {\"rank\": 0}, \"traceEvents\": [%s", tiny_events);
     write_file(in, text);
     t = fx_load_path(in, false);
-    char err[256] = "";
-    o.err = err;
-    o.errlen = sizeof err;
     if (t) {
-        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_EINPUT);
-        CHECK(strstr(err, "end of traceEvents was not found") != NULL);
+        kt_diags *why;
+        CHECK_INT(kt_counters(t, NULL, &o, &ts, &why), KT_EINPUT);
+        CHECK(strstr(fx_why(why), "end of traceEvents was not found") != NULL);
         kt_trace_free(t);
     }
     CHECK(access(out, F_OK) != 0);
@@ -152,9 +150,9 @@ TEST(counters_hta_compat_events_match_oracle)
         snprintf(rel, sizeof rel, "traces/hta/%s", cases[i][0]);
         kt_trace *t = fx_load_shared(rel, true);
         if (!t) continue;
-        kt_counters_options o = { .out_dir = dir };
+        kt_counters_options o = { .size = sizeof o, .out_dir = dir };
         kt_tables *ts;
-        CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+        CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
         const char *out = kt_table_str(kt_tables_find(ts, "files"), 0, 2);
         const char *in = kt_table_str(kt_tables_find(ts, "files"), 0, 1);
         snprintf(rel, sizeof rel, "oracle/hta/%s", cases[i][1]);
@@ -184,12 +182,13 @@ TEST(counters_unwritable_output_dir)
     NEED_SHARED();
     kt_trace *t = fx_load_shared("traces/hta/triton_example", false);
     if (!t) return;
-    char err[256] = "";
-    kt_counters_options o = { .out_dir = "/nonexistent-kineta-dir", .err = err, .errlen = sizeof err };
+    kt_counters_options o = kt_counters_defaults();
+    o.out_dir = "/nonexistent-kineta-dir";
     kt_tables *ts = NULL;
-    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_EANALYSIS);
+    kt_diags *why;
+    CHECK_INT(kt_counters(t, NULL, &o, &ts, &why), KT_EANALYSIS);
     CHECK(ts == NULL);
-    CHECK(strstr(err, "cannot create /nonexistent-kineta-dir/triton_example_with_counters.json.gz") != NULL);
+    CHECK(strstr(fx_why(why), "cannot create /nonexistent-kineta-dir/triton_example_with_counters.json.gz") != NULL);
     kt_trace_free(t);
 }
 
@@ -237,9 +236,9 @@ TEST(counters_and_info_keep_original_pid_tid)
     }
     kt_tables_free(info);
 
-    kt_counters_options o = { .out_dir = dir };
+    kt_counters_options o = { .size = sizeof o, .out_dir = dir };
     kt_tables *ts;
-    CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
     size_t nout;
     char *b = fx_read_file(out, &nout);
@@ -271,8 +270,8 @@ TEST(counters_numbers_ignore_the_locale_radix)
                              " \"args\": {\"stream\": 7, \"bytes\": 6000, \"memory bandwidth (GB/s)\": 1.5}}\n"));
     kt_trace *t = fx_load_path(in, false);
     kt_tables *ts = NULL;
-    kt_counters_options o = { .out_dir = dir, .no_queue_length = 1 };
-    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    kt_counters_options o = { .size = sizeof o, .out_dir = dir, .no_queue_length = 1 };
+    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
     setlocale(LC_NUMERIC, "C");
     snprintf(out, sizeof out, "%s/trace_with_counters.json", dir);
     size_t n;
@@ -305,8 +304,8 @@ TEST(counters_same_file_name_in_two_dirs)
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 2, NULL, &t, &fail), KT_OK);
     kt_tables *ts = NULL;
-    kt_counters_options o = { .out_dir = dir };
-    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts), KT_OK);
+    kt_counters_options o = { .size = sizeof o, .out_dir = dir };
+    if (t) CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
     const kt_table *f = ts ? kt_tables_find(ts, "files") : NULL;
     char want0[400], want1[400];
     snprintf(want0, sizeof want0, "%s/trace_rank0_with_counters.json", dir);

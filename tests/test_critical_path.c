@@ -49,11 +49,11 @@ static kt_tables *run(const tiny *k, const char *annotation, const char *what_if
     kt_critical_path_options o = kt_critical_path_defaults();
     o.annotation = annotation;
     o.what_if = what_if;
-    o.err = err;
-    o.errlen = errlen;
     kt_tables *ts = NULL;
     if (!k->t) return NULL;
-    kt_status s = kt_critical_path(k->t, NULL, &o, &ts);
+    kt_diags *why;
+    kt_status s = kt_critical_path(k->t, NULL, &o, &ts, &why);
+    snprintf(err, errlen, "%s", fx_why(why));
     CHECK_INT(s, want);
     return ts;
 }
@@ -216,7 +216,7 @@ TEST(critical_path_longest_edges_only)
     o.no_edges = 1;
     o.longest_edges = 3;
     kt_tables *ts = NULL, *all = NULL;
-    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &ts), KT_OK);
+    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &ts, NULL), KT_OK);
     if (ts) {
         CHECK(kt_tables_find(ts, "edges") == NULL);
         CHECK_NEAR(num(ts, "graph", 0, "path_length_us"), 95, 1e-9);
@@ -231,7 +231,7 @@ TEST(critical_path_longest_edges_only)
         CHECK_STR(kt_table_str(b, 1, (size_t)kt_table_col_index(b, "bound_by")), "gpu_kernel_launch_overhead");
     }
     o = kt_critical_path_defaults();
-    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &all), KT_OK);
+    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &all, NULL), KT_OK);
     if (all) { /* the defaults: every edge, in path order, no column "edge" */
         CHECK(kt_tables_find(all, "edges") != NULL);
         CHECK_INT(kt_table_nrows(fx_table(all, "breakdown")), 5);
@@ -288,11 +288,10 @@ TEST(critical_path_window_default)
     CHECK(strstr(err, "NoSuchAnnotation") != NULL);
     kt_critical_path_options o = kt_critical_path_defaults();
     o.instance_first = o.instance_last = 5;
-    o.err = err;
-    o.errlen = sizeof err;
     kt_tables *none = NULL;
-    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &none), KT_EANALYSIS);
-    CHECK(strstr(err, "instance 5") != NULL);
+    kt_diags *why = NULL;
+    if (k.t) CHECK_INT(kt_critical_path(k.t, NULL, &o, &none, &why), KT_EANALYSIS);
+    CHECK(strstr(fx_why(why), "instance 5") != NULL);
     tiny_free(&k);
 }
 

@@ -9,6 +9,7 @@
  * traceEvents entry, we number the events we keep), so times identify them.
  * The summary must agree within 0.1 percentage points, the path's total
  * weight exactly, and the graph's node and edge counts with HTA's.        */
+#include "fixture.h"
 #include "kineta.h"
 #include "oracle.h"
 #include "test.h"
@@ -112,11 +113,10 @@ static void run_case(const cp_case *c)
     kt_critical_path_options o = kt_critical_path_defaults();
     o.annotation = c->annotation;
     o.instance_first = o.instance_last = c->instance;
-    char err[512] = "";
-    o.err = err;
-    o.errlen = sizeof err;
     kt_tables *ts = NULL;
-    kt_status s = kt_critical_path(t, NULL, &o, &ts);
+    kt_diags *why;
+    kt_status s = kt_critical_path(t, NULL, &o, &ts, &why);
+    const char *err = fx_why(why);
     if (s != KT_OK) kt_test_fail(__FILE__, __LINE__, "%s: %s", c->dir, err);
     fx_csv *edges = oracle(c->dir, "edges_in_order"), *bd = oracle(c->dir, "breakdown"),
            *sum = oracle(c->dir, "summary");
@@ -168,7 +168,7 @@ TEST(critical_path_oracle_trace_filter_rank0)
     int r0 = 0;
     kt_rank_sel sel = { &r0, 1 };
     kt_tables *ts = NULL;
-    CHECK_INT(kt_critical_path(t, &sel, &o, &ts), KT_OK);
+    CHECK_INT(kt_critical_path(t, &sel, &o, &ts, NULL), KT_OK);
     fx_csv *edges = oracle("trace_filter_2ranks", "edges_in_order");
     CHECK(edges != NULL);
     cp_case c = { "trace_filter_2ranks", "ProfilerStep", 0, 4734, 4704 };

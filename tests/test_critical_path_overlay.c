@@ -62,7 +62,7 @@ static kt_status run_overlay(const kt_trace *t, const char *dir, bool only, cons
     o.annotation = annotation;
     o.out_dir = dir;
     o.only_critical = only;
-    return kt_critical_path(t, NULL, &o, ts);
+    return kt_critical_path(t, NULL, &o, ts, NULL);
 }
 
 static const char *output_of(const kt_tables *ts)
@@ -85,7 +85,7 @@ static long compare_with_hta(const kt_trace *t, const char *annotation, int inst
     o.out_dir = dir;
     kt_tables *ts = NULL;
     CHECK(t && hta);
-    if (t && hta) CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
+    if (t && hta) CHECK_INT(kt_critical_path(t, NULL, &o, &ts, NULL), KT_OK);
     const char *out = ts ? output_of(ts) : NULL;
     kt_trace *ours = out ? fx_load_path(out, false) : NULL;
     CHECK(ours != NULL);
@@ -199,7 +199,7 @@ TEST(critical_path_overlay_only_critical)
     o.instance_first = o.instance_last = 1;
     o.out_dir = dir;
     o.only_critical = 1;
-    if (t) CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
+    if (t) CHECK_INT(kt_critical_path(t, NULL, &o, &ts, NULL), KT_OK);
     const char *out = ts ? output_of(ts) : NULL;
     kt_trace *back = out ? fx_load_path(out, false) : NULL;
     CHECK(back != NULL);
@@ -309,7 +309,7 @@ TEST(critical_path_overlay_all_edges)
     o.out_dir = dir;
     o.all_edges = 1;
     kt_tables *ts = NULL;
-    if (t) CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
+    if (t) CHECK_INT(kt_critical_path(t, NULL, &o, &ts, NULL), KT_OK);
     const char *out = ts ? output_of(ts) : NULL;
     kt_trace *back = out ? fx_load_path(out, false) : NULL;
     CHECK(back != NULL);

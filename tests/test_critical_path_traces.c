@@ -32,7 +32,7 @@ static void check_trace(const trace_case *c)
     kt_critical_path_options o = kt_critical_path_defaults();
     o.instance_first = o.instance_last = c->instance;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_critical_path(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_critical_path(t, NULL, &o, &ts, NULL), KT_OK);
     if (!ts) return;
     const kt_table *s = kt_tables_find(ts, "summary"), *g = kt_tables_find(ts, "graph");
     double sum = 0, best = -1;

@@ -13,7 +13,7 @@
 
 static kt_trace *load_with(const char *const *paths, size_t n, int jobs)
 {
-    kt_load_options o = { .jobs = jobs };
+    kt_load_options o = { .size = sizeof o, .jobs = jobs };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, n, &o, &t, &fail), KT_OK);

@@ -59,7 +59,7 @@ TEST(diff_run_against_itself_is_unchanged)
 {
     kt_trace *t = model_run("cuda", "aten::cudnn_convolution", 20, 3, 7);
     kt_tables *ts;
-    CHECK_INT(kt_diff(t, t, NULL, &ts), KT_OK);
+    CHECK_INT(kt_diff(t, t, NULL, &ts, NULL), KT_OK);
     const kt_table *ops = fx_table(ts, "ops"), *od = fx_table(ts, "ops_diff"), *tree = fx_table(ts, "tree");
     CHECK_INT(kt_table_nrows(ops), 7); /* step, 3 ops, launch, gemm, conv_k; not the stray kernel */
     for (size_t i = 0; i < kt_table_nrows(ops); i++) {
@@ -83,7 +83,7 @@ TEST(diff_cuda_run_against_hip_run)
     kt_trace *c = model_run("cuda", "aten::cudnn_convolution", 20, 3, 7);
     kt_trace *h = model_run("hip", "aten::miopen_convolution", 35, 9, 7);
     kt_tables *ts;
-    CHECK_INT(kt_diff(c, h, NULL, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, h, NULL, &ts, NULL), KT_OK);
     const kt_table *tree = fx_table(ts, "tree"), *sbs = fx_table(ts, "side_by_side");
     CHECK_INT(kt_table_nrows(tree), 7); /* still one merged node per call path */
     long step = row_of(tree, "name", "ProfilerStep#3"), addmm = row_of(tree, "name", "aten::addmm");
@@ -123,14 +123,14 @@ TEST(diff_side_by_side_by_op_and_category)
     kt_diff_options o = kt_diff_defaults();
     o.by = KT_DIFF_BY_OP;
     kt_tables *ts;
-    CHECK_INT(kt_diff(c, h, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, h, &o, &ts, NULL), KT_OK);
     const kt_table *sbs = fx_table(ts, "side_by_side");
     CHECK_STR(str_at(sbs, 0, "op"), "aten::addmm");
     CHECK_INT(fx_num(sbs, 0, "delta_time_us"), 30);
     CHECK_NEAR(fx_num(sbs, 0, "delta_pct"), 150.0, 1e-9);
     kt_tables_free(ts);
     o.by = KT_DIFF_BY_CATEGORY;
-    CHECK_INT(kt_diff(c, h, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, h, &o, &ts, NULL), KT_OK);
     sbs = fx_table(ts, "side_by_side");
     CHECK(kt_table_col_index(sbs, "category") == 0);
     double total = 0;
@@ -148,11 +148,11 @@ TEST(diff_hta_rules_drop_stream0_kernels)
     kt_trace *t = model_run("hip", "aten::conv", 20, 1, 0);
     kt_diff_options o = kt_diff_defaults();
     kt_tables *ts;
-    CHECK_INT(kt_diff(t, t, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(t, t, &o, &ts, NULL), KT_OK);
     CHECK(row_of(fx_table(ts, "ops"), "name", "gemm") >= 0);
     kt_tables_free(ts);
     o.hta_compat = 1;
-    CHECK_INT(kt_diff(t, t, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(t, t, &o, &ts, NULL), KT_OK);
     CHECK(row_of(fx_table(ts, "ops"), "name", "gemm") < 0);
     CHECK(row_of(fx_table(ts, "ops"), "name", "aten::conv") >= 0);
     kt_tables_free(ts);
@@ -171,13 +171,13 @@ TEST(diff_hta_rounds_ns_times)
     kt_diff_options o = kt_diff_defaults();
     o.hta_compat = 1;
     kt_tables *ts;
-    CHECK_INT(kt_diff(t, t, &o, &ts), KT_OK); /* no ProfilerStep: the whole trace */
+    CHECK_INT(kt_diff(t, t, &o, &ts, NULL), KT_OK); /* no ProfilerStep: the whole trace */
     const kt_table *ops = fx_table(ts, "ops");
     CHECK_INT(fx_num(ops, (size_t)row_of(ops, "name", "aten::short"), "Control_total_duration"), -1);
     CHECK_INT(fx_num(ops, (size_t)row_of(ops, "name", "aten::long"), "Control_total_duration"), 1);
     kt_tables_free(ts);
     o.hta_compat = 0;
-    CHECK_INT(kt_diff(t, t, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(t, t, &o, &ts, NULL), KT_OK);
     ops = fx_table(ts, "ops");
     CHECK_NEAR(fx_num(ops, (size_t)row_of(ops, "name", "aten::short"), "Control_total_duration"), 0.2, 1e-12);
     kt_tables_free(ts);
@@ -188,22 +188,20 @@ TEST(diff_iterations_ranks_and_labels)
 {
     kt_trace *c = model_run("cuda", "aten::conv", 20, 4, 7), *h = model_run("cuda", "aten::conv", 20, 4, 7);
     kt_diff_options o = kt_diff_defaults();
-    char err[256] = "";
-    o.err = err;
-    o.errlen = sizeof err;
+    kt_diags *why;
     o.test_iteration = 5;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_diff(c, h, &o, &ts), KT_EUSAGE);
+    CHECK_INT(kt_diff(c, h, &o, &ts, &why), KT_EUSAGE);
     CHECK(ts == NULL);
-    CHECK(strstr(err, "no ProfilerStep#5") != NULL);
+    CHECK(strstr(fx_why(why), "no ProfilerStep#5") != NULL);
     o.test_iteration = KT_DIFF_FIRST_STEP;
     o.control_rank = 3;
-    CHECK_INT(kt_diff(c, h, &o, &ts), KT_EUSAGE);
-    CHECK(strstr(err, "no rank 3") != NULL);
+    CHECK_INT(kt_diff(c, h, &o, &ts, &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "no rank 3") != NULL);
     o.control_rank = -1;
     o.control_label = o.test_label = "run";
     o.control_iteration = KT_DIFF_WHOLE; /* the stray kernel too */
-    CHECK_INT(kt_diff(c, h, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, h, &o, &ts, NULL), KT_OK);
     const kt_table *ops = fx_table(ts, "ops");
     CHECK(kt_table_col_index(ops, "run_counts") == 1);
     CHECK(kt_table_col_index(ops, "run_control_test_counts") == 3); /* HTA's renaming */
@@ -222,16 +220,15 @@ TEST(diff_empty_runs_are_input_errors)
     fx_event(m, r, 'M', "", "process_name", 0, -1, 1, 1, -1, -1);
     fx_finish(m);
     kt_diff_options o = kt_diff_defaults();
-    char err[256] = "";
-    o.err = err;
-    o.errlen = sizeof err;
+    kt_diags *why;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_diff(e, t, &o, &ts), KT_EINPUT);
-    CHECK(strstr(err, "Control trace (rank 0, fixture.json) has no events") != NULL);
-    CHECK_INT(kt_diff(t, m, &o, &ts), KT_EINPUT);
+    CHECK_INT(kt_diff(e, t, &o, &ts, &why), KT_EINPUT);
+    CHECK(strstr(fx_why(why), "Control trace (rank 0, fixture.json) has no events") != NULL);
+    CHECK_INT(kt_diff(t, m, &o, &ts, &why), KT_EINPUT);
+    const char *err = fx_why(why);
     CHECK(strstr(err, "Test trace") && strstr(err, "no complete events"));
     kt_trace *none = fx_trace();
-    CHECK_INT(kt_diff(none, t, &o, &ts), KT_EINPUT);
+    CHECK_INT(kt_diff(none, t, &o, &ts, NULL), KT_EINPUT);
     CHECK(ts == NULL);
     kt_trace_free(none);
     kt_trace_free(e);
@@ -253,7 +250,7 @@ TEST(diff_deep_call_stack)
     }
     fx_finish(t);
     kt_tables *ts;
-    CHECK_INT(kt_diff(t, t, NULL, &ts), KT_OK);
+    CHECK_INT(kt_diff(t, t, NULL, &ts, NULL), KT_OK);
     const kt_table *tree = fx_table(ts, "tree");
     CHECK_INT(kt_table_nrows(tree), DEPTH + 1);
     CHECK_INT(fx_num(tree, DEPTH, "depth"), DEPTH);
@@ -394,7 +391,7 @@ TEST(diff_synth_cuda_vs_rocm_tree_all_matched)
     CHECK(mkdtemp(dir) != NULL);
     kt_trace *c = synth_run(dir, "cuda", "--steps 3 --seed 5"), *r = synth_run(dir, "rocm", "--steps 3 --seed 5 --vendor rocm");
     kt_tables *ts = NULL;
-    CHECK_INT(c && r ? kt_diff(c, r, NULL, &ts) : KT_EINPUT, KT_OK);
+    CHECK_INT(c && r ? kt_diff(c, r, NULL, &ts, NULL) : KT_EINPUT, KT_OK);
     const kt_table *tree = ts ? fx_table(ts, "tree") : NULL;
     size_t renamed = 0;
     for (size_t i = 0; tree && i < kt_table_nrows(tree); i++) {

@@ -91,7 +91,7 @@ static void check_pair(const pair *p, bool hta_compat)
     kt_diff_options o = kt_diff_defaults();
     o.hta_compat = hta_compat;
     kt_tables *ts;
-    CHECK_INT(kt_diff(c, t, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, t, &o, &ts, NULL), KT_OK);
     snprintf(rel, sizeof rel, "oracle/hta/%s/compare_traces.csv", p->oracle);
     fx_csv *csv = fx_csv_read(rel);
     compare_ops(p->oracle, ts, csv);
@@ -102,7 +102,7 @@ static void check_pair(const pair *p, bool hta_compat)
 
     o.device = KT_DIFF_DEVICE_GPU;
     o.short_names = 1;
-    CHECK_INT(kt_diff(c, t, &o, &ts), KT_OK);
+    CHECK_INT(kt_diff(c, t, &o, &ts, NULL), KT_OK);
     snprintf(rel, sizeof rel, "oracle/hta/%s/compare_traces_short_name_gpu.csv", p->oracle);
     csv = fx_csv_read(rel);
     compare_ops(p->oracle, ts, csv);
@@ -164,7 +164,7 @@ TEST(diff_tree_across_vendors_amd_vs_h100)
     const kt_trace *h100 = fx_shared_trace("traces/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", false);
     if (!amd || !h100) return;
     kt_tables *ts;
-    CHECK_INT(kt_diff(amd, h100, NULL, &ts), KT_OK);
+    CHECK_INT(kt_diff(amd, h100, NULL, &ts, NULL), KT_OK);
     const kt_table *t = kt_tables_find(ts, "tree");
     CHECK(t != NULL);
     if (!t) { kt_tables_free(ts); return; }
@@ -210,12 +210,11 @@ static void check_self(const char *path, bool hta_compat)
         return;
     }
     kt_diff_options o = kt_diff_defaults();
-    char err[512] = "";
     o.hta_compat = hta_compat;
-    o.err = err;
-    o.errlen = sizeof err;
     kt_tables *ts = NULL;
-    kt_status st = kt_diff(t, t, &o, &ts);
+    kt_diags *why;
+    kt_status st = kt_diff(t, t, &o, &ts, &why);
+    const char *err = fx_why(why);
     if (st != KT_OK) {
         if (st != KT_EINPUT || !err[0]) kt_test_fail(__FILE__, __LINE__, "%s: %s (%s)", path, kt_status_str(st), err);
         kt_trace_free(t);

@@ -147,7 +147,7 @@ TEST(fuzz_generator_writes_loadable_traces)
         size_t len = 0, len2 = 0;
         char *a = fz_generate_trace(bytes, n, &len), *b = fz_generate_trace(bytes, n, &len2);
         CHECK(a && b && len == len2 && !memcmp(a, b, len));
-        kt_load_options o = { .jobs = 1 };
+        kt_load_options o = { .size = sizeof o, .jobs = 1 };
         kt_trace *t = NULL;
         kt_diags *d = NULL;
         CHECK_INT(kt_load_buffer("gen.json", a, len, &o, &t, &d), KT_OK);
@@ -209,7 +209,7 @@ TEST(fuzz_seeds_replay_clean)
 TEST(fuzz_gaps_on_empty_trace)
 {
     static const char empty[] = "{\"traceEvents\":[]}";
-    kt_load_options o = { .jobs = 1 };
+    kt_load_options o = { .size = sizeof o, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *d = NULL;
     CHECK_INT(kt_load_buffer("rank-0.json", empty, sizeof empty - 1, &o, &t, &d), KT_OK);
@@ -237,14 +237,14 @@ TEST(fuzz_load_times_out_of_range_are_unusable)
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"f\",\"pid\":0,\"tid\":7,\"ts\":6,\"dur\":1152921504606846.975},"
         /* 16 digits of µs: ns overflow int64 on the 8-digit fast path (fuzz_parse) */
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"g\",\"pid\":0,\"tid\":7,\"ts\":9610366600000000.5,\"dur\":1}]}";
-    kt_load_options o = { .jobs = 1 };
+    kt_load_options o = { .size = sizeof o, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *d = NULL;
     CHECK_INT(kt_load_buffer("rank-0.json", trace, sizeof trace - 1, &o, &t, &d), KT_OK);
     if (!t) return;
     CHECK_INT(kt_trace_nevents(t, 0), 4); /* a (2^62), d (below -2^61) and g skipped */
     int64_t ts[4], dur[4];
-    kt_event_columns c = { .ts = ts, .dur = dur };
+    kt_event_columns c = { .size = sizeof c, .ts = ts, .dur = dur };
     CHECK_INT(kt_trace_events(t, 0, &c), KT_OK);
     CHECK_INT(ts[0], INT64_C(4611686018427387903));
     CHECK_INT(ts[1], -INT64_C(2305843009213693952));

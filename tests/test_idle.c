@@ -91,7 +91,7 @@ TEST(idle_delay_and_stream_options)
 {
     kt_trace *t = idle_trace();
     int64_t only7 = 7;
-    kt_idle_options o = { .consecutive_kernel_delay_us = 60, .streams = &only7, .nstreams = 1 };
+    kt_idle_options o = { .size = sizeof o, .consecutive_kernel_delay_us = 60, .streams = &only7, .nstreams = 1 };
     kt_tables *ts;
     CHECK_INT(kt_idle(t, NULL, &o, &ts), KT_OK);
     const kt_table *tb = fx_table(ts, "idle_time");

@@ -13,7 +13,7 @@
 static kt_trace *load_shared(const char *rel, int hta_compat)
 {
     const char *path = kt_test_shared_path(rel);
-    kt_load_options opt = { .jobs = 2, .hta_compat = hta_compat };
+    kt_load_options opt = { .size = sizeof opt, .jobs = 2, .hta_compat = hta_compat };
     kt_trace *t = NULL;
     kt_diags *failure = NULL;
     kt_status s = kt_load(&path, 1, &opt, &t, &failure);

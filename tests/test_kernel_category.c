@@ -1,5 +1,6 @@
 /* test_kernel_category.c — kernel categories: the reviewed table of real
  * names, the misfires of earlier categorizers, and user rule files. */
+#include "fixture.h"
 #include "test.h"
 #include "analysis/common/kernel_category.h"
 #include "kineta.h"
@@ -89,20 +90,19 @@ TEST(categories_known_misfires)
 TEST(categories_user_rules_add_and_override)
 {
     kt_categorizer *c = builtin();
-    char err[256];
     /* new category; an override of a built-in pattern; a tie won by the later rule */
     const char *rules = "# my rules\n"
                         "\n"
                         "200 prefix myop        Custom ops\n"
                         "20  prefix elementwise Pointwise\n"
                         "58  token  softmax_warp  Attention fwd\n";
-    CHECK_INT(kt_categorizer_add_rules(c, rules, err, sizeof err), KT_OK);
+    CHECK_INT(kt_categorizer_add_rules(c, rules, NULL), KT_OK);
     CHECK_STR(kt_categorize(c, "void myops::myop_fused<float>(float*)"), "Custom ops");
     CHECK_STR(kt_categorize(c, "void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>>"), "Pointwise");
     CHECK_STR(kt_categorize(c, "void (anonymous namespace)::softmax_warp_forward<float>"), "Attention fwd");
     CHECK_STR(kt_categorize(c, "ncclDevKernel_SendRecv"), "Communication");
     /* reset drops everything defined so far */
-    CHECK_INT(kt_categorizer_add_rules(c, "reset\n1 regex ^vol GEMM-ish\n", err, sizeof err), KT_OK);
+    CHECK_INT(kt_categorizer_add_rules(c, "reset\n1 regex ^vol GEMM-ish\n", NULL), KT_OK);
     CHECK_STR(kt_categorize(c, "volta_sgemm_128x64_nn"), "GEMM-ish");
     CHECK_STR(kt_categorize(c, "ncclDevKernel_SendRecv"), "Other");
     kt_categorizer_free(c);
@@ -111,17 +111,18 @@ TEST(categories_user_rules_add_and_override)
 TEST(categories_rule_errors_name_the_line)
 {
     kt_categorizer *c = builtin();
-    char err[256];
-    CHECK_INT(kt_categorizer_add_rules(c, "10 token foo Foo\nten token bar Bar\n", err, sizeof err), KT_EUSAGE);
-    CHECK(strstr(err, "line 2") != NULL);
-    CHECK_INT(kt_categorizer_add_rules(c, "10 glob foo Foo\n", err, sizeof err), KT_EUSAGE);
-    CHECK(strstr(err, "kind") != NULL);
-    CHECK_INT(kt_categorizer_add_rules(c, "10 prefix foo_bar Foo\n", err, sizeof err), KT_EUSAGE);
-    CHECK_INT(kt_categorizer_add_rules(c, "10 regex ([ Foo\n", err, sizeof err), KT_EUSAGE);
-    CHECK(strstr(err, "bad regex") != NULL);
-    CHECK_INT(kt_categorizer_add_rules(c, "10 token foo\n", err, sizeof err), KT_EUSAGE);
-    CHECK(strstr(err, "category") != NULL);
-    CHECK_INT(kt_categorizer_load_rules(c, "/nonexistent/rules.txt", err, sizeof err), KT_EINPUT);
+    kt_diags *why;
+    CHECK_INT(kt_categorizer_add_rules(c, "10 token foo Foo\nten token bar Bar\n", &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "line 2") != NULL);
+    CHECK_INT(kt_categorizer_add_rules(c, "10 glob foo Foo\n", &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "kind") != NULL);
+    CHECK_INT(kt_categorizer_add_rules(c, "10 prefix foo_bar Foo\n", NULL), KT_EUSAGE);
+    CHECK_INT(kt_categorizer_add_rules(c, "10 regex ([ Foo\n", &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "bad regex") != NULL);
+    CHECK_INT(kt_categorizer_add_rules(c, "10 token foo\n", &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "category") != NULL);
+    CHECK_INT(kt_categorizer_load_rules(c, "/nonexistent/rules.txt", &why), KT_EINPUT);
+    CHECK(strstr(fx_why(why), "cannot read /nonexistent/rules.txt") != NULL);
     /* the rule before the error on line 2 stays in effect */
     CHECK_STR(kt_categorize(c, "foo_kernel"), "Foo");
     kt_categorizer_free(c);
@@ -131,8 +132,7 @@ TEST(categories_builtin_rules_reparse)
 {
     /* --print-rules output must be a valid rule file that changes nothing */
     kt_categorizer *c = builtin();
-    char err[256] = "";
-    CHECK_INT(kt_categorizer_add_rules(c, kt_categorizer_builtin_rules(), err, sizeof err), KT_OK);
+    CHECK_INT(kt_categorizer_add_rules(c, kt_categorizer_builtin_rules(), NULL), KT_OK);
     CHECK_STR(kt_categorize(c, "ampere_sgemm_128x64_nn"), "GEMM");
     CHECK_STR(kt_categorize(c, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"), "Communication");
     kt_categorizer_free(c);

@@ -115,7 +115,7 @@ TEST(launch_default_every_api)
     CHECK(kt_table_is_null(lo, 0, (size_t)kt_table_col_index(lo, "launch_delay_std")));
     kt_tables_free(ts);
 
-    kt_launch_options o = { .runtime_cutoff_us = 5, .launch_delay_cutoff_us = 1 };
+    kt_launch_options o = { .size = sizeof o, .runtime_cutoff_us = 5, .launch_delay_cutoff_us = 1 };
     CHECK_INT(kt_launch(t, NULL, &o, &ts), KT_OK);
     CHECK_NEAR(num(table(ts, "runtime_outliers"), 0, "cpu_duration_count"), 4, 0);
     CHECK_NEAR(num(table(ts, "launch_delay_outliers"), 0, "launch_delay_count"), 5, 0);
@@ -180,7 +180,7 @@ TEST(queue_default_step_function_with_graph_launches)
 {
     kt_trace *t = queue_trace();
     kt_tables *ts;
-    kt_queue_options o = { .max_queue_length = 2 };
+    kt_queue_options o = { .size = sizeof o, .max_queue_length = 2 };
     CHECK_INT(kt_queue(t, NULL, &o, &ts), KT_OK);
     const kt_table *s = table(ts, "series");
     CHECK_INT(kt_table_nrows(s), 12);
@@ -215,7 +215,7 @@ TEST(queue_default_step_function_with_graph_launches)
 TEST(queue_tables_only_those_asked_for)
 {
     kt_trace *t = queue_trace();
-    kt_queue_options o = { .max_queue_length = 2 };
+    kt_queue_options o = { .size = sizeof o, .max_queue_length = 2 };
     for (int hta = 0; hta < 2; hta++) {
         t->hta_compat = hta;
         kt_tables *all, *some;
@@ -312,7 +312,7 @@ TEST(queue_hta_compat_rows_and_last_stream_only)
     kt_trace *t = queue_trace();
     t->hta_compat = true;
     kt_tables *ts;
-    kt_queue_options o = { .max_queue_length = 2 };
+    kt_queue_options o = { .size = sizeof o, .max_queue_length = 2 };
     CHECK_INT(kt_queue(t, NULL, &o, &ts), KT_OK);
     const kt_table *s = table(ts, "series");
     CHECK_INT(kt_table_nrows(s), 10);

@@ -63,7 +63,7 @@ static char *without_fast_path(const char *text, size_t len, size_t *outlen)
 
 static kt_trace *load_text(const char *name, const char *text, size_t len)
 {
-    kt_load_options one = { .jobs = 1 };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     kt_status st = kt_load_buffer(name, text, len, &one, &t, &fail);
@@ -702,7 +702,7 @@ TEST(load_fast_path_equals_member_loop_on_every_shared_trace)
     for (size_t i = 0; i < nfound; i++) {
         size_t len = 0;
         char *text = read_inflated(found[i], &len);
-        kt_load_options one = { .jobs = 1 };
+        kt_load_options one = { .size = sizeof one, .jobs = 1 };
         kt_trace *t = NULL;
         kt_diags *fail = NULL;
         bool is_trace = text && kt_load_buffer(found[i], text, len, &one, &t, &fail) == KT_OK;

@@ -73,7 +73,7 @@ static char *trace_text(int rank, const char *name)
 
 static kt_status load_paths(const char **paths, size_t n, const int *ranks, kt_trace **t, kt_diags **fail)
 {
-    kt_load_options opt = { .jobs = 2, .ranks = ranks };
+    kt_load_options opt = { .size = sizeof opt, .jobs = 2, .ranks = ranks };
     return kt_load(paths, n, &opt, t, fail);
 }
 
@@ -304,7 +304,7 @@ TEST(load_events_across_window_refills_and_raw_args)
     for (int gz = 0; gz < 2; gz++) {
         const char *paths[] = { path_of(gz ? "big.json.gz" : "big.json") };
         atomic_uint_fast64_t last = 0;
-        kt_load_options opt = { .jobs = 2, .progress = count_progress, .progress_user = &last };
+        kt_load_options opt = { .size = sizeof opt, .jobs = 2, .progress = count_progress, .progress_user = &last };
         kt_trace *t = NULL;
         kt_diags *fail = NULL;
         CHECK_INT(kt_load(paths, 1, &opt, &t, &fail), KT_OK);
@@ -370,7 +370,7 @@ TEST(load_split_ranges_equal_sequential_plain_and_gzip)
     write_plain("split.json", text);
     write_gzip("split.json.gz", text, "wb");
     const char *paths[] = { path_of("split.json") }, *gz[] = { path_of("split.json.gz") };
-    kt_load_options one = { .jobs = 1 }, two = { .jobs = 2 }, three = { .jobs = 3 };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 }, two = { .size = sizeof two, .jobs = 2 }, three = { .size = sizeof three, .jobs = 3 };
     kt_trace *seq = NULL, *par = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
@@ -407,7 +407,7 @@ static void check_split_equals_whole(const char *text, bool complete)
     write_plain("mapped.json", text);
     const char *paths[] = { path_of("mapped.json") };
     atomic_uint_fast64_t last = 0; /* progress: all bytes, mapped ones too */
-    kt_load_options one = { .jobs = 1 }, two = { .jobs = 2, .progress = count_progress, .progress_user = &last };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 }, two = { .size = sizeof two, .jobs = 2, .progress = count_progress, .progress_user = &last };
     kt_trace *seq = NULL, *par = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
@@ -516,7 +516,7 @@ TEST(load_split_ranges_same_damage_reports)
     write_plain("misplaced.json", text);
     write_gzip("misplaced.json.gz", text, "wb");
     const char *paths[] = { path_of("misplaced.json") }, *gz[] = { path_of("misplaced.json.gz") };
-    kt_load_options one = { .jobs = 1 }, two = { .jobs = 2 };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 }, two = { .size = sizeof two, .jobs = 2 };
     kt_trace *seq = NULL, *par = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
@@ -564,7 +564,7 @@ TEST(load_gzip_block_ending_inside_an_event_longer_than_the_window)
     write_plain("huge.json", s);
     write_gzip("huge.json.gz", s, "wb");
     const char *paths[] = { path_of("huge.json") }, *gz[] = { path_of("huge.json.gz") };
-    kt_load_options one = { .jobs = 1 }, two = { .jobs = 2 };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 }, two = { .size = sizeof two, .jobs = 2 };
     kt_trace *seq = NULL, *par = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
@@ -593,7 +593,7 @@ TEST(load_event_summary_by_hand)
         " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 2100, \"dur\": -3, \"args\": {\"correlation\": 1}},\n"
         " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": 60, \"dur\": 4, \"args\": {\"correlation\": 1, \"stream\": 7}}\n"
         "]}\n";
-    kt_load_options one = { .jobs = 1 };
+    kt_load_options one = { .size = sizeof one, .jobs = 1 };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load_buffer("summary.json", text, sizeof text - 1, &one, &t, &fail), KT_OK);
@@ -618,7 +618,7 @@ TEST(load_event_summary_equals_a_scan_on_every_shared_trace)
     NEED_SHARED();
     size_t nfound = 0, loaded = 0;
     char **found = fx_shared_trace_files(&nfound);
-    kt_load_options two = { .jobs = 2 };
+    kt_load_options two = { .size = sizeof two, .jobs = 2 };
     for (size_t i = 0; i < nfound; i++) {
         kt_trace *t = NULL;
         kt_diags *fail = NULL;

@@ -59,9 +59,9 @@ TEST(perf_device_spec_reads_decimals_under_a_comma_locale)
     o.device_spec = spec;
     o.tracelens = 1;
     kt_tables *ts = NULL;
-    char err[256] = "";
-    CHECK_INT(kt_perf(t, NULL, &o, &ts, err, sizeof err), KT_OK);
-    CHECK_STR(err, "");
+    kt_diags *why;
+    CHECK_INT(kt_perf(t, NULL, &o, &ts, &why), KT_OK);
+    CHECK_STR(fx_why(why), "");
     const kt_table *g = ts ? fx_table(ts, "GEMM") : NULL;
     if (g) CHECK_NEAR(fx_num(g, 0, "Roofline Time (µs)"), 2.148532224e9 / 708.5e6, 1e-9);
     kt_tables_free(ts);

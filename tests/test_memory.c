@@ -54,7 +54,7 @@ TEST(memory_events_peak_and_ops)
     kt_memory_options o = kt_memory_defaults();
     o.out_dir = dir;
     kt_tables *ts;
-    CHECK_INT(kt_memory(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_memory(t, NULL, &o, &ts, NULL), KT_OK);
     const kt_table *d = fx_table(ts, "devices");
     CHECK_INT(kt_table_nrows(d), 1);
     CHECK_STR(kt_table_str(d, 0, col(d, "device")), "cuda:0");
@@ -106,7 +106,7 @@ static kt_tables *memory_of_text(const char *text)
     CHECK(write_text(in, text));
     kt_trace *t = fx_load_path(in, false);
     kt_tables *ts = NULL;
-    if (t) CHECK_INT(kt_memory(t, NULL, NULL, &ts), KT_OK);
+    if (t) CHECK_INT(kt_memory(t, NULL, NULL, &ts, NULL), KT_OK);
     kt_trace_free(t);
     unlink(in);
     rmdir(dir);
@@ -233,7 +233,7 @@ TEST(memory_events_none)
     fx_event(t, r, 'X', "cpu_op", "aten::mm", 0, 10, 1, 1, -1, -1);
     fx_finish(t);
     kt_tables *ts;
-    CHECK_INT(kt_memory(t, NULL, NULL, &ts), KT_OK);
+    CHECK_INT(kt_memory(t, NULL, NULL, &ts, NULL), KT_OK);
     CHECK_INT(kt_table_nrows(fx_table(ts, "devices")), 0);
     CHECK(kt_tables_find(ts, "files") == NULL);
     kt_tables_free(ts);
@@ -331,7 +331,7 @@ TEST(memory_events_df_index_resolver)
     kt_memory_options o = kt_memory_defaults();
     o.top = 0;
     kt_tables *ts;
-    CHECK_INT(kt_memory(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_memory(t, NULL, &o, &ts, NULL), KT_OK);
     const kt_table *d = fx_table(ts, "devices");
     long cuda = fx_row(d, "device", "cuda:1", -1);
     CHECK(cuda >= 0);

@@ -34,7 +34,7 @@ TEST(overlap_share_of_comm_hidden_by_compute)
     CHECK_NEAR(fx_num(tb, 0, "comp_comm_overlap_pctg"), 35, 1e-9);
     kt_tables_free(ts);
 
-    kt_overlap_options o = { .by_step = 1 };
+    kt_overlap_options o = { .size = sizeof o, .by_step = 1 };
     CHECK_INT(kt_overlap(t, NULL, &o, &ts), KT_OK);
     tb = fx_table(ts, "comm_comp_overlap");
     CHECK_INT(kt_table_nrows(tb), 2);

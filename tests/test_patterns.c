@@ -29,7 +29,7 @@ static kt_tables *patterns(const kt_trace *t, const char *name, size_t min_len)
     o.op = name;
     o.min_len = min_len;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_patterns(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_patterns(t, NULL, &o, &ts, NULL), KT_OK);
     return ts;
 }
 
@@ -229,7 +229,7 @@ TEST(patterns_damaged_input_does_not_crash)
     kt_tables_free(ts);
     kt_patterns_options o = kt_patterns_defaults();
     o.op = "";
-    CHECK_INT(kt_patterns(t, NULL, &o, &ts), KT_EUSAGE);
+    CHECK_INT(kt_patterns(t, NULL, &o, &ts, NULL), KT_EUSAGE);
     kt_trace_free(t);
 }
 

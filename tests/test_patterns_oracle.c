@@ -14,7 +14,7 @@ static kt_tables *run(const kt_trace *t, const char *op, size_t min_len)
     o.op = op;
     o.min_len = min_len;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_patterns(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_patterns(t, NULL, &o, &ts, NULL), KT_OK);
     return ts;
 }
 

@@ -68,7 +68,7 @@ static kt_tables *overlay(const kt_trace *t, const char *op, const char *dir)
     o.op = op;
     o.out_dir = dir;
     kt_tables *ts = NULL;
-    CHECK_INT(kt_patterns(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_patterns(t, NULL, &o, &ts, NULL), KT_OK);
     return ts;
 }
 
@@ -111,7 +111,7 @@ TEST(patterns_overlay_marks_renames_and_keeps_the_rest)
     next_to.op = "aten::foo";
     next_to.out_dir = dir; /* the input's own directory: refused */
     kt_tables *refused = NULL;
-    CHECK_INT(kt_patterns(t, NULL, &next_to, &refused), KT_EUSAGE);
+    CHECK_INT(kt_patterns(t, NULL, &next_to, &refused, NULL), KT_EUSAGE);
     kt_tables *ts = overlay(t, "aten::foo", outdir);
     const kt_table *files = ts ? kt_tables_find(ts, "files") : NULL;
     const kt_table *pat = ts ? kt_tables_find(ts, "patterns") : NULL;
@@ -272,7 +272,7 @@ TEST(patterns_two_ranks_same_file_name)
     }
     for (int compat = 0; compat < 2; compat++) {
         const char *paths[2] = { in[0], in[1] };
-        kt_load_options lo = { .hta_compat = compat };
+        kt_load_options lo = { .size = sizeof lo, .hta_compat = compat };
         kt_trace *t = NULL;
         kt_diags *fail = NULL;
         CHECK_INT(kt_load(paths, 2, &lo, &t, &fail), KT_OK);

@@ -71,8 +71,7 @@ static kt_tables *run_perf(const kt_trace *t, const char *spec, int tracelens)
     o.device_spec = spec;
     o.tracelens = tracelens;
     kt_tables *ts = NULL;
-    char err[128];
-    CHECK_INT(kt_perf(t, NULL, &o, &ts, err, sizeof err), KT_OK);
+    CHECK_INT(kt_perf(t, NULL, &o, &ts, NULL), KT_OK);
     return ts;
 }
 
@@ -246,8 +245,9 @@ TEST(perf_device_spec_rejects_bad_files)
     kt_perf_options o = kt_perf_defaults();
     o.device_spec = "[1, 2]";
     kt_tables *ts = NULL;
-    CHECK_INT(kt_perf(t, NULL, &o, &ts, err, sizeof err), KT_EUSAGE);
-    CHECK(ts == NULL && err[0]);
+    kt_diags *why;
+    CHECK_INT(kt_perf(t, NULL, &o, &ts, &why), KT_EUSAGE);
+    CHECK(ts == NULL && fx_why(why)[0]);
     kt_trace_free(t);
     unlink(path);
 }
@@ -284,7 +284,7 @@ TEST(perf_args_read_back_only_when_a_key_names_shapes)
     kt_trace_free(t);
     unlink(path);
     snprintf(all, sizeof all, "%s,\n%s,\n%s,\n%s", a, a, a, b);
-    kt_load_options two = { .jobs = 2 };
+    kt_load_options two = { .size = sizeof two, .jobs = 2 };
     const char *paths[] = { path };
     for (uint64_t range = 256; range <= 4096; range *= 4) {
         kt_diags *fail = NULL;
@@ -547,7 +547,7 @@ TEST(perf_on_every_shared_trace)
     size_t n;
     char **files = fx_shared_trace_files(&n);
     size_t done = 0;
-    kt_load_options two = { .jobs = 2 };
+    kt_load_options two = { .size = sizeof two, .jobs = 2 };
     for (size_t i = 0; i < n; i++) {
         kt_trace *t = NULL;
         kt_diags *fail = NULL;
@@ -557,7 +557,7 @@ TEST(perf_on_every_shared_trace)
         if (ls != KT_OK) continue;
         done++;
         kt_tables *ts = NULL;
-        CHECK_INT(kt_perf(t, NULL, NULL, &ts, NULL, 0), KT_OK);
+        CHECK_INT(kt_perf(t, NULL, NULL, &ts, NULL), KT_OK);
         const kt_table *o = ts ? kt_tables_find(ts, "ops_summary") : NULL,
                        *c = ts ? kt_tables_find(ts, "ops_summary_by_category") : NULL;
         CHECK(o && c);

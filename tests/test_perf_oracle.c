@@ -140,7 +140,7 @@ TEST(perf_tracelens_sheets_equal_tracelens_csvs)
         kt_perf_options o = kt_perf_defaults();
         o.tracelens = 1;
         kt_tables *ts = NULL;
-        CHECK_INT(kt_perf(t, NULL, &o, &ts, NULL, 0), KT_OK);
+        CHECK_INT(kt_perf(t, NULL, &o, &ts, NULL), KT_OK);
         for (size_t s = 0; ts && s < sizeof sheets / sizeof sheets[0]; s++) compare_sheet(models[m], ts, sheets[s]);
         /* no device spec under --tracelens unless given: no roofline columns */
         const kt_table *g = kt_tables_find(ts, "GEMM");

@@ -98,7 +98,7 @@ static void check_trace(const char *o)
     compare_with(o, ts, "launches", "cuda_kernel_launch_stats", false);
     kt_tables_free(ts);
 
-    kt_queue_options q = { .max_queue_length = 4 };
+    kt_queue_options q = { .size = sizeof q, .max_queue_length = 4 };
     CHECK_INT(kt_queue(t, NULL, &q, &ts), KT_OK);
     compare_with(o, ts, "series", "queue_length_time_series", false);
     compare_with(o, ts, "summary", "queue_length_summary", true);

@@ -253,7 +253,7 @@ static char *report_text(const kt_trace *t, const kt_report_options *o)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK_INT(kt_report_write(t, NULL, o, f), KT_OK);
+    CHECK_INT(kt_report_write(t, NULL, o, f, NULL), KT_OK);
     fclose(f);
     return buf;
 }
@@ -363,14 +363,13 @@ TEST(report_unwritable_path_says_which)
 {
     kt_trace *t = load_hand();
     if (!t) return;
-    char err[256] = "";
     kt_report_options o = kt_report_defaults();
-    o.err = err, o.errlen = sizeof err;
     kt_tables *ts = (kt_tables *)1;
-    CHECK_INT(kt_report(t, NULL, &o, "/nonexistent-dir/r.html", &ts), KT_EINPUT);
+    kt_diags *why;
+    CHECK_INT(kt_report(t, NULL, &o, "/nonexistent-dir/r.html", &ts, &why), KT_EINPUT);
     CHECK(ts == NULL);
-    CHECK(strstr(err, "/nonexistent-dir/r.html") != NULL);
-    CHECK_INT(kt_report(NULL, NULL, &o, "/tmp/x.html", &ts), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "/nonexistent-dir/r.html") != NULL);
+    CHECK_INT(kt_report(NULL, NULL, &o, "/tmp/x.html", &ts, NULL), KT_EUSAGE);
     kt_trace_free(t);
 }
 
@@ -389,11 +388,10 @@ TEST(report_never_overwrites_a_trace_file)
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, NULL, &t, &fail), KT_OK);
     kt_diags_free(fail);
-    char err[256] = "";
     kt_report_options o = kt_report_defaults();
-    o.err = err, o.errlen = sizeof err;
-    CHECK_INT(kt_report(t, NULL, &o, path, NULL), KT_EUSAGE);
-    CHECK(strstr(err, "is one of the trace files") != NULL);
+    kt_diags *why;
+    CHECK_INT(kt_report(t, NULL, &o, path, NULL, &why), KT_EUSAGE);
+    CHECK(strstr(fx_why(why), "is one of the trace files") != NULL);
     size_t len = 0;
     char *kept = fx_read_file(path, &len);
     CHECK(kept && len == strlen(hand_trace));
@@ -411,7 +409,7 @@ TEST(report_file_and_table)
     CHECK(mkdtemp(dir) != NULL);
     snprintf(path, sizeof path, "%s/r.html", dir);
     kt_tables *ts = NULL;
-    CHECK_INT(kt_report(t, NULL, NULL, path, &ts), KT_OK);
+    CHECK_INT(kt_report(t, NULL, NULL, path, &ts, NULL), KT_OK);
     struct stat st;
     CHECK_INT(stat(path, &st), 0);
     const kt_table *r = ts ? kt_tables_find(ts, "report") : NULL;
@@ -450,7 +448,7 @@ TEST(report_64_ranks_under_5mb)
     globfree(&g);
     snprintf(path, sizeof path, "%s/report.html", dir);
     kt_tables *ts = NULL;
-    CHECK_INT(kt_report(t, NULL, NULL, path, &ts), KT_OK);
+    CHECK_INT(kt_report(t, NULL, NULL, path, &ts, NULL), KT_OK);
     const kt_table *r = ts ? kt_tables_find(ts, "report") : NULL;
     CHECK(r && kt_table_int(r, 0, 3) == 64);
     CHECK(r && kt_table_int(r, 0, 1) <= 5 * 1000 * 1000);
@@ -614,14 +612,14 @@ TEST(report_selection_of_one_rank_and_of_none)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK_INT(kt_report_write(t, &s1, NULL, f), KT_OK);
+    CHECK_INT(kt_report_write(t, &s1, NULL, f, NULL), KT_OK);
     fclose(f);
     CHECK(buf && strstr(buf, "data-rank=\"1\"") && !strstr(buf, "data-rank=\"0\""));
     CHECK(buf && !strstr(buf, "id=\"rank-pick\"")); /* one rank: no picker */
     free(buf);
     buf = NULL;
     f = open_memstream(&buf, &len);
-    CHECK_INT(kt_report_write(t, &s0, NULL, f), KT_OK);
+    CHECK_INT(kt_report_write(t, &s0, NULL, f, NULL), KT_OK);
     fclose(f);
     CHECK(buf && count(buf, "<section id=") == rp_nsections_always() && !strstr(buf, "data-rank="));
     free(buf);
@@ -669,7 +667,7 @@ TEST(report_64_ranks_of_long_names_under_5mb)
     const char *paths[64];
     int ranks[64];
     for (int i = 0; i < 64; i++) paths[i] = i % 2 ? p1 : p0, ranks[i] = i;
-    kt_load_options lo = { .ranks = ranks };
+    kt_load_options lo = { .size = sizeof lo, .ranks = ranks };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 64, &lo, &t, &fail), KT_OK);
@@ -689,7 +687,7 @@ TEST(report_zeroed_options_mean_defaults)
 {
     kt_trace *t = load_hand();
     if (!t) return;
-    kt_report_options zero = { 0 };
+    kt_report_options zero = { .size = sizeof zero };
     char *html = report_text(t, &zero);
     /* the queue line is drawn (max_points 0 would draw an empty path) */
     CHECK(html && strstr(section(html, "queue"), "stroke-width=\"1.4\" d=\"M") != NULL);
@@ -771,10 +769,10 @@ TEST(report_later_analyses_show_their_tables)
     kt_mine_options mo = kt_mine_defaults();
     kt_collectives_options lo = kt_collectives_defaults();
     kt_perf_options po = kt_perf_defaults();
-    CHECK_INT(kt_critical_path(t, NULL, &co, &cp), KT_OK);
+    CHECK_INT(kt_critical_path(t, NULL, &co, &cp, NULL), KT_OK);
     CHECK_INT(kt_mine_sequences(t, NULL, &mo, &mine), KT_OK);
     CHECK_INT(kt_collectives(t, NULL, &lo, &coll), KT_OK);
-    CHECK_INT(kt_perf(t, NULL, &po, &perf, NULL, 0), KT_OK);
+    CHECK_INT(kt_perf(t, NULL, &po, &perf, NULL), KT_OK);
     /* rank 1's path length (graph row 1) and rank 0's longest edge */
     const char *sec = section(html, "critical-path");
     check_in(sec, "critical-path", data_v(b, sizeof b, cell(cp, "graph", 1, "path_length_us")));
@@ -814,7 +812,7 @@ TEST(report_diff_section_against_baseline)
     if (!control || !test) return;
     kt_diff_options d = kt_diff_defaults();
     kt_tables *diff = NULL;
-    CHECK_INT(kt_diff(control, test, &d, &diff), KT_OK);
+    CHECK_INT(kt_diff(control, test, &d, &diff, NULL), KT_OK);
     kt_report_options o = kt_report_defaults();
     o.baseline = control;
     char *html = report_text(test, &o), b[96];

@@ -164,7 +164,7 @@ static void render(const char *rel, const char *baseline, bool sorting, const ch
     snprintf(html, sizeof html, "%s/report.html", dir);
     snprintf(dom, sizeof dom, "%s/dom.html", dir);
     snprintf(png, sizeof png, "%s/shot.png", dir);
-    CHECK_INT(kt_report(t, NULL, &o, html, NULL), KT_OK);
+    CHECK_INT(kt_report(t, NULL, &o, html, NULL, NULL), KT_OK);
     CHECK_INT(chromium(dir, "--virtual-time-budget=5000 --dump-dom", html, dom), 0);
     char *text = fx_read_file(dom, NULL), *page = fx_read_file(html, NULL);
     CHECK(text != NULL && page != NULL);

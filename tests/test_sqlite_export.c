@@ -143,11 +143,11 @@ static void check_links(sqlite3 *db, const kt_trace *t)
 /* Exported with SQLite's lock bytes at pending_byte, read back. */
 static void export_at_and_check(const kt_trace *t, uint32_t step, uint32_t pending_byte)
 {
-    char err[256] = "";
-    kt_sqlite_options o = { .path = db_path(), .err = err, .errlen = sizeof err };
+    kt_sqlite_options o = { .size = sizeof o, .path = db_path() };
     kt_tables *out = NULL;
-    CHECK_INT(sqlite_export(t, NULL, &o, pending_byte, &out), KT_OK);
-    CHECK_STR(err, "");
+    kt_diags *why;
+    CHECK_INT(sqlite_export(t, NULL, &o, pending_byte, &out, &why), KT_OK);
+    CHECK_STR(fx_why(why), "");
     kt_tables_free(out);
     sqlite3 *db = NULL;
     CHECK(sqlite3_open_v2(db_path(), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
@@ -228,12 +228,12 @@ TEST(export_sqlite_refuses_paths_that_are_not_files)
     fx_finish(t);
     static const char *const paths[] = { "/dev/null", "/tmp" };
     for (size_t i = 0; i < 2; i++) {
-        char err[128] = "";
-        kt_sqlite_options o = { .path = paths[i], .err = err, .errlen = sizeof err };
+        kt_sqlite_options o = { .size = sizeof o, .path = paths[i] };
         kt_tables *out = NULL;
-        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_EINPUT);
+        kt_diags *why;
+        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out, &why), KT_EINPUT);
         CHECK(out == NULL);
-        CHECK_STR(err, "not a regular file");
+        CHECK_STR(fx_why(why), "not a regular file");
         CHECK(access(paths[i], F_OK) == 0);
     }
     kt_trace_free(t);
@@ -335,15 +335,15 @@ TEST(export_sqlite_ignores_a_stale_journal_or_wal_beside_the_target)
 {
     kt_trace *t = busy_trace();
     for (int wal = 0; wal < 2; wal++) {
-        char dir[64], target[96], companion[112], err[256] = "";
+        char dir[64], target[96], companion[112];
         scratch_dir(dir, sizeof dir);
         snprintf(target, sizeof target, "%s/trace.db", dir);
         plant_companion(dir, target, wal);
         snprintf(companion, sizeof companion, "%s%s", target, wal ? "-wal" : "-journal");
         CHECK(access(companion, F_OK) == 0);
-        kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+        kt_sqlite_options o = { .size = sizeof o, .path = target };
         kt_tables *out = NULL;
-        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_OK);
+        CHECK_INT(kt_export_sqlite(t, NULL, &o, &out, NULL), KT_OK);
         kt_tables_free(out);
         CHECK(access(companion, F_OK) != 0);
         sqlite3 *db = NULL;
@@ -365,18 +365,19 @@ TEST(export_sqlite_ignores_a_stale_journal_or_wal_beside_the_target)
  * else, in the directory.                                                */
 TEST(export_sqlite_failure_keeps_the_earlier_file)
 {
-    char dir[64], target[96], err[256] = "";
+    char dir[64], target[96];
     scratch_dir(dir, sizeof dir);
     snprintf(target, sizeof target, "%s/trace.db", dir);
     write_bytes(target, "an earlier file", 15);
     kt_trace *t = fx_trace();
     for (int k = 0; k < 2; k++) fx_event(t, fx_rank(t, 5), 'X', "kernel", "k", 100, 50, 0, 7, 7, 3);
     fx_finish(t);
-    kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+    kt_sqlite_options o = { .size = sizeof o, .path = target };
     kt_tables *out = NULL;
-    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out), KT_EINPUT);
+    kt_diags *why;
+    CHECK_INT(kt_export_sqlite(t, NULL, &o, &out, &why), KT_EINPUT);
     CHECK(out == NULL);
-    CHECK(strstr(err, "same key") != NULL);
+    CHECK(strstr(fx_why(why), "same key") != NULL);
     size_t len = 0;
     char *kept = fx_read_file(target, &len);
     CHECK(kept && len == 15 && !memcmp(kept, "an earlier file", 15));
@@ -392,7 +393,7 @@ TEST(export_sqlite_failure_keeps_the_earlier_file)
  * that is not UTF-8 (Python's sqlite3 fails on the column otherwise).    */
 TEST(export_sqlite_ph_is_printable_ascii_or_null)
 {
-    char dir[64], trace[96], target[96], err[256] = "";
+    char dir[64], trace[96], target[96];
     scratch_dir(dir, sizeof dir);
     snprintf(trace, sizeof trace, "%s/t.json", dir);
     snprintf(target, sizeof target, "%s/t.db", dir);
@@ -406,9 +407,9 @@ TEST(export_sqlite_ph_is_printable_ascii_or_null)
     kt_trace *t = NULL;
     const char *path = trace;
     CHECK_INT(kt_load(&path, 1, NULL, &t, NULL), KT_OK);
-    kt_sqlite_options o = { .path = target, .err = err, .errlen = sizeof err };
+    kt_sqlite_options o = { .size = sizeof o, .path = target };
     kt_tables *out = NULL;
-    CHECK_INT(t ? kt_export_sqlite(t, NULL, &o, &out) : KT_EINPUT, KT_OK);
+    CHECK_INT(t ? kt_export_sqlite(t, NULL, &o, &out, NULL) : KT_EINPUT, KT_OK);
     kt_tables_free(out);
     sqlite3 *db = NULL;
     CHECK(sqlite3_open_v2(target, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);

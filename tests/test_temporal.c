@@ -65,7 +65,7 @@ TEST(temporal_hta_compat_counts_stream_sync_events_as_busy)
 TEST(temporal_tracelens_linked_kernels_only)
 {
     kt_trace *t = two_stream_trace();
-    kt_temporal_options o = { .tracelens = 1 };
+    kt_temporal_options o = { .size = sizeof o, .tracelens = 1 };
     kt_tables *ts;
     CHECK_INT(kt_temporal(t, NULL, &o, &ts), KT_OK);
     const kt_table *tb = kt_tables_find(ts, "gpu_timeline");
@@ -94,7 +94,7 @@ TEST(temporal_by_device_and_step_split_rows)
     fx_event(t, r, 'X', "kernel", "k3", 12000, 4000, 0, 7, 7, -1);  /* step 6, dev 0 */
     fx_event(t, r, 'X', "kernel", "k4", 2000, 4000, 1, 7, 7, -1);   /* step 5, dev 1 */
     fx_finish(t);
-    kt_temporal_options o = { .by_step = 1, .by_device = 1 };
+    kt_temporal_options o = { .size = sizeof o, .by_step = 1, .by_device = 1 };
     kt_tables *ts;
     CHECK_INT(kt_temporal(t, NULL, &o, &ts), KT_OK);
     const kt_table *tb = kt_tables_find(ts, "temporal_breakdown");

@@ -81,8 +81,8 @@ static char *csv_of(const kt_tables *ts)
 /* The pair's by-step tables print as kt_temporal's and kt_overlap's. */
 static void check_pair_by_step(const kt_trace *t, kt_tables *pair[KT_PAIR_TABLES], const char *trace)
 {
-    kt_temporal_options to = { .by_step = 1 };
-    kt_overlap_options oo = { .by_step = 1 };
+    kt_temporal_options to = { .size = sizeof to, .by_step = 1 };
+    kt_overlap_options oo = { .size = sizeof oo, .by_step = 1 };
     kt_tables *te = NULL, *ov = NULL;
     CHECK_INT(kt_temporal(t, NULL, &to, &te), KT_OK);
     CHECK_INT(kt_overlap(t, NULL, &oo, &ov), KT_OK);
@@ -157,7 +157,7 @@ static void check_tracelens(const char *trace, const char *oracle)
         fx_csv_free(want);
         return;
     }
-    kt_temporal_options o = { .tracelens = 1 };
+    kt_temporal_options o = { .size = sizeof o, .tracelens = 1 };
     kt_tables *ts = NULL;
     CHECK_INT(kt_temporal(t, NULL, &o, &ts), KT_OK);
     const kt_table *tb = fx_table(ts, "gpu_timeline");

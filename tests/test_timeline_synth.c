@@ -70,7 +70,7 @@ static void check_rank(const kt_trace *t, const kt_rank *r, const char *truth)
     CHECK_INT(ns(fx_num(tb, 0, "idle_us")), idle);
     kt_tables_free(ts);
 
-    kt_temporal_options tl = { .tracelens = 1 };
+    kt_temporal_options tl = { .size = sizeof tl, .tracelens = 1 };
     CHECK_INT(kt_temporal(t, &one, &tl, &ts), KT_OK);
     tb = fx_table(ts, "gpu_timeline");
     CHECK_INT((int64_t)llround(kt_table_float(tb, 3, 1) * 1e6), busy);  /* busy_time */

@@ -26,7 +26,7 @@ static double now(void)
 static kt_status annotations(const kt_trace *t, kt_tables **ts) { return kt_annotations(t, NULL, NULL, ts); }
 static kt_status ops(const kt_trace *t, kt_tables **ts) { return kt_ops(t, NULL, ts); }
 static kt_status cupti(const kt_trace *t, kt_tables **ts) { return kt_cupti(t, NULL, NULL, ts); }
-static kt_status memory(const kt_trace *t, kt_tables **ts) { return kt_memory(t, NULL, NULL, ts); }
+static kt_status memory(const kt_trace *t, kt_tables **ts) { return kt_memory(t, NULL, NULL, ts, NULL); }
 
 int main(int argc, char **argv)
 {
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_attrib: cannot load %s\n", path);
         kt_diags_free(fail);

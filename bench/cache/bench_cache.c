@@ -36,7 +36,7 @@ static double median(double *v, int n)
 
 static double timed_load(const char *path, const char *cache_dir)
 {
-    kt_load_options o = { .cache_dir = cache_dir };
+    kt_load_options o = { .size = sizeof o, .cache_dir = cache_dir };
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
     double t0 = now();

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load((const char *const *)argv + 1, (size_t)argc - 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_collectives: cannot load\n");
         kt_diags_free(fail);

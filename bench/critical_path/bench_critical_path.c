@@ -30,13 +30,13 @@ static int whole_command(const kt_trace *t, const char *annotation, const char *
 {
     kt_critical_path_options o = kt_critical_path_defaults();
     o.annotation = annotation;
-    char err[512] = "";
-    o.err = err;
-    o.errlen = sizeof err;
     kt_tables *ts = NULL;
+    kt_diags *why = NULL;
     double s = now(), c = cpu();
-    if (kt_critical_path(t, NULL, &o, &ts) != KT_OK) {
-        fprintf(stderr, "bench_critical_path: %s\n", err);
+    if (kt_critical_path(t, NULL, &o, &ts, &why) != KT_OK) {
+        for (size_t i = 0; i < kt_diags_count(why); i++)
+            fprintf(stderr, "bench_critical_path: %s\n", kt_diags_get(why, i)->message);
+        kt_diags_free(why);
         return 1;
     }
     s = now() - s, c = cpu() - c;
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     double t0 = now(), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_critical_path: cannot load %s\n", path);
         kt_diags_free(fail);

@@ -28,7 +28,7 @@ static kt_trace *load(const char *path, double *secs)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_diff: cannot load %s\n", path);
         kt_diags_free(fail);
@@ -45,7 +45,7 @@ static double time_diff(const kt_trace *c, const kt_trace *t, int hta_compat, in
     o.control_iteration = o.test_iteration = iteration;
     kt_tables *ts = NULL;
     double t0 = now();
-    kt_status st = kt_diff(c, t, &o, &ts);
+    kt_status st = kt_diff(c, t, &o, &ts, NULL);
     double secs = now() - t0;
     *tree_rows = st == KT_OK ? kt_table_nrows(kt_tables_find(ts, "tree")) : 0;
     if (st != KT_OK) fprintf(stderr, "bench_diff: kt_diff: %s\n", kt_status_str(st));

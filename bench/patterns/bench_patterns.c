@@ -32,14 +32,14 @@ static kt_status tables(const kt_trace *t, kt_tables **ts)
 {
     kt_patterns_options o = kt_patterns_defaults();
     o.min_len = 1;
-    return kt_patterns(t, NULL, &o, ts);
+    return kt_patterns(t, NULL, &o, ts, NULL);
 }
 static kt_status overlay(const kt_trace *t, kt_tables **ts)
 {
     kt_patterns_options o = kt_patterns_defaults();
     o.min_len = 1;
     o.out_dir = out_dir;
-    return kt_patterns(t, NULL, &o, ts);
+    return kt_patterns(t, NULL, &o, ts, NULL);
 }
 static kt_status mine(const kt_trace *t, kt_tables **ts) { return kt_mine_sequences(t, NULL, NULL, ts); }
 
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     double t0 = now(), c0 = cpu();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_patterns: cannot load %s\n", path);
         kt_diags_free(fail);

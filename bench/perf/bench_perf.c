@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_perf: cannot load %s\n", path);
         kt_diags_free(fail);
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
             kt_perf_options o = kt_perf_defaults();
             o.tracelens = tl;
             double s = now(), c = cpu();
-            if (kt_perf(t, NULL, &o, &ts, NULL, 0) != KT_OK) {
+            if (kt_perf(t, NULL, &o, &ts, NULL) != KT_OK) {
                 fprintf(stderr, "bench_perf: perf failed\n");
                 return 1;
             }

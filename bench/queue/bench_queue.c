@@ -28,8 +28,8 @@ static kt_status queue(const kt_trace *t, kt_tables **ts) { return kt_queue(t, N
 static kt_status memcpy_bw(const kt_trace *t, kt_tables **ts) { return kt_memcpy_bw(t, NULL, ts); }
 static kt_status counters(const kt_trace *t, kt_tables **ts)
 {
-    kt_counters_options o = { .out_dir = out_dir };
-    return kt_counters(t, NULL, &o, ts);
+    kt_counters_options o = { .size = sizeof o, .out_dir = out_dir };
+    return kt_counters(t, NULL, &o, ts, NULL);
 }
 
 int main(int argc, char **argv)
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load(&path, 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_queue: cannot load %s\n", path);
         kt_diags_free(fail);

@@ -38,8 +38,8 @@ static void run_optional(const kt_trace *t, kt_tables **ts)
     kt_collectives_options coll = kt_collectives_defaults();
     kt_stragglers_options strag = kt_stragglers_defaults();
     kt_perf_options perf = kt_perf_defaults();
-    kt_memory(t, NULL, &mem, &ts[0]);
-    kt_critical_path(t, NULL, &cp, &ts[1]);
+    kt_memory(t, NULL, &mem, &ts[0], NULL);
+    kt_critical_path(t, NULL, &cp, &ts[1], NULL);
     kt_mine_sequences(t, NULL, &mine, &ts[2]);
     kt_collectives(t, NULL, &coll, &ts[3]);
     kt_stragglers(t, NULL, &strag, &ts[4]);
@@ -54,7 +54,7 @@ static int run_analyses(const kt_trace *t)
     kt_breakdown_options bd = kt_breakdown_defaults();
     kt_categories_options cat = kt_categories_defaults();
     kt_gaps_options gaps = kt_gaps_defaults();
-    kt_launch_options launch = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    kt_launch_options launch = { .size = sizeof launch, .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
     kt_tables *ts[18] = { 0 };
     int bad = 0;
     bad |= kt_info(t, NULL, &ts[0]) != KT_OK;
@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load((const char *const *)argv + 2, (size_t)argc - 2, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_report: cannot load\n");
         kt_diags_free(fail);
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
         kt_tables_free(ts);
         ts = NULL;
         double r0 = now();
-        if (kt_report(t, NULL, NULL, argv[1], &ts) != KT_OK) {
+        if (kt_report(t, NULL, NULL, argv[1], &ts, NULL) != KT_OK) {
             fprintf(stderr, "bench_report: report failed\n");
             return 1;
         }

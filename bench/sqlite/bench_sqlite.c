@@ -34,10 +34,10 @@ static void median_export(const kt_trace *t, const char *path, int no_events, in
 {
     double w[16], c[16];
     for (int i = 0; i < runs; i++) {
-        kt_sqlite_options o = { .path = path, .no_events = no_events };
+        kt_sqlite_options o = { .size = sizeof o, .path = path, .no_events = no_events };
         kt_tables *ts = NULL;
         double t0 = now(), c0 = cpu();
-        if (kt_export_sqlite(t, NULL, &o, &ts) != KT_OK) { fprintf(stderr, "export failed\n"); exit(1); }
+        if (kt_export_sqlite(t, NULL, &o, &ts, NULL) != KT_OK) { fprintf(stderr, "export failed\n"); exit(1); }
         w[i] = now() - t0;
         c[i] = cpu() - c0;
         kt_tables_free(ts);

@@ -35,8 +35,8 @@ typedef kt_status (*analysis_fn)(const kt_trace *t);
         return s;                                                             \
     }
 
-static const kt_temporal_options by_step = { .by_step = 1, .by_device = 1 }, tracelens = { .tracelens = 1 };
-static const kt_gaps_options all_pairs = { .bins = 20, .sort = KT_GAP_SORT_TOTAL, .step = -1, .short_names = 1 };
+static const kt_temporal_options by_step = { .size = sizeof by_step, .by_step = 1, .by_device = 1 }, tracelens = { .size = sizeof tracelens, .tracelens = 1 };
+static const kt_gaps_options all_pairs = { .size = sizeof all_pairs, .bins = 20, .sort = KT_GAP_SORT_TOTAL, .step = -1, .short_names = 1 };
 
 ANALYSIS(temporal, kt_temporal(t, NULL, NULL, &ts))
 ANALYSIS(temporal_by_step, kt_temporal(t, NULL, &by_step, &ts))
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     double t0 = now();
     kt_trace *t = NULL;
     kt_diags *fail = NULL;
-    kt_load_options lo = { 0 };
+    kt_load_options lo = { .size = sizeof lo };
     if (kt_load((const char *const *)argv + 1, (size_t)argc - 1, &lo, &t, &fail) != KT_OK) {
         fprintf(stderr, "bench_timeline: cannot load the trace\n");
         kt_diags_free(fail);

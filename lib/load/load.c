@@ -303,6 +303,21 @@ static kt_status load_jobs(kt_file_job *jobs, size_t njobs, const kt_load_option
     return KT_OK;
 }
 
+void kt_load_options_init(kt_load_options *o, size_t size)
+{
+    const kt_load_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
+/* The caller's options over the defaults in *o (docs/api.md). */
+static bool take_options(const kt_load_options *opt, kt_load_options *o, kt_diags **failure)
+{
+    *o = kt_load_defaults();
+    if (kt_options_take(o, sizeof *o, opt)) return true;
+    kt_diags_fail(failure, NULL, "kt_load_options.size is 0 or from a newer kineta.h: set it with kt_load_defaults()");
+    return false;
+}
+
 static kt_trace *trace_new(void)
 {
     kt_trace *t = calloc(1, sizeof *t);
@@ -323,7 +338,10 @@ kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_
                          uint64_t range_bytes, kt_trace **out, kt_diags **failure)
 {
     *out = NULL;
-    if (failure) *failure = NULL;
+    kt_diags_begin(failure);
+    kt_load_options o;
+    if (!take_options(opt, &o, failure)) return KT_EUSAGE;
+    opt = &o;
     kt_trace *t = trace_new();
     if (!t) return KT_ENOMEM;
     kt_filelist files;
@@ -347,8 +365,11 @@ kt_status kt_load_listed(const char *path, int explicit_rank, bool in_dir, const
                          kt_trace **out, kt_diags **failure, bool *skipped)
 {
     *out = NULL;
-    if (failure) *failure = NULL;
+    kt_diags_begin(failure);
     *skipped = false;
+    kt_load_options o;
+    if (!take_options(opt, &o, failure)) return KT_EUSAGE;
+    opt = &o;
     kt_trace *t = trace_new();
     if (!t) return KT_ENOMEM;
     kt_file_job job = { .path = path, .explicit_rank = explicit_rank, .in_dir = in_dir,
@@ -362,10 +383,13 @@ kt_status kt_load_buffer(const char *name, const void *buf, size_t len, const kt
                          kt_trace **out, kt_diags **failure)
 {
     *out = NULL;
-    if (failure) *failure = NULL;
+    kt_diags_begin(failure);
+    kt_load_options o;
+    if (!take_options(opt, &o, failure)) return KT_EUSAGE;
+    opt = &o;
     kt_trace *t = trace_new();
     if (!t) return KT_ENOMEM;
-    int explicit_rank = opt && opt->ranks ? opt->ranks[0] : -1;
+    int explicit_rank = opt->ranks ? opt->ranks[0] : -1;
     kt_file_job job = { .path = name ? name : "(buffer)", .buf = buf ? buf : "", .len = len,
                         .explicit_rank = explicit_rank, .file_bytes = len };
     return load_jobs(&job, 1, opt, KT_RANGE_BYTES, t, out, failure);

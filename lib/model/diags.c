@@ -34,6 +34,23 @@ bool kt_diags_add(kt_diags *d, kt_diag_level lvl, const char *file, int64_t offs
     return true;
 }
 
+void kt_diags_begin(kt_diags **diags)
+{
+    if (diags) *diags = NULL;
+}
+
+void kt_diags_fail(kt_diags **diags, const char *file, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!diags || !buf[0]) return;
+    if (!*diags && !(*diags = calloc(1, sizeof **diags))) return;
+    kt_diags_add(*diags, KT_DIAG_ERROR, file, -1, "%s", buf);
+}
+
 void kt_diags_clear(kt_diags *d)
 {
     for (size_t i = 0; i < d->n; i++) {

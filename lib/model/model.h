@@ -542,5 +542,21 @@ kt_status kt_event_args_json(const kt_rank *r, uint32_t ev, char **text, size_t 
 bool kt_diags_add(kt_diags *d, kt_diag_level lvl, const char *file, int64_t offset,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void kt_diags_clear(kt_diags *d);
+/* The public calls' error convention (docs/api.md): a call taking
+ * kt_diags **diags first sets *diags to NULL (kt_diags_begin), then puts
+ * its failure's reason there as an error (kt_diags_fail: the list is made
+ * on first use; nothing when diags is NULL or the message is empty).     */
+void kt_diags_begin(kt_diags **diags);
+void kt_diags_fail(kt_diags **diags, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- options structs (model/options.c, docs/api.md) -----------------------
+ * Every public options struct starts with size_t size, the caller's sizeof.
+ * kt_options_init fills the caller's o (size bytes) from the library's
+ * defaults d (dsize bytes): fields the library does not know stay zero.
+ * kt_options_take lays the caller's opt (may be NULL) over o, which holds
+ * the defaults: only the fields inside opt->size; false when that size is
+ * unset (0) or larger than osize (a newer header than this library).      */
+void kt_options_init(void *o, size_t size, const void *d, size_t dsize);
+bool kt_options_take(void *o, size_t osize, const void *opt);
 
 #endif /* KT_MODEL_H */

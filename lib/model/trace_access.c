@@ -68,9 +68,10 @@ static void copy_ids(const kt_rank *r, const int32_t *src, int64_t *dst)
     for (size_t i = 0; i < r->ev.n; i++) dst[i] = kt_rank_id_get(r, src[i]);
 }
 
-kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns *dst)
+kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns *given)
 {
-    if (!dst || pos >= kt_trace_nranks(t)) return KT_EUSAGE;
+    kt_event_columns c = { 0 }, *dst = &c;
+    if (!given || !kt_options_take(&c, sizeof c, given) || pos >= kt_trace_nranks(t)) return KT_EUSAGE;
     const kt_rank *r = t->ranks[pos];
     const kt_events *e = &r->ev;
     size_t n = e->n;

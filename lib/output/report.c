@@ -16,21 +16,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-kt_report_options kt_report_defaults(void)
+void kt_report_options_init(kt_report_options *o, size_t size)
 {
-    return (kt_report_options){ .top_kernels = 8, .max_points = 400, .max_rows = 300 };
+    const kt_report_options d = { .top_kernels = 8, .max_points = 400, .max_rows = 300 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 #define RANK_LABEL 24
 
-/* opt with its zero limits replaced by the defaults (a zeroed struct
- * means "defaults", not "draw nothing").                                 */
-static kt_report_options with_defaults(const kt_report_options *opt)
+/* opt into *o with its zero limits replaced by the defaults (a zero
+ * limit means "the default", not "draw nothing"); false: opt's size is
+ * not one this library reads (docs/api.md).                              */
+static bool with_defaults(const kt_report_options *opt, kt_report_options *o)
 {
-    kt_report_options d = kt_report_defaults(), o = opt ? *opt : d;
-    if (!o.max_points) o.max_points = d.max_points;
-    if (!o.max_rows) o.max_rows = d.max_rows;
-    return o;
+    kt_report_options d = kt_report_defaults();
+    *o = d;
+    if (!kt_options_take(o, sizeof *o, opt)) return false;
+    if (!o->max_points) o->max_points = d.max_points;
+    if (!o->max_rows) o->max_rows = d.max_rows;
+    return true;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -100,8 +104,8 @@ static size_t shown_sections(rp_ctx *c, bool *shown)
 static kt_status write_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f,
                               size_t *nranks, size_t *nsections)
 {
-    if (!t || !f) return KT_EUSAGE;
-    kt_report_options o = with_defaults(opt);
+    kt_report_options o;
+    if (!t || !f || !with_defaults(opt, &o)) return KT_EUSAGE;
     rp_html h = { .f = f };
     rp_ctx c = { .t = t, .sel = sel, .opt = &o, .h = &h };
     bool *shown = calloc(rp_nsections, sizeof *shown);
@@ -150,10 +154,14 @@ static kt_status write_report_c_locale(const kt_trace *t, const kt_rank_sel *sel
     return st;
 }
 
-kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f)
+kt_status kt_report_write(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, FILE *f,
+                          kt_diags **diags)
 {
     size_t nranks, nsections;
-    return write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
+    kt_diags_begin(diags);
+    kt_status st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
+    if (st == KT_EINPUT) kt_diags_fail(diags, NULL, "error writing the page: %s", strerror(errno));
+    return st;
 }
 
 static kt_status report_table(const char *path, long bytes, size_t nranks, size_t nsections, kt_tables **out)
@@ -172,9 +180,9 @@ static kt_status report_table(const char *path, long bytes, size_t nranks, size_
     return kt_tables_from(&tb, 1, out);
 }
 
-static void set_err(const kt_report_options *opt, const char *what, const char *path)
+static void set_err(kt_diags **diags, const char *what, const char *path)
 {
-    if (opt && opt->err && opt->errlen) snprintf(opt->err, opt->errlen, "%s %s: %s", what, path, strerror(errno));
+    kt_diags_fail(diags, path, "%s %s: %s", what, path, strerror(errno));
 }
 
 /* Whether path is one of the trace's own files (`-o` given a trace by
@@ -192,25 +200,26 @@ static bool is_an_input(const kt_trace *t, const char *path)
 }
 
 kt_status kt_report(const kt_trace *t, const kt_rank_sel *sel, const kt_report_options *opt, const char *path,
-                    kt_tables **out)
+                    kt_tables **out, kt_diags **diags)
 {
     if (out) *out = NULL;
-    if (!t || !path) return KT_EUSAGE;
+    kt_diags_begin(diags);
+    kt_report_options o;
+    if (!t || !path || !with_defaults(opt, &o)) return KT_EUSAGE;
     if (is_an_input(t, path)) {
-        if (opt && opt->err && opt->errlen)
-            snprintf(opt->err, opt->errlen, "%s is one of the trace files; not overwriting it", path);
+        kt_diags_fail(diags, path, "%s is one of the trace files; not overwriting it", path);
         return KT_EUSAGE;
     }
     FILE *f = fopen(path, "w");
     if (!f) {
-        set_err(opt, "cannot write", path);
+        set_err(diags, "cannot write", path);
         return KT_EINPUT;
     }
     size_t nranks = 0, nsections = 0;
-    kt_status st = write_report_c_locale(t, sel, opt, f, &nranks, &nsections);
+    kt_status st = write_report_c_locale(t, sel, &o, f, &nranks, &nsections);
     long bytes = ftell(f);
     if (fclose(f) != 0 && st == KT_OK) st = KT_EINPUT;
-    if (st == KT_EINPUT) set_err(opt, "error writing", path);
+    if (st == KT_EINPUT) set_err(diags, "error writing", path);
     if (st != KT_OK) {
         remove(path);
         return st;

@@ -59,7 +59,7 @@ static kt_status run_temporal(rp_ctx *c, kt_tables **out)
 
 static kt_status run_temporal_by_step(rp_ctx *c, kt_tables **out)
 {
-    kt_temporal_options o = { .by_step = 1 };
+    kt_temporal_options o = { .size = sizeof o, .by_step = 1 };
     return kt_temporal(c->t, c->sel, &o, out);
 }
 
@@ -89,7 +89,7 @@ static kt_status run_gaps(rp_ctx *c, kt_tables **out)
 
 static kt_status run_launch(rp_ctx *c, kt_tables **out)
 {
-    kt_launch_options o = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    kt_launch_options o = { .size = sizeof o, .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
     return kt_launch(c->t, c->sel, &o, out);
 }
 
@@ -123,7 +123,7 @@ static kt_status run_overlap(rp_ctx *c, kt_tables **out)
 
 static kt_status run_overlap_by_step(rp_ctx *c, kt_tables **out)
 {
-    kt_overlap_options o = { .by_step = 1 };
+    kt_overlap_options o = { .size = sizeof o, .by_step = 1 };
     return kt_overlap(c->t, c->sel, &o, out);
 }
 
@@ -142,7 +142,7 @@ static kt_status run_memory(rp_ctx *c, kt_tables **out)
     o.no_series = 1;
     c->memory_ranks = calloc(c->t->nranks + 1, sizeof *c->memory_ranks);
     if (!c->memory_ranks) return KT_ENOMEM;
-    return kt_memory_keeping(c->t, c->sel, &o, keep_memory, c, out);
+    return kt_memory_keeping(c->t, c->sel, &o, keep_memory, c, out, NULL);
 }
 
 static kt_status run_critical_path(rp_ctx *c, kt_tables **out)
@@ -150,7 +150,7 @@ static kt_status run_critical_path(rp_ctx *c, kt_tables **out)
     kt_critical_path_options o = kt_critical_path_defaults();
     o.no_edges = 1;        /* the section shows the summary, the graph */
     o.longest_edges = 15;  /* and the 15 longest edges of each rank     */
-    return kt_critical_path(c->t, c->sel, &o, out);
+    return kt_critical_path(c->t, c->sel, &o, out, NULL);
 }
 
 static kt_status run_mine(rp_ctx *c, kt_tables **out)
@@ -189,7 +189,7 @@ static kt_status run_diff_by(rp_ctx *c, kt_diff_key by, kt_tables **out)
     o.by = by;
     o.hta_compat = kt_trace_hta_compat(c->t);
     o.categorizer = c->opt->categorizer;
-    return kt_diff(c->opt->baseline, c->t, &o, out);
+    return kt_diff(c->opt->baseline, c->t, &o, out, NULL);
 }
 
 static kt_status run_diff(rp_ctx *c, kt_tables **out)

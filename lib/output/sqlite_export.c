@@ -75,6 +75,7 @@ typedef struct export_run {
     size_t nranks;
     kt_table *summary;     /* "export": table, rows */
     uint32_t pending_byte; /* SQLite's lock bytes (sqlite_export.h)   */
+    char err[512];         /* why the export failed (SQLite's message)  */
 } export_run;
 
 static void note_rows(export_run *x, const char *table, int64_t rows)
@@ -390,7 +391,7 @@ static bool bulk_flows(export_run *x, sqlb *w)
 static kt_status write_bulk(export_run *x, const kt_sqlite_options *o, const char *path)
 {
     sqlb *w;
-    kt_status s = sqlb_create(path, o->err, o->errlen, &w);
+    kt_status s = sqlb_create(path, x->err, sizeof x->err, &w);
     if (s != KT_OK) return s;
     sqlb_move_lock_page(w, x->pending_byte);
     bool ok = bulk_events(x, w, o->no_events) && bulk_events_index(x, w, o->no_events) &&
@@ -520,10 +521,10 @@ static bool write_analyses(export_run *x, sqlw *w, const kt_rank_sel *sel)
     return ok;
 }
 
-static kt_status write_small(export_run *x, const kt_rank_sel *sel, const kt_sqlite_options *o, const char *path)
+static kt_status write_small(export_run *x, const kt_rank_sel *sel, const char *path)
 {
     sqlw *w;
-    kt_status s = sqlw_open(path, o->err, o->errlen, &w);
+    kt_status s = sqlw_open(path, x->err, sizeof x->err, &w);
     if (s != KT_OK) return s;
     bool ok = sqlw_exec(w, schema_sql) && write_ranks(x, w) && write_strings(x, w) && write_steps(x, w) &&
               write_counters(x, w) && write_analyses(x, w, sel) && sqlw_exec(w, views_sql);
@@ -558,21 +559,31 @@ static bool select_ranks(export_run *x, const kt_rank_sel *sel)
 }
 
 /* The database is a file of its own: a path naming something else (a
- * device, a directory) is refused before anything is written.            */
-static bool regular_or_missing(const kt_sqlite_options *o)
+ * device, a directory) is refused, not truncated, nor removed when the
+ * export fails.                                                          */
+static bool regular_or_missing(const char *path)
 {
     struct stat st;
-    if (stat(o->path, &st) != 0 || S_ISREG(st.st_mode)) return true;
-    if (o->err && o->errlen) snprintf(o->err, o->errlen, "not a regular file");
-    return false;
+    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+void kt_sqlite_options_init(kt_sqlite_options *o, size_t size)
+{
+    const kt_sqlite_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                        uint32_t pending_byte, kt_tables **out)
+                        uint32_t pending_byte, kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
-    if (!t || !opt || !opt->path) return KT_EUSAGE;
-    if (!regular_or_missing(opt)) return KT_EINPUT;
+    kt_diags_begin(diags);
+    kt_sqlite_options o = kt_sqlite_defaults();
+    if (!t || !kt_options_take(&o, sizeof o, opt) || !o.path) return KT_EUSAGE;
+    if (!regular_or_missing(o.path)) {
+        kt_diags_fail(diags, o.path, "not a regular file");
+        return KT_EINPUT;
+    }
     export_run x = { .t = t, .summary = kt_table_new("export"), .pending_byte = pending_byte };
     if (!x.summary || !select_ranks(&x, sel)) {
         kt_table_free(x.summary);
@@ -581,14 +592,15 @@ kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqli
     kt_table_add_col(x.summary, "table", KT_COL_STR, 0);
     kt_table_add_col(x.summary, "rows", KT_COL_INT, 0);
     char *tmp = NULL;
-    kt_status s = sqlite_target_begin(opt->path, &tmp, opt->err, opt->errlen);
+    kt_status s = sqlite_target_begin(o.path, &tmp, x.err, sizeof x.err);
     if (s == KT_OK) {
-        s = write_bulk(&x, opt, tmp);
-        if (s == KT_OK) s = write_small(&x, sel, opt, tmp);
-        s = sqlite_target_end(tmp, opt->path, s == KT_OK, opt->err, opt->errlen) == KT_OK ? s : KT_EINPUT;
+        s = write_bulk(&x, &o, tmp);
+        if (s == KT_OK) s = write_small(&x, sel, tmp);
+        s = sqlite_target_end(tmp, o.path, s == KT_OK, x.err, sizeof x.err) == KT_OK ? s : KT_EINPUT;
     }
     free(x.ranks);
     if (s != KT_OK) {
+        kt_diags_fail(diags, o.path, "%s", x.err);
         kt_table_free(x.summary);
         return s;
     }
@@ -596,7 +608,7 @@ kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqli
 }
 
 kt_status kt_export_sqlite(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                           kt_tables **out)
+                           kt_tables **out, kt_diags **diags)
 {
-    return sqlite_export(t, sel, opt, SQLB_PENDING_BYTE, out);
+    return sqlite_export(t, sel, opt, SQLB_PENDING_BYTE, out, diags);
 }

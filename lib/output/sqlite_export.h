@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-/* kt_export_sqlite is sqlite_export(..., SQLB_PENDING_BYTE, out). */
+/* kt_export_sqlite is sqlite_export(..., SQLB_PENDING_BYTE, out, diags). */
 kt_status sqlite_export(const kt_trace *t, const kt_rank_sel *sel, const kt_sqlite_options *opt,
-                        uint32_t pending_byte, kt_tables **out);
+                        uint32_t pending_byte, kt_tables **out, kt_diags **diags);
 
 #endif

@@ -62,7 +62,10 @@ void kt_trace_files_free(kt_trace_file *f, size_t n)
 
 kt_status kt_load_file(const kt_trace_file *f, const kt_load_options *opt, kt_trace **out, kt_diags **failure)
 {
-    kt_load_options one = opt ? *opt : (kt_load_options){ 0 };
+    kt_load_options one = kt_load_defaults();
+    *out = NULL;
+    kt_diags_begin(failure);
+    if (!kt_options_take(&one, sizeof one, opt)) return KT_EUSAGE;
     one.ranks = NULL;
     bool skipped;
     kt_status st = kt_load_listed(f->path, f->rank, f->in_dir, &one, out, failure, &skipped);

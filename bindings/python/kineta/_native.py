@@ -36,13 +36,21 @@ class Diag(C.Structure):
     _fields_ = [("level", C.c_int), ("file", C.c_char_p), ("offset", C.c_int64), ("message", C.c_char_p)]
 
 
-class LoadOptions(C.Structure):
-    _fields_ = [("jobs", C.c_int), ("hta_compat", C.c_int), ("ranks", C.POINTER(C.c_int)),
+class _Sized(C.Structure):
+    """A struct the library reads that starts with its own size, which it
+    trusts to know which fields the caller has (docs/api.md)."""
+
+    def __init__(self, **fields):
+        super().__init__(size=C.sizeof(type(self)), **fields)
+
+
+class LoadOptions(_Sized):
+    _fields_ = [("size", C.c_size_t), ("jobs", C.c_int), ("hta_compat", C.c_int), ("ranks", C.POINTER(C.c_int)),
                 ("progress", C.c_void_p), ("progress_user", C.c_void_p), ("cache_dir", C.c_char_p)]
 
 
-class EventColumns(C.Structure):
-    _fields_ = [("ts", C.c_void_p), ("dur", C.c_void_p), ("name", C.c_void_p), ("cat", C.c_void_p),
+class EventColumns(_Sized):
+    _fields_ = [("size", C.c_size_t), ("ts", C.c_void_p), ("dur", C.c_void_p), ("name", C.c_void_p), ("cat", C.c_void_p),
                 ("ph", C.c_void_p), ("kind", C.c_void_p), ("pid", C.c_void_p), ("tid", C.c_void_p),
                 ("stream", C.c_void_p), ("correlation", C.c_void_p), ("external_id", C.c_void_p)]
 

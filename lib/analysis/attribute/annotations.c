@@ -14,9 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-kt_annotations_options kt_annotations_defaults(void)
+void kt_annotations_options_init(kt_annotations_options *o, size_t size)
 {
-    return (kt_annotations_options){ .num_kernels = 1000, .duration_ratio = 0.8 };
+    const kt_annotations_options d = { .num_kernels = 1000, .duration_ratio = 0.8 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 static kt_table *kernels_table(bool compat)
@@ -84,8 +85,9 @@ static kt_status one_rank(const kt_trace *t, const kt_rank *r, const kt_annotati
 kt_status kt_annotations(const kt_trace *t, const kt_rank_sel *sel, const kt_annotations_options *opt,
                          kt_tables **out)
 {
-    kt_annotations_options o = opt ? *opt : kt_annotations_defaults();
+    kt_annotations_options o = kt_annotations_defaults();
     *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     if (o.duration_ratio < 0 || o.duration_ratio > 1) return KT_EUSAGE;
     ann_run run = { .kernels = kernels_table(t->hta_compat), .summary = summary_table(),
                     .diagnostics = kt_table_new("diagnostics") };

@@ -516,11 +516,20 @@ static bool emit_rank(cupti_out *c, const cupti_rank *cr)
     return ok;
 }
 
+void kt_cupti_options_init(kt_cupti_options *o, size_t size)
+{
+    const kt_cupti_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_cupti(const kt_trace *t, const kt_rank_sel *sel, const kt_cupti_options *opt, kt_tables **out)
 {
     static const char time_key[] = "gpu__time_duration.sum";
+    kt_cupti_options o = kt_cupti_defaults();
+    *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     uint32_t tk = kt_strtab_find(t->strs, time_key, sizeof time_key - 1);
-    cupti_out c = { .t = t, .o = opt, .keys.time_key = tk == KT_NONE ? KT_NONE : KT_ARG_DYNAMIC + tk };
+    cupti_out c = { .t = t, .o = &o, .keys.time_key = tk == KT_NONE ? KT_NONE : KT_ARG_DYNAMIC + tk };
     cupti_rank *cr = calloc(t->nranks + 1, sizeof *cr);
     size_t n = 0;
     kt_status s = cr ? KT_OK : KT_ENOMEM;

@@ -21,9 +21,10 @@ typedef struct coll_run {
     size_t sync_rank_col, a2a_rank_col; /* first per-rank column */
 } coll_run;
 
-kt_collectives_options kt_collectives_defaults(void)
+void kt_collectives_options_init(kt_collectives_options *o, size_t size)
 {
-    return (kt_collectives_options){ .align = KT_ALIGN_COLLECTIVES };
+    const kt_collectives_options d = { .align = KT_ALIGN_COLLECTIVES };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 void kt_collective_id(const kt_trace *t, const kt_coll_inst *in, char *buf, size_t n)
@@ -303,7 +304,8 @@ static void add_instance(coll_run *run, const kt_coll_inst *in)
 kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_collectives_options *opt,
                          kt_tables **out)
 {
-    coll_run run = { .t = t, .o = opt ? *opt : kt_collectives_defaults() };
+    coll_run run = { .t = t, .o = kt_collectives_defaults() };
+    if (!kt_options_take(&run.o, sizeof run.o, opt)) return KT_EUSAGE;
     if (run.o.tracelens) run.o.align = KT_ALIGN_NONE;
     if (t->hta_compat && run.o.align == KT_ALIGN_COLLECTIVES) run.o.align = KT_ALIGN_HTA;
     kt_comm_world w;

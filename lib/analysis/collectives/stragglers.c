@@ -20,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_stragglers_options kt_stragglers_defaults(void)
+void kt_stragglers_options_init(kt_stragglers_options *o, size_t size)
 {
-    return (kt_stragglers_options){ .candidates = 2, .align = KT_ALIGN_COLLECTIVES, .z_threshold = 3.5 };
+    const kt_stragglers_options d = { .candidates = 2, .align = KT_ALIGN_COLLECTIVES, .z_threshold = 3.5 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 typedef struct compute_row {
@@ -211,7 +212,8 @@ static kt_status hta_unavailable(const char *why, kt_table **tb)
 kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stragglers_options *opt,
                         kt_tables **out)
 {
-    kt_stragglers_options o = opt ? *opt : kt_stragglers_defaults();
+    kt_stragglers_options o = kt_stragglers_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_hta_straggler_args a = { o.steps, o.nsteps, o.candidates, t->hta_compat,
                                 { t->hta_compat ? "stragglers" : "hta_stragglers", t->hta_compat ? "metric" : "hta_metric" } };
     kt_table *tb[5] = { 0 };

@@ -338,10 +338,8 @@ static bool parse_line(kt_categorizer *c, char *line, char *err, size_t errlen)
     return add_rule(c, (int)prio, kind, pattern, p, err, errlen);
 }
 
-kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, char *err, size_t errlen)
+static kt_status add_rules(kt_categorizer *c, const char *text, char *err, size_t errlen)
 {
-    char dummy[1];
-    if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
     size_t lineno = 0;
     for (const char *s = text; *s;) {
         const char *nl = strchr(s, '\n');
@@ -362,11 +360,21 @@ kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, char *er
     return rebuild_buckets(c) ? KT_OK : KT_ENOMEM;
 }
 
-kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, char *err, size_t errlen)
+kt_status kt_categorizer_add_rules(kt_categorizer *c, const char *text, kt_diags **diags)
 {
+    char err[300] = "";
+    kt_diags_begin(diags);
+    kt_status s = add_rules(c, text, err, sizeof err);
+    if (s != KT_OK) kt_diags_fail(diags, NULL, "%s", err);
+    return s;
+}
+
+kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, kt_diags **diags)
+{
+    kt_diags_begin(diags);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        if (err && errlen) snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        kt_diags_fail(diags, path, "cannot read %s: %s", path, strerror(errno));
         return KT_EINPUT;
     }
     char *text = NULL;
@@ -385,13 +393,13 @@ kt_status kt_categorizer_load_rules(kt_categorizer *c, const char *path, char *e
     fclose(f);
     if (bad) {
         free(text);
-        if (err && errlen) snprintf(err, errlen, "cannot read %s", path);
+        kt_diags_fail(diags, path, "cannot read %s", path);
         return KT_EINPUT;
     }
     text[len] = '\0';
     char why[300] = "";
-    kt_status s = kt_categorizer_add_rules(c, text, why, sizeof why);
-    if (s != KT_OK && err && errlen) snprintf(err, errlen, "%s: %s", path, why);
+    kt_status s = add_rules(c, text, why, sizeof why);
+    if (s != KT_OK) kt_diags_fail(diags, path, "%s: %s", path, why);
     free(text);
     return s;
 }
@@ -420,7 +428,7 @@ kt_status kt_categorizer_new(kt_categorizer **out)
         kt_categorizer_free(c);
         return KT_ENOMEM;
     }
-    kt_status s = kt_categorizer_add_rules(c, kt_builtin_category_rules, NULL, 0);
+    kt_status s = kt_categorizer_add_rules(c, kt_builtin_category_rules, NULL);
     if (s != KT_OK) {
         kt_categorizer_free(c);
         return s == KT_EUSAGE ? KT_EANALYSIS : s;

@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_diff_options kt_diff_defaults(void)
+void kt_diff_options_init(kt_diff_options *o, size_t size)
 {
-    return (kt_diff_options){ .control_label = "Control", .test_label = "Test", .control_rank = -1,
-                              .test_rank = -1, .control_iteration = KT_DIFF_FIRST_STEP,
-                              .test_iteration = KT_DIFF_FIRST_STEP };
+    const kt_diff_options d = { .control_label = "Control", .test_label = "Test", .control_rank = -1,
+                                .test_rank = -1, .control_iteration = KT_DIFF_FIRST_STEP,
+                                .test_iteration = KT_DIFF_FIRST_STEP };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 typedef struct diff_run {
@@ -63,28 +64,32 @@ static kt_status side_by_side(diff_run *d, kt_table **out)
     return st;
 }
 
-static kt_status open_sides(diff_run *d, const kt_trace *control, const kt_trace *test)
+static kt_status open_sides(diff_run *d, const kt_trace *control, const kt_trace *test, char *err, size_t errlen)
 {
     const kt_diff_options *o = d->opt;
     const char *cl = o->control_label ? o->control_label : "Control";
     const char *tl = o->test_label ? o->test_label : "Test";
     snprintf(d->test_label, sizeof d->test_label, strcmp(cl, tl) ? "%s" : "%s_control_test", tl);
     kt_status st = kt_diff_side_open(control, cl, o->control_rank, o->control_iteration, o->hta_compat != 0,
-                                     &d->side[0], o->err, o->errlen);
+                                     &d->side[0], err, errlen);
     if (st == KT_OK)
         st = kt_diff_side_open(test, d->test_label, o->test_rank, o->test_iteration, o->hta_compat != 0,
-                               &d->side[1], o->err, o->errlen);
+                               &d->side[1], err, errlen);
     return st;
 }
 
 kt_status kt_diff(const kt_trace *control, const kt_trace *test, const kt_diff_options *opt,
-                  kt_tables **out)
+                  kt_tables **out, kt_diags **diags)
 {
-    kt_diff_options defaults = kt_diff_defaults();
-    diff_run d = { .opt = opt ? opt : &defaults };
+    kt_diff_options o = kt_diff_defaults();
+    diff_run d = { .opt = &o };
     kt_table *tb[5] = { NULL };
     *out = NULL;
-    kt_status st = open_sides(&d, control, test);
+    kt_diags_begin(diags);
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    char err[512] = "";
+    kt_status st = open_sides(&d, control, test, err, sizeof err);
+    if (st != KT_OK) kt_diags_fail(diags, NULL, "%s", err);
     if (st == KT_OK) st = ops_tables(&d, &tb[0], &tb[1]);
     if (st == KT_OK) st = side_by_side(&d, &tb[2]);
     if (st == KT_OK) st = kt_diff_call_trees(&d.side[0], &d.side[1], &tb[3], &tb[4]);

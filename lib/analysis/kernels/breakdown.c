@@ -33,9 +33,10 @@
 
 typedef kt_bd_row bd_row;
 
-kt_breakdown_options kt_breakdown_defaults(void)
+void kt_breakdown_options_init(kt_breakdown_options *o, size_t size)
 {
-    return (kt_breakdown_options){ .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
+    const kt_breakdown_options d = { .num_kernels = 10, .duration_ratio = 0.8, .memory = 1 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 typedef struct bd {
@@ -700,8 +701,9 @@ kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_break
                        kt_tables **out)
 {
     kt_bd_partial p = { 0 };
-    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    bd b = { .t = t, .compat = t->hta_compat, .o = kt_breakdown_defaults(), .acc = &p };
     *out = NULL;
+    if (!kt_options_take(&b.o, sizeof b.o, opt)) return KT_EUSAGE;
     return finish(&b, map_trace(&b, sel), out);
 }
 
@@ -709,8 +711,9 @@ kt_status kt_breakdown_map(const kt_trace *t, const kt_rank_sel *sel, const kt_b
                            kt_tables **partial)
 {
     kt_bd_partial p = { 0 };
-    bd b = { .t = t, .compat = t->hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    bd b = { .t = t, .compat = t->hta_compat, .o = kt_breakdown_defaults(), .acc = &p };
     *partial = NULL;
+    if (!kt_options_take(&b.o, sizeof b.o, opt)) return KT_EUSAGE;
     kt_status st = map_trace(&b, sel);
     if (st == KT_OK) st = kt_bd_partial_to_tables(&p, partial);
     kt_bd_partial_free(&p);
@@ -721,8 +724,9 @@ kt_status kt_breakdown_reduce(const kt_tables *const *partials, size_t n, const 
                               int hta_compat, kt_tables **out)
 {
     kt_bd_partial p = { 0 };
-    bd b = { .compat = hta_compat, .o = opt ? *opt : kt_breakdown_defaults(), .acc = &p };
+    bd b = { .compat = hta_compat, .o = kt_breakdown_defaults(), .acc = &p };
     *out = NULL;
+    if (!kt_options_take(&b.o, sizeof b.o, opt)) return KT_EUSAGE;
     kt_status st = kt_bd_partial_init(&p) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; st == KT_OK && i < n; i++) st = kt_bd_partial_add_tables(&p, partials[i]);
     return finish(&b, st, out);

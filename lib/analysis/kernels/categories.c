@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_categories_options kt_categories_defaults(void)
+void kt_categories_options_init(kt_categories_options *o, size_t size)
 {
-    return (kt_categories_options){ .memory = 1, .pstep = -1 };
+    const kt_categories_options d = { .memory = 1, .pstep = -1 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* Totals of one (launcher, kernel name) pair in one rank. */
@@ -367,18 +368,20 @@ static kt_status map_trace(const kt_trace *t, const kt_rank_sel *sel, const kt_c
 kt_status kt_categories(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                         kt_tables **out)
 {
-    kt_categories_options o = opt ? *opt : kt_categories_defaults();
+    kt_categories_options o = kt_categories_defaults();
     kt_cpartial p = { 0 };
     *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     return finish(&p, map_trace(t, sel, &o, &p), &o, out);
 }
 
 kt_status kt_categories_map(const kt_trace *t, const kt_rank_sel *sel, const kt_categories_options *opt,
                             kt_tables **partial)
 {
-    kt_categories_options o = opt ? *opt : kt_categories_defaults();
+    kt_categories_options o = kt_categories_defaults();
     kt_cpartial p = { 0 };
     *partial = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_status st = map_trace(t, sel, &o, &p);
     if (st == KT_OK) st = kt_cpartial_to_tables(&p, partial);
     kt_cpartial_free(&p);
@@ -388,9 +391,10 @@ kt_status kt_categories_map(const kt_trace *t, const kt_rank_sel *sel, const kt_
 kt_status kt_categories_reduce(const kt_tables *const *partials, size_t n, const kt_categories_options *opt,
                                kt_tables **out)
 {
-    kt_categories_options o = opt ? *opt : kt_categories_defaults();
+    kt_categories_options o = kt_categories_defaults();
     kt_cpartial p = { 0 };
     *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_status st = kt_cpartial_init(&p) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; st == KT_OK && i < n; i++) st = kt_cpartial_add_tables(&p, partials[i]);
     return finish(&p, st, &o, out);

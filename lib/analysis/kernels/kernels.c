@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_kernels_options kt_kernels_defaults(void)
+void kt_kernels_options_init(kt_kernels_options *o, size_t size)
 {
-    return (kt_kernels_options){ .sort = KT_KSORT_COUNT, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
+    const kt_kernels_options d = { .sort = KT_KSORT_COUNT, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* ---- rows ---------------------------------------------------------------- */
@@ -184,18 +185,20 @@ static kt_status map_trace(const kt_trace *t, const kt_rank_sel *sel, const kt_k
 kt_status kt_kernels(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                      kt_tables **out)
 {
-    kt_kernels_options o = opt ? *opt : kt_kernels_defaults();
+    kt_kernels_options o = kt_kernels_defaults();
     kt_kpartial p = { 0 };
     *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     return finish(&p, map_trace(t, sel, &o, &p), &o, out);
 }
 
 kt_status kt_kernels_map(const kt_trace *t, const kt_rank_sel *sel, const kt_kernels_options *opt,
                          kt_tables **partial)
 {
-    kt_kernels_options o = opt ? *opt : kt_kernels_defaults();
+    kt_kernels_options o = kt_kernels_defaults();
     kt_kpartial p = { 0 };
     *partial = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_status st = map_trace(t, sel, &o, &p);
     if (st == KT_OK) {
         kt_kpartial_sort(&p);
@@ -208,9 +211,10 @@ kt_status kt_kernels_map(const kt_trace *t, const kt_rank_sel *sel, const kt_ker
 kt_status kt_kernels_reduce(const kt_tables *const *partials, size_t n, const kt_kernels_options *opt,
                             kt_tables **out)
 {
-    kt_kernels_options o = opt ? *opt : kt_kernels_defaults();
+    kt_kernels_options o = kt_kernels_defaults();
     kt_kpartial p = { 0 };
     *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_status st = check_options(&o);
     if (st == KT_OK && !kt_kpartial_init(&p)) st = KT_ENOMEM;
     for (size_t i = 0; st == KT_OK && i < n; i++) st = kt_kpartial_add_tables(&p, partials[i]);

@@ -168,18 +168,19 @@ static kt_table *files_table(void)
     return t;
 }
 
-static void say(const kt_counters_options *o, const char *msg)
+void kt_counters_options_init(kt_counters_options *o, size_t size)
 {
-    if (o->err && o->errlen) snprintf(o->err, o->errlen, "%s", msg);
+    const kt_counters_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r,
-                            const kt_counters_options *o, kt_table *files)
+                            const kt_counters_options *o, kt_table *files, kt_diags **diags)
 {
     char out[4096], err[512] = "";
     if (!r->events_end) {
         snprintf(err, sizeof err, "%s: the end of traceEvents was not found (file cut off?)", r->file);
-        say(o, err);
+        kt_diags_fail(diags, r->file, "%s", err);
         return KT_EINPUT;
     }
     int tag = name_shared(t, sel, r) ? r->rank : -1;
@@ -201,8 +202,8 @@ static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_
         kt_table_set_str(files, 2, out);
         kt_table_set_int(files, 3, (int64_t)(nq + bw.n));
         kt_table_set_int(files, 4, (int64_t)bytes);
-    } else if (err[0]) {
-        say(o, err);
+    } else {
+        kt_diags_fail(diags, r->file, "%s", err);
     }
     free(q);
     kt_bw_series_free(&bw);
@@ -210,14 +211,20 @@ static kt_status write_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_
 }
 
 kt_status kt_counters(const kt_trace *t, const kt_rank_sel *sel, const kt_counters_options *opt,
-                      kt_tables **out)
+                      kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
-    if (!opt || !opt->out_dir) return KT_EUSAGE;
+    kt_diags_begin(diags);
+    kt_counters_options o = kt_counters_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    if (!o.out_dir) {
+        kt_diags_fail(diags, NULL, "an output directory is required");
+        return KT_EUSAGE;
+    }
     kt_table *files = files_table();
     kt_status s = files ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = write_rank(t, sel, t->ranks[i], opt, files);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = write_rank(t, sel, t->ranks[i], &o, files, diags);
     if (s != KT_OK) {
         kt_table_free(files);
         return s;

@@ -106,10 +106,18 @@ static kt_status rank_launches(launch_run *run, const kt_trace *t, const kt_rank
     return KT_OK;
 }
 
+void kt_launch_options_init(kt_launch_options *o, size_t size)
+{
+    const kt_launch_options d = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_options *opt,
                     kt_tables **out)
 {
-    launch_run run = { .o = opt ? *opt : (kt_launch_options){ 50, 100 } };
+    launch_run run = { .o = kt_launch_defaults() };
+    *out = NULL;
+    if (!kt_options_take(&run.o, sizeof run.o, opt)) return KT_EUSAGE;
     kt_status s = make_tables(&run) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_launches(&run, t, t->ranks[i]);

@@ -372,10 +372,19 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     return s;
 }
 
+void kt_queue_options_init(kt_queue_options *o, size_t size)
+{
+    const kt_queue_options d = { .max_queue_length = 1024 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_queue_tables_keep(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
                                unsigned tables, kt_queue_keep keep, void *ctx, kt_tables **out)
 {
-    int64_t max = opt ? opt->max_queue_length : 1024;
+    kt_queue_options o = kt_queue_defaults();
+    *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    int64_t max = o.max_queue_length;
     queue_tables q = { .with_device = !t->hta_compat };
     kt_status s = make_tables(&q, tables) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)

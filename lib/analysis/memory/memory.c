@@ -20,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_memory_options kt_memory_defaults(void)
+void kt_memory_options_init(kt_memory_options *o, size_t size)
 {
-    return (kt_memory_options){ .top = 10 };
+    const kt_memory_options d = { .top = 10 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 typedef struct mem_tables {
@@ -160,14 +161,14 @@ static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank
 }
 
 static kt_status write_copy(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const kt_mem_rank *m,
-                            const kt_memory_options *o, kt_table *files)
+                            const kt_memory_options *o, kt_table *files, kt_diags **diags)
 {
     char path[4096], err[512] = "";
     uint64_t events = 0, bytes = 0;
     kt_status s = kt_memory_trace_write(t, r, m, o->out_dir, name_shared(t, sel, r) ? r->rank : -1, path,
                                         sizeof path, &events, &bytes, err, sizeof err);
     if (s != KT_OK) {
-        if (o->err && o->errlen) snprintf(o->err, o->errlen, "%s", err);
+        kt_diags_fail(diags, r->file, "%s", err);
         return s;
     }
     kt_table_add_row(files);
@@ -180,7 +181,7 @@ static kt_status write_copy(const kt_trace *t, const kt_rank_sel *sel, const kt_
 }
 
 static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const kt_memory_options *o,
-                          mem_tables *tb, kt_memory_keep keep, void *ctx)
+                          mem_tables *tb, kt_memory_keep keep, void *ctx, kt_diags **diags)
 {
     kt_mem_rank m;
     kt_status s = kt_mem_rank_collect(t, r, &m);
@@ -199,20 +200,22 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     }
     free(peaks);
     kt_thread_ops_free(ops);
-    if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files);
+    if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files, diags);
     if (s != KT_OK || !keep || !keep(ctx, r, &m)) kt_mem_rank_free(&m);
     return s;
 }
 
 kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt,
-                            kt_memory_keep keep, void *ctx, kt_tables **out)
+                            kt_memory_keep keep, void *ctx, kt_tables **out, kt_diags **diags)
 {
-    kt_memory_options o = opt ? *opt : kt_memory_defaults();
+    kt_memory_options o = kt_memory_defaults();
     mem_tables tb = { 0 };
     *out = NULL;
+    kt_diags_begin(diags);
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     kt_status s = make_tables(&tb, &o) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, &tb, keep, ctx);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, &tb, keep, ctx, diags);
     kt_table *all[4];
     size_t n = 0;
     all[n++] = tb.devices;
@@ -226,7 +229,8 @@ kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_
     return kt_tables_from(all, n, out);
 }
 
-kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out)
+kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out,
+                    kt_diags **diags)
 {
-    return kt_memory_keeping(t, sel, opt, NULL, NULL, out);
+    return kt_memory_keeping(t, sel, opt, NULL, NULL, out, diags);
 }

@@ -15,6 +15,6 @@ typedef bool (*kt_memory_keep)(void *ctx, const kt_rank *r, kt_mem_rank *m);
 
 /* kt_memory offering each selected rank's events to keep(ctx, ...). */
 kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt,
-                            kt_memory_keep keep, void *ctx, kt_tables **out);
+                            kt_memory_keep keep, void *ctx, kt_tables **out, kt_diags **diags);
 
 #endif

@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_perf_options kt_perf_defaults(void) { return (kt_perf_options){ .top = 20 }; }
+void kt_perf_options_init(kt_perf_options *o, size_t size)
+{
+    const kt_perf_options d = { .top = 20 };
+    kt_options_init(o, size, &d, sizeof d);
+}
 
 static void note(perf_run *run, const char *level, const char *msg)
 {
@@ -93,7 +97,8 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
 {
     *out = NULL;
     if (err && errlen) err[0] = '\0';
-    perf_run run = { .t = t, .o = opt ? *opt : kt_perf_defaults() };
+    perf_run run = { .t = t, .o = kt_perf_defaults() };
+    if (!kt_options_take(&run.o, sizeof run.o, opt)) return KT_EUSAGE;
     run.all.gpu_first_us = INFINITY;
     run.all.gpu_last_us = -INFINITY;
     char dummy[8];
@@ -132,9 +137,13 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
 }
 
 kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
-                  char *err, size_t errlen)
+                  kt_diags **diags)
 {
-    return perf_tables(t, sel, opt, true, out, err, errlen);
+    char err[512] = "";
+    kt_diags_begin(diags);
+    kt_status st = perf_tables(t, sel, opt, true, out, err, sizeof err);
+    if (st != KT_OK) kt_diags_fail(diags, NULL, "%s", err);
+    return st;
 }
 
 kt_status kt_perf_overview(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out)

@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_critical_path_options kt_critical_path_defaults(void)
+void kt_critical_path_options_init(kt_critical_path_options *o, size_t size)
 {
-    return (kt_critical_path_options){ .annotation = NULL, .instance_first = 0, .instance_last = 0 };
+    const kt_critical_path_options d = { .annotation = NULL, .instance_first = 0, .instance_last = 0 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* One edge of the path with what the tables show of it. */
@@ -150,28 +151,29 @@ static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank
 }
 
 static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const cp_graph *g,
-                               const cp_path *path, const kt_critical_path_options *o, cp_partial *p)
+                               const cp_path *path, const kt_critical_path_options *o, cp_partial *p, char *err,
+                               size_t errlen)
 {
     cp_overlay_request rq = { .r = r, .strs = t->strs, .g = g, .path = path, .out_dir = o->out_dir,
                               .only_critical = o->only_critical != 0, .all_edges = o->all_edges != 0,
                               .tag_rank = name_shared(t, sel, r) };
-    kt_status s = cp_write_overlay(&rq, &p->overlay, o->err, o->errlen);
+    kt_status s = cp_write_overlay(&rq, &p->overlay, err, errlen);
     p->wrote_overlay = s == KT_OK;
     return s;
 }
 
 static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r,
-                          const kt_critical_path_options *o, cp_partial *p)
+                          const kt_critical_path_options *o, cp_partial *p, char *err, size_t errlen)
 {
     p->r = r;
-    kt_status s = check_rank(r, o->err, o->errlen);
+    kt_status s = check_rank(r, err, errlen);
     if (s != KT_OK) return s;
     cp_config cfg = config_of(t, r, o);
     cp_graph g;
-    s = cp_graph_build(r, t->strs, &cfg, &g, o->err, o->errlen);
+    s = cp_graph_build(r, t->strs, &cfg, &g, err, errlen);
     if (s != KT_OK) return s;
     if (g.m == 0) {
-        snprintf(o->err, o->errlen, "rank %d: no CPU op or GPU event in the window %.3f-%.3f us of \"%s\" instance "
+        snprintf(err, errlen, "rank %d: no CPU op or GPU event in the window %.3f-%.3f us of \"%s\" instance "
                  "%lld", r->rank, (double)(g.win_first - t->min_ts) / 1e3, (double)(g.win_last - t->min_ts) / 1e3,
                  cfg.annotation, (long long)cfg.inst_first);
         cp_graph_free(&g);
@@ -186,7 +188,7 @@ static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     if (s == KT_OK && !record_steps(&g, cls, &path, cfg.hta, p)) s = KT_ENOMEM;
     if (s == KT_OK) record_graph(&g, &path, p);
     if (s == KT_OK && p->nscen) s = predict(&g, cls, p);
-    if (s == KT_OK && o->out_dir) s = write_overlay(t, sel, r, &g, &path, o, p);
+    if (s == KT_OK && o->out_dir) s = write_overlay(t, sel, r, &g, &path, o, p, err, errlen);
     cp_path_free(&path);
     free(cls);
     cp_graph_free(&g);
@@ -410,24 +412,27 @@ static kt_status reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 }
 
 kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
-                           kt_tables **out)
+                           kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
-    kt_critical_path_options o = opt ? *opt : kt_critical_path_defaults();
-    char scratch[1];
-    if (!o.err || !o.errlen) o.err = scratch, o.errlen = sizeof scratch;
-    o.err[0] = '\0';
+    kt_diags_begin(diags);
+    kt_critical_path_options o = kt_critical_path_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    char err[512] = "";
     cp_scenario scen[CP_MAX_SCENARIOS];
     size_t nscen = 0;
-    kt_status s = cp_parse_what_if(o.what_if, scen, &nscen, o.err, o.errlen);
-    if (s != KT_OK) return s;
+    kt_status s = cp_parse_what_if(o.what_if, scen, &nscen, err, sizeof err);
+    if (s != KT_OK) {
+        kt_diags_fail(diags, NULL, "%s", err);
+        return s;
+    }
     cp_tables tb = { .nnames = kt_strtab_count(t->strs) };
     tb.short_names = calloc(tb.nnames ? tb.nnames : 1, sizeof *tb.short_names);
     if (!tb.short_names || !make_tables(&tb, &o)) s = KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++) {
         if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
         cp_partial p = { .scen = scen, .nscen = nscen };
-        s = rank_map(t, sel, t->ranks[i], &o, &p);
+        s = rank_map(t, sel, t->ranks[i], &o, &p, err, sizeof err);
         if (s == KT_OK) s = reduce(t, &p, &tb);
         partial_free(&p);
     }
@@ -441,6 +446,7 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     if (tb.files) all[n++] = tb.files;
     if (s != KT_OK) {
         for (size_t k = 0; k < n; k++) kt_table_free(all[k]);
+        kt_diags_fail(diags, NULL, "%s", err);
         return s;
     }
     return kt_tables_from(all, n, out);

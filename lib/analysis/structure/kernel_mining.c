@@ -35,9 +35,10 @@
 #define MEDIAN_SAMPLE 65536 /* gaps per candidate the median is taken over */
 #define FIRST_SLOTS 4096    /* the window table's first size (128 KiB)      */
 
-kt_mine_options kt_mine_defaults(void)
+void kt_mine_options_init(kt_mine_options *o, size_t size)
 {
-    return (kt_mine_options){ .max_len = 8, .top = 10, .min_count = 2 };
+    const kt_mine_options d = { .max_len = 8, .top = 10, .min_count = 2 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* One stream's kernels as arrays. */
@@ -466,7 +467,8 @@ kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_
                             kt_tables **out)
 {
     *out = NULL;
-    kt_mine_options o = opt ? *opt : kt_mine_defaults();
+    kt_mine_options o = kt_mine_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     if (o.max_len < 2) return KT_EUSAGE;
     if (o.min_count < 1) o.min_count = 1;
     static const char *const cols[] = { "rank", "device", "stream", "length", "count", "median_gap_us",

@@ -16,9 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-kt_patterns_options kt_patterns_defaults(void)
+void kt_patterns_options_init(kt_patterns_options *o, size_t size)
 {
-    return (kt_patterns_options){ .pick_ops = 3, .min_len = 3, .top = 5 };
+    const kt_patterns_options d = { .pick_ops = 3, .min_len = 3, .top = 5 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* The map's partial result for one rank. */
@@ -212,12 +213,11 @@ static bool next_to_input(const char *dir, const char *file)
 }
 
 static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *o,
-                               const rank_patterns *rp, const labelled *l, kt_table *files)
+                               const rank_patterns *rp, const labelled *l, kt_table *files, kt_diags **diags)
 {
     if (next_to_input(o->out_dir, rp->r->file)) {
-        if (o->err && o->errlen)
-            snprintf(o->err, o->errlen, "refusing to write the overlay next to the input %s (-o another directory)",
-                     rp->r->file);
+        kt_diags_fail(diags, rp->r->file, "refusing to write the overlay next to the input %s (-o another directory)",
+                      rp->r->file);
         return KT_EUSAGE;
     }
     char out[4096], tag[32] = "";
@@ -234,7 +234,7 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
                                              &res, err, sizeof err);
     free(labels);
     if (st != KT_OK) {
-        if (o->err && o->errlen) snprintf(o->err, o->errlen, "%s", err[0] ? err : kt_status_str(st));
+        kt_diags_fail(diags, rp->r->file, "%s", err[0] ? err : kt_status_str(st));
         return st;
     }
     kt_table_add_row(files);
@@ -249,24 +249,26 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
 }
 
 static kt_status reduce_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *o,
-                             const rank_patterns *rp, kt_table **tb)
+                             const rank_patterns *rp, kt_table **tb, kt_diags **diags)
 {
     labelled l = { 0 };
     kt_status st = label_patterns(t, rp, &l) ? KT_OK : KT_ENOMEM;
     if (st == KT_OK) {
         pattern_rows(tb[T_PATTERNS], rp, &l, t->hta_compat);
         op_rows(tb[T_OPS], t, rp);
-        if (o->out_dir) st = write_overlay(t, sel, o, rp, &l, tb[T_FILES]);
+        if (o->out_dir) st = write_overlay(t, sel, o, rp, &l, tb[T_FILES], diags);
     }
     labelled_free(&l, rp->set.n);
     return st;
 }
 
 kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *opt,
-                      kt_tables **out)
+                      kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
-    kt_patterns_options o = opt ? *opt : kt_patterns_defaults();
+    kt_diags_begin(diags);
+    kt_patterns_options o = kt_patterns_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
     if (o.op && !o.op[0]) return KT_EUSAGE;
     kt_table *tb[T_COUNT] = { 0 };
     kt_status st = make_tables(tb, t->hta_compat, o.out_dir != NULL) ? KT_OK : KT_ENOMEM;
@@ -275,7 +277,7 @@ kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patter
         if (!kt_rank_selected(sel, r->rank)) continue;
         rank_patterns rp;
         st = map_rank(t, r, &o, &rp);
-        if (st == KT_OK) st = reduce_rank(t, sel, &o, &rp, tb);
+        if (st == KT_OK) st = reduce_rank(t, sel, &o, &rp, tb, diags);
         rank_patterns_free(&rp);
         if (t->hta_compat) break; /* HTA analyses one rank */
     }

@@ -30,9 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-kt_gaps_options kt_gaps_defaults(void)
+void kt_gaps_options_init(kt_gaps_options *o, size_t size)
 {
-    return (kt_gaps_options){ .bins = 20, .top = 15, .sort = KT_GAP_SORT_TOTAL, .step = -1 };
+    const kt_gaps_options d = { .bins = 20, .top = 15, .sort = KT_GAP_SORT_TOTAL, .step = -1 };
+    kt_options_init(o, size, &d, sizeof d);
 }
 
 /* Gaps of one kernel pair (A → B), Welford mean/variance. */
@@ -475,19 +476,22 @@ static kt_status finish(gaps_run *g, kt_status s, bool partial, kt_tables **out)
 
 kt_status kt_gaps(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **out)
 {
-    gaps_run g = { .t = t, .o = opt ? *opt : kt_gaps_defaults() };
+    gaps_run g = { .t = t, .o = kt_gaps_defaults() };
+    if (!kt_options_take(&g.o, sizeof g.o, opt)) return KT_EUSAGE;
     return finish(&g, map_trace(&g, t, sel), false, out);
 }
 
 kt_status kt_gaps_map(const kt_trace *t, const kt_rank_sel *sel, const kt_gaps_options *opt, kt_tables **partial)
 {
-    gaps_run g = { .t = t, .o = opt ? *opt : kt_gaps_defaults() };
+    gaps_run g = { .t = t, .o = kt_gaps_defaults() };
+    if (!kt_options_take(&g.o, sizeof g.o, opt)) return KT_EUSAGE;
     return finish(&g, map_trace(&g, t, sel), true, partial);
 }
 
 kt_status kt_gaps_reduce(const kt_tables *const *partials, size_t n, const kt_gaps_options *opt, kt_tables **out)
 {
-    gaps_run g = { .o = opt ? *opt : kt_gaps_defaults() };
+    gaps_run g = { .o = kt_gaps_defaults() };
+    if (!kt_options_take(&g.o, sizeof g.o, opt)) return KT_EUSAGE;
     kt_status s = make_tables(&g) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; i < n && s == KT_OK; i++) s = add_partial(&g, partials[i]);
     return finish(&g, s, false, out);

@@ -255,10 +255,18 @@ static void idle_tables(idle_run *run)
     for (size_t c = 4; run->stats && c <= 10; c++) kt_table_set_unit(run->stats, c, "us");
 }
 
+void kt_idle_options_init(kt_idle_options *o, size_t size)
+{
+    const kt_idle_options d = { .consecutive_kernel_delay_us = 30 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_idle(const kt_trace *t, const kt_rank_sel *sel, const kt_idle_options *opt, kt_tables **out)
 {
-    static const kt_idle_options defaults = { .consecutive_kernel_delay_us = 30 };
-    idle_run run = { .t = t, .o = opt ? opt : &defaults, .time = kt_table_new("idle_time"),
+    kt_idle_options o = kt_idle_defaults();
+    *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    idle_run run = { .t = t, .o = &o, .time = kt_table_new("idle_time"),
                      .stats = kt_table_new("interval_stats") };
     idle_tables(&run);
     kt_status s = run.time && run.stats ? KT_OK : KT_ENOMEM;

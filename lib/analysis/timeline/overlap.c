@@ -45,10 +45,19 @@ static kt_status overlap_rows(void *ctx, const kt_rank *r, const kt_busy *b)
     return KT_OK;
 }
 
+void kt_overlap_options_init(kt_overlap_options *o, size_t size)
+{
+    const kt_overlap_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap_options *opt,
                      kt_tables **out)
 {
-    bool by_step = opt && opt->by_step;
+    kt_overlap_options o = kt_overlap_defaults();
+    *out = NULL;
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    bool by_step = o.by_step;
     overlap_ctx c = { kt_overlap_table_new(by_step), by_step, t->hta_compat };
     kt_type_cache *types = kt_type_cache_new(t->strs, t->hta_compat);
     kt_status s = c.tb && types ? KT_OK : KT_ENOMEM;

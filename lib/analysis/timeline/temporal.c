@@ -244,12 +244,19 @@ static kt_status tracelens_timeline(const kt_trace *t, const kt_rank_sel *sel, k
     return s;
 }
 
+void kt_temporal_options_init(kt_temporal_options *o, size_t size)
+{
+    const kt_temporal_options d = { 0 };
+    kt_options_init(o, size, &d, sizeof d);
+}
+
 kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_temporal_options *opt,
                       kt_tables **out)
 {
-    static const kt_temporal_options defaults = { 0 };
-    const kt_temporal_options *o = opt ? opt : &defaults;
+    kt_temporal_options given = kt_temporal_defaults();
+    const kt_temporal_options *o = &given;
     *out = NULL;
+    if (!kt_options_take(&given, sizeof given, opt)) return KT_EUSAGE;
     kt_table *tb = NULL;
     kt_status s;
     if (o->tracelens) {
