@@ -19,7 +19,7 @@
 
 kt_kernels_options kt_kernels_defaults(void)
 {
-    return (kt_kernels_options){ .sort = KT_KSORT_COUNT, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
+    return (kt_kernels_options){ .sort = KT_KSORT_TOTAL, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
 }
 
 /* ---- rows ---------------------------------------------------------------- */
