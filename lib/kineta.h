@@ -79,6 +79,16 @@ typedef struct kt_load_options {
      * trusted.  The cache holds the model as written (before --hta-compat),
      * so both modes share it.  kt_cache_default_dir gives the usual place. */
     const char *cache_dir;
+    /* Entries of ranks: 0 = npaths (one per path); else one per trace file
+     * the paths stand for, in the order they are found (a directory's files
+     * in name order), so that a directory's files get ranks of their own.  */
+    size_t nranks;
+    /* Globs (fnmatch) on file names: a directory path's files matching one
+     * are not loaded.  Copies kineta wrote beside their traces (overlays,
+     * counter traces, which name their source) are never loaded from a
+     * directory.  Files named as paths are loaded whatever their name.     */
+    const char *const *exclude;
+    size_t nexclude;
 } kt_load_options;
 void kt_load_options_init(kt_load_options *o, size_t size);
 static inline kt_load_options kt_load_defaults(void)
@@ -183,9 +193,10 @@ void kt_categorizer_free(kt_categorizer *c);
  * time, category and HTA type; tables "kernels" and "summary".  Only GPU
  * work (kernel; with memory also memcpy/memset), never runtime calls.     */
 typedef enum {
-    KT_KSORT_COUNT,        /* launches (default)                 */
+    KT_KSORT_COUNT,        /* launches                           */
     KT_KSORT_DURATION,     /* average duration                   */
-    KT_KSORT_TOTAL,        /* total duration                     */
+    KT_KSORT_TOTAL,        /* total duration (default: HTA, nsys
+                              and TraceLens all rank by it)      */
     KT_KSORT_PERCENTAGE,   /* % of launches (same order as count) */
     KT_KSORT_DURATION_PCT  /* % of kernel time (same as total)    */
 } kt_kernel_sort;
@@ -1024,9 +1035,10 @@ typedef struct kt_trace_file {
     uint64_t bytes;    /* size on disk, 0 when unknown                       */
 } kt_trace_file;
 /* The files kt_load would load for these paths (directories expanded, name
- * order); ranks as kt_load_options.ranks.  Free with kt_trace_files_free. */
-kt_status kt_trace_files(const char *const *paths, size_t npaths, const int *ranks, kt_trace_file **out,
-                         size_t *nout, kt_diags **failure);
+ * order); opt's ranks, nranks and exclude as kt_load's (NULL: none).  Free
+ * with kt_trace_files_free.                                                */
+kt_status kt_trace_files(const char *const *paths, size_t npaths, const kt_load_options *opt,
+                         kt_trace_file **out, size_t *nout, kt_diags **failure);
 void kt_trace_files_free(kt_trace_file *f, size_t n);
 /* Load one listed file exactly as kt_load loads it among the others
  * (opt->ranks is ignored: f->rank is used).  A directory's JSON that is not

@@ -19,6 +19,11 @@ typedef struct cli_ctx {
     bool format_given;
     const char *out_path;   /* -o FILE (NULL = stdout)                      */
     const char *table;      /* --table NAME (csv: which table)              */
+    long long top;          /* --top N: rows of long tables in table format,
+                               0 = all, -1 = the default (tables_shown.c)    */
+    const char **exclude;   /* --exclude GLOB (repeatable): files of a
+                               directory PATH not loaded                     */
+    size_t nexclude;
     kt_rank_sel sel;
     int *file_ranks;        /* --file-ranks: rank of each PATH, or NULL      */
     size_t nfile_ranks;
@@ -46,6 +51,10 @@ typedef struct cli_command {
     const char *description;      /* longer text for `--help`, may be NULL */
     const cli_option *options;    /* terminated by {NULL}; NULL = none     */
     const char *const *tables;    /* names of the tables it prints, NULL-terminated */
+    /* Those of them holding one row per item (an event, an edge, a sample):
+     * in table format printed after the others, their first rows only
+     * (tables_shown.c); NULL-terminated, NULL = none.                     */
+    const char *const *raw_tables;
     size_t state_size;            /* bytes of per-run option state         */
     void (*init)(void *state);    /* defaults, may be NULL                 */
     /* Parse one command option (NULL when it has none); return 0, or print
@@ -67,6 +76,10 @@ typedef struct cli_command {
     bool (*preload)(const cli_ctx *ctx, void *state, kt_tables **out, kt_status *status);
     /* Optional custom printer (e.g. info's nested JSON); NULL = generic.   */
     int (*print)(const cli_ctx *ctx, const kt_tables *ts, FILE *f);
+    /* Optional, for the generic printer in table format: draws the first
+     * nrows rows of table t its own way (diff's tree, gaps' histogram)
+     * and returns true, or returns false for the usual text table.        */
+    bool (*print_text)(const kt_table *t, size_t nrows, FILE *f);
     /* Commands comparing two runs (diff) set this instead of run: exactly
      * two PATHs, CONTROL and TEST, each loaded on its own (two files with
      * the same rank are two runs) and as written — --hta-compat is passed
@@ -112,6 +125,15 @@ kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, 
  * --table selects one table in every format.  docs/output.md.             */
 /* Returns 0, or 2 when --table names no table. */
 int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f);
+/* Table format (programs/tables_shown.c): summaries first, then the
+ * command's raw_tables cut to --top rows (default 10) with a line naming
+ * how to get the rest; tables with no rows, or only zeros, are named on
+ * one line instead of printed (unless --table names them).              */
+void print_tables_text(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f);
+/* csv without --table prints one table: which ones it left out, on
+ * stderr (unless -q).                                                   */
+void note_tables_left_out(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts,
+                          const kt_table *shown);
 /* Text fitted to f's terminal width (COLUMNS, else the tty's, else 100). */
 void print_table_text(const kt_table *t, FILE *f);
 void print_table_csv(const kt_table *t, FILE *f);
@@ -128,6 +150,7 @@ char *cell_display(const kt_table *t, size_t row, size_t col, int decimals);
 typedef struct text_style {
     size_t width;    /* columns to fit in; 0 = no limit                   */
     bool full_names; /* never cut strings (--verbose, full reports)       */
+    size_t max_rows; /* print the first max_rows rows only; 0 = all       */
 } text_style;
 /* COLUMNS if set, else the terminal's width when f is one, else 100. */
 size_t terminal_width(FILE *f);

@@ -18,9 +18,13 @@
 static const cli_option common_options[] = {
     { "format", "table|csv|json", "output format (default: table on a terminal, else csv)" },
     { "table", "NAME", "print only this table (csv default: the first)" },
+    { "top", "N", "rows of long tables (one row per event, edge, sample) in table format (default 10, "
+                  "0 = all); csv/json: every row" },
     { "rank", "R", "only rank R" },
     { "ranks", "LIST", "only these ranks, e.g. 0,2-5" },
-    { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0)" },
+    { "file-ranks", "LIST", "rank of each PATH, in order (e.g. two files both saying rank 0); or of each "
+                            "file the PATHs hold, in name order" },
+    { "exclude", "GLOB", "skip the files of a directory PATH whose name matches GLOB (repeatable)" },
     { "jobs", "N", "loader threads, and the report's analyses at once (default: number of cores)" },
     { "hta-compat", NULL, "reproduce HTA: load semantics (ns rounding, last-step filtering), JSON keys" },
     { "cache", NULL, "[=DIR] keep each parsed file's model in DIR (default $XDG_CACHE_HOME/kineta, else "
@@ -31,14 +35,25 @@ static const cli_option common_options[] = {
     { NULL, NULL, NULL },
 };
 
-static void print_options(const cli_option *o, FILE *f)
+static const cli_option *find_option(const cli_option *o, const char *name, size_t len)
+{
+    for (; o && o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len)) return o;
+    return NULL;
+}
+
+/* The options o, but those own lists too (its --top over the common one). */
+static void print_options_but(const cli_option *o, const cli_option *own, FILE *f)
 {
     for (; o && o->name; o++) {
+        if (find_option(own, o->name, strlen(o->name))) continue;
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         fprintf(f, "  %-30s %s\n", left, o->help);
     }
 }
+
+static void print_options(const cli_option *o, FILE *f) { print_options_but(o, NULL, f); }
 
 void cli_print_common_options(FILE *f)
 {
@@ -57,7 +72,7 @@ static void command_help(const cli_command *cmd, FILE *f)
         print_options(cmd->options, f);
     }
     fprintf(f, "\ncommon options:\n");
-    print_options(common_options, f);
+    print_options_but(common_options, cmd->options, f);
     fprintf(f, "  %-30s %s\n  %-30s %s\n  %-30s %s\n", cmd->output_dir ? "-o DIR" : "-o FILE",
             cmd->output_dir ? "write the files into DIR" : "write the output to FILE",
             "-q", "no warnings or progress on stderr", "-h, --help", "this help");
@@ -121,13 +136,6 @@ static bool parse_rank_list(const char *v, int **ranks, size_t *n)
     return *n > 0;
 }
 
-static const cli_option *find_option(const cli_option *o, const char *name, size_t len)
-{
-    for (; o && o->name; o++)
-        if (strlen(o->name) == len && !strncmp(o->name, name, len)) return o;
-    return NULL;
-}
-
 static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v)
 {
     long long x;
@@ -142,6 +150,11 @@ static int set_common(cli_ctx *ctx, int **ranks, const char *name, const char *v
         }
     } else if (!strcmp(name, "table")) {
         ctx->table = v;
+    } else if (!strcmp(name, "top")) {
+        if (!cli_parse_int(name, v, 0, 1000000000, &x)) return 2;
+        ctx->top = x;
+    } else if (!strcmp(name, "exclude")) {
+        ctx->exclude[ctx->nexclude++] = v;
     } else if (!strcmp(name, "rank") || !strcmp(name, "ranks")) {
         if (!parse_rank_list(v, ranks, &ctx->sel.nranks)) {
             fprintf(stderr, "kineta: bad rank list '%s' (expected e.g. 0,2-5)\n", v);
@@ -199,9 +212,9 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         }
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const cli_option *o = find_option(common_options, name, len);
-        bool common = o != NULL;
-        if (!o) o = find_option(cmd->options, name, len);
+        const cli_option *o = find_option(cmd->options, name, len); /* a command's --top over the common */
+        bool common = o == NULL;
+        if (!o) o = find_option(common_options, name, len);
         if (!o) {
             fprintf(stderr, "kineta %s: unknown option '--%.*s' (see --help)\n", cmd->name, (int)len, name);
             return 2;
@@ -218,6 +231,8 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         if (!o->arg && eq) value = eq + 1;
         int rc = common ? set_common(ctx, ranks, o->name, value)
                         : cmd->parse(state, o->name, value);
+        if (!rc && !common && find_option(common_options, o->name, strlen(o->name)))
+            rc = set_common(ctx, ranks, o->name, value); /* kernels --top 0: every row of every table */
         if (rc) return rc;
     }
     if (cmd->output_dir && !cmd->output_dir_optional && !ctx->out_path) {
@@ -232,7 +247,7 @@ static int parse_args(const cli_command *cmd, int argc, char **argv, cli_ctx *ct
         fprintf(stderr, "kineta %s: expects two PATHs, CONTROL and TEST (got %zu)\n", cmd->name, ctx->npaths);
         return 2;
     }
-    if (ctx->file_ranks && ctx->nfile_ranks != ctx->npaths) {
+    if (cmd->run_pair && ctx->file_ranks && ctx->nfile_ranks != ctx->npaths) {
         fprintf(stderr, "kineta: --file-ranks gives %zu ranks for %zu PATHs\n", ctx->nfile_ranks, ctx->npaths);
         return 2;
     }
@@ -295,9 +310,9 @@ static bool same_rank_twice(const kt_diags *d)
     return false;
 }
 
-/* Loads paths[0..npaths) (ranks: their --file-ranks or NULL). */
+/* Loads paths[0..npaths) (ranks: nranks of --file-ranks, or NULL). */
 static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npaths, const int *ranks,
-                            bool hta_compat, kt_trace **t)
+                            size_t nranks, bool hta_compat, kt_trace **t)
 {
     progress prog = { .last_pct = -1 };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
@@ -308,6 +323,7 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
         return KT_EUSAGE;
     }
     kt_load_options lo = { .size = sizeof lo, .jobs = ctx->jobs, .hta_compat = hta_compat, .ranks = ranks,
+                           .nranks = nranks, .exclude = ctx->exclude, .nexclude = ctx->nexclude,
                            .progress = tty ? on_progress : NULL, .progress_user = &prog,
                            .cache_dir = !ctx->cache ? NULL : ctx->cache_dir ? ctx->cache_dir : cache_dir };
     kt_diags *failure = NULL;
@@ -317,7 +333,8 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
         print_diags(failure, false);
         if (!kt_diags_count(failure)) fprintf(stderr, "kineta: %s\n", kt_status_str(s));
         if (!ctx->file_ranks && same_rank_twice(failure))
-            fprintf(stderr, "kineta: give each PATH its rank with --file-ranks, e.g. --file-ranks 0,1\n");
+            fprintf(stderr, "kineta: give each PATH (or each file of a directory, in name order) its rank with "
+                            "--file-ranks, e.g. --file-ranks 0,1\n");
         kt_diags_free(failure);
         return s;
     }
@@ -327,7 +344,7 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
 
 static kt_status load(const cli_ctx *ctx, kt_trace **t)
 {
-    return load_paths(ctx, ctx->paths, ctx->npaths, ctx->file_ranks, ctx->hta_compat, t);
+    return load_paths(ctx, ctx->paths, ctx->npaths, ctx->file_ranks, ctx->nfile_ranks, ctx->hta_compat, t);
 }
 
 /* run_pair commands: CONTROL and TEST loaded one after the other, as written. */
@@ -336,7 +353,7 @@ static kt_status run_pair(const cli_command *cmd, const cli_ctx *ctx, void *stat
     kt_trace *t[2] = { NULL, NULL };
     kt_status s = KT_OK;
     for (size_t i = 0; i < 2 && s == KT_OK; i++)
-        s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, false, &t[i]);
+        s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, 1, false, &t[i]);
     if (s == KT_OK) {
         s = cmd->run_pair(ctx, t[0], t[1], state, ts);
         cli_say_status(cmd->name, s);
@@ -348,14 +365,16 @@ static kt_status run_pair(const cli_command *cmd, const cli_ctx *ctx, void *stat
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv)
 {
-    cli_ctx ctx = { .format = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV };
+    cli_ctx ctx = { .format = isatty(STDOUT_FILENO) ? FMT_TABLE : FMT_CSV, .top = -1 };
     int *ranks = NULL;
     void *state = calloc(1, cmd->state_size + 1);
     ctx.paths = calloc((size_t)argc + 1, sizeof *ctx.paths);
-    if (!state || !ctx.paths) {
+    ctx.exclude = calloc((size_t)argc + 1, sizeof *ctx.exclude);
+    if (!state || !ctx.paths || !ctx.exclude) {
         fprintf(stderr, "kineta: out of memory\n");
         free(state);
         free(ctx.paths);
+        free(ctx.exclude);
         return 1;
     }
     if (cmd->init) cmd->init(state);
@@ -413,5 +432,6 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
     free(ctx.file_ranks);
     free(state);
     free(ctx.paths);
+    free(ctx.exclude);
     return rc;
 }

@@ -314,7 +314,9 @@ int cli_run_streamed(const cli_command *cmd, const cli_ctx *ctx, void *state, kt
     kt_trace_file *files = NULL;
     size_t nfiles = 0;
     kt_diags *failure = NULL;
-    kt_status st = kt_trace_files(ctx->paths, ctx->npaths, ctx->file_ranks, &files, &nfiles, &failure);
+    kt_load_options lo = { .ranks = ctx->file_ranks, .nranks = ctx->nfile_ranks, .exclude = ctx->exclude,
+                           .nexclude = ctx->nexclude };
+    kt_status st = kt_trace_files(ctx->paths, ctx->npaths, &lo, &files, &nfiles, &failure);
     if (st != KT_OK) {
         print_file_diags(failure, false);
         kt_diags_free(failure);

@@ -20,6 +20,7 @@ static const cli_option annotations_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const annotations_tables[] = { "gpu", "cpu", "kernels", "summary", "diagnostics", NULL };
+static const char *const annotations_raw_tables[] = { "kernels", NULL };
 
 static void annotations_init(void *state)
 {
@@ -67,6 +68,7 @@ const cli_command cmd_annotations = {
                    "all kernel time and of the ProfilerStep time.",
     .options = annotations_options,
     .tables = annotations_tables,
+    .raw_tables = annotations_raw_tables,
     .state_size = sizeof(annotations_state),
     .init = annotations_init,
     .parse = annotations_parse,

@@ -16,6 +16,7 @@ static const cli_option collectives_options[] = {
 static const char *const collectives_tables[] = { "implicit_sync", "summary", "all2allv", "all2allv_summary",
                                                   "all2allv_heatmap", "other", "stragglers", "unmatched",
                                                   "clock_offsets", "ranks", "kernels", NULL };
+static const char *const collectives_raw_tables[] = { "implicit_sync", "all2allv", "other", "unmatched", "kernels", NULL };
 
 static void collectives_init(void *state)
 {
@@ -68,6 +69,7 @@ const cli_command cmd_collectives = {
                    "clock_offsets estimated from collective ends (applied unless --align none).",
     .options = collectives_options,
     .tables = collectives_tables,
+    .raw_tables = collectives_raw_tables,
     .state_size = sizeof(kt_collectives_options),
     .init = collectives_init,
     .parse = collectives_parse,

@@ -1,8 +1,7 @@
 /*
- * cmd_critical_path.c — `kineta critical-path -o DIR`: HTA's lightweight
+ * cmd_critical_path.c — `kineta critical-path [-o DIR]`: HTA's lightweight
  * critical path analysis (tables summary, breakdown, edges, graph, and
- * what_if with --what-if) and the overlay trace written into DIR (no DIR
- * needed with --no-overlay).
+ * what_if with --what-if) and, with -o, the overlay trace written into DIR.
  */
 #include "cli.h"
 
@@ -22,10 +21,11 @@ static const cli_option cp_options[] = {
                          "kernel_gap=F; '+' combines, ',' separates scenarios" },
     { "only-critical", NULL, "overlay keeps only the critical complete events (and annotations)" },
     { "all-edges", NULL, "overlay draws every graph edge, not only the path's (not with --only-critical)" },
-    { "no-overlay", NULL, "do not write the overlay trace" },
+    { "no-overlay", NULL, "do not write the overlay trace even with -o DIR (none is written without -o)" },
     { NULL, NULL, NULL },
 };
 static const char *const cp_tables[] = { "summary", "breakdown", "edges", "graph", "what_if", "files", NULL };
+static const char *const cp_raw_tables[] = { "breakdown", "edges", NULL };
 
 static void cp_init(void *state)
 {
@@ -69,11 +69,7 @@ static int cp_parse(void *state, const char *name, const char *value)
 static kt_status cp_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     cp_state *s = state;
-    if (!s->no_overlay && !ctx->out_path) {
-        cli_fail("critical-path", "-o DIR is required for the overlay (or --no-overlay)");
-        return KT_EUSAGE;
-    }
-    s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
+    s->o.out_dir = s->no_overlay ? NULL : ctx->out_path; /* no -o: the tables only */
     kt_diags *why = NULL;
     kt_status st = kt_critical_path(t, &ctx->sel, &s->o, out, &why);
     cli_fail_diags("critical-path", NULL, why);
@@ -87,15 +83,17 @@ const cli_command cmd_critical_path = {
                    "points with operator, dependency, launch-delay, kernel-kernel and sync edges, and\n"
                    "its longest path over one ProfilerStep (or --annotation/--instance).  Tables:\n"
                    "summary (bound_by -> % of the path), breakdown and edges (the path), graph, and\n"
-                   "what_if (--what-if launch=0: the path again with launch delays free).  The overlay\n"
-                   "DIR/overlaid_critical_path_<file> marks the path (args.critical, arrows of cat\n"
-                   "critical_path) for Perfetto.  --hta-compat reproduces HTA's results exactly.",
+                   "what_if (--what-if launch=0: the path again with launch delays free).  With -o DIR\n"
+                   "the overlay DIR/overlaid_critical_path_<file> marks the path (args.critical,\n"
+                   "arrows of cat critical_path) for Perfetto.  --hta-compat reproduces HTA's\n"
+                   "results exactly.",
     .options = cp_options,
     .tables = cp_tables,
+    .raw_tables = cp_raw_tables,
     .state_size = sizeof(cp_state),
     .init = cp_init,
     .parse = cp_parse,
     .run = cp_run,
     .output_dir = true,
-    .output_dir_optional = true, /* not needed with --no-overlay */
+    .output_dir_optional = true, /* without it: the tables, no overlay */
 };

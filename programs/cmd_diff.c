@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const cli_command cmd_diff;
-
 typedef struct diff_state {
     kt_diff_options o;
     const char *rules;
@@ -28,6 +26,7 @@ static const cli_option diff_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const diff_tables[] = { "ops", "ops_diff", "side_by_side", "tree", "kernels", NULL };
+static const char *const diff_raw_tables[] = { "ops", "ops_diff", "side_by_side", "tree", "kernels", NULL };
 
 static void diff_init(void *state)
 {
@@ -129,7 +128,7 @@ static void print_side(const kt_table *t, size_t r, long count, long cpu, long g
 }
 
 #define MAX_INDENT 40 /* deeper nodes say their depth instead of indenting */
-static void print_tree_text(const kt_table *t, FILE *f)
+static void print_tree_text(const kt_table *t, size_t nrows, FILE *f)
 {
     long status = kt_table_col_index(t, "status"), name = kt_table_col_index(t, "name"),
          tname = kt_table_col_index(t, "test_name"), depth = kt_table_col_index(t, "depth"),
@@ -137,7 +136,7 @@ static void print_tree_text(const kt_table *t, FILE *f)
     fprintf(f, "== tree (%zu nodes): [=] matched [-] only control [+] only test; "
                "each run: calls, cpu us, gpu us (launched under the node)\n",
             kt_table_nrows(t));
-    for (size_t r = 0; r < kt_table_nrows(t); r++) {
+    for (size_t r = 0; r < nrows; r++) {
         const char *st = kt_table_str(t, r, (size_t)status);
         char mark = st[0] == 'm' ? '=' : !strcmp(st, "only-control") ? '-' : '+';
         int64_t d = kt_table_int(t, r, (size_t)depth);
@@ -154,17 +153,12 @@ static void print_tree_text(const kt_table *t, FILE *f)
     }
 }
 
-static int diff_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
+/* Table format: the tree drawn, the other tables as usual. */
+static bool diff_print_text(const kt_table *t, size_t nrows, FILE *f)
 {
-    if (ctx->format != FMT_TABLE) return print_tables(ctx, &cmd_diff, ts, f);
-    for (size_t i = 0; i < kt_tables_count(ts); i++) {
-        const kt_table *t = kt_tables_get(ts, i);
-        if (ctx->table && strcmp(ctx->table, kt_table_name(t))) continue;
-        if (!strcmp(kt_table_name(t), "tree")) print_tree_text(t, f);
-        else print_table_text(t, f);
-        fputc('\n', f);
-    }
-    return 0;
+    if (strcmp(kt_table_name(t), "tree")) return false;
+    print_tree_text(t, nrows, f);
+    return true;
 }
 
 const cli_command cmd_diff = {
@@ -180,9 +174,10 @@ const cli_command cmd_diff = {
                    "node's kernels per run.  Times in us.",
     .options = diff_options,
     .tables = diff_tables,
+    .raw_tables = diff_raw_tables,
     .state_size = sizeof(diff_state),
     .init = diff_init,
     .parse = diff_parse,
     .run_pair = diff_run,
-    .print = diff_print,
+    .print_text = diff_print_text,
 };

@@ -96,9 +96,8 @@ static int64_t gaps_step(const void *state)
 }
 
 /* The histogram as bars, like the seed analyzer (and readable at a glance). */
-static void print_histogram(const kt_table *h, FILE *f)
+static void print_histogram(const kt_table *h, size_t n, FILE *f)
 {
-    size_t n = kt_table_nrows(h);
     int64_t most = 1;
     for (size_t r = 0; r < n; r++)
         if (kt_table_int(h, r, 2) > most) most = kt_table_int(h, r, 2);
@@ -117,21 +116,27 @@ static void print_histogram(const kt_table *h, FILE *f)
     }
 }
 
-/* Text: every table, the histogram drawn; with -o and no --format the
- * file is that text report.  Otherwise the generic printer.               */
+/* Table format: the histogram drawn, the other tables as usual. */
+static bool gaps_print_text(const kt_table *t, size_t nrows, FILE *f)
+{
+    if (strcmp(kt_table_name(t), "gap_histogram")) return false;
+    print_histogram(t, nrows, f);
+    return true;
+}
+
+/* With -o and no --format the file is a text report: every table, full
+ * names, the histogram drawn.  Otherwise the generic printer.             */
 static int gaps_print(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
 {
-    bool report = ctx->out_path && !ctx->format_given;
-    if (ctx->format != FMT_TABLE && !report) return print_tables(ctx, &cmd_gaps, ts, f);
-    text_style st = report ? (text_style){ .full_names = true } : text_style_for(ctx, f);
+    if (!ctx->out_path || ctx->format_given) return print_tables(ctx, &cmd_gaps, ts, f);
+    text_style st = { .full_names = true };
     bool first = true;
     for (size_t i = 0; i < kt_tables_count(ts); i++) {
         const kt_table *t = kt_tables_get(ts, i);
         if (ctx->table && strcmp(ctx->table, kt_table_name(t))) continue;
         if (!first) fputc('\n', f);
         first = false;
-        if (!strcmp(kt_table_name(t), "gap_histogram")) print_histogram(t, f);
-        else print_table_text_styled(t, &st, f);
+        if (!gaps_print_text(t, kt_table_nrows(t), f)) print_table_text_styled(t, &st, f);
     }
     return 0;
 }
@@ -151,5 +156,6 @@ const cli_command cmd_gaps = {
     .map = gaps_map,
     .reduce = gaps_reduce,
     .print = gaps_print,
+    .print_text = gaps_print_text,
     .selected_step = gaps_step,
 };

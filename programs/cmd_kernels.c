@@ -16,7 +16,7 @@ typedef struct kernels_state {
 } kernels_state;
 
 static const cli_option kernels_options[] = {
-    { "sort", "KEY", "count|duration|total|percentage|duration-percentage (default count)" },
+    { "sort", "KEY", "count|duration|total|percentage|duration-percentage (default total)" },
     { "top", "N", "rows (default: 10 in table format, all in csv/json and with -o; 0 = all)" },
     { "by", "KEY", "one row per name|short|category|type|launcher (default name)" },
     { "pstep", "N", "only kernels of ProfilerStep N" },

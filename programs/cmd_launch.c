@@ -14,6 +14,7 @@ static const cli_option launch_options[] = {
 };
 static const char *const launch_tables[] = { "launches", "short_gpu_kernels", "runtime_outliers",
                                              "launch_delay_outliers", NULL };
+static const char *const launch_raw_tables[] = { "launches", NULL };
 
 static void launch_init(void *state)
 {
@@ -44,6 +45,7 @@ const cli_command cmd_launch = {
                    "runtime_outliers and launch_delay_outliers summarize the sets HTA plots.",
     .options = launch_options,
     .tables = launch_tables,
+    .raw_tables = launch_raw_tables,
     .state_size = sizeof(kt_launch_options),
     .init = launch_init,
     .parse = launch_parse,

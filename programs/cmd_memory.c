@@ -20,6 +20,7 @@ static const cli_option memory_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const memory_tables[] = { "devices", "series", "peak_ops", "files", "timeline", "peaks", NULL };
+static const char *const memory_raw_tables[] = { "series", "timeline", NULL };
 
 static void memory_init(void *state)
 {
@@ -112,6 +113,7 @@ const cli_command cmd_memory = {
                    "<name>_counters.json, a Chrome trace with one counter series per category.",
     .options = memory_options,
     .tables = memory_tables,
+    .raw_tables = memory_raw_tables,
     .state_size = sizeof(memory_state),
     .init = memory_init,
     .parse = memory_parse,

@@ -19,7 +19,7 @@ static const cli_option patterns_options[] = {
     { "min-len", "N", "an op needs at least N GPU events under it (default 3)" },
     { "top", "N", "mark the top N patterns in the overlay; --mine: rows per rank (default 5 / 10)" },
     { "keep-names", NULL, "overlay: do not compress other GPU events' names to ids" },
-    { "no-overlay", NULL, "do not write the overlay trace (then -o DIR is not needed)" },
+    { "no-overlay", NULL, "do not write the overlay trace even with -o DIR (none is written without -o)" },
     { "mine", NULL, "find frequent kernel sequences on each stream without naming an op" },
     { "max-len", "L", "--mine: longest sequence (default 8)" },
     { NULL, NULL, NULL },
@@ -53,11 +53,7 @@ static kt_status patterns_run(const cli_ctx *ctx, const kt_trace *t, void *state
 {
     patterns_state *s = state;
     if (s->mine) return kt_mine_sequences(t, &ctx->sel, &s->m, out);
-    if (!s->no_overlay && !ctx->out_path) {
-        cli_fail("patterns", "-o DIR is required for the overlay (or --no-overlay)");
-        return KT_EUSAGE;
-    }
-    s->o.out_dir = s->no_overlay ? NULL : ctx->out_path;
+    s->o.out_dir = s->no_overlay ? NULL : ctx->out_path; /* no -o: the tables only */
     kt_diags *why = NULL;
     kt_status st = kt_patterns(t, &ctx->sel, &s->o, out, &why);
     cli_fail_diags("patterns", NULL, why);
@@ -74,7 +70,7 @@ const cli_command cmd_patterns = {
     .description = "Each op whose name contains NAME (the outermost ones; --hta-compat: HTA's\n"
                    "shallowest) with at least --min-len GPU events under it gives the pattern\n"
                    "'op|kernel|kernel|...'; identical patterns are counted (table patterns).\n"
-                   "DIR/overlaid_<file> is the trace with args.Patterns on the events of the top\n"
+                   "With -o DIR, DIR/overlaid_<file> is the trace with args.Patterns on the events of the top\n"
                    "patterns and other GPU events' names compressed to ids (dictionary on the\n"
                    "'PyTorch Profiler' span); open it in Perfetto and search 'Patterns'.\n"
                    "--mine ranks repeated kernel sequences per stream by count x (length-1) x\n"
@@ -86,5 +82,5 @@ const cli_command cmd_patterns = {
     .parse = patterns_parse,
     .run = patterns_run,
     .output_dir = true,
-    .output_dir_optional = true, /* not needed with --mine or --no-overlay */
+    .output_dir_optional = true, /* without it: the tables, no overlay */
 };

@@ -11,6 +11,7 @@ static const cli_option queue_options[] = {
     { NULL, NULL, NULL },
 };
 static const char *const queue_tables[] = { "series", "summary", "blocked", "weighted", "diagnostics", NULL };
+static const char *const queue_raw_tables[] = { "series", NULL };
 
 static void queue_init(void *state)
 {
@@ -53,6 +54,7 @@ const cli_command cmd_queue = {
                    "them per rank, also printed as a warning.",
     .options = queue_options,
     .tables = queue_tables,
+    .raw_tables = queue_raw_tables,
     .state_size = sizeof(kt_queue_options),
     .init = queue_init,
     .parse = queue_parse,

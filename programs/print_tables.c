@@ -2,7 +2,7 @@
  * print_tables.c — rendering result tables as aligned text, CSV or JSON.
  *
  * Text is for people (every table, titled, fitted to the terminal:
- * text_table.c); CSV is one table (--table) so it can be piped into other
+ * text_table.c, summaries first: tables_shown.c); CSV is one table (--table) so it can be piped into other
  * tools; JSON is one object with a key per table, each an array of row
  * objects keyed by column.  Text rounds numbers to what their unit needs
  * (column_labels.c); CSV and JSON, read by programs, keep every digit
@@ -240,7 +240,7 @@ void print_table_text(const kt_table *t, FILE *f)
     print_table_text_styled(t, &st, f);
 }
 
-/* Whether t is printed: every table, or only the one --table names. */
+/* Whether t is printed in json: every table, or only the one --table names. */
 static bool wanted(const cli_ctx *ctx, const kt_table *t)
 {
     return !ctx->table || !strcmp(ctx->table, kt_table_name(t));
@@ -258,6 +258,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
     if (ctx->format == FMT_CSV) {
         const kt_table *t = ctx->table ? kt_tables_find(ts, ctx->table) : kt_tables_get(ts, 0);
         if (t) print_table_csv(t, f);
+        if (t) note_tables_left_out(ctx, cmd, ts, t);
     } else if (ctx->format == FMT_JSON) {
         bool first = true;
         fputc('{', f);
@@ -272,15 +273,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
         }
         fputs("\n}\n", f);
     } else {
-        text_style st = text_style_for(ctx, f);
-        bool first = true;
-        for (size_t i = 0; i < n; i++) {
-            const kt_table *t = kt_tables_get(ts, i);
-            if (!wanted(ctx, t)) continue;
-            if (!first) fputc('\n', f);
-            first = false;
-            print_table_text_styled(t, &st, f);
-        }
+        print_tables_text(ctx, cmd, ts, f);
     }
     return 0;
 }

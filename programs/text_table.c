@@ -68,6 +68,31 @@ static void flatten(char *s)
         if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
 }
 
+/* The '.' of a number whose decimals are all zeros ("21283.000"), or NULL. */
+static char *zero_fraction(char *s)
+{
+    char *dot = strchr(s, '.');
+    if (!dot || !dot[1]) return NULL;
+    for (const char *p = dot + 1; *p; p++)
+        if (*p != '0') return NULL;
+    return dot;
+}
+
+/* A float column whose every value shown is whole prints without decimals
+ * ("21283", not "21283.000": times of a trace in whole µs).              */
+static void drop_zero_fractions(layout *l, size_t c)
+{
+    for (size_t r = 0; r < l->nr; r++) {
+        char *s = l->cells[r * l->nc + c];
+        if (strchr(s, '.') && !zero_fraction(s)) return;
+    }
+    for (size_t r = 0; r < l->nr; r++) {
+        char *s = l->cells[r * l->nc + c], *dot = zero_fraction(s);
+        if (dot) *dot = '\0';
+        if (!strcmp(s, "-0")) strcpy(s, "0");
+    }
+}
+
 static bool layout_fill(layout *l, const text_style *st)
 {
     size_t nc = l->nc ? l->nc : 1;
@@ -87,7 +112,10 @@ static bool layout_fill(layout *l, const text_style *st)
             char *s = cell_display(l->t, r, c, decimals);
             if (!(l->cells[r * l->nc + c] = s)) return false;
             flatten(s);
-            size_t n = text_width(s);
+        }
+        if (kt_table_col_type(l->t, c) == KT_COL_FLOAT) drop_zero_fractions(l, c);
+        for (size_t r = 0; r < l->nr; r++) {
+            size_t n = text_width(l->cells[r * l->nc + c]);
             if (n > l->cw[c]) l->cw[c] = n;
         }
         size_t cap = is_text(l, c) && !st->full_names ? NAME_MAX_WIDTH : (size_t)-1;
@@ -303,8 +331,9 @@ static void print_blocks(const layout *l, size_t width, FILE *f)
 
 void print_table_text_styled(const kt_table *t, const text_style *st, FILE *f)
 {
-    layout l = { .t = t, .nc = kt_table_ncols(t), .nr = kt_table_nrows(t) };
-    fprintf(f, "== %s (%zu rows)\n", kt_table_name(t), l.nr);
+    size_t nr = kt_table_nrows(t);
+    layout l = { .t = t, .nc = kt_table_ncols(t), .nr = st->max_rows && st->max_rows < nr ? st->max_rows : nr };
+    fprintf(f, "== %s (%zu rows)\n", kt_table_name(t), nr);
     bool ok = layout_fill(&l, st);
     if (ok && st->width && total_width(&l) > st->width) {
         break_headers(&l);

@@ -170,24 +170,24 @@ TEST(text_table_fits_width_in_blocks)
     for (int c = 0; c < 4; c++) kt_table_add_col(t, c % 2 ? "max (us)" : "total (us)", KT_COL_FLOAT, 3);
     kt_table_add_row(t);
     kt_table_set_str(t, 0, "kernel_a");
-    for (int c = 1; c <= 4; c++) kt_table_set_float(t, (size_t)c, 1000.0 * c);
+    for (int c = 1; c <= 4; c++) kt_table_set_float(t, (size_t)c, 1000.125 * c); /* not whole: decimals kept */
     char *s = render_text(t, 40);
     CHECK_STR(s, "== wide (1 rows)\n"
                  "             total       max     total\n"
                  "name          (us)      (us)      (us)\n"
-                 "kernel_a  1000.000  2000.000  3000.000\n"
+                 "kernel_a  1000.125  2000.250  3000.375\n"
                  "\n"
                  "               max\n"
                  "name          (us)\n"
-                 "kernel_a  4000.000\n");
+                 "kernel_a  4000.500\n");
     free(s);
     s = render_text(t, 20); /* narrower than the name and one number */
-    CHECK(strstr(s, "kernel_a  1000.000\n") && strstr(s, "kernel_a  4000.000\n"));
+    CHECK(strstr(s, "kernel_a  1000.125\n") && strstr(s, "kernel_a  4000.500\n"));
     free(s);
     s = render_text(t, 0);
     CHECK_STR(s, "== wide (1 rows)\n"
                  "name      total (us)  max (us)  total (us)  max (us)\n"
-                 "kernel_a    1000.000  2000.000    3000.000  4000.000\n");
+                 "kernel_a    1000.125  2000.250    3000.375  4000.500\n");
     free(s);
     kt_table_free(t);
     t = kt_table_new("pair"); /* a number, then a name wider than the width */

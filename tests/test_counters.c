@@ -43,6 +43,19 @@ static const char *tiny_trace(char *dir, const char *events)
     return dir;
 }
 
+/* A copy opens with the member naming its source (trace_sink.c): true
+ * when b (n bytes) does, the member then taken out, leaving the input's
+ * bytes.                                                                 */
+static bool strip_source(char *b, size_t *n)
+{
+    const char *member = "{\"kinetaSource\": \"trace.json\", ";
+    size_t m = strlen(member);
+    if (!b || *n < m || memcmp(b, member, m)) return false;
+    memmove(b + 1, b + m, *n - m + 1);
+    *n -= m - 1;
+    return true;
+}
+
 /* Frees what a copy test made and removes its files. */
 static void remove_copy(kt_trace *t, kt_tables *ts, const char *in, const char *out, const char *dir)
 {
@@ -77,10 +90,12 @@ TEST(counters_plain_copy_keeps_bytes)
     size_t nin, nout;
     char *a = fx_read_file(in, &nin), *b = fx_read_file(out, &nout);
     CHECK(a && b);
+    size_t nfile = nout;
+    CHECK(strip_source(b, &nout));
     if (a && b) {
         const char *end = strrchr(a, ']'); /* the array's end: last ']' here */
         size_t head = (size_t)(end - a), tail = nin - head;
-        CHECK_INT(kt_table_int(f, 0, 4), nout);
+        CHECK_INT(kt_table_int(f, 0, 4), nfile);
         CHECK(nout > nin && !memcmp(a, b, head) && !memcmp(a + head, b + nout - tail, tail));
         CHECK(strstr(b + head, "{\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": 0, \"ts\": 100, \"id\": 7, "
                                "\"args\": {\"Queue Length\": 1}}") != NULL);
@@ -111,6 +126,7 @@ TEST(counters_empty_array_and_truncated_file)
         CHECK_INT(kt_counters(t, NULL, &o, &ts, NULL), KT_OK);
         size_t na, nb;
         char *a = fx_read_file(in, &na), *b = fx_read_file(out, &nb);
+        CHECK(strip_source(b, &nb)); /* then byte for byte the input */
         CHECK(a && b && na == nb && !memcmp(a, b, na));
         free(a);
         free(b);

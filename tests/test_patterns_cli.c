@@ -1,6 +1,5 @@
 /* test_patterns_cli.c — `kineta patterns` as users meet it: -o DIR is
- * required for the overlay (not with --no-overlay or --mine), the overlay
- * lands there, --mine, bad options and an empty op name are usage errors
+ * where the overlay lands (none without it, with --no-overlay or --mine), --mine, bad options and an empty op name are usage errors
  * (exit 2). Runs $KINETA_BIN (set by `make test`). */
 #include "test.h"
 
@@ -38,8 +37,13 @@ TEST(patterns_cli_exit_codes_and_overlay)
           "]}\n", f);
     fclose(f);
     CHECK(mkdir(out, 0755) == 0);
-    snprintf(cmd, sizeof cmd, "%s patterns -q --op aten::foo %s >/dev/null 2>&1", bin, in);
-    CHECK_INT(sh(cmd), 2); /* no -o DIR */
+    snprintf(cmd, sizeof cmd,
+             "%s patterns -q --op aten::foo --min-len 2 --format csv --table patterns %s | grep -qx "
+             "'aten::foo|a|b,1,4.000,50.000,0'",
+             bin, in);
+    CHECK_INT(sh(cmd), 0); /* no -o DIR: the tables, no overlay */
+    snprintf(cmd, sizeof cmd, "ls %s | wc -l | grep -qx 2", dir); /* t.json and out/ */
+    CHECK_INT(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s patterns -q --op '' -o %s %s >/dev/null 2>&1", bin, out, in);
     CHECK_INT(sh(cmd), 2);
     snprintf(cmd, sizeof cmd, "%s patterns -q --max-len 1 --mine -o %s %s >/dev/null 2>&1", bin, out, in);

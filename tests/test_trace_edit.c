@@ -15,6 +15,7 @@
 #include "model/model.h"
 #include "output/trace_edit.h"
 #include "output/trace_sink.h"
+#include "load/load_internal.h"
 #include "test.h"
 
 #include <fcntl.h>
@@ -41,6 +42,25 @@ static void scratch_make(scratch *s, const char *text)
         fputs(text, f);
         fclose(f);
     }
+}
+
+/* What every copy adds to its input: the member naming its source, after
+ * the first '{' (trace_sink.c).                                          */
+#define SOURCE_MEMBER "\"kinetaSource\": \"in.json\", "
+
+/* A copy written from a scratch input, its source member checked and
+ * taken out: the bytes the edit made (*len of them, when len).           */
+static char *read_copy(const char *path, size_t *len)
+{
+    size_t n = 0, m = strlen(SOURCE_MEMBER);
+    char *b = fx_read_file(path, &n), *brace = b ? strchr(b, '{') : NULL;
+    CHECK(brace && !strncmp(brace + 1, SOURCE_MEMBER, m));
+    if (brace && !strncmp(brace + 1, SOURCE_MEMBER, m)) {
+        memmove(brace + 1, brace + 1 + m, n - (size_t)(brace + 1 - b) - m + 1);
+        n -= m;
+    }
+    if (len) *len = n;
+    return b;
 }
 
 static void scratch_remove(const scratch *s)
@@ -111,7 +131,7 @@ TEST(trace_edit_marks_renames_and_keeps_other_bytes)
     CHECK_INT(res.edited, 4);
     CHECK_INT(sn.calls, 4);
     size_t len = 0;
-    char *out = fx_read_file(s.out, &len);
+    char *out = read_copy(s.out, &len);
     CHECK(out != NULL);
     if (out) {
         CHECK_STR(out, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"r\": \"{}\\\"]\"}},\n"
@@ -119,7 +139,7 @@ TEST(trace_edit_marks_renames_and_keeps_other_bytes)
                        "{\"ph\": \"i\", \"name\": \"c\", \"args\": {\"x\": 1}},\n"
                        "{\"ph\": \"X\", \"cat\": \"name\", \"name\": \"renamed\", \"args\": {\"x\": 1, \"r\": 3}},\n"
                        "{\"ph\": \"X\", \"name\": \"e\", \"args\": {\"k\": 1}}], \"k\": [1]}");
-        CHECK_INT(res.json_bytes, len);
+        CHECK_INT(res.json_bytes, len + strlen(SOURCE_MEMBER));
     }
     free(out);
     scratch_remove(&s);
@@ -143,7 +163,7 @@ TEST(trace_edit_event_larger_than_a_chunk)
     CHECK_INT(edit_marked(&s, text, marks, 2, &sn, &res), KT_OK);
     CHECK_INT(res.edited, 2);
     size_t len = 0;
-    char *out = fx_read_file(s.out, &len);
+    char *out = read_copy(s.out, &len);
     CHECK(out && len == strlen(text) + 8 + 6);
     if (out && len == strlen(text) + 8 + 6) {
         CHECK(!memcmp(out, text, head + big));
@@ -181,7 +201,7 @@ TEST(trace_edit_only_marked_and_appended)
     kt_edit_result res;
     char err[256];
     CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
-    char *out = fx_read_file(s.out, NULL);
+    char *out = read_copy(s.out, NULL);
     CHECK(out != NULL);
     if (out)
         CHECK_STR(out, "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"o\", \"args\": {\"x\": 1}},\n"
@@ -265,7 +285,7 @@ TEST(trace_edit_damage_late_in_the_array_keeps_an_earlier_overlay)
     scratch_make(&s, text);
     c = edit_of(&s, text);
     CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
-    back = fx_read_file(s.out, NULL);
+    back = read_copy(s.out, NULL);
     CHECK(back && !strcmp(back, text));
     free(back);
     CHECK(access(partial, F_OK) != 0);
@@ -383,7 +403,7 @@ static char *located_copy(located *l, const scratch *s, bool args, kt_status *st
     kt_edit_result res;
     char err[256];
     *st = kt_write_trace_edit(&c, &res, err, sizeof err);
-    return *st == KT_OK ? fx_read_file(s->out, NULL) : NULL;
+    return *st == KT_OK ? read_copy(s->out, NULL) : NULL;
 }
 
 /* Few edits: the edited event is found from the loader's args offsets,
@@ -461,9 +481,9 @@ TEST(trace_edit_long_runs_copied_from_the_file)
         char err[256];
         CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
         size_t got_len = 0;
-        char *got = fx_read_file(s.out, &got_len);
+        char *got = read_copy(s.out, &got_len);
         CHECK(got && got_len == w && !memcmp(got, want, w));
-        CHECK_INT((int)res.json_bytes, (int)w);
+        CHECK_INT((int)res.json_bytes, (int)(w + strlen(SOURCE_MEMBER)));
         CHECK_INT((int)res.edited, 2);
         free(got);
     }
@@ -484,7 +504,7 @@ TEST(sink_copy_file_lands_after_the_emitted_bytes)
     CHECK(in >= 0);
     char err[256];
     kt_sink s;
-    CHECK(kt_sink_open(&s, f.out, false, err, sizeof err));
+    CHECK(kt_sink_open(&s, f.out, false, NULL, err, sizeof err));
     kt_sink_emit(&s, "<", 1);
     CHECK_INT((int)kt_sink_copy_file(&s, in, 5, 10), 10);
     kt_sink_emit(&s, ">", 1);
@@ -508,7 +528,7 @@ TEST(sink_copy_file_copies_nothing_where_the_kernel_cannot)
     CHECK(write(pipe_fd[1], "abcdef", 6) == 6);
     char err[256];
     kt_sink s;
-    CHECK(kt_sink_open(&s, f.out, false, err, sizeof err));
+    CHECK(kt_sink_open(&s, f.out, false, NULL, err, sizeof err));
     kt_sink_emit(&s, "<", 1);
     CHECK_INT((int)kt_sink_copy_file(&s, pipe_fd[0], 0, 6), 0); /* no regular file: EINVAL */
     CHECK(s.no_copy_range && !s.failed);
@@ -523,10 +543,39 @@ TEST(sink_copy_file_copies_nothing_where_the_kernel_cannot)
     free(out);
     /* a gzip stream is never bypassed: the bytes must go through deflate */
     int in = open(f.in, O_RDONLY);
-    CHECK(kt_sink_open(&s, f.out, true, err, sizeof err));
+    CHECK(kt_sink_open(&s, f.out, true, NULL, err, sizeof err));
     CHECK_INT((int)kt_sink_copy_file(&s, in, 0, 6), 0);
     CHECK_INT((int)s.json_bytes, 0);
     CHECK(kt_sink_close(&s));
     close(in);
+    scratch_remove(&f);
+}
+
+/* A copy names its source right after its first '{', however the bytes
+ * come (not copied in the kernel until then), and discovery finds it; a
+ * trace that merely mentions the key later is not taken for a copy. */
+TEST(sink_names_the_source_after_the_first_brace)
+{
+    scratch f;
+    scratch_make(&f, " {\"traceEvents\": []}");
+    int in = open(f.in, O_RDONLY);
+    CHECK(in >= 0);
+    char err[256], source[64];
+    kt_sink s;
+    CHECK(kt_sink_open(&s, f.out, false, "some/dir/in \"1\".json", err, sizeof err));
+    CHECK_INT((int)kt_sink_copy_file(&s, in, 0, 3), 0); /* the member first */
+    kt_sink_write_raw(&s, " {\"tr", 5);
+    kt_sink_emit(&s, "aceEvents\": []}", 15);
+    CHECK(kt_sink_close(&s));
+    close(in);
+    char *out = fx_read_file(f.out, NULL);
+    CHECK(out && !strcmp(out, " {\"kinetaSource\": \"in \\\"1\\\".json\", \"traceEvents\": []}"));
+    free(out);
+    CHECK(kt_derived_trace(f.out, source, sizeof source));
+    CHECK_STR(source, "in \\\"1\\\".json"); /* as written: the note quotes it */
+    CHECK(!kt_derived_trace(f.in, source, sizeof source));
+    scratch_remove(&f);
+    scratch_make(&f, "{\"traceEvents\": [], \"kinetaSource\": \"x\"}");
+    CHECK(!kt_derived_trace(f.in, source, sizeof source));
     scratch_remove(&f);
 }

@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +55,33 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static kt_status add_directory(kt_filelist *l, const char *dir, int rank, kt_diags *diags)
+static bool excluded(const kt_load_options *opt, const char *name)
+{
+    for (size_t i = 0; opt && i < opt->nexclude; i++)
+        if (fnmatch(opt->exclude[i], name, 0) == 0) return true;
+    return false;
+}
+
+/* Whether the directory's file path (named name) is loaded; a note when not. */
+static bool wanted(const kt_load_options *opt, const char *path, const char *name, kt_diags *diags)
+{
+    char source[512];
+    if (excluded(opt, name)) return false;
+    if (!kt_derived_trace(path, source, sizeof source)) return true;
+    kt_diags_add(diags, KT_DIAG_INFO, path, -1, "skipped: kineta wrote it from %s (an overlay or counter trace)",
+                 source);
+    return false;
+}
+
+static kt_status add_directory(kt_filelist *l, const char *dir, int rank, const kt_load_options *opt,
+                               kt_diags *diags)
 {
     DIR *d = opendir(dir);
     if (!d) {
         kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "cannot open directory: %s", strerror(errno));
         return KT_EINPUT;
     }
-    size_t first = l->n;
+    size_t first = l->n, left_out = 0;
     kt_status st = KT_OK;
     struct dirent *e;
     while (st == KT_OK && (e = readdir(d))) {
@@ -74,26 +94,44 @@ static kt_status add_directory(kt_filelist *l, const char *dir, int rank, kt_dia
         }
         snprintf(path, n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
         struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && !add_file(l, path, rank, true)) st = KT_ENOMEM;
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        } else if (!wanted(opt, path, e->d_name, diags)) {
+            left_out++;
+        } else if (!add_file(l, path, rank, true)) {
+            st = KT_ENOMEM;
+        }
         free(path);
     }
     closedir(d);
     if (st != KT_OK) return st;
     if (l->n > first) qsort(l->paths + first, l->n - first, sizeof *l->paths, by_name);
     if (l->n == first) {
-        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "no trace files (*.json, *.json.gz) in directory");
+        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "no trace files (*.json, *.json.gz) in directory%s",
+                     left_out ? " but those left out (--exclude, or written by kineta)" : "");
         return KT_EINPUT;
     }
     if (rank >= 0 && l->n - first > 1) {
         kt_diags_add(diags, KT_DIAG_ERROR, dir, -1,
-                     "an explicit rank was given for a directory holding %zu trace files",
-                     l->n - first);
+                     "an explicit rank was given for a directory holding %zu trace files "
+                     "(give one rank per file instead)", l->n - first);
         return KT_EUSAGE;
     }
     return KT_OK;
 }
 
-kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
+/* One rank per file found instead of per path (opt->nranks of them). */
+static kt_status rank_files(kt_filelist *l, const kt_load_options *opt, kt_diags *diags)
+{
+    if (opt->nranks != l->n) {
+        kt_diags_add(diags, KT_DIAG_ERROR, NULL, -1, "explicit ranks: %zu given for %zu trace files", opt->nranks,
+                     l->n);
+        return KT_EUSAGE;
+    }
+    for (size_t i = 0; i < l->n; i++) l->explicit_rank[i] = opt->ranks[i];
+    return KT_OK;
+}
+
+kt_status kt_discover(const char *const *paths, size_t npaths, const kt_load_options *opt,
                       kt_filelist *out, kt_diags *diags)
 {
     memset(out, 0, sizeof *out);
@@ -101,23 +139,27 @@ kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
         kt_diags_add(diags, KT_DIAG_ERROR, NULL, -1, "no trace path given");
         return KT_EUSAGE;
     }
-    for (size_t i = 0; i < npaths; i++) {
-        int rank = ranks ? ranks[i] : -1;
-        if (ranks && rank < 0) {
-            kt_diags_add(diags, KT_DIAG_ERROR, paths[i], -1, "negative explicit rank %d", rank);
+    const int *ranks = opt ? opt->ranks : NULL;
+    size_t nranks = !ranks ? 0 : opt->nranks ? opt->nranks : npaths;
+    bool per_path = nranks == npaths;
+    for (size_t i = 0; i < nranks; i++)
+        if (ranks[i] < 0) {
+            kt_diags_add(diags, KT_DIAG_ERROR, per_path ? paths[i] : NULL, -1, "negative explicit rank %d", ranks[i]);
             return KT_EUSAGE;
         }
+    for (size_t i = 0; i < npaths; i++) {
+        int rank = ranks && per_path ? ranks[i] : -1;
         struct stat sb;
         if (stat(paths[i], &sb) != 0) {
             kt_diags_add(diags, KT_DIAG_ERROR, paths[i], -1, "cannot open: %s", strerror(errno));
             return KT_EINPUT;
         }
-        kt_status st = S_ISDIR(sb.st_mode) ? add_directory(out, paths[i], rank, diags)
+        kt_status st = S_ISDIR(sb.st_mode) ? add_directory(out, paths[i], rank, opt, diags)
                        : add_file(out, paths[i], rank, false) ? KT_OK
                                                        : KT_ENOMEM;
         if (st != KT_OK) return st;
     }
-    return KT_OK;
+    return ranks && !per_path ? rank_files(out, opt, diags) : KT_OK;
 }
 
 void kt_filelist_free(kt_filelist *l)

@@ -345,7 +345,7 @@ kt_status kt_load_ranges(const char *const *paths, size_t npaths, const kt_load_
     kt_trace *t = trace_new();
     if (!t) return KT_ENOMEM;
     kt_filelist files;
-    kt_status st = kt_discover(paths, npaths, opt ? opt->ranks : NULL, &files, &t->diags);
+    kt_status st = kt_discover(paths, npaths, opt, &files, &t->diags);
     kt_file_job *jobs = st == KT_OK ? calloc(files.n ? files.n : 1, sizeof *jobs) : NULL;
     if (st == KT_OK && !jobs) st = KT_ENOMEM;
     if (st != KT_OK) {

@@ -456,9 +456,19 @@ typedef struct kt_filelist {
     size_t n, cap;
 } kt_filelist;
 /* Expand paths: a directory contributes its *.json, *.json.gz,
- * *.pt.trace.json[.gz] files (non-recursive, sorted).                       */
-kt_status kt_discover(const char *const *paths, size_t npaths, const int *ranks,
+ * *.pt.trace.json[.gz] files (non-recursive, sorted), but those matching
+ * opt->exclude and the traces kineta derived from others (a note each).
+ * opt->ranks: one per path, or (opt->nranks) one per file found.  opt
+ * may be NULL.                                                            */
+kt_status kt_discover(const char *const *paths, size_t npaths, const kt_load_options *opt,
                       kt_filelist *out, kt_diags *diags);
+
+/* The member a trace kineta wrote (an overlay, a counter trace) opens
+ * with, naming the trace it copied (derived.c, written by trace_sink.c). */
+#define KT_SOURCE_KEY "kinetaSource"
+/* Whether the file at path is such a copy; source (cap bytes): the name
+ * of the trace it was made from.                                         */
+bool kt_derived_trace(const char *path, char *source, size_t cap);
 void kt_filelist_free(kt_filelist *l);
 
 uint64_t kt_file_size(const char *path); /* 0 when unknown */

@@ -116,7 +116,7 @@ kt_status kt_write_trace_copy(const kt_trace_copy *c, uint64_t *json_bytes, char
     kt_sink s = { .fd = -1, .err = err, .errlen = errlen };
     char *buf = malloc(2 * (size_t)CHUNK); /* input chunk + event text */
     if (!buf) st = KT_ENOMEM;
-    else if (!kt_sink_open(&s, c->out_path, gzip, err, errlen)) st = KT_EANALYSIS;
+    else if (!kt_sink_open(&s, c->out_path, gzip, c->in_path, err, errlen)) st = KT_EANALYSIS;
     else st = gzip ? stream_with_events(src, &s, c, buf, err, errlen) : copy_with_events(&s, c, buf, err, errlen);
     if (st == KT_EINPUT && !err[0])
         snprintf(err, errlen, "%s changed since it was loaded (no ']' at byte %llu)", c->in_path,

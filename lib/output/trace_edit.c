@@ -340,7 +340,7 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
     }
     kt_sink o;
     bool whole = true;
-    if (kt_sink_open(&o, part, gzip, why, sizeof why)) {
+    if (kt_sink_open(&o, part, gzip, c->in_path, why, sizeof why)) {
         emit_input(&o, d, 0, (size_t)c->events_open + 1);
         whole = emit_events(&o, c, d, last_end, &res->edited);
         if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);

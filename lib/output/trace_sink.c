@@ -2,6 +2,7 @@
  * trace_sink.c — see trace_sink.h.
  */
 #include "trace_sink.h"
+#include "load/load_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,13 +66,43 @@ void kt_sink_flush(kt_sink *s)
     flush_pending(s);
 }
 
-void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
+static void write_raw(kt_sink *s, const void *p, size_t n)
 {
     flush_pending(s);
     write_all(s, p, n);
 }
 
+static void emit(kt_sink *s, const void *p, size_t n);
+
+/* While the source member is still to come: the bytes up to the input's
+ * first '{' go out through put, then the member, then the rest.  Returns
+ * false when the member is out (the caller writes p itself).            */
+static bool put_marked(kt_sink *s, const void *p, size_t n, void (*put)(kt_sink *, const void *, size_t))
+{
+    if (!s->mark) return false;
+    const char *brace = memchr(p, '{', n);
+    size_t head = brace ? (size_t)(brace - (const char *)p) + 1 : n;
+    put(s, p, head);
+    if (!brace) return true;
+    char *mark = s->mark;
+    s->mark = NULL;
+    emit(s, mark, strlen(mark));
+    free(mark);
+    put(s, (const char *)p + head, n - head);
+    return true;
+}
+
+void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
+{
+    if (!put_marked(s, p, n, write_raw)) write_raw(s, p, n);
+}
+
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
+{
+    if (!put_marked(s, p, n, emit)) emit(s, p, n);
+}
+
+static void emit(kt_sink *s, const void *p, size_t n)
 {
     s->json_bytes += n;
     if (n >= KT_SINK_DIRECT) { /* large: no copy (an overlay's long runs of input); below
@@ -94,7 +125,7 @@ void kt_sink_emit(kt_sink *s, const void *p, size_t n)
 
 uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len)
 {
-    if (s->gzip || s->no_copy_range || s->failed) return 0;
+    if (s->gzip || s->no_copy_range || s->failed || s->mark) return 0;
     flush_pending(s);
     loff_t off = (loff_t)from;
     uint64_t left = len;
@@ -111,9 +142,30 @@ uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len)
     return len - left;
 }
 
-bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t errlen)
+/* '"kinetaSource": "<source's file name>", ' (JSON-escaped), malloc'd. */
+static char *source_member(const char *source)
+{
+    const char *base = strrchr(source, '/') ? strrchr(source, '/') + 1 : source;
+    size_t cap = strlen(KT_SOURCE_KEY) + 6 * strlen(base) + 16, n = 0;
+    char *m = malloc(cap);
+    if (!m) return NULL;
+    n += (size_t)snprintf(m, cap, "\"%s\": \"", KT_SOURCE_KEY);
+    for (const unsigned char *c = (const unsigned char *)base; *c; c++)
+        n += (size_t)(*c == '"' || *c == '\\' ? snprintf(m + n, cap - n, "\\%c", *c)
+                      : *c < 0x20           ? snprintf(m + n, cap - n, "\\u%04x", *c)
+                                            : snprintf(m + n, cap - n, "%c", *c));
+    snprintf(m + n, cap - n, "\", ");
+    return m;
+}
+
+bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, char *err, size_t errlen)
 {
     *s = (kt_sink){ .fd = -1, .gzip = gzip, .err = err, .errlen = errlen };
+    if (source && !(s->mark = source_member(source))) {
+        snprintf(s->err, s->errlen, "out of memory");
+        s->failed = true;
+        return false;
+    }
     s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (s->fd < 0) {
         snprintf(s->err, s->errlen, "cannot create %s: %s", path, strerror(errno));
@@ -152,6 +204,8 @@ bool kt_sink_close(kt_sink *s)
     if (s->gzip) free(s->z.level_buf);
     free(s->zbuf);
     free(s->pending);
+    free(s->mark);
+    s->mark = NULL;
     s->z.level_buf = NULL;
     s->zbuf = NULL;
     s->pending = NULL;

@@ -25,13 +25,17 @@ typedef struct kt_sink {
     uint64_t json_bytes; /* uncompressed bytes written */
     bool failed;         /* err says why                */
     bool no_copy_range;  /* copy_file_range failed once: not tried again */
+    char *mark;          /* the source member, until it is written  */
     char *err;
     size_t errlen;
 } kt_sink;
 
 /* Create path (truncating it); false on failure (s->err says why, and
- * kt_sink_close must still be called).  err/errlen: the caller's buffer.  */
-bool kt_sink_open(kt_sink *s, const char *path, bool gzip, char *err, size_t errlen);
+ * kt_sink_close must still be called).  err/errlen: the caller's buffer.
+ * source: the trace copied (NULL: none); the copy names it in a member
+ * written right after the first '{' ("kinetaSource": file name), so that
+ * loading the directory again skips the copy (kt_derived_trace).         */
+bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, char *err, size_t errlen);
 /* JSON text p[0..n): compressed when gzip, counted in json_bytes
  * (buffered: cheap for many small pieces).                              */
 void kt_sink_emit(kt_sink *s, const void *p, size_t n);

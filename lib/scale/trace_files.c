@@ -24,15 +24,15 @@ static kt_status fail_diags(kt_diags *d, kt_status st, kt_diags **failure)
     return st;
 }
 
-kt_status kt_trace_files(const char *const *paths, size_t npaths, const int *ranks, kt_trace_file **out,
-                         size_t *nout, kt_diags **failure)
+kt_status kt_trace_files(const char *const *paths, size_t npaths, const kt_load_options *opt,
+                         kt_trace_file **out, size_t *nout, kt_diags **failure)
 {
     *out = NULL;
     *nout = 0;
     if (failure) *failure = NULL;
     kt_diags diags = { 0 };
     kt_filelist files;
-    kt_status st = kt_discover(paths, npaths, ranks, &files, &diags);
+    kt_status st = kt_discover(paths, npaths, opt, &files, &diags);
     if (st != KT_OK) {
         kt_filelist_free(&files);
         return fail_diags(&diags, st, failure);

@@ -46,7 +46,8 @@ class _Sized(C.Structure):
 
 class LoadOptions(_Sized):
     _fields_ = [("size", C.c_size_t), ("jobs", C.c_int), ("hta_compat", C.c_int), ("ranks", C.POINTER(C.c_int)),
-                ("progress", C.c_void_p), ("progress_user", C.c_void_p), ("cache_dir", C.c_char_p)]
+                ("progress", C.c_void_p), ("progress_user", C.c_void_p), ("cache_dir", C.c_char_p),
+                ("nranks", C.c_size_t), ("exclude", C.c_void_p), ("nexclude", C.c_size_t)]
 
 
 class EventColumns(_Sized):

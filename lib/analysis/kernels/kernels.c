@@ -19,7 +19,7 @@
 
 void kt_kernels_options_init(kt_kernels_options *o, size_t size)
 {
-    const kt_kernels_options d = { .sort = KT_KSORT_COUNT, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
+    const kt_kernels_options d = { .sort = KT_KSORT_TOTAL, .by = KT_KBY_NAME, .top = 10, .pstep = -1 };
     kt_options_init(o, size, &d, sizeof d);
 }
 
