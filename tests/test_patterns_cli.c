@@ -39,7 +39,7 @@ TEST(patterns_cli_exit_codes_and_overlay)
     CHECK(mkdir(out, 0755) == 0);
     snprintf(cmd, sizeof cmd,
              "%s patterns -q --op aten::foo --min-len 2 --format csv --table patterns %s | grep -qx "
-             "'aten::foo|a|b,1,4.000,50.000,0'",
+             "'aten::foo|a|b,1,4,50,0'",
              bin, in);
     CHECK_INT(sh(cmd), 0); /* no -o DIR: the tables, no overlay */
     snprintf(cmd, sizeof cmd, "ls %s | wc -l | grep -qx 2", dir); /* t.json and out/ */
