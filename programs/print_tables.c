@@ -243,6 +243,40 @@ void print_table_text(const kt_table *t, FILE *f)
     print_table_text_styled(t, &st, f);
 }
 
+/* Footnotes under a text table: "note: ..." lines. */
+static void print_notes_text(const kt_table *t, FILE *f)
+{
+    for (size_t i = 0; i < kt_table_nnotes(t); i++) fprintf(f, "note: %s\n", kt_table_note(t, i));
+}
+
+/* CSV has no place for them: on stderr, naming the table (-q: none). */
+static void print_notes_stderr(const cli_ctx *ctx, const kt_table *t)
+{
+    for (size_t i = 0; !ctx->quiet && i < kt_table_nnotes(t); i++)
+        fprintf(stderr, "kineta: note: %s: %s\n", kt_table_name(t), kt_table_note(t, i));
+}
+
+/* JSON: "footnotes": {"table": ["...", ...]} after the tables, when any
+ * printed table has some (no table is named "footnotes").               */
+static void print_notes_json(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
+{
+    bool first = true;
+    for (size_t i = 0; i < kt_tables_count(ts); i++) {
+        const kt_table *t = kt_tables_get(ts, i);
+        if ((ctx->table && strcmp(ctx->table, kt_table_name(t))) || !kt_table_nnotes(t)) continue;
+        fputs(first ? ",\n\"footnotes\": {" : ",", f);
+        first = false;
+        print_json_string(kt_table_name(t), f);
+        fputs(": [", f);
+        for (size_t k = 0; k < kt_table_nnotes(t); k++) {
+            if (k) fputc(',', f);
+            print_json_string(kt_table_note(t, k), f);
+        }
+        fputc(']', f);
+    }
+    if (!first) fputc('}', f);
+}
+
 /* Whether t is printed: every table, or only the one --table names. */
 static bool wanted(const cli_ctx *ctx, const kt_table *t)
 {
@@ -261,6 +295,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
     if (ctx->format == FMT_CSV) {
         const kt_table *t = ctx->table ? kt_tables_find(ts, ctx->table) : kt_tables_get(ts, 0);
         if (t) print_table_csv(t, f);
+        if (t) print_notes_stderr(ctx, t);
     } else if (ctx->format == FMT_JSON) {
         bool first = true;
         fputc('{', f);
@@ -273,6 +308,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
             fputs(": ", f);
             print_table_json_keys(t, ctx->hta_compat, f);
         }
+        print_notes_json(ctx, ts, f);
         fputs("\n}\n", f);
     } else {
         text_style st = text_style_for(ctx, f);
@@ -283,6 +319,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
             if (!first) fputc('\n', f);
             first = false;
             print_table_text_styled(t, &st, f);
+            print_notes_text(t, f);
         }
     }
     return 0;
