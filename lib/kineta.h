@@ -341,7 +341,8 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * ts (µs from the trace origin), pid, tid (null when the trace names the
  * thread with a string, as legacy traces' "stream 7"), stream,
  * queue_length, rank (one row per change); "summary": rank, stream, queue_length_count ... _max
- * (describe() over the change points, as HTA); "blocked": rank, stream,
+ * (describe() over the change points, as HTA; a footnote says how many
+ * changes were merged into them, which HTA counts one by one); "blocked": rank, stream,
  * duration_at_max_queue_length (µs), relative_duration_at_max_queue_length
  * — time with at least max_queue_length launches waiting, for every stream
  * (HTA reports only the last stream of a rank, and only under hta_compat
@@ -854,12 +855,21 @@ kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stra
  *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved
  *     TFLOP/s per model family and per ProfilerStep (outermost modelled ops);
  *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
+ *   "coverage" (every run, one row): gpu_time_us (Σ durations of the GPU
+ *     kernels, memcpys, memsets), modelled_us and pct_modelled (under an op
+ *     whose model evaluated), unmodelled_us, pct_unmodelled, device (the
+ *     GPU the trace names), peaks ("datasheet", "device spec file", "none")
+ *     and peaks_source; footnotes on how it is computed and on datasheet
+ *     against TraceLens's achievable peaks (docs/perf.md);
+ *   "unmodelled": the rest by op, largest first: op, reason, gpu_events,
+ *     gpu_time_us, pct_of_gpu_time;
  *   "notes": why columns are missing (no shapes, no device spec, ...).
  * Under tracelens the launcher and roofline tables also carry TraceLens's
  * kernel_details summary columns (Python reprs, as its CSVs).
  * Device spec: device_spec (TraceLens's arch JSON text) when given, else —
  * unless tracelens — the built-in datasheet figures of the GPU named in
- * the trace's deviceProperties; none → no roofline columns and a note.   */
+ * the trace's deviceProperties; none → no roofline columns and a note
+ * naming the trace's GPU and the known ones.                             */
 typedef struct kt_perf_options {
     int tracelens;            /* TraceLens's column names, rows and order      */
     const char *device_spec;  /* arch JSON text (not a path); NULL = none      */
