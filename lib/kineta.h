@@ -148,6 +148,13 @@ long kt_table_col_index(const kt_table *t, const char *name);
  * string column is KT_EUSAGE.                                               */
 kt_status kt_table_ints(const kt_table *t, size_t col, int64_t *dst, uint8_t *nulls);
 kt_status kt_table_floats(const kt_table *t, size_t col, double *dst, uint8_t *nulls);
+/* Footnotes: lines that say how a table's figures were reached where that
+ * is not what a reader expects — where kineta's default differs from a
+ * reference tool's on this trace, how sure a verdict is, what a figure
+ * leaves out (docs/differences.md).  The CLI prints them under the table
+ * (text), in "footnotes" (json), on stderr (csv).                        */
+size_t kt_table_nnotes(const kt_table *t);
+const char *kt_table_note(const kt_table *t, size_t i); /* NULL past the end */
 
 size_t kt_tables_count(const kt_tables *ts);
 const kt_table *kt_tables_get(const kt_tables *ts, size_t i);
@@ -394,7 +401,8 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
  * ts (µs from the trace origin), pid, tid (null when the trace names the
  * thread with a string, as legacy traces' "stream 7"), stream,
  * queue_length, rank (one row per change); "summary": rank, stream, queue_length_count ... _max
- * (describe() over the change points, as HTA); "blocked": rank, stream,
+ * (describe() over the change points, as HTA; a footnote says how many
+ * changes were merged into them, which HTA counts one by one); "blocked": rank, stream,
  * duration_at_max_queue_length (µs), relative_duration_at_max_queue_length
  * — time with at least max_queue_length launches waiting, for every stream
  * (HTA reports only the last stream of a rank, and only under hta_compat
@@ -522,7 +530,8 @@ kt_status kt_mine_sequences(const kt_trace *t, const kt_rank_sel *sel, const kt_
  * with "rank"):
  *   "summary": bound_by (cpu_bound, gpu_compute_bound,
  *     gpu_communication_bound, gpu_kernel_launch_overhead,
- *     gpu_kernel_kernel_overhead, "" for dependency/sync edges),
+ *     gpu_kernel_kernel_overhead; under hta_compat also HTA's "" row of
+ *     the dependency/sync edges, always 0),
  *     pct_of_critical_path_duration, duration_us — HTA's summary();
  *   "breakdown": one row per path edge in path order: event_idx (the
  *     attributed event's position among the rank's events, null for
@@ -858,7 +867,11 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
  * (rank, iteration, stream, name, normalized_start_time, is_straggler);
  * KT_EANALYSIS where HTA raises (no ProfilerStep, no candidate kernel).
  * By default, in this order: "verdict" (rank, verdict "arrives last" |
- * "slow compute", evidence: one line with the numbers), "arrivals" (per
+ * "slow compute" | "inconclusive" (a candidate below the minimum effect or
+ * sample) | "no straggler" (rank null: enough evidence, no rank stands
+ * out), evidence: one line with the numbers, source: the table it rests
+ * on; footnotes say what each table measures and why they can disagree),
+ * "arrivals" (per
  * rank over matched implicit-sync collectives, aligned as opt->align:
  * rank, collectives, times_arrived_last, pct_arrived_last,
  * total_wait_time_us, mean_wait_time_us), "compute" (rank, steps,
@@ -873,6 +886,13 @@ typedef struct kt_stragglers_options {
     size_t nsteps;
     kt_align_mode align;     /* for the arrival evidence                     */
     double z_threshold;      /* robust z above which compute is slow (3.5)   */
+    /* How sure a verdict must be (docs/collectives.md): below these it is
+     * "inconclusive".  Slow compute needs min_steps ProfilerSteps (3) and
+     * an excess over the ranks' median of min_effect_pct percent (10);
+     * "arrives last" needs min_collectives matched collectives (10).     */
+    size_t min_steps;
+    size_t min_collectives;
+    double min_effect_pct;
 } kt_stragglers_options;
 void kt_stragglers_options_init(kt_stragglers_options *o, size_t size);
 static inline kt_stragglers_options kt_stragglers_defaults(void)
@@ -922,12 +942,21 @@ kt_status kt_stragglers(const kt_trace *t, const kt_rank_sel *sel, const kt_stra
  *   "perf_by_family" / "perf_by_step": FLOPs, kernel time and achieved
  *     TFLOP/s per model family and per ProfilerStep (outermost modelled ops);
  *   "unmodelled_ops": modelled op names whose shapes did not fit (reason);
+ *   "coverage" (every run, one row): gpu_time_us (Σ durations of the GPU
+ *     kernels, memcpys, memsets), modelled_us and pct_modelled (under an op
+ *     whose model evaluated), unmodelled_us, pct_unmodelled, device (the
+ *     GPU the trace names), peaks ("datasheet", "device spec file", "none")
+ *     and peaks_source; footnotes on how it is computed and on datasheet
+ *     against TraceLens's achievable peaks (docs/perf.md);
+ *   "unmodelled": the rest by op, largest first: op, reason, gpu_events,
+ *     gpu_time_us, pct_of_gpu_time;
  *   "notes": why columns are missing (no shapes, no device spec, ...).
  * Under tracelens the launcher and roofline tables also carry TraceLens's
  * kernel_details summary columns (Python reprs, as its CSVs).
  * Device spec: device_spec (TraceLens's arch JSON text) when given, else —
  * unless tracelens — the built-in datasheet figures of the GPU named in
- * the trace's deviceProperties; none → no roofline columns and a note.   */
+ * the trace's deviceProperties; none → no roofline columns and a note
+ * naming the trace's GPU and the known ones.                             */
 typedef struct kt_perf_options {
     size_t size;            /* sizeof the struct (docs/api.md)              */
     int tracelens;            /* TraceLens's column names, rows and order      */

@@ -282,11 +282,14 @@ static void on_progress(void *user, uint64_t done, uint64_t total)
             25 - bars, "", pct, (double)total / 1e6);
 }
 
-static void print_diags(const kt_diags *d, bool quiet)
+/* notes: the loader's notes (facts about the input, not problems: a
+ * single file's assumed rank, a skipped file) too — `info` and --verbose
+ * show them, other commands need not repeat them on every run.          */
+static void print_diags(const kt_diags *d, bool quiet, bool notes)
 {
     for (size_t i = 0; i < kt_diags_count(d); i++) {
         const kt_diag *g = kt_diags_get(d, i);
-        if (quiet && g->level != KT_DIAG_ERROR) continue;
+        if ((quiet && g->level != KT_DIAG_ERROR) || (!notes && g->level == KT_DIAG_INFO)) continue;
         const char *lvl = g->level == KT_DIAG_ERROR ? "error" : g->level == KT_DIAG_WARNING ? "warning" : "note";
         if (g->file && g->offset >= 0)
             fprintf(stderr, "kineta: %s: %s: byte %lld: %s\n", lvl, g->file, (long long)g->offset, g->message);
@@ -312,7 +315,7 @@ static bool same_rank_twice(const kt_diags *d)
 
 /* Loads paths[0..npaths) (ranks: nranks of --file-ranks, or NULL). */
 static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npaths, const int *ranks,
-                            size_t nranks, bool hta_compat, kt_trace **t)
+                            size_t nranks, bool hta_compat, bool notes, kt_trace **t)
 {
     progress prog = { .last_pct = -1 };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
@@ -330,7 +333,7 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
     kt_status s = kt_load(paths, npaths, &lo, t, &failure);
     if (prog.shown) fprintf(stderr, "\r%60s\r", "");
     if (s != KT_OK) {
-        print_diags(failure, false);
+        print_diags(failure, false, true);
         if (!kt_diags_count(failure)) fprintf(stderr, "kineta: %s\n", kt_status_str(s));
         if (!ctx->file_ranks && same_rank_twice(failure))
             fprintf(stderr, "kineta: give each PATH (or each file of a directory, in name order) its rank with "
@@ -338,13 +341,14 @@ static kt_status load_paths(const cli_ctx *ctx, const char **paths, size_t npath
         kt_diags_free(failure);
         return s;
     }
-    print_diags(kt_trace_diags(*t), ctx->quiet);
+    print_diags(kt_trace_diags(*t), ctx->quiet, notes);
     return KT_OK;
 }
 
-static kt_status load(const cli_ctx *ctx, kt_trace **t)
+static kt_status load(const cli_command *cmd, const cli_ctx *ctx, kt_trace **t)
 {
-    return load_paths(ctx, ctx->paths, ctx->npaths, ctx->file_ranks, ctx->nfile_ranks, ctx->hta_compat, t);
+    bool notes = ctx->verbose || !strcmp(cmd->name, "info");
+    return load_paths(ctx, ctx->paths, ctx->npaths, ctx->file_ranks, ctx->nfile_ranks, ctx->hta_compat, notes, t);
 }
 
 /* run_pair commands: CONTROL and TEST loaded one after the other, as written. */
@@ -353,7 +357,8 @@ static kt_status run_pair(const cli_command *cmd, const cli_ctx *ctx, void *stat
     kt_trace *t[2] = { NULL, NULL };
     kt_status s = KT_OK;
     for (size_t i = 0; i < 2 && s == KT_OK; i++)
-        s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, 1, false, &t[i]);
+        s = load_paths(ctx, &ctx->paths[i], 1, ctx->file_ranks ? &ctx->file_ranks[i] : NULL, 1, false,
+                       ctx->verbose, &t[i]);
     if (s == KT_OK) {
         s = cmd->run_pair(ctx, t[0], t[1], state, ts);
         cli_say_status(cmd->name, s);
@@ -397,7 +402,7 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv)
         fprintf(stderr, "kineta %s: note: this command does not stream ranks; loading them all\n", cmd->name);
     }
     if (rc == 0 && !handled && cmd->run_pair) rc = exit_code(run_pair(cmd, &ctx, state, &ts));
-    else if (rc == 0 && !handled) rc = exit_code(load(&ctx, &t));
+    else if (rc == 0 && !handled) rc = exit_code(load(cmd, &ctx, &t));
     if (t) cli_timings_mark(&clock, "load"); /* else the loads are in the command's time */
     if (rc == 0 && !handled && !cmd->run_pair) rc = cli_check_selection(cmd, &ctx, t, state);
     if (rc == 0 && !handled && !cmd->run_pair) {

@@ -227,21 +227,26 @@ static void text_counts(const rank_rows *ev, const char *group, const char *sep,
     }
 }
 
-/* "A;A;A;B" → "3 x A, B": nodes usually have 8 identical GPUs. */
+/* "A;A;A;B" → "3 x A, B": nodes usually have 8 identical GPUs.  An
+ * entry without a name (ROCm traces) says so rather than print nothing. */
 static void text_devices(const char *names, FILE *f)
 {
     const char *p = names;
-    bool first = true;
-    while (*p) {
+    bool first = true, more = *names != '\0'; /* "" is no device; ";" two unnamed ones */
+    while (more) {
         size_t len = strcspn(p, ";"), n = 1;
-        const char *next = p + len + (p[len] == ';');
-        while (*next && strncmp(next, p, len) == 0 && (next[len] == ';' || next[len] == '\0')) {
+        const char *next = p + len;
+        more = *next == ';';
+        next += more;
+        while (more && strncmp(next, p, len) == 0 && (next[len] == ';' || next[len] == '\0')) {
             n++;
-            next += len + (next[len] == ';');
+            more = next[len] == ';';
+            next += len + more;
         }
         fprintf(f, "%s", first ? ": " : ", ");
         if (n > 1) fprintf(f, "%zu x ", n);
-        fprintf(f, "%.*s", (int)len, p);
+        if (len) fprintf(f, "%.*s", (int)len, p);
+        else fputs("(no name in deviceProperties)", f);
         first = false;
         p = next;
     }

@@ -25,7 +25,7 @@ static const cli_option perf_options[] = {
 static const char *const perf_tables[] = {
     "ops_summary", "ops_summary_by_category", "ops_unique_args", "unified_perf_summary", "short_kernels_summary",
     "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd",
-    "Triton", "headroom", "perf_by_family", "perf_by_step", "unmodelled_ops", "notes", NULL,
+    "Triton", "headroom", "perf_by_family", "perf_by_step", "unmodelled_ops", "coverage", "unmodelled", "notes", NULL,
 };
 
 static void perf_init(void *state)

@@ -18,6 +18,9 @@ static const cli_option stragglers_options[] = {
     { "steps", "N[,N...]", "only these ProfilerSteps (default all)" },
     { "align", "MODE", "clock alignment for the arrival evidence: collectives (default), none, hta" },
     { "z", "Z", "robust z-score above which a rank's compute is slow (default 3.5)" },
+    { "min-steps", "N", "ProfilerSteps a slow-compute verdict needs, else inconclusive (default 3)" },
+    { "min-collectives", "N", "matched collectives an arrives-last verdict needs, else inconclusive (default 10)" },
+    { "min-effect", "PCT", "excess over the ranks' median compute a slow-compute verdict needs (default 10)" },
     { NULL, NULL, NULL },
 };
 static const char *const stragglers_tables[] = { "verdict", "arrivals", "compute", "hta_stragglers", "hta_metric",
@@ -58,6 +61,12 @@ static int stragglers_parse(void *state, const char *name, const char *value)
     }
     if (!strcmp(name, "steps")) return parse_steps(s, value);
     if (!strcmp(name, "z")) return cli_parse_double(name, value, &s->o.z_threshold) ? 0 : 2;
+    if (!strcmp(name, "min-effect")) return cli_parse_double(name, value, &s->o.min_effect_pct) ? 0 : 2;
+    if (!strcmp(name, "min-steps") || !strcmp(name, "min-collectives")) {
+        if (!cli_parse_int(name, value, 1, 1 << 30, &v)) return 2;
+        *(name[4] == 's' ? &s->o.min_steps : &s->o.min_collectives) = (size_t)v;
+        return 0;
+    }
     if (!strcmp(name, "align")) {
         if (!strcmp(value, "collectives")) s->o.align = KT_ALIGN_COLLECTIVES;
         else if (!strcmp(value, "none")) s->o.align = KT_ALIGN_NONE;
@@ -82,7 +91,9 @@ const cli_command cmd_stragglers = {
     .summary = "the rank that holds the others back, with the evidence (HTA get_potential_stragglers)",
     .description = "verdict: a rank that arrives last at most collectives and waits least, and\n"
                    "ranks whose computation time per step is an outlier (robust z-score), with the\n"
-                   "numbers behind each; arrivals and compute hold them.  hta_stragglers and\n"
+                   "numbers behind each, \"inconclusive\" below --min-steps, --min-collectives or\n"
+                   "--min-effect; its footnotes say what each table measures and why they can\n"
+                   "disagree; arrivals and compute hold the evidence.  hta_stragglers and\n"
                    "hta_metric: HTA's metric with current NCCL names.  --hta-compat: HTA's answer\n"
                    "exactly (tables stragglers, metric).",
     .options = stragglers_options,

@@ -240,6 +240,34 @@ void print_table_text(const kt_table *t, FILE *f)
     print_table_text_styled(t, &st, f);
 }
 
+/* CSV has no place for them: on stderr, naming the table (-q: none). */
+static void print_notes_stderr(const cli_ctx *ctx, const kt_table *t)
+{
+    for (size_t i = 0; !ctx->quiet && i < kt_table_nnotes(t); i++)
+        fprintf(stderr, "kineta: note: %s: %s\n", kt_table_name(t), kt_table_note(t, i));
+}
+
+/* JSON: "footnotes": {"table": ["...", ...]} after the tables, when any
+ * printed table has some (no table is named "footnotes").               */
+static void print_notes_json(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
+{
+    bool first = true;
+    for (size_t i = 0; i < kt_tables_count(ts); i++) {
+        const kt_table *t = kt_tables_get(ts, i);
+        if ((ctx->table && strcmp(ctx->table, kt_table_name(t))) || !kt_table_nnotes(t)) continue;
+        fputs(first ? ",\n\"footnotes\": {" : ",", f);
+        first = false;
+        print_json_string(kt_table_name(t), f);
+        fputs(": [", f);
+        for (size_t k = 0; k < kt_table_nnotes(t); k++) {
+            if (k) fputc(',', f);
+            print_json_string(kt_table_note(t, k), f);
+        }
+        fputc(']', f);
+    }
+    if (!first) fputc('}', f);
+}
+
 /* Whether t is printed in json: every table, or only the one --table names. */
 static bool wanted(const cli_ctx *ctx, const kt_table *t)
 {
@@ -259,6 +287,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
         const kt_table *t = ctx->table ? kt_tables_find(ts, ctx->table) : kt_tables_get(ts, 0);
         if (t) print_table_csv(t, f);
         if (t) note_tables_left_out(ctx, cmd, ts, t);
+        if (t) print_notes_stderr(ctx, t);
     } else if (ctx->format == FMT_JSON) {
         bool first = true;
         fputc('{', f);
@@ -271,6 +300,7 @@ int print_tables(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts
             fputs(": ", f);
             print_table_json_keys(t, ctx->hta_compat, f);
         }
+        print_notes_json(ctx, ts, f);
         fputs("\n}\n", f);
     } else {
         print_tables_text(ctx, cmd, ts, f);

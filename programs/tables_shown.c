@@ -66,6 +66,7 @@ static void print_one(const cli_ctx *ctx, const cli_command *cmd, const kt_table
         print_table_text_styled(t, &st, f);
     }
     if (shown < nr) fprintf(f, "%zu more rows: --table %s --top 0\n", nr - shown, kt_table_name(t));
+    for (size_t i = 0; i < kt_table_nnotes(t); i++) fprintf(f, "note: %s\n", kt_table_note(t, i));
 }
 
 void print_tables_text(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f)

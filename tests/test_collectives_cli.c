@@ -78,7 +78,8 @@ TEST(collectives_cli_tables_and_options)
     CHECK_INT(run(out, sizeof out, "collectives --gpus-per-node 0 %s", dir), 2);
     CHECK_INT(run(out, sizeof out, "stragglers --steps 1,x %s", dir), 2);
     CHECK_INT(run(out, sizeof out, "stragglers --format csv %s", dir), 0);
-    CHECK(strstr(out, "rank,verdict,evidence\n") == out); /* 2 ranks: 1 arrived last but that is all */
+    CHECK(strstr(out, "rank,verdict,evidence,source\n") == out); /* 2 ranks, one collective: too little */
+    CHECK(strstr(out, "\n1,inconclusive,\"arrived last at 1 of 1 collectives (100.0%); ") != NULL);
     CHECK_INT(run(out, sizeof out, "stragglers --hta-compat %s", dir), 1); /* no ProfilerStep: HTA raises */
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

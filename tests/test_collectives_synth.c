@@ -302,6 +302,48 @@ TEST(collectives_synth_slow_rank_verdict)
     synth_free(&s);
 }
 
+/* One step and a 7% slower rank among 8: no verdict, "inconclusive" with
+ * the numbers; the thresholds lowered, the same evidence is a verdict.   */
+TEST(stragglers_synth_small_effect_is_inconclusive)
+{
+    synth_run s;
+    if (!synth_load(&s, "--ranks 8 --steps 1 --slow-rank 4:7")) {
+        synth_free(&s);
+        return;
+    }
+    kt_stragglers_options o = kt_stragglers_defaults();
+    o.z_threshold = 1.0; /* rank 4 is an outlier by z alone */
+    kt_tables *ts;
+    CHECK_INT(kt_stragglers(s.t, NULL, &o, &ts), KT_OK);
+    const kt_table *v = fx_table(ts, "verdict"), *c = fx_table(ts, "compute");
+    long c4 = row_where(c, "rank", 4);
+    CHECK(c4 >= 0 && fx_num(c, (size_t)c4, "robust_z") > 1.0);
+    CHECK_INT(fx_row(v, "verdict", "slow compute", -1), -1);
+    CHECK_INT(fx_row(v, "verdict", "arrives last", -1), -1); /* 5 collectives < 10 */
+    long r4 = -1;
+    for (size_t i = 0; i < kt_table_nrows(v); i++)
+        if (!kt_table_is_null(v, i, 0) && fx_num(v, i, "rank") == 4) r4 = (long)i;
+    CHECK(r4 >= 0);
+    if (r4 >= 0) {
+        CHECK_STR(kt_table_str(v, (size_t)r4, 1), "inconclusive");
+        CHECK_STR(kt_table_str(v, (size_t)r4, 3), "compute");
+        CHECK(strstr(kt_table_str(v, (size_t)r4, 2), "over 1 steps") != NULL);
+        CHECK(strstr(kt_table_str(v, (size_t)r4, 2), "(min_steps)") != NULL);
+        CHECK(strstr(kt_table_str(v, (size_t)r4, 2), "(min_effect_pct)") != NULL);
+    }
+    CHECK_INT(kt_table_nnotes(v), 4); /* thresholds, arrivals, compute, HTA */
+    CHECK(strstr(kt_table_note(v, 3), "hta_stragglers (ranks ") == kt_table_note(v, 3));
+    kt_tables_free(ts);
+    o.min_steps = 1;
+    o.min_effect_pct = 0;
+    CHECK_INT(kt_stragglers(s.t, NULL, &o, &ts), KT_OK);
+    v = fx_table(ts, "verdict");
+    long slow = fx_row(v, "verdict", "slow compute", -1);
+    CHECK(slow >= 0);
+    kt_tables_free(ts);
+    synth_free(&s);
+}
+
 /* --gpus-per-node: the half-world reducescatter groups of 8 ranks on 2
  * nodes of 4 stay on one node, the world collectives span both.          */
 TEST(collectives_synth_gpus_per_node)

@@ -98,3 +98,25 @@ TEST(critical_path_cli)
     rmdir(out_dir);
     rmdir(dir);
 }
+
+/* The summary has no blank bound_by row (the dependency / sync edges,
+ * always 0 %) but under --hta-compat, where HTA has it.                  */
+TEST(critical_path_cli_summary_without_blank_row)
+{
+    if (!kt_cli_bin()) {
+        kt_test_skip("KINETA_BIN not set (run make test)");
+        return;
+    }
+    const char *trace = "../shared/traces/hta/critical_path/cuda_event_sync/event_sync_trace.json.gz";
+    if (access(trace, R_OK) != 0) {
+        kt_test_skip("../shared/traces not present");
+        return;
+    }
+    static char out[1 << 14];
+    CHECK_INT(run(out, sizeof out, "critical-path --no-overlay --format csv --table summary %s", trace), 0);
+    CHECK(strstr(out, "rank,bound_by,") == out);
+    CHECK(strstr(out, "\n0,,") == NULL);
+    CHECK(strstr(out, "\n0,cpu_bound,") != NULL);
+    CHECK_INT(run(out, sizeof out, "critical-path --hta-compat --no-overlay --format csv --table summary %s", trace), 0);
+    CHECK(strstr(out, "\n0,,0.00,0.000\n") != NULL);
+}

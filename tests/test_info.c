@@ -131,3 +131,23 @@ TEST(info_text_counts_identical_devices)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* deviceProperties entries without a name (ROCm): the text says so
+ * instead of printing "ROCm: 7 x " and nothing.                           */
+TEST(info_text_unnamed_devices)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    r->device_type = KT_DEV_ROCM;
+    r->device_names = malloc(7 * sizeof *r->device_names);
+    for (size_t i = 0; i < 7; i++) r->device_names[r->ndevices++] = kt_strtab_intern(t->strs, "", 0);
+    fx_event(t, r, 'X', "cpu_op", "aten::add", 3000, 1000, 100, 1, -1, -1);
+    fx_finish(t);
+    kt_tables *ts = NULL;
+    CHECK_INT(kt_info(t, NULL, &ts), KT_OK);
+    char *s = ts ? print_info(ts, FMT_TABLE) : NULL;
+    CHECK(s && strstr(s, "device    ROCm: 7 x (no name in deviceProperties)\n") != NULL);
+    free(s);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}

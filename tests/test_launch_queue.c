@@ -514,3 +514,22 @@ TEST(memcpy_bw_hta_compat)
     kt_tables_free(ts);
     kt_trace_free(t);
 }
+
+/* The default summary counts step-function points, HTA one row per change:
+ * a footnote says how many changes were merged (the launch at 30 ties with
+ * a kernel start: 14 changes, 12 points); under HTA's rules none.        */
+TEST(queue_summary_notes_merged_changes)
+{
+    kt_trace *t = queue_trace();
+    kt_tables *ts;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    const kt_table *sum = table(ts, "summary");
+    CHECK_INT(kt_table_nnotes(sum), 1);
+    CHECK(kt_table_nnotes(sum) && strstr(kt_table_note(sum, 0), ": 14 launch and GPU-start changes made 12 points") != NULL);
+    kt_tables_free(ts);
+    t->hta_compat = true;
+    CHECK_INT(kt_queue(t, NULL, NULL, &ts), KT_OK);
+    CHECK_INT(kt_table_nnotes(table(ts, "summary")), 0);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}

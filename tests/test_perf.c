@@ -575,3 +575,65 @@ TEST(perf_on_every_shared_trace)
     CHECK(done >= 28);
     fx_free_paths(files, n);
 }
+
+/* A vLLM-like B200 trace: an addmm that a model covers, vllm::moe_forward
+ * and a multimem all-reduce that none does.  Every run says how much it
+ * models (10 of 80 µs) and names the rest, largest first.               */
+TEST(perf_coverage_names_what_it_does_not_model)
+{
+    char a[2048], b[2048], c[2048], all[6400], path[64];
+    op_events(a, sizeof a, 1, "aten::addmm", gemm_args, 1000, 10);
+    op_kernel_events(b, sizeof b, 2, "vllm::moe_forward", "", 2000, 52, "fused_moe_kernel");
+    op_kernel_events(c, sizeof c, 3, "symm_mem::multimem_all_reduce_", "", 3000, 18, "multimem_all_reduce_kernel");
+    snprintf(all, sizeof all, "%s,\n%s,\n%s", a, b, c);
+    kt_trace *t = load_events("NVIDIA B200", all, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *cv = fx_table(ts, "coverage"), *u = fx_table(ts, "unmodelled");
+    if (cv && u) {
+        CHECK_NEAR(fx_num(cv, 0, "gpu_time_us"), 80, 1e-9);
+        CHECK_NEAR(fx_num(cv, 0, "modelled_us"), 10, 1e-9);
+        CHECK_NEAR(fx_num(cv, 0, "pct_modelled"), 12.5, 1e-9);
+        CHECK_STR(kt_table_str(cv, 0, (size_t)kt_table_col_index(cv, "device")), "NVIDIA B200");
+        CHECK_STR(kt_table_str(cv, 0, (size_t)kt_table_col_index(cv, "peaks")), "datasheet");
+        CHECK(kt_table_nnotes(cv) == 2 && strstr(kt_table_note(cv, 1), "achievable") != NULL);
+        CHECK_INT(kt_table_nrows(u), 2);
+        CHECK_STR(kt_table_str(u, 0, 0), "vllm::moe_forward");
+        CHECK_NEAR(fx_num(u, 0, "gpu_time_us"), 52, 1e-9);
+        CHECK_NEAR(fx_num(u, 0, "pct_of_gpu_time"), 65, 1e-9);
+        CHECK_STR(kt_table_str(u, 1, 0), "symm_mem::multimem_all_reduce_");
+        CHECK_NEAR(fx_num(u, 1, "pct_of_gpu_time"), 22.5, 1e-9);
+    }
+    kt_tables_free(ts);
+    /* with a spec file the peaks are the file's, named so */
+    ts = run_perf(t, "{\"name\": \"b200-achievable\", \"mem_bw_gbps\": 6000, "
+                     "\"max_achievable_tflops\": {\"matrix_bf16\": 1500}}", 0);
+    cv = fx_table(ts, "coverage");
+    if (cv) CHECK_STR(kt_table_str(cv, 0, (size_t)kt_table_col_index(cv, "peaks")), "device spec file");
+    if (cv) CHECK_INT(kt_table_nnotes(cv), 1);
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}
+
+/* A GPU the table lacks: the note names it and the known ones. */
+TEST(perf_unknown_gpu_is_named)
+{
+    char a[2048], path[64];
+    op_events(a, sizeof a, 1, "aten::addmm", gemm_args, 1000, 10);
+    kt_trace *t = load_events("NVIDIA GB300", a, path, sizeof path);
+    if (!t) return;
+    kt_tables *ts = run_perf(t, NULL, 0);
+    const kt_table *n = fx_table(ts, "notes");
+    long row = n ? fx_row(n, "level", "info", -1) : -1;
+    CHECK(row >= 0);
+    if (row >= 0) {
+        const char *msg = kt_table_str(n, (size_t)row, 1);
+        CHECK(strstr(msg, "\"NVIDIA GB300\"") != NULL);
+        CHECK(strstr(msg, "known GPUs: A100 SXM4 80GB,") != NULL);
+        CHECK(strstr(msg, "MI325X; give --device-spec FILE") != NULL);
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+    unlink(path);
+}

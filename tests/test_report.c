@@ -426,16 +426,18 @@ TEST(report_file_and_table)
     kt_trace_free(t);
 }
 
-TEST(report_64_ranks_under_5mb)
+/* The ranks kineta-synth ARGS writes under dir (a mkdtemp template,
+ * filled in), loaded; NULL (SKIP) without kineta-synth.                  */
+static kt_trace *synth_trace(char *dir, const char *args)
 {
     const char *synth = getenv("KINETA_SYNTH");
     if (!synth || access(synth, X_OK) != 0) {
         kt_test_skip("kineta-synth not built (KINETA_SYNTH)");
-        return;
+        return NULL;
     }
-    char dir[] = "/tmp/kineta-test-report64-XXXXXX", cmd[1024], path[1100];
+    char cmd[1024], path[1100];
     CHECK(mkdtemp(dir) != NULL);
-    snprintf(cmd, sizeof cmd, "%s --ranks 64 --size 1M -o %s/trace > /dev/null", synth, dir);
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/trace > /dev/null", synth, args, dir);
     CHECK_INT(system(cmd), 0);
     snprintf(path, sizeof path, "%s/trace/rank-*", dir);
     glob_t g;
@@ -444,8 +446,23 @@ TEST(report_64_ranks_under_5mb)
     kt_diags *fail = NULL;
     CHECK_INT(kt_load((const char *const *)g.gl_pathv, g.gl_pathc, NULL, &t, &fail), KT_OK);
     kt_diags_free(fail);
-    CHECK_INT(g.gl_pathc, 64);
     globfree(&g);
+    return t;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}
+
+TEST(report_64_ranks_under_5mb)
+{
+    char dir[] = "/tmp/kineta-test-report64-XXXXXX", path[1100];
+    kt_trace *t = synth_trace(dir, "--ranks 64 --size 1M");
+    if (!t) return;
+    CHECK_INT(kt_trace_nranks(t), 64);
     snprintf(path, sizeof path, "%s/report.html", dir);
     kt_tables *ts = NULL;
     CHECK_INT(kt_report(t, NULL, NULL, path, &ts, NULL), KT_OK);
@@ -455,8 +472,7 @@ TEST(report_64_ranks_under_5mb)
     if (r) printf("    64-rank report: %.2f MB\n", (double)kt_table_int(r, 0, 1) / 1e6);
     kt_tables_free(ts);
     kt_trace_free(t);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CHECK_INT(system(cmd), 0);
+    remove_dir(dir);
 }
 
 /* Exit status of a shell command (-1 if it did not exit). */
@@ -789,7 +805,8 @@ TEST(report_later_analyses_show_their_tables)
     snprintf(hover, sizeof hover, "<title>sendrecv stream84_0: %s",
              rp_fmt(v, sizeof v, cell(coll, "other", 0, "skew in start time"), RP_US));
     check_in(section(html, "collectives"), "collectives", hover);
-    check_in(section(html, "collectives"), "collectives", "kineta stragglers names no straggler");
+    check_in(section(html, "collectives"), "collectives", "Stragglers (kineta stragglers, table verdict)");
+    check_in(section(html, "collectives"), "collectives", "inconclusive"); /* one step, one collective */
     /* GEMM's FLOPs (perf_by_family row 0) */
     check_in(section(html, "perf"), "perf", data_v(b, sizeof b, cell(perf, "perf_by_family", 0, "gflops")));
     CHECK(strstr(section(html, "perf"), "<circle class=\"mark\"") != NULL);
@@ -875,4 +892,25 @@ TEST(report_scatter_log_axes)
     CHECK(strstr(s, "cx=\"544.0\" cy=\"34.0\"") != NULL);  /* (100, 100): top right */
     CHECK(strstr(s, "<title>b (GEMM): FLOPs/byte 100, TFLOP/s 100</title>") != NULL);
     mem_close(&m);
+}
+
+/* The wait chart's one segment is named in its legend (it was an empty
+ * label beside a swatch); the straggler verdict's footnotes are shown.   */
+TEST(report_wait_chart_legend_is_labelled)
+{
+    char dir[] = "/tmp/kineta-test-reportwait-XXXXXX";
+    kt_trace *t = synth_trace(dir, "--ranks 4 --steps 3 --straggler 2:800");
+    if (!t) return;
+    char *html = report_text(t, NULL);
+    const char *chart = html ? strstr(html, "Time waiting for the other ranks") : NULL;
+    CHECK(chart != NULL);
+    const char *end = chart ? strstr(chart, "</svg>") : NULL;
+    const char *label = chart ? strstr(chart, ">total wait</text>") : NULL;
+    CHECK(label != NULL && label < end);
+    const char *empty = chart ? strstr(chart, "\"></text>") : NULL;
+    CHECK(!empty || empty > end);
+    CHECK(html && strstr(html, "thresholds: robust z &gt; 3.50") != NULL);
+    free(html);
+    kt_trace_free(t);
+    remove_dir(dir);
 }

@@ -197,14 +197,17 @@ static bool move_diags(kt_diags *dst, kt_diags *src)
     return true;
 }
 
-static void assign_rank(kt_trace *t, kt_file_job *j)
+/* A lone file without a rank is rank 0 and nothing can clash with it: a
+ * note (`kineta info` shows it), not a warning on every command; among
+ * several files the assumption can be wrong, so it warns.               */
+static void assign_rank(kt_trace *t, kt_file_job *j, bool lone)
 {
     kt_rank *r = j->rank;
     if (j->explicit_rank >= 0) r->rank = j->explicit_rank;
     else if (j->dist_rank >= 0) r->rank = (int)j->dist_rank;
     else if ((r->rank = kt_rank_from_filename(j->path)) < 0) {
         r->rank = 0;
-        kt_diags_add(&t->diags, KT_DIAG_WARNING, j->path, -1,
+        kt_diags_add(&t->diags, lone ? KT_DIAG_INFO : KT_DIAG_WARNING, j->path, -1,
                      "no rank in distributedInfo or in the file name: assuming rank 0");
     }
 }
@@ -251,7 +254,7 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
             if (st == KT_OK || j->status == KT_ENOMEM) st = j->status;
             continue;
         }
-        assign_rank(t, j);
+        assign_rank(t, j, ctx->njobs == 1);
         t->ranks[t->nranks++] = j->rank;
         j->rank = NULL;
     }

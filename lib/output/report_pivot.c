@@ -53,8 +53,8 @@ static void pivot_axes(pivot *p, const kt_table *t, const size_t *rows, size_t n
         size_t r = row_at(rows, i);
         double k = rp_num(t, r, bar_col);
         if (find_key(p->keys, p->nbars, k) == p->nbars) p->keys[p->nbars++] = k;
-        const char *s = rp_str(t, r, seg_col);
-        if (!segs && find_seg(p->segs, p->nsegs, s) == p->nsegs) p->segs[p->nsegs++] = s;
+        const char *s = seg_col < 0 ? NULL : rp_str(t, r, seg_col);
+        if (s && !segs && find_seg(p->segs, p->nsegs, s) == p->nsegs) p->segs[p->nsegs++] = s;
     }
 }
 
@@ -82,7 +82,7 @@ kt_status rp_pivot_bars(rp_html *h, const char *title, const char *x_label, cons
         p.labels[b] = p.label_text + b * BAR_LABEL;
     }
     for (size_t i = 0; i < n; i++) {
-        size_t r = row_at(rows, i), s = find_seg(p.segs, p.nsegs, rp_str(t, r, seg_col));
+        size_t r = row_at(rows, i), s = seg_col < 0 ? 0 : find_seg(p.segs, p.nsegs, rp_str(t, r, seg_col));
         double v = rp_num(t, r, val_col);
         if (s < p.nsegs && v > 0) p.v[find_key(p.keys, p.nbars, rp_num(t, r, bar_col)) * p.nsegs + s] += v;
     }

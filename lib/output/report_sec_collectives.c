@@ -61,8 +61,9 @@ static kt_status wait_chart(rp_ctx *c)
     size_t n = a ? kt_table_nrows(a) : 0, any = 0;
     for (size_t i = 0; i < n; i++) any += rp_num(a, i, rp_col(a, "collectives")) > 0;
     if (!any) return KT_OK;
+    static const char *const seg[] = { "total wait" };
     return rp_pivot_bars(c->h, "Time waiting for the other ranks, per rank", "rank", a, NULL, 0, rp_col(a, "rank"),
-                         "rank ", -1, NULL, 0, rp_col(a, "total_wait_time_us"), RP_US);
+                         "rank ", -1, seg, 1, rp_col(a, "total_wait_time_us"), RP_US);
 }
 
 static void straggler_tables(rp_ctx *c)
@@ -79,8 +80,8 @@ static void straggler_tables(rp_ctx *c)
     static const rp_column hta[] = { { "rank", "rank", RP_PLAIN }, { "steps flagged", "count", RP_COUNT } };
     const kt_table *v = rp_table(c, RP_STRAGGLERS, "verdict"), *a = rp_table(c, RP_STRAGGLERS, "arrivals");
     const kt_table *h = rp_table(c, RP_STRAGGLERS, "stragglers");
-    if (v && kt_table_nrows(v)) rp_table_cols(c, "Stragglers (kineta stragglers, table verdict)", v, NULL, 0, verdict, 3);
-    else if (v) rp_note(c->h, "kineta stragglers names no straggler.");
+    if (v) rp_table_cols(c, "Stragglers (kineta stragglers, table verdict)", v, NULL, 0, verdict, 3);
+    for (size_t i = 0; v && i < kt_table_nnotes(v); i++) rp_note(c->h, kt_table_note(v, i));
     if (a) rp_table_cols(c, "Arrivals at the collectives (kineta stragglers, table arrivals)", a, NULL, 0, arrivals, 6);
     if (h) rp_table_cols(c, "Potential stragglers (HTA, kineta stragglers, table stragglers)", h, NULL, 0, hta, 2);
     if (!v && !a && !h) rp_missing(c, RP_STRAGGLERS, "stragglers");

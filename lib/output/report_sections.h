@@ -118,7 +118,8 @@ void rp_missing(rp_ctx *c, rp_analysis a, const char *what);
 /* Stacked bars from long-format rows (all rows when rows is NULL): one bar
  * per distinct number in bar_col (first-seen order, labelled "<bar_prefix>
  * N"), one segment per distinct string in seg_col (first-seen order, or
- * only and in the order of segs[0..nsegs) when segs is given), heights
+ * only and in the order of segs[0..nsegs) when segs is given; seg_col -1:
+ * every row in the one segment segs[0], which names the legend), heights
  * from val_col.                                                            */
 kt_status rp_pivot_bars(rp_html *h, const char *title, const char *x_label, const kt_table *t, const size_t *rows,
                         size_t n, long bar_col, const char *bar_prefix, long seg_col, const char *const *segs,

@@ -41,6 +41,9 @@ static inline void kt_row_str(kt_table *t, kt_row r, size_t col, const char *s);
  * for a column that repeats one string over many rows (a device label).  */
 static inline void kt_row_str_of(const kt_table *t, kt_row r, size_t col, size_t row);
 bool kt_table_failed(const kt_table *t);
+/* A footnote (kt_table_note): one line, printf-style; failure is
+ * remembered as above.                                                   */
+void kt_table_add_note(kt_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Columns cols[0..k) (numeric) of rows [r0, r1) read as kt_table_floats
  * reads one, into dst[j][0 .. r1 - r0) (a column may be listed twice), a
  * few hundred rows at a time for every column: one walk over the
@@ -56,6 +59,8 @@ kt_status kt_table_floats_rows(const kt_table *t, const size_t *cols, size_t k, 
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v);
 
 kt_tables *kt_tables_new(void);
+/* kt_tables_find for the tables' owner, to add to a table (a footnote). */
+kt_table *kt_tables_find_mut(kt_tables *ts, const char *name);
 /* Takes ownership of t (frees it on failure). */
 bool kt_tables_add(kt_tables *ts, kt_table *t);
 /* Appends every row of src to dst (scale/table_concat.c); KT_EANALYSIS when
@@ -103,6 +108,8 @@ struct kt_table {
     size_t nrows, cap_rows;
     bool failed;
     kt_chunk *strings; /* newest first */
+    char **notes;      /* footnotes, each malloc'd */
+    size_t nnotes;
 };
 
 /* The out-of-line halves: room for more rows, their cells null (false: t

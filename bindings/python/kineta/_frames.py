@@ -37,7 +37,8 @@ def table_frame(t, rounded=False):
 
     Float columns keep full precision unless rounded (to the digits the CLI
     prints, which is what HTA's own frames hold); frame.attrs["precision"]
-    has each float column's display digits (-1: shortest round trip)."""
+    has each float column's display digits (-1: shortest round trip) and
+    frame.attrs["notes"] the table's footnotes (docs/differences.md)."""
     n = lib.kt_table_nrows(t)
     data, precision = {}, {}
     for c in range(lib.kt_table_ncols(t)):
@@ -53,6 +54,7 @@ def table_frame(t, rounded=False):
                 data[name] = np.round(data[name], precision[name])
     frame = pd.DataFrame(data, columns=list(data))
     frame.attrs["precision"] = precision
+    frame.attrs["notes"] = [lib.kt_table_note(t, i).decode() for i in range(lib.kt_table_nnotes(t))]
     return frame
 
 

@@ -62,8 +62,10 @@ class FramesEqualCli(unittest.TestCase):
     def check_command(self, t, path, command):
         frames = t.run(command)
         printed = json.loads(cli(command, "--format", "json", "--verbose", path))
+        notes = printed.pop("footnotes", {})
         self.assertEqual(list(printed), list(frames), f"{command} {path}: tables")
         for name, frame in frames.items():
+            self.assertEqual(notes.get(name, []), frame.attrs["notes"], f"{command} {name} {path}: footnotes")
             self.assert_rows(f"{command} {name} {path}", frame, [list(row.values()) for row in printed[name]])
 
     def check_info(self, t, path):

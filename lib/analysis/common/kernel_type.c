@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static bool has(const char *s, const char *p) { return strstr(s, p) != NULL; }
 
@@ -74,6 +75,23 @@ bool kt_is_comm_kernel_name(const char *n)
            has(n, "ncclKernel") || has(n, "ncclDevKernel") || has(n, "rccl_") ||
            has(n, "rcclGenericKernel") || kt_starts_with(n, "msccl") ||
            has(n, "cross_device_reduce") || has(n, "multimem_all_reduce");
+}
+
+bool kt_is_hta_comm_name(const char *n)
+{
+    return hta_comm(n);
+}
+
+static bool contains_nocase(const char *s, const char *p)
+{
+    for (size_t n = strlen(p); *s; s++)
+        if (strncasecmp(s, p, n) == 0) return true;
+    return false;
+}
+
+bool kt_is_tracelens_comm_name(const char *n)
+{
+    return contains_nocase(n, "nccl") || contains_nocase(n, "rccl") || contains_nocase(n, "cross_device_reduce");
 }
 
 kt_kernel_type kt_kernel_type_of(const char *name, uint8_t kind, bool hta_compat)

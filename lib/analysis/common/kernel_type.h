@@ -33,6 +33,11 @@ const char *kt_memory_kernel_type(const char *name, char *buf, size_t n);
 const char *kt_shorten_name(const char *name, char *buf, size_t n);
 /* Name of a communication kernel (nccl/rccl/hccl). */
 bool kt_is_comm_kernel_name(const char *name);
+/* The reference tools' rules (docs/differences.md): HTA's COMMUNICATION
+ * names (^nccl, ^hip, ^hccl, ncclKernel), TraceLens's communication
+ * bucket (nccl, rccl or cross_device_reduce, any case).                  */
+bool kt_is_hta_comm_name(const char *name);
+bool kt_is_tracelens_comm_name(const char *name);
 
 /* kt_kernel_type_of for events, memoized per name: analyses classify
  * millions of events whose names repeat, and string matching would dominate

@@ -17,6 +17,7 @@
 #include "analysis/common/intervals.h"
 #include "analysis/common/sat_math.h"
 #include "analysis/common/np_sort.h"
+#include "analysis/common/type_differences.h"
 #include "analysis/kernels/breakdown_partial.h"
 #include "model/index.h"
 #include "model/model.h"
@@ -704,7 +705,14 @@ kt_status kt_breakdown(const kt_trace *t, const kt_rank_sel *sel, const kt_break
     bd b = { .t = t, .compat = t->hta_compat, .o = kt_breakdown_defaults(), .acc = &p };
     *out = NULL;
     if (!kt_options_take(&b.o, sizeof b.o, opt)) return KT_EUSAGE;
-    return finish(&b, map_trace(&b, sel), out);
+    kt_status st = finish(&b, map_trace(&b, sel), out);
+    kt_table *types = st == KT_OK ? kt_tables_find_mut(*out, "kernel_type") : NULL;
+    if (types) st = kt_note_comm_differences(types, t, sel, KT_REF_HTA, t->hta_compat);
+    if (st != KT_OK) {
+        kt_tables_free(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 kt_status kt_breakdown_map(const kt_trace *t, const kt_rank_sel *sel, const kt_breakdown_options *opt,

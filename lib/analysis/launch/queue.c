@@ -22,6 +22,7 @@ typedef struct queue_tables {
     kt_table *series, *summary, *blocked, *weighted, *diagnostics; /* NULL: not asked for */
     size_t summary_stats;
     bool with_device; /* per-queue tables end with "device" (not HTA's) */
+    size_t changes, points; /* the series' changes, and its points after merging */
 } queue_tables;
 
 static kt_table *new_table(const char *name, const char *const *cols, const kt_col_type *types,
@@ -363,9 +364,11 @@ static kt_status rank_queue(queue_tables *q, const kt_trace *t, const kt_rank *r
     kt_step_point *p;
     size_t n;
     kt_queue_early early = { 0 };
-    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, q->diagnostics ? &early : NULL);
+    kt_status s = kt_queue_series(r, t->strs, t->hta_compat, &p, &n, &early);
     if (s != KT_OK) return s;
-    if (early.pairs) add_early(q->diagnostics, t, r, &early);
+    if (q->diagnostics && early.pairs) add_early(q->diagnostics, t, r, &early);
+    q->changes += early.changes;
+    q->points += n;
     if (q->series) add_series(q->series, r, t->min_ts, p, n);
     s = queue_rows(q, t, r, p, n, max);
     if (!keep || !keep(ctx, r, p, n)) free(p);
@@ -376,6 +379,17 @@ void kt_queue_options_init(kt_queue_options *o, size_t size)
 {
     const kt_queue_options d = { .max_queue_length = 1024 };
     kt_options_init(o, size, &d, sizeof d);
+}
+
+/* The default summary counts the step function's points; HTA's counts
+ * every change (the Python façade's kineta.hta gives HTA's).             */
+static kt_status note_merged(kt_table *summary, const queue_tables *q)
+{
+    kt_table_add_note(summary, "queue_length_count counts the points of each queue's step function: %zu launch "
+                      "and GPU-start changes made %zu points (changes at one timestamp merged, repeats dropped); "
+                      "HTA's describe() counts every change (--hta-compat, kineta.hta)",
+                      q->changes, q->points);
+    return kt_table_failed(summary) ? KT_ENOMEM : KT_OK;
 }
 
 kt_status kt_queue_tables_keep(const kt_trace *t, const kt_rank_sel *sel, const kt_queue_options *opt,
@@ -389,6 +403,7 @@ kt_status kt_queue_tables_keep(const kt_trace *t, const kt_rank_sel *sel, const 
     kt_status s = make_tables(&q, tables) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_queue(&q, t, t->ranks[i], max, keep, ctx);
+    if (s == KT_OK && q.summary && q.changes > q.points) s = note_merged(q.summary, &q);
     kt_table *all[5], *each[] = { q.series, q.summary, q.blocked, q.weighted, q.diagnostics };
     size_t n = 0;
     for (size_t i = 0; i < 5; i++)

@@ -82,7 +82,7 @@ static kt_queue_early find_early(const kt_events *e, const kt_launch_pair *p, si
     for (size_t i = 0; i < np; i++) {
         if (e->ts[p[i].gpu] >= e->ts[p[i].call]) continue;
         k.pairs++;
-        if (k.gpu == KT_NONE || p[i].gpu < k.gpu) k = (kt_queue_early){ k.pairs, p[i].gpu, p[i].call };
+        if (k.gpu == KT_NONE || p[i].gpu < k.gpu) k = (kt_queue_early){ k.pairs, p[i].gpu, p[i].call, 0 };
     }
     return k;
 }
@@ -260,6 +260,7 @@ kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_comp
     change c = { 0 };
     bool ok = hta_compat ? hta_changes(&r->ev, p, np, &c) : default_changes(&r->ev, p, np, &c);
     kt_step_point *pts = ok ? kt_alloc_written(c.n * sizeof *pts) : NULL;
+    if (early) early->changes = c.n;
     if (pts && change_points(r, &c, hta_compat, pts)) {
         *n = hta_compat ? c.n : kt_merge_steps(r, pts, c.n);
         *out = pts;

@@ -20,6 +20,7 @@ typedef struct kt_queue_early {
     size_t pairs;     /* (launch call, GPU event) pairs with GPU ts < call ts */
     uint32_t gpu;     /* the first such GPU event in file order, KT_NONE     */
     uint32_t call;    /* its launch call                                     */
+    size_t changes;   /* the series' +1/−1 changes before they were merged   */
 } kt_queue_early;
 
 /* Points (key = stream, value = queue length) grouped by stream
@@ -31,7 +32,7 @@ typedef struct kt_queue_early {
  * negative.  hta_compat: HTA's launch list and its exact row sequence (one
  * row per launch and per GPU event, numpy quicksort order at ties), early
  * GPU events as written (negative lengths, as HTA).  early (may be NULL)
- * receives the early GPU events either way.                               */
+ * receives the early GPU events and the count of changes either way.      */
 kt_status kt_queue_series(const kt_rank *r, const kt_strtab *strs, bool hta_compat,
                           kt_step_point **out, size_t *n, kt_queue_early *early);
 

@@ -29,6 +29,20 @@ static void note(perf_run *run, const char *level, const char *msg)
     kt_table_set_str(run->notes, 1, msg);
 }
 
+/* No spec for the trace's GPU: which GPU it names, and the known ones. */
+static void unknown_gpu_note(perf_run *run)
+{
+    char msg[1024];
+    size_t n, len = (size_t)snprintf(msg, sizeof msg, "no roofline columns: %s%s%s; known GPUs:",
+                                     run->device[0] ? "the trace's GPU is \"" : "the trace names no GPU",
+                                     run->device, run->device[0] ? "\", not in the table" : "");
+    const kt_device_spec *known = kt_device_specs(&n);
+    for (size_t i = 0; i < n && len < sizeof msg; i++)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s %s", i ? "," : "", known[i].name);
+    if (len < sizeof msg) snprintf(msg + len, sizeof msg - len, "; give --device-spec FILE");
+    note(run, "info", msg);
+}
+
 static kt_status pick_spec(perf_run *run, const kt_rank_sel *sel, char *err, size_t errlen)
 {
     char msg[256];
@@ -36,20 +50,20 @@ static kt_status pick_spec(perf_run *run, const kt_rank_sel *sel, char *err, siz
         if (!kt_device_spec_parse(run->o.device_spec, strlen(run->o.device_spec), &run->spec, err, errlen))
             return KT_EUSAGE;
         run->have_spec = true;
-    } else if (!run->o.tracelens) {
-        for (size_t i = 0; i < run->t->nranks && !run->have_spec; i++) {
-            const kt_rank *r = run->t->ranks[i];
-            if (!kt_rank_selected(sel, r->rank) || !r->ndevices) continue;
-            run->have_spec = kt_device_spec_for(kt_strtab_get(run->t->strs, r->device_names[0]), &run->spec);
-        }
     }
+    for (size_t i = 0; i < run->t->nranks && !run->device[0]; i++) {
+        const kt_rank *r = run->t->ranks[i];
+        if (kt_rank_selected(sel, r->rank) && r->ndevices && r->device_names[0] != KT_NONE)
+            snprintf(run->device, sizeof run->device, "%s", kt_strtab_get(run->t->strs, r->device_names[0]));
+    }
+    if (!run->o.device_spec && !run->o.tracelens) run->have_spec = kt_device_spec_for(run->device, &run->spec);
     if (run->have_spec) {
         snprintf(msg, sizeof msg, "roofline against %s: %s", run->spec.name, run->spec.source);
         note(run, "info", msg);
+    } else if (run->o.tracelens && !run->o.device_spec) {
+        note(run, "info", "no roofline columns: --tracelens uses a device spec only when given (--device-spec)");
     } else {
-        note(run, "info", run->o.tracelens && !run->o.device_spec
-                              ? "no roofline columns: --tracelens uses a device spec only when given (--device-spec)"
-                              : "no roofline columns: the trace names no GPU we know; give --device-spec FILE");
+        unknown_gpu_note(run);
     }
     return KT_OK;
 }
@@ -114,7 +128,7 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
         kt_perf_partial_free(&run.all);
         return st;
     }
-    kt_table *tb[20];
+    kt_table *tb[24];
     size_t n = 0;
     tb[n++] = kt_pt_ops_summary(&run);
     tb[n++] = kt_pt_ops_by_category(&run);
@@ -131,6 +145,8 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
     tb[n++] = kt_pt_throughput_table(&run, false);
     tb[n++] = kt_pt_throughput_table(&run, true);
     tb[n++] = kt_pt_unmodelled(&run);
+    tb[n++] = kt_pt_coverage(&run);
+    tb[n++] = kt_pt_unmodelled_time(&run);
     tb[n++] = run.notes;
     kt_perf_partial_free(&run.all);
     return kt_tables_from(tb, n, out);

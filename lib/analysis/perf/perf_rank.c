@@ -41,6 +41,7 @@ typedef struct map_ctx {
     kt_perf_partial *p;
     kt_op_classes *classes;
     unsigned flags;           /* kt_perf_map_flags                        */
+    kt_perf_cover_pass cover;
     char *bytes;              /* the op's shape bytes                     */
     size_t nbytes, bytes_cap;
     kt_op_args args;          /* reused for every op                      */
@@ -495,6 +496,7 @@ static bool add_op(map_ctx *c, const kt_op_rec *o)
 {
     op_view v;
     bool ok = view_fill(c, o, &v), by_shape = c->flags & KT_PERF_SHAPE_GROUPS;
+    ok = ok && kt_perf_cover_op(&c->cover, o, v.name, v.cl->modelled, v.cl->eval.why);
     if (ok && (o->role & KT_OPK_LAUNCHER)) {
         const char *cat = op_category(c, &v, true);
         ok = add_launcher(c, &v, cat) && (!by_shape || (add_unique(c, &v, cat) && add_short_kernels(c, &v)));
@@ -517,6 +519,7 @@ static void map_ctx_free(map_ctx *c)
     free(c->kd_stream);
     free(c->kd_dur);
     free(c->kd_items);
+    free(c->cover.owned);
     kt_perf_meta_free(&c->meta);
 }
 
@@ -549,12 +552,13 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, unsigned flags, 
     out->gpu_first_us = m.gpu_first_us;
     out->gpu_last_us = m.gpu_last_us;
     map_ctx c = { .t = t, .r = r, .m = &m, .p = out, .classes = calloc(1, sizeof *c.classes),
-                  .flags = flags };
+                  .flags = flags, .cover = { t, r, &m, calloc(r->ev.n / 8 + 1, 1), &out->cover } };
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     /* without a shape key anywhere (model.h) every op's text would be dropped by may_have_shapes */
     if (m.n && r->shape_args && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
-    bool ok = c.classes && kt_perf_meta_collect(t, r, &c.meta);
+    bool ok = c.classes && c.cover.owned && kt_perf_meta_collect(t, r, &c.meta);
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
+    ok = ok && kt_perf_cover_rest(&c.cover);
     map_ctx_free(&c);
     kt_op_map_free(&m);
     if (!ok) {
@@ -587,6 +591,7 @@ bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
     dst->no_shapes += src->no_shapes;
     dst->bad_shapes += src->bad_shapes;
     dst->args_unreadable |= src->args_unreadable;
+    ok = ok && kt_perf_cover_merge(&dst->cover, &src->cover);
     kt_perf_partial_free(src);
     return ok;
 }
@@ -598,6 +603,7 @@ void kt_perf_partial_free(kt_perf_partial *p)
     kt_pgroups_free(&p->unified);
     kt_pgroups_free(&p->models);
     kt_pgroups_free(&p->shorts);
+    kt_perf_cover_free(&p->cover);
     free(p->steps);
     memset(p, 0, sizeof *p);
 }

@@ -6,6 +6,7 @@
 #ifndef KT_PERF_RANK_H
 #define KT_PERF_RANK_H
 
+#include "analysis/perf/perf_coverage.h"
 #include "analysis/perf/perf_groups.h"
 #include "model/model.h"
 
@@ -33,6 +34,7 @@ typedef struct kt_perf_partial {
     size_t no_shapes;         /* of those, calls without Input Dims        */
     size_t bad_shapes;        /* of those, calls whose shapes did not fit  */
     bool args_unreadable;     /* the trace file could not be re-read       */
+    kt_perf_cover cover;      /* GPU time modelled, and what is not        */
 } kt_perf_partial;
 
 /* What a rank's map makes besides the launcher and model groups. */

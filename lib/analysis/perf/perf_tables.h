@@ -17,6 +17,7 @@ typedef struct perf_run {
     kt_perf_partial all;
     bool have_spec;
     kt_device_spec spec;
+    char device[128];         /* the GPU the trace names ("" when none) */
     kt_table *notes;
 } perf_run;
 
@@ -75,5 +76,10 @@ kt_table *kt_pt_family_sheet(const perf_run *run, int family);
 kt_table *kt_pt_headroom(const perf_run *run);
 kt_table *kt_pt_throughput_table(const perf_run *run, bool by_step);
 kt_table *kt_pt_unmodelled(const perf_run *run);
+
+/* ---- perf_coverage_tables.c ---- */
+kt_table *kt_pt_coverage(const perf_run *run);
+/* "unmodelled": GPU time outside the modelled ops, by op, largest first. */
+kt_table *kt_pt_unmodelled_time(const perf_run *run);
 
 #endif

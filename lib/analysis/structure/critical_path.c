@@ -256,7 +256,9 @@ static double us(int64_t ns)
     return (double)ns / 1000.0;
 }
 
-static void add_summary(kt_table *tb, const cp_partial *p)
+/* hta: HTA's rows, with its "" row of the dependency / sync edges, which
+ * weigh nothing (a blank 0% row everywhere else).                       */
+static void add_summary(kt_table *tb, const cp_partial *p, bool hta)
 {
     int64_t total = 0;
     for (int c = 0; c < CP__NCLASSES; c++) total += p->by_class[c];
@@ -266,7 +268,7 @@ static void add_summary(kt_table *tb, const cp_partial *p)
     bool present[CP__NCLASSES] = { 0 };
     for (size_t k = 0; k < p->nsteps; k++) present[p->steps[k].cls] = true;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        if (!present[order[i]]) continue;
+        if (!present[order[i]] || (order[i] == CP_CLASS_NONE && !hta)) continue;
         kt_table_add_row(tb);
         kt_table_set_int(tb, 0, p->r->rank);
         kt_table_set_str(tb, 1, cp_class_name(order[i]));
@@ -403,7 +405,7 @@ static bool add_path_rows(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 
 static kt_status reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
 {
-    add_summary(tb->summary, p);
+    add_summary(tb->summary, p, t->hta_compat);
     if (!add_path_rows(t, p, tb)) return KT_ENOMEM;
     add_graph_row(tb->graph, t, p);
     if (tb->what_if) add_what_if_rows(tb->what_if, p);

@@ -5,6 +5,7 @@
 #include "analysis/common/gpu_busy.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/stats.h"
+#include "analysis/common/type_differences.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "output/table.h"
 
@@ -67,6 +68,7 @@ kt_status kt_overlap(const kt_trace *t, const kt_rank_sel *sel, const kt_overlap
         s = kt_busy_each_rank(t, sel, &q, overlap_rows, &c);
     }
     kt_type_cache_free(types);
+    if (s == KT_OK) s = kt_note_comm_differences(c.tb, t, sel, KT_REF_HTA, t->hta_compat);
     *out = NULL;
     if (s != KT_OK) {
         kt_table_free(c.tb);

@@ -9,6 +9,7 @@
 #include "analysis/common/gpu_busy.h"
 #include "analysis/common/kernel_type.h"
 #include "analysis/common/stats.h"
+#include "analysis/common/type_differences.h"
 #include "analysis/timeline/temporal_overlap.h"
 #include "model/i64map.h"
 #include "model/index.h"
@@ -89,13 +90,6 @@ static kt_status hta_temporal(const kt_trace *t, const kt_rank_sel *sel, const k
 enum { TL_COMP = 1, TL_COMM, TL_MEMCPY };
 
 
-static bool contains_nocase(const char *s, const char *p)
-{
-    for (size_t n = strlen(p); *s; s++)
-        if (strncasecmp(s, p, n) == 0) return true;
-    return false;
-}
-
 /* ^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|
  *   __amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$                     */
 static bool rocclr_copy(const char *n)
@@ -120,9 +114,7 @@ static int tracelens_bucket(const char *name, uint8_t kind)
 {
     if (kind == KT_K_MEMCPY) return TL_MEMCPY;
     if (rocclr_copy(name)) return TL_MEMCPY;
-    if (contains_nocase(name, "nccl") || contains_nocase(name, "rccl") ||
-        contains_nocase(name, "cross_device_reduce"))
-        return TL_COMM;
+    if (kt_is_tracelens_comm_name(name)) return TL_COMM;
     return TL_COMP;
 }
 
@@ -264,6 +256,9 @@ kt_status kt_temporal(const kt_trace *t, const kt_rank_sel *sel, const kt_tempor
     } else {
         s = (tb = kt_temporal_table_new(o)) ? hta_temporal(t, sel, o, tb) : KT_ENOMEM;
     }
+    if (s == KT_OK)
+        s = kt_note_comm_differences(tb, t, sel, o->tracelens ? KT_REF_TRACELENS : KT_REF_HTA,
+                                     o->tracelens || t->hta_compat);
     if (s != KT_OK) {
         kt_table_free(tb);
         return s;
