@@ -1,6 +1,6 @@
 /* test_number_text.c — kt_int_text / kt_fixed_text write what printf writes. */
 #include "test.h"
-#include "output/number_text.h"
+#include "table/number_text.h"
 
 #include <stdint.h>
 #include <stdlib.h>
