@@ -4,7 +4,7 @@
  * into one buffer sized up front (an unescaped string is never longer than
  * its JSON text), so pointers to them stay valid while nodes are added.
  */
-#include "analysis/perf/json_tree.h"
+#include "json_tree.h"
 
 #include <errno.h>
 #include <math.h>
