@@ -1,13 +1,13 @@
 /*
- * json_tree.c — the perf model's small JSON reader (see json_tree.h): a
- * recursive-descent parser into one node array.  Strings are unescaped
+ * json_tree.c — small JSON documents read whole (see json_tree.h): a
+ * recursive-descent parser into one node array, its numbers read by the
+ * scanner's kt_parse_number (parse_json.c).  Strings are unescaped
  * into one buffer sized up front (an unescaped string is never longer than
  * its JSON text), so pointers to them stay valid while nodes are added.
  */
 #include "json_tree.h"
+#include "load_internal.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,36 +109,21 @@ bad:
     return false;
 }
 
+/* A number read by the scanner's parser (exact integers, correctly rounded
+ * doubles, whatever the process locale); an integer beyond int64 is a
+ * double, its i saturated.                                               */
 static bool parse_number(parser *ps, kt_jnode *n)
 {
-    const char *s = ps->p;
-    char buf[64];
-    size_t k = 0;
-    bool integral = true;
-    while (ps->p < ps->end && *ps->p && strchr("+-0123456789.eE", *ps->p)) {
-        if (*ps->p == '.' || *ps->p == 'e' || *ps->p == 'E') integral = false;
-        if (k + 1 < sizeof buf) buf[k++] = *ps->p;
-        ps->p++;
-    }
-    buf[k] = '\0';
-    if (ps->p == s || (size_t)(ps->p - s) >= sizeof buf) {
+    kt_num v;
+    const char *after = kt_parse_number(ps->p, ps->end, &v);
+    if (!after) {
         ps->err = "bad number";
         return false;
     }
-    char *e;
-    if (integral) { /* shapes are integers: no strtod for them */
-        errno = 0;
-        long long v = strtoll(buf, &e, 10);
-        n->is_int = errno == 0 && !*e && k > 0 && (buf[k - 1] >= '0' && buf[k - 1] <= '9');
-        n->i = v;
-        n->d = (double)v;
-        if (n->is_int) return true;
-    }
-    n->d = strtod(buf, &e);
-    if (*e) {
-        ps->err = "bad number";
-        return false;
-    }
+    ps->p = after;
+    n->is_int = v.kind == KT_NUM_INT;
+    n->i = v.kind == KT_NUM_INT ? v.i : v.kind == KT_NUM_BIGINT ? (v.f < 0 ? INT64_MIN : INT64_MAX) : 0;
+    n->d = n->is_int ? (double)v.i : v.f;
     return true;
 }
 
