@@ -2,6 +2,7 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,4 +115,12 @@ char *fx_read_file(const char *path, size_t *len)
     if (s && len) *len = (size_t)n;
     fclose(f);
     return s;
+}
+
+bool fx_comma_locale(void)
+{
+    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
+    for (size_t i = 0; i < sizeof comma / sizeof *comma; i++)
+        if (setlocale(LC_NUMERIC, comma[i])) return true;
+    return false;
 }

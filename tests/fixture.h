@@ -37,4 +37,9 @@ void fx_check_same_table(const kt_table *a, const kt_table *b);
  * len is not NULL); NULL if it cannot be read.  Free with free().          */
 char *fx_read_file(const char *path, size_t *len);
 
+/* LC_NUMERIC switched to an installed locale whose radix is ',', for tests
+ * that numbers read and write the same under it; false (locale unchanged)
+ * when none is installed.  The caller sets "C" back.                      */
+bool fx_comma_locale(void);
+
 #endif
