@@ -30,7 +30,8 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/programs/main.o,$(CLI_OBJ))
-SYNTH := $(if $(wildcard tools/kineta_synth.c),$(BUILD)/kineta-synth)
+SYNTH_SRC := $(sort $(wildcard tools/synth/*.c))
+SYNTH := $(if $(SYNTH_SRC),$(BUILD)/kineta-synth)
 
 .PHONY: all test sanitize bench fuzz fuzzers check-leaks clean demo python install uninstall
 all: $(BUILD)/kineta $(SYNTH) $(BUILD)/libkineta.a
@@ -76,9 +77,9 @@ $(BUILD)/libkineta.a: $(LIB_OBJ)
 $(BUILD)/kineta: $(CLI_OBJ) $(BUILD)/libkineta.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/kineta-synth: tools/kineta_synth.c
+$(BUILD)/kineta-synth: $(SYNTH_SRC) tools/synth/synth.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lz
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(SYNTH_SRC) -lz
 
 # The test binary links the CLI's formatting code too (minus main) so output
 # formats are unit-tested.

@@ -10,7 +10,7 @@
  */
 #include "pipeline.h"
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  */
 #include "cli.h"
 #include "column_labels.h"
-#include "output/number_text.h"
+#include "table/number_text.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 #include "fixture.h"
 #include "test.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +128,12 @@ const char *fx_why(kt_diags *d)
     }
     kt_diags_free(d);
     return text;
+}
+
+bool fx_comma_locale(void)
+{
+    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
+    for (size_t i = 0; i < sizeof comma / sizeof *comma; i++)
+        if (setlocale(LC_NUMERIC, comma[i])) return true;
+    return false;
 }

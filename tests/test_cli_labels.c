@@ -4,7 +4,7 @@
  * (programs/column_labels.c), and text-table layout (programs/text_table.c).
  */
 #include "test.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "../programs/cli.h"
 #include "../programs/column_labels.h"
 #include "../programs/short_names.h"

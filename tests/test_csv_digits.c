@@ -5,7 +5,7 @@
  * rounded to a unit's decimals (GFLOPS 0.000009 for 8.944e-06) fails here. */
 #include "oracle.h"
 #include "test.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "../programs/cli.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * multimem all-reduce is communication to kineta, computation to HTA and
  * TraceLens; the CLI prints footnotes under text tables and in JSON.     */
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "test.h"
 #include "cli_run.h"
 

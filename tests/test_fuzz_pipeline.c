@@ -9,7 +9,7 @@
 #include "fixture.h"
 #include "../fuzz/pipeline.h"
 #include "../fuzz/trace_gen.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test_gaps.c — stream gaps, device idle, histogram, kernel-pair transitions. */
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "test.h"
 #include "../programs/cli.h"
 

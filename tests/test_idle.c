@@ -1,6 +1,6 @@
 /* test_idle.c — idle time breakdown per stream (host/kernel wait, other). */
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "test.h"
 
 #define US 1000

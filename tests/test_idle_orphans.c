@@ -13,7 +13,7 @@
  * Python, pandas and ../shared are here (SKIP otherwise).               */
 #include "oracle.h"
 #include "test.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "test.h"
 #include "model/index.h"
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * hand-built two-rank trace.                                              */
 #include "test.h"
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "../programs/cli.h"
 
 #include <stdlib.h>

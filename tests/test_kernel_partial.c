@@ -7,7 +7,7 @@
 #include "test.h"
 #include "analysis/kernels/kernel_partial.h"
 #include "kineta.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdlib.h>

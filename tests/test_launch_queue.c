@@ -4,7 +4,7 @@
 #include "analysis/common/np_sort.h"
 #include "analysis/launch/queue.h"
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "test.h"
 
 #define US 1000

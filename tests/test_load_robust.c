@@ -4,6 +4,7 @@
  * at the right byte offset, with the data recovered), and inputs that are
  * not Kineto traces.
  */
+#include "fixture.h"
 #include "test.h"
 #include "load/load_internal.h"
 #include "model/index.h"
@@ -565,11 +566,7 @@ static void check_long_floats(void)
 TEST(load_long_floats_exact_in_any_locale)
 {
     check_long_floats();
-    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
-    bool switched = false;
-    for (size_t i = 0; i < sizeof comma / sizeof *comma && !switched; i++)
-        switched = setlocale(LC_NUMERIC, comma[i]) != NULL;
-    if (!switched) {
+    if (!fx_comma_locale()) {
         kt_test_skip("no locale with a decimal comma installed");
         return;
     }

@@ -1,7 +1,7 @@
 /* test_number_text.c — kt_int_text / kt_fixed_text write what printf writes;
  * kt_shortest_text the shortest printf form that reads back.             */
 #include "test.h"
-#include "output/number_text.h"
+#include "table/number_text.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include "kineta.h"
 #include "fixture.h"
 #include "oracle.h"
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 #include "test.h"
 
 #include <glob.h>

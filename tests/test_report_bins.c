@@ -3,7 +3,7 @@
  * the launch histograms' bins, on every edge, the doubles either side of
  * it, values between, and ranges narrow and wide.
  */
-#include "output/report_bins.h"
+#include "report/report_bins.h"
 #include "test.h"
 
 #include <math.h>

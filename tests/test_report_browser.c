@@ -10,7 +10,7 @@
 #include "kineta.h"
 #include "fixture.h"
 #include "oracle.h"
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 #include "png_pixels.h"
 #include "test.h"
 

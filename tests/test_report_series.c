@@ -10,8 +10,8 @@
 #include "analysis/memory/memory.h"
 #include "fixture.h"
 #include "oracle.h"
-#include "output/report_sections.h"
-#include "output/table.h"
+#include "report/report_sections.h"
+#include "table/table.h"
 #include "test.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
 #include "test.h"
 #include "fixture.h"
 #include "kineta.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <sys/wait.h>

@@ -1,6 +1,6 @@
 /* test_table.c — result tables: building, reading, CSV/JSON rendering. */
 #include "test.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "../programs/cli.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test_temporal.c — temporal breakdown and TraceLens GPU timeline. */
 #include "fixture.h"
-#include "output/table.h"
+#include "table/table.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #define KT_SQLITE_WRITE_H
 
 #include "kineta.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <sqlite3.h>
 #include <stdbool.h>

@@ -10,7 +10,7 @@
  *   (length UINT32_MAX: none); then cells row-major: u8 null, and unless
  *   null an i64, an f64 (IEEE bits) or a str.  str = u32 length + bytes.
  */
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

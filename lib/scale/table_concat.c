@@ -8,7 +8,7 @@
  * "since the trace start" are the exception: the start is the earliest rank's
  * (A2.10), known only once every rank is mapped, so they are fixed here.
  */
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #define KT_ANNOTATION_BREAKDOWN_H
 
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 /* One output row: a name (KT_NONE = the folded "others") and its stats. */
 typedef struct kt_ann_stat {

@@ -10,7 +10,7 @@
 #define KT_ANNOTATION_KERNELS_H
 
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 /* One rank's partial results (the map of kt_annotations). */
 typedef struct kt_ann_rank {

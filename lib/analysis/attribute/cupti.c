@@ -17,7 +17,7 @@
 #include "analysis/attribute/device_peak.h"
 #include "analysis/common/np_sort.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
 #include "analysis/common/np_sort.h"
 #include "analysis/common/stats.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #define KT_COLLECTIVES_TABLES_H
 
 #include "analysis/collectives/instance_metrics.h"
-#include "output/table.h"
+#include "table/table.h"
 
 /* "collective_id": "<PG>_<seq or position>", "stream<S>_<position>". */
 void kt_collective_id(const kt_trace *t, const kt_coll_inst *in, char *buf, size_t n);

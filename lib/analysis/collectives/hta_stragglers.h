@@ -7,7 +7,7 @@
 #define KT_HTA_STRAGGLERS_H
 
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 typedef struct kt_hta_straggler_args {
     const int64_t *steps;  /* NULL = every ProfilerStep present */

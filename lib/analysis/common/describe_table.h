@@ -9,7 +9,7 @@
 #define KT_DESCRIBE_TABLE_H
 
 #include "analysis/common/stats.h"
-#include "output/table.h"
+#include "table/table.h"
 
 /* Adds the 8 columns; returns the index of the first (<prefix>_count). */
 size_t kt_describe_add_cols(kt_table *t, const char *prefix);

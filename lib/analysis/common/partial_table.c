@@ -2,7 +2,7 @@
  * partial_table.c — see partial_table.h.
  */
 #include "analysis/common/partial_table.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
 #define KT_TYPE_DIFFERENCES_H
 
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 typedef enum { KT_REF_HTA, KT_REF_TRACELENS } kt_reference;
 

@@ -11,7 +11,7 @@
 #include "call_tree_diff.h"
 #include "profile_tree.h"
 #include "tree_align.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdio.h>

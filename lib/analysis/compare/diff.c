@@ -9,7 +9,7 @@
  */
 #include "compare.h"
 #include "call_tree_diff.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

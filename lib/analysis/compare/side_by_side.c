@@ -10,7 +10,7 @@
 #include "compare.h"
 #include "analysis/common/kernel_launcher.h"
 #include "analysis/common/kernel_type.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
 #include "analysis/kernels/breakdown_partial.h"
 #include "model/index.h"
 #include "model/model.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <limits.h>
 #include <math.h>

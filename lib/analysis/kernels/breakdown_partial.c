@@ -6,7 +6,7 @@
  */
 #include "analysis/kernels/breakdown_partial.h"
 #include "analysis/common/partial_table.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 #include "analysis/common/kernel_names.h"
 #include "analysis/kernels/category_partial.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  */
 #include "analysis/common/partial_table.h"
 #include "analysis/kernels/kernel_partial.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 

@@ -12,7 +12,7 @@
 #include "analysis/common/sat_math.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/kernels/kernels_map.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,8 @@
 #include "analysis/launch/queue_series.h"
 #include "output/counter_trace.h"
 #include "model/json_number.h"
-#include "output/number_text.h"
-#include "output/table.h"
+#include "table/number_text.h"
+#include "table/table.h"
 
 #include <inttypes.h>
 #include <stdio.h>

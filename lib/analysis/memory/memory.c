@@ -14,7 +14,7 @@
 #include "analysis/memory/memory.h"
 #include "analysis/memory/memory_trace.h"
 #include "analysis/memory/peak_ops.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

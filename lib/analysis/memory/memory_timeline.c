@@ -13,7 +13,7 @@
  * the smallest positive t.
  */
 #include "analysis/memory/memory_timeline_trace.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <errno.h>
 #include <limits.h>

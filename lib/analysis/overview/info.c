@@ -10,7 +10,7 @@
  * written, before normalization or --hta-compat.  Times are ns (exact).
  */
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

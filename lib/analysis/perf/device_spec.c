@@ -14,7 +14,7 @@
  */
 #include "analysis/perf/device_spec.h"
 
-#include "analysis/perf/json_tree.h"
+#include "load/json_tree.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #ifndef KT_OP_ARGS_H
 #define KT_OP_ARGS_H
 
-#include "analysis/perf/json_tree.h"
+#include "load/json_tree.h"
 
 #define KT_OP_MAX_INPUTS 32
 #define KT_OP_MAX_DIMS 8

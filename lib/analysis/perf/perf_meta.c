@@ -8,7 +8,7 @@
 #include "analysis/perf/perf_meta.h"
 
 #include "analysis/kernels/kernel_stats.h"
-#include "analysis/perf/json_tree.h"
+#include "load/json_tree.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 
 #include "analysis/perf/device_spec.h"
 #include "analysis/perf/perf_rank.h"
-#include "output/table.h"
+#include "table/table.h"
 
 typedef struct perf_run {
     const kt_trace *t;

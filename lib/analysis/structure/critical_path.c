@@ -10,7 +10,7 @@
 #include "analysis/structure/critical_path_what_if.h"
 #include "analysis/common/kernel_names.h"
 #include "analysis/structure/critical_path_overlay.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,7 +25,7 @@
 #include "analysis/common/stats.h"
 #include "model/index.h"
 #include "model/radix.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  */
 #include "analysis/structure/pattern_map.h"
 #include "analysis/structure/patterns_overlay.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  */
 #include "analysis/structure/patterns_overlay.h"
 #include "model/radix.h"
-#include "output/number_text.h"
+#include "table/number_text.h"
 #include "output/trace_edit.h"
 
 #include <inttypes.h>

@@ -23,7 +23,7 @@
 #include "analysis/kernels/kernel_stats.h"
 #include "model/i64map.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdio.h>

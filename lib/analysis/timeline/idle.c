@@ -14,7 +14,7 @@
 #include "analysis/common/stats.h"
 #include "analysis/common/sat_math.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <math.h>
 #include <stdlib.h>

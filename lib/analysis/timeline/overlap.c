@@ -7,7 +7,7 @@
 #include "analysis/common/stats.h"
 #include "analysis/common/type_differences.h"
 #include "analysis/timeline/temporal_overlap.h"
-#include "output/table.h"
+#include "table/table.h"
 
 void kt_overlap_add_rows(kt_table *tb, bool by_step, bool compat, int rank, const kt_busy *b)
 {

@@ -13,7 +13,7 @@
 #include "analysis/timeline/temporal_overlap.h"
 #include "model/i64map.h"
 #include "model/index.h"
-#include "output/table.h"
+#include "table/table.h"
 
 #include <stdlib.h>
 #include <string.h>

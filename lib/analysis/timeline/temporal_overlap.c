@@ -11,7 +11,7 @@
  */
 #include "analysis/timeline/temporal_overlap.h"
 #include "analysis/common/kernel_type.h"
-#include "output/table.h"
+#include "table/table.h"
 
 typedef struct pair_ctx {
     kt_table *tb[KT_PAIR_TABLES];

@@ -3,7 +3,7 @@
  * of bar key, segment name, value: kernel_type_by_rank, idle_time, ...),
  * the shape most of the analyses' tables have.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 #include <string.h>

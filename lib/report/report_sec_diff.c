@@ -7,7 +7,7 @@
  * Only pages given a baseline have it.
  */
 #include "analysis/common/kernel_names.h"
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 #include <string.h>

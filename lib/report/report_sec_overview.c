@@ -3,7 +3,7 @@
  * (files, ranks, devices, streams, steps, span, warnings), from kt_info's
  * tables and the loader's diagnostics.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * kt_temporal, kt_idle, kt_gaps, kt_overlap and kt_breakdown.
  */
 #include "analysis/common/kernel_names.h"
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

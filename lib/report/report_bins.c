@@ -4,7 +4,7 @@
  * rough guess, give its bin wherever rounding cannot matter, and the log
  * formula decides the values near an edge.
  */
-#include "output/report_bins.h"
+#include "report/report_bins.h"
 
 #include <math.h>
 #include <stdint.h>

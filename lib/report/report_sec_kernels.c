@@ -5,7 +5,7 @@
  * kernel categories by launching op; from kt_breakdown and kt_categories.
  */
 #include "analysis/common/kernel_names.h"
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,8 +14,8 @@
 #include "analysis/memory/memory.h"
 #include "analysis/perf/perf.h"
 #include "analysis/timeline/temporal_overlap.h"
-#include "output/report_sections.h"
-#include "output/table.h"
+#include "report/report_sections.h"
+#include "table/table.h"
 
 #include <locale.h>
 #include <math.h>

@@ -1,13 +1,14 @@
 /*
- * json_tree.c — the perf model's small JSON reader (see json_tree.h): a
- * recursive-descent parser into one node array.  Strings are unescaped
+ * json_tree.c — small JSON documents read whole (see json_tree.h): a
+ * recursive-descent parser into one node array, its numbers read by the
+ * scanner's kt_parse_number (model/json_number.c).  Strings are unescaped
  * into one buffer sized up front (an unescaped string is never longer than
  * its JSON text), so pointers to them stay valid while nodes are added.
  */
-#include "analysis/perf/json_tree.h"
+#include "json_tree.h"
+#include "load_internal.h"
 #include "model/json_number.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,8 +110,9 @@ bad:
     return false;
 }
 
-/* The loader's reader: the same digits give the same double, whatever
- * the host program's locale.                                             */
+/* A number read by the scanner's parser (exact integers, correctly rounded
+ * doubles, whatever the process locale); an integer beyond int64 is a
+ * double, its i saturated.                                               */
 static bool parse_number(parser *ps, kt_jnode *n)
 {
     kt_num v;
@@ -121,8 +123,8 @@ static bool parse_number(parser *ps, kt_jnode *n)
     }
     ps->p = after;
     n->is_int = v.kind == KT_NUM_INT;
-    n->i = n->is_int ? v.i : 0;
-    n->d = v.f;
+    n->i = v.kind == KT_NUM_INT ? v.i : v.kind == KT_NUM_BIGINT ? (v.f < 0 ? INT64_MIN : INT64_MAX) : 0;
+    n->d = n->is_int ? (double)v.i : v.f;
     return true;
 }
 

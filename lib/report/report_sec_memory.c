@@ -6,7 +6,7 @@
  * with profile_memory=True have the [memory] events it draws; on others
  * the section is left out of the page (rp_has_memory).
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 

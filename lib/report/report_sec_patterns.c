@@ -6,7 +6,7 @@
  * and the table with the kernels' full names on hover.  Shown when some
  * kernel sequence repeats.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * edges (table breakdown, which run_critical_path asks to hold only those;
  * no table edges).  Shown when the analysis finds a path.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 

@@ -3,8 +3,8 @@
  * launch-call duration histograms with HTA's outlier sets, queue length
  * and memcpy bandwidth over time; from kt_launch, kt_queue, kt_memcpy_bw.
  */
-#include "output/report_bins.h"
-#include "output/report_sections.h"
+#include "report/report_bins.h"
+#include "report/report_sections.h"
 
 #include <math.h>
 #include <stdint.h>

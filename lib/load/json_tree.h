@@ -1,11 +1,13 @@
 /*
- * json_tree.h — a small JSON reader for the perf model's inputs.
+ * json_tree.h — a small JSON document read whole into a tree: the
+ * loader's entry point for JSON that is not a trace.
  *
- * The perf model reads two kinds of JSON the trace loader's scanner is not
- * made for: a cpu_op's raw args object (nested "Input Dims" lists, "Input
- * type" strings, ...) and TraceLens's arch JSON (--device-spec).  Both are
- * small, so a tree of nodes in one array is simplest: no streaming, a
- * depth limit, integers kept exact when they fit int64.
+ * Analyses read two such documents: a cpu_op's raw args object (nested
+ * "Input Dims" lists, "Input type" strings, ...) and TraceLens's arch JSON
+ * (--device-spec).  Both are small, so a tree of nodes in one array is
+ * simplest: no streaming, a depth limit, integers kept exact when they fit
+ * int64.  Numbers go through the trace scanner's own number parser, so a
+ * value reads the same here as in a trace, whatever the process locale.
  */
 #ifndef KT_JSON_TREE_H
 #define KT_JSON_TREE_H

@@ -11,7 +11,7 @@
  * group is one run (the usual case) the columns read are the series,
  * without scattering them.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

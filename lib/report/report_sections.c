@@ -3,7 +3,7 @@
  * One line per section; an analysis's section is one line here and a
  * builder in a report_sec_<family>.c of its own (docs/report.md).
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 const rp_section rp_sections[] = {
     { "overview", "Overview", "Files, ranks, devices, GPU streams, steps and loader warnings.", rp_sec_overview, NULL },

@@ -7,8 +7,8 @@
  * A failed analysis leaves a note in its sections, only running out of
  * memory or a write error fails the report.
  */
-#include "output/report_sections.h"
-#include "output/table.h"
+#include "report/report_sections.h"
+#include "table/table.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -6,7 +6,7 @@
  * FLOPs and throughput per family and kernel time per op category.  Shown
  * when some op has FLOPs (shapes recorded with record_shapes=True).
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * per rank, the stragglers verdict and the clock offsets.  Only traces
  * with communication kernels on two or more ranks have it.
  */
-#include "output/report_sections.h"
+#include "report/report_sections.h"
 
 #include <stdlib.h>
 

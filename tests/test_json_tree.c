@@ -1,0 +1,58 @@
+/*
+ * test_json_tree.c — small JSON documents read whole (load/json_tree.h):
+ * numbers as the trace scanner reads them, exact integers, and the same
+ * answer under a locale whose radix is ','.
+ */
+#include "fixture.h"
+#include "test.h"
+#include "load/json_tree.h"
+
+#include <locale.h>
+#include <stdint.h>
+
+static const char doc[] = "{\"a\": [9007199254740993, -12, 1.5, 2.5e-3, 12345678901234567890], \"s\": \"x\\u00e9\"}";
+
+static void check_numbers(void)
+{
+    kt_jtree t = { 0 };
+    const char *err = NULL;
+    CHECK(kt_jtree_parse(&t, doc, strlen(doc), &err));
+    if (err) return;
+    const kt_jnode *a = kt_jobj_get(&t, &t.n[0], "a");
+    CHECK(a && a->nkids == 5);
+    const kt_jnode *v0 = kt_jchild(&t, a, 0), *v1 = kt_jchild(&t, a, 1), *v2 = kt_jchild(&t, a, 2),
+                   *v3 = kt_jchild(&t, a, 3), *v4 = kt_jchild(&t, a, 4);
+    CHECK(v0->is_int && v0->i == INT64_C(9007199254740993)); /* beyond a double's 53 bits */
+    CHECK(v1->is_int && v1->i == -12 && v1->d == -12.0);
+    CHECK(!v2->is_int && v2->d == 1.5);
+    CHECK(!v3->is_int && v3->d == 2.5e-3);
+    CHECK(!v4->is_int && v4->i == INT64_MAX && v4->d == 12345678901234567890.0);
+    CHECK_STR(kt_jobj_get(&t, &t.n[0], "s")->s, "x\xc3\xa9");
+    kt_jtree_free(&t);
+}
+
+TEST(json_tree_numbers_are_exact)
+{
+    check_numbers();
+}
+
+/* strtod read "1.5" as 1 under de_DE and refused the rest of it: a device
+ * spec or an op's concrete inputs then failed to parse.                   */
+TEST(json_tree_numbers_ignore_the_locale_radix)
+{
+    if (!fx_comma_locale()) { kt_test_skip("no locale with a comma radix installed"); return; }
+    check_numbers();
+    setlocale(LC_NUMERIC, "C");
+}
+
+TEST(json_tree_refuses_what_is_not_json)
+{
+    const char *bad[] = { "[1,]", "{\"a\" 1}", "[1e]", "[-]", "[1] x", "\"\\q\"", "[nul]", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kt_jtree t = { 0 };
+        const char *err = NULL;
+        CHECK(!kt_jtree_parse(&t, bad[i], strlen(bad[i]), &err));
+        CHECK(err != NULL);
+        kt_jtree_free(&t);
+    }
+}
