@@ -66,3 +66,8 @@ TEST(read_cli_rocprof_csv_samples)
     run_all("traces/other/rocprofv3/csv_rocm_systems", false);
 }
 TEST(read_cli_nsys_sample) { run_all("traces/other/nsys/cloverleaf/perlmutter-cloverleaf-cuda.sqlite", true); }
+TEST(read_cli_xplane_samples)
+{
+    run_all("traces/other/jax/jax_conv_minimal_08/tw003.xplane.pb", true);
+    run_all("traces/other/jax/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb", true);
+}

@@ -28,6 +28,13 @@ static inline int64_t kt_sql_int(sqlite3_stmt *st, int i, int64_t dflt)
     return sqlite3_column_type(st, i) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, i);
 }
 
+/* Column i as a time (ns): -1 unless an integer (text, blobs, reals and
+ * NULLs are not times).                                                 */
+static inline int64_t kt_sql_time(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_INTEGER ? sqlite3_column_int64(st, i) : -1;
+}
+
 /* The two formats' readers on an open database. */
 kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b);
 kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b);

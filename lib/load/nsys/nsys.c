@@ -21,7 +21,7 @@ typedef struct nsys {
     sqlite3 *db;
     uint32_t *str;   /* StringIds.id -> strtab id (dense: ids are small) */
     size_t nstr;
-    uint64_t rows;
+    uint64_t rows, dropped; /* rows read; rows without valid start/end */
 } nsys;
 
 #define WANT(...) ((const char *const[]){ __VA_ARGS__ })
@@ -74,9 +74,12 @@ static int64_t tid_of(int64_t g) { return g & 0xFFFFFF; }
 
 static bool gpu_times(nsys *n, sqlite3_stmt *st, kt_gpu_op *op)
 {
-    int64_t s = kt_sql_int(st, 0, -1), e = kt_sql_int(st, 1, -1);
+    int64_t s = kt_sql_time(st, 0), e = kt_sql_time(st, 1);
     n->rows++;
-    if (s < 0 || e < s) return false;
+    if (s < 0 || e < s) {
+        n->dropped++;
+        return false;
+    }
     op->ts = s;
     op->dur = e - s;
     op->device = kt_sql_int(st, 2, 0);
@@ -175,9 +178,12 @@ static void read_calls(nsys *n, const char *table, kt_kind kind)
     sqlite3_stmt *st = kt_sql_select(n->db, table, WANT("start", "end", "globalTid", "correlationId", "nameId"), 5, NULL);
     uint32_t memo_in = KT_NONE, memo_out = KT_NONE;
     while (st && sqlite3_step(st) == SQLITE_ROW && !n->b->oom) {
-        int64_t s = kt_sql_int(st, 0, -1), e = kt_sql_int(st, 1, -1), g = kt_sql_int(st, 2, 0);
+        int64_t s = kt_sql_time(st, 0), e = kt_sql_time(st, 1), g = kt_sql_int(st, 2, 0);
         n->rows++;
-        if (s < 0 || e < s) continue;
+        if (s < 0 || e < s) {
+            n->dropped++;
+            continue;
+        }
         kt_host_op op = { .kind = kind, .pid = pid_of(g), .tid = tid_of(g), .ts = s, .dur = e - s,
                           .corr = kt_sql_int(st, 3, -1) };
         op.name = call_name(n, string_of(n, st, 4), &memo_in, &memo_out);
@@ -192,8 +198,9 @@ static void read_nvtx(nsys *n)
     sqlite3_stmt *st = kt_sql_select(n->db, "NVTX_EVENTS", WANT("start", "end", "globalTid", "text", "textId", "eventType"), 6,
                                      "WHERE \"end\" IS NOT NULL");
     while (st && sqlite3_step(st) == SQLITE_ROW && !n->b->oom) {
-        int64_t s = kt_sql_int(st, 0, -1), e = kt_sql_int(st, 1, -1), g = kt_sql_int(st, 2, 0), type = kt_sql_int(st, 5, 59);
+        int64_t s = kt_sql_time(st, 0), e = kt_sql_time(st, 1), g = kt_sql_int(st, 2, 0), type = kt_sql_int(st, 5, 59);
         n->rows++;
+        n->dropped += s < 0 || e < s;
         if (s < 0 || e < s || (type != 59 && type != 60)) continue;
         kt_host_op op = { .kind = KT_K_USER_ANNOTATION, .pid = pid_of(g), .tid = tid_of(g), .ts = s, .dur = e - s, .corr = -1 };
         op.name = sqlite3_column_type(st, 3) == SQLITE_TEXT ? text_or_id(n, st, 3) : string_of(n, st, 4);
@@ -256,6 +263,9 @@ kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     read_nvtx(&n);
     free(n.str);
     if (b->oom) return KT_ENOMEM;
+    if (n.dropped)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu rows without valid start/end (skipped)",
+                     (unsigned long long)n.dropped);
     if (b->r->ev.n == 0 || n.rows == 0) {
         kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1,
                      "an Nsight Systems export with no CUDA kernel, copy, set, API or NVTX rows");

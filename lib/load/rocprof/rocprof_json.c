@@ -168,20 +168,48 @@ static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *co
     return true;
 }
 
+/* dispatch_info's members, in one pass (the bulk of a file). */
+static void read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t *queue)
+{
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_next_member(di, &it, &pr, &v)) {
+        if (KT_KEY_IS(&pr, "agent_id")) {
+            int64_t agent = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+            op->device = kt_agent_gpu(&p->agents, agent);
+            if (op->device < 0) op->device = agent;
+        } else if (KT_KEY_IS(&pr, "queue_id")) *queue = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+        else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
+        else if (KT_KEY_IS(&pr, "grid_size")) xyz(v, op->grid);
+        else if (KT_KEY_IS(&pr, "workgroup_size")) xyz(v, op->block);
+        else if (KT_KEY_IS(&pr, "group_segment_size")) op->shared_mem = kt_jv_int_or(v, -1);
+    }
+}
+
+/* A dispatch record's members in one pass. */
 static void read_dispatch(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
-    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
-    kt_jv di = kt_jv_get(r, "dispatch_info");
-    int64_t agent = handle_of(di, "agent_id");
-    op.device = kt_agent_gpu(&p->agents, agent);
-    if (op.device < 0) op.device = agent;
-    op.stream = handle_of(r, "stream_id");
-    if (op.stream < 0) op.stream = handle_of(di, "queue_id");
-    op.name = names_get(&p->kernels, kt_jv_int_or(kt_jv_get(di, "kernel_id"), -1));
-    xyz(kt_jv_get(di, "grid_size"), op.grid);
-    xyz(kt_jv_get(di, "workgroup_size"), op.block);
-    op.shared_mem = kt_jv_int_or(kt_jv_get(di, "group_segment_size"), -1);
+    int64_t start = -1, end = -1, queue = -1;
+    op.stream = -1;
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_next_member(r, &it, &pr, &v)) {
+        if (KT_KEY_IS(&pr, "start_timestamp")) start = kt_jv_int_or(v, -1);
+        else if (KT_KEY_IS(&pr, "end_timestamp")) end = kt_jv_int_or(v, -1);
+        else if (KT_KEY_IS(&pr, "correlation_id")) op.corr = kt_jv_int_or(kt_jv_get(v, "internal"), -1);
+        else if (KT_KEY_IS(&pr, "stream_id")) op.stream = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+        else if (KT_KEY_IS(&pr, "dispatch_info")) read_dispatch_info(p, v, &op, &queue);
+    }
+    if (start < 0 || end < start) {
+        p->dropped++;
+        return;
+    }
+    op.ts = start;
+    op.dur = end - start;
+    if (op.stream < 0) op.stream = queue;
     kt_build_gpu(p->b, &op);
 }
 
