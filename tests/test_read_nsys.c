@@ -188,3 +188,41 @@ TEST(nsys_truncated_database)
     }
     free(bytes);
 }
+
+/* The cache keeps a reader's model like a Kineto file's: the second load
+ * maps it, with the same tables and the same source format.          */
+TEST(nsys_cached_model_equals_parsed)
+{
+    const char *dir = kt_test_shared_path("traces/other/nsys/cloverleaf");
+    if (!dir) {
+        kt_test_skip("../shared/traces/other/nsys absent");
+        return;
+    }
+    char db[1024], cache[] = "/tmp/kt_nsys_cache_XXXXXX";
+    snprintf(db, sizeof db, "%s/perlmutter-cloverleaf-cuda.sqlite", dir);
+    CHECK(mkdtemp(cache) != NULL);
+    kt_load_options o = { .cache_dir = cache };
+    const char *paths[] = { db };
+    kt_tables *info[2] = { NULL, NULL }, *kern[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++) {
+        kt_trace *t = NULL;
+        kt_diags *fail = NULL;
+        CHECK_INT(kt_load(paths, 1, &o, &t, &fail), KT_OK);
+        kt_diags_free(fail);
+        if (!t) continue;
+        CHECK_INT(t->ranks[0]->cache_map != NULL, i == 1); /* parsed, then mapped */
+        kt_kernels_options ko = kt_kernels_defaults();
+        ko.top = 0;
+        CHECK_INT(kt_info(t, NULL, &info[i]), KT_OK);
+        CHECK_INT(kt_kernels(t, NULL, &ko, &kern[i]), KT_OK);
+        kt_trace_free(t);
+    }
+    for (size_t k = 0; info[0] && info[1] && k < 2; k++) {
+        const kt_tables *const *pair = k ? (const kt_tables *const[]){ kern[0], kern[1] } : (const kt_tables *const[]){ info[0], info[1] };
+        fx_check_same_table(kt_tables_get(pair[0], 0), kt_tables_get(pair[1], 0));
+    }
+    for (int i = 0; i < 2; i++) kt_tables_free(info[i]), kt_tables_free(kern[i]);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    CHECK_INT(system(cmd), 0);
+}

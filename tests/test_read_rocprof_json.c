@@ -156,11 +156,11 @@ TEST(rocprof_json_wrong_types)
     static const char *const docs[] = {
         "{\"rocprofiler-sdk-tool\":7}",
         "{\"rocprofiler-sdk-tool\":[1,\"x\",{\"buffer_records\":[]}]}",
-        "{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":\"a\","
-        "\"end_timestamp\":{}},{\"start_timestamp\":5,\"end_timestamp\":9,\"dispatch_info\":3}]},"
-        "\"kernel_symbols\":{\"a\":1},\"agents\":\"none\",\"strings\":[]}]}",
-        "{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":99999999999999999999,"
-        "\"end_timestamp\":-1}]},\"kernel_symbols\":[{\"kernel_id\":99999999999}]}]}",
+        ("{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":\"a\","
+         "\"end_timestamp\":{}},{\"start_timestamp\":5,\"end_timestamp\":9,\"dispatch_info\":3}]},"
+         "\"kernel_symbols\":{\"a\":1},\"agents\":\"none\",\"strings\":[]}]}"),
+        ("{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":99999999999999999999,"
+         "\"end_timestamp\":-1}]},\"kernel_symbols\":[{\"kernel_id\":99999999999}]}]}"),
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         kt_status st;

@@ -277,11 +277,17 @@ static bool read_process(proc *p, kt_jv tool)
     if (!read_kind_strings(p, kt_jv_get(strs, "buffer_records")) || !read_kernels(p, kt_jv_get(tool, "kernel_symbols")) ||
         !read_markers(p, kt_jv_get(strs, "marker_api")))
         return false;
-    kt_jv recs = kt_jv_get(tool, "buffer_records");
-    read_records(p, kt_jv_get(recs, "kernel_dispatch"), read_dispatch);
-    read_records(p, kt_jv_get(recs, "memory_copy"), read_copy);
-    static const char *const calls[] = { "hip_api", "hsa_api", "marker_api", "rccl_api" };
-    for (size_t k = 0; k < 4; k++) read_records(p, kt_jv_get(recs, calls[k]), read_call);
+    /* one pass over the sections: a lookup each would skip the dispatches again */
+    kt_jv recs = kt_jv_get(tool, "buffer_records"), v;
+    const char *it = NULL;
+    kt_pair pr;
+    while (kt_jv_next_member(recs, &it, &pr, &v) && !p->b->oom) {
+        if (KT_KEY_IS(&pr, "kernel_dispatch")) read_records(p, v, read_dispatch);
+        else if (KT_KEY_IS(&pr, "memory_copy")) read_records(p, v, read_copy);
+        else if (KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") || KT_KEY_IS(&pr, "marker_api") ||
+                 KT_KEY_IS(&pr, "rccl_api"))
+            read_records(p, v, read_call);
+    }
     return !p->b->oom;
 }
 
