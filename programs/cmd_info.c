@@ -176,6 +176,10 @@ static void json_rank(info_tables *it, size_t row, FILE *f)
     print_json_string(cell_str(r, row, "device_type"), f);
     fputs(",\"devices\":", f);
     json_devices(cell_str(r, row, "devices"), f);
+    fputs(",\"format\":", f);
+    print_json_string(cell_str(r, row, "format"), f);
+    fputs(",\"profiler\":", f);
+    print_json_string(cell_str(r, row, "profiler"), f);
     fprintf(f, ",\"events\":{\"total\":%lld,\"loaded\":%lld,\"by_ph\":",
             (long long)cell_int(r, row, "events"), (long long)cell_int(r, row, "events_loaded"));
     json_counts(&it->events, "ph", f);
@@ -312,6 +316,8 @@ static void text_rank(info_tables *it, size_t row, bool verbose, size_t width, F
     fprintf(f, "  %s\n  device    %s", cell_str(r, row, "file"), cell_str(r, row, "device_type"));
     text_devices(cell_str(r, row, "devices"), f);
     fputc('\n', f);
+    if (strcmp(cell_str(r, row, "format"), "Kineto JSON") != 0)
+        fprintf(f, "  format    %s, written by %s\n", cell_str(r, row, "format"), cell_str(r, row, "profiler"));
     fprintf(f, "  events    %lld in file (", (long long)cell_int(r, row, "events"));
     text_counts(&it->events, "ph", ", ", 0, 0, f);
     fprintf(f, "), %lld loaded\n  complete  ", (long long)cell_int(r, row, "events_loaded"));

@@ -165,6 +165,8 @@ static int collect_trace(const char *path, const struct stat *sb, int type, stru
     (void)ftw;
     size_t n = strlen(path);
     bool trace = (n > 3 && !strcmp(path + n - 3, ".gz")) || (n > 5 && !strcmp(path + n - 5, ".json"));
+    trace &= !strstr(path, "/traces/other/"); /* other profilers' formats: tests/test_read_*.c */
+    trace &= !strstr(path, "/traces/other/"); /* other profilers' formats: tests/test_read_*.c */
     if (type == FTW_F && trace && walk_n < MAX_TRACE_FILES) walk_found[walk_n++] = strdup(path);
     return 0;
 }

@@ -63,7 +63,7 @@ TEST(info_json_shape)
     char *s = print_info(ts, FMT_JSON);
     CHECK_STR(s,
               "{\"ranks\":[{\"rank\":0,\"world_size\":2,\"file\":\"fixture.json\",\"device_type\":\"CUDA\","
-              "\"devices\":[\"NVIDIA A100\"],\"events\":{\"total\":8,\"loaded\":8,"
+              "\"devices\":[\"NVIDIA A100\"],\"format\":\"Kineto JSON\",\"profiler\":\"PyTorch profiler\",\"events\":{\"total\":8,\"loaded\":8,"
               "\"by_ph\":{\"M\":1,\"X\":5,\"f\":1,\"s\":1},"
               "\"complete_by_cat\":{\"cpu_op\":1,\"cuda_runtime\":1,\"gpu_memcpy\":1,\"kernel\":1,\"user_annotation\":1}},"
               "\"gpu_streams\":[{\"device\":0,\"stream\":7,\"events\":2,\"kernels\":1,\"memcpy\":1,\"memset\":0,"
@@ -72,6 +72,7 @@ TEST(info_json_shape)
               "\"launch_apis\":[{\"name\":\"cudaLaunchKernel\",\"calls\":1,\"gpu_events\":1}],"
               "\"span_us\":[1000.5,1100.5],\"warnings\":1},\n"
               "{\"rank\":1,\"world_size\":null,\"file\":\"r1.json\",\"device_type\":\"unknown\",\"devices\":[],"
+              "\"format\":\"Kineto JSON\",\"profiler\":\"PyTorch profiler\","
               "\"events\":{\"total\":1,\"loaded\":1,\"by_ph\":{\"X\":1},\"complete_by_cat\":{}},"
               "\"gpu_streams\":[],\"steps\":[],\"launch_apis\":[],\"span_us\":[3,4],\"warnings\":0}]}\n");
     free(s);

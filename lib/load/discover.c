@@ -21,10 +21,22 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* *.json and *.json.gz (which covers *.pt.trace.json[.gz]). */
+/* *.json and *.json.gz (which covers *.pt.trace.json[.gz]), and other
+ * profilers' files: SQLite databases (*.sqlite, *.db) and XSpace protobufs
+ * (*.xplane.pb).  Which format a file is, its content decides (readers.h). */
 static bool is_trace_name(const char *name)
 {
-    return name[0] != '.' && (ends_with(name, ".json") || ends_with(name, ".json.gz"));
+    static const char *const ext[] = { ".json", ".json.gz", ".sqlite", ".db", ".xplane.pb" };
+    for (size_t i = 0; name[0] != '.' && i < sizeof ext / sizeof ext[0]; i++)
+        if (ends_with(name, ext[i])) return true;
+    return false;
+}
+
+/* rocprofv3's CSV files (*trace.csv) are one run together: the directory
+ * holding them is one input. */
+static bool is_csv_trace_name(const char *name)
+{
+    return name[0] != '.' && ends_with(name, "trace.csv");
 }
 
 static bool add_file(kt_filelist *l, const char *path, int rank, bool in_dir)
@@ -84,7 +96,9 @@ static kt_status add_directory(kt_filelist *l, const char *dir, int rank, const 
     size_t first = l->n, left_out = 0;
     kt_status st = KT_OK;
     struct dirent *e;
+    bool csv = false;
     while (st == KT_OK && (e = readdir(d))) {
+        csv |= is_csv_trace_name(e->d_name);
         if (!is_trace_name(e->d_name)) continue;
         size_t n = strlen(dir) + strlen(e->d_name) + 2;
         char *path = malloc(n);
@@ -103,10 +117,12 @@ static kt_status add_directory(kt_filelist *l, const char *dir, int rank, const 
         free(path);
     }
     closedir(d);
+    if (st == KT_OK && csv && !add_file(l, dir, rank, true)) st = KT_ENOMEM;
     if (st != KT_OK) return st;
     if (l->n > first) qsort(l->paths + first, l->n - first, sizeof *l->paths, by_name);
     if (l->n == first) {
-        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1, "no trace files (*.json, *.json.gz) in directory%s",
+        kt_diags_add(diags, KT_DIAG_ERROR, dir, -1,
+                     "no trace files (*.json, *.json.gz, *.sqlite, *.db, *.xplane.pb, *trace.csv) in directory%s",
                      left_out ? " but those left out (--exclude, or written by kineta)" : "");
         return KT_EINPUT;
     }

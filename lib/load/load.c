@@ -12,6 +12,7 @@
  */
 #include "load_internal.h"
 #include "cache.h"
+#include "readers.h"
 #include "model/index.h"
 
 #include <pthread.h>
@@ -111,6 +112,7 @@ static kt_status parse_whole(kt_load_ctx *ctx, kt_file_job *j, kt_src *src, kt_i
 /* Parse j's file or buffer into j->rank. */
 static void parse_job(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
 {
+    if (kt_foreign_job(ctx, j)) return; /* another profiler's format (readers.h) */
     kt_src *src = NULL;
     j->status = open_job_source(j, &src);
     if (j->status != KT_OK) return;

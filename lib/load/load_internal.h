@@ -370,6 +370,10 @@ static inline bool kt_same_text(const char *a, const char *b, size_t n)
     return memcmp(a, b, n) == 0;
 }
 
+/* A raw JSON string body decoded (escapes, UTF-8 repaired) into out, which
+ * has room for 4 * len + 16 bytes; its length.  For readers holding a
+ * whole document (json_doc.c).                                          */
+size_t kt_decode_json_string(const char *s, size_t len, char *out);
 uint32_t kt_intern(kt_parser *p, const char *s, size_t len);
 /* Intern a raw JSON string body (between the quotes). KT_NONE on OOM.       */
 uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags);

@@ -104,8 +104,9 @@ static char simple_escape(char c)
     }
 }
 
-/* Decode escapes of s into o; returns the end of the output. */
-static char *unescape(kt_parser *p, const char *s, size_t len, char *o)
+/* Decode escapes of s into o; returns the end of the output (*bad: some
+ * escape was kept as written). */
+static char *unescape_to(const char *s, size_t len, char *o, bool *bad_out)
 {
     const char *end = s + len;
     bool bad = false;
@@ -141,6 +142,14 @@ static char *unescape(kt_parser *p, const char *s, size_t len, char *o)
             bad = true;
         }
     }
+    *bad_out = bad;
+    return o;
+}
+
+static char *unescape(kt_parser *p, const char *s, size_t len, char *o)
+{
+    bool bad;
+    o = unescape_to(s, len, o, &bad);
     if (bad)
         kt_pdiag_note(p, KT_PD_BAD_ESCAPE, -1, "invalid escape sequence in a string (kept as written)");
     return o;
@@ -291,4 +300,16 @@ uint32_t kt_intern_json(kt_parser *p, const char *s, size_t len, unsigned flags)
     size_t n;
     if (!kt_string_text(p, s, len, flags, &t, &n)) return KT_NONE;
     return kt_intern(p, t, n);
+}
+
+size_t kt_decode_json_string(const char *s, size_t len, char *out)
+{
+    bool bad;
+    char *half = out + 3 * len + 8;
+    size_t n = (size_t)(unescape_to(s, len, half, &bad) - half);
+    if (utf8_valid(half, n)) {
+        memmove(out, half, n);
+        return n;
+    }
+    return (size_t)(utf8_repair(half, n, out) - out);
 }

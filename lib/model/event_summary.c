@@ -9,6 +9,7 @@
  * afterwards (--hta-compat) summarizes them again with kt_summary_scan.
  */
 #include "model.h"
+#include "model_build.h"
 
 #include <string.h>
 
@@ -57,6 +58,14 @@ bool kt_summary_span(const kt_event_summary *s, int64_t *first, int64_t *last)
     return s->first_ts != INT64_MAX;
 }
 
+/* GPU work without API calls: the vendor another profiler's format implies. */
+static kt_device_type source_vendor(const kt_rank *r)
+{
+    char v[16];
+    if (!kt_rank_source(r, "kineta_vendor", v, sizeof v)) return KT_DEV_UNKNOWN;
+    return !strcmp(v, "ROCm") ? KT_DEV_ROCM : !strcmp(v, "CUDA") ? KT_DEV_CUDA : KT_DEV_UNKNOWN;
+}
+
 kt_device_type kt_summary_device_type(const kt_rank *r, const kt_strtab *strs)
 {
     const kt_event_summary *s = &r->summary;
@@ -65,5 +74,5 @@ kt_device_type kt_summary_device_type(const kt_rank *r, const kt_strtab *strs)
            : !s->gpu_work                ? KT_DEV_CPU_ONLY
            : s->hip_calls                ? KT_DEV_ROCM
            : s->cuda_calls               ? KT_DEV_CUDA
-                                         : KT_DEV_UNKNOWN;
+                                         : source_vendor(r);
 }

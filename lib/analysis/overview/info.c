@@ -10,6 +10,7 @@
  * written, before normalization or --hta-compat.  Times are ns (exact).
  */
 #include "model/index.h"
+#include "model/model_build.h"
 #include "table/table.h"
 
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static kt_table *new_table(const char *name, const col_spec *cols, size_t n)
 
 /* ---- table "ranks" --------------------------------------------------------- */
 enum { R_RANK, R_WORLD, R_FILE, R_DEVTYPE, R_DEVICES, R_EVENTS, R_LOADED, R_FIRST, R_LAST,
-       R_WARNINGS, R_RANGES };
+       R_WARNINGS, R_RANGES, R_FORMAT, R_PROFILER };
 
 static kt_table *ranks_table(void)
 {
@@ -49,7 +50,8 @@ static kt_table *ranks_table(void)
         { "rank", KT_COL_INT }, { "world_size", KT_COL_INT }, { "file", KT_COL_STR },
         { "device_type", KT_COL_STR }, { "devices", KT_COL_STR }, { "events", KT_COL_INT },
         { "events_loaded", KT_COL_INT }, { "first_ts_ns", KT_COL_INT },
-        { "last_end_ns", KT_COL_INT }, { "warnings", KT_COL_INT }, { "profiler_ranges", KT_COL_INT }
+        { "last_end_ns", KT_COL_INT }, { "warnings", KT_COL_INT }, { "profiler_ranges", KT_COL_INT },
+        { "format", KT_COL_STR }, { "profiler", KT_COL_STR }
     };
     return new_table("ranks", cols, sizeof cols / sizeof cols[0]);
 }
@@ -105,6 +107,9 @@ static bool add_rank_row(kt_table *tb, const kt_trace *t, const kt_rank *r)
     }
     kt_table_set_int(tb, R_WARNINGS, warnings_of(t, r));
     kt_table_set_int(tb, R_RANGES, profiler_ranges(t, r));
+    char fmt[64], prof[64];
+    kt_table_set_str(tb, R_FORMAT, kt_rank_source(r, "kineta_format", fmt, sizeof fmt) ? fmt : "Kineto JSON");
+    kt_table_set_str(tb, R_PROFILER, kt_rank_source(r, "kineta_profiler", prof, sizeof prof) ? prof : "PyTorch profiler");
     free(devs);
     return true;
 }

@@ -1,0 +1,120 @@
+/*
+ * json_doc.c — by-value lookups in a JSON document held in memory (see
+ * json_doc.h for why).
+ */
+#include "json_doc.h"
+
+#include <stdlib.h>
+
+static kt_jv span(const char *s, const char *e) { return (kt_jv){ s, e }; }
+
+kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at)
+{
+    const char *end = data + len, *next;
+    const char *s = kt_skip_ws(data, end);
+    unsigned fl;
+    *damaged_at = -1;
+    kt_scan_res r = kt_skip_value(s, end, true, &next, &fl);
+    if (r == KT_SCAN_OK) return span(s, next);
+    if (s >= end || (*s != '{' && *s != '[')) return span(NULL, NULL);
+    *damaged_at = (int64_t)len; /* read on to where it breaks */
+    return span(s, end);
+}
+
+/* A value running past the end of its container (a truncated file): the
+ * rest of the container, so that the records before the cut are read.  */
+static bool cut_value(const char *v, const char *end, const char **it, kt_jv *val)
+{
+    if (v >= end || (*v != '{' && *v != '[' && *v != '"')) return false;
+    *val = span(v, end);
+    *it = end;
+    return true;
+}
+
+bool kt_jv_next_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val)
+{
+    if (!kt_jv_is(obj, '{') || *it == obj.e) return false;
+    kt_obj o = { .q = *it ? *it : obj.s + 1, .end = obj.e, .eof = true };
+    bool closed;
+    if (kt_member_key(&o, pr, &closed) != KT_SCAN_OK || closed) return false;
+    kt_scan_res r = kt_member_skip(&o, pr);
+    if (r == KT_SCAN_TRUNC) return cut_value(pr->v, obj.e, it, val);
+    if (r != KT_SCAN_OK) return false;
+    *val = span(pr->v, pr->vend);
+    if (kt_member_sep(&o, pr->vend, &closed) != KT_SCAN_OK) {
+        *it = obj.e; /* this member is the last one read */
+        return true;
+    }
+    *it = closed ? obj.e : o.q;
+    return true;
+}
+
+kt_jv kt_jv_get(kt_jv obj, const char *key)
+{
+    size_t n = strlen(key);
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_next_member(obj, &it, &pr, &v))
+        if (kt_key_is(&pr, key, n)) return v;
+    return span(NULL, NULL);
+}
+
+bool kt_jv_next(kt_jv v, const char **it, kt_jv *item)
+{
+    if (kt_jv_is(v, '{')) {
+        kt_pair pr;
+        return kt_jv_next_member(v, it, &pr, item);
+    }
+    if (!kt_jv_is(v, '[') || *it == v.e) return false;
+    const char *q = kt_skip_ws(*it ? *it : v.s + 1, v.e), *next;
+    if (q >= v.e || *q == ']') return false;
+    unsigned fl;
+    kt_scan_res r = kt_skip_value(q, v.e, true, &next, &fl);
+    if (r == KT_SCAN_TRUNC) return cut_value(q, v.e, it, item);
+    if (r != KT_SCAN_OK) return false;
+    *item = span(q, next);
+    q = kt_skip_ws(next, v.e);
+    *it = q < v.e && *q == ',' ? q + 1 : v.e;
+    return true;
+}
+
+bool kt_jv_int(kt_jv v, int64_t *out)
+{
+    if (!v.s) return false;
+    const char *s = v.s, *e = v.e;
+    if (*s == '"') s++, e--;
+    kt_num n;
+    if (s >= e || kt_parse_number(s, e, &n) != e || n.kind != KT_NUM_INT) return false;
+    *out = n.i;
+    return true;
+}
+
+int64_t kt_jv_int_or(kt_jv v, int64_t dflt)
+{
+    int64_t x;
+    return kt_jv_int(v, &x) ? x : dflt;
+}
+
+bool kt_jv_str(kt_jv v, char **buf, size_t *cap, const char **text, size_t *n)
+{
+    if (!kt_jv_is(v, '"') || v.e - v.s < 2) return false;
+    const char *s = v.s + 1;
+    size_t len = (size_t)(v.e - v.s - 2);
+    size_t k = 0;
+    while (k < len && s[k] != '\\' && (unsigned char)s[k] < 0x80) k++;
+    if (k == len) { /* plain ASCII: used in place */
+        *text = s;
+        *n = len;
+        return true;
+    }
+    if (4 * len + 16 > *cap) {
+        char *b = realloc(*buf, 4 * len + 16);
+        if (!b) return false;
+        *buf = b;
+        *cap = 4 * len + 16;
+    }
+    *n = kt_decode_json_string(s, len, *buf);
+    *text = *buf;
+    return true;
+}

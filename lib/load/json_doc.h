@@ -1,0 +1,40 @@
+/*
+ * json_doc.h — reading a whole JSON document held in memory, by value.
+ *
+ * The Kineto parser streams traceEvents through a window because that list
+ * is the whole file; other profilers' JSON (rocprofv3, JAX's Chrome trace)
+ * nest their records under a few keys and refer between sections (kernel
+ * ids, agent handles, string tables), so their readers hold the document
+ * and look values up.  A value is its text span; lookups and iteration use
+ * the loader's scanner (parse_json.c), so the same lenient rules apply.
+ * The document must be followed by KT_WIN_PAD zero bytes.
+ */
+#ifndef KT_JSON_DOC_H
+#define KT_JSON_DOC_H
+
+#include "load_internal.h"
+
+typedef struct kt_jv {
+    const char *s, *e; /* the value's text; s == NULL: absent */
+} kt_jv;
+
+/* The document's top value (absent when it is not JSON).  A document cut
+ * short or broken inside is read up to the break: *damaged_at is then its
+ * length (else -1), and lookups and iteration stop where it breaks.     */
+kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at);
+static inline bool kt_jv_ok(kt_jv v) { return v.s != NULL; }
+static inline bool kt_jv_is(kt_jv v, char c) { return v.s && *v.s == c; }
+/* Member key of an object (absent when v is no object or lacks it). */
+kt_jv kt_jv_get(kt_jv obj, const char *key);
+/* Items of an array or values of an object, in order: *it starts NULL;
+ * false at the end or where the JSON breaks.                           */
+bool kt_jv_next(kt_jv v, const char **it, kt_jv *item);
+/* The same for an object with its keys (raw text between the quotes). */
+bool kt_jv_next_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val);
+/* An integer value (also one written as a string of digits). */
+bool kt_jv_int(kt_jv v, int64_t *out);
+int64_t kt_jv_int_or(kt_jv v, int64_t dflt);
+/* A string's text decoded into *buf (grown as needed; free it). */
+bool kt_jv_str(kt_jv v, char **buf, size_t *cap, const char **text, size_t *n);
+
+#endif

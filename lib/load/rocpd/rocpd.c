@@ -1,0 +1,198 @@
+/*
+ * rocpd.c — a rocpd SQLite database (`*_results.db`, ROCm 7's default
+ * rocprofv3 output) into the model.
+ *
+ * The schema (ROCm's rocprofiler-sdk, rocpd_tables.sql) names every table
+ * with a per-database uuid suffix and adds views without it; a reader takes
+ * the view when there is one, else the suffixed table.  Kernel dispatches,
+ * memory copies and regions (API calls and markers, by their event's
+ * category) become the events the rocprofv3 JSON reader makes of the same
+ * records (rocprof_common.h): the same run reads the same in either format.
+ */
+#include "load/sqlite_reader.h"
+#include "load/rocprof/rocprof_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The view `base`, else the first table named base<uuid>; "" if neither
+ * (no base used here is the start of another table's name).           */
+static void table_of(sqlite3 *db, const char *base, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (kt_sql_has_table(db, base)) {
+        snprintf(out, cap, "%s", base);
+        return;
+    }
+    sqlite3_stmt *st = NULL;
+    char like[96];
+    snprintf(like, sizeof like, "%s%%", base);
+    if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ORDER BY name", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+            snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+}
+
+bool kt_rocpd_recognise(sqlite3 *db)
+{
+    char t[128];
+    table_of(db, "rocpd_kernel_dispatch", t, sizeof t);
+    if (t[0]) return true;
+    table_of(db, "rocpd_region", t, sizeof t);
+    return t[0] != '\0';
+}
+
+typedef struct rocpd {
+    kt_build *b;
+    sqlite3 *db;
+    char kd[128], ks[128], agent[128], event[128], str[128], copy[128], region[128], proc[128], thread[128];
+    uint64_t rows, dropped;
+} rocpd;
+
+static sqlite3_stmt *prepare(rocpd *p, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}
+
+static bool times(rocpd *p, sqlite3_stmt *st, int64_t *ts, int64_t *dur)
+{
+    int64_t s = kt_sql_time(st, 0), e = kt_sql_time(st, 1);
+    p->rows++;
+    if (s < 0 || e < s) {
+        p->dropped++;
+        return false;
+    }
+    *ts = s;
+    *dur = e - s;
+    return true;
+}
+
+static uint32_t text(rocpd *p, sqlite3_stmt *st, int col)
+{
+    const char *s = (const char *)sqlite3_column_text(st, col);
+    return s ? kt_build_str(p->b, s, (size_t)sqlite3_column_bytes(st, col)) : KT_NONE;
+}
+
+static void read_kernels(rocpd *p)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT K.start, K.end, coalesce(A.type_index, A.logical_index, A.absolute_index, K.agent_id), K.stream_id,"
+             " K.queue_id, E.correlation_id, coalesce(S.display_name, S.kernel_name), K.grid_size_x, K.grid_size_y,"
+             " K.grid_size_z, K.workgroup_size_x, K.workgroup_size_y, K.workgroup_size_z, K.group_segment_size"
+             " FROM \"%s\" K LEFT JOIN \"%s\" A ON A.id = K.agent_id LEFT JOIN \"%s\" S ON S.id = K.kernel_id"
+             " LEFT JOIN \"%s\" E ON E.id = K.event_id",
+             p->kd, p->agent, p->ks, p->event);
+    sqlite3_stmt *st = p->kd[0] ? prepare(p, sql) : NULL;
+    while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
+        kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
+        if (!times(p, st, &op.ts, &op.dur)) continue;
+        op.device = kt_sql_int(st, 2, 0);
+        op.stream = kt_sql_int(st, 3, kt_sql_int(st, 4, 0));
+        op.corr = kt_sql_int(st, 5, -1);
+        op.name = text(p, st, 6);
+        for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
+        op.shared_mem = kt_sql_int(st, 13, -1);
+        kt_build_gpu(p->b, &op);
+    }
+    sqlite3_finalize(st);
+}
+
+static void read_copies(rocpd *p)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT M.start, M.end, N.string, D.type, coalesce(D.type_index, D.logical_index, D.absolute_index),"
+             " coalesce(S.type_index, S.logical_index, S.absolute_index), M.size, M.stream_id, E.correlation_id"
+             " FROM \"%s\" M LEFT JOIN \"%s\" N ON N.id = M.name_id LEFT JOIN \"%s\" D ON D.id = M.dst_agent_id"
+             " LEFT JOIN \"%s\" S ON S.id = M.src_agent_id LEFT JOIN \"%s\" E ON E.id = M.event_id",
+             p->copy, p->str, p->agent, p->agent, p->event);
+    sqlite3_stmt *st = p->copy[0] ? prepare(p, sql) : NULL;
+    while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
+        kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
+        if (!times(p, st, &op.ts, &op.dur)) continue;
+        const char *dir = (const char *)sqlite3_column_text(st, 2);
+        const char *name = kt_rocprof_copy_name(dir ? dir : "", dir ? (size_t)sqlite3_column_bytes(st, 2) : 0);
+        op.name = kt_build_str(p->b, name, strlen(name));
+        const char *dst_type = (const char *)sqlite3_column_text(st, 3);
+        op.device = dst_type && !strcmp(dst_type, "GPU") ? kt_sql_int(st, 4, 0) : kt_sql_int(st, 5, 0);
+        op.bytes = kt_sql_int(st, 6, -1);
+        op.stream = kt_sql_int(st, 7, 0);
+        op.corr = kt_sql_int(st, 8, -1);
+        kt_build_gpu(p->b, &op);
+    }
+    sqlite3_finalize(st);
+}
+
+/* Regions: API calls and markers, their kind by their event's category. */
+static void read_regions(rocpd *p)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT R.start, R.end, C.string, N.string, coalesce(P.pid, R.pid), coalesce(T.tid, R.tid), E.correlation_id"
+             " FROM \"%s\" R LEFT JOIN \"%s\" E ON E.id = R.event_id LEFT JOIN \"%s\" C ON C.id = E.category_id"
+             " LEFT JOIN \"%s\" N ON N.id = R.name_id LEFT JOIN \"%s\" P ON P.id = R.pid LEFT JOIN \"%s\" T ON T.id = R.tid",
+             p->region, p->event, p->str, p->str, p->proc, p->thread);
+    sqlite3_stmt *st = p->region[0] ? prepare(p, sql) : NULL;
+    while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
+        const char *cat = (const char *)sqlite3_column_text(st, 2);
+        kt_host_op op = { .kind = cat ? kt_rocprof_domain_kind(cat, (size_t)sqlite3_column_bytes(st, 2)) : KT_K_OTHER };
+        if (!times(p, st, &op.ts, &op.dur) || op.kind == KT_K_OTHER) continue;
+        op.name = text(p, st, 3);
+        op.pid = kt_sql_int(st, 4, 0);
+        op.tid = kt_sql_int(st, 5, 0);
+        op.corr = op.kind == KT_K_USER_ANNOTATION ? -1 : kt_sql_int(st, 6, -1);
+        kt_build_host(p->b, &op);
+    }
+    sqlite3_finalize(st);
+}
+
+static void read_agents(rocpd *p)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT coalesce(type_index, logical_index, absolute_index), coalesce(product_name, name) FROM \"%s\""
+             " WHERE type = 'GPU'",
+             p->agent);
+    sqlite3_stmt *st = p->agent[0] ? prepare(p, sql) : NULL;
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (name) kt_build_device(p->b, kt_sql_int(st, 0, -1), name, (size_t)sqlite3_column_bytes(st, 1));
+    }
+    sqlite3_finalize(st);
+}
+
+kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b)
+{
+    rocpd p = { .b = b, .db = db };
+    struct { char *out; const char *base; } t[] = {
+        { p.kd, "rocpd_kernel_dispatch" }, { p.ks, "rocpd_info_kernel_symbol" }, { p.agent, "rocpd_info_agent" },
+        { p.event, "rocpd_event" }, { p.str, "rocpd_string" }, { p.copy, "rocpd_memory_copy" },
+        { p.region, "rocpd_region" }, { p.proc, "rocpd_info_process" }, { p.thread, "rocpd_info_thread" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) table_of(db, t[i].base, t[i].out, 128);
+    kt_build_source(b, "rocpd SQLite", "rocprofv3", "ROCm");
+    read_agents(&p);
+    read_kernels(&p);
+    read_copies(&p);
+    read_regions(&p);
+    if (b->oom) return KT_ENOMEM;
+    if (p.dropped)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu rows with invalid start/end (skipped)",
+                     (unsigned long long)p.dropped);
+    if (b->r->ev.n == 0) {
+        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1,
+                     "a rocpd database with no kernel dispatch, memory copy or region rows (%llu rows read)",
+                     (unsigned long long)p.rows);
+        return KT_EINPUT;
+    }
+    return KT_OK;
+}

@@ -1,0 +1,334 @@
+/*
+ * rocprof_json.c — rocprofv3's JSON output (`--output-format json`,
+ * <pid>_results.json[.gz]) into the model.
+ *
+ * One file holds one entry per profiled process under
+ * "rocprofiler-sdk-tool".  Its records name things indirectly: a record's
+ * kind and operation index the string tables, a dispatch's kernel_id the
+ * kernel symbols, agent handles the agents.  Those tables are resolved
+ * first, then every record becomes one model event.  Times are ns already.
+ */
+#include "load/json_doc.h"
+#include "load/readers.h"
+#include "rocprof_common.h"
+#include "model/i64map.h"
+
+#include <stdlib.h>
+
+typedef struct names {
+    uint32_t *id;
+    size_t n;
+} names;
+
+typedef struct proc {
+    kt_build *b;
+    int64_t pid;
+    kt_agent_map agents;
+    names kernels;           /* strtab id by kernel_id                    */
+    names *ops;              /* by kind: strtab id by operation           */
+    uint32_t *kind_name;     /* by kind: strtab id of the kind's name     */
+    size_t nkinds;
+    kt_i64map markers;       /* correlation id -> marker message strtab id */
+    char *buf;               /* decoded strings                          */
+    size_t cap;
+    uint64_t dropped;        /* records without the fields an event needs */
+} proc;
+
+static uint32_t str_id(proc *p, kt_jv v)
+{
+    const char *t;
+    size_t n;
+    if (!kt_jv_str(v, &p->buf, &p->cap, &t, &n)) return KT_NONE;
+    return kt_build_str(p->b, t, n);
+}
+
+static bool names_put(names *ns, int64_t k, uint32_t id)
+{
+    if (k < 0 || k > (1 << 24)) return true;
+    if ((size_t)k >= ns->n) {
+        size_t n = (size_t)k + 1 > 2 * ns->n ? (size_t)k + 1 : 2 * ns->n;
+        uint32_t *a = realloc(ns->id, n * sizeof *a);
+        if (!a) return false;
+        for (size_t i = ns->n; i < n; i++) a[i] = KT_NONE;
+        ns->id = a;
+        ns->n = n;
+    }
+    ns->id[k] = id;
+    return true;
+}
+
+static uint32_t names_get(const names *ns, int64_t k)
+{
+    return k >= 0 && (size_t)k < ns->n ? ns->id[k] : KT_NONE;
+}
+
+/* strings.buffer_records: [{kind, operations: [...]}, ...] by kind number. */
+static bool read_kind_strings(proc *p, kt_jv recs)
+{
+    size_t n = 0;
+    const char *it = NULL;
+    kt_jv e;
+    while (kt_jv_next(recs, &it, &e)) n++;
+    p->ops = calloc(n ? n : 1, sizeof *p->ops);
+    p->kind_name = malloc((n ? n : 1) * sizeof *p->kind_name);
+    if (!p->ops || !p->kind_name) return false;
+    p->nkinds = n;
+    it = NULL;
+    for (size_t k = 0; kt_jv_next(recs, &it, &e); k++) {
+        p->kind_name[k] = str_id(p, kt_jv_get(e, "kind"));
+        const char *oi = NULL;
+        kt_jv op;
+        for (int64_t o = 0; kt_jv_next(kt_jv_get(e, "operations"), &oi, &op); o++)
+            if (!names_put(&p->ops[k], o, str_id(p, op))) return false;
+    }
+    return true;
+}
+
+static const char *kind_text(const proc *p, int64_t kind, size_t *n)
+{
+    if (kind < 0 || (size_t)kind >= p->nkinds || p->kind_name[kind] == KT_NONE) {
+        *n = 0;
+        return "";
+    }
+    *n = kt_strtab_len(p->b->strs, p->kind_name[kind]);
+    return kt_strtab_get(p->b->strs, p->kind_name[kind]);
+}
+
+/* kernel_symbols: Kineto's names are demangled without ".kd". */
+static bool read_kernels(proc *p, kt_jv syms)
+{
+    static const char *const keys[] = { "formatted_kernel_name", "demangled_kernel_name", "kernel_name",
+                                        "truncated_kernel_name" };
+    const char *it = NULL;
+    kt_jv s;
+    while (kt_jv_next(syms, &it, &s)) {
+        uint32_t id = KT_NONE;
+        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
+            id = str_id(p, kt_jv_get(s, keys[k]));
+        if (!names_put(&p->kernels, kt_jv_int_or(kt_jv_get(s, "kernel_id"), -1), id)) return false;
+    }
+    return true;
+}
+
+/* agents: GPUs (type 2) are devices by gpu_index, else logical node id. */
+static void read_agents(proc *p, kt_jv agents)
+{
+    const char *it = NULL;
+    kt_jv a;
+    while (kt_jv_next(agents, &it, &a)) {
+        int64_t handle = kt_jv_int_or(kt_jv_get(kt_jv_get(a, "id"), "handle"), -1);
+        bool gpu = kt_jv_int_or(kt_jv_get(a, "type"), 0) == 2;
+        int64_t dev = kt_jv_int_or(kt_jv_get(a, "gpu_index"), -1);
+        if (dev < 0) dev = kt_jv_int_or(kt_jv_get(a, "logical_node_id"), -1);
+        kt_agent_add(&p->agents, handle, dev, gpu && dev >= 0);
+        const char *t;
+        size_t n;
+        kt_jv name = kt_jv_get(a, "product_name");
+        if (gpu && dev >= 0 && kt_jv_str(name, &p->buf, &p->cap, &t, &n) && n) kt_build_device(p->b, dev, t, n);
+    }
+}
+
+/* strings.marker_api: [{key: correlation id, value: message}]. */
+static bool read_markers(proc *p, kt_jv list)
+{
+    size_t n = 0;
+    const char *it = NULL;
+    kt_jv m;
+    while (kt_jv_next(list, &it, &m)) n++;
+    if (!kt_i64map_init(&p->markers, n)) return false;
+    for (it = NULL; kt_jv_next(list, &it, &m);)
+        *kt_i64map_slot(&p->markers, kt_jv_int_or(kt_jv_get(m, "key"), -1), KT_NONE) = str_id(p, kt_jv_get(m, "value"));
+    return true;
+}
+
+static int64_t handle_of(kt_jv obj, const char *key)
+{
+    return kt_jv_int_or(kt_jv_get(kt_jv_get(obj, key), "handle"), -1);
+}
+
+static void xyz(kt_jv v, int64_t out[3])
+{
+    out[0] = kt_jv_int_or(kt_jv_get(v, "x"), 0);
+    out[1] = kt_jv_int_or(kt_jv_get(v, "y"), 0);
+    out[2] = kt_jv_int_or(kt_jv_get(v, "z"), 0);
+}
+
+/* The fields every record has: times and its internal correlation id. */
+static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *corr)
+{
+    int64_t start, end;
+    if (!kt_jv_int(kt_jv_get(r, "start_timestamp"), &start) || !kt_jv_int(kt_jv_get(r, "end_timestamp"), &end) ||
+        end < start) {
+        p->dropped++;
+        return false;
+    }
+    *ts = start;
+    *dur = end - start;
+    *corr = kt_jv_int_or(kt_jv_get(kt_jv_get(r, "correlation_id"), "internal"), -1);
+    return true;
+}
+
+/* dispatch_info's members, in one pass (the bulk of a file). */
+static void read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t *queue)
+{
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_next_member(di, &it, &pr, &v)) {
+        if (KT_KEY_IS(&pr, "agent_id")) {
+            int64_t agent = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+            op->device = kt_agent_gpu(&p->agents, agent);
+            if (op->device < 0) op->device = agent;
+        } else if (KT_KEY_IS(&pr, "queue_id")) *queue = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+        else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
+        else if (KT_KEY_IS(&pr, "grid_size")) xyz(v, op->grid);
+        else if (KT_KEY_IS(&pr, "workgroup_size")) xyz(v, op->block);
+        else if (KT_KEY_IS(&pr, "group_segment_size")) op->shared_mem = kt_jv_int_or(v, -1);
+    }
+}
+
+/* A dispatch record's members in one pass. */
+static void read_dispatch(proc *p, kt_jv r)
+{
+    kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
+    int64_t start = -1, end = -1, queue = -1;
+    op.stream = -1;
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_next_member(r, &it, &pr, &v)) {
+        if (KT_KEY_IS(&pr, "start_timestamp")) start = kt_jv_int_or(v, -1);
+        else if (KT_KEY_IS(&pr, "end_timestamp")) end = kt_jv_int_or(v, -1);
+        else if (KT_KEY_IS(&pr, "correlation_id")) op.corr = kt_jv_int_or(kt_jv_get(v, "internal"), -1);
+        else if (KT_KEY_IS(&pr, "stream_id")) op.stream = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+        else if (KT_KEY_IS(&pr, "dispatch_info")) read_dispatch_info(p, v, &op, &queue);
+    }
+    if (start < 0 || end < start) {
+        p->dropped++;
+        return;
+    }
+    op.ts = start;
+    op.dur = end - start;
+    if (op.stream < 0) op.stream = queue;
+    kt_build_gpu(p->b, &op);
+}
+
+static void read_copy(proc *p, kt_jv r)
+{
+    kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
+    int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
+    uint32_t dir = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
+    const char *name = dir == KT_NONE ? "Memcpy"
+                                      : kt_rocprof_copy_name(kt_strtab_get(p->b->strs, dir), kt_strtab_len(p->b->strs, dir));
+    op.name = kt_build_str(p->b, name, strlen(name));
+    int64_t dst = kt_agent_device(&p->agents, handle_of(r, "dst_agent_id"));
+    op.device = dst >= 0 ? dst : kt_agent_gpu(&p->agents, handle_of(r, "src_agent_id"));
+    op.stream = handle_of(r, "stream_id");
+    if (op.stream < 0) op.stream = 0;
+    op.bytes = kt_jv_int_or(kt_jv_get(r, "bytes"), -1);
+    kt_build_gpu(p->b, &op);
+}
+
+/* An API call (HIP, HSA, RCCL) or a marker. */
+static void read_call(proc *p, kt_jv r)
+{
+    kt_host_op op = { .pid = p->pid };
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
+    int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
+    size_t n;
+    const char *domain = kind_text(p, kind, &n);
+    op.kind = kt_rocprof_domain_kind(domain, n);
+    if (op.kind == KT_K_OTHER) return;
+    op.tid = kt_jv_int_or(kt_jv_get(r, "thread_id"), 0);
+    op.name = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
+    if (op.kind == KT_K_USER_ANNOTATION) {
+        uint32_t msg = p->markers.key ? kt_i64map_get(&p->markers, op.corr, KT_NONE) : KT_NONE;
+        if (msg != KT_NONE) op.name = msg;
+        op.corr = -1;
+    }
+    kt_build_host(p->b, &op);
+}
+
+static void read_records(proc *p, kt_jv list, void (*one)(proc *, kt_jv))
+{
+    const char *it = NULL;
+    kt_jv r;
+    while (kt_jv_next(list, &it, &r) && !p->b->oom) one(p, r);
+}
+
+static void name_process(proc *p, kt_jv meta)
+{
+    const char *t;
+    size_t n;
+    kt_jv host = kt_jv_get(kt_jv_get(meta, "node"), "hostname");
+    if (kt_jv_str(host, &p->buf, &p->cap, &t, &n)) kt_build_meta_str(p->b, "hostname", t, n);
+    char name[64];
+    snprintf(name, sizeof name, "pid %lld", (long long)p->pid);
+    kt_build_name_thread(p->b, p->pid, -1, name, strlen(name));
+}
+
+static bool read_process(proc *p, kt_jv tool)
+{
+    kt_jv meta = kt_jv_get(tool, "metadata"), strs = kt_jv_get(tool, "strings");
+    p->pid = kt_jv_int_or(kt_jv_get(meta, "pid"), 0);
+    name_process(p, meta);
+    read_agents(p, kt_jv_get(tool, "agents"));
+    if (!read_kind_strings(p, kt_jv_get(strs, "buffer_records")) || !read_kernels(p, kt_jv_get(tool, "kernel_symbols")) ||
+        !read_markers(p, kt_jv_get(strs, "marker_api")))
+        return false;
+    /* one pass over the sections: a lookup each would skip the dispatches again */
+    kt_jv recs = kt_jv_get(tool, "buffer_records"), v;
+    const char *it = NULL;
+    kt_pair pr;
+    while (kt_jv_next_member(recs, &it, &pr, &v) && !p->b->oom) {
+        if (KT_KEY_IS(&pr, "kernel_dispatch")) read_records(p, v, read_dispatch);
+        else if (KT_KEY_IS(&pr, "memory_copy")) read_records(p, v, read_copy);
+        else if (KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") || KT_KEY_IS(&pr, "marker_api") ||
+                 KT_KEY_IS(&pr, "rccl_api"))
+            read_records(p, v, read_call);
+    }
+    return !p->b->oom;
+}
+
+static void proc_free(proc *p)
+{
+    for (size_t k = 0; k < p->nkinds; k++) free(p->ops[k].id);
+    free(p->ops);
+    free(p->kind_name);
+    free(p->kernels.id);
+    kt_i64map_free(&p->markers);
+    free(p->buf);
+}
+
+kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
+{
+    int64_t damaged;
+    kt_jv tools = kt_jv_get(kt_jv_root(in->data, in->len, &damaged), "rocprofiler-sdk-tool");
+    if (!kt_jv_is(tools, '[')) {
+        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
+        return KT_EINPUT;
+    }
+    kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
+    const char *it = NULL;
+    kt_jv tool;
+    uint64_t dropped = 0;
+    size_t nproc = 0;
+    bool ok = true;
+    while (ok && kt_jv_next(tools, &it, &tool)) {
+        proc p = { .b = b };
+        ok = read_process(&p, tool);
+        dropped += p.dropped;
+        nproc++;
+        proc_free(&p);
+    }
+    if (!ok) return KT_ENOMEM;
+    if (dropped)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu records without start/end timestamps (skipped)",
+                     (unsigned long long)dropped);
+    if (damaged >= 0)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, damaged,
+                     "the JSON is cut short or broken before byte %lld: kept the %zu events of %zu process(es) read before it",
+                     (long long)damaged, b->r->ev.n, nproc);
+    return KT_OK;
+}

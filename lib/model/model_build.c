@@ -1,0 +1,259 @@
+/*
+ * model_build.c — another profiler's events into a rank, laid out as the
+ * Kineto parser lays out the same events (see model_build.h for why).
+ */
+#include "model_build.h"
+#include "i64map.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The category Kineto writes for each kind a reader may add. */
+static const char *kind_category(kt_kind k)
+{
+    switch (k) {
+    case KT_K_KERNEL: return "kernel";
+    case KT_K_MEMCPY: return "gpu_memcpy";
+    case KT_K_MEMSET: return "gpu_memset";
+    case KT_K_RUNTIME: return "cuda_runtime";
+    case KT_K_DRIVER: return "cuda_driver";
+    case KT_K_USER_ANNOTATION: return "user_annotation";
+    case KT_K_CPU_OP: return "cpu_op";
+    case KT_K_FLOW_START: case KT_K_FLOW_END: return "ac2g";
+    default: return NULL;
+    }
+}
+
+kt_gpu_op kt_gpu_op_blank(kt_kind kind)
+{
+    return (kt_gpu_op){ .kind = kind, .name = KT_NONE, .corr = -1, .bytes = -1, .regs = -1, .shared_mem = -1 };
+}
+
+void kt_build_init(kt_build *b, kt_rank *r, kt_strtab *strs)
+{
+    *b = (kt_build){ .r = r, .strs = strs };
+    for (size_t k = 0; k < KT_K__COUNT; k++) {
+        const char *c = kind_category((kt_kind)k);
+        b->cats[k] = c ? kt_build_str(b, c, strlen(c)) : KT_NONE;
+    }
+}
+
+void kt_build_free(kt_build *b)
+{
+    free(b->meta);
+    b->meta = NULL;
+}
+
+uint32_t kt_build_str(kt_build *b, const char *s, size_t n)
+{
+    uint32_t id = kt_strtab_intern(b->strs, s, n);
+    if (id == KT_NONE) b->oom = true;
+    return id;
+}
+
+/* One event row with everything the analyses read; KT_NONE on OOM. */
+static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t pid, int64_t tid,
+                     int32_t stream, int64_t ts, int64_t dur, int64_t corr)
+{
+    kt_rank *r = b->r;
+    int32_t pc, tc, cc = -1;
+    if (!kt_rank_id_put(r, pid, &pc) || !kt_rank_id_put(r, tid, &tc) || (corr >= 0 && !kt_rank_id_put(r, corr, &cc))) {
+        b->oom = true;
+        return KT_NONE;
+    }
+    uint32_t i = kt_events_push_unset(&r->ev);
+    if (i == KT_NONE || (r->ev.thread[i] = kt_events_thread(&r->ev, pc, tc, stream)) == KT_NONE) {
+        if (i != KT_NONE) r->ev.n--;
+        b->oom = true;
+        return KT_NONE;
+    }
+    uint32_t cat = b->cats[kind];
+    r->ev.ts[i] = ts;
+    r->ev.dur[i] = dur;
+    r->ev.name[i] = name;
+    r->ev.cat[i] = cat;
+    r->ev.ph[i] = (uint8_t)ph;
+    r->ev.kind[i] = (uint8_t)kind;
+    r->ev.corr[i] = cc;
+    r->total_events++;
+    r->by_ph[(unsigned char)ph]++;
+    if (ph == 'X') b->counts[kind]++;
+    kt_summary_add(&r->summary, b->strs, ph, (uint8_t)kind, cat, name, ts, dur);
+    return i;
+}
+
+static void arg_int(kt_build *b, kt_arg_key key, int64_t v)
+{
+    if (!kt_rank_push_arg(b->r, key, KT_ARGT_INT, v, 0, 0)) b->oom = true;
+}
+
+void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
+{
+    if (!kt_kind_is_gpu((uint8_t)op->kind)) return;
+    int32_t stream = op->stream >= INT32_MIN && op->stream <= INT32_MAX ? (int32_t)op->stream : -1;
+    if (push(b, 'X', op->kind, op->name, op->device, op->stream, stream, op->ts, op->dur, op->corr) == KT_NONE) return;
+    arg_int(b, KT_ARG_DEVICE, op->device);
+    if (op->bytes >= 0) arg_int(b, KT_ARG_BYTES, op->bytes);
+    if (op->regs >= 0) arg_int(b, KT_ARG_REGISTERS_PER_THREAD, op->regs);
+    if (op->shared_mem >= 0) arg_int(b, KT_ARG_SHARED_MEMORY, op->shared_mem);
+    if (op->grid[0] > 0)
+        for (int k = 0; k < 3; k++) arg_int(b, (kt_arg_key)(KT_ARG_GRID_X + k), op->grid[k]);
+    if (op->block[0] > 0)
+        for (int k = 0; k < 3; k++) arg_int(b, (kt_arg_key)(KT_ARG_BLOCK_X + k), op->block[k]);
+}
+
+void kt_build_host(kt_build *b, const kt_host_op *op)
+{
+    if (!kind_category(op->kind) || kt_kind_is_gpu((uint8_t)op->kind)) return;
+    push(b, 'X', op->kind, op->name, op->pid, op->tid, -1, op->ts, op->dur, op->corr);
+}
+
+void kt_build_device(kt_build *b, int64_t id, const char *name, size_t n)
+{
+    kt_rank *r = b->r;
+    if (id < 0 || id >= 4096) return;
+    uint32_t s = kt_build_str(b, name, n);
+    if ((size_t)id >= r->ndevices) {
+        uint32_t *d = realloc(r->device_names, ((size_t)id + 1) * sizeof *d);
+        if (!d) {
+            b->oom = true;
+            return;
+        }
+        for (size_t i = r->ndevices; i <= (size_t)id; i++) d[i] = KT_NONE;
+        r->device_names = d;
+        r->ndevices = (size_t)id + 1;
+    }
+    r->device_names[id] = s;
+}
+
+void kt_build_name_thread(kt_build *b, int64_t pid, int64_t tid, const char *name, size_t n)
+{
+    const char *what = tid < 0 ? "process_name" : "thread_name";
+    uint32_t i = push(b, 'M', KT_K_METADATA, kt_build_str(b, what, strlen(what)), pid, tid < 0 ? 0 : tid, -1, 0,
+                      -1, -1);
+    if (i == KT_NONE) return;
+    b->r->ev.cat[i] = KT_NONE;
+    if (!kt_rank_push_arg(b->r, KT_ARG_META_NAME, KT_ARGT_STR, 0, 0, kt_build_str(b, name, n))) b->oom = true;
+}
+
+static void meta_put(kt_build *b, const char *s, size_t n)
+{
+    if (b->meta_len + n + 1 > b->meta_cap) {
+        size_t cap = b->meta_cap ? b->meta_cap * 2 : 256;
+        while (cap < b->meta_len + n + 1) cap *= 2;
+        char *m = realloc(b->meta, cap);
+        if (!m) {
+            b->oom = true;
+            return;
+        }
+        b->meta = m;
+        b->meta_cap = cap;
+    }
+    memcpy(b->meta + b->meta_len, s, n);
+    b->meta_len += n;
+    b->meta[b->meta_len] = '\0';
+}
+
+/* s as the body of a JSON string. */
+static void meta_escaped(kt_build *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        if (c == '"' || c == '\\') meta_put(b, (char[]){ '\\', (char)c }, 2);
+        else if (c < 0x20) meta_put(b, esc, (size_t)snprintf(esc, sizeof esc, "\\u%04x", c));
+        else meta_put(b, s + i, 1);
+    }
+}
+
+void kt_build_meta_str(kt_build *b, const char *key, const char *value, size_t n)
+{
+    if (b->meta_len) meta_put(b, ", ", 2);
+    meta_put(b, "\"", 1);
+    meta_escaped(b, key, strlen(key));
+    meta_put(b, "\": \"", 4);
+    meta_escaped(b, value, n);
+    meta_put(b, "\"", 1);
+}
+
+void kt_build_source(kt_build *b, const char *format, const char *profiler, const char *vendor)
+{
+    kt_build_meta_str(b, "kineta_format", format, strlen(format));
+    kt_build_meta_str(b, "kineta_profiler", profiler, strlen(profiler));
+    if (vendor) kt_build_meta_str(b, "kineta_vendor", vendor, strlen(vendor));
+}
+
+/* Kineto's ac2g pair for each GPU event whose launch call is in the rank:
+ * a start on the call's thread at its ts, an end on the GPU event's. */
+static bool add_flows(kt_build *b)
+{
+    kt_events *e = &b->r->ev;
+    size_t n = e->n, ncalls = 0;
+    for (size_t i = 0; i < n; i++) ncalls += e->kind[i] == KT_K_RUNTIME && e->corr[i] >= 0;
+    if (!ncalls) return true;
+    kt_i64map calls;
+    if (!kt_i64map_init(&calls, ncalls)) {
+        kt_i64map_free(&calls);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if ((e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0)
+            kt_i64map_slot(&calls, e->corr[i], i);
+    uint32_t name = b->cats[KT_K_FLOW_START];
+    for (uint32_t i = 0; i < n && !b->oom; i++) {
+        if (!kt_kind_is_gpu(e->kind[i]) || e->corr[i] < 0) continue;
+        uint32_t c = kt_i64map_get(&calls, e->corr[i], KT_NONE);
+        if (c == KT_NONE) continue;
+        int64_t corr = kt_event_corr(b->r, i);
+        push(b, 's', KT_K_FLOW_START, name, kt_event_pid(b->r, c), kt_event_tid(b->r, c), -1, e->ts[c], -1, corr);
+        push(b, 'f', KT_K_FLOW_END, name, kt_event_pid(b->r, i), kt_event_tid(b->r, i), -1, e->ts[i], -1, corr);
+    }
+    kt_i64map_free(&calls);
+    return !b->oom;
+}
+
+static bool finish_counts(kt_build *b)
+{
+    kt_rank *r = b->r;
+    r->xcat_id = malloc(KT_K__COUNT * sizeof *r->xcat_id);
+    r->xcat_count = malloc(KT_K__COUNT * sizeof *r->xcat_count);
+    if (!r->xcat_id || !r->xcat_count) return false;
+    r->nxcat = 0;
+    for (size_t k = 0; k < KT_K__COUNT; k++)
+        if (b->counts[k]) {
+            r->xcat_id[r->nxcat] = b->cats[k];
+            r->xcat_count[r->nxcat++] = b->counts[k];
+        }
+    return true;
+}
+
+bool kt_build_finish(kt_build *b)
+{
+    if (b->oom || !add_flows(b) || !finish_counts(b)) return false;
+    kt_rank *r = b->r;
+    free(r->meta_json);
+    size_t n = b->meta_len;
+    if (!(r->meta_json = malloc(n + 3))) return false;
+    r->meta_json[0] = '{';
+    if (n) memcpy(r->meta_json + 1, b->meta, n);
+    memcpy(r->meta_json + 1 + n, "}", 2);
+    return !b->oom;
+}
+
+const char *kt_rank_source(const kt_rank *r, const char *key, char *buf, size_t cap)
+{
+    if (!cap) return NULL;
+    buf[0] = '\0';
+    char pat[64];
+    int k = snprintf(pat, sizeof pat, "\"%s\": \"", key);
+    const char *at = r->meta_json && k > 0 && (size_t)k < sizeof pat ? strstr(r->meta_json, pat) : NULL;
+    if (!at) return NULL;
+    at += k;
+    size_t n = 0;
+    for (; *at && *at != '"' && n + 1 < cap; at++) {
+        if (*at == '\\' && at[1]) at++;
+        buf[n++] = *at;
+    }
+    buf[n] = '\0';
+    return buf;
+}

@@ -1,0 +1,227 @@
+/*
+ * test_read_rocprof_json.c — rocprofv3 JSON into the model: a hand-written
+ * file with every record kind (exact names, devices, times, correlation
+ * and flows), damaged copies of it, and the shared MI350X sample against
+ * counts Python computes from the same file.
+ */
+#include "test.h"
+#include "read_check.h"
+#include "fixture.h"
+#include "cli_run.h"
+#include "model/index.h"
+#include "model/model_build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char ROCPROF[] =
+    "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77,\"node\":{\"hostname\":\"h1\"}},"
+    "\"agents\":[{\"id\":{\"handle\":500},\"type\":1,\"name\":\"cpu\"},"
+    "{\"id\":{\"handle\":501},\"type\":2,\"gpu_index\":1,\"product_name\":\"AMD Instinct MI300X\"},"
+    "{\"id\":{\"handle\":502},\"type\":2,\"gpu_index\":0,\"product_name\":\"AMD Instinct MI300X\"}],"
+    "\"strings\":{\"buffer_records\":[{\"kind\":\"NONE\",\"operations\":[]},"
+    "{\"kind\":\"HIP_RUNTIME_API\",\"operations\":[\"hipNone\",\"hipLaunchKernel\",\"hipMemcpyAsync\"]},"
+    "{\"kind\":\"KERNEL_DISPATCH\",\"operations\":[\"NONE\",\"ENQUEUE\",\"COMPLETE\"]},"
+    "{\"kind\":\"MEMORY_COPY\",\"operations\":[\"MEMORY_COPY_NONE\",\"MEMORY_COPY_HOST_TO_DEVICE\"]},"
+    "{\"kind\":\"MARKER_CORE_API\",\"operations\":[\"roctxMarkA\",\"roctxRangePushA\"]}],"
+    "\"marker_api\":[{\"key\":9,\"value\":\"step \\\"1\\\"\"}]},"
+    "\"kernel_symbols\":[{\"kernel_id\":0,\"formatted_kernel_name\":\"\"},"
+    "{\"kernel_id\":1,\"kernel_name\":\"_Z4gemmv.kd\",\"formatted_kernel_name\":\"gemm()\"}],"
+    "\"buffer_records\":{"
+    "\"kernel_dispatch\":[{\"kind\":2,\"operation\":2,\"thread_id\":78,\"correlation_id\":{\"internal\":5,\"external\":0},"
+    "\"start_timestamp\":1000000123,\"end_timestamp\":1000002123,\"dispatch_info\":{\"agent_id\":{\"handle\":501},"
+    "\"queue_id\":{\"handle\":3},\"kernel_id\":1,\"group_segment_size\":64,\"workgroup_size\":{\"x\":256,\"y\":1,\"z\":1},"
+    "\"grid_size\":{\"x\":1024,\"y\":2,\"z\":1}},\"stream_id\":{\"handle\":7}}],"
+    "\"memory_copy\":[{\"kind\":3,\"operation\":1,\"thread_id\":78,\"correlation_id\":{\"internal\":6},"
+    "\"start_timestamp\":1000003000,\"end_timestamp\":1000004000,\"src_agent_id\":{\"handle\":500},"
+    "\"dst_agent_id\":{\"handle\":502},\"bytes\":4096}],"
+    "\"hip_api\":[{\"kind\":1,\"operation\":1,\"thread_id\":78,\"correlation_id\":{\"internal\":5},"
+    "\"start_timestamp\":999990000,\"end_timestamp\":999995000},"
+    "{\"kind\":1,\"operation\":2,\"thread_id\":78,\"correlation_id\":{\"internal\":6},"
+    "\"start_timestamp\":999996000,\"end_timestamp\":999997000}],"
+    "\"marker_api\":[{\"kind\":4,\"operation\":1,\"thread_id\":78,\"correlation_id\":{\"internal\":9},"
+    "\"start_timestamp\":999980000,\"end_timestamp\":1000010000}]}}]}";
+
+static kt_trace *load_text(const char *name, const char *text, size_t len, kt_status *st, kt_diags **fail)
+{
+    kt_trace *t = NULL;
+    *st = kt_load_buffer(name, text, len, NULL, &t, fail);
+    return t;
+}
+
+/* The first event of kind k named name (KT_NONE if none). */
+static uint32_t find(const kt_trace *t, uint8_t k, const char *name)
+{
+    const kt_rank *r = t->ranks[0];
+    for (uint32_t i = 0; i < r->ev.n; i++)
+        if (r->ev.kind[i] == k && (!name || (r->ev.name[i] != KT_NONE && !strcmp(kt_strtab_get(t->strs, r->ev.name[i]), name))))
+            return i;
+    return KT_NONE;
+}
+
+TEST(rocprof_json_records_as_kineto_events)
+{
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("77_results.json", ROCPROF, sizeof ROCPROF - 1, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    kt_diags_free(fail);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    char buf[64];
+    CHECK_STR(kt_rank_source(r, "kineta_format", buf, sizeof buf), "rocprofv3 JSON");
+    CHECK_INT(r->device_type, KT_DEV_ROCM);
+    CHECK_INT(r->ndevices, 2);
+    uint32_t k = find(t, KT_K_KERNEL, "gemm()");
+    CHECK(k != KT_NONE);
+    if (k != KT_NONE) {
+        CHECK_INT(r->ev.ts[k], 1000000123);
+        CHECK_INT(r->ev.dur[k], 2000);
+        CHECK_INT(kt_event_pid(r, k), 1); /* agent 501 is gpu_index 1 */
+        CHECK_INT(kt_event_tid(r, k), 7);
+        CHECK_INT(kt_ev_stream(&r->ev, k), 7);
+        CHECK_INT(kt_event_corr(r, k), 5);
+        CHECK_INT(kt_event_arg_int(r, k, KT_ARG_GRID_Y, -1), 2);
+        CHECK_INT(kt_event_arg_int(r, k, KT_ARG_BLOCK_X, -1), 256);
+        CHECK_STR(kt_strtab_get(t->strs, r->ev.cat[k]), "kernel");
+    }
+    uint32_t m = find(t, KT_K_MEMCPY, "Memcpy HtoD (Host -> Device)");
+    CHECK(m != KT_NONE);
+    if (m != KT_NONE) {
+        CHECK_INT(kt_event_pid(r, m), 0);
+        CHECK_INT(kt_event_arg_int(r, m, KT_ARG_BYTES, -1), 4096);
+    }
+    uint32_t call = find(t, KT_K_RUNTIME, "hipLaunchKernel");
+    CHECK(call != KT_NONE);
+    if (call != KT_NONE) {
+        CHECK_INT(kt_event_pid(r, call), 77);
+        CHECK_INT(kt_event_tid(r, call), 78);
+        CHECK_INT(kt_event_corr(r, call), 5);
+    }
+    CHECK(find(t, KT_K_USER_ANNOTATION, "step \"1\"") != KT_NONE);
+    CHECK_INT(r->by_ph['s'], 2); /* a flow pair per launched GPU event */
+    CHECK_INT(r->by_ph['f'], 2);
+    kt_trace_free(t);
+}
+
+TEST(rocprof_json_launch_table_links_calls)
+{
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("77_results.json", ROCPROF, sizeof ROCPROF - 1, &st, &fail);
+    kt_diags_free(fail);
+    if (!t) return;
+    kt_tables *ts = NULL;
+    kt_launch_options o = { .size = sizeof o, .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
+    CHECK_INT(kt_launch(t, NULL, &o, &ts), KT_OK);
+    const kt_table *tb = ts ? kt_tables_get(ts, 0) : NULL;
+    CHECK(tb && kt_table_nrows(tb) == 2);
+    if (tb && kt_table_nrows(tb) == 2) {
+        CHECK_INT(fx_num(tb, 0, "correlation"), 5);
+        CHECK_NEAR(fx_num(tb, 0, "launch_delay"), 1000000.123 - 999995.0, 1e-6); /* GPU start - call end */
+    }
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+/* Every prefix of the file loads or fails cleanly, naming the file. */
+TEST(rocprof_json_truncated_never_crashes)
+{
+    size_t n = sizeof ROCPROF - 1;
+    for (size_t cut = 30; cut < n; cut += 7) {
+        kt_status st;
+        kt_diags *fail = NULL;
+        char *copy = malloc(cut);
+        memcpy(copy, ROCPROF, cut);
+        kt_trace *t = load_text("cut_results.json", copy, cut, &st, &fail);
+        CHECK(st == KT_OK || st == KT_EINPUT);
+        if (st == KT_OK) {
+            const kt_diags *d = kt_trace_diags(t);
+            bool said = false;
+            for (size_t i = 0; i < kt_diags_count(d); i++)
+                said |= strstr(kt_diags_get(d, i)->message, "cut short") != NULL;
+            CHECK(said);
+        } else {
+            CHECK(kt_diags_count(fail) > 0 && kt_diags_get(fail, 0)->file && strstr(kt_diags_get(fail, 0)->file, "cut_results"));
+        }
+        kt_trace_free(t);
+        kt_diags_free(fail);
+        free(copy);
+    }
+}
+
+/* Wrong types everywhere a number or object is expected: loads, no crash. */
+TEST(rocprof_json_wrong_types)
+{
+    static const char *const docs[] = {
+        "{\"rocprofiler-sdk-tool\":7}",
+        "{\"rocprofiler-sdk-tool\":[1,\"x\",{\"buffer_records\":[]}]}",
+        ("{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":\"a\","
+         "\"end_timestamp\":{}},{\"start_timestamp\":5,\"end_timestamp\":9,\"dispatch_info\":3}]},"
+         "\"kernel_symbols\":{\"a\":1},\"agents\":\"none\",\"strings\":[]}]}"),
+        ("{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[{\"start_timestamp\":99999999999999999999,"
+         "\"end_timestamp\":-1}]},\"kernel_symbols\":[{\"kernel_id\":99999999999}]}]}"),
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        kt_status st;
+        kt_diags *fail = NULL;
+        kt_trace *t = load_text("bad_results.json", docs[i], strlen(docs[i]), &st, &fail);
+        CHECK(st == KT_OK || st == KT_EINPUT);
+        kt_trace_free(t);
+        kt_diags_free(fail);
+    }
+}
+
+/* Python's count of kernel dispatches and their summed ns in the file. */
+static bool python_counts(const char *path, long long *n, long long *total)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import gzip,json,sys; d=json.load(gzip.open(sys.argv[1])); "
+             "k=[r for t in d['rocprofiler-sdk-tool'] for r in t['buffer_records']['kernel_dispatch']]; "
+             "print(len(k), sum(r['end_timestamp']-r['start_timestamp'] for r in k))\" '%s'",
+             path);
+    long long v[2];
+    if (!rd_command_ints(cmd, v, 2)) return false;
+    *n = v[0], *total = v[1];
+    return true;
+}
+
+TEST(rocprof_json_sample_matches_python_counts)
+{
+    const char *path = kt_test_shared_path("traces/other/rocprofv3/908_results.json.gz");
+    if (!path) {
+        kt_test_skip("../shared/traces/other/rocprofv3 absent");
+        return;
+    }
+    char p[1024];
+    snprintf(p, sizeof p, "%s", path);
+    long long n = 0, total = 0;
+    if (!python_counts(p, &n, &total)) {
+        kt_test_skip("python3 could not count the sample");
+        return;
+    }
+    CHECK_INT(n, 43915);
+    kt_status st;
+    kt_trace *t = rd_load_path(p, &st, NULL);
+    CHECK_INT(st, KT_OK);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    int64_t kt_ns;
+    CHECK_INT(rd_count_kind(r, KT_K_KERNEL, &kt_ns), n);
+    CHECK_INT(kt_ns, total);
+    kt_tables *ts = NULL;
+    kt_kernels_options ko = kt_kernels_defaults();
+    ko.top = 0;
+    CHECK_INT(kt_kernels(t, NULL, &ko, &ts), KT_OK);
+    const kt_table *tb = ts ? kt_tables_get(ts, 0) : NULL;
+    double count = 0, sum_us = 0;
+    for (size_t i = 0; tb && i < kt_table_nrows(tb); i++) {
+        count += fx_num(tb, i, "count");
+        sum_us += fx_num(tb, i, "total (us)");
+    }
+    CHECK_INT((long long)count, n);
+    CHECK_NEAR(sum_us, (double)total / 1000.0, 1e-3 * (double)kt_table_nrows(tb));
+    kt_tables_free(ts);
+    kt_trace_free(t);
+}
