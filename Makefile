@@ -248,7 +248,7 @@ install: all $(BUILD)/libkineta.so $(BUILD)/libkineta-py.so $(BUILD)/kineta.pc $
 	install -m 644 $(BUILD)/kineta.pc $(I)$(LIBDIR)/pkgconfig/kineta.pc
 	install -m 644 $(BUILD)/kineta.1 $(I)$(PREFIX)/share/man/man1/kineta.1
 	install -m 644 tools/kineta-completion.bash $(I)$(PREFIX)/share/bash-completion/completions/kineta
-	install -m 644 bindings/python/kineta/*.py $(I)$(PYTHONDIR)/kineta/
+	cd bindings/python && find kineta -name '*.py' -exec install -D -m 644 {} $(I)$(PYTHONDIR)/{} \;
 	install -m 755 $(BUILD)/libkineta-py.so $(I)$(PYTHONDIR)/kineta/_kineta.so
 
 uninstall:

@@ -1,7 +1,6 @@
-"""HTA's TraceAnalysis API on kineta: an HTA notebook runs with one import
-changed.
+"""HTA's hta.trace_analysis on kineta: TraceAnalysis and TimeSeriesTypes.
 
-    from kineta.hta import TraceAnalysis      # was: from hta.trace_analysis import ...
+    from kineta.hta.trace_analysis import TraceAnalysis   # was: hta.trace_analysis
     ta = TraceAnalysis(trace_dir="traces/")
     ta.get_temporal_breakdown(visualize=False)
 
@@ -12,17 +11,25 @@ accepted and ignored (kineta's charts are in `kineta report`).  Analyses
 kineta has not implemented raise NotImplementedError, never a wrong frame.
 """
 import os
+from enum import Flag, auto
 
 import pandas as pd
 
-from ._native import KinetaError
-from ._trace import load
+from .._native import KinetaError
+from .._trace import load
+from .analyzers.critical_path_analysis import CPGraph, CriticalPathRegion
 
 
 def _per_rank(frame, ranks):
     """HTA's Dict[rank, DataFrame] from one frame with a rank column."""
     wanted = ranks if ranks is not None else sorted(frame["rank"].unique())
     return {int(r): frame[frame["rank"] == r].reset_index(drop=True) for r in wanted}
+
+
+class TimeSeriesTypes(Flag):
+    """HTA's choice of counters for generate_trace_with_counters."""
+    QUEUE_LENGTH = auto()
+    MEMCPY_BANDWIDTH = auto()
 
 
 class TraceAnalysis:
@@ -149,20 +156,20 @@ class TraceAnalysis:
         return [int(r) for r in frame["rank"]]
 
     def critical_path_analysis(self, rank, annotation, instance_id, data_load_events=None):
-        """HTA's (CPGraph, success) as (CriticalPathGraph, True), or None when
+        """HTA's (CPGraph, success) as (CPGraph, True), or None when
         the annotation (or the window) gives no graph, as HTA returns None."""
         if data_load_events:
             raise NotImplementedError("kineta has no data_loading class on the critical path")
         if rank not in self.t.ranks:
             raise ValueError(f"no trace for rank {rank}")  # HTA's Trace.get_trace
-        region = _CriticalPathRegion(rank, annotation, instance_id)
+        region = CriticalPathRegion(rank, annotation, instance_id)
         try:
             frames = self._run("critical-path", ranks=[rank], no_overlay=True, **region.options())
         except KinetaError as e:
             if e.status != 1:
                 raise
             return None
-        return CriticalPathGraph(region, frames), True
+        return CPGraph(region, frames), True
 
     def overlay_critical_path_analysis(self, rank, critical_path_graph, output_dir, only_show_critical_events=True,
                                        show_all_edges=False):
@@ -179,76 +186,3 @@ class TraceAnalysis:
         if name.startswith("get_") or name.endswith("_analysis"):
             raise NotImplementedError(f"kineta.hta: {name} is not available in this kineta")
         raise AttributeError(name)
-
-
-class _CriticalPathRegion:
-    """The rank, annotation and instance(s) a critical path was asked for."""
-
-    def __init__(self, rank, annotation, instance_id):
-        self.rank, self.annotation = rank, annotation
-        first, last = instance_id if isinstance(instance_id, tuple) else (instance_id or 0,) * 2
-        self.instance = f"{first}-{last}" if first != last else str(first)
-
-    def options(self):
-        return {"annotation": self.annotation, "instance": self.instance}
-
-
-class CriticalPathGraph:
-    """What HTA's CPGraph answers, as frames: summary(),
-    get_critical_path_breakdown() and critical_path_edges_in_order() (the
-    ordered path HTA keeps in critical_path_edges_set), plus graph (node and
-    edge counts).  Not a networkx graph: kineta builds it in C."""
-
-    def __init__(self, region, frames):
-        self.region = region
-        self.graph = frames["graph"].drop(columns=["rank"])
-        self._breakdown = frames["breakdown"].drop(columns=["rank"])
-        self._breakdown["bound_by"] = self._breakdown["bound_by"].fillna("")  # dependency edges: "" as in HTA
-        self._breakdown.insert(len(self._breakdown.columns) - 1, "index", self._breakdown["event_idx"])
-        edges = frames["edges"].drop(columns=["rank"])
-        for column in ("u_is_start", "v_is_start"):
-            edges[column] = edges[column].astype(bool)
-        self._edges = edges
-
-    def get_critical_path_breakdown(self):
-        return self._breakdown.copy() if len(self._breakdown) else None
-
-    def summary(self):
-        """bound_by → % of the path's duration (HTA's Series)."""
-        edges = self._breakdown
-        return edges.groupby("bound_by").duration.sum() / edges.duration.sum() * 100
-
-    def critical_path_edges_in_order(self):
-        return self._edges.copy()
-
-
-class TraceDiff:
-    """HTA's hta.trace_diff.TraceDiff: compare_traces and ops_diff on two
-    runs (trace directories or files), with HTA's rules and columns."""
-
-    @staticmethod
-    def _frames(control, test, control_rank, test_rank, control_iteration, test_iteration, device_type,
-                use_short_name):
-        a, b = load(control), load(test)
-        device = str(getattr(device_type, "name", device_type) or "ALL").lower()
-        frames = a.run("diff", test=b, hta_compat=True, rounded=False, rank=control_rank, test_rank=test_rank,
-                       iteration=control_iteration, test_iteration=test_iteration, device=device,
-                       short_names=use_short_name)
-        a.close()
-        b.close()
-        return frames
-
-    @staticmethod
-    def compare_traces(control, test, control_rank=None, test_rank=None, control_iteration=None,
-                       test_iteration=None, device_type="ALL", use_short_name=False):
-        ops = TraceDiff._frames(control, test, control_rank, test_rank, control_iteration, test_iteration,
-                                device_type, use_short_name)["ops"]
-        return ops.set_index(ops.columns[0])
-
-    @staticmethod
-    def ops_diff(control, test, control_rank=None, test_rank=None, control_iteration=None, test_iteration=None,
-                 device_type="ALL"):
-        changes = TraceDiff._frames(control, test, control_rank, test_rank, control_iteration, test_iteration,
-                                    device_type, False)["ops_diff"]
-        return {kind: list(changes[changes["change"] == kind]["name"])
-                for kind in ("added", "deleted", "increased", "decreased", "unchanged")}

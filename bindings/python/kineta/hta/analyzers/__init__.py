@@ -1,0 +1,1 @@
+"""HTA's hta.analyzers package path (critical path, CUPTI counters)."""

@@ -1,0 +1,1 @@
+"""HTA's hta.utils package path."""

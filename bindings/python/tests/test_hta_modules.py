@@ -1,0 +1,88 @@
+"""kineta.hta mirrors HTA's module paths: a notebook's `hta.` imports,
+rewritten to `kineta.hta.`, import the same names, and the helpers there
+give HTA's values (hand-computed below)."""
+import importlib
+import unittest
+
+from common import need_shared, shared
+
+import pandas as pd
+
+# HTA's module → names its example notebooks import from it.
+MODULES = {
+    "kineta.hta": ["TraceAnalysis", "TraceDiff"],
+    "kineta.hta.trace_analysis": ["TraceAnalysis", "TimeSeriesTypes"],
+    "kineta.hta.trace_diff": ["TraceDiff", "LabeledTrace", "DeviceType"],
+    "kineta.hta.analyzers.critical_path_analysis": ["CPGraph"],
+    "kineta.hta.analyzers.cupti_counter_analysis": ["CUDA_SASS_INSTRUCTION_COUNTER_FLOPS"],
+    "kineta.hta.utils.utils": ["shorten_name", "flatten_column_names"],
+}
+
+
+class HtaModulePaths(unittest.TestCase):
+    def test_every_notebook_import_resolves(self):
+        for module, names in MODULES.items():
+            loaded = importlib.import_module(module)
+            for name in names:
+                self.assertTrue(hasattr(loaded, name), f"{module}.{name}")
+
+    def test_import_as_hta(self):
+        import kineta.hta as hta
+        from kineta.hta.trace_analysis import TraceAnalysis
+        self.assertIs(hta.TraceAnalysis, TraceAnalysis)
+
+    def test_enums_have_htas_members(self):
+        from kineta.hta.trace_analysis import TimeSeriesTypes
+        from kineta.hta.trace_diff import DeviceType
+        self.assertEqual([d.name for d in DeviceType], ["CPU", "GPU", "ALL"])
+        both = TimeSeriesTypes.QUEUE_LENGTH | TimeSeriesTypes.MEMCPY_BANDWIDTH
+        self.assertIn(TimeSeriesTypes.MEMCPY_BANDWIDTH, both)
+
+    def test_shorten_name(self):
+        from kineta.hta.utils.utils import shorten_name
+        cases = {
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float> >(int, float)":
+                "at::native::vectorized_elementwise_kernel",
+            "aten::add": "aten::add",
+            "Memcpy HtoD (Pageable -> Device)": "Memcpy HtoD (Pageable -> Device)",
+            "std::vector<int> foo(int)->bar": "foobar",
+        }
+        for name, want in cases.items():
+            self.assertEqual(shorten_name(name), want, name)
+
+    def test_flatten_column_names(self):
+        from kineta.hta.utils.utils import flatten_column_names
+        frame = pd.DataFrame([[1, 2, 3]], columns=pd.MultiIndex.from_tuples([("dur", "sum"), ("dur", "mean"),
+                                                                                ("name", "")]))
+        flatten_column_names(frame)
+        self.assertEqual(list(frame.columns), ["dur_sum", "dur_mean", "name"])
+
+    def test_sass_flops(self):
+        from kineta.hta.analyzers.cupti_counter_analysis import CUDA_SASS_INSTRUCTION_COUNTER_FLOPS as flops
+        self.assertEqual(len(flops), 9)
+        self.assertEqual(flops["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"], 2)
+        self.assertEqual(flops["smsp__sass_thread_inst_executed_op_dadd_pred_on.sum"], 1)
+        self.assertEqual(sum(flops.values()), 12)
+
+
+class HtaLabeledTraceDiff(unittest.TestCase):
+    """TraceDiff.compare_traces on LabeledTraces and kineta Traces equals
+    the same call on the directories (which test_hta_facade checks against
+    HTA's CSV)."""
+
+    def test_trace_objects_as_htas(self):
+        need_shared(self)
+        import kineta
+        from kineta.hta.trace_diff import DeviceType, LabeledTrace, TraceDiff
+        control, test = shared("traces/hta/trace_diff/control"), shared("traces/hta/trace_diff/test")
+        want = TraceDiff.compare_traces(control, test, device_type=DeviceType.GPU)
+        self.assertGreater(len(want), 0)
+        a, b = LabeledTrace("control", trace_dir=control), LabeledTrace("test", t=kineta.load(test))
+        self.assertEqual((a.ranks(), b.ranks()), ([3], [1]))  # the pair's one rank each
+        pd.testing.assert_frame_equal(TraceDiff.compare_traces(a, b, device_type=DeviceType.GPU), want)
+        pd.testing.assert_frame_equal(TraceDiff.compare_traces(a.t, b.t, device_type=DeviceType.GPU), want)
+        self.assertEqual(len(a.t.ranks), len(a.ranks()))  # still open: the caller's traces are not closed
+
+
+if __name__ == "__main__":
+    unittest.main()
