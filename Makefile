@@ -18,7 +18,7 @@ endif
 WARN = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -Ilib
 CFLAGS += $(WARN) $(OPT) -pthread
-LDLIBS = -lisal -lz -lsqlite3 -lm -pthread
+LDLIBS = -lisal -lz -lsqlite3 -lxlsxwriter -lm -pthread
 LDFLAGS += $(OPT)
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/*/*.c lib/*/*/*.c))

@@ -4,6 +4,7 @@
  * where the headroom is (TraceLens's perf report).
  */
 #include "cli.h"
+#include "output/xlsx_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 typedef struct perf_state {
     kt_perf_options o;
     const char *spec_path;
+    const char *xlsx_path;
 } perf_state;
 
 static const cli_option perf_options[] = {
@@ -20,6 +22,7 @@ static const cli_option perf_options[] = {
       "TraceLens's sheet columns, names and row order (its CSVs; no roofline unless --device-spec)" },
     { "device-spec", "FILE", "peak TFLOP/s and bandwidth from TraceLens's arch JSON instead of the built-in table" },
     { "top", "N", "headroom rows kept (default 20, 0 = all)" },
+    { "xlsx", "FILE", "also write the --tracelens sheets as an Excel workbook (a rank column for several ranks)" },
     { NULL, NULL, NULL },
 };
 static const char *const perf_tables[] = {
@@ -33,6 +36,7 @@ static void perf_init(void *state)
     perf_state *s = state;
     s->o = kt_perf_defaults();
     s->spec_path = NULL;
+    s->xlsx_path = NULL;
 }
 
 static int perf_parse(void *state, const char *name, const char *value)
@@ -41,6 +45,10 @@ static int perf_parse(void *state, const char *name, const char *value)
     long long v;
     if (!strcmp(name, "tracelens")) s->o.tracelens = 1;
     else if (!strcmp(name, "device-spec")) s->spec_path = value;
+    else if (!strcmp(name, "xlsx")) {
+        s->xlsx_path = value;
+        s->o.tracelens = 1;
+    }
     else if (!strcmp(name, "top") && cli_parse_int(name, value, 0, 1000000000, &v)) s->o.top = (size_t)v;
     else return 2;
     return 0;
@@ -77,6 +85,39 @@ static char *read_spec(const char *path)
     return buf;
 }
 
+/* The ranks the workbook has a part for: the selected ones, else all. */
+static size_t workbook_ranks(const kt_trace *t, const kt_rank_sel *sel, int **ranks)
+{
+    size_t n = sel->nranks ? sel->nranks : kt_trace_nranks(t);
+    *ranks = malloc((n ? n : 1) * sizeof **ranks);
+    for (size_t i = 0; *ranks && i < n; i++) (*ranks)[i] = sel->nranks ? sel->ranks[i] : kt_trace_rank(t, i);
+    return *ranks ? n : 0;
+}
+
+/* --xlsx: all's sheets for one rank; for several, each rank's own tables
+ * under a rank column (TraceLens's multi-rank report).                  */
+static kt_status write_workbook(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *o,
+                                const kt_tables *all, const char *path)
+{
+    int *ranks = NULL;
+    size_t n = workbook_ranks(t, sel, &ranks);
+    if (!ranks) return KT_ENOMEM;
+    kt_tables **sets = calloc(n ? n : 1, sizeof *sets);
+    kt_status st = sets ? KT_OK : KT_ENOMEM;
+    char err[512] = "";
+    for (size_t i = 0; n > 1 && i < n && st == KT_OK; i++) {
+        kt_rank_sel one = { &ranks[i], 1 };
+        st = kt_perf(t, &one, o, &sets[i], NULL); /* the same options passed for every rank */
+    }
+    if (st == KT_OK && n > 1) st = kt_xlsx_write(path, (const kt_tables *const *)sets, ranks, n, err, sizeof err);
+    else if (st == KT_OK) st = kt_xlsx_write(path, &all, ranks, 1, err, sizeof err);
+    if (st != KT_OK && st != KT_ENOMEM) cli_fail("perf", "--xlsx %s: %s", path, err);
+    for (size_t i = 0; sets && i < n; i++) kt_tables_free(sets[i]);
+    free(sets);
+    free(ranks);
+    return st;
+}
+
 static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     perf_state *s = state;
@@ -92,6 +133,7 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
     } else {
         kt_diags_free(why);
     }
+    if (st == KT_OK && s->xlsx_path) st = write_workbook(t, &ctx->sel, &o, *out, s->xlsx_path);
     free(spec);
     return st;
 }
