@@ -1,8 +1,9 @@
 """xlsx_check.py KINETA TRACE XLSX — every sheet of the workbook `kineta perf
 --xlsx` wrote equals `kineta perf --tracelens --format csv --table SHEET`
 cell for cell: the header, strings as text, empty cells as nulls, numbers
-as doubles (the CSV shows a number with the decimals its unit needs, so
-the workbook's full value is rounded to the CSV's decimals first).  Prints
+as doubles.  The CSV carries every digit; libxlsxwriter writes a number
+with 16 significant digits ("%.16G"), so the CSV's double is compared
+after the same rounding: equal to the last digit the workbook can hold.  Prints
 each difference; exit 1 when any (run by tests/test_perf_xlsx.c)."""
 import csv
 import io
@@ -12,10 +13,6 @@ import sys
 import openpyxl
 
 
-def decimals(text):
-    return len(text) - text.index(".") - 1 if "." in text else 0
-
-
 def same(want, got):
     if want == "":
         return got is None or got == ""
@@ -23,7 +20,7 @@ def same(want, got):
         return got == want
     if isinstance(got, bool) or got is None:
         return False
-    return float(want) == float("%.*f" % (decimals(want), got))
+    return float("%.16G" % float(want)) == got
 
 
 def main(kineta, trace, path):
