@@ -52,7 +52,8 @@ TEST(differences_breakdown_says_comm_rule_differs)
 TEST(differences_temporal_tracelens_says_comm_rule_differs)
 {
     kt_trace *t = mixed_comm(false);
-    kt_temporal_options o = { .tracelens = 1 };
+    kt_temporal_options o = kt_temporal_defaults();
+    o.tracelens = 1;
     kt_tables *ts = NULL;
     CHECK_INT(kt_temporal(t, NULL, &o, &ts), KT_OK);
     if (ts) check_note(fx_table(ts, "gpu_timeline"), "this table follows TraceLens (--tracelens)");
