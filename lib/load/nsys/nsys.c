@@ -9,7 +9,7 @@
  * writes them); NVTX push/pop and start/end ranges as user annotations.
  * Names are ids into StringIds.  Tables and columns may be missing in
  * other versions: what is absent is skipped, never an error.  Times are ns
- * from the session start already.
+ * from the start of the capture already.
  */
 #include "load/sqlite_reader.h"
 
@@ -240,7 +240,7 @@ static void source(nsys *n)
     kt_build_source(n->b, "Nsight Systems SQLite", prof, "CUDA");
     st = kt_sql_select(n->db, "TARGET_INFO_SESSION_START_TIME", WANT("utcEpochNs"), 1, NULL);
     if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        kt_build_meta_str(n->b, "session_start_utc_ns", (const char *)sqlite3_column_text(st, 0),
+        kt_build_meta_str(n->b, "capture_start_utc_ns", (const char *)sqlite3_column_text(st, 0),
                           (size_t)sqlite3_column_bytes(st, 0));
     sqlite3_finalize(st);
 }
