@@ -130,10 +130,10 @@ const char *fx_why(kt_diags *d)
     return text;
 }
 
-bool fx_comma_locale(void)
+bool fx_comma_locale(int category)
 {
     const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
     for (size_t i = 0; i < sizeof comma / sizeof *comma; i++)
-        if (setlocale(LC_NUMERIC, comma[i])) return true;
+        if (setlocale(category, comma[i])) return true;
     return false;
 }

@@ -41,9 +41,10 @@ char *fx_read_file(const char *path, size_t *len);
  * by "; " ("" for none), valid until the next call; frees d.             */
 const char *fx_why(kt_diags *d);
 
-/* LC_NUMERIC switched to an installed locale whose radix is ',', for tests
- * that numbers read and write the same under it; false (locale unchanged)
- * when none is installed.  The caller sets "C" back.                      */
-bool fx_comma_locale(void);
+/* category (LC_NUMERIC, or LC_ALL as a host program would) switched to an
+ * installed locale whose radix is ',', for tests that numbers read and
+ * write the same under it; false (locale unchanged) when none is
+ * installed.  The caller sets "C" back.                                   */
+bool fx_comma_locale(int category);
 
 #endif

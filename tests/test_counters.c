@@ -273,7 +273,7 @@ TEST(counters_and_info_keep_original_pid_tid)
  * CI generates de_DE.UTF-8).                                               */
 TEST(counters_numbers_ignore_the_locale_radix)
 {
-    if (!fx_comma_locale()) { kt_test_skip("no locale with a comma radix installed"); return; }
+    if (!fx_comma_locale(LC_NUMERIC)) { kt_test_skip("no locale with a comma radix installed"); return; }
     char dir[] = "/tmp/kt_counters_XXXXXX", out[300], in[300];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(in, sizeof in, "%s/trace.json",

@@ -566,7 +566,7 @@ static void check_long_floats(void)
 TEST(load_long_floats_exact_in_any_locale)
 {
     check_long_floats();
-    if (!fx_comma_locale()) {
+    if (!fx_comma_locale(LC_NUMERIC)) {
         kt_test_skip("no locale with a decimal comma installed");
         return;
     }

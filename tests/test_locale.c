@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The host program's whole locale switched to a comma radix (SKIP when
+ * none is installed).                                                     */
 static bool comma_locale(void)
 {
-    const char *comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8" };
-    for (size_t i = 0; i < sizeof comma / sizeof *comma; i++)
-        if (setlocale(LC_ALL, comma[i])) return true;
+    if (fx_comma_locale(LC_ALL)) return true;
     kt_test_skip("no locale with a comma radix installed (localedef -i de_DE -f UTF-8 de_DE.UTF-8)");
     return false;
 }
