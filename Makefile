@@ -134,11 +134,17 @@ check-leaks:
 
 # The CLI under ThreadSanitizer (in build-tsan/), run on the threaded paths
 # (tests/tsan_check.sh): parallel loading of several ranks, the report's
-# analyses side by side.  Fails on any data race.
+# analyses side by side, one file's ranges parsed in parallel.  Fails on
+# any data race.
 .PHONY: tsan
 tsan:
-	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" build-tsan/kineta build-tsan/kineta-synth
+	$(MAKE) BUILD=build-tsan OPT="-O1 -g -fsanitize=thread" build-tsan/kineta build-tsan/kineta-synth \
+	  build-tsan/split-fail
 	tests/tsan_check.sh build-tsan
+
+# A split load whose middle range fails while the others parse (tests/tsan/).
+$(BUILD)/split-fail: tests/tsan/split_fail.c $(BUILD)/libkineta.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The Python package's native part: the library plus the CLI's commands
 # (minus main), position-independent objects in $(BUILD)/pic/, so Python runs

@@ -4,8 +4,9 @@
 # others read it), the report's analyses running side by side, and one
 # file parsed by several threads: a 40 MB trace cut into byte ranges, the
 # same made no trace by its first byte (the first range fails while the
-# others parse), and a gzip of 4 MB or more cut into blocks of its
-# decompressed stream.
+# others parse), a gzip of 4 MB or more cut into blocks of its
+# decompressed stream, and ranges held in memory whose middle one fails
+# while the others parse (tests/tsan/split_fail.c).
 # A data race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
 # (make tsan builds it).  ../shared's two-rank trace too when present.
 set -eu
@@ -45,5 +46,11 @@ for trace in "$dir/big.json" "$dir/big.json.gz" "$dir/broken.json"; do
         fail=1
     fi
 done
-[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 3 split loads, 4 threads)"
+# a range in the middle fails while the other threads parse theirs
+if ! "$build/split-fail" 2>"$dir/err"; then
+    echo "tsan: split-fail:" >&2
+    head -40 "$dir/err" >&2
+    fail=1
+fi
+[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads)"
 exit "$fail"
