@@ -76,6 +76,22 @@ TEST(collectives_oracle_trace_filter_by_stream)
     kt_tables_free(ts);
 }
 
+/* kt_stragglers on the trace_filter pair (loaded as HTA loads it when
+ * hta_compat) with `candidates`; NULL, after a failed CHECK, when it
+ * could not run.                                                         */
+static kt_tables *trace_filter_stragglers(bool hta_compat, int candidates)
+{
+    const kt_trace *t = fx_shared_trace("traces/hta/trace_filter", hta_compat);
+    CHECK(t != NULL);
+    if (!t) return NULL;
+    kt_stragglers_options o = kt_stragglers_defaults();
+    o.candidates = candidates;
+    kt_tables *ts = NULL;
+    kt_status st = kt_stragglers(t, NULL, &o, &ts);
+    CHECK_INT(st, KT_OK);
+    return st == KT_OK ? ts : NULL;
+}
+
 /* HTA's get_potential_stragglers on trace_filter returned [1] (status.json).
  * Both ranks run the dominant SendRecv kernel (stream 84) last in the one
  * step HTA keeps (551) at 269.204 and 433.395 ms after the first event; the
@@ -87,13 +103,8 @@ TEST(collectives_oracle_trace_filter_by_stream)
 TEST(stragglers_oracle_hta_trace_filter)
 {
     NEED_SHARED();
-    const kt_trace *t = fx_shared_trace("traces/hta/trace_filter", true);
-    CHECK(t != NULL);
-    if (!t) return;
-    kt_stragglers_options o = kt_stragglers_defaults();
-    o.candidates = 1;
-    kt_tables *ts;
-    CHECK_INT(kt_stragglers(t, NULL, &o, &ts), KT_OK);
+    kt_tables *ts = trace_filter_stragglers(true, 1);
+    if (!ts) return;
     const kt_table *s = fx_table(ts, "stragglers"), *m = fx_table(ts, "metric");
     CHECK_INT(kt_table_nrows(s), 1);
     CHECK_INT(fx_num(s, 0, "rank"), 1);
@@ -103,9 +114,8 @@ TEST(stragglers_oracle_hta_trace_filter)
     CHECK_NEAR(fx_num(m, 0, "normalized_start_time"), 269204 / 608096.0, 1e-12);
     CHECK_NEAR(fx_num(m, 1, "normalized_start_time"), 433395 / 608096.0, 1e-12);
     kt_tables_free(ts);
-    o = kt_stragglers_defaults(); /* HTA's default num_candidates = 2 */
-    CHECK_INT(o.candidates, 2);
-    CHECK_INT(kt_stragglers(t, NULL, &o, &ts), KT_OK);
+    CHECK_INT(kt_stragglers_defaults().candidates, 2); /* HTA's default num_candidates */
+    if (!(ts = trace_filter_stragglers(true, 2))) return;
     s = fx_table(ts, "stragglers");
     CHECK_INT(kt_table_nrows(s), 2);
     CHECK_INT(fx_num(s, 0, "rank"), 0);
@@ -119,13 +129,8 @@ TEST(stragglers_oracle_hta_trace_filter)
 TEST(stragglers_default_metric_on_trace_filter)
 {
     NEED_SHARED();
-    const kt_trace *t = fx_shared_trace("traces/hta/trace_filter", false);
-    CHECK(t != NULL);
-    if (!t) return;
-    kt_stragglers_options o = kt_stragglers_defaults();
-    o.candidates = 1;
-    kt_tables *ts;
-    CHECK_INT(kt_stragglers(t, NULL, &o, &ts), KT_OK);
+    kt_tables *ts = trace_filter_stragglers(false, 1);
+    if (!ts) return;
     const kt_table *s = fx_table(ts, "hta_stragglers");
     CHECK_INT(kt_table_nrows(s), 1);
     CHECK_INT(fx_num(s, 0, "rank"), 1);

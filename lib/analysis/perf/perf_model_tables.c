@@ -14,15 +14,6 @@
 /* ---- roofline sheets, one per model family ---------------------------------------- */
 
 /* Modelled groups of a family, by total kernel time, then first event. */
-static int by_time_then_uid(const void *a, const void *b)
-{
-    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
-    double sx = x->subtree_sum_us, sy = y->subtree_sum_us;
-    if (sx != sy) return (sx < sy) - (sx > sy);
-    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
-    return (x->first_ev > y->first_ev) - (x->first_ev < y->first_ev);
-}
-
 static kt_pgroup **family_groups(const perf_run *run, int family, size_t *n)
 {
     const kt_pgroups *gs = &run->all.models;
@@ -31,7 +22,7 @@ static kt_pgroup **family_groups(const perf_run *run, int family, size_t *n)
     if (!v) return NULL;
     for (size_t i = 0; i < gs->n; i++)
         if (gs->g[i].family == family && gs->g[i].modelled) v[(*n)++] = &gs->g[i];
-    qsort(v, *n, sizeof *v, by_time_then_uid);
+    qsort(v, *n, sizeof *v, kt_pt_by_time_then_first);
     return v;
 }
 
@@ -43,19 +34,12 @@ typedef struct param_cols {
     size_t n;
 } param_cols;
 
-static int by_first_event(const void *a, const void *b)
-{
-    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
-    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
-    return (x->first_ev > y->first_ev) - (x->first_ev < y->first_ev);
-}
-
 static bool param_columns(const perf_run *run, kt_table *t, kt_pgroup *const *v, size_t n, param_cols *pc)
 {
     kt_pgroup **order = malloc(n * sizeof *order);
     if (!order) return false;
     memcpy(order, v, n * sizeof *order);
-    qsort(order, n, sizeof *order, by_first_event);
+    qsort(order, n, sizeof *order, kt_pt_by_first_event);
     pc->n = 0;
     for (size_t g = 0; g < n; g++)
         for (size_t i = 0; i < order[g]->eval.nparams; i++) {
@@ -164,14 +148,9 @@ kt_table *kt_pt_family_sheet(const perf_run *run, int family)
     }
     for (size_t i = 0; i < n; i++)
         if (!sheet_row(run, t, &pc, v[i], scratch)) goto fail;
-    free(v);
-    free(scratch);
-    return t;
+    return kt_pt_finish(t, true, v, scratch);
 fail:
-    free(v);
-    free(scratch);
-    kt_table_free(t);
-    return NULL;
+    return kt_pt_finish(t, false, v, scratch);
 }
 
 /* ---- headroom ---------------------------------------------------------------------- */

@@ -19,6 +19,7 @@ typedef struct name_total {
     double direct_us, subtree_us;
     size_t count;
     char cats[256];        /* Python list repr of the categories */
+    double pct, cum_pct;   /* share of the direct time, and running share */
 } name_total;
 
 static int by_key(const void *a, const void *b)
@@ -46,7 +47,21 @@ static void add_category(name_total *n, const char *cat)
         snprintf(n->cats + len - 1, sizeof n->cats - len + 1, ", %s]", item);
 }
 
-/* Totals by op name (by_category false) or by category. */
+/* The ms column's total as TraceLens takes it (Series.sum: numpy's
+ * pairwise sum, in the table's order), so that every digit of the
+ * percentages is its; false when out of memory.                          */
+static bool ms_total(const name_total *v, size_t n, double *total)
+{
+    double *ms = malloc((n ? n : 1) * sizeof *ms);
+    if (!ms) return false;
+    for (size_t i = 0; i < n; i++) ms[i] = v[i].direct_us / 1e3;
+    *total = kt_np_sum(ms, n);
+    free(ms);
+    return true;
+}
+
+/* Totals by op name (by_category false) or by category, largest first,
+ * with their shares of the total; NULL when out of memory.              */
 static name_total *launcher_totals(const perf_run *run, bool by_category, size_t *n)
 {
     const kt_pgroups *gs = &run->all.launchers;
@@ -66,20 +81,23 @@ static name_total *launcher_totals(const perf_run *run, bool by_category, size_t
     }
     qsort(v, *n, sizeof *v, by_key);
     qsort(v, *n, sizeof *v, by_direct_desc);
+    double total, cum = 0;
+    if (!ms_total(v, *n, &total)) {
+        free(v);
+        return NULL;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        v[i].pct = v[i].direct_us / 1e3 / total * 100;
+        v[i].cum_pct = cum += v[i].pct;
+    }
     return v;
 }
 
-/* The ms column's total as TraceLens takes it (Series.sum: numpy's
- * pairwise sum, in the table's order), so that every digit of the
- * percentages is its; false when out of memory.                          */
-static bool ms_total(const name_total *v, size_t n, double *total)
+/* The share columns that close both tables. */
+static void share_cols(const perf_run *run, kt_table *t)
 {
-    double *ms = malloc((n ? n : 1) * sizeof *ms);
-    if (!ms) return false;
-    for (size_t i = 0; i < n; i++) ms[i] = v[i].direct_us / 1e3;
-    *total = kt_np_sum(ms, n);
-    free(ms);
-    return true;
+    kt_pt_col(run, t, "Percentage (%)", "pct", KT_COL_FLOAT, 2);
+    kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, 2);
 }
 
 kt_table *kt_pt_ops_summary(const perf_run *run)
@@ -95,20 +113,15 @@ kt_table *kt_pt_ops_summary(const perf_run *run)
     }
     kt_pt_col(run, t, "Count", "calls", KT_COL_INT, 0);
     kt_pt_col(run, t, "Categories", "categories", KT_COL_STR, 0);
-    kt_pt_col(run, t, "Percentage (%)", "pct", KT_COL_FLOAT, 2);
-    kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, 2);
+    share_cols(run, t);
     size_t n;
     name_total *v = launcher_totals(run, false, &n);
-    double total, cum = 0;
-    if (!v || !ms_total(v, n, &total)) {
-        free(v);
+    if (!v) {
         kt_table_free(t);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         size_t c = 0;
-        double pct = v[i].direct_us / 1e3 / total * 100;
-        cum += pct;
         kt_table_add_row(t);
         kt_table_set_str(t, c++, v[i].key);
         kt_table_set_float(t, c++, v[i].direct_us);
@@ -119,8 +132,8 @@ kt_table *kt_pt_ops_summary(const perf_run *run)
         }
         kt_table_set_int(t, c++, (int64_t)v[i].count);
         kt_table_set_str(t, c++, v[i].cats);
-        kt_table_set_float(t, c++, pct);
-        kt_table_set_float(t, c++, cum);
+        kt_table_set_float(t, c++, v[i].pct);
+        kt_table_set_float(t, c++, v[i].cum_pct);
     }
     free(v);
     return t;
@@ -133,41 +146,26 @@ kt_table *kt_pt_ops_by_category(const perf_run *run)
     kt_pt_col(run, t, "op category", "category", KT_COL_STR, 0);
     kt_pt_col(run, t, "Count", "calls", KT_COL_INT, 0);
     kt_pt_col(run, t, "total_direct_kernel_time_ms", "direct_kernel_time_ms", KT_COL_FLOAT, 6);
-    kt_pt_col(run, t, "Percentage (%)", "pct", KT_COL_FLOAT, 2);
-    kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, 2);
+    share_cols(run, t);
     size_t n;
     name_total *v = launcher_totals(run, true, &n);
-    double total, cum = 0;
-    if (!v || !ms_total(v, n, &total)) {
-        free(v);
+    if (!v) {
         kt_table_free(t);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        double pct = v[i].direct_us / 1e3 / total * 100;
-        cum += pct;
         kt_table_add_row(t);
         kt_table_set_str(t, 0, v[i].key);
         kt_table_set_int(t, 1, (int64_t)v[i].count);
         kt_table_set_float(t, 2, v[i].direct_us / 1e3);
-        kt_table_set_float(t, 3, pct);
-        kt_table_set_float(t, 4, cum);
+        kt_table_set_float(t, 3, v[i].pct);
+        kt_table_set_float(t, 4, v[i].cum_pct);
     }
     free(v);
     return t;
 }
 
 /* ---- ops_unique_args, unified_perf_summary, short_kernels_summary ------------ */
-
-/* Groups by descending sum (busy_us sums), then first event. */
-static int by_sum_then_uid(const void *a, const void *b)
-{
-    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
-    double sx = x->subtree_sum_us, sy = y->subtree_sum_us;
-    if (sx != sy) return (sx < sy) - (sx > sy);
-    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
-    return (x->first_ev > y->first_ev) - (x->first_ev < y->first_ev);
-}
 
 /* gs's groups sorted by sort_sum (copied into subtree_sum_us's place). */
 static kt_pgroup **sorted_groups(const kt_pgroups *gs, bool by_direct, double *total)
@@ -185,7 +183,7 @@ static kt_pgroup **sorted_groups(const kt_pgroups *gs, bool by_direct, double *t
             v[i]->direct_sum_us = v[i]->subtree_sum_us;
             v[i]->subtree_sum_us = d;
         }
-    qsort(v, gs->n, sizeof *v, by_sum_then_uid);
+    qsort(v, gs->n, sizeof *v, kt_pt_by_time_then_first);
     if (by_direct)
         for (size_t i = 0; i < gs->n; i++) {
             double d = v[i]->direct_sum_us;
@@ -276,14 +274,9 @@ kt_table *kt_pt_ops_unique_args(const perf_run *run)
         kt_table_set_float(t, c++, pct);
         kt_table_set_float(t, c++, cum);
     }
-    free(v);
-    free(scratch);
-    return t;
+    return kt_pt_finish(t, true, v, scratch);
 fail:
-    free(v);
-    free(scratch);
-    kt_table_free(t);
-    return NULL;
+    return kt_pt_finish(t, false, v, scratch);
 }
 
 /* Python dict repr of a model's parameters. */
@@ -379,14 +372,9 @@ kt_table *kt_pt_unified_summary(const perf_run *run)
     kt_pt_col(run, t, "Cumulative Percentage (%)", "cum_pct", KT_COL_FLOAT, -1);
     for (size_t i = 0; i < run->all.unified.n; i++)
         if (!unified_row(run, t, v[i], total, &cum, scratch)) goto fail;
-    free(v);
-    free(scratch);
-    return t;
+    return kt_pt_finish(t, true, v, scratch);
 fail:
-    free(v);
-    free(scratch);
-    kt_table_free(t);
-    return NULL;
+    return kt_pt_finish(t, false, v, scratch);
 }
 
 kt_table *kt_pt_short_kernels(const perf_run *run)

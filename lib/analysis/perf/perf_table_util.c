@@ -168,3 +168,27 @@ void kt_pt_per_call(const kt_pgroup *g, double tera, double *out)
 {
     for (size_t i = 0; i < g->n; i++) out[i] = g->busy_us[i] > 0 && !isnan(tera) ? tera / (g->busy_us[i] / 1e6) : NAN;
 }
+
+int kt_pt_by_first_event(const void *a, const void *b)
+{
+    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
+    if (x->rank != y->rank) return (x->rank > y->rank) - (x->rank < y->rank);
+    return (x->first_ev > y->first_ev) - (x->first_ev < y->first_ev);
+}
+
+int kt_pt_by_time_then_first(const void *a, const void *b)
+{
+    const kt_pgroup *x = *(const kt_pgroup *const *)a, *y = *(const kt_pgroup *const *)b;
+    double sx = x->subtree_sum_us, sy = y->subtree_sum_us;
+    if (sx != sy) return (sx < sy) - (sx > sy);
+    return kt_pt_by_first_event(a, b);
+}
+
+kt_table *kt_pt_finish(kt_table *t, bool ok, void *v, void *scratch)
+{
+    free(v);
+    free(scratch);
+    if (ok) return t;
+    kt_table_free(t);
+    return NULL;
+}

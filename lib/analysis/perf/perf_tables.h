@@ -62,6 +62,13 @@ double kt_pt_flops_per_byte(double flops, double bytes); /* NaN without bytes */
 /* Per-call throughput: tera (kt_pt_tera_*) per second of busy time (TB/s,
  * TFLOP/s).                                                              */
 void kt_pt_per_call(const kt_pgroup *g, double tera, double *out);
+/* qsort orders of kt_pgroup pointers: by descending subtree time (then
+ * first event), and by first event (rank, then event index).           */
+int kt_pt_by_time_then_first(const void *a, const void *b);
+int kt_pt_by_first_event(const void *a, const void *b);
+/* A table builder's end: frees its two work arrays and returns t, or,
+ * when !ok, frees t too and returns NULL.                               */
+kt_table *kt_pt_finish(kt_table *t, bool ok, void *v, void *scratch);
 
 /* ---- perf_ops_tables.c: TraceLens's launcher sheets ---- */
 kt_table *kt_pt_ops_summary(const perf_run *run);
