@@ -1,7 +1,7 @@
 /*
  * test_json_tree.c — small JSON documents read whole (load/json_tree.h):
- * numbers as the trace scanner reads them, exact integers, and the same
- * answer under a locale whose radix is ','.
+ * numbers and strings as the trace scanner reads them, exact integers, the
+ * same answer under a locale whose radix is ',', and what is refused.
  */
 #include "fixture.h"
 #include "test.h"
@@ -47,7 +47,8 @@ TEST(json_tree_numbers_ignore_the_locale_radix)
 
 TEST(json_tree_refuses_what_is_not_json)
 {
-    const char *bad[] = { "[1,]", "{\"a\" 1}", "[1e]", "[-]", "[1] x", "\"\\q\"", "[nul]", "" };
+    const char *bad[] = { "[1,]", "{\"a\": 1,}", "{\"a\" 1}", "[1e]", "[-]", "[1] x", "[nul]", "[truex]",
+                          "[1}", "{\"a\": 1]", "[1 2]", "{\"a\": [1, {\"b\": }]}", "[\"open]", "", "  " };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kt_jtree t = { 0 };
         const char *err = NULL;
@@ -55,4 +56,32 @@ TEST(json_tree_refuses_what_is_not_json)
         CHECK(err != NULL);
         kt_jtree_free(&t);
     }
+}
+
+/* Strings as the trace loader reads them (one scanner for both): an
+ * unknown escape kept as written, a raw control character kept, a quote
+ * not followed by a separator taken as part of the string, invalid UTF-8
+ * replaced by U+FFFD.                                                    */
+TEST(json_tree_reads_strings_as_the_loader_does)
+{
+    static const char doc_s[] = "{\"a\": \"x\\qy\", \"b\": \"t\tab\", \"c\": \"say \"hi\" now\", \"d\": \"\xff\", "
+                                "\"k\\u00e9y\": [true, false, null]}";
+    kt_jtree t = { 0 };
+    const char *err = NULL;
+    CHECK(kt_jtree_parse(&t, doc_s, strlen(doc_s), &err));
+    if (err) return;
+    const kt_jnode *root = &t.n[0];
+    CHECK_STR(kt_jobj_get(&t, root, "a")->s, "x\\qy");
+    CHECK_STR(kt_jobj_get(&t, root, "b")->s, "t\tab");
+    CHECK_STR(kt_jobj_get(&t, root, "c")->s, "say \"hi\" now");
+    CHECK_STR(kt_jobj_get(&t, root, "d")->s, "\xef\xbf\xbd");
+    const kt_jnode *l = kt_jobj_get(&t, root, "k\xc3\xa9y");
+    CHECK(l && l->nkids == 3);
+    if (l) {
+        CHECK(kt_jchild(&t, l, 0)->type == KT_J_BOOL && kt_jchild(&t, l, 0)->b);
+        CHECK(kt_jchild(&t, l, 1)->type == KT_J_BOOL && !kt_jchild(&t, l, 1)->b);
+        CHECK(kt_jchild(&t, l, 2)->type == KT_J_NULL);
+        CHECK_INT((int64_t)kt_jchild(&t, l, 2)->off, (int64_t)(strstr(doc_s, "null") - doc_s));
+    }
+    kt_jtree_free(&t);
 }

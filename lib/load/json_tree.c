@@ -1,9 +1,14 @@
 /*
- * json_tree.c — small JSON documents read whole (see json_tree.h): a
- * recursive-descent parser into one node array, its numbers read by the
- * scanner's kt_parse_number (model/json_number.c).  Strings are unescaped
- * into one buffer sized up front (an unescaped string is never longer than
- * its JSON text), so pointers to them stay valid while nodes are added.
+ * json_tree.c — small JSON documents read whole (see json_tree.h), read
+ * by the loader's scanner: values are delimited by kt_skip_value, object
+ * members by kt_obj_next, strings decoded by kt_decode_json_string and
+ * numbers read by kt_parse_number (model/json_number.c), so a document
+ * reads here as it would inside a trace.  On top of the scanner's lenient
+ * rules, a value must be whole: a literal or number exactly, no trailing
+ * comma, nothing after the top value.  The text is copied into a padded
+ * buffer first (the scanner reads ahead a vector width), and strings are
+ * decoded into one buffer sized up front, so pointers to them stay valid
+ * while nodes are added.
  */
 #include "json_tree.h"
 #include "load_internal.h"
@@ -14,28 +19,32 @@
 
 #define MAX_DEPTH 64
 
-typedef struct parser {
+typedef struct builder {
     kt_jtree *t;
-    const char *base, *p, *end;
+    const char *base;
     const char *err;
-} parser;
+} builder;
 
 const char *kt_json_skip_ws(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++;
+    while (p < end && (unsigned char)*p <= ' ') p++;
     return p;
 }
 
-static void skip_ws(parser *ps) { ps->p = kt_json_skip_ws(ps->p, ps->end); }
-
-static uint32_t new_node(parser *ps, kt_jtype type)
+static bool fail(builder *b, const char *why)
 {
-    kt_jtree *t = ps->t;
+    if (!b->err) b->err = why;
+    return false;
+}
+
+static uint32_t new_node(builder *b, kt_jtype type)
+{
+    kt_jtree *t = b->t;
     if (t->count == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         kt_jnode *n = cap < UINT32_MAX ? realloc(t->n, cap * sizeof *n) : NULL;
         if (!n) {
-            ps->err = "out of memory";
+            fail(b, "out of memory");
             return UINT32_MAX;
         }
         t->n = n;
@@ -45,222 +54,155 @@ static uint32_t new_node(parser *ps, kt_jtype type)
     return (uint32_t)t->count++;
 }
 
-static int hex_digit(char c)
+/* The raw string body s[0..n) decoded into the string buffer (sized by
+ * kt_jtree_parse for every string of the text), NUL-terminated.          */
+static const char *put_str(builder *b, const char *s, size_t n, size_t *len)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+    char *out = b->t->strs + b->t->slen;
+    *len = kt_decode_json_string(s, n, out);
+    out[*len] = '\0';
+    b->t->slen += *len + 1;
+    return out;
 }
 
-/* Append the UTF-8 form of code point cp. */
-static void put_utf8(kt_jtree *t, unsigned cp)
+/* A literal or a number spanning [s, e) exactly. */
+static bool scalar(builder *b, kt_jnode *n, const char *s, const char *e)
 {
-    char *o = t->strs + t->slen;
-    if (cp < 0x80) { o[0] = (char)cp; t->slen += 1; }
-    else if (cp < 0x800) { o[0] = (char)(0xc0 | cp >> 6); o[1] = (char)(0x80 | (cp & 0x3f)); t->slen += 2; }
-    else {
-        o[0] = (char)(0xe0 | cp >> 12);
-        o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        t->slen += 3;
-    }
-}
-
-/* A string at ps->p (on the opening quote); *out points into t->strs. */
-static bool parse_string(parser *ps, const char **out, size_t *len)
-{
-    kt_jtree *t = ps->t;
-    size_t start = t->slen;
-    ps->p++;
-    while (ps->p < ps->end && *ps->p != '"') {
-        char c = *ps->p++;
-        if ((unsigned char)c < 0x20) break;
-        if (c != '\\') {
-            t->strs[t->slen++] = c;
-            continue;
+    static const char *const words[] = { "null", "false", "true" };
+    size_t len = (size_t)(e - s);
+    for (int w = 0; w < 3; w++)
+        if (len == strlen(words[w]) && !memcmp(s, words[w], len)) {
+            n->type = w ? KT_J_BOOL : KT_J_NULL;
+            n->b = w == 2;
+            return true;
         }
-        if (ps->p >= ps->end) break;
-        char e = *ps->p++;
-        static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-        const char *k = e ? strchr(from, e) : NULL;
-        if (k) {
-            t->strs[t->slen++] = to[k - from];
-        } else if (e == 'u' && ps->end - ps->p >= 4) {
-            unsigned cp = 0;
-            for (int i = 0; i < 4; i++) {
-                int h = hex_digit(ps->p[i]);
-                if (h < 0) goto bad;
-                cp = cp << 4 | (unsigned)h;
-            }
-            ps->p += 4;
-            put_utf8(t, cp); /* 6 escape bytes always cover 3 UTF-8 bytes */
-        } else {
-            goto bad;
-        }
-    }
-    if (ps->p >= ps->end) goto bad;
-    ps->p++;
-    t->strs[t->slen++] = '\0';
-    *out = t->strs + start;
-    *len = t->slen - start - 1;
-    return true;
-bad:
-    ps->err = "bad string";
-    return false;
-}
-
-/* A number read by the scanner's parser (exact integers, correctly rounded
- * doubles, whatever the process locale); an integer beyond int64 is a
- * double, its i saturated.                                               */
-static bool parse_number(parser *ps, kt_jnode *n)
-{
     kt_num v;
-    const char *after = kt_parse_number(ps->p, ps->end, &v);
-    if (!after) {
-        ps->err = "bad number";
-        return false;
-    }
-    ps->p = after;
+    if (kt_parse_number(s, e, &v) != e) return fail(b, *s == '-' || kt_is_digit(*s) ? "bad number" : "bad literal");
+    n->type = KT_J_NUM;
     n->is_int = v.kind == KT_NUM_INT;
     n->i = v.kind == KT_NUM_INT ? v.i : v.kind == KT_NUM_BIGINT ? (v.f < 0 ? INT64_MIN : INT64_MAX) : 0;
     n->d = n->is_int ? (double)v.i : v.f;
     return true;
 }
 
-static bool literal(parser *ps, const char *word)
+static uint32_t value(builder *b, const char *s, const char *e, int depth);
+
+/* Link kid (named key, or NULL) as the last child of self. */
+static void adopt(kt_jtree *t, uint32_t self, uint32_t *last, uint32_t kid, const char *key)
 {
-    size_t n = strlen(word);
-    if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n)) {
-        ps->err = "bad literal";
-        return false;
-    }
-    ps->p += n;
-    return true;
+    t->n[kid].key = key;
+    if (*last == UINT32_MAX) t->n[self].first = kid;
+    else t->n[*last].next = kid;
+    *last = kid;
+    t->n[self].nkids++;
 }
 
-static uint32_t parse_value(parser *ps, int depth);
-
-/* Members or elements up to close; children linked in order. */
-static bool parse_children(parser *ps, uint32_t self, char close, bool object, int depth)
+/* The elements of the array [s, e) ('[' ... ']'). */
+static bool array(builder *b, uint32_t self, const char *s, const char *e, int depth)
 {
     uint32_t last = UINT32_MAX;
-    ps->p++;
-    skip_ws(ps);
-    if (ps->p < ps->end && *ps->p == close) {
-        ps->p++;
-        return true;
-    }
+    const char *q = kt_skip_ws(s + 1, e), *next;
+    if (*q == ']') return true;
     for (;;) {
-        const char *key = NULL;
-        size_t klen;
-        skip_ws(ps);
-        if (object) {
-            if (ps->p >= ps->end || *ps->p != '"' || !parse_string(ps, &key, &klen)) {
-                ps->err = ps->err ? ps->err : "expected a key";
-                return false;
-            }
-            skip_ws(ps);
-            if (ps->p >= ps->end || *ps->p++ != ':') {
-                ps->err = "expected ':'";
-                return false;
-            }
-        }
-        uint32_t kid = parse_value(ps, depth + 1);
+        unsigned fl;
+        if (kt_skip_value(q, e, true, &next, &fl) != KT_SCAN_OK) return fail(b, "expected a value");
+        uint32_t kid = value(b, q, next, depth + 1);
         if (kid == UINT32_MAX) return false;
-        kt_jnode *n = ps->t->n;
-        n[kid].key = key;
-        if (last == UINT32_MAX) n[self].first = kid;
-        else n[last].next = kid;
-        last = kid;
-        n[self].nkids++;
-        skip_ws(ps);
-        if (ps->p < ps->end && *ps->p == ',') {
-            ps->p++;
-            continue;
-        }
-        if (ps->p < ps->end && *ps->p == close) {
-            ps->p++;
-            return true;
-        }
-        ps->err = "expected ',' or a closing bracket";
-        return false;
+        adopt(b->t, self, &last, kid, NULL);
+        q = kt_skip_ws(next, e);
+        if (q < e && *q == ']') return true;
+        if (q >= e || *q != ',') return fail(b, "expected ',' or ']'");
+        q = kt_skip_ws(q + 1, e);
     }
 }
 
-static uint32_t parse_value(parser *ps, int depth)
+/* The members of the object [s, e) ('{' ... '}'). */
+static bool object(builder *b, uint32_t self, const char *s, const char *e, int depth)
 {
-    skip_ws(ps);
+    uint32_t last = UINT32_MAX;
+    kt_obj o = { .q = s + 1, .end = e, .eof = true };
+    for (;;) {
+        kt_pair pr;
+        bool done;
+        if (kt_obj_next(&o, &pr, &done) != KT_SCAN_OK) return fail(b, "expected a member");
+        if (done) return !o.trailing_comma || fail(b, "trailing comma");
+        size_t klen;
+        const char *key = put_str(b, pr.key, pr.klen, &klen);
+        uint32_t kid = value(b, pr.v, pr.vend, depth + 1);
+        if (kid == UINT32_MAX) return false;
+        adopt(b->t, self, &last, kid, key);
+    }
+}
+
+/* The node of the value [s, e) as the scanner delimited it. */
+static uint32_t value(builder *b, const char *s, const char *e, int depth)
+{
     if (depth > MAX_DEPTH) {
-        ps->err = "nested too deeply";
+        fail(b, "nested too deeply");
         return UINT32_MAX;
     }
-    if (ps->p >= ps->end) {
-        ps->err = "unexpected end";
-        return UINT32_MAX;
-    }
-    char c = *ps->p;
-    kt_jtype type = c == '{' ? KT_J_OBJ : c == '[' ? KT_J_ARR : c == '"' ? KT_J_STR
-                  : c == 't' || c == 'f' ? KT_J_BOOL : c == 'n' ? KT_J_NULL : KT_J_NUM;
-    uint32_t id = new_node(ps, type);
+    kt_jtype type = *s == '{' ? KT_J_OBJ : *s == '[' ? KT_J_ARR : *s == '"' ? KT_J_STR : KT_J_NUM;
+    uint32_t id = new_node(b, type);
     if (id == UINT32_MAX) return id;
-    const char *start = ps->p;
-    bool ok;
-    switch (type) {
-    case KT_J_OBJ: ok = parse_children(ps, id, '}', true, depth); break;
-    case KT_J_ARR: ok = parse_children(ps, id, ']', false, depth); break;
-    case KT_J_STR: {
-        const char *s;
+    bool ok = true;
+    if (type == KT_J_OBJ) {
+        ok = object(b, id, s, e, depth);
+    } else if (type == KT_J_ARR) {
+        ok = array(b, id, s, e, depth);
+    } else if (type == KT_J_STR) {
         size_t len;
-        ok = parse_string(ps, &s, &len);
-        if (ok) {
-            ps->t->n[id].s = s;
-            ps->t->n[id].slen = len;
-        }
-        break;
-    }
-    case KT_J_BOOL:
-        ok = literal(ps, c == 't' ? "true" : "false");
-        ps->t->n[id].b = c == 't';
-        break;
-    case KT_J_NULL: ok = literal(ps, "null"); break;
-    default: ok = parse_number(ps, &ps->t->n[id]); break;
+        const char *str = put_str(b, s + 1, (size_t)(e - s - 2), &len);
+        b->t->n[id].s = str;
+        b->t->n[id].slen = len;
+    } else {
+        ok = scalar(b, &b->t->n[id], s, e);
     }
     if (!ok) return UINT32_MAX;
-    ps->t->n[id].off = (size_t)(start - ps->base);
-    ps->t->n[id].len = (size_t)(ps->p - start);
+    b->t->n[id].off = (size_t)(s - b->base);
+    b->t->n[id].len = (size_t)(e - s);
     return id;
+}
+
+/* buf at least need bytes (contents not kept); false when out of memory. */
+static bool room(char **buf, size_t *cap, size_t need)
+{
+    if (*cap >= need) return true;
+    free(*buf);
+    *buf = malloc(need);
+    *cap = *buf ? need : 0;
+    return *buf != NULL;
 }
 
 bool kt_jtree_parse(kt_jtree *t, const char *text, size_t len, const char **err)
 {
-    *err = NULL;
     t->count = 0;
     t->slen = 0;
-    if (t->scap < len + 1) {
-        free(t->strs);
-        t->scap = len + 1;
-        if (!(t->strs = malloc(t->scap))) {
-            kt_jtree_free(t);
-            *err = "out of memory";
-            return false;
-        }
-    }
-    parser ps = { .t = t, .base = text, .p = text, .end = text + len };
-    uint32_t root = parse_value(&ps, 0);
-    skip_ws(&ps);
-    if (root == UINT32_MAX || ps.p != ps.end) {
-        *err = ps.err ? ps.err : "trailing text";
+    /* a decode needs 4 n + 16 bytes and leaves at most 3 n + 1 of them */
+    if (!room(&t->src, &t->srccap, len + KT_WIN_PAD) || !room(&t->strs, &t->scap, 8 * len + 64)) {
         kt_jtree_free(t);
+        *err = "out of memory";
         return false;
     }
-    return true;
+    memcpy(t->src, text, len);
+    memset(t->src + len, 0, KT_WIN_PAD);
+    builder b = { .t = t, .base = t->src };
+    const char *end = t->src + len, *s = kt_skip_ws(t->src, end), *next;
+    unsigned fl;
+    uint32_t root = UINT32_MAX;
+    if (s >= end) fail(&b, "unexpected end");
+    else if (kt_skip_value(s, end, true, &next, &fl) != KT_SCAN_OK) fail(&b, "not a whole JSON value");
+    else if ((root = value(&b, s, next, 0)) != UINT32_MAX && kt_skip_ws(next, end) != end) fail(&b, "trailing text");
+    *err = b.err;
+    if (!b.err) return true;
+    kt_jtree_free(t);
+    return false;
 }
 
 void kt_jtree_free(kt_jtree *t)
 {
     free(t->n);
     free(t->strs);
+    free(t->src);
     *t = (kt_jtree){ 0 };
 }
 

@@ -6,8 +6,10 @@
  * "Input Dims" lists, "Input type" strings, ...) and TraceLens's arch JSON
  * (--device-spec).  Both are small, so a tree of nodes in one array is
  * simplest: no streaming, a depth limit, integers kept exact when they fit
- * int64.  Numbers go through the trace scanner's own number parser, so a
- * value reads the same here as in a trace, whatever the process locale.
+ * int64.  The tree is built by the trace scanner (its values, members,
+ * strings and numbers), so a value reads the same here as in a trace,
+ * whatever the process locale; only a document that is not one whole
+ * value (a trailing comma, a cut literal, text after it) is refused.
  */
 #ifndef KT_JSON_TREE_H
 #define KT_JSON_TREE_H
@@ -39,13 +41,16 @@ typedef struct kt_jtree {
     size_t count, cap;
     char *strs;         /* unescaped string storage */
     size_t slen, scap;
+    char *src;          /* the text, padded for the scanner */
+    size_t srccap;
 } kt_jtree;
 
 /* Parse text[0..len); false (tree emptied, *err set to a static reason) on
  * malformed JSON, nesting deeper than 64 or allocation failure.  A tree
  * parsed into again reuses its buffers (one allocation for many parses). */
 bool kt_jtree_parse(kt_jtree *t, const char *text, size_t len, const char **err);
-/* Past the blanks at p that kt_jtree_parse skips (JSON's four), at most end. */
+/* Past the blanks at p that kt_jtree_parse skips (as the scanner's
+ * kt_skip_ws: any byte up to ' '), at most end; for unpadded text.      */
 const char *kt_json_skip_ws(const char *p, const char *end);
 void kt_jtree_free(kt_jtree *t);
 

@@ -141,7 +141,7 @@ static bool plain_int(const char *p, const char *end)
 }
 
 /* The closing quote of a key starting at k, or NULL when the key holds a
- * control character (kt_jtree_parse refuses those) or does not end.      */
+ * control character (left to kt_jtree_parse) or does not end.            */
 static const char *key_end(const char *k, const char *end)
 {
     while (k < end && *k != '"' && (unsigned char)*k >= 0x20) k++;
