@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A synthesized job (8 gzip ranks, ns timestamps, and the synthesizer's
- * truth.json beside them, which both paths must skip), or NULL: skip.    */
-static const char *synth_job(char *dir, size_t cap)
+/* A job synthesized with kineta-synth's options opts into dir/job, or
+ * NULL: skip.                                                            */
+static const char *synth_job_of(char *dir, size_t cap, const char *opts)
 {
     const char *synth = getenv("KINETA_SYNTH"), *bin = getenv("KINETA_BIN");
     if (!synth || !bin || access(synth, X_OK) || access(bin, X_OK)) {
@@ -25,8 +25,15 @@ static const char *synth_job(char *dir, size_t cap)
     snprintf(dir, cap, "/tmp/kineta-test-stream-XXXXXX");
     if (!mkdtemp(dir)) return NULL;
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s --ranks 8 --size 300K --ns --gzip --seed 5 -o %s/job > /dev/null", synth, dir);
+    snprintf(cmd, sizeof cmd, "%s %s -o %s/job > /dev/null", synth, opts, dir);
     return system(cmd) == 0 ? bin : NULL;
+}
+
+/* A synthesized job (8 gzip ranks, ns timestamps, and the synthesizer's
+ * truth.json beside them, which both paths must skip), or NULL: skip.    */
+static const char *synth_job(char *dir, size_t cap)
+{
+    return synth_job_of(dir, cap, "--ranks 8 --size 300K --ns --gzip --seed 5");
 }
 
 /* stdout of a command (malloc'd) and its exit code. */
@@ -124,7 +131,27 @@ TEST(stream_ranks_damaged_and_duplicate_files)
     remove_dir(dir);
 }
 
-/* A two-column table with an int, a float (unit us) and a null/string. */
+/* A queue footnote counts changes over every rank (µs timestamps tie, so
+ * each rank has some): mapped rank by rank, the ranks' counts add up to
+ * the one load's, where the first rank's note alone was kept.          */
+TEST(stream_ranks_footnotes_add_up)
+{
+    char dir[64], job[96];
+    const char *bin = synth_job_of(dir, sizeof dir, "--ranks 3 --size 1M --seed 3");
+    if (!bin) return;
+    snprintf(job, sizeof job, "%s/job", dir);
+    check_same(bin, "queue --format json", job, 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s queue --format json -q --stream-ranks %s 2>/dev/null", bin, job);
+    int rc;
+    char *out = capture(cmd, &rc);
+    CHECK(out && strstr(out, "launch and GPU-start changes were merged") != NULL);
+    free(out);
+    remove_dir(dir);
+}
+
+/* A two-column table with an int, a float (unit us) and a null/string;
+ * a counted footnote (base + 1) and a plain one.                         */
 static kt_tables *small_tables(int64_t base)
 {
     kt_table *t = kt_table_new("rows");
@@ -138,6 +165,9 @@ static kt_tables *small_tables(int64_t base)
         kt_table_set_float(t, 1, (double)(base * 1000 + 12345 + i) / 1e3);
         if (i != 1) kt_table_set_str(t, 2, i ? "two" : "zero");
     }
+    const int64_t n = base + 1;
+    kt_table_add_count_note(t, "%lld rows merged (100%%)", 1, &n);
+    kt_table_add_note(t, "said once");
     kt_tables *ts = NULL;
     CHECK_INT(kt_tables_from(&t, 1, &ts), KT_OK);
     return ts;
@@ -154,6 +184,9 @@ TEST(stream_tables_append_concatenates_in_order)
     CHECK(kt_table_is_null(t, 4, 2));
     CHECK_STR(kt_table_str(t, 5, 2), "two");
     CHECK_STR(kt_table_col_unit(t, 1), "us");
+    CHECK_INT(kt_table_nnotes(t), 2); /* counted notes summed, plain ones once */
+    CHECK_STR(kt_table_note(t, 0), "12 rows merged (100%)");
+    CHECK_STR(kt_table_note(t, 1), "said once");
     /* a table whose columns differ cannot be concatenated */
     kt_table *other = kt_table_new("rows");
     kt_table_add_col(other, "rank", KT_COL_FLOAT, 3);
@@ -197,6 +230,13 @@ TEST(stream_partials_wire_round_trip_and_damage)
         CHECK_INT(kt_table_is_null(b, r, 2), kt_table_is_null(a, r, 2));
     }
     if (b) CHECK_STR(kt_table_col_unit(b, 1), "us");
+    CHECK_INT(kt_table_nnotes(b), 2);
+    const char *fmt = NULL;
+    size_t ncounts = 0;
+    const int64_t *counts = NULL;
+    CHECK(kt_table_note_counts(b, 0, &fmt, &ncounts, &counts) && ncounts == 1 && counts[0] == 5);
+    CHECK_STR(kt_table_note(b, 0), "5 rows merged (100%)");
+    CHECK_STR(kt_table_note(b, 1), "said once");
     kt_tables_free(back);
     /* every truncation and a flipped magic are refused, never read past */
     for (size_t n = 0; n < len; n++) {

@@ -8,7 +8,9 @@
  *   "KTPART" u16 version, u32 ntables; per table: str name, u32 ncols,
  *   u64 nrows, per column: str name, u8 type, i32 precision, str unit
  *   (length UINT32_MAX: none); then cells row-major: u8 null, and unless
- *   null an i64, an f64 (IEEE bits) or a str.  str = u32 length + bytes.
+ *   null an i64, an f64 (IEEE bits) or a str; then u32 nnotes, per
+ *   footnote: str text, str fmt (none: a plain note), u8 ncounts and as
+ *   many i64.  str = u32 length + bytes.
  */
 #include "table/table.h"
 
@@ -16,7 +18,7 @@
 #include <string.h>
 
 #define WIRE_MAGIC "KTPART"
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2
 #define NO_UNIT UINT32_MAX
 
 typedef struct wbuf {
@@ -86,6 +88,17 @@ static void put_table(wbuf *b, const kt_table *t)
     }
     for (size_t r = 0; r < kt_table_nrows(t); r++)
         for (size_t c = 0; c < kt_table_ncols(t); c++) put_cell(b, t, r, c);
+    put_u(b, kt_table_nnotes(t), 4);
+    for (size_t i = 0; i < kt_table_nnotes(t); i++) {
+        const char *fmt = NULL;
+        size_t n = 0;
+        const int64_t *counts = NULL;
+        kt_table_note_counts(t, i, &fmt, &n, &counts);
+        put_str(b, kt_table_note(t, i));
+        put_str(b, fmt);
+        put_u(b, n, 1);
+        for (size_t k = 0; k < n; k++) put_u(b, (uint64_t)counts[k], 8);
+    }
 }
 
 kt_status kt_tables_serialize(const kt_tables *ts, unsigned char **buf, size_t *len)
@@ -189,6 +202,23 @@ static bool get_cell(rbuf *b, kt_table *t, size_t c)
     return !b->bad;
 }
 
+/* A footnote, counted or plain, as written (false: damaged). */
+static bool get_note(rbuf *b, kt_table *t)
+{
+    bool none, plain;
+    char *text = get_str(b, &none);
+    char *fmt = get_str(b, &plain);
+    uint64_t n = get_u(b, 1);
+    int64_t counts[KT_NOTE_COUNTS];
+    for (uint64_t k = 0; k < n && k < KT_NOTE_COUNTS; k++) counts[k] = (int64_t)get_u(b, 8);
+    bool ok = !b->bad && text && (fmt || (plain && n == 0)) && n <= KT_NOTE_COUNTS;
+    if (ok && fmt) kt_table_add_count_note(t, fmt, (size_t)n, counts);
+    else if (ok) kt_table_add_note(t, "%s", text);
+    free(text);
+    free(fmt);
+    return ok;
+}
+
 static kt_table *get_table(rbuf *b)
 {
     bool none;
@@ -205,6 +235,9 @@ static kt_table *get_table(rbuf *b)
         kt_table_add_row(t);
         for (size_t c = 0; ok && c < ncols; c++) ok = get_cell(b, t, c);
     }
+    uint64_t nnotes = ok ? get_u(b, 4) : 0;
+    ok = ok && !b->bad;
+    for (uint64_t i = 0; ok && i < nnotes; i++) ok = get_note(b, t);
     if (ok && !kt_table_failed(t)) return t;
     kt_table_free(t);
     return NULL;

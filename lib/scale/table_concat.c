@@ -7,6 +7,8 @@
  * of a whole job is the tables of its ranks one after the other.  Times
  * "since the trace start" are the exception: the start is the earliest rank's
  * (A2.10), known only once every rank is mapped, so they are fixed here.
+ * Footnotes whose figures count something over the ranks add up
+ * (kt_table_add_count_note); the others are said once.
  */
 #include "table/table.h"
 
@@ -45,7 +47,8 @@ kt_status kt_table_append_rows(kt_table *dst, const kt_table *src)
     return kt_table_failed(dst) ? KT_ENOMEM : KT_OK;
 }
 
-/* The table of acc named like src; tables acc lacks are taken over whole. */
+/* The table of acc named like src, its footnotes merged (counted ones
+ * summed); tables acc lacks are taken over whole.                       */
 static kt_status append_table(kt_tables *acc, kt_tables *part, size_t i)
 {
     const kt_table *src = kt_tables_get(part, i);
@@ -60,7 +63,9 @@ static kt_status append_table(kt_tables *acc, kt_tables *part, size_t i)
         if (!copy || !kt_tables_add(acc, copy)) return KT_ENOMEM;
         dst = copy;
     }
-    return kt_table_append_rows(dst, src);
+    kt_status st = kt_table_append_rows(dst, src);
+    kt_table_merge_notes(dst, src);
+    return st == KT_OK && kt_table_failed(dst) ? KT_ENOMEM : st;
 }
 
 kt_status kt_tables_append(kt_tables **acc, kt_tables *part)

@@ -34,8 +34,7 @@ void kt_table_free(kt_table *t)
         free(k);
     }
     for (size_t c = 0; c < t->ncols; c++) free(t->cols[c].name);
-    for (size_t i = 0; i < t->nnotes; i++) free(t->notes[i]);
-    free(t->notes);
+    kt_table_free_notes(t);
     free(t->cols);
     free(t->vals);
     free(t->nulls);
@@ -118,29 +117,6 @@ void kt_table_set_unit(kt_table *t, size_t col, const char *unit)
 }
 
 bool kt_table_failed(const kt_table *t) { return !t || t->failed; }
-
-void kt_table_add_note(kt_table *t, const char *fmt, ...)
-{
-    va_list ap, again;
-    va_start(ap, fmt);
-    va_copy(again, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
-    char **notes = text ? realloc(t->notes, (t->nnotes + 1) * sizeof *notes) : NULL;
-    if (notes) {
-        vsnprintf(text, (size_t)len + 1, fmt, again);
-        t->notes = notes;
-        t->notes[t->nnotes++] = text;
-    } else {
-        free(text);
-        t->failed = true;
-    }
-    va_end(again);
-}
-
-size_t kt_table_nnotes(const kt_table *t) { return t ? t->nnotes : 0; }
-const char *kt_table_note(const kt_table *t, size_t i) { return t && i < t->nnotes ? t->notes[i] : NULL; }
 
 void kt_table_put_float(kt_table *t, size_t row, size_t col, double v)
 {

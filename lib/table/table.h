@@ -44,6 +44,18 @@ bool kt_table_failed(const kt_table *t);
 /* A footnote (kt_table_note): one line, printf-style; failure is
  * remembered as above.                                                   */
 void kt_table_add_note(kt_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A footnote whose figures add up over ranks: fmt holds n (at most
+ * KT_NOTE_COUNTS) "%lld" and no other conversion but "%%".  Tables of
+ * single ranks concatenated (kt_tables_append) sum the counts of their
+ * notes of one fmt, so a job mapped rank by rank (--stream-ranks) says
+ * what one load of it says.                                              */
+#define KT_NOTE_COUNTS 4
+void kt_table_add_count_note(kt_table *t, const char *fmt, size_t n, const int64_t *counts);
+/* A counted note's fmt and counts (false for a plain one). */
+bool kt_table_note_counts(const kt_table *t, size_t i, const char **fmt, size_t *n, const int64_t **counts);
+/* src's footnotes into dst: a counted note whose fmt dst has adds to it,
+ * a plain note dst has already is not repeated, others are appended.   */
+void kt_table_merge_notes(kt_table *dst, const kt_table *src);
 /* Columns cols[0..k) (numeric) of rows [r0, r1) read as kt_table_floats
  * reads one, into dst[j][0 .. r1 - r0) (a column may be listed twice), a
  * few hundred rows at a time for every column: one walk over the
@@ -99,6 +111,13 @@ typedef struct kt_chunk {
     char text[];
 } kt_chunk;
 
+typedef struct kt_note {
+    char *text;        /* the line as printed */
+    char *fmt;         /* a counted note's format, else NULL */
+    int64_t counts[KT_NOTE_COUNTS];
+    size_t ncounts;
+} kt_note;
+
 struct kt_table {
     char *name;
     kt_column *cols;
@@ -108,7 +127,7 @@ struct kt_table {
     size_t nrows, cap_rows;
     bool failed;
     kt_chunk *strings; /* newest first */
-    char **notes;      /* footnotes, each malloc'd */
+    kt_note *notes;    /* footnotes (table_notes.c) */
     size_t nnotes;
 };
 
@@ -116,6 +135,7 @@ struct kt_table {
  * failed), and a string that does not fit the newest chunk put in cell i. */
 bool kt_table_grow(kt_table *t);
 void kt_table_put_str_slow(kt_table *t, size_t i, const char *s, size_t len);
+void kt_table_free_notes(kt_table *t);
 
 /* The cells past the last row are null already (kt_table_grow flags them
  * as it makes room): clearing each row's as it was added was a fortieth of

@@ -382,13 +382,16 @@ void kt_queue_options_init(kt_queue_options *o, size_t size)
 }
 
 /* The default summary counts the step function's points; HTA's counts
- * every change (the Python façade's kineta.hta gives HTA's).             */
+ * every change (the Python façade's kineta.hta gives HTA's).  The note
+ * counts the difference only, so that the per-rank notes of a job mapped
+ * rank by rank (--stream-ranks) add up to this one.                      */
 static kt_status note_merged(kt_table *summary, const queue_tables *q)
 {
-    kt_table_add_note(summary, "queue_length_count counts the points of each queue's step function: %zu launch "
-                      "and GPU-start changes made %zu points (changes at one timestamp merged, repeats dropped); "
-                      "HTA's describe() counts every change (--hta-compat, kineta.hta)",
-                      q->changes, q->points);
+    const int64_t merged = (int64_t)(q->changes - q->points);
+    kt_table_add_count_note(summary, "queue_length_count counts the points of each queue's step function: %lld "
+                            "launch and GPU-start changes were merged into a point (one timestamp) or dropped "
+                            "(a repeat); HTA's describe() counts every change (--hta-compat, kineta.hta)",
+                            1, &merged);
     return kt_table_failed(summary) ? KT_ENOMEM : KT_OK;
 }
 
