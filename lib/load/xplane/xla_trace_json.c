@@ -23,7 +23,7 @@
 typedef struct jt {
     kt_build *b;
     kt_i64map planes;  /* pid -> kt_xla_plane() + 2 (0: host, 1: other)   */
-    kt_i64map threads; /* GPU pid << 32 | tid -> strtab id of the line name */
+    kt_i64map threads; /* pid << 32 | tid -> strtab id of the line name    */
     kt_xla_ops ops;    /* GPU events' ops by correlation id               */
     char *buf;
     size_t cap;
@@ -63,111 +63,153 @@ static bool read_us(kt_jv v, us_ps *out)
     return true;
 }
 
-/* ts and ts + dur floored to ns separately (xplane.c's rule). */
-static bool event_times(kt_jv ev, int64_t *ts, int64_t *dur)
-{
-    us_ps t, d = { 0, 0 };
-    if (!read_us(kt_jv_get(ev, "ts"), &t)) return false;
-    kt_jv dv = kt_jv_get(ev, "dur");
-    if (kt_jv_ok(dv) && !read_us(dv, &d)) return false;
-    if (d.us > INT64_MAX / 1000 - 1 - t.us) return false;
-    *ts = t.us * 1000 + t.ps / 1000;
-    *dur = (t.us + d.us) * 1000 + (t.ps + d.ps) / 1000 - *ts;
-    return true;
-}
-
 /* A tid as written; host line ids are uint64 (wrapped as xplane.c reads
  * them), so not through the JSON number reader.                        */
-static int64_t tid_of(kt_jv ev)
+static int64_t tid_of(kt_jv v)
 {
-    kt_jv v = kt_jv_get(ev, "tid");
     uint64_t t = 0;
     for (const char *p = v.s ? v.s + (*v.s == '"') : NULL; p && p < v.e && *p >= '0' && *p <= '9'; p++)
         t = t * 10 + (uint64_t)(*p - '0');
     return (int64_t)t;
 }
 
+/* One traceEvents record, its members read in one pass. */
+typedef struct xev {
+    char ph;
+    bool timed;           /* ts and dur readable                      */
+    int64_t pid, tid, ts, dur;
+    kt_jv name, args, label; /* label: args.name of an M record       */
+} xev;
+
+static void read_record(kt_jv rec, xev *x)
+{
+    *x = (xev){ .pid = INT64_MIN };
+    kt_jv v, ts = { 0 }, dur = { 0 };
+    kt_pair pr;
+    for (const char *it = NULL; kt_jv_next_member(rec, &it, &pr, &v);) {
+        if (KT_KEY_IS(&pr, "ph")) x->ph = kt_jv_is(v, '"') && v.e - v.s == 3 ? v.s[1] : 0;
+        else if (KT_KEY_IS(&pr, "pid") && !kt_jv_int(v, &x->pid)) x->pid = INT64_MIN;
+        else if (KT_KEY_IS(&pr, "tid")) x->tid = tid_of(v);
+        else if (KT_KEY_IS(&pr, "ts")) ts = v;
+        else if (KT_KEY_IS(&pr, "dur")) dur = v;
+        else if (KT_KEY_IS(&pr, "name")) x->name = v;
+        else if (KT_KEY_IS(&pr, "args")) x->args = v;
+    }
+    us_ps t, d = { 0, 0 };
+    /* ts and ts + dur floored to ns separately (xplane.c's rule) */
+    x->timed = read_us(ts, &t) && (!kt_jv_ok(dur) || read_us(dur, &d)) && d.us <= INT64_MAX / 1000 - 1 - t.us;
+    if (x->timed) {
+        x->ts = t.us * 1000 + t.ps / 1000;
+        x->dur = (t.us + d.us) * 1000 + (t.ps + d.ps) / 1000 - x->ts;
+    }
+    if (x->ph == 'M') x->label = kt_jv_get(x->args, "name");
+}
+
+/* An X event's args: correlation id and XLA op. */
+static int64_t read_args(jt *j, kt_jv args, kt_xla_op *op)
+{
+    int64_t corr = -1;
+    *op = (kt_xla_op){ KT_NONE, KT_NONE };
+    kt_jv v;
+    kt_pair pr;
+    for (const char *it = NULL; kt_jv_next_member(args, &it, &pr, &v);) {
+        if (KT_KEY_IS(&pr, "correlation_id")) corr = kt_jv_int_or(v, -1);
+        else if (KT_KEY_IS(&pr, "hlo_op")) op->op = str_id(j, v);
+        else if (KT_KEY_IS(&pr, "hlo_module")) op->module = str_id(j, v);
+    }
+    return corr;
+}
+
 static int64_t plane_of(const jt *j, int64_t pid) { return (int64_t)kt_i64map_get(&j->planes, pid, 1) - 2; }
 
 static int64_t thread_key(int64_t pid, int64_t tid) { return (int64_t)((uint64_t)pid << 32 | (uint32_t)tid); }
 
-/* The M records: planes by pid, GPU lines by (pid, tid). */
-static bool read_names(jt *j, kt_jv events)
+/* A growing array of records. */
+typedef struct xevs {
+    xev *v;
+    size_t n, cap;
+} xevs;
+
+static bool xevs_push(xevs *a, const xev *x)
 {
-    size_t n = 0;
-    const char *it = NULL;
-    kt_jv ev;
-    while (kt_jv_next(events, &it, &ev)) n += kt_jv_is(kt_jv_get(ev, "ph"), '"') && kt_jv_get(ev, "ph").s[1] == 'M';
-    if (!kt_i64map_init(&j->planes, n) || !kt_i64map_init(&j->threads, n)) return false;
-    for (it = NULL; kt_jv_next(events, &it, &ev);) {
-        kt_jv ph = kt_jv_get(ev, "ph"), what = kt_jv_get(ev, "name");
-        const char *w, *name;
-        size_t wn, nn;
-        int64_t pid;
-        if (!kt_jv_is(ph, '"') || ph.s[1] != 'M' || !kt_jv_int(kt_jv_get(ev, "pid"), &pid) || !text_of(j, what, &w, &wn))
-            continue;
-        bool proc = wn == 12 && !memcmp(w, "process_name", 12), thread = wn == 11 && !memcmp(w, "thread_name", 11);
-        kt_jv label = kt_jv_get(kt_jv_get(ev, "args"), "name");
-        if (proc && text_of(j, label, &name, &nn)) *kt_i64map_slot(&j->planes, pid, 1) = (uint32_t)(kt_xla_plane(name, nn) + 2);
-        else if (thread) *kt_i64map_slot(&j->threads, thread_key(pid, tid_of(ev)), KT_NONE) = str_id(j, label);
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 1024;
+        xev *v = realloc(a->v, cap * sizeof *v);
+        if (!v) return false;
+        a->v = v;
+        a->cap = cap;
     }
-    return !j->b->oom;
+    a->v[a->n++] = *x;
+    return true;
 }
 
-static kt_xla_op op_of(jt *j, kt_jv args)
+/* Every record read once: the X records into xs, the M records' names
+ * into the plane and line maps.                                        */
+static bool read_records(jt *j, kt_jv events, xevs *xs)
 {
-    return (kt_xla_op){ str_id(j, kt_jv_get(args, "hlo_op")), str_id(j, kt_jv_get(args, "hlo_module")) };
+    xevs ms = { 0 };
+    const char *it = NULL;
+    kt_jv rec;
+    bool ok = true;
+    while (ok && kt_jv_next(events, &it, &rec)) {
+        xev x;
+        read_record(rec, &x);
+        if (x.pid != INT64_MIN && (x.ph == 'X' || x.ph == 'M')) ok = xevs_push(x.ph == 'X' ? xs : &ms, &x);
+    }
+    ok = ok && kt_i64map_init(&j->planes, ms.n) && kt_i64map_init(&j->threads, ms.n);
+    for (size_t i = 0; ok && i < ms.n; i++) {
+        const xev *x = &ms.v[i];
+        const char *w, *name;
+        size_t wn, nn;
+        if (!text_of(j, x->name, &w, &wn)) continue;
+        bool proc = wn == 12 && !memcmp(w, "process_name", 12), thread = wn == 11 && !memcmp(w, "thread_name", 11);
+        if (proc && text_of(j, x->label, &name, &nn)) *kt_i64map_slot(&j->planes, x->pid, 1) = (uint32_t)(kt_xla_plane(name, nn) + 2);
+        else if (thread) *kt_i64map_slot(&j->threads, thread_key(x->pid, x->tid), KT_NONE) = str_id(j, x->label);
+    }
+    free(ms.v);
+    return ok && !j->b->oom;
 }
 
 /* A GPU pid's event: on a stream line (or an unnamed one: tid = stream). */
-static void gpu_event(jt *j, kt_jv ev, int64_t device, int64_t tid, int64_t ts, int64_t dur)
+static void gpu_event(jt *j, const xev *x, int64_t device)
 {
-    uint32_t line = kt_i64map_get(&j->threads, thread_key(kt_jv_int_or(kt_jv_get(ev, "pid"), 0), tid), KT_NONE);
+    uint32_t line = kt_i64map_get(&j->threads, thread_key(x->pid, x->tid), KT_NONE);
     const char *lname = line != KT_NONE ? kt_strtab_get(j->b->strs, line) : "";
-    int64_t stream = line != KT_NONE ? kt_xla_stream(lname, strlen(lname)) : tid;
+    int64_t stream = line != KT_NONE ? kt_xla_stream(lname, strlen(lname)) : x->tid;
     if (stream < 0) return; /* XLA Ops, XLA Modules, Steps: derived lines */
-    kt_jv args = kt_jv_get(ev, "args");
-    uint32_t name = str_id(j, kt_jv_get(ev, "name"));
+    uint32_t name = str_id(j, x->name);
     kt_gpu_op op = kt_gpu_op_blank(kt_xla_gpu_kind(lname, strlen(lname), name != KT_NONE ? kt_strtab_get(j->b->strs, name) : ""));
+    kt_xla_op xop;
     op.name = name;
     op.device = device;
     op.stream = stream;
-    op.ts = ts;
-    op.dur = dur;
-    op.corr = kt_jv_int_or(kt_jv_get(args, "correlation_id"), -1);
+    op.ts = x->ts;
+    op.dur = x->dur;
+    op.corr = read_args(j, x->args, &xop);
     kt_build_gpu(j->b, &op);
-    if (!kt_xla_ops_add(&j->ops, op.corr, op_of(j, args))) j->b->oom = true;
+    if (!kt_xla_ops_add(&j->ops, op.corr, xop)) j->b->oom = true;
     j->events++;
 }
 
-static void host_event(jt *j, kt_jv ev, int64_t tid, int64_t ts, int64_t dur)
+static void host_event(jt *j, const xev *x)
 {
-    kt_jv args = kt_jv_get(ev, "args");
-    kt_host_op h = { .name = str_id(j, kt_jv_get(ev, "name")), .pid = KT_XLA_HOST_PID, .tid = tid, .ts = ts, .dur = dur,
-                     .corr = kt_jv_int_or(kt_jv_get(args, "correlation_id"), -1) };
-    kt_xla_op op = op_of(j, args);
+    kt_xla_op op;
+    kt_host_op h = { .name = str_id(j, x->name), .pid = KT_XLA_HOST_PID, .tid = x->tid, .ts = x->ts, .dur = x->dur };
+    h.corr = read_args(j, x->args, &op);
     kt_xla_host_event(j->b, &h, op.op != KT_NONE ? op : kt_xla_ops_get(&j->ops, h.corr));
     j->events++;
 }
 
 /* The X events of GPU planes (host false) or of the host plane (true). */
-static void read_events(jt *j, kt_jv events, bool host)
+static void read_events(jt *j, const xevs *xs, bool host)
 {
-    const char *it = NULL;
-    kt_jv ev;
-    while (kt_jv_next(events, &it, &ev) && !j->b->oom) {
-        kt_jv ph = kt_jv_get(ev, "ph");
-        int64_t pid, ts, dur;
-        if (!kt_jv_is(ph, '"') || ph.s[1] != 'X' || !kt_jv_int(kt_jv_get(ev, "pid"), &pid)) continue;
-        int64_t plane = plane_of(j, pid);
+    for (size_t i = 0; i < xs->n && !j->b->oom; i++) {
+        const xev *x = &xs->v[i];
+        int64_t plane = plane_of(j, x->pid);
         if (plane == -1 || (plane == KT_XLA_HOST) != host) continue;
-        if (!event_times(ev, &ts, &dur)) {
-            j->dropped++;
-            continue;
-        }
-        int64_t tid = tid_of(ev);
-        if (host) host_event(j, ev, tid, ts, dur);
-        else gpu_event(j, ev, plane, tid, ts, dur);
+        if (!x->timed) j->dropped++;
+        else if (host) host_event(j, x);
+        else gpu_event(j, x, plane);
     }
 }
 
@@ -181,9 +223,11 @@ kt_status kt_read_xla_trace_json(const kt_reader_in *in, kt_build *b)
     }
     kt_build_source(b, "JAX Chrome trace JSON", "JAX/XLA profiler", NULL);
     jt j = { .b = b };
-    bool ok = read_names(&j, events);
-    if (ok) read_events(&j, events, false);
-    if (ok) read_events(&j, events, true);
+    xevs xs = { 0 };
+    bool ok = read_records(&j, events, &xs);
+    if (ok) read_events(&j, &xs, false);
+    if (ok) read_events(&j, &xs, true);
+    free(xs.v);
     kt_i64map_free(&j.planes);
     kt_i64map_free(&j.threads);
     kt_xla_ops_free(&j.ops);
