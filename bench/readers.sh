@@ -60,6 +60,26 @@ PY
         correlationId + i * 100000, nameId, returnValue, callchainId FROM r, n;"
 }
 
+# JAX's trace.json: the JAX 0.8 profile written as its trace.json, its events 300 times over
+[ -f "$dir/big.trace.json" ] || {
+    python3 tests/xplane_to_trace_json.py "$other/jax/jax_conv_minimal_08/tw003.xplane.pb" "$dir/jax.trace.json.gz"
+    python3 - "$dir/jax.trace.json.gz" "$dir/big.trace.json" <<'PY'
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+meta = [e for e in ev if e.get("ph") == "M"]
+x = [e for e in ev if e.get("ph") == "X"]
+span = max(e["ts"] + e["dur"] for e in x) - min(e["ts"] for e in x) + 1
+out = list(meta)
+for i in range(300):
+    for e in x:
+        e2 = dict(e, ts=round(e["ts"] + i * span, 6))
+        if "correlation_id" in e.get("args", {}):
+            e2["args"] = dict(e["args"], correlation_id=str(int(e["args"]["correlation_id"]) + i * 1000000))
+        out.append(e2)
+json.dump({"displayTimeUnit": "ns", "traceEvents": out + [{}]}, open(sys.argv[2], "w"), separators=(",", ":"))
+PY
+}
+
 # Kineto: a synthesized trace of about the size of the rocprofv3 file
 [ -f "$dir/kineto.json" ] || "$build/kineta-synth" --size 200M -o "$dir/kineto.json" >/dev/null
 
@@ -83,3 +103,4 @@ run "Kineto JSON" "$dir/kineto.json"
 run "rocprofv3 JSON" "$dir/big_results.json"
 run "rocprofv3 CSV" "$dir/csv"
 run "Nsight Systems SQLite" "$dir/big.sqlite"
+run "JAX trace.json" "$dir/big.trace.json"

@@ -69,6 +69,18 @@ static void print_one(const cli_ctx *ctx, const cli_command *cmd, const kt_table
     for (size_t i = 0; i < kt_table_nnotes(t); i++) fprintf(f, "note: %s\n", kt_table_note(t, i));
 }
 
+/* The footnotes of the tables named under "no rows" / "all zero" (why a
+ * table is empty: no launch call recorded, no collective), each once.   */
+static void print_empty_notes(const cli_ctx *ctx, const kt_tables *ts, FILE *f)
+{
+    for (size_t i = 0; !ctx->table && i < kt_tables_count(ts); i++) {
+        const kt_table *t = kt_tables_get(ts, i);
+        bool all_zero;
+        if (!says_nothing(t, &all_zero)) continue;
+        for (size_t k = 0; k < kt_table_nnotes(t); k++) fprintf(f, "note: %s: %s\n", kt_table_name(t), kt_table_note(t, k));
+    }
+}
+
 void print_tables_text(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, FILE *f)
 {
     char empty[1024] = "", zeros[1024] = "";
@@ -90,6 +102,7 @@ void print_tables_text(const cli_ctx *ctx, const cli_command *cmd, const kt_tabl
         if (empty[0]) fprintf(f, "no rows: %s\n", empty);
         if (zeros[0]) fprintf(f, "all zero: %s\n", zeros);
     }
+    print_empty_notes(ctx, ts, f);
 }
 
 void note_tables_left_out(const cli_ctx *ctx, const cli_command *cmd, const kt_tables *ts, const kt_table *shown)

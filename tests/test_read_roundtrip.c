@@ -1,16 +1,20 @@
 /*
  * test_read_roundtrip.c — the same run in two formats gives the same
- * answers: a Kineto trace is written out as rocprofv3 JSON (by a writer of
- * this test's own, from the loaded model) and both are analysed; kernels,
- * temporal, idle and launch tables must be equal cell for cell.
+ * answers: a Kineto trace is written out as rocprofv3 JSON and as an
+ * Nsight Systems SQLite export (by writers of this test's own, from the
+ * loaded model) and each is analysed beside it; kernels, temporal, idle
+ * and launch tables must be equal cell for cell.
  */
 #include "test.h"
 #include "fixture.h"
-#include "model/model.h"
+#include "read_check.h"
+#include "model/model_build.h"
 
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Two GPUs, two streams, launches on one thread, a copy and an NCCL
  * kernel, times to the ns.                                            */
@@ -100,16 +104,6 @@ static char *as_rocprof(const kt_trace *t, size_t *len)
     return b;
 }
 
-static void same_tables(const kt_tables *a, const kt_tables *b)
-{
-    CHECK(a && b);
-    if (!a || !b) return;
-    for (size_t i = 0; kt_tables_get(a, i) || kt_tables_get(b, i); i++) {
-        const kt_table *x = kt_tables_get(a, i), *y = kt_tables_get(b, i);
-        CHECK(x && y);
-        if (x && y) fx_check_same_table(x, y);
-    }
-}
 
 TEST(roundtrip_kineto_as_rocprof_json_same_answers)
 {
@@ -118,37 +112,88 @@ TEST(roundtrip_kineto_as_rocprof_json_same_answers)
     CHECK_INT(kt_load_buffer("rank-0.json", KINETO, sizeof KINETO - 1, NULL, &k, &fail), KT_OK);
     kt_diags_free(fail);
     if (!k) return;
+    kt_tables *ts = NULL;
+    kt_launch_options lo = kt_launch_defaults();
+    CHECK_INT(kt_launch(k, NULL, &lo, &ts), KT_OK);
+    CHECK(ts && kt_table_nrows(kt_tables_get(ts, 0)) == 5);
+    kt_tables_free(ts);
     size_t len;
     char *json = as_rocprof(k, &len);
     fail = NULL;
     CHECK_INT(kt_load_buffer("rank-0_results.json", json, len, NULL, &rp, &fail), KT_OK);
     kt_diags_free(fail);
-    if (rp) {
-        kt_tables *a = NULL, *b = NULL;
-        kt_kernels_options ko = kt_kernels_defaults();
-        ko.top = 0;
-        CHECK_INT(kt_kernels(k, NULL, &ko, &a), KT_OK);
-        CHECK_INT(kt_kernels(rp, NULL, &ko, &b), KT_OK);
-        same_tables(a, b);
-        kt_tables_free(a), kt_tables_free(b);
-        kt_temporal_options to = kt_temporal_defaults();
-        CHECK_INT(kt_temporal(k, NULL, &to, &a), KT_OK);
-        CHECK_INT(kt_temporal(rp, NULL, &to, &b), KT_OK);
-        same_tables(a, b);
-        kt_tables_free(a), kt_tables_free(b);
-        kt_idle_options io = { .size = sizeof io, .consecutive_kernel_delay_us = 30 };
-        CHECK_INT(kt_idle(k, NULL, &io, &a), KT_OK);
-        CHECK_INT(kt_idle(rp, NULL, &io, &b), KT_OK);
-        same_tables(a, b);
-        kt_tables_free(a), kt_tables_free(b);
-        kt_launch_options lo = { .size = sizeof lo, .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
-        CHECK_INT(kt_launch(k, NULL, &lo, &a), KT_OK);
-        CHECK_INT(kt_launch(rp, NULL, &lo, &b), KT_OK);
-        CHECK(a && kt_table_nrows(kt_tables_get(a, 0)) == 5);
-        same_tables(a, b);
-        kt_tables_free(a), kt_tables_free(b);
-    }
+    if (rp) rd_same_answers(k, rp);
     free(json);
     kt_trace_free(k);
     kt_trace_free(rp);
+}
+
+static void sql(sqlite3 *db, const char *text)
+{
+    char *err = NULL;
+    if (sqlite3_exec(db, text, NULL, NULL, &err) != SQLITE_OK) kt_test_fail(__FILE__, __LINE__, "%s: %s", text, err);
+    sqlite3_free(err);
+}
+
+/* The rank's kernels and runtime calls as nsys exports them: names are
+ * StringIds rows (id = the name's strtab id), deviceId = the kernel's pid,
+ * globalTid = pid << 24 | tid, times in ns.                             */
+static bool as_nsys(const kt_trace *t, const char *path)
+{
+    const kt_rank *r = t->ranks[0];
+    sqlite3 *db = NULL;
+    unlink(path);
+    if (sqlite3_open(path, &db) != SQLITE_OK) {
+        sqlite3_close(db);
+        return false;
+    }
+    sql(db, "BEGIN; CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INT, end INT, deviceId INT, contextId INT, streamId INT,"
+            " correlationId INT, globalPid INT, demangledName INT, shortName INT, mangledName INT);"
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INT, end INT, eventClass INT, globalTid INT,"
+            " correlationId INT, nameId INT, returnValue INT);");
+    char row[512];
+    for (size_t s = 0; s < kt_strtab_count(t->strs); s++) {
+        char *q = sqlite3_mprintf("INSERT INTO StringIds VALUES (%lld, %Q);", (long long)s, kt_strtab_get(t->strs, (uint32_t)s));
+        sql(db, q);
+        sqlite3_free(q);
+    }
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        long long ts = (long long)r->ev.ts[i], end = ts + (long long)r->ev.dur[i], corr = (long long)kt_event_corr(r, i);
+        if (r->ev.kind[i] == KT_K_KERNEL)
+            snprintf(row, sizeof row, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (%lld, %lld, %lld, 1, %d, %lld, 0, %u, %u, %u);",
+                     ts, end, (long long)kt_event_pid(r, i), kt_ev_stream(&r->ev, i), corr, r->ev.name[i], r->ev.name[i],
+                     r->ev.name[i]);
+        else if (r->ev.kind[i] == KT_K_RUNTIME)
+            snprintf(row, sizeof row, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (%lld, %lld, 1, %lld, %lld, %u, 0);", ts,
+                     end, (long long)(kt_event_pid(r, i) << 24 | kt_event_tid(r, i)), corr, r->ev.name[i]);
+        else continue;
+        sql(db, row);
+    }
+    sql(db, "COMMIT;");
+    return sqlite3_close(db) == SQLITE_OK;
+}
+
+TEST(roundtrip_kineto_as_nsys_sqlite_same_answers)
+{
+    kt_trace *k = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load_buffer("rank-0.json", KINETO, sizeof KINETO - 1, NULL, &k, &fail), KT_OK);
+    kt_diags_free(fail);
+    if (!k) return;
+    char path[] = "/tmp/kt_roundtrip_XXXXXX.sqlite";
+    int fd = mkstemps(path, 7);
+    if (fd >= 0) close(fd);
+    CHECK(fd >= 0 && as_nsys(k, path));
+    kt_status st;
+    kt_trace *ns = rd_load_path(path, &st, NULL);
+    CHECK_INT(st, KT_OK);
+    if (ns) {
+        char buf[64];
+        CHECK_STR(kt_rank_source(ns->ranks[0], "kineta_format", buf, sizeof buf), "Nsight Systems SQLite");
+        rd_same_answers(k, ns);
+    }
+    kt_trace_free(ns);
+    kt_trace_free(k);
+    unlink(path);
 }

@@ -7,6 +7,7 @@
 #include "test.h"
 #include "fixture.h"
 #include "read_check.h"
+#include "model/index.h"
 #include "model/model_build.h"
 
 #include <stdio.h>
@@ -103,27 +104,36 @@ TEST(xplane_damaged_bytes)
     free(b);
 }
 
-/* TraceLens's kernel_launchers.csv of the legacy profile: its kernels and
- * their summed time (µs), computed by Python from the CSV.              */
-TEST(xplane_legacy_sample_matches_tracelens)
+/* The legacy profile's path into pb, and from TraceLens's
+ * kernel_launchers.csv of it (Python), the kernels whose row passes the
+ * Python condition `where` (on row x): their count and summed time (ns;
+ * TraceLens's µs have three decimals).  False: skip.                    */
+static bool legacy_tracelens(char *pb, size_t cap, const char *where, long long v[2])
 {
     const char *dir = kt_test_shared_path("traces/other/jax");
     if (!dir) {
         kt_test_skip("../shared/traces/other/jax absent");
-        return;
+        return false;
     }
-    char pb[1024], cmd[2048];
-    snprintf(pb, sizeof pb, "%s/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb", dir);
+    char cmd[2048];
+    snprintf(pb, cap, "%s/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb", dir);
     snprintf(cmd, sizeof cmd,
-             "python3 -c \"import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); "
+             "python3 -c \"import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if %s]; "
              "print(sum(int(x['direct_kernel_count']) for x in r), round(sum(float(x['total_direct_kernel_time']) for x in r)*1000))\" "
              "'%s/jax_conv_minimal_perf_report_csvs/kernel_launchers.csv'",
-             dir);
+             where, dir);
+    if (rd_command_ints(cmd, v, 2)) return true;
+    kt_test_skip("python3 could not read TraceLens's CSV");
+    return false;
+}
+
+/* TraceLens's kernel_launchers.csv of the legacy profile: its kernels and
+ * their summed time. */
+TEST(xplane_legacy_sample_matches_tracelens)
+{
+    char pb[1024];
     long long v[2];
-    if (!rd_command_ints(cmd, v, 2)) {
-        kt_test_skip("python3 could not read TraceLens's CSV");
-        return;
-    }
+    if (!legacy_tracelens(pb, sizeof pb, "True", v)) return;
     CHECK_INT(v[0], 25);
     kt_status st;
     kt_trace *t = rd_load_path(pb, &st, NULL);
@@ -131,6 +141,46 @@ TEST(xplane_legacy_sample_matches_tracelens)
     if (!t) return;
     int64_t total;
     CHECK_INT(rd_count_kind(t->ranks[0], KT_K_KERNEL, &total), v[0]);
-    CHECK_INT(total, v[1]); /* ns: TraceLens's µs have three decimals */
+    CHECK_INT(total, v[1]);
+    kt_trace_free(t);
+}
+
+/* The XLA op that launched each kernel (hlo_op, on the GPU event in the
+ * legacy profile, whose launches are named after the kernel): TraceLens
+ * puts the kernels whose hlo_op is a convolution in its Conv category;
+ * kineta's launcher op of the same kernels is that hlo_op.             */
+TEST(xplane_legacy_kernels_have_their_hlo_op)
+{
+    char pb[1024];
+    long long v[2];
+    if (!legacy_tracelens(pb, sizeof pb, "x['op category']=='Conv'", v)) return;
+    CHECK_INT(v[0], 10);
+    kt_status st;
+    kt_trace *t = rd_load_path(pb, &st, NULL);
+    CHECK_INT(st, KT_OK);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    CHECK_INT(kt_index_call_tree(r), KT_OK);
+    size_t kernels = 0, with_op = 0, conv = 0;
+    int64_t conv_ns = 0;
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        if (r->ev.kind[i] != KT_K_KERNEL) continue;
+        kernels++;
+        uint32_t op = kt_launcher_op(r, i);
+        if (op == KT_NONE) continue;
+        with_op++;
+        if (strstr(kt_strtab_get(t->strs, r->ev.name[op]), "conv")) conv++, conv_ns += r->ev.dur[i];
+    }
+    CHECK_INT(kernels, 25);
+    CHECK_INT(with_op, 25);
+    CHECK_INT(conv, v[0]);
+    CHECK_INT(conv_ns, v[1]);
+    /* the op sits inside its module */
+    uint32_t op = KT_NONE;
+    for (uint32_t i = 0; i < r->ev.n && op == KT_NONE; i++)
+        if (r->ev.kind[i] == KT_K_KERNEL) op = kt_launcher_op(r, i);
+    uint32_t mod = op != KT_NONE ? r->idx->parent[op] : KT_NONE;
+    CHECK(mod != KT_NONE && r->ev.kind[mod] == KT_K_CPU_OP);
+    if (mod != KT_NONE) CHECK_STR(kt_strtab_get(t->strs, r->ev.name[mod]), "jit_forward_3d_conv");
     kt_trace_free(t);
 }

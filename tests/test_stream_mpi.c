@@ -95,3 +95,25 @@ TEST(mpi_output_equals_single_process)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_INT(system(cmd), 0);
 }
+
+/* Other profilers' files spread over processes as Kineto files are: a job
+ * of an Nsight Systems export, an XLA profile and a rocprofv3 JSON file. */
+TEST(mpi_other_formats_equal_single_process)
+{
+    const char *cli, *mpi, *synth;
+    if (!have_mpi(&cli, &mpi, &synth)) return;
+    char dir[] = "/tmp/kineta-test-mpi-XXXXXX", cmd[1024], args[1024];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd,
+             "cp fuzz/seeds/nsys_small.sqlite %s/rank0.sqlite && cp fuzz/seeds/small.xplane.pb %s/rank1.xplane.pb && "
+             "cp fuzz/seeds/rocprof_results.json %s/rank2_results.json",
+             dir, dir, dir);
+    CHECK_INT(system(cmd), 0);
+    static const char *const cmds[] = { "kernels", "temporal", "idle", "launch" };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        snprintf(args, sizeof args, "%s -q --format json %s", cmds[i], dir);
+        check_np(cli, mpi, 2, args, 0);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), 0);
+}

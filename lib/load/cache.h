@@ -28,8 +28,9 @@
  * version-1 cache would replay its reports without them).  4: the raw
  * args' offset and length in one 8-byte column (kt_events.args_at).  5:
  * an event's (pid, tid) as a slot in a table of threads.  6: its stream
- * in that table too.                                                    */
-#define KT_CACHE_VERSION 6u
+ * in that table too.  7: an XLA profile's launches inside cpu_ops named by
+ * their hlo_op and hlo_module (a version-6 cache holds them without).   */
+#define KT_CACHE_VERSION 7u
 #define KT_CACHE_ALIGN 64u
 #define KT_CACHE_HASH_SPAN ((size_t)1 << 20) /* bytes hashed at each end */
 

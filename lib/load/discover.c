@@ -74,11 +74,31 @@ static bool excluded(const kt_load_options *opt, const char *name)
     return false;
 }
 
+/* jax.profiler writes <host>.trace.json.gz beside <host>.xplane.pb: the
+ * same profile twice.  True (and the .xplane.pb's path in pb) for such a
+ * trace.json whose .xplane.pb is there.                                */
+static bool xla_twin(const char *path, char *pb, size_t cap)
+{
+    static const char *const ext[] = { ".trace.json.gz", ".trace.json" };
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = strlen(path), k = strlen(ext[i]);
+        if (n <= k || strcmp(path + n - k, ext[i]) || (size_t)snprintf(pb, cap, "%.*s.xplane.pb", (int)(n - k), path) >= cap)
+            continue;
+        struct stat sb;
+        return stat(pb, &sb) == 0 && S_ISREG(sb.st_mode);
+    }
+    return false;
+}
+
 /* Whether the directory's file path (named name) is loaded; a note when not. */
 static bool wanted(const kt_load_options *opt, const char *path, const char *name, kt_diags *diags)
 {
     char source[512];
     if (excluded(opt, name)) return false;
+    if (xla_twin(path, source, sizeof source)) {
+        kt_diags_add(diags, KT_DIAG_INFO, path, -1, "skipped: the same profile as %s beside it", source);
+        return false;
+    }
     if (!kt_derived_trace(path, source, sizeof source)) return true;
     kt_diags_add(diags, KT_DIAG_INFO, path, -1, "skipped: kineta wrote it from %s (an overlay or counter trace)",
                  source);

@@ -56,12 +56,28 @@ static bool xplane_head(const char *s, size_t n)
     return u[i] == 0x08 || u[i] == 0x12 || u[i] == 0x1a;
 }
 
+static bool contains(const char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    for (size_t i = 0; i + k <= n; i++)
+        if (s[i] == *lit && !memcmp(s + i, lit, k)) return true;
+    return false;
+}
+
+/* JAX's Chrome trace: traceEvents whose first records name the pids after
+ * XLA's planes ("/device:GPU:0", "/host:CPU"), which no Kineto trace does. */
+static bool xla_trace_head(const char *s, size_t n)
+{
+    return contains(s, n, "\"traceEvents\"") && (contains(s, n, "\"/device:GPU:") || contains(s, n, "\"/host:CPU\""));
+}
+
 kt_format kt_format_of(const char *head, size_t n)
 {
     if (has_prefix(head, n, "SQLite format 3")) return KT_FMT_SQLITE;
     if (rocprof_json_head(head, n)) return KT_FMT_ROCPROF_JSON;
     if (rocprof_csv_head(head, n)) return KT_FMT_ROCPROF_CSV;
     if (xplane_head(head, n)) return KT_FMT_XPLANE;
+    if (xla_trace_head(head, n)) return KT_FMT_XLA_TRACE;
     return KT_FMT_KINETO;
 }
 
@@ -130,6 +146,7 @@ static kt_status run_reader(kt_format f, const kt_reader_in *in, kt_build *b)
     case KT_FMT_ROCPROF_CSV: return kt_read_rocprof_csv(in, b);
     case KT_FMT_SQLITE: return kt_read_sqlite(in, b);
     case KT_FMT_XPLANE: return kt_read_xplane(in, b);
+    case KT_FMT_XLA_TRACE: return kt_read_xla_trace_json(in, b);
     case KT_FMT_KINETO: break;
     }
     return KT_EINPUT;

@@ -4,7 +4,8 @@
  *
  * The format of an input is decided once, by content (foreign.c): the first
  * bytes of the decompressed file (SQLite's magic, rocprofv3's top-level
- * key, a CSV header, a protobuf XSpace), never its name.  Each reader turns
+ * key, a CSV header, a protobuf XSpace, XLA's plane names in a Chrome
+ * trace), never its name.  Each reader turns
  * its format into a rank through the model builder (model/model_build.h)
  * only, so every analysis sees what it would see for a Kineto trace of the
  * same run.
@@ -21,6 +22,7 @@ typedef enum kt_format {
     KT_FMT_ROCPROF_CSV,   /* a rocprofv3 *_trace.csv, or a directory of them */
     KT_FMT_SQLITE,        /* Nsight Systems export or rocpd database         */
     KT_FMT_XPLANE,        /* XSpace protobuf (JAX / XLA)                     */
+    KT_FMT_XLA_TRACE,     /* JAX's Chrome trace: pids named /device:GPU:N    */
 } kt_format;
 
 /* The format of a file from its first decompressed bytes. */
@@ -45,6 +47,7 @@ kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b);
 kt_status kt_read_rocprof_csv(const kt_reader_in *in, kt_build *b);
 kt_status kt_read_sqlite(const kt_reader_in *in, kt_build *b);
 kt_status kt_read_xplane(const kt_reader_in *in, kt_build *b);
+kt_status kt_read_xla_trace_json(const kt_reader_in *in, kt_build *b);
 
 /* The loader's hook: reads job j when its input is not Kineto JSON (true:
  * handled, j->status and j->rank set).                                   */

@@ -315,6 +315,8 @@ kt_status kt_collectives(const kt_trace *t, const kt_rank_sel *sel, const kt_col
     kt_table *tb[11] = { 0 };
     if (make_tables(&run)) {
         for (size_t i = 0; i < w.match.ninst; i++) add_instance(&run, &w.match.inst[i]);
+        if (!w.match.ninst)
+            kt_table_add_note(run.sync, "no collectives: the trace holds no communication kernel (NCCL/RCCL) or call");
         tb[1] = kt_coll_summary_table(t, &w);
         tb[4] = kt_coll_stragglers_table(&w, run.o.gpus_per_node);
         tb[6] = kt_coll_offsets_table(&w);

@@ -106,6 +106,28 @@ static kt_status rank_launches(launch_run *run, const kt_trace *t, const kt_rank
     return KT_OK;
 }
 
+/* Why no launch could be paired: the formats that record no host calls
+ * (rocprofv3 without --hip-trace) leave the table empty, and say so.   */
+static void note_no_launches(kt_table *t, const kt_trace *tr, const kt_rank_sel *sel)
+{
+    size_t gpu = 0, calls = 0;
+    for (size_t i = 0; i < tr->nranks; i++) {
+        const kt_rank *r = tr->ranks[i];
+        if (!kt_rank_selected(sel, r->rank)) continue;
+        for (uint32_t k = 0; k < r->ev.n; k++) {
+            gpu += kt_kind_is_gpu(r->ev.kind[k]);
+            calls += r->ev.kind[k] == KT_K_RUNTIME || r->ev.kind[k] == KT_K_DRIVER;
+        }
+    }
+    if (!gpu) kt_table_add_note(t, "no launches: the trace holds no GPU work");
+    else if (!calls)
+        kt_table_add_note(t, "no launches: the trace records no host API calls (e.g. rocprofv3 without --hip-trace), "
+                             "so none of its %zu GPU events can be paired with the call that launched it", gpu);
+    else
+        kt_table_add_note(t, "no launches: none of the %zu host API calls shares a correlation id with the %zu GPU events",
+                          calls, gpu);
+}
+
 void kt_launch_options_init(kt_launch_options *o, size_t size)
 {
     const kt_launch_options d = { .runtime_cutoff_us = 50, .launch_delay_cutoff_us = 100 };
@@ -122,6 +144,7 @@ kt_status kt_launch(const kt_trace *t, const kt_rank_sel *sel, const kt_launch_o
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
         if (kt_rank_selected(sel, t->ranks[i]->rank)) s = rank_launches(&run, t, t->ranks[i]);
     free(run.vals);
+    if (s == KT_OK && kt_table_nrows(run.launches) == 0) note_no_launches(run.launches, t, sel);
     kt_table *all[] = { run.launches, run.sets[0], run.sets[1], run.sets[2] };
     if (s != KT_OK) {
         for (size_t i = 0; i < 4; i++) kt_table_free(all[i]);
