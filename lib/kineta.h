@@ -1002,6 +1002,13 @@ typedef struct kt_event_columns {
 kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns *dst);
 /* Name of an event kind ("cpu_op", "kernel", ...), NULL past the last. */
 const char *kt_event_kind_name(unsigned kind);
+/* HTA's parse of one rank's times (A2.3), for a binding that builds HTA's
+ * frame from kt_trace_events: when the rank's file writes ts as floats
+ * (HTA's ns-resolution path), rounds ts[i] up and ts[i] + dur[i] down to
+ * whole µs in float64 as pandas does (dur can become 0 or -1 µs), in place,
+ * for the n (ts, dur) pairs given in ns, and returns 1; else leaves them
+ * and returns 0.  Pairs whose dur is -1 (none) are left as they are.    */
+int kt_trace_hta_round(const kt_trace *t, size_t pos, int64_t *ts, int64_t *dur, size_t n);
 
 /* export --sqlite: the trace and the most-asked analyses in one SQLite
  * file (schema: docs/sqlite.md).  Table "export": table name, rows.  The
