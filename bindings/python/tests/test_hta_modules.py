@@ -16,6 +16,18 @@ MODULES = {
     "kineta.hta.analyzers.critical_path_analysis": ["CPGraph"],
     "kineta.hta.analyzers.cupti_counter_analysis": ["CUDA_SASS_INSTRUCTION_COUNTER_FLOPS"],
     "kineta.hta.utils.utils": ["shorten_name", "flatten_column_names"],
+    "kineta.hta.common.trace": ["Trace", "TraceSymbolTable"],
+    "kineta.hta.common.trace_symbol_table": ["TraceSymbolTable", "decode_symbol_id_to_symbol_name"],
+    "kineta.hta.common.trace_filter": ["Filter", "NameFilter", "TimeRangeFilter", "GPUKernelFilter",
+                                       "CPUOperatorFilter", "IterationFilter", "IterationIndexFilter",
+                                       "FirstIterationFilter", "RankFilter", "CompositeFilter", "QueryFilter",
+                                       "ZeroDurationFilter", "MemCopyEventFilter"],
+    "kineta.hta.common.timeline": ["Timeline", "PlotFormat", "TimelinePlotSetting", "align_module_with_kernels",
+                                   "prepare_timeline_events", "plot_events_timeline"],
+    "kineta.hta.common.execution_trace": ["load_execution_trace", "correlate_execution_trace", "add_et_column"],
+    "kineta.hta.analyzers.timeline": ["plot_timeline_gpu_kernels", "prepare_timeline_gpu_events"],
+    "kineta.hta.configs.parser_config": ["ParserConfig", "AttributeSpec", "ValueType", "AVAILABLE_ARGS"],
+    "kineta.hta.configs.config": ["HtaConfig", "logger"],
 }
 
 
@@ -37,6 +49,23 @@ class HtaModulePaths(unittest.TestCase):
         self.assertEqual([d.name for d in DeviceType], ["CPU", "GPU", "ALL"])
         both = TimeSeriesTypes.QUEUE_LENGTH | TimeSeriesTypes.MEMCPY_BANDWIDTH
         self.assertIn(TimeSeriesTypes.MEMCPY_BANDWIDTH, both)
+
+    def test_figures_without_plotly(self):
+        """A figure asked for without plotly installed: ImportError naming the package."""
+        import sys
+        from kineta.hta.common.timeline import plot_events_timeline
+        saved = {k: v for k, v in sys.modules.items() if k == "plotly" or k.startswith("plotly.")}
+        try:
+            for k in saved:
+                del sys.modules[k]
+            sys.modules["plotly"] = None  # import plotly fails
+            events = pd.DataFrame({"calibrated_start_global": [0], "calibrated_end_global": [1000], "task": ["t"],
+                                   "name": ["k"], "dur": [1]})
+            with self.assertRaisesRegex(ImportError, "python3-plotly"):
+                plot_events_timeline("x", events)
+        finally:
+            del sys.modules["plotly"]
+            sys.modules.update(saved)
 
     def test_shorten_name(self):
         from kineta.hta.utils.utils import shorten_name

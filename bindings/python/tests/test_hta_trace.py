@@ -3,34 +3,32 @@
 are compared whole: rows and their labels, columns and their order,
 dtypes, every value (name/cat compared as symbols: both tables number
 their symbols in their own order)."""
+import os
 import unittest
 
 import numpy as np
 
 from common import hta_peer, shared
 
-# HTA's default args columns the frame does not have yet (docs/hta-python.md).
-ARGS_NOT_IN_FRAME = ["bytes", "memory_bw_gbps", "wait_on_stream", "wait_on_cuda_event_record_corr_id", "input_dims",
-                     "input_type", "input_strides", "python_id", "python_parent_id", "collective_name",
-                     "in_msg_nelems", "out_msg_nelems", "msg_dtype", "group_size", "process_rank", "in_split_size",
-                     "out_split_size"]
-
 
 _PARSED = {}
 
 
-def _both(trace_dir, loaded):
+def _both(trace_dir, loaded, config=None):
     """(HTA's Trace, kineta's Trace) of trace_dir, parsed, or loaded (aligned
     and step-filtered); each pair made once (HTA takes a second a trace)."""
+    if config is not None:
+        return _parse_both(trace_dir, loaded, config)
     if (trace_dir, loaded) not in _PARSED:
-        _PARSED[trace_dir, loaded] = _parse_both(trace_dir, loaded)
+        _PARSED[trace_dir, loaded] = _parse_both(trace_dir, loaded, None)
     return _PARSED[trace_dir, loaded]
 
 
-def _parse_both(trace_dir, loaded):
+def _parse_both(trace_dir, loaded, config):
     from hta.common.trace import Trace as HtaTrace
     from kineta.hta.common.trace import Trace
-    h, k = HtaTrace(trace_dir=trace_dir), Trace(trace_dir=trace_dir)
+    h = HtaTrace(trace_dir=trace_dir, parser_config=config and config[0])
+    k = Trace(trace_dir=trace_dir, parser_config=config and config[1])
     if loaded:
         h.load_traces(use_multiprocessing=False)
         k.load_traces()
@@ -52,7 +50,7 @@ class HtaTraceFrames(unittest.TestCase):
         self.assertEqual(k.get_ranks(), h.get_ranks())
         for rank in h.get_ranks():
             want, got = h.get_trace(rank), k.get_trace(rank)
-            self.assertEqual(list(got.columns), [c for c in want.columns if c not in ARGS_NOT_IN_FRAME])
+            self.assertEqual(list(got.columns), list(want.columns))
             self.assertEqual(len(got), len(want))
             self.assertTrue((got.index == want.index).all())
             for col in got.columns:
@@ -60,6 +58,8 @@ class HtaTraceFrames(unittest.TestCase):
             want, got = _symbols(want, h.symbol_table), _symbols(got, k.symbol_table)
             for col in got.columns:
                 a, b = want[col].to_numpy(), got[col].to_numpy()
+                if a.dtype == object:  # lists (Input Dims, split sizes) compare as text
+                    a, b = want[col].map(repr).to_numpy(), got[col].map(repr).to_numpy()
                 same = (a == b) | (want[col].isna().to_numpy() & got[col].isna().to_numpy())
                 self.assertTrue(same.all(), f"rank {rank} {col}: {a[~same][:3]} vs {b[~same][:3]}")
 
@@ -82,6 +82,42 @@ class HtaTraceFrames(unittest.TestCase):
         h, k = _both(shared("traces/hta/amd_trace"), loaded=True)
         self.assert_same_frames(h, k)
         self.assertEqual(list(k.get_trace(0).columns[5:8]), ["ts", "dur", "end"])
+
+    def test_device_wide_sync_stream(self):
+        """CUDA writes stream 4294967295 on a device-wide sync: HTA keeps the number."""
+        hta_peer(self)
+        h, k = _both(shared("traces/hta/critical_path/alexnet"), loaded=True)
+        self.assert_same_frames(h, k)
+        self.assertEqual(int((k.get_trace(0)["stream"] == 4294967295).sum()), 5)
+
+    def test_parser_config_selects_columns(self):
+        hta_peer(self)
+        from hta.configs.parser_config import ParserConfig as HtaConfig
+        from kineta.hta.configs.parser_config import ParserConfig
+        args = lambda cfg: cfg.ARGS_MINIMUM + cfg.ARGS_BANDWIDTH + cfg.ARGS_INPUT_SHAPE + cfg.ARGS_COMMUNICATION[:2]
+        h, k = _both(shared("traces/hta/amd_trace"), loaded=False,
+                     config=(HtaConfig(args(HtaConfig)), ParserConfig(args(ParserConfig))))
+        self.assert_same_frames(h, k)
+        self.assertEqual(list(k.get_trace(0).columns[7:]),  # a rounded trace: "end" after dur
+                         ["end", "stream", "correlation", "bytes", "memory_bw_gbps", "input_dims", "input_type",
+                          "input_strides", "collective_name", "in_msg_nelems", "index_correlation", "iteration"])
+
+    def test_args_of_a_changed_file(self):
+        """The args are re-read from the file: one changed since the load is an error that says so."""
+        import shutil
+        import tempfile
+        from kineta import KinetaError
+        from kineta.hta.common.trace import Trace
+        need = shared("traces/hta/amd_trace")
+        hta_peer(self)
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(need, tmp, dirs_exist_ok=True)
+            t = Trace(trace_dir=tmp)
+            for name in os.listdir(tmp):
+                with open(os.path.join(tmp, name), "ab") as f:
+                    f.write(b"\n")
+            with self.assertRaisesRegex(KinetaError, "has changed since it was loaded"):
+                t.parse_traces()
 
     def test_symbol_table_and_decode(self):
         hta_peer(self)

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..._native import lib
+from ..configs.parser_config import ParserConfig
+from . import _args
 
 lib.kt_trace_hta_round.restype = C.c_int
 lib.kt_trace_hta_round.argtypes = [C.c_void_p, C.c_size_t, C.c_void_p, C.c_void_p, C.c_size_t]
@@ -25,6 +27,7 @@ lib.kt_trace_hta_round.argtypes = [C.c_void_p, C.c_size_t, C.c_void_p, C.c_void_
 _STR_TAG = 1 << 62  # kt_event_columns: a pid/tid written as a string is 2^62 + its string id
 # Events GPUKernelFilter takes although they have no stream (HTA's sync rows).
 SYNC_NAMES = ("Event Sync", "Context Sync")
+MINIMUM_ARGS = ParserConfig.ARGS_MINIMUM  # stream and correlation: HTA's frame always needs them
 STEP = re.compile(r"ProfilerStep\s*#\s*(\d+)")  # HTA's step number of a ProfilerStep name
 
 
@@ -95,9 +98,14 @@ def iterations(frame, steps, cpu_op_id):
     return downcast(it)
 
 
-def parsed_frame(kt, pos, rank):
-    """One rank's frame as HTA's parse_trace_file leaves it, name/cat as
-    kineta string ids.  Returns (frame, ProfilerStep rows as (ts, dur, N))."""
+# The args columns the model holds: from its columns, not the file's text.
+MODEL_ARGS = ("stream", "correlation", "external_id")
+
+
+def parsed_frame(kt, pos, rank, specs):
+    """One rank's frame as HTA's parse_trace_file leaves it, with a column
+    per arg spec (ParserConfig.get_args()), name/cat as kineta string ids.
+    """
     ev = kt.events(rank)
     strings = kt.strings()
     cat = ev["cat"].cat.codes.to_numpy().astype(np.int64)
@@ -106,23 +114,39 @@ def parsed_frame(kt, pos, rank):
     trace_ids = [i for i, s in enumerate(strings) if s == "Trace"]
     keep = np.flatnonzero((dur_all >= 0) & (cat >= 0) & ~np.isin(cat, trace_ids))
     ts, dur, rounded = _times(kt, pos, ev["ts"].to_numpy()[keep].copy(), dur_all[keep].copy(), (dur_all < 0).any())
-    frame = pd.DataFrame({
-        "index": downcast(keep), "cat": cat[keep], "name": name[keep],
-        "pid": _ids_column(ev["pid"].to_numpy(), keep, strings),
-        "tid": _ids_column(ev["tid"].to_numpy(), keep, strings),
-        "ts": ts, "dur": dur,
-        "stream": downcast(ev["stream"].to_numpy()[keep].astype(np.int64)),
-        "correlation": downcast(ev["correlation"].to_numpy()[keep]),
-        "external_id": downcast(ev["external_id"].to_numpy()[keep]),
-    }, index=keep)
+    columns = {"index": downcast(keep), "cat": cat[keep], "name": name[keep],
+               "pid": _ids_column(ev["pid"].to_numpy(), keep, strings),
+               "tid": _ids_column(ev["tid"].to_numpy(), keep, strings), "ts": ts, "dur": dur}
+    if rounded:  # HTA's rounding adds "end" right after the file's keys; otherwise it comes last
+        columns["end"] = ts + dur
+    model = {"stream": _streams(kt, pos, ev), "correlation": ev["correlation"].to_numpy(),
+             "external_id": ev["external_id"].to_numpy()}
+    specs = [s for s in MINIMUM_ARGS if s.name not in {a.name for a in specs}] + list(specs)
+    texts = [s for s in specs if s.name not in MODEL_ARGS]
+    values = _args.arg_texts(kt, pos, [s.raw_name for s in texts], keep) if texts else None
+    for spec in specs:
+        columns[spec.name] = (downcast(model[spec.name][keep]) if spec.name in MODEL_ARGS
+                              else _args.arg_column(values[:, texts.index(spec)], spec))
+    frame = pd.DataFrame(columns, index=keep)
     sync_ids = [i for i, s in enumerate(strings) if s in SYNC_NAMES]
     frame["index_correlation"] = index_correlation(frame, sync_ids)
     steps = _profiler_steps(frame, strings)
     cpu_op = [i for i, s in enumerate(strings) if s == "cpu_op"]
     frame["iteration"] = iterations(frame, steps, cpu_op[0] if cpu_op else -2)
-    # HTA's rounding adds "end" right after the file's keys; otherwise it comes last
-    frame.insert(7 if rounded else len(frame.columns), "end", frame["ts"] + frame["dur"])
-    return frame, steps
+    frame["end"] = frame["ts"] + frame["dur"]
+    return frame
+
+
+def _streams(kt, pos, ev):
+    """The stream column, and HTA's stream number where the model has none
+    but the file has one: CUDA's syncs on a whole device write 4294967295."""
+    stream = ev["stream"].to_numpy().astype(np.int64)
+    rows = np.flatnonzero((stream == -1) & (ev["kind"] == "cuda_sync").to_numpy())
+    if len(rows):
+        texts = _args.arg_texts(kt, pos, ["stream"], rows)[:, 0]
+        given = pd.to_numeric(pd.Series(texts).str.decode("utf-8").str.strip('"'), errors="coerce")
+        stream[rows] = given.fillna(-1).astype(np.int64).to_numpy()
+    return stream
 
 
 def _profiler_steps(frame, strings):

@@ -9,8 +9,8 @@ symbol table their name/cat columns index, built by kineta.
 
 kineta's loader reads the files (in C, every rank at once); the frames are
 made from its event columns (common/_parse.py) with HTA's rows, ids,
-derived columns and dtypes.  Of HTA's default args columns, the frame has
-stream, correlation and external_id (docs/hta-python.md).
+derived columns and dtypes, and a column per arg of the ParserConfig
+(docs/hta-python.md).
 """
 import gzip
 import json
@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..._trace import load
+from ..configs.parser_config import ParserConfig
 from . import _parse
 from .trace_filter import gpu_rows
 from .trace_symbol_table import TraceSymbolTable, decode_symbol_id_to_symbol_name
@@ -33,7 +34,7 @@ class Trace:
 
     def __init__(self, trace_files=None, trace_dir=DEFAULT_TRACE_DIR, parser_config=None):
         self.trace_path = os.path.normpath(os.path.expanduser(trace_dir))
-        self.parser_config = parser_config
+        self.parser_config = parser_config or ParserConfig.get_default_cfg()
         if isinstance(trace_files, dict):
             ranks = sorted(trace_files)
             paths = [self._path(trace_files[r]) for r in ranks]
@@ -48,7 +49,6 @@ class Trace:
         self.symbol_table = TraceSymbolTable()
         self.min_ts = 0
         self.is_parsed = False
-        self._steps = {}
 
     def _path(self, name):
         return name if os.path.isabs(name) or name.startswith(self.trace_path) else os.path.join(self.trace_path, name)
@@ -68,7 +68,8 @@ class Trace:
     def _parse(self, ranks):
         frames = {}
         for rank in ranks:
-            frame, self._steps[rank] = _parse.parsed_frame(self._kt, self._kt.ranks.index(rank), rank)
+            frame = _parse.parsed_frame(self._kt, self._kt.ranks.index(rank), rank,
+                                                           self.parser_config.get_args())
             if len(frame):
                 frames[rank] = frame
         self._encode(frames)
