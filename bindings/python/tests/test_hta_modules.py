@@ -13,7 +13,7 @@ MODULES = {
     "kineta.hta": ["TraceAnalysis", "TraceDiff"],
     "kineta.hta.trace_analysis": ["TraceAnalysis", "TimeSeriesTypes"],
     "kineta.hta.trace_diff": ["TraceDiff", "LabeledTrace", "DeviceType"],
-    "kineta.hta.analyzers.critical_path_analysis": ["CPGraph"],
+    "kineta.hta.analyzers.critical_path_analysis": ["CPGraph", "restore_cpgraph"],
     "kineta.hta.analyzers.cupti_counter_analysis": ["CUDA_SASS_INSTRUCTION_COUNTER_FLOPS"],
     "kineta.hta.utils.utils": ["shorten_name", "flatten_column_names"],
     "kineta.hta.common.trace": ["Trace", "TraceSymbolTable"],
@@ -115,3 +115,27 @@ class HtaLabeledTraceDiff(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HtaCriticalPathSaved(unittest.TestCase):
+    """CPGraph.save and restore_cpgraph give back the same graph."""
+
+    def test_save_restore(self):
+        need_shared(self)
+        import os
+        import tempfile
+        from kineta.hta.analyzers.critical_path_analysis import restore_cpgraph
+        from kineta.hta.trace_analysis import TraceAnalysis
+        ta = TraceAnalysis(trace_dir=shared("traces/hta/critical_path/cuda_event_sync"))
+        graph, ok = ta.critical_path_analysis(rank=0, annotation="ProfilerStep", instance_id=0)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = graph.save(os.path.join(tmp, "cp_graph"))
+            self.assertEqual(path, os.path.join(tmp, "cp_graph.zip"))
+            restored = restore_cpgraph(path, ta, 0)
+            with self.assertRaises(ValueError):
+                restore_cpgraph(path, ta, 1)
+        pd.testing.assert_series_equal(restored.summary(), graph.summary())
+        pd.testing.assert_frame_equal(restored.get_critical_path_breakdown(), graph.get_critical_path_breakdown())
+        pd.testing.assert_frame_equal(restored.critical_path_edges_in_order(), graph.critical_path_edges_in_order())
+        pd.testing.assert_frame_equal(restored.graph, graph.graph)
+        self.assertGreater(len(graph.critical_path_edges_in_order()), 0)
