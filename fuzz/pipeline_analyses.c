@@ -253,6 +253,52 @@ static kt_status run_trace_events(const fz_env *e, int v, kt_tables **out)
     return kt_tables_from(&tb, 1, out);
 }
 
+/* The args texts of a rank's events (variant 1: every other event): the
+ * fields found, and a negative count when the buffer does not hold exactly
+ * one NUL-terminated field per row and key.  A trace whose file cannot be
+ * re-read (loaded from memory) gives no fields, as the API says.          */
+static int64_t arg_fields(const kt_trace *t, size_t pos, int v, int64_t *found)
+{
+    static const char *const keys[] = { "stream", "Input Dims", "bytes" };
+    size_t n = kt_trace_nevents(t, pos), nrows = 0;
+    uint32_t *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rows) return -1;
+    for (size_t i = 0; i < n; i += v ? 2 : 1) rows[nrows++] = (uint32_t)i;
+    char *text = NULL;
+    size_t len = 0;
+    kt_diags *why = NULL;
+    kt_status s = kt_trace_arg_texts(t, pos, keys, 3, rows, nrows, &text, &len, &why);
+    kt_diags_free(why);
+    free(rows);
+    if (s != KT_OK) return s == KT_EINPUT ? 0 : -1;
+    size_t fields = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '\0') continue;
+        fields++;
+        if (i > 0 && text[i - 1] != '\0') (*found)++; /* a field with a value */
+    }
+    kt_arg_texts_free(text);
+    return fields == nrows * 3 ? 0 : -1;
+}
+
+static kt_status run_trace_arg_texts(const fz_env *e, int v, kt_tables **out)
+{
+    kt_table *tb = kt_table_new("arg_texts");
+    if (!tb) return KT_ENOMEM;
+    kt_table_add_col(tb, "rank", KT_COL_INT, 0);
+    kt_table_add_col(tb, "fields", KT_COL_INT, 0);
+    kt_table_add_col(tb, "bad_count", KT_COL_INT, 0);
+    for (size_t pos = 0; pos < kt_trace_nranks(e->trace); pos++) {
+        if (!selected(e->sel, kt_trace_rank(e->trace, pos))) continue;
+        int64_t found = 0, bad = arg_fields(e->trace, pos, v, &found);
+        kt_table_add_row(tb);
+        kt_table_set_int(tb, 0, kt_trace_rank(e->trace, pos));
+        kt_table_set_int(tb, 1, found);
+        kt_table_set_int(tb, 2, bad);
+    }
+    return kt_tables_from(&tb, 1, out);
+}
+
 static kt_status run_export_sqlite(const fz_env *e, int v, kt_tables **out)
 {
     char path[4096];
@@ -407,6 +453,7 @@ const fz_analysis fz_analyses[] = {
     { "report", "report", run_report },
     { "report_write", NULL, run_report_write },
     { "trace_events", NULL, run_trace_events },
+    { "trace_arg_texts", NULL, run_trace_arg_texts },
     { "export_sqlite", "export", run_export_sqlite },
     { NULL, NULL, NULL },
 };

@@ -1002,6 +1002,23 @@ typedef struct kt_event_columns {
 kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns *dst);
 /* Name of an event kind ("cpu_op", "kernel", ...), NULL past the last. */
 const char *kt_event_kind_name(unsigned kind);
+/* HTA's parse of one rank's times (A2.3), for a binding that builds HTA's
+ * frame from kt_trace_events: when the rank's file writes ts as floats
+ * (HTA's ns-resolution path), rounds ts[i] up and ts[i] + dur[i] down to
+ * whole µs in float64 as pandas does (dur can become 0 or -1 µs), in place,
+ * for the n (ts, dur) pairs given in ns, and returns 1; else leaves them
+ * and returns 0.  Pairs whose dur is -1 (none) are left as they are.    */
+int kt_trace_hta_round(const kt_trace *t, size_t pos, int64_t *ts, int64_t *dur, size_t n);
+/* Args the model does not keep, for a binding that builds HTA's frame (a
+ * column per configured arg): for each event rows[i] of the rank at pos
+ * (file order is fastest: the file is re-read), the JSON text of each of
+ * keys[0..nkeys) in its args object ("" when absent), NUL-terminated, in
+ * order row by row (nrows * nkeys fields) in one malloc'ed buffer *out of
+ * *out_len bytes (free with kt_arg_texts_free).  KT_EINPUT (and why in *diags) when the file
+ * is gone or has changed since it was loaded.                            */
+kt_status kt_trace_arg_texts(const kt_trace *t, size_t pos, const char *const *keys, size_t nkeys,
+                             const uint32_t *rows, size_t nrows, char **out, size_t *out_len, kt_diags **diags);
+void kt_arg_texts_free(char *text);
 
 /* export --sqlite: the trace and the most-asked analyses in one SQLite
  * file (schema: docs/sqlite.md).  Table "export": table name, rows.  The

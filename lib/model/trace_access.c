@@ -7,7 +7,7 @@
  * without a call per event.  The columnar layout stays private; callers see
  * plain int64 ids and ns times whatever width the model stores.
  */
-#include "model.h"
+#include "index.h"
 
 static const char *const kind_names[KT_K__COUNT] = {
     [KT_K_OTHER] = "other",
@@ -87,4 +87,12 @@ kt_status kt_trace_events(const kt_trace *t, size_t pos, const kt_event_columns 
     if (dst->correlation) copy_ids(r, e->corr, dst->correlation);
     if (dst->external_id) copy_ids(r, e->ext_id, dst->external_id);
     return KT_OK;
+}
+
+int kt_trace_hta_round(const kt_trace *t, size_t pos, int64_t *ts, int64_t *dur, size_t n)
+{
+    if (pos >= kt_trace_nranks(t) || !t->ranks[pos]->ns_resolution) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (dur[i] >= 0) kt_hta_round_us(&ts[i], &dur[i]);
+    return 1;
 }

@@ -52,3 +52,29 @@ def close(a, b, atol):
     if isinstance(a, str) or isinstance(b, str):
         return str(a) == str(b)
     return abs(float(a) - float(b)) <= atol + 1e-9 * max(abs(float(a)), abs(float(b)))
+
+
+_HTA = {}
+
+
+def hta_peer(test):
+    """HTA's own package (../shared/peers/hta) imported beside kineta, or SkipTest naming why."""
+    need_shared(test)
+    if "error" in _HTA:
+        raise unittest.SkipTest(_HTA["error"])
+    if "module" not in _HTA:
+        path = os.path.join(SHARED, "peers", "hta")
+        if not os.path.isdir(os.path.join(path, "hta")):
+            _HTA["error"] = "../shared/peers/hta not present"
+            raise unittest.SkipTest(_HTA["error"])
+        sys.path.insert(0, path)
+        try:
+            import logging
+            import hta
+            import hta.common.trace  # noqa: F401 (its dependencies: python3-networkx, -yaml, -ijson, -plotly)
+            logging.getLogger("hta").setLevel(logging.ERROR)
+            _HTA["module"] = hta
+        except ImportError as e:
+            _HTA["error"] = f"HTA's dependencies missing ({e})"
+            raise unittest.SkipTest(_HTA["error"])
+    return _HTA["module"]

@@ -153,7 +153,7 @@ class HtaAttribution(unittest.TestCase):
                     use_gpu_annotation=False, visualize=False), want["cpu_user_annotation_breakdown"])
                 if want["gpu_kernels_with_user_annotations"] is not None:
                     self.assert_common_columns("kernels with annotations",
-                                               ta.get_gpu_kernels_with_user_annotations(ta.t.ranks[0]),
+                                               ta.get_gpu_kernels_with_user_annotations(ta.t.get_ranks()[0]),
                                                want["gpu_kernels_with_user_annotations"],
                                                ["ts", "dur", "stream", "correlation", "s_name", "s_user_annotation"])
                 if want["aten_op_kernels_and_delay"] is not None:
@@ -192,7 +192,7 @@ class HtaFrequentSequences(unittest.TestCase):
                 op = json.load(f)["frequent_cuda_kernel_sequences_operator"]
             with self.subTest(trace=directory), tempfile.TemporaryDirectory() as out:
                 ta = TraceAnalysis(trace_dir=shared(trace))
-                got = ta.get_frequent_cuda_kernel_sequences(op, out, rank=ta.t.ranks[0])
+                got = ta.get_frequent_cuda_kernel_sequences(op, out, rank=ta.t.get_ranks()[0])
                 HtaFacade.assert_frame(self, "patterns", got, want)
         self.assertGreater(self.compared, 3)
 
@@ -223,7 +223,7 @@ class HtaCriticalPath(unittest.TestCase):
     def check(self, directory):
         annotation, instance = CP_REGIONS[directory]
         ta = TraceAnalysis(trace_dir=shared(HTA_TRACES[directory]))
-        graph, ok = ta.critical_path_analysis(rank=ta.t.ranks[0], annotation=annotation, instance_id=instance)
+        graph, ok = ta.critical_path_analysis(rank=ta.t.get_ranks()[0], annotation=annotation, instance_id=instance)
         self.assertTrue(ok)
         summary = graph.summary().rename("pct_of_critical_path_duration").reset_index()
         HtaFacade.assert_frame(self, "summary", summary, oracle(directory, "critical_path_summary"))

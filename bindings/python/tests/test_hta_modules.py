@@ -13,9 +13,21 @@ MODULES = {
     "kineta.hta": ["TraceAnalysis", "TraceDiff"],
     "kineta.hta.trace_analysis": ["TraceAnalysis", "TimeSeriesTypes"],
     "kineta.hta.trace_diff": ["TraceDiff", "LabeledTrace", "DeviceType"],
-    "kineta.hta.analyzers.critical_path_analysis": ["CPGraph"],
+    "kineta.hta.analyzers.critical_path_analysis": ["CPGraph", "restore_cpgraph"],
     "kineta.hta.analyzers.cupti_counter_analysis": ["CUDA_SASS_INSTRUCTION_COUNTER_FLOPS"],
     "kineta.hta.utils.utils": ["shorten_name", "flatten_column_names"],
+    "kineta.hta.common.trace": ["Trace", "TraceSymbolTable"],
+    "kineta.hta.common.trace_symbol_table": ["TraceSymbolTable", "decode_symbol_id_to_symbol_name"],
+    "kineta.hta.common.trace_filter": ["Filter", "NameFilter", "TimeRangeFilter", "GPUKernelFilter",
+                                       "CPUOperatorFilter", "IterationFilter", "IterationIndexFilter",
+                                       "FirstIterationFilter", "RankFilter", "CompositeFilter", "QueryFilter",
+                                       "ZeroDurationFilter", "MemCopyEventFilter"],
+    "kineta.hta.common.timeline": ["Timeline", "PlotFormat", "TimelinePlotSetting", "align_module_with_kernels",
+                                   "prepare_timeline_events", "plot_events_timeline"],
+    "kineta.hta.common.execution_trace": ["load_execution_trace", "correlate_execution_trace", "add_et_column"],
+    "kineta.hta.analyzers.timeline": ["plot_timeline_gpu_kernels", "prepare_timeline_gpu_events"],
+    "kineta.hta.configs.parser_config": ["ParserConfig", "AttributeSpec", "ValueType", "AVAILABLE_ARGS"],
+    "kineta.hta.configs.config": ["HtaConfig", "logger"],
 }
 
 
@@ -37,6 +49,23 @@ class HtaModulePaths(unittest.TestCase):
         self.assertEqual([d.name for d in DeviceType], ["CPU", "GPU", "ALL"])
         both = TimeSeriesTypes.QUEUE_LENGTH | TimeSeriesTypes.MEMCPY_BANDWIDTH
         self.assertIn(TimeSeriesTypes.MEMCPY_BANDWIDTH, both)
+
+    def test_figures_without_plotly(self):
+        """A figure asked for without plotly installed: ImportError naming the package."""
+        import sys
+        from kineta.hta.common.timeline import plot_events_timeline
+        saved = {k: v for k, v in sys.modules.items() if k == "plotly" or k.startswith("plotly.")}
+        try:
+            for k in saved:
+                del sys.modules[k]
+            sys.modules["plotly"] = None  # import plotly fails
+            events = pd.DataFrame({"calibrated_start_global": [0], "calibrated_end_global": [1000], "task": ["t"],
+                                   "name": ["k"], "dur": [1]})
+            with self.assertRaisesRegex(ImportError, "python3-plotly"):
+                plot_events_timeline("x", events)
+        finally:
+            del sys.modules["plotly"]
+            sys.modules.update(saved)
 
     def test_shorten_name(self):
         from kineta.hta.utils.utils import shorten_name
@@ -86,3 +115,27 @@ class HtaLabeledTraceDiff(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HtaCriticalPathSaved(unittest.TestCase):
+    """CPGraph.save and restore_cpgraph give back the same graph."""
+
+    def test_save_restore(self):
+        need_shared(self)
+        import os
+        import tempfile
+        from kineta.hta.analyzers.critical_path_analysis import restore_cpgraph
+        from kineta.hta.trace_analysis import TraceAnalysis
+        ta = TraceAnalysis(trace_dir=shared("traces/hta/critical_path/cuda_event_sync"))
+        graph, ok = ta.critical_path_analysis(rank=0, annotation="ProfilerStep", instance_id=0)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = graph.save(os.path.join(tmp, "cp_graph"))
+            self.assertEqual(path, os.path.join(tmp, "cp_graph.zip"))
+            restored = restore_cpgraph(path, ta, 0)
+            with self.assertRaises(ValueError):
+                restore_cpgraph(path, ta, 1)
+        pd.testing.assert_series_equal(restored.summary(), graph.summary())
+        pd.testing.assert_frame_equal(restored.get_critical_path_breakdown(), graph.get_critical_path_breakdown())
+        pd.testing.assert_frame_equal(restored.critical_path_edges_in_order(), graph.critical_path_edges_in_order())
+        pd.testing.assert_frame_equal(restored.graph, graph.graph)
+        self.assertGreater(len(graph.critical_path_edges_in_order()), 0)

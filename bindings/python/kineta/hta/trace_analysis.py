@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._native import KinetaError
 from .._trace import load
+from .common.trace import Trace
 from .analyzers.critical_path_analysis import CPGraph, CriticalPathRegion
 
 
@@ -37,17 +38,27 @@ class TraceAnalysis:
         if trace_files:
             ranks = sorted(trace_files)
             paths = [os.path.join(trace_dir or "", trace_files[r]) for r in ranks]
-            self.t = load(paths, jobs=jobs, hta_compat=not include_last_profiler_step, ranks=ranks)
+            self._kt = load(paths, jobs=jobs, hta_compat=not include_last_profiler_step, ranks=ranks)
         else:
-            self.t = load(trace_dir or "./traces", jobs=jobs, hta_compat=not include_last_profiler_step)
+            self._kt = load(trace_dir or "./traces", jobs=jobs, hta_compat=not include_last_profiler_step)
         self.trace_dir = trace_dir
+        self._include_last = include_last_profiler_step
+        self._trace = None
+
+    @property
+    def t(self):
+        """HTA's Trace of these files (common.trace: get_trace, symbol_table), built on first use."""
+        if self._trace is None:
+            self._trace = Trace(trace_files=self._kt.files)
+            self._trace.load_traces(include_last_profiler_step=self._include_last)
+        return self._trace
 
     def _ranks(self, ranks):
         return None if ranks is None else list(ranks)
 
     def _run(self, command, **options):
         """Frames as HTA holds them: floats rounded where HTA rounds."""
-        return self.t.run(command, rounded=True, **options)
+        return self._kt.run(command, rounded=True, **options)
 
     def get_temporal_breakdown(self, visualize=True):
         return self._run("temporal")["temporal_breakdown"]
@@ -100,7 +111,7 @@ class TraceAnalysis:
         if output_suffix != "_with_counters":
             raise NotImplementedError("kineta writes <name>_with_counters only")
         out = output_dir or self.trace_dir or "."
-        return self.t.counters(ranks=self._ranks(ranks), out=out)
+        return self._kt.counters(ranks=self._ranks(ranks), out=out)
 
     def get_gpu_user_annotation_breakdown(self, use_gpu_annotation=True, visualize=True, duration_ratio=0.8,
                                          num_kernels=1000, allowlist_patterns=None, image_renderer=None):
@@ -115,7 +126,7 @@ class TraceAnalysis:
         return frame.drop(columns=["rank"]) if len(frame) else None
 
     def get_aten_op_kernels_and_delay(self, ranks=None, sort_by=None):
-        wanted = list(ranks) if ranks is not None else [self.t.ranks[0]]
+        wanted = list(ranks) if ranks is not None else [self._kt.ranks[0]]
         ops = self._run("ops", ranks=wanted)["ops"]
         out = {}
         for r in wanted:
@@ -126,7 +137,7 @@ class TraceAnalysis:
         return out
 
     def get_cupti_counter_data_with_operators(self, ranks=None):
-        wanted = list(ranks) if ranks is not None else [self.t.ranks[0]]
+        wanted = list(ranks) if ranks is not None else [self._kt.ranks[0]]
         counters = self._run("cupti", ranks=wanted)["counters"]
         return [counters[counters["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in wanted
                 if (counters["rank"] == r).any()]
@@ -160,7 +171,7 @@ class TraceAnalysis:
         the annotation (or the window) gives no graph, as HTA returns None."""
         if data_load_events:
             raise NotImplementedError("kineta has no data_loading class on the critical path")
-        if rank not in self.t.ranks:
+        if rank not in self._kt.ranks:
             raise ValueError(f"no trace for rank {rank}")  # HTA's Trace.get_trace
         region = CriticalPathRegion(rank, annotation, instance_id)
         try:

@@ -1,0 +1,1 @@
+"""HTA's hta.configs package path (ParserConfig, HtaConfig, logger)."""
