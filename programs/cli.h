@@ -110,14 +110,20 @@ void cli_print_common_options(FILE *f);
  * run on a loaded trace (two for commands that compare runs: test is the
  * second, NULL otherwise) with options as name/value pairs (value NULL for
  * a flag; names without "--"), machine format (every row), quiet;
- * hta_compat -1: HTA's rules if t was loaded with them.                   */
+ * hta_compat -1: HTA's rules if t was loaded with them.  The CLI's checks
+ * apply (-o's directory, the ranks and step asked for); on failure message
+ * (cap bytes) holds what the command said, as the CLI prints it.  A
+ * command's options by index: the name (NULL past the last), its
+ * metavariable (NULL for a flag) and help text.                          */
 size_t kt_cli_ncommands(void);
 const char *kt_cli_command_name(size_t i);
 const char *kt_cli_command_summary(size_t i);
 int kt_cli_command_is_pair(size_t i);
+const char *kt_cli_command_description(size_t i);
+const char *kt_cli_command_option(size_t i, size_t j, const char **arg, const char **help);
 kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, const char *const *names,
                      const char *const *values, size_t nopts, const int *ranks, size_t nranks, const char *out_path,
-                     int verbose, int hta_compat, kt_tables **out);
+                     int verbose, int hta_compat, kt_tables **out, char *message, size_t cap);
 
 /* Generic table printing (programs/print_tables.c).  Numbers get the
  * decimals their unit needs in text, every digit in CSV and JSON; JSON keys

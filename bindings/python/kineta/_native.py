@@ -98,8 +98,10 @@ _proto("kt_cli_ncommands", C.c_size_t)
 _proto("kt_cli_command_name", C.c_char_p, C.c_size_t)
 _proto("kt_cli_command_summary", C.c_char_p, C.c_size_t)
 _proto("kt_cli_command_is_pair", C.c_int, C.c_size_t)
+_proto("kt_cli_command_description", C.c_char_p, C.c_size_t)
+_proto("kt_cli_command_option", C.c_char_p, C.c_size_t, C.c_size_t, C.POINTER(C.c_char_p), C.POINTER(C.c_char_p))
 _proto("kt_cli_run", C.c_int, P, P, C.c_char_p, C.POINTER(C.c_char_p), C.POINTER(C.c_char_p), C.c_size_t,
-       C.POINTER(C.c_int), C.c_size_t, C.c_char_p, C.c_int, C.c_int, C.POINTER(P))
+       C.POINTER(C.c_int), C.c_size_t, C.c_char_p, C.c_int, C.c_int, C.POINTER(P), C.c_char_p, C.c_size_t)
 
 
 class KinetaError(Exception):
