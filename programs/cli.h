@@ -103,6 +103,9 @@ typedef struct cli_command {
 extern const cli_command *const kt_commands[];
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
+/* The whole command line (programs/cli_main.c): argv[1] names the command;
+ * returns the exit code.  main() of kineta and of `python3 -m kineta`.   */
+int kt_cli_main(int argc, char **argv);
 /* The options every command takes, as --help lists them. */
 void cli_print_common_options(FILE *f);
 
