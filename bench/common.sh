@@ -19,7 +19,7 @@ bench_trace() {
     shift 2
     dir=${KINETA_BENCH_DIR:-/tmp/kineta-bench}
     mkdir -p "$dir"
-    [ -f "$dir/$file" ] || "$build/kineta-synth" "$@" -o "$dir/$file" >/dev/null
+    [ -e "$dir/$file" ] || "$build/kineta-synth" "$@" -o "$dir/$file" >/dev/null
     echo "$dir/$file"
 }
 

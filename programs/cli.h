@@ -103,6 +103,9 @@ typedef struct cli_command {
 extern const cli_command *const kt_commands[];
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv);
+/* The whole command line (programs/cli_main.c): argv[1] names the command;
+ * returns the exit code.  main() of kineta and of `python3 -m kineta`.   */
+int kt_cli_main(int argc, char **argv);
 /* The options every command takes, as --help lists them. */
 void cli_print_common_options(FILE *f);
 
@@ -110,14 +113,20 @@ void cli_print_common_options(FILE *f);
  * run on a loaded trace (two for commands that compare runs: test is the
  * second, NULL otherwise) with options as name/value pairs (value NULL for
  * a flag; names without "--"), machine format (every row), quiet;
- * hta_compat -1: HTA's rules if t was loaded with them.                   */
+ * hta_compat -1: HTA's rules if t was loaded with them.  The CLI's checks
+ * apply (-o's directory, the ranks and step asked for); on failure message
+ * (cap bytes) holds what the command said, as the CLI prints it.  A
+ * command's options by index: the name (NULL past the last), its
+ * metavariable (NULL for a flag) and help text.                          */
 size_t kt_cli_ncommands(void);
 const char *kt_cli_command_name(size_t i);
 const char *kt_cli_command_summary(size_t i);
 int kt_cli_command_is_pair(size_t i);
+const char *kt_cli_command_description(size_t i);
+const char *kt_cli_command_option(size_t i, size_t j, const char **arg, const char **help);
 kt_status kt_cli_run(const kt_trace *t, const kt_trace *test, const char *name, const char *const *names,
                      const char *const *values, size_t nopts, const int *ranks, size_t nranks, const char *out_path,
-                     int verbose, int hta_compat, kt_tables **out);
+                     int verbose, int hta_compat, kt_tables **out, char *message, size_t cap);
 
 /* Generic table printing (programs/print_tables.c).  Numbers get the
  * decimals their unit needs in text, every digit in CSV and JSON; JSON keys

@@ -60,6 +60,8 @@ if "$py" -c 'import pandas' 2>/dev/null; then
     names=$(cd "$prefix" && PYTHONPATH="$prefix/lib/python3/dist-packages" "$py" -W ignore -c \
         "import kineta; print(list(kineta.load('t.json').kernels()['kernels']['name']))")
     [ "$names" = "['gemm_kernel']" ] || { echo "python: got $names"; exit 1; }
+    version=$(cd "$prefix" && PYTHONPATH="$prefix/lib/python3/dist-packages" "$py" -m kineta --version)
+    [ "$version" = "$("$prefix/bin/kineta" --version)" ] || { echo "python -m kineta: got $version"; exit 1; }
 fi
 
 mk uninstall

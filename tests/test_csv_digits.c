@@ -159,7 +159,7 @@ TEST(csv_equals_json_for_every_command_and_table)
             bool overlay = !strcmp(name, "patterns") || !strcmp(name, "critical-path");
             const char *opt[] = { "no-overlay" }, *val[] = { NULL };
             if (!strcmp(name, "export") || !strcmp(name, "counters") || !strcmp(name, "report")) continue;
-            CHECK_INT(kt_cli_run(t, test, name, opt, val, overlay, NULL, 0, NULL, 1, 0, &ts), KT_OK);
+            CHECK_INT(kt_cli_run(t, test, name, opt, val, overlay, NULL, 0, NULL, 1, 0, &ts, NULL, 0), KT_OK);
             if (!ts) continue;
             ran++;
             for (size_t j = 0; j < kt_tables_count(ts); j++) {

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,26 @@ static bool has_pandas(const char *py)
     return system(cmd) == 0;
 }
 
+/* Runs cmd, its output on stderr; CHECKs exit 0.  A line "SKIP: why"
+ * makes the test a skip with that reason.                                 */
+static void run_logged(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    char line[4096], skip[4096] = "";
+    while (fgets(line, sizeof line, p)) {
+        fputs(line, stderr);
+        if (!strncmp(line, "SKIP: ", 6)) snprintf(skip, sizeof skip, "%s", line + 6);
+    }
+    int st = pclose(p);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    if (*skip) {
+        skip[strcspn(skip, "\n")] = '\0';
+        kt_test_skip(skip);
+    }
+}
+
 TEST(python_package)
 {
     const char *py = python();
@@ -42,14 +63,20 @@ TEST(python_package)
     snprintf(cmd, sizeof cmd,
              "KINETA_LIBRARY=%s %s -m unittest discover -s bindings/python/tests -t bindings/python/tests 2>&1",
              lib, py);
-    FILE *p = popen(cmd, "r");
-    CHECK(p != NULL);
-    if (!p) return;
-    char line[4096], last[4096] = "";
-    while (fgets(line, sizeof line, p)) {
-        fputs(line, stderr);
-        snprintf(last, sizeof last, "%s", line);
+    run_logged(cmd);
+}
+
+/* docs/notebooks/ run end to end in a Jupyter kernel (tests/notebooks_check.py;
+ * SKIP naming the Debian packages when nbclient, ipykernel ... are missing). */
+TEST(python_notebooks)
+{
+    const char *py = python();
+    const char *lib = getenv("KINETA_PYLIB");
+    if (!lib || access(lib, R_OK) != 0) {
+        kt_test_skip("KINETA_PYLIB not built (run make test)");
+        return;
     }
-    int st = pclose(p);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "KINETA_LIBRARY=%s %s tests/notebooks_check.py 2>&1", lib, py);
+    run_logged(cmd);
 }

@@ -15,14 +15,14 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 def _library_path():
     candidates = [
         os.environ.get("KINETA_LIBRARY"),
-        os.path.join(_HERE, "_kineta.so"),  # installed package
+        os.path.join(_HERE, "_kineta.so"),  # installed package (make install, pip install)
         os.path.join(_HERE, "..", "..", "..", "build", "libkineta-py.so"),  # the source tree
     ]
     for path in candidates:
         if path and os.path.exists(path):
             return os.path.abspath(path)
-    raise ImportError("kineta: libkineta-py.so not found; run `make python` in the source tree "
-                      "or set KINETA_LIBRARY")
+    raise ImportError("kineta: libkineta-py.so not found; run `make python` in the source tree, "
+                      "`pip install .` there, or set KINETA_LIBRARY")
 
 
 lib = C.CDLL(_library_path())
@@ -98,8 +98,11 @@ _proto("kt_cli_ncommands", C.c_size_t)
 _proto("kt_cli_command_name", C.c_char_p, C.c_size_t)
 _proto("kt_cli_command_summary", C.c_char_p, C.c_size_t)
 _proto("kt_cli_command_is_pair", C.c_int, C.c_size_t)
+_proto("kt_cli_command_description", C.c_char_p, C.c_size_t)
+_proto("kt_cli_command_option", C.c_char_p, C.c_size_t, C.c_size_t, C.POINTER(C.c_char_p), C.POINTER(C.c_char_p))
+_proto("kt_cli_main", C.c_int, C.c_int, C.POINTER(C.c_char_p))
 _proto("kt_cli_run", C.c_int, P, P, C.c_char_p, C.POINTER(C.c_char_p), C.POINTER(C.c_char_p), C.c_size_t,
-       C.POINTER(C.c_int), C.c_size_t, C.c_char_p, C.c_int, C.c_int, C.POINTER(P))
+       C.POINTER(C.c_int), C.c_size_t, C.c_char_p, C.c_int, C.c_int, C.POINTER(P), C.c_char_p, C.c_size_t)
 
 
 class KinetaError(Exception):

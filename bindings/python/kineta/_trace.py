@@ -3,7 +3,8 @@
 Methods are made from the CLI's own command list (kt_cli_ncommands), so
 `t.kernels(sort="total", top=20)` runs `kineta kernels --sort total --top 20`
 on the loaded trace and returns its tables: one DataFrame when the command
-prints one table, else a dict of DataFrames by table name.
+prints one table, else a dict of DataFrames by table name.  Each method's
+docstring lists the command's options from the same table `--help` prints.
 """
 import ctypes as C
 import os
@@ -34,13 +35,43 @@ def _option_pairs(options):
     return names, values
 
 
+def _ranges(ranks):
+    """"0-3, 5, 7-9", as the CLI names the ranks there are."""
+    ranks, parts = sorted(ranks), []
+    for r in ranks:
+        if parts and r == parts[-1][1] + 1:
+            parts[-1][1] = r
+        else:
+            parts.append([r, r])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in parts) or "none"
+
+
+def _check_ranks(command, wanted, there):
+    """KinetaError (status 1, as the CLI's exit 1) for a rank not in there."""
+    for r in wanted:
+        if r not in there:
+            raise KinetaError(1, f"kineta {command}: no rank {r} in these traces; ranks: {_ranges(there)}")
+
+
 class Trace:
-    """Traces loaded by kineta.load(); free with close() or a with-block."""
+    """Traces loaded by kineta.load(); free with close() or a with-block.
+    When load() selected ranks, every method sees those ranks only."""
 
     def __init__(self, handle, diagnostics):
         self._t = C.c_void_p(handle)
         self.diagnostics = diagnostics
         self._strings = None
+        self._selected = None
+
+    def _select(self, ranks):
+        """Keep these ranks only (load's ranks=); closes the trace and raises
+        when one is not there."""
+        try:
+            _check_ranks("load", ranks, self._loaded_ranks())
+        except KinetaError:
+            self.close()
+            raise
+        self._selected = sorted(set(ranks))
 
     def close(self):
         if self._t:
@@ -61,16 +92,30 @@ class Trace:
             raise ValueError("kineta: the trace was closed")
         return self._t
 
-    @property
-    def ranks(self):
-        """The loaded ranks, in order."""
+    def _loaded_ranks(self):
         t = self._handle()
         return [lib.kt_trace_rank(t, i) for i in range(lib.kt_trace_nranks(t))]
 
     @property
+    def ranks(self):
+        """The loaded (or, with load(ranks=...), the selected) ranks, in order."""
+        loaded = self._loaded_ranks()
+        return loaded if self._selected is None else [r for r in loaded if r in self._selected]
+
+    @property
     def files(self):
-        t = self._handle()
-        return {lib.kt_trace_rank(t, i): lib.kt_trace_rank_file(t, i).decode() for i in range(lib.kt_trace_nranks(t))}
+        t, ranks = self._handle(), self.ranks
+        return {r: lib.kt_trace_rank_file(t, i).decode() for i, r in enumerate(self._loaded_ranks()) if r in ranks}
+
+    def _run_ranks(self, command, ranks):
+        """The ranks a command runs on: those asked for, within the selection."""
+        if isinstance(ranks, int):
+            ranks = [ranks]
+        ranks = list(ranks or [])
+        if self._selected is None:
+            return ranks
+        _check_ranks(command, ranks, self._selected)
+        return ranks or list(self._selected)
 
     def run(self, command, ranks=None, out=None, verbose=True, rounded=False, test=None, hta_compat=None,
             **options):
@@ -79,25 +124,28 @@ class Trace:
         ranks: a rank or list of ranks (default all); out: the output
         directory of commands that write files; verbose: full kernel names;
         rounded: floats rounded to the digits the CLI prints; test: the
-        second Trace of a command that compares two runs (diff); hta_compat:
+        second run of a command that compares two (diff): a Trace or a path
+        to load (as this trace was, for this call); hta_compat:
         HTA's rules (default: as the trace was loaded)."""
+        if test is not None and not isinstance(test, Trace):
+            with load(test, hta_compat=bool(lib.kt_trace_hta_compat(self._handle()))) as other:
+                return self.run(command, ranks, out, verbose, rounded, other, hta_compat, **options)
         names, values = _option_pairs(options)
         n = len(names)
         name_arr = (C.c_char_p * max(n, 1))(*names)
         value_arr = (C.c_char_p * max(n, 1))(*values)
-        if isinstance(ranks, int):
-            ranks = [ranks]
-        ranks = list(ranks or [])
+        ranks = self._run_ranks(command, ranks)
         rank_arr = (C.c_int * max(len(ranks), 1))(*ranks)
-        if out is not None:
-            os.makedirs(out, exist_ok=True)
         tables = C.c_void_p()
         other = test._handle() if test is not None else None
+        message = C.create_string_buffer(1 << 16)
         status = lib.kt_cli_run(self._handle(), other, command.encode(), name_arr, value_arr, n, rank_arr, len(ranks),
-                                os.fspath(out).encode() if out is not None else None, int(bool(verbose)),
-                                -1 if hta_compat is None else int(bool(hta_compat)), C.byref(tables))
+                                os.fsencode(out) if out is not None else None, int(bool(verbose)),
+                                -1 if hta_compat is None else int(bool(hta_compat)), C.byref(tables),
+                                message, len(message))
         if status != 0:
-            raise KinetaError(status, f"kineta {command}: {status_text(status)}")
+            said = message.value.decode(errors="replace").strip()
+            raise KinetaError(status, said or f"kineta {command}: {status_text(status)}")
         try:
             return _frames.tables_frames(tables, rounded)
         finally:
@@ -124,7 +172,7 @@ class Trace:
         """One rank's events as a DataFrame of the model's columns: ts and dur
         in ns (dur -1: none), name/cat/kind/ph categorical, pid, tid, stream,
         correlation, external_id (-1: none)."""
-        pos = self._position(rank)
+        pos = self._loaded_ranks().index(self.ranks[self._position(rank)])
         n = lib.kt_trace_nevents(self._handle(), pos)
         cols = {"ts": np.int64, "dur": np.int64, "name": np.uint32, "cat": np.uint32, "ph": np.uint8,
                 "kind": np.uint8, "pid": np.int64, "tid": np.int64, "stream": np.int32,
@@ -150,7 +198,21 @@ class Trace:
         return pd.DataFrame(arrays, columns=list(cols))
 
 
-def _command_method(command, summary, pair):
+def _options_doc(i):
+    """The command's options as keywords, with the help text `--help` prints."""
+    lines, j = [], 0
+    arg, text = C.c_char_p(), C.c_char_p()
+    while (name := lib.kt_cli_command_option(i, j, C.byref(arg), C.byref(text))) is not None:
+        key = name.decode().replace("-", "_") + (f"={arg.value.decode()!r}" if arg.value else "=True")
+        lines.append(f"    {key:<24} {text.value.decode() if text.value else ''}")
+        j += 1
+    return "\n".join(lines) or "    (none)"
+
+
+def _command_method(i):
+    command = lib.kt_cli_command_name(i).decode()
+    pair = lib.kt_cli_command_is_pair(i)
+
     def method(self, ranks=None, out=None, verbose=True, rounded=False, **options):
         frames = self.run(command, ranks=ranks, out=out, verbose=verbose, rounded=rounded, **options)
         return next(iter(frames.values())) if len(frames) == 1 else frames
@@ -161,32 +223,36 @@ def _command_method(command, summary, pair):
 
     if pair:
         method = pair_method
-
+    description = lib.kt_cli_command_description(i)
     method.__name__ = command.replace("-", "_")
-    method.__doc__ = (f"`kineta {command}`: {summary}.\n\n"
-                      + ("self is the control run, test the other Trace. " if pair else "") + "Keywords are the command's options "
-                      "(`kineta {command} --help`), underscores for dashes, True for flags. Returns a "
-                      "DataFrame, or a dict of DataFrames when the command has several tables.")
+    method.__doc__ = (f"`kineta {command}`: {lib.kt_cli_command_summary(i).decode()}.\n\n"
+                      + (f"{description.decode()}\n\n" if description else "")
+                      + ("self is the control run; test the other: a Trace or a path to load.\n\n" if pair else "")
+                      + "Keywords (the command's options, underscores for dashes, True for a flag):\n"
+                      + _options_doc(i)
+                      + "\n\nAnd ranks (a rank or a list; default all), out (the output file or directory),"
+                      " verbose, rounded (see Trace.run).  Returns a DataFrame, or a dict of DataFrames by"
+                      " table name when the command has several tables.")
     return method
 
 
 for _i in range(lib.kt_cli_ncommands()):
-    _name = lib.kt_cli_command_name(_i).decode()
-    setattr(Trace, _name.replace("-", "_"),
-            _command_method(_name, lib.kt_cli_command_summary(_i).decode(), lib.kt_cli_command_is_pair(_i)))
+    setattr(Trace, lib.kt_cli_command_name(_i).decode().replace("-", "_"), _command_method(_i))
 
 
-def load(paths, jobs=0, hta_compat=False, ranks=None, cache_dir=None):
+def load(paths, jobs=0, hta_compat=False, ranks=None, file_ranks=None, cache_dir=None):
     """Load trace files or directories (every *.json / *.json.gz in them).
 
-    ranks: the rank of each path, for files that do not say.  cache_dir:
+    ranks: the ranks to keep (default all; KinetaError naming the ranks
+    there are when one is not); every file is still read to learn its rank.
+    file_ranks: the rank of each path, for files that do not say.  cache_dir:
     keep each file's parsed model there and map it on later loads
     (docs/cache.md; the CLI's --cache=DIR).  Loader
     diagnostics become Python warnings; a failed load raises KinetaError
     carrying kt_status and the diagnostics."""
     paths = _as_paths(paths)
     arr = (C.c_char_p * len(paths))(*[p.encode() for p in paths])
-    rank_arr = (C.c_int * len(paths))(*ranks) if ranks is not None else None
+    rank_arr = (C.c_int * len(paths))(*file_ranks) if file_ranks is not None else None
     opt = LoadOptions(jobs=jobs, hta_compat=int(bool(hta_compat)),
                       ranks=C.cast(rank_arr, C.POINTER(C.c_int)) if rank_arr is not None else None,
                       cache_dir=os.fsencode(cache_dir) if cache_dir is not None else None)
@@ -203,4 +269,7 @@ def load(paths, jobs=0, hta_compat=False, ranks=None, cache_dir=None):
         if level != "info":
             where = f"{file}: byte {offset}: " if file and offset >= 0 else f"{file}: " if file else ""
             warnings.warn(f"kineta: {where}{message}", stacklevel=2)
-    return Trace(handle.value, diags)
+    trace = Trace(handle.value, diags)
+    if ranks is not None:
+        trace._select([ranks] if isinstance(ranks, int) else ranks)
+    return trace

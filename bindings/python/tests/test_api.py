@@ -114,10 +114,81 @@ class LoadTest(unittest.TestCase):
         self.assertTrue(any("rank-0.json" in str(w.message) for w in caught))
         self.assertEqual(len(t.events()), 3)  # what was recovered
 
+    def test_error_reason_is_in_the_exception(self):
+        write_trace(self.dir.name)
+        t = kineta.load(self.dir.name)
+        with self.assertRaises(kineta.KinetaError) as e:
+            t.kernels(sort="time")
+        self.assertEqual(e.exception.status, 2)
+        self.assertIn("--sort must be one of: count duration total", str(e.exception))
+        with self.assertRaises(kineta.KinetaError) as e:
+            t.kernels(no_such_option=3)
+        self.assertIn("unknown option 'no-such-option'", str(e.exception))
+
+    def test_a_rank_not_there_raises_naming_the_ranks(self):
+        write_trace(self.dir.name, 0)
+        write_trace(self.dir.name, 1)
+        t = kineta.load(self.dir.name)
+        with self.assertRaises(kineta.KinetaError) as e:
+            t.temporal(ranks=[9])
+        self.assertEqual(e.exception.status, 1)
+        self.assertIn("no rank 9 in these traces; ranks: 0-1", str(e.exception))
+        self.assertEqual(list(t.temporal(ranks=[1])["rank"]), [1])
+
+    def test_load_selects_ranks_of_a_directory(self):
+        for r in range(3):
+            write_trace(self.dir.name, r)
+        t = kineta.load(self.dir.name, ranks=[2, 0])
+        self.assertEqual(t.ranks, [0, 2])
+        self.assertEqual(sorted(t.files), [0, 2])
+        self.assertEqual(list(t.temporal()["rank"]), [0, 2])
+        self.assertEqual(len(t.events(rank=2)), 4)
+        with self.assertRaises(ValueError):
+            t.events(rank=1)  # loaded, not selected
+        with self.assertRaises(kineta.KinetaError) as e:
+            t.temporal(ranks=[1])
+        self.assertIn("no rank 1 in these traces; ranks: 0, 2", str(e.exception))
+        with self.assertRaises(kineta.KinetaError) as e:
+            kineta.load(self.dir.name, ranks=[4])
+        self.assertEqual(e.exception.status, 1)
+        self.assertIn("no rank 4 in these traces; ranks: 0-2", str(e.exception))
+
+    def test_report_writes_the_file_named(self):
+        write_trace(self.dir.name)
+        out = os.path.join(self.dir.name, "x.html")
+        kineta.load(self.dir.name).report(out=out)
+        self.assertTrue(os.path.isfile(out))
+        with open(out) as f:
+            self.assertIn("<html", f.read(4096).lower())
+        with self.assertRaises(kineta.KinetaError) as e:
+            kineta.load(self.dir.name).report(out=os.path.join(self.dir.name, "nodir", "x.html"))
+        self.assertEqual(e.exception.status, 3)
+        self.assertIn("directory", str(e.exception))
+
+    def test_diff_takes_a_path_or_a_trace(self):
+        a = write_trace(self.dir.name, 0, name="a.json")
+        b = write_trace(self.dir.name, 0, EVENTS[:3], name="b.json")
+        control = kineta.load(a)
+        by_path = control.diff(b)
+        with kineta.load(b) as test:
+            by_trace = control.diff(test)
+        self.assertEqual(set(by_path), set(by_trace))
+        for name in by_path:
+            self.assertTrue(by_path[name].equals(by_trace[name]), name)
+        self.assertTrue(len(by_path["ops"]) > 0)
+
+    def test_docstrings_list_the_commands_options(self):
+        doc = kineta.Trace.kernels.__doc__
+        self.assertIn("sort='KEY'", doc)
+        self.assertIn("count|duration|total|percentage|duration-percentage (default total)", doc)
+        self.assertIn("memory=True", doc)
+        self.assertNotIn("--help", doc)
+        self.assertIn("test", kineta.Trace.diff.__doc__)
+
     def test_explicit_ranks_and_file_outputs(self):
         a = write_trace(self.dir.name, 0, name="a.json")
         b = write_trace(self.dir.name, 0, name="b.json")
-        t = kineta.load([a, b], ranks=[3, 4])
+        t = kineta.load([a, b], file_ranks=[3, 4])
         self.assertEqual(t.ranks, [3, 4])
         out = os.path.join(self.dir.name, "out")
         files = t.counters(out=out)

@@ -38,7 +38,7 @@ class TraceAnalysis:
         if trace_files:
             ranks = sorted(trace_files)
             paths = [os.path.join(trace_dir or "", trace_files[r]) for r in ranks]
-            self._kt = load(paths, jobs=jobs, hta_compat=not include_last_profiler_step, ranks=ranks)
+            self._kt = load(paths, jobs=jobs, hta_compat=not include_last_profiler_step, file_ranks=ranks)
         else:
             self._kt = load(trace_dir or "./traces", jobs=jobs, hta_compat=not include_last_profiler_step)
         self.trace_dir = trace_dir

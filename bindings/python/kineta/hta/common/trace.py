@@ -38,7 +38,7 @@ class Trace:
         if isinstance(trace_files, dict):
             ranks = sorted(trace_files)
             paths = [self._path(trace_files[r]) for r in ranks]
-            self._kt = load(paths, ranks=ranks)
+            self._kt = load(paths, file_ranks=ranks)
         elif trace_files is not None:
             self._kt = load([self._path(f) for f in trace_files])
         else:
