@@ -68,6 +68,13 @@ static void put_json_string(text *t, const char *s)
     put(t, "\"", 1);
 }
 
+/* A set of patterns whose text is in the plan: marks[first, first + n)'s
+ * tops, text at [at, at + len).                                          */
+typedef struct pattern_set_text {
+    size_t first, n, at, len;
+} pattern_set_text;
+#define MAX_SETS 64
+
 typedef struct overlay {
     const kt_trace *t;
     const kt_pattern_set *s;
@@ -83,6 +90,8 @@ typedef struct overlay {
     size_t nrenames, next_rename;
     uint64_t dict_off;      /* args offset of the profiler span; 0: none       */
     text dict_text, args;
+    pattern_set_text sets[MAX_SETS]; /* the texts added, to add each once */
+    size_t nsets;
     bool keep_names;
     kt_overlay_result *res;
 } overlay;
@@ -94,23 +103,48 @@ static int by_off(const void *a, const void *b)
     return x->top < y->top ? -1 : x->top > y->top;
 }
 
-/* "Patterns": {"<pattern>": count, ...} for the marks at this offset. */
-static bool patterns_text(overlay *o, uint64_t off)
+/* "Patterns": {"<pattern>": count, ...} for marks[first, end). */
+static void patterns_text(overlay *o, size_t first, size_t end)
 {
-    while (o->next < o->nmarks && o->marks[o->next].off < off) o->next++;
-    if (o->next >= o->nmarks || o->marks[o->next].off != off) return false;
     o->args.n = 0;
     put_str(&o->args, "\"Patterns\": {");
-    for (bool first = true; o->next < o->nmarks && o->marks[o->next].off == off; o->next++, first = false) {
-        uint32_t k = o->marks[o->next].top;
+    for (size_t i = first; i < end; i++) {
+        uint32_t k = o->marks[i].top;
         char count[KT_NUMBER_TEXT_MAX];
         size_t n = kt_int_text(count, o->s->p[o->top[k]].count);
-        if (!first) put_str(&o->args, ", ");
+        if (i > first) put_str(&o->args, ", ");
         put(&o->args, o->label_json[k].p, o->label_json[k].n);
         put_str(&o->args, ": ");
         put(&o->args, count, n);
     }
     put_str(&o->args, "}");
+}
+
+static bool same_patterns(const overlay *o, size_t a, size_t b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (o->marks[a + i].top != o->marks[b + i].top) return false;
+    return true;
+}
+
+/* The text of the marks at off in the plan, each set of patterns added
+ * once (a label can be kilobytes, and most events carry the same one or
+ * two of them); false when off has no mark.                             */
+static bool patterns_at(overlay *o, uint64_t off, kt_overlay *ov, kt_overlay_edit *e)
+{
+    while (o->next < o->nmarks && o->marks[o->next].off < off) o->next++;
+    if (o->next >= o->nmarks || o->marks[o->next].off != off) return false;
+    size_t first = o->next;
+    while (o->next < o->nmarks && o->marks[o->next].off == off) o->next++;
+    size_t n = o->next - first;
+    for (size_t k = 0; k < o->nsets; k++)
+        if (o->sets[k].n == n && same_patterns(o, o->sets[k].first, first, n)) {
+            e->args = o->sets[k].at, e->args_len = o->sets[k].len;
+            return true;
+        }
+    patterns_text(o, first, o->next);
+    e->args = kt_overlay_text(ov, o->args.p, o->args.n), e->args_len = o->args.n;
+    if (o->nsets < MAX_SETS) o->sets[o->nsets++] = (pattern_set_text){ first, n, e->args, e->args_len };
     return true;
 }
 
@@ -128,8 +162,7 @@ static void edit_event(overlay *o, uint64_t off, kt_overlay *ov)
 {
     uint32_t id;
     kt_overlay_edit e = { .args_off = off };
-    if (patterns_text(o, off)) {
-        e.args = kt_overlay_text(ov, o->args.p, o->args.n), e.args_len = o->args.n;
+    if (patterns_at(o, off, ov, &e)) {
         o->res->marked++;
     } else if ((id = rename_id(o, off)) != KT_NONE) {
         char num[KT_NUMBER_TEXT_MAX];
