@@ -33,8 +33,10 @@ wall() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 cat "$trace" >/dev/null # in the page cache, as after the profiler wrote it
+# Each round appends its times to $out/<command>.t; the copies are removed
+# as soon as they are timed (removing everything in $out at the start of a
+# round kept only the last round's times).
 for r in $(seq "$runs"); do
-    rm -f "$out"/*
     wall cp "$trace" "$out/copy.json" >>"$out/cp.t"
     rm -f "$out/copy.json"
     wall "$build/kineta" patterns "$trace" --no-overlay >>"$out/patterns-no.t"
