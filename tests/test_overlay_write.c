@@ -4,6 +4,7 @@
  * samples right before the ']', as HTA places them.                     */
 #include "fixture.h"
 #include "oracle.h"
+#include "analysis/structure/patterns_overlay.h"
 #include "output/overlay_write.h"
 #include "test.h"
 
@@ -132,4 +133,52 @@ TEST(overlay_write_counter_samples_before_the_close)
     }
     free(text);
     kt_overlay_free(&ov);
+}
+
+/* What the patterns analysis hands its writer: the text each marked event
+ * gets, and how much text the plan holds.                                */
+typedef struct plan_seen {
+    size_t marked, marked_text, text, distinct;
+} plan_seen;
+static plan_seen last_plan;
+
+static kt_status look_at_plan(const kt_trace *t, const kt_rank *r, const kt_overlay *o, const char *out_path,
+                              kt_overlay_written *res, char *err, size_t errlen)
+{
+    (void)t, (void)r, (void)out_path, (void)err, (void)errlen;
+    plan_seen p = { .text = o->ntext };
+    for (size_t k = 0; k < o->nedits; k++) {
+        const kt_overlay_edit *e = &o->edits[k];
+        if (e->args_len < 12 || memcmp(o->text + e->args, "\"Patterns\": ", 12)) continue;
+        p.marked++;
+        p.marked_text += e->args_len;
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = o->edits[j].args == e->args && o->edits[j].args_len == e->args_len;
+        p.distinct += !seen;
+    }
+    last_plan = p;
+    *res = (kt_overlay_written){ 0 };
+    return KT_OK;
+}
+
+/* Events marked with the same patterns share one text in the plan: a
+ * label can be kilobytes, and adding it once per event held gigabytes
+ * for a trace whose overlay is a few (alexnet: 287 events marked, the
+ * top 5 patterns).                                                       */
+TEST(patterns_overlay_text_once_per_set_of_patterns)
+{
+    const char *rel = "traces/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz";
+    kt_trace *t = fx_load_shared(rel, false);
+    if (!t) return;
+    kt_patterns_options o = kt_patterns_defaults();
+    o.out_dir = "/tmp";
+    kt_tables *ts = NULL;
+    last_plan = (plan_seen){ 0 };
+    CHECK_INT(kt_patterns_writing(t, NULL, &o, look_at_plan, &ts, NULL), KT_OK);
+    CHECK_INT(last_plan.marked, 287);
+    CHECK(last_plan.distinct >= 1 && last_plan.distinct <= 5 * 4);
+    CHECK(last_plan.text < last_plan.marked_text / 10);
+    kt_tables_free(ts);
+    kt_trace_free(t);
 }
