@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/overlay.sh — what writing an overlay costs, against copying the same
 # bytes: `patterns` and `critical-path` with -o DIR and with --no-overlay,
-# and `cp` of the trace, interleaved in each round so all see the same
-# machine.  The overlay's cost is the difference of the two runs of a
-# command; the goal is at most 1.2x the cp.
+# `counters -o DIR` (the same writer, events appended only) and `cp` of the
+# trace, interleaved in each round so all see the same machine.  The
+# overlay's cost is the difference of the two runs of a command; the goal
+# is at most 1.2x the cp.
 #   usage: bench/overlay.sh [BUILD_DIR] [TRACE]
 # Without TRACE, the 1 GiB single-rank synthetic trace is made once with
 # kineta-synth in $KINETA_BENCH_DIR (default /tmp/kineta-bench).  Copies
@@ -32,8 +33,10 @@ wall() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 cat "$trace" >/dev/null # in the page cache, as after the profiler wrote it
+# Each round appends its times to $out/<command>.t; the copies are removed
+# as soon as they are timed (removing everything in $out at the start of a
+# round kept only the last round's times).
 for r in $(seq "$runs"); do
-    rm -f "$out"/*
     wall cp "$trace" "$out/copy.json" >>"$out/cp.t"
     rm -f "$out/copy.json"
     wall "$build/kineta" patterns "$trace" --no-overlay >>"$out/patterns-no.t"
@@ -41,6 +44,8 @@ for r in $(seq "$runs"); do
     rm -f "$out"/*.json
     wall "$build/kineta" critical-path "$trace" --no-overlay >>"$out/critical-path-no.t"
     wall "$build/kineta" critical-path "$trace" -o "$out" >>"$out/critical-path-o.t"
+    rm -f "$out"/*.json
+    wall "$build/kineta" counters "$trace" -o "$out" >>"$out/counters-o.t"
     rm -f "$out"/*.json
 done
 m() { median <"$out/$1.t"; }
@@ -52,4 +57,8 @@ for name in patterns critical-path; do
     with=$(m "$name-o")
     echo "$name $no $with $cp_s" | awk '{ d = $3 - $2; printf "%-14s %8.3f %8.3f %10.3f %12.2f\n", $1, $2, $3, d, d / $4 }'
 done
+printf '%-14s %8s %8.3f\n' counters "" "$(m counters-o)"
 printf '%-14s %8s %8.3f\n' cp "" "$cp_s"
+printf 'machine: %s, %s cores, %s GiB; output on %s\n' \
+    "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)" \
+    "$(awk '/MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" "$(df -T "$out" | awk 'NR == 2 { print $2 }')"

@@ -32,23 +32,8 @@ static const layer layers[] = {
     { "analysis", 4 }, { "output", 4 }, { "report", 5 },
 };
 
-/* Includes a lower layer makes of a higher one today, each to be removed:
- * the analyses that write trace copies call output's writers from their
- * per-rank steps.  Listed as "file -> included"; a pair that no longer
- * occurs fails too, so the list only shrinks.                           */
-static const char *const known_seams[] = {
-    "lib/analysis/launch/counters.c -> output/counter_trace.h",
-    "lib/analysis/memory/memory_trace.c -> output/counter_trace.h",
-    "lib/analysis/structure/critical_path_overlay.c -> output/trace_edit.h",
-    "lib/analysis/structure/patterns_overlay.c -> output/trace_edit.h",
-};
-#define NSEAMS (sizeof known_seams / sizeof known_seams[0])
-
 typedef struct check {
     const char *root;            /* the lib/ folder checked               */
-    const char *const *seams;    /* allowed exceptions, as known_seams    */
-    size_t nseams;
-    bool seam_seen[16];
     char first[512];             /* the first violation, for the message  */
     size_t violations, includes;
 } check;
@@ -104,13 +89,6 @@ static void check_include(check *c, const char *rel, int line, const char *inc)
     const layer *l = layer_of(from);
     c->includes++;
     if (!l || !to[0] || allowed(l, to)) return;
-    char pair[1200];
-    snprintf(pair, sizeof pair, "lib/%.500s -> %.500s", rel, target);
-    for (size_t i = 0; i < c->nseams; i++)
-        if (!strcmp(pair, c->seams[i])) {
-            c->seam_seen[i] = true;
-            return;
-        }
     if (!c->violations++)
         snprintf(c->first, sizeof c->first, "lib/%.200s:%d includes %.100s: %.60s may not include %.60s", rel, line, inc,
                  from, to);
@@ -157,12 +135,10 @@ static void walk(check *c, const char *rel)
 
 TEST(layers_include_only_lower_layers)
 {
-    check c = { .root = "lib", .seams = known_seams, .nseams = NSEAMS };
+    check c = { .root = "lib" };
     walk(&c, "");
     CHECK(c.includes > 500); /* the walk read the library */
     if (c.violations) kt_test_fail(__FILE__, __LINE__, "%zu includes run up a layer; first: %s", c.violations, c.first);
-    for (size_t i = 0; i < NSEAMS; i++)
-        if (!c.seam_seen[i]) kt_test_fail(__FILE__, __LINE__, "known seam gone, drop it from the list: %s", known_seams[i]);
 }
 
 static void write_file(const char *path, const char *text)

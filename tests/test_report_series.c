@@ -231,7 +231,7 @@ TEST(report_series_memory_split_as_its_table)
     rp_kept_memory kept[2] = { 0 };
     CHECK_INT(kt_memory(t, NULL, &o, &tables, NULL), KT_OK);
     o.no_series = 1;
-    CHECK_INT(kt_memory_keeping(t, NULL, &o, keep_memory, kept, &kept_tables, NULL), KT_OK);
+    CHECK_INT(kt_memory_keeping(t, NULL, &o, NULL, keep_memory, kept, &kept_tables, NULL), KT_OK);
     const kt_table *s = kt_tables_find(tables, "series");
     rp_groups from_table[2], from_events[2];
     static const char *const ys[2] = { "allocated", "reserved" }, *const prefixes[2] = { "allocated ", "reserved " };

@@ -84,6 +84,7 @@ static kt_trace_edit edit_of(const scratch *s, const char *text)
 typedef struct seen {
     const char *text;
     size_t calls;
+    bool appended;    /* arrow() wrote its event */
 } seen;
 
 static void add_x(void *user, uint64_t args_off, kt_event_edit *e)
@@ -102,7 +103,7 @@ static void add_x(void *user, uint64_t args_off, kt_event_edit *e)
 static kt_status edit_marked(const scratch *s, const char *text, const uint64_t *marks, size_t n, seen *sn,
                              kt_edit_result *res)
 {
-    *sn = (seen){ text, 0 };
+    *sn = (seen){ text, 0, false };
     kt_trace_edit c = edit_of(s, text);
     c.marks = marks, c.nmarks = n, c.edit = add_x, c.user = sn;
     char err[256];
@@ -174,12 +175,16 @@ TEST(trace_edit_event_larger_than_a_chunk)
     scratch_remove(&s);
 }
 
-static char *arrow(void *user, const kt_edit_doc *d, size_t *len)
+/* One appended event, in the first call. */
+static size_t arrow(void *user, const kt_edit_doc *d, char *buf, size_t cap)
 {
-    (void)user, (void)d;
-    char *t = strdup(",\n{\"ph\": \"s\", \"id\": 7, \"name\": \"c\"}");
-    *len = t ? strlen(t) : 0;
-    return t;
+    seen *sn = user;
+    (void)d, (void)cap;
+    if (sn->appended) return 0;
+    sn->appended = true;
+    const char *t = ",\n{\"ph\": \"s\", \"id\": 7, \"name\": \"c\"}";
+    memcpy(buf, t, strlen(t));
+    return strlen(t);
 }
 
 /* only_marked: unmarked complete events go, except the kept categories;
@@ -194,7 +199,7 @@ TEST(trace_edit_only_marked_and_appended)
     scratch_make(&s, text);
     static const char *const keep[] = { "user_annotation", NULL };
     uint64_t marks[] = { args_of(text, "\"o\"") };
-    seen sn = { text, 0 };
+    seen sn = { text, 0, false };
     kt_trace_edit c = edit_of(&s, text);
     c.marks = marks, c.nmarks = 1, c.edit = add_x, c.user = &sn;
     c.only_marked = true, c.keep_cats = keep, c.extra = arrow;
@@ -293,10 +298,10 @@ TEST(trace_edit_damage_late_in_the_array_keeps_an_earlier_overlay)
     free(text);
 }
 
-static char *no_extra(void *user, const kt_edit_doc *d, size_t *len)
+static size_t no_extra(void *user, const kt_edit_doc *d, char *buf, size_t cap)
 {
-    (void)user, (void)d, (void)len;
-    return NULL;
+    (void)user, (void)d, (void)buf, (void)cap;
+    return SIZE_MAX;
 }
 
 /* The child's findings as exit bits: CHECK cannot report from a fork. */
@@ -376,13 +381,13 @@ static void make_located(located *l)
 }
 
 /* The extra callback: the file's ts of events 5 and 60, neither marked. */
-static char *lookup_ts(void *user, const kt_edit_doc *d, size_t *len)
+static size_t lookup_ts(void *user, const kt_edit_doc *d, char *buf, size_t cap)
 {
     located *l = user;
+    (void)buf, (void)cap;
     l->found[0] = kt_edit_event_number(d, l->off[5], "ts", &l->ts_seen[0]);
     l->found[1] = kt_edit_event_number(d, l->off[60], "ts", &l->ts_seen[1]);
-    *len = 0;
-    return strdup("");
+    return 0;
 }
 
 static void mark_x(void *user, uint64_t args_off, kt_event_edit *e)

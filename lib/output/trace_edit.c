@@ -53,6 +53,7 @@ static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
     in->gzip = kt_src_is_gzip(src);
+    if (in->gzip) kt_src_start_prefetch(src); /* inflated while this thread stores it */
     size_t cap = CHUNK, n = 0;
     char *buf = malloc(cap + 1);
     ptrdiff_t got = 0;
@@ -266,6 +267,26 @@ static bool next_event(kt_edit_doc *d, size_t *k)
  * writer's instructions.                                                 */
 #define NO_RUN SIZE_MAX
 
+/* The appended events, a buffer at a time; the first one's separator
+ * goes when no event precedes it (first).                               */
+#define EXTRA_CHUNK ((size_t)256 << 10)
+static void emit_extra(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, bool first)
+{
+    if (!c->extra) return;
+    char *buf = malloc(EXTRA_CHUNK);
+    size_t n = 0;
+    while (buf && !o->failed && (n = c->extra(c->user, d, buf, EXTRA_CHUNK)) > 0 && n != SIZE_MAX) {
+        size_t skip = first && buf[0] == ',';
+        kt_sink_emit(o, buf + skip, n - skip);
+        first = false;
+    }
+    if ((!buf || n == SIZE_MAX) && !o->failed) {
+        snprintf(o->err, o->errlen, "the events to append could not be made (out of memory)");
+        o->failed = true;
+    }
+    free(buf);
+}
+
 /* False when the walk finds the array damaged (nothing more is written). */
 static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
@@ -296,17 +317,10 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
     if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
     if (d->walk && !o->failed && !kt_spans_walk_ok(d->walk)) return false;
-    size_t extra_len = 0;
-    char *text = c->extra ? c->extra(c->user, d, &extra_len) : NULL;
-    const char *extra = text;
-    if (c->extra && !text && !o->failed) {
-        snprintf(o->err, o->errlen, "the events to append could not be made (out of memory)");
-        o->failed = true;
-    }
-    if (!any && extra_len && extra[0] == ',') extra++, extra_len--;
-    kt_sink_emit(o, extra, extra_len);
-    free(text);
-    if (run != NO_RUN) kt_sink_emit(o, doc + prev_end, (size_t)c->events_end - prev_end); /* blanks before the ']' */
+    size_t blanks = run != NO_RUN ? (size_t)c->events_end - prev_end : 0; /* before the ']' */
+    if (c->extra_at_close) kt_sink_emit(o, doc + prev_end, blanks);
+    emit_extra(o, c, d, !any && !c->extra_at_close);
+    if (!c->extra_at_close) kt_sink_emit(o, doc + prev_end, blanks);
     return true;
 }
 

@@ -1,8 +1,9 @@
 /*
  * trace_edit.h — a copy of a trace file with some of its events edited:
  * members put into chosen events' args, their names replaced, complete
- * events left out, extra events appended to traceEvents (the overlays of
- * `kineta critical-path` and `kineta patterns`).
+ * events left out, extra events appended to traceEvents: the one writer
+ * of trace copies (overlay_write.h applies an analysis's kt_overlay
+ * through it).
  *
  * Overlays must open in Perfetto next to the original and keep everything
  * it had, so events are located by the byte offsets the loader recorded
@@ -12,12 +13,15 @@
  * input is mapped, and its long unedited runs are copied inside the
  * kernel (copy_file_range, when input and copy share a file system: on
  * ext4 a third cheaper than writing them from the mapping); a gzip input
- * is held decompressed in memory while the copy is written.  The edited
+ * is inflated in a background thread into memory and held there while
+ * the copy is written.  The edited
  * events are found from the loader's args offsets when it gives them; an
  * overlay that leaves events out, edits many, or whose offsets do not fit
  * the file, walks the whole array instead, a piece at a time just before
- * the piece is copied.  The copy is written beside out_path under a name
- * of its own (".partial" appended) and renamed once whole.
+ * the piece is copied.  A copy that only appends events (the counter
+ * tracks of `kineta counters` and `kineta memory`) is the same copy with
+ * no event edited.  The copy is written beside out_path under a name of
+ * its own (".partial" appended) and renamed once whole.
  */
 #ifndef KT_TRACE_EDIT_H
 #define KT_TRACE_EDIT_H
@@ -32,9 +36,12 @@ typedef struct kt_edit_doc kt_edit_doc;
 /* The number a top-level key of the event whose args object starts at
  * args_off has in the file; false if there is none.                       */
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out);
-/* The events to append (each preceded by ','), malloc'ed, *len bytes;
- * NULL on failure.  Called once the input is read.                        */
-typedef char *(*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, size_t *len);
+/* The events to append, each preceded by ',': written into buf whole,
+ * while room for one more (at most KT_EDIT_EVENT_MAX bytes) remains of
+ * cap; returns the bytes written, 0 when there are no more, SIZE_MAX on
+ * failure.  Called until it returns 0, once the input is read.          */
+typedef size_t (*kt_edit_extra_fn)(void *user, const kt_edit_doc *d, char *buf, size_t cap);
+#define KT_EDIT_EVENT_MAX ((size_t)2048)
 
 /* What to change in one marked event; all-zero = nothing. */
 typedef struct kt_event_edit {
@@ -71,6 +78,9 @@ typedef struct kt_trace_edit {
                                   in keep_cats                               */
     const char *const *keep_cats; /* NULL-terminated, or NULL              */
     kt_edit_extra_fn extra;    /* events to append, or NULL                  */
+    bool extra_at_close;       /* right before the ']' (after the blanks that
+                                  precede it), else right after the last
+                                  event                                     */
     void *user;
 } kt_trace_edit;
 

@@ -1,10 +1,7 @@
 /*
- * trace_sink.h — where writers of trace copies put their bytes: a plain
- * file, or an ISA-L gzip stream (level 1) when the input was gzip.
- *
- * Both trace copiers (counter_trace: events appended; trace_edit:
- * events edited) write the same way, so the file handling, compression
- * and error reporting live here once.
+ * trace_sink.h — where the writer of trace copies (trace_edit.h) puts
+ * its bytes: a plain file, or an ISA-L gzip stream (level 1) when the
+ * input was gzip; the file handling, compression and error reporting.
  */
 #ifndef KT_TRACE_SINK_H
 #define KT_TRACE_SINK_H

@@ -142,7 +142,7 @@ static kt_status run_memory(rp_ctx *c, kt_tables **out)
     o.no_series = 1;
     c->memory_ranks = calloc(c->t->nranks + 1, sizeof *c->memory_ranks);
     if (!c->memory_ranks) return KT_ENOMEM;
-    return kt_memory_keeping(c->t, c->sel, &o, keep_memory, c, out, NULL);
+    return kt_memory_keeping(c->t, c->sel, &o, NULL, keep_memory, c, out, NULL);
 }
 
 static kt_status run_critical_path(rp_ctx *c, kt_tables **out)

@@ -11,6 +11,7 @@
  * make a peak, a series point or a counter.  Each rank is one map
  * (memory_events.c, peak_ops.c); the tables concatenate the ranks' rows.
  */
+#include "analysis/common/copy_names.h"
 #include "analysis/memory/memory.h"
 #include "analysis/memory/memory_trace.h"
 #include "analysis/memory/peak_ops.h"
@@ -147,26 +148,14 @@ static kt_status peak_rows(const kt_trace *t, const kt_rank *r, const kt_thread_
     return s;
 }
 
-/* Does another selected rank's input file have r's file name? */
-static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r)
-{
-    const char *a = strrchr(r->file, '/');
-    a = a ? a + 1 : r->file;
-    for (size_t i = 0; i < t->nranks; i++) {
-        const kt_rank *o = t->ranks[i];
-        const char *b = strrchr(o->file, '/');
-        if (o != r && kt_rank_selected(sel, o->rank) && !strcmp(a, b ? b + 1 : o->file)) return true;
-    }
-    return false;
-}
-
 static kt_status write_copy(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const kt_mem_rank *m,
-                            const kt_memory_options *o, kt_table *files, kt_diags **diags)
+                            const kt_memory_options *o, kt_overlay_write_fn write, kt_table *files, kt_diags **diags)
 {
     char path[4096], err[512] = "";
     uint64_t events = 0, bytes = 0;
-    kt_status s = kt_memory_trace_write(t, r, m, o->out_dir, name_shared(t, sel, r) ? r->rank : -1, path,
-                                        sizeof path, &events, &bytes, err, sizeof err);
+    int tag = kt_file_name_shared(t, sel, r) ? r->rank : -1;
+    kt_status s = kt_memory_trace_write(t, r, m, o->out_dir, tag, write, path, sizeof path, &events, &bytes, err,
+                                        sizeof err);
     if (s != KT_OK) {
         kt_diags_fail(diags, r->file, "%s", err);
         return s;
@@ -181,7 +170,8 @@ static kt_status write_copy(const kt_trace *t, const kt_rank_sel *sel, const kt_
 }
 
 static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const kt_memory_options *o,
-                          mem_tables *tb, kt_memory_keep keep, void *ctx, kt_diags **diags)
+                          kt_overlay_write_fn write, mem_tables *tb, kt_memory_keep keep, void *ctx,
+                          kt_diags **diags)
 {
     kt_mem_rank m;
     kt_status s = kt_mem_rank_collect(t, r, &m);
@@ -200,22 +190,23 @@ static kt_status one_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     }
     free(peaks);
     kt_thread_ops_free(ops);
-    if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, tb->files, diags);
+    if (s == KT_OK && o->out_dir) s = write_copy(t, sel, r, &m, o, write, tb->files, diags);
     if (s != KT_OK || !keep || !keep(ctx, r, &m)) kt_mem_rank_free(&m);
     return s;
 }
 
 kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt,
-                            kt_memory_keep keep, void *ctx, kt_tables **out, kt_diags **diags)
+                            kt_overlay_write_fn write, kt_memory_keep keep, void *ctx, kt_tables **out,
+                            kt_diags **diags)
 {
     kt_memory_options o = kt_memory_defaults();
     mem_tables tb = { 0 };
     *out = NULL;
     kt_diags_begin(diags);
-    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    if (!kt_options_take(&o, sizeof o, opt) || (o.out_dir && !write)) return KT_EUSAGE;
     kt_status s = make_tables(&tb, &o) ? KT_OK : KT_ENOMEM;
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++)
-        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, &tb, keep, ctx, diags);
+        if (kt_rank_selected(sel, t->ranks[i]->rank)) s = one_rank(t, sel, t->ranks[i], &o, write, &tb, keep, ctx, diags);
     kt_table *all[4];
     size_t n = 0;
     all[n++] = tb.devices;
@@ -227,10 +218,4 @@ kt_status kt_memory_keeping(const kt_trace *t, const kt_rank_sel *sel, const kt_
         return s;
     }
     return kt_tables_from(all, n, out);
-}
-
-kt_status kt_memory(const kt_trace *t, const kt_rank_sel *sel, const kt_memory_options *opt, kt_tables **out,
-                    kt_diags **diags)
-{
-    return kt_memory_keeping(t, sel, opt, NULL, NULL, out, diags);
 }

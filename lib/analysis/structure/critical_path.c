@@ -9,6 +9,7 @@
 #include "analysis/structure/critical_path_longest.h"
 #include "analysis/structure/critical_path_what_if.h"
 #include "analysis/common/kernel_names.h"
+#include "analysis/common/copy_names.h"
 #include "analysis/structure/critical_path_overlay.h"
 #include "table/table.h"
 
@@ -134,36 +135,21 @@ static kt_status predict(const cp_graph *g, const uint8_t *cls, cp_partial *p)
     return KT_OK;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* Does another selected rank's input have r's file name? */
-static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r)
-{
-    for (size_t i = 0; i < t->nranks; i++) {
-        const kt_rank *o = t->ranks[i];
-        if (o != r && kt_rank_selected(sel, o->rank) && !strcmp(base_name(o->file), base_name(r->file))) return true;
-    }
-    return false;
-}
-
 static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r, const cp_graph *g,
-                               const cp_path *path, const kt_critical_path_options *o, cp_partial *p, char *err,
-                               size_t errlen)
+                               const cp_path *path, const kt_critical_path_options *o, kt_overlay_write_fn write,
+                               cp_partial *p, char *err, size_t errlen)
 {
-    cp_overlay_request rq = { .r = r, .strs = t->strs, .g = g, .path = path, .out_dir = o->out_dir,
+    cp_overlay_request rq = { .t = t, .r = r, .g = g, .path = path, .out_dir = o->out_dir,
                               .only_critical = o->only_critical != 0, .all_edges = o->all_edges != 0,
-                              .tag_rank = name_shared(t, sel, r) };
-    kt_status s = cp_write_overlay(&rq, &p->overlay, err, errlen);
+                              .tag_rank = kt_file_name_shared(t, sel, r) };
+    kt_status s = cp_write_overlay(&rq, write, &p->overlay, err, errlen);
     p->wrote_overlay = s == KT_OK;
     return s;
 }
 
 static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r,
-                          const kt_critical_path_options *o, cp_partial *p, char *err, size_t errlen)
+                          const kt_critical_path_options *o, kt_overlay_write_fn write, cp_partial *p, char *err,
+                          size_t errlen)
 {
     p->r = r;
     kt_status s = check_rank(r, err, errlen);
@@ -188,7 +174,7 @@ static kt_status rank_map(const kt_trace *t, const kt_rank_sel *sel, const kt_ra
     if (s == KT_OK && !record_steps(&g, cls, &path, cfg.hta, p)) s = KT_ENOMEM;
     if (s == KT_OK) record_graph(&g, &path, p);
     if (s == KT_OK && p->nscen) s = predict(&g, cls, p);
-    if (s == KT_OK && o->out_dir) s = write_overlay(t, sel, r, &g, &path, o, p, err, errlen);
+    if (s == KT_OK && o->out_dir) s = write_overlay(t, sel, r, &g, &path, o, write, p, err, errlen);
     cp_path_free(&path);
     free(cls);
     cp_graph_free(&g);
@@ -413,13 +399,13 @@ static kt_status reduce(const kt_trace *t, const cp_partial *p, cp_tables *tb)
     return KT_OK;
 }
 
-kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
-                           kt_tables **out, kt_diags **diags)
+kt_status kt_critical_path_writing(const kt_trace *t, const kt_rank_sel *sel, const kt_critical_path_options *opt,
+                                   kt_overlay_write_fn write, kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
     kt_diags_begin(diags);
     kt_critical_path_options o = kt_critical_path_defaults();
-    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    if (!kt_options_take(&o, sizeof o, opt) || (o.out_dir && !write)) return KT_EUSAGE;
     char err[512] = "";
     cp_scenario scen[CP_MAX_SCENARIOS];
     size_t nscen = 0;
@@ -434,7 +420,7 @@ kt_status kt_critical_path(const kt_trace *t, const kt_rank_sel *sel, const kt_c
     for (size_t i = 0; s == KT_OK && i < t->nranks; i++) {
         if (!kt_rank_selected(sel, t->ranks[i]->rank)) continue;
         cp_partial p = { .scen = scen, .nscen = nscen };
-        s = rank_map(t, sel, t->ranks[i], &o, &p, err, sizeof err);
+        s = rank_map(t, sel, t->ranks[i], &o, write, &p, err, sizeof err);
         if (s == KT_OK) s = reduce(t, &p, &tb);
         partial_free(&p);
     }

@@ -1,5 +1,6 @@
 /*
- * critical_path_overlay.c — see critical_path_overlay.h.
+ * critical_path_overlay.c — see critical_path_overlay.h.  The marks and
+ * arrows become a kt_overlay; the writer handed in writes the copy.
  *
  * The arrows follow HTA's format so tools reading HTA overlays read ours:
  * {"ph":"s"|"f","id","pid","tid","ts","cat":"critical_path",
@@ -7,8 +8,8 @@
  * event's start for a start node, else at its end (1 µs earlier on GPU
  * events, so the arrow lands inside the slice).
  */
+#include "analysis/common/copy_names.h"
 #include "analysis/structure/critical_path_overlay.h"
-#include "output/trace_edit.h"
 #include "model/radix.h"
 
 #include <errno.h>
@@ -17,12 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 /* The overlay must not land next to its input. */
 static bool is_input_dir(const char *dir, const char *file)
@@ -58,46 +53,18 @@ static uint64_t *critical_marks(const cp_overlay_request *rq, size_t *n)
     return keys;
 }
 
-static void put_id(char *b, size_t cap, const kt_strtab *strs, int64_t v)
-{
-    if (kt_id_is_str(v)) snprintf(b, cap, "\"%s\"", kt_strtab_get(strs, kt_id_str(v)));
-    else snprintf(b, cap, "%" PRId64, v);
-}
-
-/* Arrow end point in µs as HTA computes it: int() of the file's float µs
- * (start, or end less up to 1 µs on GPU events so the arrow lands inside
- * the slice); from the model's ns when the file has no number for it.    */
-static int64_t arrow_ts(const cp_overlay_request *rq, const kt_edit_doc *d, uint32_t node)
+/* An arrow end at node: its event's start for a start node, else its end
+ * (less up to 1 µs on GPU events, so the arrow lands inside the slice);
+ * the time from the model's ns for an event the file gives no numbers. */
+static kt_overlay_point point_of(const cp_overlay_request *rq, uint32_t node)
 {
     const kt_rank *r = rq->r;
     uint32_t ev = rq->g->ev[node];
     bool start = rq->g->flags[node] & CP_NODE_START, gpu = kt_event_arg_int(r, ev, KT_ARG_DEVICE, -1) >= 0;
-    double ts, dur;
-    if (kt_args_off(&r->ev, ev) && kt_edit_event_number(d, kt_args_off(&r->ev, ev), "ts", &ts) &&
-        kt_edit_event_number(d, kt_args_off(&r->ev, ev), "dur", &dur)) {
-        double end = ts + dur;
-        if (gpu) end -= dur < 1 ? dur : 1;
-        return (int64_t)(start ? ts : end);
-    }
     int64_t t = r->ev.ts[ev], n = r->ev.dur[ev];
     if (!start) t += n - (gpu ? (n < 1000 ? n : 1000) : 0);
-    return t / 1000;
-}
-
-static int arrow_end(char *b, size_t cap, const cp_overlay_request *rq, const kt_edit_doc *d, uint32_t node,
-                     size_t id, size_t e, bool start, bool critical)
-{
-    const kt_rank *r = rq->r;
-    uint32_t ev = rq->g->ev[node];
-    char pid[256], tid[256];
-    put_id(pid, sizeof pid, rq->strs, kt_event_pid(r, ev));
-    put_id(tid, sizeof tid, rq->strs, kt_event_tid(r, ev));
-    return snprintf(b, cap,
-                    ",\n{\"ph\": \"%s\", \"id\": %zu, \"pid\": %s, \"tid\": %s, \"ts\": %" PRId64 ", "
-                    "\"cat\": \"critical_path\", \"name\": \"critical_path\", \"args\": {\"weight\": %" PRId64 ", "
-                    "\"critical\": %s, \"type\": \"%s\"}%s}",
-                    start ? "s" : "f", id, pid, tid, arrow_ts(rq, d, node), cp_edge_weight(rq->g, e) / 1000,
-                    critical ? "true" : "false", cp_type_name(rq->g->type[e]), start ? "" : ", \"bp\": \"e\"");
+    return (kt_overlay_point){ .args_off = kt_args_off(&r->ev, ev), .ts_us = t / 1000, .at_end = !start,
+                               .inset_us = gpu, .pid = kt_event_pid(r, ev), .tid = kt_event_tid(r, ev) };
 }
 
 static bool shown(uint8_t type)
@@ -134,37 +101,34 @@ static uint32_t *drawn_edges(const cp_overlay_request *rq, size_t *n, uint8_t **
     return ids;
 }
 
-/* Every marked event gets args.critical = 1 (the writer's kt_event_edit_fn). */
-static void mark_critical(void *user, uint64_t args_off, kt_event_edit *e)
+/* Events on the path get args.critical = 1; the drawn edges, arrows. */
+static bool fill_overlay(const cp_overlay_request *rq, const uint64_t *marks, size_t nmarks, kt_overlay *ov)
 {
-    (void)user, (void)args_off;
-    e->add_args = "\"critical\": 1";
-    e->add_args_len = 13;
-}
-
-/* The arrows (the writer's kt_edit_extra_fn; user is the request). */
-static char *arrows_text(void *user, const kt_edit_doc *d, size_t *len)
-{
-    const cp_overlay_request *rq = user;
-    size_t cap = 4096, n = 0, count = 0;
+    static const char critical[] = "\"critical\": 1";
+    static const char *const keep[] = { "user_annotation", "python_function", NULL };
+    size_t text = kt_overlay_text(ov, critical, sizeof critical - 1);
+    for (size_t k = 0; k < nmarks; k++) {
+        kt_overlay_edit *e = kt_overlay_add_edit(ov, marks[k]);
+        if (e) e->args = text, e->args_len = sizeof critical - 1;
+    }
+    ov->only_marked = rq->only_critical;
+    ov->keep_cats = keep;
+    ov->arrow_cat = "critical_path";
+    size_t count = 0;
     uint8_t *on_path;
     uint32_t *ids = drawn_edges(rq, &count, &on_path);
-    char *buf = ids ? malloc(cap) : NULL;
-    for (size_t k = 0; buf && k < count; k++) {
+    if (!ids) return false;
+    for (size_t k = 0; k < count; k++) {
         uint32_t e = ids[k];
-        if (cap - n < 2048) {
-            char *grown = realloc(buf, 2 * cap);
-            if (!grown) free(buf);
-            buf = grown, cap *= 2;
-            if (!buf) break;
-        }
-        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->src[e], k, e, true, on_path[e]);
-        n += (size_t)arrow_end(buf + n, cap - n, rq, d, rq->g->dst[e], k, e, false, on_path[e]);
+        kt_overlay_arrow *a = kt_overlay_add_arrow(ov);
+        if (a)
+            *a = (kt_overlay_arrow){ .from = point_of(rq, rq->g->src[e]), .to = point_of(rq, rq->g->dst[e]),
+                                     .weight_us = cp_edge_weight(rq->g, e) / 1000, .critical = on_path[e],
+                                     .type = cp_type_name(rq->g->type[e]) };
     }
-    if (ids) free(on_path);
+    free(on_path);
     free(ids);
-    *len = n;
-    return buf;
+    return !ov->failed;
 }
 
 static size_t count_arrows(const cp_overlay_request *rq)
@@ -193,33 +157,28 @@ static kt_status prepare_dir(const cp_overlay_request *rq, char *err, size_t err
     return KT_OK;
 }
 
-kt_status cp_write_overlay(const cp_overlay_request *rq, cp_overlay_result *res, char *err, size_t errlen)
+kt_status cp_write_overlay(const cp_overlay_request *rq, kt_overlay_write_fn write, cp_overlay_result *res,
+                           char *err, size_t errlen)
 {
     *res = (cp_overlay_result){ 0 };
     kt_status s = prepare_dir(rq, err, errlen);
     if (s != KT_OK) return s;
-    size_t len = strlen(rq->out_dir) + strlen(base_name(rq->r->file)) + 32;
+    size_t len = strlen(rq->out_dir) + strlen(kt_base_name(rq->r->file)) + 32;
     res->output = malloc(len);
     size_t nmarks = 0;
     uint64_t *marks = critical_marks(rq, &nmarks);
     res->arrows = count_arrows(rq);
-    if (!res->output || !marks) s = KT_ENOMEM;
+    kt_overlay ov = { 0 };
+    if (!res->output || !marks || !fill_overlay(rq, marks, nmarks, &ov)) s = KT_ENOMEM;
     if (s == KT_OK) {
         char tag[32] = "";
         if (rq->tag_rank) snprintf(tag, sizeof tag, "rank%d_", rq->r->rank);
-        snprintf(res->output, len, "%s/overlaid_critical_path_%s%s", rq->out_dir, tag, base_name(rq->r->file));
-        static const char *const keep[] = { "user_annotation", "python_function", NULL };
-        kt_trace_edit c = { .in_path = rq->r->file, .events_open = rq->r->events_open,
-                            .events_end = rq->r->events_end, .nevents = rq->r->total_events,
-                            .args_at = rq->r->ev.args_at, .nargs = rq->r->ev.n,
-                            .out_path = res->output,
-                            .marks = marks, .nmarks = nmarks, .edit = mark_critical,
-                            .only_marked = rq->only_critical, .keep_cats = keep, .extra = arrows_text,
-                            .user = (void *)rq };
-        kt_edit_result done;
-        s = kt_write_trace_edit(&c, &done, err, errlen);
+        snprintf(res->output, len, "%s/overlaid_critical_path_%s%s", rq->out_dir, tag, kt_base_name(rq->r->file));
+        kt_overlay_written done;
+        s = write(rq->t, rq->r, &ov, res->output, &done, err, errlen);
         res->marked = done.edited;
     }
+    kt_overlay_free(&ov);
     free(marks);
     return s;
 }

@@ -7,6 +7,7 @@
  * HTA's order (count desc, pattern asc), the tables, and the overlay copy
  * of each rank's file (patterns_overlay.c).
  */
+#include "analysis/common/copy_names.h"
 #include "analysis/structure/pattern_map.h"
 #include "analysis/structure/patterns_overlay.h"
 #include "table/table.h"
@@ -181,22 +182,6 @@ static void op_rows(kt_table *tb, const kt_trace *t, const rank_patterns *rp)
 
 /* ---- overlay files ----------------------------------------------------------- */
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static bool name_shared(const kt_trace *t, const kt_rank_sel *sel, const kt_rank *r)
-{
-    for (size_t i = 0; i < t->nranks; i++) {
-        const kt_rank *o = t->ranks[i];
-        if (o != r && kt_rank_selected(sel, o->rank) && !strcmp(base_name(o->file), base_name(r->file)))
-            return true;
-    }
-    return false;
-}
-
 /* Is dir the directory the input file is in?  Overlays never go there:
  * a trace directory is read by loaders that would take the copy for
  * another rank.                                                          */
@@ -213,7 +198,8 @@ static bool next_to_input(const char *dir, const char *file)
 }
 
 static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *o,
-                               const rank_patterns *rp, const labelled *l, kt_table *files, kt_diags **diags)
+                               kt_overlay_write_fn write, const rank_patterns *rp, const labelled *l, kt_table *files,
+                               kt_diags **diags)
 {
     if (next_to_input(o->out_dir, rp->r->file)) {
         kt_diags_fail(diags, rp->r->file, "refusing to write the overlay next to the input %s (-o another directory)",
@@ -221,8 +207,8 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
         return KT_EUSAGE;
     }
     char out[4096], tag[32] = "";
-    if (name_shared(t, sel, rp->r)) snprintf(tag, sizeof tag, "rank%d_", rp->r->rank);
-    int n = snprintf(out, sizeof out, "%s/overlaid_%s%s", o->out_dir, tag, base_name(rp->r->file));
+    if (kt_file_name_shared(t, sel, rp->r)) snprintf(tag, sizeof tag, "rank%d_", rp->r->rank);
+    int n = snprintf(out, sizeof out, "%s/overlaid_%s%s", o->out_dir, tag, kt_base_name(rp->r->file));
     if (n <= 0 || (size_t)n >= sizeof out) return KT_EUSAGE;
     size_t ntop = rp->set.n < o->top ? rp->set.n : o->top;
     const char **labels = malloc((ntop ? ntop : 1) * sizeof *labels);
@@ -230,7 +216,7 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
     for (size_t i = 0; i < ntop; i++) labels[i] = l->label[l->order[i]];
     kt_overlay_result res;
     char err[512] = "";
-    kt_status st = kt_write_patterns_overlay(t, rp->r, &rp->set, l->order, labels, ntop, out, o->keep_names,
+    kt_status st = kt_write_patterns_overlay(t, rp->r, &rp->set, l->order, labels, ntop, out, o->keep_names, write,
                                              &res, err, sizeof err);
     free(labels);
     if (st != KT_OK) {
@@ -249,26 +235,26 @@ static kt_status write_overlay(const kt_trace *t, const kt_rank_sel *sel, const 
 }
 
 static kt_status reduce_rank(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *o,
-                             const rank_patterns *rp, kt_table **tb, kt_diags **diags)
+                             kt_overlay_write_fn write, const rank_patterns *rp, kt_table **tb, kt_diags **diags)
 {
     labelled l = { 0 };
     kt_status st = label_patterns(t, rp, &l) ? KT_OK : KT_ENOMEM;
     if (st == KT_OK) {
         pattern_rows(tb[T_PATTERNS], rp, &l, t->hta_compat);
         op_rows(tb[T_OPS], t, rp);
-        if (o->out_dir) st = write_overlay(t, sel, o, rp, &l, tb[T_FILES], diags);
+        if (o->out_dir) st = write_overlay(t, sel, o, write, rp, &l, tb[T_FILES], diags);
     }
     labelled_free(&l, rp->set.n);
     return st;
 }
 
-kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *opt,
-                      kt_tables **out, kt_diags **diags)
+kt_status kt_patterns_writing(const kt_trace *t, const kt_rank_sel *sel, const kt_patterns_options *opt,
+                              kt_overlay_write_fn write, kt_tables **out, kt_diags **diags)
 {
     *out = NULL;
     kt_diags_begin(diags);
     kt_patterns_options o = kt_patterns_defaults();
-    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    if (!kt_options_take(&o, sizeof o, opt) || (o.out_dir && !write)) return KT_EUSAGE;
     if (o.op && !o.op[0]) return KT_EUSAGE;
     kt_table *tb[T_COUNT] = { 0 };
     kt_status st = make_tables(tb, t->hta_compat, o.out_dir != NULL) ? KT_OK : KT_ENOMEM;
@@ -277,7 +263,7 @@ kt_status kt_patterns(const kt_trace *t, const kt_rank_sel *sel, const kt_patter
         if (!kt_rank_selected(sel, r->rank)) continue;
         rank_patterns rp;
         st = map_rank(t, r, &o, &rp);
-        if (st == KT_OK) st = reduce_rank(t, sel, &o, &rp, tb, diags);
+        if (st == KT_OK) st = reduce_rank(t, sel, &o, write, &rp, tb, diags);
         rank_patterns_free(&rp);
         if (t->hta_compat) break; /* HTA analyses one rank */
     }

@@ -4,13 +4,12 @@
  * Events are matched to the model by the offset of their args object
  * (kt_events.args_at), which survives --hta-compat's filtering; the
  * events to edit (marked, renamed, the dictionary's span) are sorted by
- * it so the writer walks them in step with the file and copies the bytes
- * between them untouched.
+ * it into a kt_overlay, so the writer handed in walks them in step with
+ * the file and copies the bytes between them untouched.
  */
 #include "analysis/structure/patterns_overlay.h"
 #include "model/radix.h"
 #include "table/number_text.h"
-#include "output/trace_edit.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,6 +68,13 @@ static void put_json_string(text *t, const char *s)
     put(t, "\"", 1);
 }
 
+/* A set of patterns whose text is in the plan: marks[first, first + n)'s
+ * tops, text at [at, at + len).                                          */
+typedef struct pattern_set_text {
+    size_t first, n, at, len;
+} pattern_set_text;
+#define MAX_SETS 64
+
 typedef struct overlay {
     const kt_trace *t;
     const kt_pattern_set *s;
@@ -83,7 +89,9 @@ typedef struct overlay {
     uint32_t *rename_to;    /* their names' ids in the copy                 */
     size_t nrenames, next_rename;
     uint64_t dict_off;      /* args offset of the profiler span; 0: none       */
-    text dict_text, args, name;
+    text dict_text, args;
+    pattern_set_text sets[MAX_SETS]; /* the texts added, to add each once */
+    size_t nsets;
     bool keep_names;
     kt_overlay_result *res;
 } overlay;
@@ -95,23 +103,48 @@ static int by_off(const void *a, const void *b)
     return x->top < y->top ? -1 : x->top > y->top;
 }
 
-/* "Patterns": {"<pattern>": count, ...} for the marks at this offset. */
-static bool patterns_text(overlay *o, uint64_t off)
+/* "Patterns": {"<pattern>": count, ...} for marks[first, end). */
+static void patterns_text(overlay *o, size_t first, size_t end)
 {
-    while (o->next < o->nmarks && o->marks[o->next].off < off) o->next++;
-    if (o->next >= o->nmarks || o->marks[o->next].off != off) return false;
     o->args.n = 0;
     put_str(&o->args, "\"Patterns\": {");
-    for (bool first = true; o->next < o->nmarks && o->marks[o->next].off == off; o->next++, first = false) {
-        uint32_t k = o->marks[o->next].top;
+    for (size_t i = first; i < end; i++) {
+        uint32_t k = o->marks[i].top;
         char count[KT_NUMBER_TEXT_MAX];
         size_t n = kt_int_text(count, o->s->p[o->top[k]].count);
-        if (!first) put_str(&o->args, ", ");
+        if (i > first) put_str(&o->args, ", ");
         put(&o->args, o->label_json[k].p, o->label_json[k].n);
         put_str(&o->args, ": ");
         put(&o->args, count, n);
     }
     put_str(&o->args, "}");
+}
+
+static bool same_patterns(const overlay *o, size_t a, size_t b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (o->marks[a + i].top != o->marks[b + i].top) return false;
+    return true;
+}
+
+/* The text of the marks at off in the plan, each set of patterns added
+ * once (a label can be kilobytes, and most events carry the same one or
+ * two of them); false when off has no mark.                             */
+static bool patterns_at(overlay *o, uint64_t off, kt_overlay *ov, kt_overlay_edit *e)
+{
+    while (o->next < o->nmarks && o->marks[o->next].off < off) o->next++;
+    if (o->next >= o->nmarks || o->marks[o->next].off != off) return false;
+    size_t first = o->next;
+    while (o->next < o->nmarks && o->marks[o->next].off == off) o->next++;
+    size_t n = o->next - first;
+    for (size_t k = 0; k < o->nsets; k++)
+        if (o->sets[k].n == n && same_patterns(o, o->sets[k].first, first, n)) {
+            e->args = o->sets[k].at, e->args_len = o->sets[k].len;
+            return true;
+        }
+    patterns_text(o, first, o->next);
+    e->args = kt_overlay_text(ov, o->args.p, o->args.n), e->args_len = o->args.n;
+    if (o->nsets < MAX_SETS) o->sets[o->nsets++] = (pattern_set_text){ first, n, e->args, e->args_len };
     return true;
 }
 
@@ -123,25 +156,24 @@ static uint32_t rename_id(overlay *o, uint64_t off)
     return o->rename_to[o->next_rename];
 }
 
-static void edit_event(void *user, uint64_t off, kt_event_edit *e)
+/* The edit of the event whose args open at off: its patterns, else its
+ * name's id, else the dictionary on the profiler span.                  */
+static void edit_event(overlay *o, uint64_t off, kt_overlay *ov)
 {
-    overlay *o = user;
     uint32_t id;
-    if (patterns_text(o, off)) {
-        e->add_args = o->args.p;
-        e->add_args_len = o->args.n;
+    kt_overlay_edit e = { .args_off = off };
+    if (patterns_at(o, off, ov, &e)) {
         o->res->marked++;
     } else if ((id = rename_id(o, off)) != KT_NONE) {
-        o->name.n = 0;
         char num[KT_NUMBER_TEXT_MAX];
-        put(&o->name, num, kt_int_text(num, id)); /* snprintf cost 2% of the command */
-        e->name = o->name.p;
-        e->name_len = o->name.n;
+        size_t n = kt_int_text(num, id); /* snprintf cost 2% of the command */
+        e.name = kt_overlay_text(ov, num, n), e.name_len = n, e.rename = true;
         o->res->renamed++;
     } else if (off == o->dict_off) {
-        e->add_args = o->dict_text.p;
-        e->add_args_len = o->dict_text.n;
+        e.args = kt_overlay_text(ov, o->dict_text.p, o->dict_text.n), e.args_len = o->dict_text.n;
     }
+    kt_overlay_edit *x = kt_overlay_add_edit(ov, off);
+    if (x) *x = e;
 }
 
 /* Events of the top patterns' occurrences, by args offset. */
@@ -268,26 +300,23 @@ static bool prepare_names(overlay *o, const kt_rank *r)
 
 kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const kt_pattern_set *s,
                                     const uint32_t *top, const char *const *labels, size_t ntop,
-                                    const char *out_path, bool keep_names, kt_overlay_result *res,
-                                    char *err, size_t errlen)
+                                    const char *out_path, bool keep_names, kt_overlay_write_fn write,
+                                    kt_overlay_result *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
     overlay o = { .t = t, .s = s, .top = top, .labels = labels, .keep_names = keep_names, .res = res };
     kt_status st = KT_ENOMEM;
     size_t nedits = 0;
     uint64_t *edits = NULL;
+    kt_overlay ov = { 0 };
     if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && prepare_names(&o, r) &&
         (edits = edit_offsets(&o, &nedits)) != NULL) {
-        kt_trace_edit c = { .in_path = r->file, .events_open = r->events_open, .events_end = r->events_end,
-                            .nevents = r->total_events, .args_at = r->ev.args_at,
-                            .nargs = r->ev.n,
-                            .out_path = out_path, .marks = edits, .nmarks = nedits, .edit = edit_event,
-                            .user = &o };
-        kt_edit_result done;
-        st = kt_write_trace_edit(&c, &done, err, errlen);
-        if (st == KT_OK && (o.args.failed || o.name.failed)) st = KT_ENOMEM;
+        for (size_t k = 0; k < nedits; k++) edit_event(&o, edits[k], &ov);
+        kt_overlay_written done = { 0 };
+        if (!ov.failed && !o.args.failed) st = write(t, r, &ov, out_path, &done, err, errlen);
         res->bytes = done.json_bytes;
     }
+    kt_overlay_free(&ov);
     for (size_t k = 0; o.label_json && k < ntop; k++) free(o.label_json[k].p);
     free(edits);
     free(o.label_json);
@@ -297,6 +326,5 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     free(o.rename_to);
     free(o.dict_text.p);
     free(o.args.p);
-    free(o.name.p);
     return st;
 }
