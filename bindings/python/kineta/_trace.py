@@ -6,6 +6,7 @@ on the loaded trace and returns its tables: one DataFrame when the command
 prints one table, else a dict of DataFrames by table name.
 """
 import ctypes as C
+import json
 import os
 import warnings
 
@@ -103,6 +104,26 @@ class Trace:
         finally:
             lib.kt_tables_free(tables)
 
+    def replay_ir(self, ranks=None, **options):
+        """`kineta replay`'s IR (keywords op=, top=, group= as its options):
+        a list with one dict per op, its replay_ops columns plus "args"
+        (the recorded ATen arguments: kind, type, dims, strides, value) and
+        "kernels" (the GPU work it launched, mean µs per call), as
+        replay_ir.json holds them."""
+        frames = self.run("replay", ranks=ranks, **options)
+        ops = [{k: _plain(v) for k, v in row.items()} for row in frames["replay_ops"].to_dict("records")]
+        by_id = {op["id"]: op for op in ops}
+        for op in ops:
+            op["args"], op["kernels"] = [], []
+        for row in frames["replay_args"].to_dict("records"):
+            arg = {k: _plain(v) for k, v in row.items() if k != "id"}
+            arg["dims"] = json.loads(arg["dims"]) if arg["dims"] else None
+            arg["strides"] = json.loads(arg["strides"]) if arg["strides"] else None
+            by_id[row["id"]]["args"].append(arg)
+        for row in frames["replay_kernels"].to_dict("records"):
+            by_id[row["id"]]["kernels"].append({k: _plain(v) for k, v in row.items() if k != "id"})
+        return ops
+
     def strings(self):
         """Every string of the trace (names, categories) by id."""
         if self._strings is None:
@@ -148,6 +169,15 @@ class Trace:
         arrays["ph"] = pd.Categorical.from_codes(np.searchsorted(phs, arrays["ph"]).astype(np.int16),
                                                  categories=[chr(c) for c in phs])
         return pd.DataFrame(arrays, columns=list(cols))
+
+
+def _plain(v):
+    """A frame cell as JSON would hold it: Python numbers, NaN as None."""
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return None if np.isnan(v) else float(v)
+    return v
 
 
 def _command_method(command, summary, pair):
