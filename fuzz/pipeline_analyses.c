@@ -395,6 +395,16 @@ static kt_status run_perf(const fz_env *e, int v, kt_tables **out)
     return s;
 }
 
+static kt_status run_replay_ir(const fz_env *e, int v, kt_tables **out)
+{
+    kt_replay_options o = kt_replay_defaults();
+    if (v) o.op = "aten::*";
+    kt_diags *why;
+    kt_status s = kt_replay_ir(e->trace, e->sel, &o, out, &why);
+    kt_diags_free(why);
+    return s;
+}
+
 static kt_status run_report(const fz_env *e, int v, kt_tables **out)
 {
     char path[4096];
@@ -449,6 +459,7 @@ const fz_analysis fz_analyses[] = {
     { "stragglers", "stragglers", run_stragglers },
     /* performance model */
     { "perf", "perf", run_perf },
+    { "replay_ir", "replay", run_replay_ir },
     /* reports and exports */
     { "report", "report", run_report },
     { "report_write", NULL, run_report_write },

@@ -970,6 +970,43 @@ static inline kt_perf_options kt_perf_defaults(void)
 kt_status kt_perf(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
                   kt_diags **diags);
 
+/* Event replay (kineta replay; docs/perf.md "Replaying an op"): the ops to
+ * re-run outside the model, each as its recorded ATen arguments and the
+ * GPU work it launched — TraceLens's EventReplay IR as three tables:
+ *   "replay_ops": id (1..), op, rank, first_event (its first call, the
+ *     event id the perf tables show), selected_by ("roofline",
+ *     "headroom", "unique_args"), family (roofline sheet or ""), params,
+ *     calls, kernel_time_us_mean / _sum (the trace's GPU busy time per
+ *     call / over calls), lost_us (headroom only), replayable (1/0) and
+ *     reason (why not: a tensor list of unknown shapes, an opaque object,
+ *     no recorded shapes);
+ *   "replay_args": id, index, kind ("tensor", "scalar", "scalar_list",
+ *     "none", "tensor_list", "opaque"), type (as recorded: "c10::BFloat16",
+ *     "Scalar", ...), dims and strides (JSON lists, "" for non-tensors),
+ *     value (the concrete input as recorded);
+ *   "replay_kernels": id, position, kernel, stream, dur_us_mean (over the
+ *     calls that launched as many kernels), calls.
+ * Which ops: with none of op, top, group: every row of the roofline sheets
+ * (op name and model parameters); op: those whose name matches the glob
+ * (a plain word matches as a substring), among the roofline rows and the
+ * ops_unique_args rows; top N: the first N rows of the headroom table
+ * (needs a device spec: the trace's GPU known, or device_spec); group:
+ * the ops_unique_args row whose first_event is this.                     */
+typedef struct kt_replay_options {
+    size_t size;              /* sizeof the struct (docs/api.md)              */
+    const char *op;           /* name glob; NULL = any                        */
+    size_t top;               /* top N by lost time; 0 = not by headroom      */
+    int64_t group;            /* ops_unique_args first_event; -1 = none       */
+    const char *device_spec;  /* arch JSON text for top (as kt_perf's)        */
+} kt_replay_options;
+void kt_replay_options_init(kt_replay_options *o, size_t size);
+static inline kt_replay_options kt_replay_defaults(void)
+{ kt_replay_options o; kt_replay_options_init(&o, sizeof o); return o; }
+/* KT_EUSAGE (reason in *diags) for top without a device spec, a group no
+ * row has, or a bad device_spec.                                          */
+kt_status kt_replay_ir(const kt_trace *t, const kt_rank_sel *sel, const kt_replay_options *opt, kt_tables **out,
+                       kt_diags **diags);
+
 
 /* ---- reports and exports: report.html -------------------------------------- */
 

@@ -18,7 +18,7 @@ extern const cli_command cmd_annotations, cmd_ops, cmd_cupti, cmd_memory;
 /* across ranks */
 extern const cli_command cmd_collectives, cmd_stragglers;
 /* performance model */
-extern const cli_command cmd_perf;
+extern const cli_command cmd_perf, cmd_replay;
 /* reports and exports */
 extern const cli_command cmd_export;
 extern const cli_command cmd_report;
@@ -53,6 +53,7 @@ const cli_command *const kt_commands[] = {
     &cmd_stragglers,
     /* performance model */
     &cmd_perf,
+    &cmd_replay,
     /* reports and exports */
     &cmd_export,
     &cmd_report,

@@ -7,6 +7,7 @@ prints one table, else a dict of DataFrames by table name.  Each method's
 docstring lists the command's options from the same table `--help` prints.
 """
 import ctypes as C
+import json
 import os
 import warnings
 
@@ -151,6 +152,26 @@ class Trace:
         finally:
             lib.kt_tables_free(tables)
 
+    def replay_ir(self, ranks=None, **options):
+        """`kineta replay`'s IR (keywords op=, top=, group= as its options):
+        a list with one dict per op, its replay_ops columns plus "args"
+        (the recorded ATen arguments: kind, type, dims, strides, value) and
+        "kernels" (the GPU work it launched, mean µs per call), as
+        replay_ir.json holds them."""
+        frames = self.run("replay", ranks=ranks, **options)
+        ops = [{k: _plain(v) for k, v in row.items()} for row in frames["replay_ops"].to_dict("records")]
+        by_id = {op["id"]: op for op in ops}
+        for op in ops:
+            op["args"], op["kernels"] = [], []
+        for row in frames["replay_args"].to_dict("records"):
+            arg = {k: _plain(v) for k, v in row.items() if k != "id"}
+            arg["dims"] = json.loads(arg["dims"]) if arg["dims"] else None
+            arg["strides"] = json.loads(arg["strides"]) if arg["strides"] else None
+            by_id[row["id"]]["args"].append(arg)
+        for row in frames["replay_kernels"].to_dict("records"):
+            by_id[row["id"]]["kernels"].append({k: _plain(v) for k, v in row.items() if k != "id"})
+        return ops
+
     def strings(self):
         """Every string of the trace (names, categories) by id."""
         if self._strings is None:
@@ -207,6 +228,15 @@ def _options_doc(i):
         lines.append(f"    {key:<24} {text.value.decode() if text.value else ''}")
         j += 1
     return "\n".join(lines) or "    (none)"
+
+
+def _plain(v):
+    """A frame cell as JSON would hold it: Python numbers, NaN as None."""
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return None if np.isnan(v) else float(v)
+    return v
 
 
 def _command_method(i):

@@ -5,6 +5,7 @@
 #include "analysis/perf/op_args.h"
 #include "model/model.h"
 #include "model/json_number.h"
+#include "table/text_buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,31 +185,6 @@ bool kt_op_args_shape_bytes(const char *text, size_t len, char *out, size_t *out
 
 /* ---- Python reprs ---------------------------------------------------------- */
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    bool failed;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->n + n + 1) * 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
 
 void kt_py_float(double d, char *out, size_t outlen)
 {
@@ -222,39 +198,39 @@ void kt_py_float(double d, char *out, size_t outlen)
     snprintf(out, outlen, "%s%s", tmp, strpbrk(tmp, ".eEni") ? "" : ".0");
 }
 
-static void put_float(sbuf *b, double d)
+static void put_float(kt_tbuf *b, double d)
 {
     char tmp[48];
     kt_py_float(d, tmp, sizeof tmp);
-    puts_(b, tmp);
+    kt_tbuf_puts(b, tmp);
 }
 
-static void put_py_str(sbuf *b, const char *s, size_t n)
+static void put_py_str(kt_tbuf *b, const char *s, size_t n)
 {
     /* Python picks double quotes only for strings with ' and no " */
     bool dq = memchr(s, '\'', n) && !memchr(s, '"', n);
     char q = dq ? '"' : '\'';
-    put(b, &q, 1);
+    kt_tbuf_put(b, &q, 1);
     size_t run = 0; /* s[run..i) waits to be put in one go */
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '\\' && s[i] != q && s[i] != '\n') continue;
-        put(b, s + run, i - run);
-        put(b, s[i] == '\n' ? "\\n" : "\\", s[i] == '\n' ? 2 : 1);
+        kt_tbuf_put(b, s + run, i - run);
+        kt_tbuf_put(b, s[i] == '\n' ? "\\n" : "\\", s[i] == '\n' ? 2 : 1);
         run = s[i] == '\n' ? i + 1 : i; /* an escaped character is put with the next run */
     }
-    put(b, s + run, n - run);
-    put(b, &q, 1);
+    kt_tbuf_put(b, s + run, n - run);
+    kt_tbuf_put(b, &q, 1);
 }
 
-static void repr(sbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
+static void repr(kt_tbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
 {
     char tmp[32];
     switch (v->type) {
-    case KT_J_NULL: puts_(b, "None"); return;
-    case KT_J_BOOL: puts_(b, v->b ? "True" : "False"); return;
+    case KT_J_NULL: kt_tbuf_puts(b, "None"); return;
+    case KT_J_BOOL: kt_tbuf_puts(b, v->b ? "True" : "False"); return;
     case KT_J_NUM:
         if (v->is_int) {
-            put(b, tmp, kt_fmt_i64(v->i, tmp)); /* snprintf was a fifth of the reprs */
+            kt_tbuf_put(b, tmp, kt_fmt_i64(v->i, tmp)); /* snprintf was a fifth of the reprs */
         } else {
             put_float(b, v->d);
         }
@@ -263,17 +239,17 @@ static void repr(sbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
     case KT_J_OBJ: /* not in shapes; a dict repr is close enough */
     case KT_J_ARR: {
         bool obj = v->type == KT_J_OBJ;
-        puts_(b, obj ? "{" : tuples ? "(" : "[");
+        kt_tbuf_puts(b, obj ? "{" : tuples ? "(" : "[");
         for (uint32_t k = v->first; k != UINT32_MAX; k = t->n[k].next) {
-            if (k != v->first) puts_(b, ", ");
+            if (k != v->first) kt_tbuf_puts(b, ", ");
             if (obj) {
                 put_py_str(b, t->n[k].key, strlen(t->n[k].key));
-                puts_(b, ": ");
+                kt_tbuf_puts(b, ": ");
             }
             repr(b, t, &t->n[k], tuples);
         }
-        if (tuples && !obj && v->nkids == 1) puts_(b, ",");
-        puts_(b, obj ? "}" : tuples ? ")" : "]");
+        if (tuples && !obj && v->nkids == 1) kt_tbuf_puts(b, ",");
+        kt_tbuf_puts(b, obj ? "}" : tuples ? ")" : "]");
         return;
     }
     }
@@ -281,7 +257,7 @@ static void repr(sbuf *b, const kt_jtree *t, const kt_jnode *v, bool tuples)
 
 char *kt_py_str_repr(const char *s, size_t n)
 {
-    sbuf b = { 0 };
+    kt_tbuf b = { 0 };
     put_py_str(&b, s, n);
     if (b.failed) {
         free(b.s);
@@ -292,9 +268,9 @@ char *kt_py_str_repr(const char *s, size_t n)
 
 char *kt_py_repr(const kt_jtree *t, const kt_jnode *v, bool tuples)
 {
-    sbuf b = { 0 };
+    kt_tbuf b = { 0 };
     if (v) repr(&b, t, v, tuples);
-    else puts_(&b, "None");
+    else kt_tbuf_puts(&b, "None");
     if (b.failed) {
         free(b.s);
         return NULL;

@@ -89,10 +89,8 @@ static void shape_notes(perf_run *run)
     }
 }
 
-static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel, bool shape_tables)
+static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel, unsigned flags)
 {
-    unsigned flags = (run->o.tracelens ? KT_PERF_KERNEL_DETAILS : KT_PERF_TRITON) |
-                     (shape_tables ? KT_PERF_SHAPE_GROUPS : 0);
     for (size_t i = 0; i < run->t->nranks; i++) {
         const kt_rank *r = run->t->ranks[i];
         if (!kt_rank_selected(sel, r->rank)) continue;
@@ -104,30 +102,44 @@ static kt_status map_ranks(perf_run *run, const kt_rank_sel *sel, bool shape_tab
     return KT_OK;
 }
 
+kt_status kt_perf_run_begin(perf_run *run, const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt,
+                            unsigned flags, char *err, size_t errlen)
+{
+    *run = (perf_run){ .t = t, .o = kt_perf_defaults() };
+    if (!kt_options_take(&run->o, sizeof run->o, opt)) return KT_EUSAGE;
+    run->all.gpu_first_us = INFINITY;
+    run->all.gpu_last_us = -INFINITY;
+    run->notes = kt_table_new("notes");
+    if (!run->notes) return KT_ENOMEM;
+    kt_table_add_col(run->notes, "level", KT_COL_STR, 0);
+    kt_table_add_col(run->notes, "message", KT_COL_STR, 0);
+    kt_status st = pick_spec(run, sel, err, errlen);
+    if (st == KT_OK) st = map_ranks(run, sel, flags);
+    if (st == KT_OK) shape_notes(run);
+    if (st != KT_OK) kt_perf_run_end(run);
+    return st;
+}
+
+void kt_perf_run_end(perf_run *run)
+{
+    kt_table_free(run->notes);
+    run->notes = NULL;
+    kt_perf_partial_free(&run->all);
+}
+
 /* kt_perf's tables; shape_tables: also those of ops by shapes, unified op
  * and short kernel, and the headroom (built from the unified ops).       */
 static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt,
                              bool shape_tables, kt_tables **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (err && errlen) err[0] = '\0';
-    perf_run run = { .t = t, .o = kt_perf_defaults() };
-    if (!kt_options_take(&run.o, sizeof run.o, opt)) return KT_EUSAGE;
-    run.all.gpu_first_us = INFINITY;
-    run.all.gpu_last_us = -INFINITY;
     char dummy[8];
-    run.notes = kt_table_new("notes");
-    if (!run.notes) return KT_ENOMEM;
-    kt_table_add_col(run.notes, "level", KT_COL_STR, 0);
-    kt_table_add_col(run.notes, "message", KT_COL_STR, 0);
-    kt_status st = pick_spec(&run, sel, err ? err : dummy, err ? errlen : sizeof dummy);
-    if (st == KT_OK) st = map_ranks(&run, sel, shape_tables);
-    if (st == KT_OK) shape_notes(&run);
-    if (st != KT_OK) {
-        kt_table_free(run.notes);
-        kt_perf_partial_free(&run.all);
-        return st;
-    }
+    perf_run run;
+    kt_perf_options o = kt_perf_defaults();
+    if (!kt_options_take(&o, sizeof o, opt)) return KT_EUSAGE;
+    unsigned flags = (o.tracelens ? KT_PERF_KERNEL_DETAILS : KT_PERF_TRITON) | (shape_tables ? KT_PERF_SHAPE_GROUPS : 0);
+    kt_status st = kt_perf_run_begin(&run, t, sel, opt, flags, err ? err : dummy, err ? errlen : sizeof dummy);
+    if (st != KT_OK) return st;
     kt_table *tb[24];
     size_t n = 0;
     tb[n++] = kt_pt_ops_summary(&run);
@@ -148,7 +160,8 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
     tb[n++] = kt_pt_coverage(&run);
     tb[n++] = kt_pt_unmodelled_time(&run);
     tb[n++] = run.notes;
-    kt_perf_partial_free(&run.all);
+    run.notes = NULL; /* now the tables' */
+    kt_perf_run_end(&run);
     return kt_tables_from(tb, n, out);
 }
 

@@ -155,12 +155,6 @@ fail:
 
 /* ---- headroom ---------------------------------------------------------------------- */
 
-typedef struct headroom_row {
-    const kt_pgroup *g;
-    roofline rl;
-    double busy_us, lost_us;
-} headroom_row;
-
 static int by_lost_desc(const void *a, const void *b)
 {
     const headroom_row *x = a, *y = b;
@@ -168,8 +162,7 @@ static int by_lost_desc(const void *a, const void *b)
     return strcmp(x->g->key, y->g->key);
 }
 
-/* "M=141, N=512, ..." */
-static void params_text(const kt_pgroup *g, char *out, size_t len)
+void kt_pt_params_text(const kt_pgroup *g, char *out, size_t len)
 {
     size_t k = 0;
     out[0] = '\0';
@@ -199,7 +192,7 @@ static void headroom_fill(const perf_run *run, kt_table *t, headroom_row *v, siz
     char params[512], kernels[512];
     for (size_t i = 0; i < top; i++) {
         const kt_pgroup *g = v[i].g;
-        params_text(g, params, sizeof params);
+        kt_pt_params_text(g, params, sizeof params);
         kernels_text(run, g, kernels, sizeof kernels);
         double busy_s = v[i].busy_us / 1e6, calls = (double)g->n;
         kt_table_add_row(t);
@@ -220,38 +213,45 @@ static void headroom_fill(const perf_run *run, kt_table *t, headroom_row *v, siz
     }
 }
 
-kt_table *kt_pt_headroom(const perf_run *run)
+headroom_row *kt_pt_headroom_rows(const perf_run *run, size_t *n)
 {
-    static const char *const cols[] = { "rank_by_lost", "op", "family", "params", "calls", "kernel_time_us",
-                                        "roofline_time_us", "lost_us", "pct_of_lost", "pct_roofline", "bound",
-                                        "achieved_tflops_per_s", "achieved_tb_per_s", "kernels" };
     /* the unified ops: a modelled op inside another (native_layer_norm in
      * layer_norm) would count the same kernels twice */
     const kt_pgroups *gs = &run->all.unified;
-    kt_table *t = kt_table_new("headroom");
     headroom_row *v = malloc((gs->n ? gs->n : 1) * sizeof *v);
-    if (!t || !v) {
-        kt_table_free(t);
-        free(v);
-        return NULL;
-    }
-    for (size_t i = 0; i < 14; i++) {
-        kt_col_type type = i == 0 || i == 4 ? KT_COL_INT : (i >= 5 && i != 10 && i != 13) ? KT_COL_FLOAT : KT_COL_STR;
-        kt_table_add_col(t, cols[i], type, 3);
-    }
-    size_t n = 0;
+    *n = 0;
+    if (!v) return NULL;
     for (size_t i = 0; i < gs->n; i++) {
         const kt_pgroup *g = &gs->g[i];
         roofline rl = g->modelled ? kt_pt_roofline_of(run, &g->eval) : (roofline){ NAN, false };
         if (isnan(rl.time_us)) continue;
-        headroom_row *h = &v[n++];
+        headroom_row *h = &v[(*n)++];
         *h = (headroom_row){ .g = g, .rl = rl };
         for (size_t c = 0; c < g->n; c++) {
             h->busy_us += g->busy_us[c];
             if (g->busy_us[c] > rl.time_us) h->lost_us += g->busy_us[c] - rl.time_us;
         }
     }
-    qsort(v, n, sizeof *v, by_lost_desc);
+    qsort(v, *n, sizeof *v, by_lost_desc);
+    return v;
+}
+
+kt_table *kt_pt_headroom(const perf_run *run)
+{
+    static const char *const cols[] = { "rank_by_lost", "op", "family", "params", "calls", "kernel_time_us",
+                                        "roofline_time_us", "lost_us", "pct_of_lost", "pct_roofline", "bound",
+                                        "achieved_tflops_per_s", "achieved_tb_per_s", "kernels" };
+    kt_table *t = kt_table_new("headroom");
+    size_t n;
+    headroom_row *v = t ? kt_pt_headroom_rows(run, &n) : NULL;
+    if (!v) {
+        kt_table_free(t);
+        return NULL;
+    }
+    for (size_t i = 0; i < 14; i++) {
+        kt_col_type type = i == 0 || i == 4 ? KT_COL_INT : (i >= 5 && i != 10 && i != 13) ? KT_COL_FLOAT : KT_COL_STR;
+        kt_table_add_col(t, cols[i], type, 3);
+    }
     headroom_fill(run, t, v, n);
     free(v);
     return t;

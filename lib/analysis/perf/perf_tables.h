@@ -32,6 +32,13 @@ typedef struct roofline {
     bool compute_bound;
 } roofline;
 
+/* ---- perf.c ---- */
+/* The run's device spec, notes and the merged groups of every rank of sel
+ * (kt_perf_map_rank's flags); on failure nothing is left to free.        */
+kt_status kt_perf_run_begin(perf_run *run, const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt,
+                            unsigned flags, char *err, size_t errlen);
+void kt_perf_run_end(perf_run *run);
+
 /* ---- perf_table_util.c ---- */
 const char *kt_pt_op_name(const perf_run *run, uint32_t name);
 const char *kt_pt_or_empty(const char *s);
@@ -81,6 +88,16 @@ kt_table *kt_pt_short_kernels(const perf_run *run);
 /* The roofline sheet of a family, NULL when it has no rows (or on OOM). */
 kt_table *kt_pt_family_sheet(const perf_run *run, int family);
 kt_table *kt_pt_headroom(const perf_run *run);
+/* The unified groups with a roofline, by time lost against it (the
+ * headroom table's rows, all of them; malloc'd, NULL on OOM).           */
+typedef struct headroom_row {
+    const kt_pgroup *g;
+    roofline rl;
+    double busy_us, lost_us;
+} headroom_row;
+headroom_row *kt_pt_headroom_rows(const perf_run *run, size_t *n);
+/* A group's model parameters as text: "M=141, N=512, ...". */
+void kt_pt_params_text(const kt_pgroup *g, char *out, size_t len);
 kt_table *kt_pt_throughput_table(const perf_run *run, bool by_step);
 kt_table *kt_pt_unmodelled(const perf_run *run);
 
