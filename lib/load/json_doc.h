@@ -31,6 +31,17 @@ kt_jv kt_jv_get(kt_jv obj, const char *key);
 bool kt_jv_next(kt_jv v, const char **it, kt_jv *item);
 /* The same for an object with its keys (raw text between the quotes). */
 bool kt_jv_next_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val);
+/* The same in one pass, for large documents: an object or array value is
+ * handed over before its end is known (its span runs on to the
+ * container's end; walk it or look into it, never read it as a scalar).
+ * A caller that walked such a value to its end sets *it to where the
+ * walk's own iterator ended; otherwise the value is skipped on the next
+ * call.  At the closing bracket *it is past it.                        */
+bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item);
+bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val);
+/* A member's value, found by kt_jv_walk_member (objects and arrays
+ * handed over unskipped).                                              */
+kt_jv kt_jv_walk_get(kt_jv obj, const char *key);
 /* An integer value (also one written as a string of digits). */
 bool kt_jv_int(kt_jv v, int64_t *out);
 int64_t kt_jv_int_or(kt_jv v, int64_t dflt);
