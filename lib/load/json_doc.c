@@ -7,18 +7,12 @@
 #include <stdlib.h>
 
 static kt_jv span(const char *s, const char *e) { return (kt_jv){ s, e }; }
+static bool is_container(const char *q) { return *q == '{' || *q == '['; }
 
-kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at)
+kt_jv kt_jv_walk_root(const char *data, size_t len)
 {
-    const char *end = data + len, *next;
-    const char *s = kt_skip_ws(data, end);
-    unsigned fl;
-    *damaged_at = -1;
-    kt_scan_res r = kt_skip_value(s, end, true, &next, &fl);
-    if (r == KT_SCAN_OK) return span(s, next);
-    if (s >= end || (*s != '{' && *s != '[')) return span(NULL, NULL);
-    *damaged_at = (int64_t)len; /* read on to where it breaks */
-    return span(s, end);
+    const char *end = data + len, *s = kt_skip_ws(data, end);
+    return s < end && is_container(s) ? span(s, end + 1) : span(NULL, NULL);
 }
 
 /* A value running past the end of its container (a truncated file): the
@@ -49,20 +43,16 @@ bool kt_jv_next_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val)
     return true;
 }
 
-/* The value of key, members read by next (kt_jv_next_member or
- * kt_jv_walk_member). */
-static kt_jv find_member(kt_jv obj, const char *key, bool (*next)(kt_jv, const char **, kt_pair *, kt_jv *))
+kt_jv kt_jv_get(kt_jv obj, const char *key)
 {
     size_t n = strlen(key);
     const char *it = NULL;
     kt_pair pr;
     kt_jv v;
-    while (next(obj, &it, &pr, &v))
+    while (kt_jv_next_member(obj, &it, &pr, &v))
         if (kt_key_is(&pr, key, n)) return v;
     return span(NULL, NULL);
 }
-
-kt_jv kt_jv_get(kt_jv obj, const char *key) { return find_member(obj, key, kt_jv_next_member); }
 
 bool kt_jv_next(kt_jv v, const char **it, kt_jv *item)
 {
@@ -114,8 +104,6 @@ static bool walk_step(kt_jv v, const char **it, char close, const char **at)
     return q < v.e || walk_broken(v, it);
 }
 
-static bool is_container(const char *q) { return *q == '{' || *q == '['; }
-
 bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item)
 {
     const char *q, *next;
@@ -146,7 +134,6 @@ bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val)
     return true;
 }
 
-kt_jv kt_jv_walk_get(kt_jv obj, const char *key) { return find_member(obj, key, kt_jv_walk_member); }
 
 bool kt_jv_int(kt_jv v, int64_t *out)
 {

@@ -363,36 +363,52 @@ static void proc_free(proc *p)
     free(p->buf);
 }
 
-kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
+/* The processes of the tool list; false on OOM.  *it: where it ended. */
+static bool read_tools(kt_build *b, kt_jv tools, const char **it, uint64_t *dropped, size_t *nproc)
 {
-    int64_t damaged;
-    kt_jv tools = kt_jv_walk_get(kt_jv_root(in->data, in->len, &damaged), "rocprofiler-sdk-tool");
-    if (!kt_jv_is(tools, '[')) {
-        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
-        return KT_EINPUT;
-    }
-    kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
-    const char *it = NULL;
+    const char *ti = NULL;
     kt_jv tool;
-    uint64_t dropped = 0;
-    size_t nproc = 0;
     bool ok = true;
-    while (ok && kt_jv_walk(tools, &it, &tool)) {
+    while (ok && kt_jv_walk(tools, &ti, &tool)) {
         proc p = { .b = b };
         const char *end = NULL;
         ok = read_process(&p, tool, &end);
-        walked(&it, end);
-        dropped += p.dropped;
-        nproc++;
+        walked(&ti, end);
+        *dropped += p.dropped;
+        (*nproc)++;
         proc_free(&p);
+    }
+    walked(it, ti);
+    return ok;
+}
+
+/* One walk over the document, no pass to check it first: where the walk
+ * breaks, the file is cut short or broken there.                      */
+kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
+{
+    kt_jv root = kt_jv_walk_root(in->data, in->len), v;
+    const char *it = NULL;
+    kt_pair pr;
+    uint64_t dropped = 0;
+    size_t nproc = 0;
+    bool found = false, ok = true;
+    while (ok && kt_jv_walk_member(root, &it, &pr, &v))
+        if (!found && KT_KEY_IS(&pr, "rocprofiler-sdk-tool") && kt_jv_is(v, '[')) {
+            found = true;
+            kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
+            ok = read_tools(b, v, &it, &dropped, &nproc);
+        }
+    if (!found) {
+        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
+        return KT_EINPUT;
     }
     if (!ok) return KT_ENOMEM;
     if (dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu records without start/end timestamps (skipped)",
                      (unsigned long long)dropped);
-    if (damaged >= 0)
-        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, damaged,
+    if (kt_jv_walk_broke(root, it))
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, (int64_t)in->len,
                      "the JSON is cut short or broken before byte %lld: kept the %zu events of %zu process(es) read before it",
-                     (long long)damaged, b->r->ev.n, nproc);
+                     (long long)in->len, b->r->ev.n, nproc);
     return KT_OK;
 }
