@@ -150,6 +150,72 @@ TEST(rocprof_json_truncated_never_crashes)
     }
 }
 
+/* A file of three dispatches cut at every byte: the records before the cut
+ * are kept, and nothing after the break is read as a record of its own
+ * (kept + skipped never exceeds the records there).                     */
+#define DISPATCH(i)                                                                                                  \
+    "{\"kind\":2,\"correlation_id\":{\"internal\":" #i "},\"start_timestamp\":100" #i ",\"end_timestamp\":200" #i \
+    ",\"dispatch_info\":{\"agent_id\":{\"handle\":501},\"kernel_id\":1,\"grid_size\":{\"x\":4,\"y\":1,\"z\":1}},"   \
+    "\"stream_id\":{\"handle\":7}}"
+static const char THREE[] = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"buffer_records\":{\"kernel_dispatch\":["
+                            DISPATCH(1) "," DISPATCH(2) "," DISPATCH(3) "]}}]}";
+
+static long long skipped_records(const kt_diags *d)
+{
+    long long n = 0;
+    for (size_t i = 0; i < kt_diags_count(d); i++) sscanf(kt_diags_get(d, i)->message, "%lld records without", &n);
+    return n;
+}
+
+TEST(rocprof_json_cut_keeps_records_before_it)
+{
+    size_t n = sizeof THREE - 1, one = sizeof DISPATCH(1) - 1, first = strstr(THREE, DISPATCH(1)) - THREE;
+    for (size_t cut = first; cut < n; cut += 3) {
+        kt_status st;
+        kt_diags *fail = NULL;
+        char *copy = malloc(cut);
+        memcpy(copy, THREE, cut);
+        kt_trace *t = load_text("cut_results.json", copy, cut, &st, &fail);
+        long long whole = 0;
+        for (int k = 0; k < 3; k++) whole += first + (size_t)(k + 1) * one + (size_t)k <= cut;
+        if (st == KT_OK) {
+            int64_t total;
+            long long kernels = (long long)rd_count_kind(t->ranks[0], KT_K_KERNEL, &total);
+            CHECK(kernels >= whole);
+            CHECK(kernels + skipped_records(kt_trace_diags(t)) <= 3);
+        } else {
+            CHECK(whole == 0);
+        }
+        kt_trace_free(t);
+        kt_diags_free(fail);
+        free(copy);
+    }
+}
+
+/* rocprofv3 writes its tables before buffer_records; records that come
+ * first are read once the tables are known (names, devices resolved). */
+TEST(rocprof_json_records_before_tables)
+{
+    static const char doc[] =
+        "{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[" DISPATCH(1) "]},"
+        "\"metadata\":{\"pid\":77},\"agents\":[{\"id\":{\"handle\":501},\"type\":2,\"gpu_index\":1}],"
+        "\"kernel_symbols\":[{\"kernel_id\":1,\"formatted_kernel_name\":\"gemm()\"}]}]}";
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("order_results.json", doc, sizeof doc - 1, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    uint32_t k = t ? find(t, KT_K_KERNEL, "gemm()") : KT_NONE;
+    CHECK(k != KT_NONE);
+    if (k != KT_NONE) {
+        CHECK_INT(kt_event_pid(t->ranks[0], k), 1);
+        CHECK_INT(kt_ev_stream(&t->ranks[0]->ev, k), 7);
+        CHECK_INT(t->ranks[0]->ev.ts[k], 1001);
+        CHECK_INT(kt_event_arg_int(t->ranks[0], k, KT_ARG_GRID_X, -1), 4);
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}
+
 /* Wrong types everywhere a number or object is expected: loads, no crash. */
 TEST(rocprof_json_wrong_types)
 {

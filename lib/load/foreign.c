@@ -2,9 +2,10 @@
  * foreign.c — where the loader decides an input's format, by content, and
  * hands inputs that are not Kineto JSON to their reader (readers.h).
  *
- * The Kineto parser streams its file; the other formats are read whole
- * (their records refer to each other across sections), decompressed when
- * gzip'd, then given to the reader, whose rank goes back to the load as a
+ * The Kineto parser streams its file; the other formats are held whole
+ * (their records refer to each other across sections): a plain file
+ * mapped (map_file.c), a gzip'd one or a buffer decompressed into memory,
+ * then given to the reader, whose rank goes back to the load as a
  * Kineto file's would (indexes, cache, ranks).
  */
 #include "readers.h"
@@ -155,13 +156,15 @@ static kt_status run_reader(kt_format f, const kt_reader_in *in, kt_build *b)
 static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool dir)
 {
     char *data = NULL;
-    size_t len = 0;
+    size_t len = 0, map_len = 0;
     bool gzip = false;
-    kt_status st = dir ? KT_OK : read_whole(j, &data, &len, &gzip);
+    const char *mapped = dir || j->buf ? NULL : kt_map_whole(j->path, &len, &map_len);
+    kt_status st = dir || mapped ? KT_OK : read_whole(j, &data, &len, &gzip);
     if (st != KT_OK) return st;
     kt_rank *r = j->rank = kt_rank_new();
     if (!r || !(r->file = strdup(j->path))) {
         free(data);
+        kt_unmap_whole(mapped, map_len);
         return KT_ENOMEM;
     }
     r->gzip = gzip;
@@ -169,13 +172,14 @@ static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool di
     r->json_bytes = len;
     kt_build b;
     kt_build_init(&b, r, ctx->strs);
-    kt_reader_in in = { .path = j->path, .data = data, .len = len, .is_file = !j->buf && !gzip, .diags = &j->diags,
+    kt_reader_in in = { .path = j->path, .data = mapped ? mapped : data, .len = len, .is_file = !j->buf && !gzip, .diags = &j->diags,
                          .not_trace = &j->not_trace };
     st = run_reader(f, &in, &b);
     if (st == KT_OK && !kt_build_finish(&b)) st = KT_ENOMEM;
     if (b.oom) st = KT_ENOMEM;
     kt_build_free(&b);
     free(data);
+    kt_unmap_whole(mapped, map_len);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
     return st;
 }

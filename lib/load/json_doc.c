@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 static kt_jv span(const char *s, const char *e) { return (kt_jv){ s, e }; }
+static bool is_container(const char *q) { return *q == '{' || *q == '['; }
 
 kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at)
 {
@@ -19,6 +20,12 @@ kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at)
     if (s >= end || (*s != '{' && *s != '[')) return span(NULL, NULL);
     *damaged_at = (int64_t)len; /* read on to where it breaks */
     return span(s, end);
+}
+
+kt_jv kt_jv_walk_root(const char *data, size_t len)
+{
+    const char *end = data + len, *s = kt_skip_ws(data, end);
+    return s < end && is_container(s) ? span(s, end + 1) : span(NULL, NULL);
 }
 
 /* A value running past the end of its container (a truncated file): the
@@ -78,6 +85,68 @@ bool kt_jv_next(kt_jv v, const char **it, kt_jv *item)
     *it = q < v.e && *q == ',' ? q + 1 : v.e;
     return true;
 }
+
+/* The walk of v stops where its JSON breaks: *it at v's end, so that a
+ * walk that handed v over stops there too (nothing after the break is
+ * read as a member of what encloses it).  Always false.              */
+static bool walk_broken(kt_jv v, const char **it)
+{
+    *it = v.e;
+    return false;
+}
+
+/* Where the next item or member of v starts: *it is NULL (the first),
+ * an item handed over unwalked (its first byte, no separator: skipped
+ * now) or the end of one the caller walked.  False at the closing
+ * bracket (*it then past it) or where the JSON breaks.                */
+static bool walk_step(kt_jv v, const char **it, char close, const char **at)
+{
+    const char *q = kt_skip_ws(*it ? *it : v.s + 1, v.e);
+    unsigned fl;
+    if (*it && q < v.e && *q != ',' && *q != close) {
+        if (kt_skip_value(q, v.e, true, &q, &fl) != KT_SCAN_OK) return walk_broken(v, it);
+        q = kt_skip_ws(q, v.e);
+    }
+    if (*it && q < v.e && *q == ',') q = kt_skip_ws(q + 1, v.e);
+    else if (*it && (q >= v.e || *q != close)) return walk_broken(v, it);
+    if (q < v.e && *q == close) {
+        *it = q + 1;
+        return false;
+    }
+    *at = q;
+    return q < v.e || walk_broken(v, it);
+}
+
+bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item)
+{
+    const char *q, *next;
+    unsigned fl;
+    if (!kt_jv_is(arr, '[') || !walk_step(arr, it, ']', &q)) return false;
+    if (is_container(q)) next = arr.e;
+    else if (kt_skip_value(q, arr.e, true, &next, &fl) != KT_SCAN_OK) return walk_broken(arr, it);
+    *item = span(q, next);
+    *it = is_container(q) ? q : next;
+    return true;
+}
+
+bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val)
+{
+    const char *q;
+    if (!kt_jv_is(obj, '{') || !walk_step(obj, it, '}', &q)) return false;
+    kt_obj o = { .q = q, .end = obj.e, .eof = true };
+    bool closed;
+    if (kt_member_key(&o, pr, &closed) != KT_SCAN_OK || closed) return walk_broken(obj, it);
+    if (is_container(pr->v)) {
+        *val = span(pr->v, obj.e);
+        *it = pr->v;
+        return true;
+    }
+    if (kt_member_skip(&o, pr) != KT_SCAN_OK) return walk_broken(obj, it);
+    *val = span(pr->v, pr->vend);
+    *it = pr->vend;
+    return true;
+}
+
 
 bool kt_jv_int(kt_jv v, int64_t *out)
 {

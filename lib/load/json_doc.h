@@ -22,6 +22,7 @@ typedef struct kt_jv {
  * short or broken inside is read up to the break: *damaged_at is then its
  * length (else -1), and lookups and iteration stop where it breaks.     */
 kt_jv kt_jv_root(const char *data, size_t len, int64_t *damaged_at);
+
 static inline bool kt_jv_ok(kt_jv v) { return v.s != NULL; }
 static inline bool kt_jv_is(kt_jv v, char c) { return v.s && *v.s == c; }
 /* Member key of an object (absent when v is no object or lacks it). */
@@ -31,6 +32,23 @@ kt_jv kt_jv_get(kt_jv obj, const char *key);
 bool kt_jv_next(kt_jv v, const char **it, kt_jv *item);
 /* The same for an object with its keys (raw text between the quotes). */
 bool kt_jv_next_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val);
+/* The same in one pass, for large documents: an object or array value is
+ * handed over before its end is known (its span runs on to the
+ * container's end; walk it or look into it, never read it as a scalar).
+ * A caller that walked such a value to its end sets *it to where the
+ * walk's own iterator ended; otherwise the value is skipped on the next
+ * call.  At the closing bracket *it is past it.                        */
+bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item);
+bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val);
+/* The document's top value for one walk, not checked first (a pass less
+ * over a large document): the span runs one byte past the text, onto the
+ * padding's first zero byte, so that a walk closing at the text's last
+ * byte ends before the span's end and one that breaks ends at it.
+ * Absent when the text starts with neither '{' nor '['.              */
+kt_jv kt_jv_walk_root(const char *data, size_t len);
+/* After the walk of v ended at it: true when it broke (cut short or
+ * broken JSON), false when it reached v's closing bracket.            */
+static inline bool kt_jv_walk_broke(kt_jv v, const char *it) { return it == v.e; }
 /* An integer value (also one written as a string of digits). */
 bool kt_jv_int(kt_jv v, int64_t *out);
 int64_t kt_jv_int_or(kt_jv v, int64_t dflt);

@@ -41,6 +41,10 @@ uint64_t kt_src_file_bytes(const kt_src *s);
 uint64_t kt_src_consumed(const kt_src *s);
 /* Read up to cap bytes; 0 = end of data, -1 = error (see kt_src_error).     */
 ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap);
+/* A plain file mapped whole, KT_WIN_PAD zero bytes after it (map_file.c);
+ * NULL when it is no regular file, empty, gzip or cannot be mapped.       */
+const char *kt_map_whole(const char *path, size_t *len, size_t *map_len);
+void kt_unmap_whole(const char *data, size_t map_len);
 /* Sources whose bytes already sit in memory followed by KT_WIN_PAD zero
  * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
  * if read.  -1: this source only copies (kt_src_read).                    */

@@ -183,6 +183,14 @@ void kt_build_source(kt_build *b, const char *format, const char *profiler, cons
     if (vendor) kt_build_meta_str(b, "kineta_vendor", vendor, strlen(vendor));
 }
 
+/* A correlation column value (>= 0) as the calls map's key, multiplied by
+ * an odd constant (one to one, never the map's empty key): a run's ids
+ * come in dense clusters a fixed stride apart (one per iteration or
+ * capture), which the map's blocks of 64 neighbouring keys pile onto the
+ * same probe chains: 230 probes an insert on bench/readers.sh's Nsight
+ * Systems file, under one once spread.                                  */
+static int64_t spread(int32_t corr) { return (int64_t)((uint64_t)(uint32_t)corr * 0xbf58476d1ce4e5b9ull); }
+
 /* Kineto's ac2g pair for each GPU event whose launch call is in the rank:
  * a start on the call's thread at its ts, an end on the GPU event's. */
 static bool add_flows(kt_build *b)
@@ -198,11 +206,11 @@ static bool add_flows(kt_build *b)
     }
     for (uint32_t i = 0; i < n; i++)
         if ((e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0)
-            kt_i64map_slot(&calls, e->corr[i], i);
+            kt_i64map_slot(&calls, spread(e->corr[i]), i);
     uint32_t name = b->cats[KT_K_FLOW_START];
     for (uint32_t i = 0; i < n && !b->oom; i++) {
         if (!kt_kind_is_gpu(e->kind[i]) || e->corr[i] < 0) continue;
-        uint32_t c = kt_i64map_get(&calls, e->corr[i], KT_NONE);
+        uint32_t c = kt_i64map_get(&calls, spread(e->corr[i]), KT_NONE);
         if (c == KT_NONE) continue;
         int64_t corr = kt_event_corr(b->r, i);
         push(b, 's', KT_K_FLOW_START, name, kt_event_pid(b->r, c), kt_event_tid(b->r, c), -1, e->ts[c], -1, corr);

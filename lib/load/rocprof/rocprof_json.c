@@ -146,11 +146,28 @@ static int64_t handle_of(kt_jv obj, const char *key)
     return kt_jv_int_or(kt_jv_get(kt_jv_get(obj, key), "handle"), -1);
 }
 
-static void xyz(kt_jv v, int64_t out[3])
+/* The integers of a small object ({"handle": n}, {"x": .., "y": ..,
+ * "z": ..}) by key, walked to its end (keys: NULL-terminated; values
+ * absent stay as they were); where it ended.                        */
+static const char *walk_ints(kt_jv obj, const char *const *keys, int64_t *out)
 {
-    out[0] = kt_jv_int_or(kt_jv_get(v, "x"), 0);
-    out[1] = kt_jv_int_or(kt_jv_get(v, "y"), 0);
-    out[2] = kt_jv_int_or(kt_jv_get(v, "z"), 0);
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_walk_member(obj, &it, &pr, &v))
+        for (size_t k = 0; keys[k]; k++)
+            if (kt_key_is(&pr, keys[k], strlen(keys[k]))) out[k] = kt_jv_int_or(v, out[k]);
+    return it;
+}
+
+static const char *const HANDLE[] = { "handle", NULL }, *const XYZ[] = { "x", "y", "z", NULL },
+                         *const INTERNAL[] = { "internal", NULL };
+
+/* Past a value walked to its end (end NULL: it was not an object or
+ * list, the next step skips it). */
+static void walked(const char **it, const char *end)
+{
+    if (end) *it = end;
 }
 
 /* The fields every record has: times and its internal correlation id. */
@@ -168,27 +185,32 @@ static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *co
     return true;
 }
 
-/* dispatch_info's members, in one pass (the bulk of a file). */
-static void read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t *queue)
+/* dispatch_info's members, in one pass (the bulk of a file); where it
+ * ended. */
+static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t *queue)
 {
     const char *it = NULL;
     kt_pair pr;
     kt_jv v;
-    while (kt_jv_next_member(di, &it, &pr, &v)) {
+    while (kt_jv_walk_member(di, &it, &pr, &v)) {
         if (KT_KEY_IS(&pr, "agent_id")) {
-            int64_t agent = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
+            int64_t agent = -1;
+            walked(&it, walk_ints(v, HANDLE, &agent));
             op->device = kt_agent_gpu(&p->agents, agent);
             if (op->device < 0) op->device = agent;
-        } else if (KT_KEY_IS(&pr, "queue_id")) *queue = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
-        else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
-        else if (KT_KEY_IS(&pr, "grid_size")) xyz(v, op->grid);
-        else if (KT_KEY_IS(&pr, "workgroup_size")) xyz(v, op->block);
+        } else if (KT_KEY_IS(&pr, "queue_id")) {
+            *queue = -1;
+            walked(&it, walk_ints(v, HANDLE, queue));
+        } else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
+        else if (KT_KEY_IS(&pr, "grid_size")) walked(&it, walk_ints(v, XYZ, op->grid));
+        else if (KT_KEY_IS(&pr, "workgroup_size")) walked(&it, walk_ints(v, XYZ, op->block));
         else if (KT_KEY_IS(&pr, "group_segment_size")) op->shared_mem = kt_jv_int_or(v, -1);
     }
+    return it;
 }
 
-/* A dispatch record's members in one pass. */
-static void read_dispatch(proc *p, kt_jv r)
+/* A dispatch record's members in one pass; where it ended. */
+static const char *read_dispatch(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
     int64_t start = -1, end = -1, queue = -1;
@@ -196,27 +218,28 @@ static void read_dispatch(proc *p, kt_jv r)
     const char *it = NULL;
     kt_pair pr;
     kt_jv v;
-    while (kt_jv_next_member(r, &it, &pr, &v)) {
+    while (kt_jv_walk_member(r, &it, &pr, &v)) {
         if (KT_KEY_IS(&pr, "start_timestamp")) start = kt_jv_int_or(v, -1);
         else if (KT_KEY_IS(&pr, "end_timestamp")) end = kt_jv_int_or(v, -1);
-        else if (KT_KEY_IS(&pr, "correlation_id")) op.corr = kt_jv_int_or(kt_jv_get(v, "internal"), -1);
-        else if (KT_KEY_IS(&pr, "stream_id")) op.stream = kt_jv_int_or(kt_jv_get(v, "handle"), -1);
-        else if (KT_KEY_IS(&pr, "dispatch_info")) read_dispatch_info(p, v, &op, &queue);
+        else if (KT_KEY_IS(&pr, "correlation_id")) walked(&it, walk_ints(v, INTERNAL, &op.corr));
+        else if (KT_KEY_IS(&pr, "stream_id")) walked(&it, walk_ints(v, HANDLE, &op.stream));
+        else if (KT_KEY_IS(&pr, "dispatch_info")) walked(&it, read_dispatch_info(p, v, &op, &queue));
     }
     if (start < 0 || end < start) {
         p->dropped++;
-        return;
+        return it;
     }
     op.ts = start;
     op.dur = end - start;
     if (op.stream < 0) op.stream = queue;
     kt_build_gpu(p->b, &op);
+    return it;
 }
 
-static void read_copy(proc *p, kt_jv r)
+static const char *read_copy(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
-    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return NULL;
     int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
     uint32_t dir = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
     const char *name = dir == KT_NONE ? "Memcpy"
@@ -228,18 +251,19 @@ static void read_copy(proc *p, kt_jv r)
     if (op.stream < 0) op.stream = 0;
     op.bytes = kt_jv_int_or(kt_jv_get(r, "bytes"), -1);
     kt_build_gpu(p->b, &op);
+    return NULL;
 }
 
 /* An API call (HIP, HSA, RCCL) or a marker. */
-static void read_call(proc *p, kt_jv r)
+static const char *read_call(proc *p, kt_jv r)
 {
     kt_host_op op = { .pid = p->pid };
-    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return NULL;
     int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
     size_t n;
     const char *domain = kind_text(p, kind, &n);
     op.kind = kt_rocprof_domain_kind(domain, n);
-    if (op.kind == KT_K_OTHER) return;
+    if (op.kind == KT_K_OTHER) return NULL;
     op.tid = kt_jv_int_or(kt_jv_get(r, "thread_id"), 0);
     op.name = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
     if (op.kind == KT_K_USER_ANNOTATION) {
@@ -248,13 +272,36 @@ static void read_call(proc *p, kt_jv r)
         op.corr = -1;
     }
     kt_build_host(p->b, &op);
+    return NULL;
 }
 
-static void read_records(proc *p, kt_jv list, void (*one)(proc *, kt_jv))
+/* A list of records in one pass: each reader gives where its record
+ * ended when it walked it (NULL: looked up by key, skipped here).
+ * Where the list ended.                                               */
+static const char *read_records(proc *p, kt_jv list, const char *(*one)(proc *, kt_jv))
 {
     const char *it = NULL;
     kt_jv r;
-    while (kt_jv_next(list, &it, &r) && !p->b->oom) one(p, r);
+    while (!p->b->oom && kt_jv_walk(list, &it, &r)) walked(&it, one(p, r));
+    return it;
+}
+
+/* buffer_records: the sections of records by kind; where it ended. */
+static const char *read_sections(proc *p, kt_jv recs)
+{
+    const char *it = NULL;
+    kt_pair pr;
+    kt_jv v;
+    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom) {
+        const char *(*one)(proc *, kt_jv) = KT_KEY_IS(&pr, "kernel_dispatch") ? read_dispatch
+                                          : KT_KEY_IS(&pr, "memory_copy")     ? read_copy
+                                          : KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") ||
+                                                    KT_KEY_IS(&pr, "marker_api") || KT_KEY_IS(&pr, "rccl_api")
+                                              ? read_call
+                                              : NULL;
+        if (one && kt_jv_is(v, '[')) walked(&it, read_records(p, v, one));
+    }
+    return it;
 }
 
 static void name_process(proc *p, kt_jv meta)
@@ -268,27 +315,42 @@ static void name_process(proc *p, kt_jv meta)
     kt_build_name_thread(p->b, p->pid, -1, name, strlen(name));
 }
 
-static bool read_process(proc *p, kt_jv tool)
+enum { HAS_META = 1, HAS_AGENTS = 2, HAS_STRINGS = 4, HAS_KERNELS = 8, HAS_TABLES = 15 };
+
+/* A process's tables (metadata, agents, strings, kernel_symbols; each
+ * once), then its records: in one pass over the entry when the tables
+ * come first, as rocprofv3 writes them.  Where the entry ended.       */
+static bool read_process(proc *p, kt_jv tool, const char **end)
 {
-    kt_jv meta = kt_jv_get(tool, "metadata"), strs = kt_jv_get(tool, "strings");
-    p->pid = kt_jv_int_or(kt_jv_get(meta, "pid"), 0);
-    name_process(p, meta);
-    read_agents(p, kt_jv_get(tool, "agents"));
-    if (!read_kind_strings(p, kt_jv_get(strs, "buffer_records")) || !read_kernels(p, kt_jv_get(tool, "kernel_symbols")) ||
-        !read_markers(p, kt_jv_get(strs, "marker_api")))
-        return false;
-    /* one pass over the sections: a lookup each would skip the dispatches again */
-    kt_jv recs = kt_jv_get(tool, "buffer_records"), v;
+    kt_jv v, recs = { NULL, NULL };
     const char *it = NULL;
     kt_pair pr;
-    while (kt_jv_next_member(recs, &it, &pr, &v) && !p->b->oom) {
-        if (KT_KEY_IS(&pr, "kernel_dispatch")) read_records(p, v, read_dispatch);
-        else if (KT_KEY_IS(&pr, "memory_copy")) read_records(p, v, read_copy);
-        else if (KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") || KT_KEY_IS(&pr, "marker_api") ||
-                 KT_KEY_IS(&pr, "rccl_api"))
-            read_records(p, v, read_call);
+    unsigned has = 0;
+    bool ok = true;
+    while (ok && kt_jv_walk_member(tool, &it, &pr, &v)) {
+        if (KT_KEY_IS(&pr, "metadata") && !(has & HAS_META)) {
+            p->pid = kt_jv_int_or(kt_jv_get(v, "pid"), 0);
+            name_process(p, v);
+            has |= HAS_META;
+        } else if (KT_KEY_IS(&pr, "agents") && !(has & HAS_AGENTS)) {
+            read_agents(p, v);
+            has |= HAS_AGENTS;
+        } else if (KT_KEY_IS(&pr, "strings") && !(has & HAS_STRINGS)) {
+            ok = read_kind_strings(p, kt_jv_get(v, "buffer_records")) && read_markers(p, kt_jv_get(v, "marker_api"));
+            has |= HAS_STRINGS;
+        } else if (KT_KEY_IS(&pr, "kernel_symbols") && !(has & HAS_KERNELS)) {
+            ok = read_kernels(p, v);
+            has |= HAS_KERNELS;
+        } else if (KT_KEY_IS(&pr, "buffer_records") && !recs.s) {
+            recs = v;
+            if (has == HAS_TABLES) walked(&it, read_sections(p, recs));
+        }
     }
-    return !p->b->oom;
+    *end = it;
+    if (ok && !(has & HAS_META)) name_process(p, (kt_jv){ NULL, NULL });
+    if (ok && !(has & HAS_STRINGS)) ok = read_kind_strings(p, (kt_jv){ NULL, NULL });
+    if (ok && recs.s && has != HAS_TABLES) read_sections(p, recs); /* records before a table: read last */
+    return ok && !p->b->oom;
 }
 
 static void proc_free(proc *p)
@@ -301,34 +363,52 @@ static void proc_free(proc *p)
     free(p->buf);
 }
 
+/* The processes of the tool list; false on OOM.  *it: where it ended. */
+static bool read_tools(kt_build *b, kt_jv tools, const char **it, uint64_t *dropped, size_t *nproc)
+{
+    const char *ti = NULL;
+    kt_jv tool;
+    bool ok = true;
+    while (ok && kt_jv_walk(tools, &ti, &tool)) {
+        proc p = { .b = b };
+        const char *end = NULL;
+        ok = read_process(&p, tool, &end);
+        walked(&ti, end);
+        *dropped += p.dropped;
+        (*nproc)++;
+        proc_free(&p);
+    }
+    walked(it, ti);
+    return ok;
+}
+
+/* One walk over the document, no pass to check it first: where the walk
+ * breaks, the file is cut short or broken there.                      */
 kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
 {
-    int64_t damaged;
-    kt_jv tools = kt_jv_get(kt_jv_root(in->data, in->len, &damaged), "rocprofiler-sdk-tool");
-    if (!kt_jv_is(tools, '[')) {
-        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
-        return KT_EINPUT;
-    }
-    kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
+    kt_jv root = kt_jv_walk_root(in->data, in->len), v;
     const char *it = NULL;
-    kt_jv tool;
+    kt_pair pr;
     uint64_t dropped = 0;
     size_t nproc = 0;
-    bool ok = true;
-    while (ok && kt_jv_next(tools, &it, &tool)) {
-        proc p = { .b = b };
-        ok = read_process(&p, tool);
-        dropped += p.dropped;
-        nproc++;
-        proc_free(&p);
+    bool found = false, ok = true;
+    while (ok && kt_jv_walk_member(root, &it, &pr, &v))
+        if (!found && KT_KEY_IS(&pr, "rocprofiler-sdk-tool") && kt_jv_is(v, '[')) {
+            found = true;
+            kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
+            ok = read_tools(b, v, &it, &dropped, &nproc);
+        }
+    if (!found) {
+        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
+        return KT_EINPUT;
     }
     if (!ok) return KT_ENOMEM;
     if (dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu records without start/end timestamps (skipped)",
                      (unsigned long long)dropped);
-    if (damaged >= 0)
-        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, damaged,
+    if (kt_jv_walk_broke(root, it))
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, (int64_t)in->len,
                      "the JSON is cut short or broken before byte %lld: kept the %zu events of %zu process(es) read before it",
-                     (long long)damaged, b->r->ev.n, nproc);
+                     (long long)in->len, b->r->ev.n, nproc);
     return KT_OK;
 }
