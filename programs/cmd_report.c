@@ -46,28 +46,13 @@ static int report_parse(void *state, const char *name, const char *value)
     return 0;
 }
 
-/* The --baseline run, loaded as `kineta diff` loads CONTROL: on its own,
- * as written (the diff applies --hta-compat itself).                      */
-static kt_status load_baseline(const char *path, kt_trace **out)
-{
-    kt_diags *failure = NULL;
-    kt_status st = kt_load(&path, 1, NULL, out, &failure);
-    if (st != KT_OK) {
-        for (size_t i = 0; i < kt_diags_count(failure); i++)
-            cli_fail("report", "--baseline %s: %s", path, kt_diags_get(failure, i)->message);
-        if (!kt_diags_count(failure)) cli_fail("report", "--baseline %s: %s", path, kt_status_str(st));
-    }
-    kt_diags_free(failure);
-    return st;
-}
-
 static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     report_state *s = state;
     const char *path = ctx->out_path ? ctx->out_path : "report.html";
     s->o.jobs = ctx->jobs;
     kt_trace *base = NULL;
-    kt_status st = s->baseline ? load_baseline(s->baseline, &base) : KT_OK;
+    kt_status st = s->baseline ? cli_load_run("report", "baseline", s->baseline, &base) : KT_OK;
     if (st != KT_OK) return st;
     s->o.baseline = base;
     kt_tables *ts = NULL;

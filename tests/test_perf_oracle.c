@@ -30,7 +30,8 @@ static const char *const models[] = {
 /* The sheets `kineta perf --tracelens` produces. */
 static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "ops_unique_args",
                                       "unified_perf_summary", "short_kernels_summary", "GEMM", "SDPA_fwd", "CONV_fwd",
-                                      "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd" };
+                                      "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd",
+                                      "kernel_summary" };
 
 static void cell(const kt_table *t, size_t r, size_t c, char *buf, size_t cap)
 {

@@ -62,6 +62,10 @@ double kt_pt_flops_per_byte(double flops, double bytes); /* NaN without bytes */
 /* Per-call throughput: tera (kt_pt_tera_*) per second of busy time (TB/s,
  * TFLOP/s).                                                              */
 void kt_pt_per_call(const kt_pgroup *g, double tera, double *out);
+/* The span of the linked GPU events in µs as TraceLens has it (its
+ * gpu_timeline's total_time, in ms and back): the base of "percent of
+ * total time".                                                           */
+double kt_pt_gpu_span_us(const perf_run *run);
 
 /* ---- perf_ops_tables.c: TraceLens's launcher sheets ---- */
 kt_table *kt_pt_ops_summary(const perf_run *run);
@@ -69,6 +73,9 @@ kt_table *kt_pt_ops_by_category(const perf_run *run);
 kt_table *kt_pt_ops_unique_args(const perf_run *run);
 kt_table *kt_pt_unified_summary(const perf_run *run);
 kt_table *kt_pt_short_kernels(const perf_run *run);
+
+/* ---- perf_kernel_summary.c ---- */
+kt_table *kt_pt_kernel_summary(const perf_run *run);
 
 /* ---- perf_model_tables.c ---- */
 /* The roofline sheet of a family, NULL when it has no rows (or on OOM). */
