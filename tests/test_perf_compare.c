@@ -17,18 +17,7 @@
 
 #define BERT "traces/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"
 
-static const char *python(void)
-{
-    const char *p = getenv("KINETA_PYTHON");
-    return p && *p ? p : "/usr/bin/python3";
-}
 
-static bool have_openpyxl(void)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "%s -c 'import openpyxl' >/dev/null 2>&1", python());
-    return system(cmd) == 0;
-}
 
 /* Every row of t matched, its __diff cells 0 and __ratio cells 1. */
 static size_t check_no_difference(const kt_table *t)
@@ -77,7 +66,7 @@ TEST(perf_compare_trace_diff_lists_changed_ops)
     NEED_SHARED();
     char base[1024], cmd[4096];
     snprintf(base, sizeof base, "%s", kt_test_shared_path("traces/hta/trace_diff/control/control.json.gz"));
-    snprintf(cmd, sizeof cmd, "%s tests/compare_check.py %s %s %s >&2", python(), kt_cli_bin(), base,
+    snprintf(cmd, sizeof cmd, "%s tests/compare_check.py %s %s %s >&2", kt_test_python(), kt_cli_bin(), base,
              kt_test_shared_path("traces/hta/trace_diff/test/test.json.gz"));
     CHECK_INT(system(cmd), 0);
 }
@@ -86,10 +75,7 @@ TEST(perf_compare_workbook_opens)
 {
     if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
     NEED_SHARED();
-    if (!have_openpyxl()) {
-        kt_test_skip("python3 with openpyxl not found (apt-get install python3-openpyxl)");
-        return;
-    }
+    if (!kt_test_openpyxl()) return;
     char trace[1024], xlsx[64], cmd[2048];
     static char out[1 << 12];
     snprintf(trace, sizeof trace, "%s", kt_test_shared_path(BERT));
@@ -102,7 +88,7 @@ TEST(perf_compare_workbook_opens)
              "r=list(b['GEMM'].iter_rows(values_only=True)); "
              "sys.exit(not (b.sheetnames[0]=='gpu_timeline' and 'notes' not in b.sheetnames and len(r)>1 "
              "and r[0][0]=='name' and all(x[r[0].index('status')]=='matched' for x in r[1:])))\"",
-             python(), xlsx);
+             kt_test_python(), xlsx);
     CHECK_INT(system(cmd), 0);
     unlink(xlsx);
 }

@@ -3,6 +3,7 @@
  * them: frames equal the CLI's tables, the HTA façade equals HTA's outputs,
  * the SQLite export round-trips.  They need Debian's python3-pandas; a
  * machine without it reports SKIP with the reason.                        */
+#include "cli_run.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -10,14 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The interpreter with pandas: $KINETA_PYTHON, else Debian's python3 (a
- * python3 earlier on PATH, e.g. pyenv's, often lacks pandas).             */
-static const char *python(void)
-{
-    const char *p = getenv("KINETA_PYTHON");
-    if (p && *p) return p;
-    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-}
 
 static bool has_pandas(const char *py)
 {
@@ -28,7 +21,7 @@ static bool has_pandas(const char *py)
 
 TEST(python_package)
 {
-    const char *py = python();
+    const char *py = kt_test_python();
     if (!has_pandas(py)) {
         kt_test_skip("python3 with pandas not found (apt-get install python3-pandas)");
         return;

@@ -424,17 +424,17 @@ static bool add_kernels(map_ctx *c, op_view *v, const char *cat)
 {
     const kt_op_rec *o = v->o;
     const kt_rank *r = c->r;
-    if (r->ev.kind[o->ev] != KT_K_CPU_OP) {
+    bool cpu_op = r->ev.kind[o->ev] == KT_K_CPU_OP;
+    if (!cpu_op) {
         bool graph = strcasestr(v->name, "cudagraph") || strcasestr(v->name, "graphlaunch");
         cat = graph ? "graph" : "runtime";
-    } else if (o->nk) {
-        c->p->kernel_cpu_ops = true;
     }
     for (uint32_t j = 0; j < o->nk; j++) {
         uint32_t k = c->m->kev[o->kfirst + j];
         if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL) continue;
         kt_pgroup *g = kernel_group(c, cat, v->name, r->ev.name[o->ev], k);
         if (!g || !add_kernel_call(c, g, k)) return false;
+        c->p->kernel_cpu_ops |= cpu_op;
     }
     return true;
 }
