@@ -405,6 +405,41 @@ static kt_status run_replay_ir(const fz_env *e, int v, kt_tables **out)
     return s;
 }
 
+/* write: the workbook written (kt_perf_workbook), else the sheets only. */
+static kt_status perf_sheets(const fz_env *e, bool write, kt_tables **out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/perf.xlsx", e->scratch);
+    kt_diags *why = NULL;
+    kt_status s = write ? kt_perf_workbook(e->trace, e->sel, NULL, path, out, &why)
+                        : kt_perf_sheets(e->trace, e->sel, NULL, out, &why);
+    kt_diags_free(why);
+    remove(path); /* a workbook, not a trace for the harness to load back */
+    return s;
+}
+
+/* The trace compared with itself (write: kt_perf_compare_workbook). */
+static kt_status perf_compare(const fz_env *e, bool write, kt_tables **out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/compare.xlsx", e->scratch);
+    kt_diags *why = NULL;
+    kt_status s = write ? kt_perf_compare_workbook(e->trace, e->trace, e->sel, NULL, path, out, &why)
+                        : kt_perf_compare(e->trace, e->trace, e->sel, NULL, out, &why);
+    kt_diags_free(why);
+    remove(path); /* a workbook, not a trace for the harness to load back */
+    return s;
+}
+
+static kt_status run_perf_sheets(const fz_env *e, int v, kt_tables **out) { (void)v; return perf_sheets(e, false, out); }
+static kt_status run_perf_workbook(const fz_env *e, int v, kt_tables **out) { (void)v; return perf_sheets(e, true, out); }
+static kt_status run_perf_compare(const fz_env *e, int v, kt_tables **out) { (void)v; return perf_compare(e, false, out); }
+static kt_status run_perf_compare_workbook(const fz_env *e, int v, kt_tables **out)
+{
+    (void)v;
+    return perf_compare(e, true, out);
+}
+
 static kt_status run_report(const fz_env *e, int v, kt_tables **out)
 {
     char path[4096];
@@ -460,6 +495,10 @@ const fz_analysis fz_analyses[] = {
     /* performance model */
     { "perf", "perf", run_perf },
     { "replay_ir", "replay", run_replay_ir },
+    { "perf_sheets", NULL, run_perf_sheets },
+    { "perf_workbook", NULL, run_perf_workbook },
+    { "perf_compare", NULL, run_perf_compare },
+    { "perf_compare_workbook", NULL, run_perf_compare_workbook },
     /* reports and exports */
     { "report", "report", run_report },
     { "report_write", NULL, run_report_write },

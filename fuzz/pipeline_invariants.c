@@ -48,7 +48,9 @@ static bool is_difference(const char *c) { return starts(c, "diff_") || starts(c
  * time against the GPU span, pct_of_gpu_span).                           */
 static bool is_share_of_wall_time(const char *c)
 {
-    return !strcmp(c, "% GPU wall time") || !strcmp(c, "pct_of_step") || !strcmp(c, "pct_of_gpu_span") ||
+    const char *run = strstr(c, "::"); /* perf --compare's "<run>::" columns */
+    if (run) c = run + 2;
+    return !strcmp(c, "Percent of total time (%)") || !strcmp(c, "% GPU wall time") || !strcmp(c, "pct_of_step") || !strcmp(c, "pct_of_gpu_span") ||
            !strcmp(c, "Short Kernel duration (µs) percent of total time"); /* TraceLens's name for it */
 }
 static bool is_percentage(const char *c)

@@ -1007,6 +1007,53 @@ static inline kt_replay_options kt_replay_defaults(void)
 kt_status kt_replay_ir(const kt_trace *t, const kt_rank_sel *sel, const kt_replay_options *opt, kt_tables **out,
                        kt_diags **diags);
 
+/* perf sheets: TraceLens's perf report (generate_perf_report_pytorch) as
+ * tables: "gpu_timeline" (kt_temporal's, tracelens), then kt_perf's
+ * tables under tracelens (kernel_summary among them; opt->tracelens is
+ * set whatever it says).  One selected rank (or a one-rank trace): its
+ * tables.  Several: each rank analyzed alone and stacked under a leading
+ * "rank" column (kt_tables_stack_ranks), as TraceLens's multi-rank report.
+ * kt_perf_workbook also writes them to path as an Excel workbook, a sheet
+ * per table (docs/perf.md: number cells, frozen filtered header, fitted
+ * widths), written beside path and renamed over it once whole; KT_EINPUT
+ * (why in *diags) when it cannot be written or a table is too long for a
+ * sheet.                                                                 */
+kt_status kt_perf_sheets(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, kt_tables **out,
+                         kt_diags **diags);
+kt_status kt_perf_workbook(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *opt, const char *path,
+                           kt_tables **out, kt_diags **diags);
+
+/* perf comparison (TraceLens's compare_perf_reports_pytorch): the perf
+ * sheets of base and test (kt_perf_sheets, same sel and options for both)
+ * matched row by row, sheet by sheet.  Rows match on the sheet's keys: op
+ * name and every "param: " column on the roofline sheets, name and the
+ * four shape lists on ops_unique_args / unified_perf_summary, the name on
+ * the summaries, the launching op and kernel name on kernel_summary (the
+ * only sheet keyed by kernel names: the others match CUDA against ROCm
+ * runs), "type" on gpu_timeline, and "rank" first when present; a key seen
+ * k times on a side pairs its k-th rows.  Each output table (the sheet's
+ * name) has the key columns, "status" ("matched", "removed": base only,
+ * "added": test only), then per numeric column V of the sheet
+ * "<a>::V", "<b>::V", "V__diff" (b − a) and "V__ratio" (b / a; 1 when both
+ * are equal, null when a is 0 and b is not, or either is missing); base's
+ * rows first in its order, then the added ones in test's.  a and b are the
+ * runs' names (default "base", "test").  The "notes" sheet is not
+ * compared.  kt_perf_compare_workbook also writes them as a workbook.    */
+typedef struct kt_perf_compare_options {
+    size_t size;            /* sizeof the struct (docs/api.md)              */
+    const char *base_name;    /* NULL = "base"                              */
+    const char *test_name;    /* NULL = "test"                              */
+    const char *device_spec;  /* as kt_perf_options                         */
+} kt_perf_compare_options;
+void kt_perf_compare_options_init(kt_perf_compare_options *o, size_t size);
+static inline kt_perf_compare_options kt_perf_compare_defaults(void)
+{ kt_perf_compare_options o; kt_perf_compare_options_init(&o, sizeof o); return o; }
+kt_status kt_perf_compare(const kt_trace *base, const kt_trace *test, const kt_rank_sel *sel,
+                          const kt_perf_compare_options *opt, kt_tables **out, kt_diags **diags);
+kt_status kt_perf_compare_workbook(const kt_trace *base, const kt_trace *test, const kt_rank_sel *sel,
+                                   const kt_perf_compare_options *opt, const char *path, kt_tables **out,
+                                   kt_diags **diags);
+
 
 /* ---- reports and exports: report.html -------------------------------------- */
 
@@ -1140,6 +1187,12 @@ kt_status kt_tables_append(kt_tables **acc, kt_tables *part);
  * each value is recovered (exact below 2^50 ns) and divided again.  Tables
  * or columns not there are left alone.                                   */
 kt_status kt_tables_rebase_us(kt_tables *ts, const char *table, const char *col, int64_t from_ns, int64_t to_ns);
+/* Per-rank results side by side (TraceLens's multi-rank report): a table
+ * for every name in sets[0..n), in first-seen order, with a leading "rank"
+ * column holding ranks[i] on the rows of sets[i], then every column any
+ * set's table of that name has (first-seen order; cells a set lacks are
+ * null).  The sets are left as they are.                                 */
+kt_status kt_tables_stack_ranks(const kt_tables *const *sets, const int *ranks, size_t n, kt_tables **out);
 /* Partials on the wire: tables to a self-describing, versioned byte buffer
  * (malloc'd) and back; a damaged or foreign buffer is KT_EINPUT.         */
 kt_status kt_tables_serialize(const kt_tables *ts, unsigned char **buf, size_t *len);

@@ -170,6 +170,10 @@ void print_table_text_styled(const kt_table *t, const text_style *st, FILE *f);
 /* A categorizer with the rules of file rules added (NULL rules: *out = NULL,
  * meaning the built-in rules); prints why on a bad file (KT_EUSAGE).     */
 kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
+/* A second run named by an option (report --baseline, perf --compare),
+ * loaded as `kineta diff` loads CONTROL: on its own, as written; why it
+ * failed said as "kineta COMMAND: --OPTION PATH: ..." (cli_load_run.c).  */
+kt_status cli_load_run(const char *command, const char *option, const char *path, kt_trace **out);
 
 /* A failure the command explains: "kineta COMMAND: message" (COMMAND NULL:
  * "kineta: message") on stderr; the driver then adds no generic status
@@ -187,5 +191,7 @@ void cli_say_status(const char *command, kt_status st);
 /* Option value helpers: print a usage message and return false on error. */
 bool cli_parse_int(const char *opt, const char *v, long long lo, long long hi, long long *out);
 bool cli_parse_double(const char *opt, const char *v, double *out);
+/* "A,B" (two non-empty names) copied to buf, *a and *b pointing in it. */
+bool cli_parse_pair(const char *opt, const char *v, char *buf, size_t cap, const char **a, const char **b);
 
 #endif

@@ -110,6 +110,20 @@ bool cli_parse_double(const char *opt, const char *v, double *out)
     return true;
 }
 
+bool cli_parse_pair(const char *opt, const char *v, char *buf, size_t cap, const char **a, const char **b)
+{
+    snprintf(buf, cap, "%s", v);
+    char *comma = strchr(buf, ',');
+    if (!comma || comma == buf || !comma[1] || strchr(comma + 1, ',')) {
+        fprintf(stderr, "kineta: --%s expects two names, e.g. --%s before,after\n", opt, opt);
+        return false;
+    }
+    *comma = '\0';
+    *a = buf;
+    *b = comma + 1;
+    return true;
+}
+
 /* "0,2-5" → rank list (allocated). */
 static bool parse_rank_list(const char *v, int **ranks, size_t *n)
 {

@@ -55,21 +55,6 @@ static bool parse_iteration(const char *opt, const char *v, int64_t *out)
     return true;
 }
 
-static int parse_labels(diff_state *s, const char *v)
-{
-    char *comma;
-    snprintf(s->labels, sizeof s->labels, "%s", v);
-    comma = strchr(s->labels, ',');
-    if (!comma || comma == s->labels || !comma[1] || strchr(comma + 1, ',')) {
-        fprintf(stderr, "kineta diff: --labels expects two names, e.g. --labels before,after\n");
-        return 2;
-    }
-    *comma = '\0';
-    s->o.control_label = s->labels;
-    s->o.test_label = comma + 1;
-    return 0;
-}
-
 static int diff_parse(void *state, const char *name, const char *v)
 {
     static const char *const devices[] = { "all", "cpu", "gpu" }, *const keys[] = { "kernel", "category", "op" };
@@ -92,7 +77,7 @@ static int diff_parse(void *state, const char *name, const char *v)
     } else if (!strcmp(name, "short-names")) {
         s->o.short_names = 1;
     } else if (!strcmp(name, "labels")) {
-        return parse_labels(s, v);
+        if (!cli_parse_pair(name, v, s->labels, sizeof s->labels, &s->o.control_label, &s->o.test_label)) return 2;
     } else if (!strcmp(name, "rules")) {
         s->rules = v;
     }

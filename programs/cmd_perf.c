@@ -4,7 +4,6 @@
  * where the headroom is (TraceLens's perf report).
  */
 #include "cli.h"
-#include "output/xlsx_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +14,9 @@ typedef struct perf_state {
     kt_perf_options o;
     const char *spec_path;
     const char *xlsx_path;
+    const char *compare;      /* --compare BASE: the run compared with PATH */
+    char names[256];          /* --names a,b: "a\0b" */
+    kt_perf_compare_options c;
 } perf_state;
 
 static const cli_option perf_options[] = {
@@ -22,11 +24,16 @@ static const cli_option perf_options[] = {
       "TraceLens's sheet columns, names and row order (its CSVs; no roofline unless --device-spec)" },
     { "device-spec", "FILE", "peak TFLOP/s and bandwidth from TraceLens's arch JSON instead of the built-in table" },
     { "top", "N", "headroom rows kept (default 20, 0 = all)" },
-    { "xlsx", "FILE", "also write the --tracelens sheets as an Excel workbook (a rank column for several ranks)" },
+    { "xlsx", "FILE",
+      "write TraceLens's workbook (gpu_timeline and the --tracelens sheets; with several ranks each rank's rows "
+      "under a rank column), and print its sheets" },
+    { "compare", "BASE", "compare the run BASE with PATH sheet by sheet (both values, difference, ratio per row)" },
+    { "names", "A,B", "the two runs' names in --compare's columns (default base,test)" },
     { NULL, NULL, NULL },
 };
 static const char *const perf_tables[] = {
-    "ops_summary", "ops_summary_by_category", "ops_unique_args", "unified_perf_summary", "short_kernels_summary",
+    "gpu_timeline", "ops_summary", "ops_summary_by_category", "ops_unique_args", "unified_perf_summary",
+    "short_kernels_summary", "kernel_summary",
     "GEMM", "SDPA_fwd", "CONV_fwd", "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd",
     "Triton", "headroom", "perf_by_family", "perf_by_step", "unmodelled_ops", "coverage", "unmodelled", "notes", NULL,
 };
@@ -37,6 +44,8 @@ static void perf_init(void *state)
     s->o = kt_perf_defaults();
     s->spec_path = NULL;
     s->xlsx_path = NULL;
+    s->compare = NULL;
+    s->c = kt_perf_compare_defaults();
 }
 
 static int perf_parse(void *state, const char *name, const char *value)
@@ -49,6 +58,9 @@ static int perf_parse(void *state, const char *name, const char *value)
         s->xlsx_path = value;
         s->o.tracelens = 1;
     }
+    else if (!strcmp(name, "compare")) s->compare = value;
+    else if (!strcmp(name, "names"))
+        return cli_parse_pair(name, value, s->names, sizeof s->names, &s->c.base_name, &s->c.test_name) ? 0 : 2;
     else if (!strcmp(name, "top") && cli_parse_int(name, value, 0, 1000000000, &v)) s->o.top = (size_t)v;
     else return 2;
     return 0;
@@ -85,36 +97,17 @@ static char *read_spec(const char *path)
     return buf;
 }
 
-/* The ranks the workbook has a part for: the selected ones, else all. */
-static size_t workbook_ranks(const kt_trace *t, const kt_rank_sel *sel, int **ranks)
+/* --compare BASE: the two runs' sheets matched (and the workbook). */
+static kt_status compare_runs(const cli_ctx *ctx, const kt_trace *t, perf_state *s, const char *spec,
+                              kt_tables **out, kt_diags **why)
 {
-    size_t n = sel->nranks ? sel->nranks : kt_trace_nranks(t);
-    *ranks = malloc((n ? n : 1) * sizeof **ranks);
-    for (size_t i = 0; *ranks && i < n; i++) (*ranks)[i] = sel->nranks ? sel->ranks[i] : kt_trace_rank(t, i);
-    return *ranks ? n : 0;
-}
-
-/* --xlsx: all's sheets for one rank; for several, each rank's own tables
- * under a rank column (TraceLens's multi-rank report).                  */
-static kt_status write_workbook(const kt_trace *t, const kt_rank_sel *sel, const kt_perf_options *o,
-                                const kt_tables *all, const char *path)
-{
-    int *ranks = NULL;
-    size_t n = workbook_ranks(t, sel, &ranks);
-    if (!ranks) return KT_ENOMEM;
-    kt_tables **sets = calloc(n ? n : 1, sizeof *sets);
-    kt_status st = sets ? KT_OK : KT_ENOMEM;
-    char err[512] = "";
-    for (size_t i = 0; n > 1 && i < n && st == KT_OK; i++) {
-        kt_rank_sel one = { &ranks[i], 1 };
-        st = kt_perf(t, &one, o, &sets[i], NULL); /* the same options passed for every rank */
-    }
-    if (st == KT_OK && n > 1) st = kt_xlsx_write(path, (const kt_tables *const *)sets, ranks, n, err, sizeof err);
-    else if (st == KT_OK) st = kt_xlsx_write(path, &all, ranks, 1, err, sizeof err);
-    if (st != KT_OK && st != KT_ENOMEM) cli_fail("perf", "--xlsx %s: %s", path, err);
-    for (size_t i = 0; sets && i < n; i++) kt_tables_free(sets[i]);
-    free(sets);
-    free(ranks);
+    kt_trace *base = NULL;
+    kt_status st = cli_load_run("perf", "compare", s->compare, &base);
+    if (st != KT_OK) return st;
+    s->c.device_spec = spec;
+    if (s->xlsx_path) st = kt_perf_compare_workbook(base, t, &ctx->sel, &s->c, s->xlsx_path, out, why);
+    else st = kt_perf_compare(base, t, &ctx->sel, &s->c, out, why);
+    kt_trace_free(base);
     return st;
 }
 
@@ -126,14 +119,13 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
     if (s->spec_path && !(spec = read_spec(s->spec_path))) return KT_EUSAGE;
     o.device_spec = spec;
     kt_diags *why = NULL;
-    kt_status st = kt_perf(t, &ctx->sel, &o, out, &why);
-    if (st == KT_EUSAGE) {
-        snprintf(prefix, sizeof prefix, "--device-spec %s: ", s->spec_path ? s->spec_path : "");
-        cli_fail_diags("perf", prefix, why);
-    } else {
-        kt_diags_free(why);
-    }
-    if (st == KT_OK && s->xlsx_path) st = write_workbook(t, &ctx->sel, &o, *out, s->xlsx_path);
+    kt_status st;
+    if (s->compare) st = compare_runs(ctx, t, s, spec, out, &why);
+    else if (s->xlsx_path) st = kt_perf_workbook(t, &ctx->sel, &o, s->xlsx_path, out, &why);
+    else st = kt_perf(t, &ctx->sel, &o, out, &why);
+    snprintf(prefix, sizeof prefix, "--device-spec %s: ", s->spec_path ? s->spec_path : "");
+    if (st == KT_OK) kt_diags_free(why);
+    else cli_fail_diags("perf", st == KT_EUSAGE ? prefix : NULL, why);
     free(spec);
     return st;
 }
@@ -146,7 +138,8 @@ const cli_command cmd_perf = {
                    "recorded shapes (record_shapes=True), one row per op and\n"
                    "shape, with achieved throughput and, against the GPU's datasheet peaks (or\n"
                    "--device-spec), roofline time, bound and headroom.  --tracelens reproduces\n"
-                   "TraceLens's CSV sheets.  Details: docs/perf.md.",
+                   "TraceLens's CSV sheets, --xlsx its workbook; --compare BASE sets two runs'\n"
+                   "sheets side by side.  Details: docs/perf.md.",
     .options = perf_options,
     .tables = perf_tables,
     .state_size = sizeof(perf_state),

@@ -10,6 +10,7 @@
 typedef struct report_state {
     kt_report_options o;
     const char *baseline; /* --baseline PATH: the run to diff against */
+    const char *xlsx;     /* --xlsx FILE: perf's workbook as well */
 } report_state;
 
 static const cli_option report_options[] = {
@@ -18,6 +19,7 @@ static const cli_option report_options[] = {
     { "max-points", "N", "points drawn per time-series line (default 400)" },
     { "max-rows", "N", "rows per table (default 300)" },
     { "baseline", "PATH", "a diff section against this run (its first rank; file or directory)" },
+    { "xlsx", "FILE", "also write TraceLens's perf workbook (as kineta perf --xlsx)" },
     { NULL, NULL, NULL },
 };
 
@@ -38,6 +40,10 @@ static int report_parse(void *state, const char *name, const char *value)
         s->baseline = value;
         return 0;
     }
+    if (!strcmp(name, "xlsx")) {
+        s->xlsx = value;
+        return 0;
+    }
     if (!cli_parse_int(name, value, !strcmp(name, "top-kernels") ? 0 : 4, 1000000, &x)) return 2;
     if (!strcmp(name, "top-kernels")) s->o.top_kernels = (size_t)x;
     else if (!strcmp(name, "max-points")) s->o.max_points = (size_t)x;
@@ -46,18 +52,15 @@ static int report_parse(void *state, const char *name, const char *value)
     return 0;
 }
 
-/* The --baseline run, loaded as `kineta diff` loads CONTROL: on its own,
- * as written (the diff applies --hta-compat itself).                      */
-static kt_status load_baseline(const char *path, kt_trace **out)
+/* --xlsx: the workbook `kineta perf --xlsx` writes. */
+static kt_status write_workbook(const cli_ctx *ctx, const kt_trace *t, const char *path)
 {
-    kt_diags *failure = NULL;
-    kt_status st = kt_load(&path, 1, NULL, out, &failure);
-    if (st != KT_OK) {
-        for (size_t i = 0; i < kt_diags_count(failure); i++)
-            cli_fail("report", "--baseline %s: %s", path, kt_diags_get(failure, i)->message);
-        if (!kt_diags_count(failure)) cli_fail("report", "--baseline %s: %s", path, kt_status_str(st));
-    }
-    kt_diags_free(failure);
+    kt_tables *ts = NULL;
+    kt_diags *why = NULL;
+    kt_status st = kt_perf_workbook(t, &ctx->sel, NULL, path, &ts, &why);
+    cli_fail_diags("report", "--xlsx: ", why);
+    if (st == KT_OK && !ctx->quiet) printf("wrote %s (%zu sheets)\n", path, kt_tables_count(ts));
+    kt_tables_free(ts);
     return st;
 }
 
@@ -67,7 +70,7 @@ static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
     const char *path = ctx->out_path ? ctx->out_path : "report.html";
     s->o.jobs = ctx->jobs;
     kt_trace *base = NULL;
-    kt_status st = s->baseline ? load_baseline(s->baseline, &base) : KT_OK;
+    kt_status st = s->baseline ? cli_load_run("report", "baseline", s->baseline, &base) : KT_OK;
     if (st != KT_OK) return st;
     s->o.baseline = base;
     kt_tables *ts = NULL;
@@ -82,7 +85,7 @@ static kt_status report_run(const cli_ctx *ctx, const kt_trace *t, void *state, 
                (long long)kt_table_int(r, 0, 2), (long long)kt_table_int(r, 0, 3));
     kt_tables_free(ts);
     *out = NULL; /* -o is the page: nothing else to print there */
-    return KT_OK;
+    return s->xlsx ? write_workbook(ctx, t, s->xlsx) : KT_OK;
 }
 
 const cli_command cmd_report = {

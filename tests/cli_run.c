@@ -2,6 +2,7 @@
  * cli_run.c — running the built `kineta` binary from a test (cli_run.h).
  */
 #include "cli_run.h"
+#include "test.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,4 +47,20 @@ int kt_cli_run_err(char *out, size_t cap, const char *fmt, ...)
     int rc = run_captured(out, cap, "2>&1 >/dev/null", fmt, ap);
     va_end(ap);
     return rc;
+}
+
+const char *kt_test_python(void)
+{
+    const char *p = getenv("KINETA_PYTHON");
+    if (p && *p) return p;
+    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+bool kt_test_openpyxl(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s -c 'import openpyxl' >/dev/null 2>&1", kt_test_python());
+    if (system(cmd) == 0) return true;
+    kt_test_skip("python3 with openpyxl not found (apt-get install python3-openpyxl)");
+    return false;
 }

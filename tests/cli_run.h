@@ -6,6 +6,7 @@
 #ifndef KT_CLI_RUN_H
 #define KT_CLI_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* $KINETA_BIN (set by `make test`) when it is an executable, else NULL. */
@@ -15,5 +16,13 @@ const char *kt_cli_bin(void);
 int kt_cli_run_out(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same with its stderr captured and its stdout dropped. */
 int kt_cli_run_err(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The interpreter with Debian's packages (pandas, openpyxl):
+ * $KINETA_PYTHON, else /usr/bin/python3 (a python3 earlier on PATH, e.g.
+ * pyenv's, often lacks them), else python3.                              */
+const char *kt_test_python(void);
+/* Whether that python imports openpyxl; when not, the test is skipped
+ * with the package to install.                                           */
+bool kt_test_openpyxl(void);
 
 #endif

@@ -30,7 +30,8 @@ static const char *const models[] = {
 /* The sheets `kineta perf --tracelens` produces. */
 static const char *const sheets[] = { "ops_summary", "ops_summary_by_category", "ops_unique_args",
                                       "unified_perf_summary", "short_kernels_summary", "GEMM", "SDPA_fwd", "CONV_fwd",
-                                      "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd" };
+                                      "UnaryElementwise", "BinaryElementwise", "Normalization", "Reduce_fwd",
+                                      "kernel_summary" };
 
 static void cell(const kt_table *t, size_t r, size_t c, char *buf, size_t cap)
 {
@@ -147,5 +148,47 @@ TEST(perf_tracelens_sheets_equal_tracelens_csvs)
         CHECK(g && kt_table_col_index(g, "Roofline Time (µs)") < 0);
         CHECK(!kt_tables_find(ts, "headroom"));
         kt_tables_free(ts);
+    }
+}
+
+/* kernel_summary on the other TraceLens traces: the same columns (the
+ * mi210 trace launches without cpu_ops: no "Parent cpu_op" column, as
+ * TraceLens), the same rows and duration sums by kernel name (row order
+ * aside: TraceLens orders ties of the sum by pandas' unstable sort).     */
+TEST(perf_kernel_summary_equals_tracelens_on_other_traces)
+{
+    NEED_SHARED();
+    static const char *const runs[] = { "mi210/gpu_only_trace/gpu_only_trace", "torch_compile_triton/trace",
+                                        "perf_model/normalization/normalization_layer_test" };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char rel[512], trace[512];
+        snprintf(rel, sizeof rel, "oracle/tracelens/%s/kernel_summary.csv", runs[i]);
+        snprintf(trace, sizeof trace, "traces/tracelens/%s.json.gz", runs[i]);
+        fx_csv *c = fx_csv_read(rel);
+        const kt_trace *t = fx_shared_trace(trace, false);
+        kt_perf_options o = kt_perf_defaults();
+        o.tracelens = 1;
+        kt_tables *ts = NULL;
+        CHECK(c && t && kt_perf(t, NULL, &o, &ts, NULL) == KT_OK);
+        const kt_table *k = ts ? kt_tables_find(ts, "kernel_summary") : NULL;
+        CHECK(k && c && kt_table_ncols(k) == c->ncols[0] && kt_table_nrows(k) == c->nrows - 1);
+        for (size_t j = 0; k && c && j < c->ncols[0] && j < kt_table_ncols(k); j++)
+            CHECK_STR(kt_table_col_name(k, j), c->row[0][j]);
+        long name = k ? kt_table_col_index(k, "Kernel name") : -1, sum = k ? kt_table_col_index(k, "Kernel duration (\xc2\xb5s)_sum") : -1;
+        for (size_t r = 1; k && c && name >= 0 && sum >= 0 && r < c->nrows; r++) {
+            double want = strtod(fx_csv_get(c, r, "Kernel duration (\xc2\xb5s)_sum"), NULL), got = 0;
+            for (size_t q = 0; q < kt_table_nrows(k); q++)
+                if (!strcmp(kt_table_str(k, q, (size_t)name), fx_csv_get(c, r, "Kernel name")))
+                    got += kt_table_float(k, q, (size_t)sum);
+            double all = 0;
+            for (size_t q = 1; q < c->nrows; q++)
+                if (!strcmp(fx_csv_get(c, q, "Kernel name"), fx_csv_get(c, r, "Kernel name")))
+                    all += strtod(fx_csv_get(c, q, "Kernel duration (\xc2\xb5s)_sum"), NULL);
+            if (fabs(got - all) > 1e-9 * fmax(1, all))
+                kt_test_fail(__FILE__, __LINE__, "%s %.60s: %.17g us, TraceLens %.17g (row %g)", runs[i],
+                             fx_csv_get(c, r, "Kernel name"), got, all, want);
+        }
+        kt_tables_free(ts);
+        fx_csv_free(c);
     }
 }

@@ -3,6 +3,7 @@
  * them: frames equal the CLI's tables, the HTA façade equals HTA's outputs,
  * the SQLite export round-trips.  They need Debian's python3-pandas; a
  * machine without it reports SKIP with the reason.                        */
+#include "cli_run.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -11,14 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The interpreter with pandas: $KINETA_PYTHON, else Debian's python3 (a
- * python3 earlier on PATH, e.g. pyenv's, often lacks pandas).             */
-static const char *python(void)
-{
-    const char *p = getenv("KINETA_PYTHON");
-    if (p && *p) return p;
-    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-}
 
 static bool has_pandas(const char *py)
 {
@@ -49,7 +42,7 @@ static void run_logged(const char *cmd)
 
 TEST(python_package)
 {
-    const char *py = python();
+    const char *py = kt_test_python();
     if (!has_pandas(py)) {
         kt_test_skip("python3 with pandas not found (apt-get install python3-pandas)");
         return;
@@ -70,7 +63,7 @@ TEST(python_package)
  * SKIP naming the Debian packages when nbclient, ipykernel ... are missing). */
 TEST(python_notebooks)
 {
-    const char *py = python();
+    const char *py = kt_test_python();
     const char *lib = getenv("KINETA_PYLIB");
     if (!lib || access(lib, R_OK) != 0) {
         kt_test_skip("KINETA_PYLIB not built (run make test)");

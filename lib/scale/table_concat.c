@@ -99,3 +99,62 @@ kt_status kt_tables_rebase_us(kt_tables *ts, const char *table, const char *col,
             kt_table_put_float(t, r, (size_t)c, rebased(kt_table_float(t, r, (size_t)c), from_ns - to_ns));
     return KT_OK;
 }
+
+/* The columns of table name over every set: "rank", then each column in
+ * the order the sets first show it (roofline sheets' "param: " columns
+ * differ between ranks).                                                 */
+static kt_table *stack_columns(const kt_tables *const *sets, size_t n, const char *name)
+{
+    kt_table *dst = kt_table_new(name);
+    if (dst) kt_table_add_col(dst, "rank", KT_COL_INT, 0);
+    for (size_t i = 0; dst && i < n; i++) {
+        const kt_table *src = kt_tables_find(sets[i], name);
+        for (size_t c = 0; src && c < kt_table_ncols(src); c++)
+            if (kt_table_col_index(dst, kt_table_col_name(src, c)) < 0) {
+                size_t k = kt_table_add_col(dst, kt_table_col_name(src, c), kt_table_col_type(src, c),
+                                            kt_table_col_precision(src, c));
+                if (kt_table_col_unit(src, c)) kt_table_set_unit(dst, k, kt_table_col_unit(src, c));
+            }
+    }
+    return dst;
+}
+
+/* src's rows under rank, each cell in dst's column of the same name. */
+static void stack_rows(kt_table *dst, const kt_table *src, int rank)
+{
+    for (size_t r = 0; r < kt_table_nrows(src); r++) {
+        kt_table_add_row(dst);
+        kt_table_set_int(dst, 0, rank);
+        for (size_t c = 0; c < kt_table_ncols(src); c++) {
+            size_t d = (size_t)kt_table_col_index(dst, kt_table_col_name(src, c));
+            if (kt_table_is_null(src, r, c)) continue;
+            switch (kt_table_col_type(src, c)) {
+            case KT_COL_INT: kt_table_set_int(dst, d, kt_table_int(src, r, c)); break;
+            case KT_COL_FLOAT: kt_table_set_float(dst, d, kt_table_float(src, r, c)); break;
+            case KT_COL_STR: kt_table_set_str(dst, d, kt_table_str(src, r, c)); break;
+            }
+        }
+    }
+}
+
+kt_status kt_tables_stack_ranks(const kt_tables *const *sets, const int *ranks, size_t n, kt_tables **out)
+{
+    kt_tables *acc = kt_tables_new();
+    kt_status st = acc ? KT_OK : KT_ENOMEM;
+    for (size_t i = 0; i < n && st == KT_OK; i++)
+        for (size_t k = 0; k < kt_tables_count(sets[i]) && st == KT_OK; k++) {
+            const char *name = kt_table_name(kt_tables_get(sets[i], k));
+            if (kt_tables_find(acc, name)) continue;
+            kt_table *dst = stack_columns(sets, n, name);
+            for (size_t j = 0; dst && j < n; j++)
+                if (kt_tables_find(sets[j], name)) stack_rows(dst, kt_tables_find(sets[j], name), ranks[j]);
+            if (dst && kt_table_failed(dst)) {
+                kt_table_free(dst);
+                dst = NULL;
+            }
+            if (!dst || !kt_tables_add(acc, dst)) st = KT_ENOMEM;
+        }
+    if (st != KT_OK) kt_tables_free(acc);
+    *out = st == KT_OK ? acc : NULL;
+    return st;
+}

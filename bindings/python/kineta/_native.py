@@ -56,6 +56,15 @@ class EventColumns(_Sized):
                 ("stream", C.c_void_p), ("correlation", C.c_void_p), ("external_id", C.c_void_p)]
 
 
+class PerfCompareOptions(_Sized):
+    _fields_ = [("size", C.c_size_t), ("base_name", C.c_char_p), ("test_name", C.c_char_p),
+                ("device_spec", C.c_char_p)]
+
+
+class RankSel(C.Structure):
+    _fields_ = [("ranks", C.POINTER(C.c_int)), ("nranks", C.c_size_t)]
+
+
 def _proto(name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -94,6 +103,10 @@ _proto("kt_trace_nstrings", C.c_size_t, P)
 _proto("kt_trace_string", C.c_char_p, P, C.c_uint32)
 _proto("kt_trace_events", C.c_int, P, C.c_size_t, C.POINTER(EventColumns))
 _proto("kt_event_kind_name", C.c_char_p, C.c_uint)
+_proto("kt_perf_compare", C.c_int, P, P, C.POINTER(RankSel), C.POINTER(PerfCompareOptions), C.POINTER(P),
+       C.POINTER(P))
+_proto("kt_perf_compare_workbook", C.c_int, P, P, C.POINTER(RankSel), C.POINTER(PerfCompareOptions), C.c_char_p,
+       C.POINTER(P), C.POINTER(P))
 _proto("kt_cli_ncommands", C.c_size_t)
 _proto("kt_cli_command_name", C.c_char_p, C.c_size_t)
 _proto("kt_cli_command_summary", C.c_char_p, C.c_size_t)

@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from . import _frames
-from ._native import EventColumns, KinetaError, LoadOptions, diags_list, lib, status_text
+from ._native import (EventColumns, KinetaError, LoadOptions, PerfCompareOptions, RankSel, diags_list, lib,
+                      status_text)
 
 
 def _as_paths(paths):
@@ -171,6 +172,35 @@ class Trace:
         for row in frames["replay_kernels"].to_dict("records"):
             by_id[row["id"]]["kernels"].append({k: _plain(v) for k, v in row.items() if k != "id"})
         return ops
+
+    def compare_perf(self, test, names=("base", "test"), ranks=None, xlsx=None, device_spec=None, rounded=False):
+        """`kineta perf --compare`: self's perf sheets (TraceLens's, with
+        gpu_timeline) matched row by row with test's; returns {sheet:
+        DataFrame} with the keys, status (matched / removed / added) and per
+        number "<a>::col", "<b>::col", "col__diff", "col__ratio" (names =
+        (a, b)).  xlsx: also write them as a workbook there; device_spec:
+        TraceLens's arch JSON text.  docs/perf.md."""
+        if isinstance(ranks, int):
+            ranks = [ranks]
+        ranks = list(ranks or [])
+        sel = RankSel((C.c_int * max(len(ranks), 1))(*ranks), len(ranks))
+        opt = PerfCompareOptions(base_name=names[0].encode(), test_name=names[1].encode(),
+                                 device_spec=device_spec.encode() if device_spec else None)
+        tables, diags = C.c_void_p(), C.c_void_p()
+        args = (self._handle(), test._handle(), C.byref(sel), C.byref(opt))
+        if xlsx is not None:
+            status = lib.kt_perf_compare_workbook(*args, os.fspath(xlsx).encode(), C.byref(tables), C.byref(diags))
+        else:
+            status = lib.kt_perf_compare(*args, C.byref(tables), C.byref(diags))
+        reasons = diags_list(diags)
+        lib.kt_diags_free(diags)
+        if status != 0:
+            why = "; ".join(d[3] for d in reasons) or status_text(status)
+            raise KinetaError(status, f"kineta perf --compare: {why}", reasons)
+        try:
+            return _frames.tables_frames(tables, rounded)
+        finally:
+            lib.kt_tables_free(tables)
 
     def strings(self):
         """Every string of the trace (names, categories) by id."""

@@ -201,3 +201,29 @@ class LoadTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ComparePerfTest(unittest.TestCase):
+    """t.compare_perf(other): the gemm kernel under aten::mm takes 20 µs in
+    the base run and 30 in the test run; relu (unlinked) is the same."""
+
+    def test_compare_perf(self):
+        with tempfile.TemporaryDirectory() as d:
+            slower = [dict(e, dur=30) if e["name"] == "gemm" else e for e in EVENTS]
+            base_path = write_trace(d, 0, name="base.json")
+            test_path = write_trace(d, 0, events=slower, name="test.json")
+            base, test = kineta.load(base_path), kineta.load(test_path)
+            frames = base.compare_perf(test, names=("a", "b"))
+            ops = frames["ops_summary"].set_index("name")
+            row = ops.loc["aten::mm"]
+            self.assertEqual(row["status"], "matched")
+            self.assertEqual(row["a::total_direct_kernel_time_sum"], 20.0)
+            self.assertEqual(row["b::total_direct_kernel_time_sum"], 30.0)
+            self.assertEqual(row["total_direct_kernel_time_sum__diff"], 10.0)
+            self.assertEqual(row["total_direct_kernel_time_sum__ratio"], 1.5)
+            kernels = frames["kernel_summary"].set_index("Kernel name")
+            self.assertEqual(kernels.loc["relu", "Kernel duration (µs)_sum__ratio"], 1.0)
+            cli = test.perf(compare=base_path, names="a,b")["ops_summary"]
+            self.assertTrue(cli.equals(frames["ops_summary"]))
+            base.close()
+            test.close()

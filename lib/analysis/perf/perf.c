@@ -148,6 +148,7 @@ static kt_status perf_tables(const kt_trace *t, const kt_rank_sel *sel, const kt
         tb[n++] = kt_pt_ops_unique_args(&run);
         tb[n++] = kt_pt_unified_summary(&run);
         tb[n++] = kt_pt_short_kernels(&run);
+        tb[n++] = kt_pt_kernel_summary(&run);
     }
     for (int f = 0; f < KT_PF__COUNT; f++) {
         kt_table *s = kt_pt_family_sheet(&run, f);

@@ -39,6 +39,7 @@ typedef struct kt_pgroup {
     size_t n, cap;
     double direct_sum_us, subtree_sum_us;
     uint32_t kernels[KT_PG_MAX_KERNELS]; /* distinct kernel name ids      */
+    int32_t stream;           /* kernel summary groups: the kernels' stream */
     size_t nkernels;
     /* TraceLens's kernel_details summary: the first call's GPU events
      * (name ids, streams) and, position by position, the durations (µs)

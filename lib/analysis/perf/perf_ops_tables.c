@@ -396,8 +396,7 @@ kt_table *kt_pt_short_kernels(const perf_run *run)
     kt_pt_col(run, t, "Short Kernel count", "count", KT_COL_INT, 0);
     kt_pt_col(run, t, "Short Kernel duration (µs) mean", "mean_us", KT_COL_FLOAT, -1);
     kt_pt_col(run, t, "Short Kernel duration (µs) percent of total time", "pct_of_gpu_span", KT_COL_FLOAT, -1);
-    /* TraceLens: the gpu_timeline's total_time in ms, back to µs */
-    double span_us = (run->all.gpu_last_us - run->all.gpu_first_us) / 1e3 * 1e3;
+    double span_us = kt_pt_gpu_span_us(run);
     for (size_t i = 0; i < run->all.shorts.n; i++) {
         const kt_pgroup *g = v[i];
         agg m;

@@ -6,6 +6,7 @@
  */
 #include "analysis/perf/perf_rank.h"
 
+#include "analysis/common/stats.h"
 #include "analysis/kernels/kernel_stats.h"
 #include "analysis/perf/op_class.h"
 #include "analysis/perf/op_kernels.h"
@@ -54,6 +55,7 @@ typedef struct map_ctx {
     double *kd_dur;
     struct by_dur_item *kd_items;
     size_t kd_cap;
+    uint8_t *summed;          /* bit per event: a kernel in a kernels group */
     struct category_memo {    /* kt_tl_op_category by (op name, kernel)   */
         uint32_t name, kernel;
         const char *category; /* NULL: slot empty                        */
@@ -386,6 +388,78 @@ static bool add_short_kernels(map_ctx *c, op_view *v)
     return true;
 }
 
+/* The kernel's group in kernels: key parts (category, launcher, kernel
+ * name, stream) joined; a new one takes name, category and stream.      */
+static kt_pgroup *kernel_group(map_ctx *c, const char *cat, const char *launcher, uint32_t name, uint32_t k)
+{
+    const kt_rank *r = c->r;
+    char stream[16];
+    snprintf(stream, sizeof stream, "%d", (int)kt_ev_stream(&r->ev, k));
+    const char *kname = r->ev.name[k] == KT_NONE ? "" : kt_strtab_get(c->t->strs, r->ev.name[k]);
+    const char *parts[4] = { cat ? cat : "\x02", launcher, kname, stream };
+    bool created;
+    kt_pgroup *g = kt_pgroups_get(&c->p->kernels, join_key(c, parts, 4), &created);
+    if (!g || !created) return g;
+    g->name = name;
+    g->rank = r->rank;
+    g->first_ev = k;
+    g->stream = kt_ev_stream(&r->ev, k);
+    g->kernels[g->nkernels++] = r->ev.name[k];
+    if (cat && !set_category(g, cat)) return NULL;
+    return g;
+}
+
+static bool add_kernel_call(map_ctx *c, kt_pgroup *g, uint32_t k)
+{
+    double us = (double)(c->r->ev.dur[k] > 0 ? c->r->ev.dur[k] : 0) / 1e3;
+    c->summed[k / 8] |= (uint8_t)(1u << (k % 8));
+    g->direct_sum_us += us;
+    return kt_pgroup_add_call(g, us, 0);
+}
+
+/* TraceLens's kernel_summary: each kernel the op launched by the op's
+ * category, name and the kernel's stream; a launch call with no cpu_op
+ * above it stands for the op, "graph" or "runtime" its category.        */
+static bool add_kernels(map_ctx *c, op_view *v, const char *cat)
+{
+    const kt_op_rec *o = v->o;
+    const kt_rank *r = c->r;
+    bool cpu_op = r->ev.kind[o->ev] == KT_K_CPU_OP;
+    if (!cpu_op) {
+        bool graph = strcasestr(v->name, "cudagraph") || strcasestr(v->name, "graphlaunch");
+        cat = graph ? "graph" : "runtime";
+    }
+    for (uint32_t j = 0; j < o->nk; j++) {
+        uint32_t k = c->m->kev[o->kfirst + j];
+        if (!c->m->kdirect[o->kfirst + j] || r->ev.kind[k] != KT_K_KERNEL) continue;
+        kt_pgroup *g = kernel_group(c, cat, v->name, r->ev.name[o->ev], k);
+        if (!g || !add_kernel_call(c, g, k)) return false;
+        c->p->kernel_cpu_ops |= cpu_op;
+    }
+    return true;
+}
+
+/* The kernels no launcher claimed, under an empty category and op; and
+ * the total of every kernel's duration as TraceLens takes it (numpy's
+ * sum over the kernels in file order).                                   */
+static bool add_unlinked_kernels(map_ctx *c)
+{
+    const kt_rank *r = c->r;
+    size_t n = 0;
+    double *dur = malloc((r->ev.n ? r->ev.n : 1) * sizeof *dur);
+    bool ok = dur != NULL;
+    for (uint32_t k = 0; ok && k < r->ev.n; k++) {
+        if (r->ev.kind[k] != KT_K_KERNEL) continue;
+        dur[n++] = (double)(r->ev.dur[k] > 0 ? r->ev.dur[k] : 0) / 1e3;
+        if (c->summed[k / 8] >> (k % 8) & 1) continue;
+        kt_pgroup *g = kernel_group(c, NULL, "", KT_NONE, k);
+        ok = g && add_kernel_call(c, g, k);
+    }
+    if (ok) c->p->kernel_total_us = kt_np_sum(dur, n);
+    free(dur);
+    return ok;
+}
+
 /* ---- modelled ops: the roofline sheets, unified_perf_summary ----------------- */
 
 /* name, then each parameter, unit-separated. */
@@ -499,7 +573,8 @@ static bool add_op(map_ctx *c, const kt_op_rec *o)
     ok = ok && kt_perf_cover_op(&c->cover, o, v.name, v.cl->modelled, v.cl->eval.why);
     if (ok && (o->role & KT_OPK_LAUNCHER)) {
         const char *cat = op_category(c, &v, true);
-        ok = add_launcher(c, &v, cat) && (!by_shape || (add_unique(c, &v, cat) && add_short_kernels(c, &v)));
+        ok = add_launcher(c, &v, cat) &&
+             (!by_shape || (add_unique(c, &v, cat) && add_short_kernels(c, &v) && add_kernels(c, &v, cat)));
     }
     if (ok && (o->role & KT_OPK_MODELLED)) ok = add_model(c, &v);
     if (ok && by_shape && (o->role & KT_OPK_UNIFIED)) ok = add_unified(c, &v);
@@ -519,6 +594,7 @@ static void map_ctx_free(map_ctx *c)
     free(c->kd_stream);
     free(c->kd_dur);
     free(c->kd_items);
+    free(c->summed);
     free(c->cover.owned);
     kt_perf_meta_free(&c->meta);
 }
@@ -556,8 +632,11 @@ kt_status kt_perf_map_rank(const kt_trace *t, const kt_rank *r, unsigned flags, 
     for (size_t i = 0; i < sizeof c.models / sizeof *c.models; i++) c.models[i].name = KT_NONE;
     /* without a shape key anywhere (model.h) every op's text would be dropped by may_have_shapes */
     if (m.n && r->shape_args && kt_args_reader_open(r, &c.rd) != KT_OK) out->args_unreadable = true;
-    bool ok = c.classes && c.cover.owned && kt_perf_meta_collect(t, r, &c.meta);
+    c.summed = flags & KT_PERF_SHAPE_GROUPS ? calloc(r->ev.n / 8 + 1, 1) : NULL;
+    bool ok = c.classes && c.cover.owned && kt_perf_meta_collect(t, r, &c.meta) &&
+              (c.summed || !(flags & KT_PERF_SHAPE_GROUPS));
     for (size_t i = 0; ok && i < m.n; i++) ok = add_op(&c, &m.ops[i]);
+    if (ok && c.summed) ok = add_unlinked_kernels(&c);
     ok = ok && kt_perf_cover_rest(&c.cover);
     map_ctx_free(&c);
     kt_op_map_free(&m);
@@ -572,7 +651,7 @@ bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
 {
     bool ok = kt_pgroups_merge(&dst->launchers, &src->launchers) && kt_pgroups_merge(&dst->unique, &src->unique) &&
               kt_pgroups_merge(&dst->unified, &src->unified) && kt_pgroups_merge(&dst->models, &src->models) &&
-              kt_pgroups_merge(&dst->shorts, &src->shorts);
+              kt_pgroups_merge(&dst->shorts, &src->shorts) && kt_pgroups_merge(&dst->kernels, &src->kernels);
     dst->gpu_first_us = src->gpu_first_us < dst->gpu_first_us ? src->gpu_first_us : dst->gpu_first_us;
     dst->gpu_last_us = src->gpu_last_us > dst->gpu_last_us ? src->gpu_last_us : dst->gpu_last_us;
     for (int f = 0; f < KT_PF__COUNT; f++) {
@@ -591,6 +670,8 @@ bool kt_perf_partial_merge(kt_perf_partial *dst, kt_perf_partial *src)
     dst->no_shapes += src->no_shapes;
     dst->bad_shapes += src->bad_shapes;
     dst->args_unreadable |= src->args_unreadable;
+    dst->kernel_cpu_ops |= src->kernel_cpu_ops;
+    dst->kernel_total_us += src->kernel_total_us;
     ok = ok && kt_perf_cover_merge(&dst->cover, &src->cover);
     kt_perf_partial_free(src);
     return ok;
@@ -603,6 +684,7 @@ void kt_perf_partial_free(kt_perf_partial *p)
     kt_pgroups_free(&p->unified);
     kt_pgroups_free(&p->models);
     kt_pgroups_free(&p->shorts);
+    kt_pgroups_free(&p->kernels);
     kt_perf_cover_free(&p->cover);
     free(p->steps);
     memset(p, 0, sizeof *p);

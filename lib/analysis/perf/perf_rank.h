@@ -23,6 +23,12 @@ typedef struct kt_perf_partial {
     kt_pgroups models;        /* key: op name, model parameters            */
     kt_pgroups shorts;        /* kernels < 10 µs; key: launcher op and shapes,
                                  kernel name                               */
+    kt_pgroups kernels;       /* every kernel; key: launcher category,
+                                 launcher, kernel name, stream; unlinked
+                                 kernels with a NULL category and name
+                                 KT_NONE (TraceLens's kernel_summary)      */
+    bool kernel_cpu_ops;      /* some kernel there has a cpu_op launcher   */
+    double kernel_total_us;   /* their durations' sum (numpy's, file order) */
     double gpu_first_us, gpu_last_us; /* span of the linked GPU events (µs,
                                  TraceLens's total_time); first > last: none;
                                  a merge target starts at +inf, -inf      */
@@ -42,7 +48,7 @@ typedef enum kt_perf_map_flags {
     KT_PERF_TRITON = 1 << 0,         /* Triton kernels estimated too (perf_models_triton.c) */
     KT_PERF_KERNEL_DETAILS = 1 << 1, /* each group's GPU events per call (kd_*): only
                                         --tracelens prints them, a tenth of the map */
-    KT_PERF_SHAPE_GROUPS = 1 << 2,   /* the unique, unified and shorts groups */
+    KT_PERF_SHAPE_GROUPS = 1 << 2,   /* the unique, unified, shorts and kernels groups */
 } kt_perf_map_flags;
 
 /* flags: kt_perf_map_flags. */

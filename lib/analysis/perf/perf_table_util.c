@@ -18,6 +18,11 @@ const char *kt_pt_op_name(const perf_run *run, uint32_t name)
     return name == KT_NONE ? "" : kt_strtab_get(run->t->strs, name);
 }
 
+double kt_pt_gpu_span_us(const perf_run *run)
+{
+    return (run->all.gpu_last_us - run->all.gpu_first_us) / 1e3 * 1e3;
+}
+
 /* A column named TraceLens's way under --tracelens, ours otherwise. */
 size_t kt_pt_col(const perf_run *run, kt_table *t, const char *tl, const char *own, kt_col_type type, int prec)
 {

@@ -76,6 +76,10 @@ int kt_pt_by_first_event(const void *a, const void *b);
 /* A table builder's end: frees its two work arrays and returns t, or,
  * when !ok, frees t too and returns NULL.                               */
 kt_table *kt_pt_finish(kt_table *t, bool ok, void *v, void *scratch);
+/* The span of the linked GPU events in µs as TraceLens has it (its
+ * gpu_timeline's total_time, in ms and back): the base of "percent of
+ * total time".                                                           */
+double kt_pt_gpu_span_us(const perf_run *run);
 
 /* ---- perf_ops_tables.c: TraceLens's launcher sheets ---- */
 kt_table *kt_pt_ops_summary(const perf_run *run);
@@ -83,6 +87,9 @@ kt_table *kt_pt_ops_by_category(const perf_run *run);
 kt_table *kt_pt_ops_unique_args(const perf_run *run);
 kt_table *kt_pt_unified_summary(const perf_run *run);
 kt_table *kt_pt_short_kernels(const perf_run *run);
+
+/* ---- perf_kernel_summary.c ---- */
+kt_table *kt_pt_kernel_summary(const perf_run *run);
 
 /* ---- perf_model_tables.c ---- */
 /* The roofline sheet of a family, NULL when it has no rows (or on OOM). */
