@@ -65,6 +65,7 @@ uint32_t kt_overlay_add_track(kt_overlay *o, const char *name, size_t n, kt_coun
 
 void kt_overlay_reserve_samples(kt_overlay *o, size_t n)
 {
+    if (n == 0) return; /* nothing to make room for: no array yet to point into */
     grow(o, (void **)&o->samples, o->nsamples, &o->cap_samples, sizeof *o->samples, n);
 }
 
