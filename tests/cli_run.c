@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,4 +64,20 @@ bool kt_test_openpyxl(void)
     if (system(cmd) == 0) return true;
     kt_test_skip("python3 with openpyxl not found (apt-get install python3-openpyxl)");
     return false;
+}
+
+void kt_test_check_script(const char *script)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sh tests/%s 2>&1", script);
+    FILE *p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (!p) return;
+    char out[8192] = "";
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0)) fprintf(stderr, "%s: %s\n", script, out);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK(strstr(out, "ok") != NULL);
 }

@@ -24,5 +24,8 @@ const char *kt_test_python(void);
 /* Whether that python imports openpyxl; when not, the test is skipped
  * with the package to install.                                           */
 bool kt_test_openpyxl(void);
+/* Runs `sh tests/SCRIPT` and CHECKs that it exits 0 and prints "ok"; its
+ * output goes to stderr when it does not.                                */
+void kt_test_check_script(const char *script);
 
 #endif
