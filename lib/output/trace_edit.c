@@ -2,6 +2,7 @@
  * trace_edit.c — see trace_edit.h.
  */
 #include "trace_edit.h"
+#include "trace_edit_gzip.h"
 #include "event_locate.h"
 #include "event_spans.h"
 #include "trace_sink.h"
@@ -15,8 +16,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define CHUNK (4u << 20)
 
 /* The decompressed input, whole: a plain file is mapped (no copy, and its
  * pages are the page cache's) and kept open, so that long runs of it are
@@ -52,32 +51,10 @@ static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
     kt_src *src;
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
-    in->gzip = kt_src_is_gzip(src);
-    if (in->gzip) kt_src_start_prefetch(src); /* inflated while this thread stores it */
-    size_t cap = CHUNK, n = 0;
-    char *buf = malloc(cap + 1);
-    ptrdiff_t got = 0;
-    while (buf && (got = kt_src_read(src, buf + n, cap - n)) > 0) {
-        n += (size_t)got;
-        if (n == cap) {
-            char *grown = realloc(buf, 2 * cap + 1);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown, cap *= 2;
-        }
-    }
-    if (got < 0) snprintf(err, errlen, "cannot read %s: %s", path, kt_src_error(src));
+    *in = (input){ .fd = -1, .gzip = kt_src_is_gzip(src) };
+    st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
     kt_src_close(src);
-    if (!buf || got < 0) {
-        free(buf);
-        return buf ? KT_EINPUT : KT_ENOMEM;
-    }
-    buf[n] = '\0';
-    in->doc = buf, in->len = n, in->fd = -1;
-    return KT_OK;
+    return st;
 }
 
 static void input_free(input *in)
