@@ -155,13 +155,26 @@ static size_t sample_event(const writing *w, const kt_counter_sample *s, char *b
     return n;
 }
 
+/* Room the next appended event may need: an arrow end's two ids take up
+ * to ~200 bytes each (KT_EDIT_EVENT_MAX); a counter sample at most ~450
+ * and its track's name.  The samples' 512 is what the counter tracks
+ * always left, so their chunks, and a gzip copy's deflate calls and
+ * bytes, stay as they were.                                              */
+static size_t room_for(const writing *w, size_t i)
+{
+    const kt_overlay *o = w->o;
+    if (i < 2 * o->narrows) return KT_EDIT_EVENT_MAX;
+    size_t named = 448 + o->tracks[o->samples[i - 2 * o->narrows].track].name_len;
+    return named > 512 ? named : 512;
+}
+
 /* The trace_edit extra: the arrows' two ends, then the samples. */
 static size_t appended_text(void *user, const kt_edit_doc *d, char *buf, size_t cap)
 {
     writing *w = user;
     const kt_overlay *o = w->o;
     size_t n = 0, total = 2 * o->narrows + o->nsamples;
-    while (w->next_event < total && cap - n > KT_EDIT_EVENT_MAX) {
+    while (w->next_event < total && cap - n > room_for(w, w->next_event)) {
         size_t i = w->next_event++;
         n += i < 2 * o->narrows ? arrow_event(w, d, &o->arrows[i / 2], i / 2, i % 2 == 0, buf + n)
                                 : sample_event(w, &o->samples[i - 2 * o->narrows], buf + n);
@@ -186,7 +199,8 @@ kt_status kt_write_overlay(const kt_trace *t, const kt_rank *r, const kt_overlay
                         .nevents = r->total_events, .args_at = r->ev.args_at, .nargs = r->ev.n,
                         .out_path = out_path, .marks = marks, .nmarks = o->nedits, .edit = edit_event,
                         .only_marked = o->only_marked, .keep_cats = o->keep_cats,
-                        .extra = appends ? appended_text : NULL, .extra_at_close = o->nsamples > 0, .user = &w };
+                        .extra = appends ? appended_text : NULL, .extra_at_close = o->nsamples > 0,
+                        .extra_looks_up = o->narrows > 0, .user = &w };
     kt_edit_result done;
     kt_status s = kt_write_trace_edit(&c, &done, err, errlen);
     res->edited = done.edited;

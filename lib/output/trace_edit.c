@@ -20,12 +20,14 @@
 /* The decompressed input, whole: a plain file is mapped (no copy, and its
  * pages are the page cache's) and kept open, so that long runs of it are
  * copied inside the kernel, without reading the mapping; a gzip file is
- * inflated into memory.                                                   */
+ * inflated into memory, unless the copy streams it (then stream is the
+ * reader, and doc NULL).                                                  */
 typedef struct input {
     char *doc;
     size_t len;
     int fd;     /* the plain file, else -1 */
     bool gzip, mapped;
+    kt_src *stream;
 } input;
 
 static bool map_plain(const char *path, input *in)
@@ -45,13 +47,25 @@ static bool map_plain(const char *path, input *in)
     return true;
 }
 
-static kt_status read_all(const char *path, input *in, char *err, size_t errlen)
+/* A copy that only appends events before the ']' and does not look
+ * events up streams a gzip input (trace_edit_gzip.h).                    */
+static bool streams(const kt_trace_edit *c)
 {
+    return !c->nmarks && !c->only_marked && (!c->extra || (c->extra_at_close && !c->extra_looks_up));
+}
+
+static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t errlen)
+{
+    const char *path = c->in_path;
     if (map_plain(path, in)) return KT_OK;
     kt_src *src;
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
     *in = (input){ .fd = -1, .gzip = kt_src_is_gzip(src) };
+    if (in->gzip && streams(c)) {
+        in->stream = src;
+        return KT_OK;
+    }
     st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
     kt_src_close(src);
     return st;
@@ -61,6 +75,7 @@ static void input_free(input *in)
 {
     if (in->mapped) munmap(in->doc, in->len);
     else free(in->doc);
+    kt_src_close(in->stream);
     if (in->fd >= 0) close(in->fd);
 }
 
@@ -71,6 +86,8 @@ struct kt_edit_doc {
     const kt_args_index *args;  /* with the latter: to find the others  */
     kt_spans_walk *walk;        /* events still to be walked to, or NULL */
     bool keep_events;           /* the walked ones stay in events       */
+    kt_src *stream;             /* a gzip input copied as it is read (no
+                                   text, no events), else NULL          */
 };
 
 /* The input's bytes text[from, from + n) into the copy: a long run from
@@ -250,6 +267,10 @@ static bool next_event(kt_edit_doc *d, size_t *k)
 static void emit_extra(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, bool first)
 {
     if (!c->extra) return;
+    if (o->gzip && !d->stream) { /* the input is held whole: the events too (trace_edit_gzip.h) */
+        kt_edit_append_whole(o, c->extra, c->user, d, first);
+        return;
+    }
     char *buf = malloc(EXTRA_CHUNK);
     size_t n = 0;
     while (buf && !o->failed && (n = c->extra(c->user, d, buf, EXTRA_CHUNK)) > 0 && n != SIZE_MAX) {
@@ -262,6 +283,18 @@ static void emit_extra(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, bool 
         o->failed = true;
     }
     free(buf);
+}
+
+/* The appended events of a streamed copy (kt_edit_append_fn). */
+typedef struct extra_args {
+    const kt_trace_edit *c;
+    kt_edit_doc *d;
+} extra_args;
+
+static void append_extra(kt_sink *o, void *arg)
+{
+    extra_args *a = arg;
+    emit_extra(o, a->c, a->d, false);
 }
 
 /* False when the walk finds the array damaged (nothing more is written). */
@@ -332,9 +365,13 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
     kt_sink o;
     bool whole = true;
     if (kt_sink_open(&o, part, gzip, c->in_path, why, sizeof why)) {
-        emit_input(&o, d, 0, (size_t)c->events_open + 1);
-        whole = emit_events(&o, c, d, last_end, &res->edited);
-        if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
+        if (d->stream) {
+            whole = kt_edit_stream_appending(&o, d->stream, c->events_end, append_extra, &(extra_args){ c, d });
+        } else {
+            emit_input(&o, d, 0, (size_t)c->events_open + 1);
+            whole = emit_events(&o, c, d, last_end, &res->edited);
+            if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
+        }
     }
     res->json_bytes = o.json_bytes;
     bool opened = o.fd >= 0, written = kt_sink_close(&o) && whole;
@@ -402,8 +439,16 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
         return KT_EUSAGE;
     }
     input in = { 0 };
-    kt_status st = read_all(c->in_path, &in, err, errlen);
+    kt_status st = read_all(c, &in, err, errlen);
     if (st != KT_OK) return st;
+    res->held = in.mapped ? 0 : in.stream ? KT_EDIT_STREAM_PIECE : in.len;
+    if (in.stream) {
+        kt_spans none = { 0 };
+        kt_edit_doc d = { .text = "", .fd = -1, .events = &none, .stream = in.stream };
+        st = write_copy(c, &d, 0, 0, true, res, err, errlen);
+        input_free(&in);
+        return st;
+    }
     kt_spans v = { 0 };
     kt_args_index ai = { 0 };
     size_t last_end = 0;

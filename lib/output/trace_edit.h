@@ -13,8 +13,10 @@
  * input is mapped, and its long unedited runs are copied inside the
  * kernel (copy_file_range, when input and copy share a file system: on
  * ext4 a third cheaper than writing them from the mapping); a gzip input
- * is inflated in a background thread into memory and held there while
- * the copy is written.  The edited
+ * is inflated in a background thread, and held whole in memory while
+ * the copy is written unless the copy only appends events right before
+ * the ']' (then it is written a piece at a time as it is inflated:
+ * trace_edit_gzip.h).  The edited
  * events are found from the loader's args offsets when it gives them; an
  * overlay that leaves events out, edits many, or whose offsets do not fit
  * the file, walks the whole array instead, a piece at a time just before
@@ -81,12 +83,16 @@ typedef struct kt_trace_edit {
     bool extra_at_close;       /* right before the ']' (after the blanks that
                                   precede it), else right after the last
                                   event                                     */
+    bool extra_looks_up;       /* extra reads events' numbers
+                                  (kt_edit_event_number)                    */
     void *user;
 } kt_trace_edit;
 
 typedef struct kt_edit_result {
     size_t edited;             /* events edited                              */
     uint64_t json_bytes;       /* uncompressed bytes written                 */
+    uint64_t held;             /* the most bytes of the input (inflated) held
+                                  in memory at once; 0 for a mapped file    */
 } kt_edit_result;
 
 /* KT_OK fills *res.  KT_EUSAGE when out_path is the input;
