@@ -94,7 +94,8 @@ static const char *kind_text(const proc *p, int64_t kind, size_t *n)
     return kt_strtab_get(p->b->strs, p->kind_name[kind]);
 }
 
-/* kernel_symbols: Kineto's names are demangled without ".kd". */
+/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
+ * non-empty of these keys); each symbol's members read in one pass.   */
 static bool read_kernels(proc *p, kt_jv syms)
 {
     static const char *const keys[] = { "formatted_kernel_name", "demangled_kernel_name", "kernel_name",
@@ -102,10 +103,17 @@ static bool read_kernels(proc *p, kt_jv syms)
     const char *it = NULL;
     kt_jv s;
     while (kt_jv_next(syms, &it, &s)) {
+        kt_jv text[4] = { { NULL, NULL } }, v;
+        int64_t kernel_id = -1;
+        kt_pair pr;
+        for (const char *mi = NULL; kt_jv_next_member(s, &mi, &pr, &v);) {
+            if (KT_KEY_IS(&pr, "kernel_id")) kernel_id = kt_jv_int_or(v, -1);
+            for (size_t k = 0; k < 4; k++)
+                if (!text[k].s && kt_key_is(&pr, keys[k], strlen(keys[k]))) text[k] = v;
+        }
         uint32_t id = KT_NONE;
-        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
-            id = str_id(p, kt_jv_get(s, keys[k]));
-        if (!names_put(&p->kernels, kt_jv_int_or(kt_jv_get(s, "kernel_id"), -1), id)) return false;
+        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++) id = str_id(p, text[k]);
+        if (!names_put(&p->kernels, kernel_id, id)) return false;
     }
     return true;
 }
