@@ -10,9 +10,11 @@
 #include "cli_run.h"
 #include "model/index.h"
 #include "model/model_build.h"
+#include "load/load_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char ROCPROF[] =
     "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77,\"node\":{\"hostname\":\"h1\"}},"
@@ -290,4 +292,84 @@ TEST(rocprof_json_sample_matches_python_counts)
     CHECK_NEAR(sum_us, (double)total / 1000.0, 1e-3 * (double)kt_table_nrows(tb));
     kt_tables_free(ts);
     kt_trace_free(t);
+}
+
+/* One dispatch as rocprofv3 writes it (compact, its keys in its order:
+ * the reader's whole-record match), then with blanks and a member more
+ * (read by key): the same kernel, args included.                      */
+#define TABLES                                                                                                      \
+    "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"agents\":[{\"id\":{\"handle\":501},\"type\":2,"         \
+    "\"gpu_index\":1}],\"strings\":{},\"kernel_symbols\":[{\"kernel_id\":8,\"formatted_kernel_name\":\"gemm()\"}],"   \
+    "\"buffer_records\":{\"kernel_dispatch\":["
+static const char AS_WRITTEN[] =
+    TABLES "{\"size\":184,\"kind\":11,\"operation\":2,\"thread_id\":908,\"correlation_id\":{\"internal\":12,"
+           "\"external\":0},\"start_timestamp\":63857982592000,\"end_timestamp\":63857982594840,\"dispatch_info\":"
+           "{\"size\":72,\"agent_id\":{\"handle\":501},\"queue_id\":{\"handle\":16},\"kernel_id\":8,\"dispatch_id\":1,"
+           "\"private_segment_size\":0,\"group_segment_size\":96,\"workgroup_size\":{\"x\":512,\"y\":2,\"z\":1},"
+           "\"grid_size\":{\"x\":1024,\"y\":3,\"z\":1}},\"stream_id\":{\"handle\":-1}}]}}]}";
+static const char SPACED[] =
+    TABLES "{\"size\": 184, \"kind\": 11, \"operation\": 2, \"thread_id\": 908, \"correlation_id\": {\"internal\": 12, "
+           "\"external\": 0}, \"start_timestamp\": 63857982592000, \"end_timestamp\": 63857982594840, \"dispatch_info\": "
+           "{\"size\": 72, \"agent_id\": {\"handle\": 501}, \"queue_id\": {\"handle\": 16}, \"kernel_id\": 8, "
+           "\"dispatch_id\": 1, \"private_segment_size\": 0, \"group_segment_size\": 96, \"workgroup_size\": {\"x\": 512, "
+           "\"y\": 2, \"z\": 1}, \"grid_size\": {\"x\": 1024, \"y\": 3, \"z\": 1}}, \"stream_id\": {\"handle\": -1}, "
+           "\"extra\": [1]}]}}]}";
+
+TEST(rocprof_json_dispatch_as_written_and_spaced_alike)
+{
+    const char *docs[] = { AS_WRITTEN, SPACED };
+    for (size_t d = 0; d < 2; d++) {
+        kt_status st;
+        kt_diags *fail = NULL;
+        kt_trace *t = load_text("77_results.json", docs[d], strlen(docs[d]), &st, &fail);
+        CHECK_INT(st, KT_OK);
+        kt_diags_free(fail);
+        uint32_t k = t ? find(t, KT_K_KERNEL, "gemm()") : KT_NONE;
+        CHECK(k != KT_NONE);
+        if (k == KT_NONE) {
+            kt_trace_free(t);
+            continue;
+        }
+        const kt_rank *r = t->ranks[0];
+        CHECK_INT(r->ev.ts[k], 63857982592000);
+        CHECK_INT(r->ev.dur[k], 2840);
+        CHECK_INT(kt_event_pid(r, k), 1);       /* agent 501: gpu_index 1 */
+        CHECK_INT(kt_ev_stream(&r->ev, k), 16); /* no stream: the queue */
+        CHECK_INT(kt_event_corr(r, k), 12);
+        static const uint32_t keys[] = { KT_ARG_DEVICE, KT_ARG_SHARED_MEMORY, KT_ARG_GRID_X, KT_ARG_GRID_Y, KT_ARG_GRID_Z,
+                                         KT_ARG_BLOCK_X, KT_ARG_BLOCK_Y, KT_ARG_BLOCK_Z };
+        static const int64_t want[] = { 1, 96, 1024, 3, 1, 512, 2, 1 };
+        CHECK_INT(r->ev.nargs[k], 8);
+        for (size_t i = 0; i < 8; i++) CHECK_INT(kt_event_arg_int(r, k, keys[i], -1), want[i]);
+        kt_trace_free(t);
+    }
+}
+
+/* The reader's bytes stay readable when the file is cut short while it
+ * loads (another process truncating it): they are read, not mapped
+ * (a mapping faults, SIGBUS, past the file's new end).               */
+TEST(rocprof_json_file_cut_short_while_held)
+{
+    char path[] = "/tmp/kt_cut_results_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    size_t n = 1 << 20; /* many pages: the text repeated, then cut to 0 */
+    char *text = malloc(n);
+    for (size_t i = 0; text && i < n; i++) text[i] = AS_WRITTEN[i % (sizeof AS_WRITTEN - 1)];
+    CHECK(text && write(fd, text, n) == (ssize_t)n);
+    size_t len = 0, map_len = 0;
+    const char *data = kt_map_whole(path, &len, &map_len);
+    CHECK(data && len == n);
+    CHECK_INT(ftruncate(fd, 0), 0);
+    if (data && text) {
+        CHECK(memcmp(data, text, n) == 0);
+        bool zeros = true;
+        for (size_t i = 0; i < KT_WIN_PAD; i++) zeros &= data[n + i] == 0;
+        CHECK(zeros);
+    }
+    kt_unmap_whole(data, map_len);
+    free(text);
+    close(fd);
+    unlink(path);
 }

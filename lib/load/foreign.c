@@ -4,7 +4,7 @@
  *
  * The Kineto parser streams its file; the other formats are held whole
  * (their records refer to each other across sections): a plain file
- * mapped (map_file.c), a gzip'd one or a buffer decompressed into memory,
+ * read whole (map_file.c), a gzip'd one or a buffer decompressed into memory,
  * then given to the reader, whose rank goes back to the load as a
  * Kineto file's would (indexes, cache, ranks).
  */

@@ -1,30 +1,68 @@
 /*
  * map_file.c — a plain file's bytes for the readers that hold their input
- * whole (rocprofv3 JSON and CSV, XSpace protobufs), mapped from the page
- * cache instead of read into fresh memory.
+ * whole (rocprofv3 JSON and CSV, XSpace protobufs, JAX's trace.json), read
+ * into memory sized from the file once.
  *
- * Why: reading a whole file into a buffer pays the first touch of every
- * fresh page and the copy into cold memory; on the benchmark host that is
- * 0.8-0.9 s of CPU for 147 MB, where mapping the page cache's pages with
- * MAP_POPULATE (one call fills the page tables) costs 0.12 s and streaming
- * through the Kineto parser's warm window 0.06 s.  The readers scan past
- * a value's end by up to KT_WIN_PAD bytes, so the mapping sits in an
- * anonymous reservation whose pages after the file's are zero.
- * The price: a file cut short by another process while it loads faults
- * (SIGBUS) where a read would see it end; gzip files, pipes and buffers
- * are read (foreign.c).
+ * Why read, not map: a mapped file that another process truncates while
+ * it loads faults (SIGBUS) at the first access past its new end, and the
+ * library may not install signal handlers; even privately copied pages of
+ * a mapping are taken away by a truncation.  A read only comes up short:
+ * the reader then sees the file end there and says what it recovered.
+ * Why sized once, in huge pages: growing a buffer by doubling copies it
+ * and faults its pages in one at a time; here they are faulted in by one
+ * call, 2 MiB at a time where the kernel allows, then filled by read(2),
+ * and the reader's walk over them misses the TLB 512 times less (on the
+ * benchmark VM that made the read as fast end to end as the mapping it
+ * replaces: docs/formats.md, Speed).  The readers scan past a value's end
+ * by up to KT_WIN_PAD bytes: those follow the text as zeros.
  */
 #include "load_internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static size_t page_up(size_t n)
+/* Up to n bytes of fd into d: how many there were (a file cut short
+ * since it was measured has fewer), or -1 on a read error.           */
+static ptrdiff_t read_upto(int fd, char *d, size_t n)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    return (n + page - 1) / page * page;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, d + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return -1;
+        if (k == 0) break;
+        got += (size_t)k;
+    }
+    return (ptrdiff_t)got;
+}
+
+/* Fresh writable memory for n bytes, its pages faulted in at once: huge
+ * pages where the kernel gives them (MADV_HUGEPAGE), else small ones.
+ * *size: what to unmap.                                                */
+static char *alloc_pages(size_t n, size_t *size)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t total = (n + huge - 1) / huge * huge;
+    char *m = mmap(NULL, total + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    char *d = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1)); /* huge pages need aligned ranges */
+    if (d > m) munmap(m, (size_t)(d - m));
+    munmap(d + total, (size_t)(m + huge - d));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(d, total, MADV_HUGEPAGE);
+#endif
+    kt_prefault(d, total);
+    *size = total;
+    return d;
+}
+
+static bool is_gzip(const char *d, size_t n)
+{
+    return n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
 }
 
 const char *kt_map_whole(const char *path, size_t *len, size_t *map_len)
@@ -32,23 +70,21 @@ const char *kt_map_whole(const char *path, size_t *len, size_t *map_len)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0) return NULL;
-    char *base = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        size_t n = (size_t)st.st_size, total = page_up(n + KT_WIN_PAD);
-        base = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (base != MAP_FAILED &&
-            mmap(base, page_up(n), PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) == MAP_FAILED) {
-            munmap(base, total);
-            base = MAP_FAILED;
-        }
-        if (base != MAP_FAILED && n >= 2 && (unsigned char)base[0] == 0x1f && (unsigned char)base[1] == 0x8b) {
-            munmap(base, total); /* gzip: inflated by the reading path */
-            base = MAP_FAILED;
-        }
-        if (base != MAP_FAILED) *len = n, *map_len = total;
-    }
+    char *d = NULL;
+    size_t size = 0;
+    ptrdiff_t got = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2 &&
+        (d = alloc_pages((size_t)st.st_size + KT_WIN_PAD, &size)))
+        got = read_upto(fd, d, (size_t)st.st_size);
     close(fd);
-    return base == MAP_FAILED ? NULL : base;
+    if (got <= 0 || is_gzip(d, (size_t)got)) { /* gzip: inflated by the reading path; errors: reported there */
+        if (d) munmap(d, size);
+        return NULL;
+    }
+    memset(d + got, 0, (size_t)st.st_size - (size_t)got + KT_WIN_PAD); /* zero already, unless cut short */
+    *len = (size_t)got;
+    *map_len = size;
+    return d;
 }
 
 void kt_unmap_whole(const char *data, size_t map_len)

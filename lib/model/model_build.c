@@ -82,9 +82,21 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
     return i;
 }
 
-static void arg_int(kt_build *b, kt_arg_key key, int64_t v)
+/* The integer args of the event just pushed (it has none yet), room made once (a kernel
+ * has up to nine: the loader's per-arg checks were a tenth of a reader's
+ * time).                                                               */
+static void args_int(kt_build *b, const kt_arg_key *key, const int64_t *v, size_t n)
 {
-    if (!kt_rank_push_arg(b->r, key, KT_ARGT_INT, v, 0, 0)) b->oom = true;
+    kt_rank *r = b->r;
+    size_t ev = r->ev.n - 1;
+    if (!kt_rank_reserve_args(r, r->nargs + n)) {
+        b->oom = true;
+        return;
+    }
+    for (size_t k = 0; k < n; k++) r->args[r->nargs + k] = (kt_arg){ .key = key[k], .type = KT_ARGT_INT, .v.i = v[k] };
+    r->ev.argi[ev] = (uint32_t)r->nargs;
+    r->ev.nargs[ev] = (uint8_t)n;
+    r->nargs += n;
 }
 
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
@@ -92,14 +104,17 @@ void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
     if (!kt_kind_is_gpu((uint8_t)op->kind)) return;
     int32_t stream = op->stream >= INT32_MIN && op->stream <= INT32_MAX ? (int32_t)op->stream : -1;
     if (push(b, 'X', op->kind, op->name, op->device, op->stream, stream, op->ts, op->dur, op->corr) == KT_NONE) return;
-    arg_int(b, KT_ARG_DEVICE, op->device);
-    if (op->bytes >= 0) arg_int(b, KT_ARG_BYTES, op->bytes);
-    if (op->regs >= 0) arg_int(b, KT_ARG_REGISTERS_PER_THREAD, op->regs);
-    if (op->shared_mem >= 0) arg_int(b, KT_ARG_SHARED_MEMORY, op->shared_mem);
+    kt_arg_key key[10] = { KT_ARG_DEVICE };
+    int64_t v[10] = { op->device };
+    size_t n = 1;
+    if (op->bytes >= 0) key[n] = KT_ARG_BYTES, v[n++] = op->bytes;
+    if (op->regs >= 0) key[n] = KT_ARG_REGISTERS_PER_THREAD, v[n++] = op->regs;
+    if (op->shared_mem >= 0) key[n] = KT_ARG_SHARED_MEMORY, v[n++] = op->shared_mem;
     if (op->grid[0] > 0)
-        for (int k = 0; k < 3; k++) arg_int(b, (kt_arg_key)(KT_ARG_GRID_X + k), op->grid[k]);
+        for (int k = 0; k < 3; k++) key[n] = (kt_arg_key)(KT_ARG_GRID_X + k), v[n++] = op->grid[k];
     if (op->block[0] > 0)
-        for (int k = 0; k < 3; k++) arg_int(b, (kt_arg_key)(KT_ARG_BLOCK_X + k), op->block[k]);
+        for (int k = 0; k < 3; k++) key[n] = (kt_arg_key)(KT_ARG_BLOCK_X + k), v[n++] = op->block[k];
+    args_int(b, key, v, n);
 }
 
 void kt_build_host(kt_build *b, const kt_host_op *op)

@@ -94,7 +94,8 @@ static const char *kind_text(const proc *p, int64_t kind, size_t *n)
     return kt_strtab_get(p->b->strs, p->kind_name[kind]);
 }
 
-/* kernel_symbols: Kineto's names are demangled without ".kd". */
+/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
+ * non-empty of these keys); each symbol's members read in one pass.   */
 static bool read_kernels(proc *p, kt_jv syms)
 {
     static const char *const keys[] = { "formatted_kernel_name", "demangled_kernel_name", "kernel_name",
@@ -102,10 +103,17 @@ static bool read_kernels(proc *p, kt_jv syms)
     const char *it = NULL;
     kt_jv s;
     while (kt_jv_next(syms, &it, &s)) {
+        kt_jv text[4] = { { NULL, NULL } }, v;
+        int64_t kernel_id = -1;
+        kt_pair pr;
+        for (const char *mi = NULL; kt_jv_next_member(s, &mi, &pr, &v);) {
+            if (KT_KEY_IS(&pr, "kernel_id")) kernel_id = kt_jv_int_or(v, -1);
+            for (size_t k = 0; k < 4; k++)
+                if (!text[k].s && kt_key_is(&pr, keys[k], strlen(keys[k]))) text[k] = v;
+        }
         uint32_t id = KT_NONE;
-        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
-            id = str_id(p, kt_jv_get(s, keys[k]));
-        if (!names_put(&p->kernels, kt_jv_int_or(kt_jv_get(s, "kernel_id"), -1), id)) return false;
+        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++) id = str_id(p, text[k]);
+        if (!names_put(&p->kernels, kernel_id, id)) return false;
     }
     return true;
 }
@@ -185,8 +193,27 @@ static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *co
     return true;
 }
 
-/* dispatch_info's members, in one pass (the bulk of a file); where it
- * ended. */
+/* An agent handle as the device its GPU work runs on. */
+static int64_t dispatch_device(proc *p, int64_t agent)
+{
+    int64_t d = kt_agent_gpu(&p->agents, agent);
+    return d >= 0 ? d : agent;
+}
+
+/* A dispatch read whole: its kernel event (dropped without valid times). */
+static void dispatch_done(proc *p, kt_gpu_op *op, int64_t start, int64_t end, int64_t queue)
+{
+    if (start < 0 || end < start) {
+        p->dropped++;
+        return;
+    }
+    op->ts = start;
+    op->dur = end - start;
+    if (op->stream < 0) op->stream = queue;
+    kt_build_gpu(p->b, op);
+}
+
+/* dispatch_info's members, in one pass; where it ended. */
 static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t *queue)
 {
     const char *it = NULL;
@@ -196,8 +223,7 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
         if (KT_KEY_IS(&pr, "agent_id")) {
             int64_t agent = -1;
             walked(&it, walk_ints(v, HANDLE, &agent));
-            op->device = kt_agent_gpu(&p->agents, agent);
-            if (op->device < 0) op->device = agent;
+            op->device = dispatch_device(p, agent);
         } else if (KT_KEY_IS(&pr, "queue_id")) {
             *queue = -1;
             walked(&it, walk_ints(v, HANDLE, queue));
@@ -209,30 +235,84 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
     return it;
 }
 
-/* A dispatch record's members in one pass; where it ended. */
+/* A dispatch record as rocprofv3 writes it: compact, its keys in this
+ * order, every value an integer.  The text between its integers, each
+ * piece compared at once (32 readable bytes: the document is padded).  */
+typedef struct piece {
+    char text[32];
+    unsigned len;
+} piece;
+#define PIECE(s) { s, sizeof s - 1 }
+static const piece DISPATCH_TEXT[] = {
+    PIECE("{\"size\":"), PIECE(",\"kind\":"), PIECE(",\"operation\":"), PIECE(",\"thread_id\":"),
+    PIECE(",\"correlation_id\":{\"internal\":"), PIECE(",\"external\":"), PIECE("},\"start_timestamp\":"),
+    PIECE(",\"end_timestamp\":"), PIECE(",\"dispatch_info\":{\"size\":"), PIECE(",\"agent_id\":{\"handle\":"),
+    PIECE("},\"queue_id\":{\"handle\":"), PIECE("},\"kernel_id\":"), PIECE(",\"dispatch_id\":"),
+    PIECE(",\"private_segment_size\":"), PIECE(",\"group_segment_size\":"), PIECE(",\"workgroup_size\":{\"x\":"),
+    PIECE(",\"y\":"), PIECE(",\"z\":"), PIECE("},\"grid_size\":{\"x\":"), PIECE(",\"y\":"), PIECE(",\"z\":"),
+    PIECE("}},\"stream_id\":{\"handle\":"), PIECE("}}"),
+};
+#undef PIECE
+/* The integers between those pieces, in order. */
+enum { D_SIZE, D_KIND, D_OP, D_TID, D_CORR, D_EXT, D_START, D_END, D_INFO_SIZE, D_AGENT, D_QUEUE, D_KERNEL,
+       D_DISPATCH, D_PRIVATE, D_GROUP, D_WG, D_GRID = D_WG + 3, D_STREAM = D_GRID + 3, D_N };
+
+/* An integer of fewer than 16 digits at q (24 readable bytes): where it
+ * ends, or NULL (then the generic path reads the record).              */
+static const char *short_int(const char *q, int64_t *v)
+{
+    bool neg = *q == '-';
+    uint64_t x;
+    unsigned n = kt_digits16(q + neg, &x);
+    if (n == 0 || n >= 16) return NULL;
+    *v = neg ? -(int64_t)x : (int64_t)x;
+    return q + neg + n;
+}
+
+/* The record at r written exactly as DISPATCH_TEXT: its integers into v;
+ * where it ends, or NULL when it is written otherwise.                 */
+static const char *fixed_dispatch(kt_jv r, int64_t *v)
+{
+    const char *q = r.s;
+    for (size_t k = 0;; k++) {
+        const piece *t = &DISPATCH_TEXT[k];
+        if (q + t->len > r.e || !kt_eq_upto32(q, t->text, t->len)) return NULL;
+        q += t->len;
+        if (k == D_N) return q;
+        if (!(q = short_int(q, &v[k]))) return NULL;
+    }
+}
+
+/* A dispatch record's members in one pass; where it ended.  The usual
+ * layout is matched whole (fixed_dispatch), any other read by key.    */
 static const char *read_dispatch(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
-    int64_t start = -1, end = -1, queue = -1;
+    int64_t start = -1, end = -1, queue = -1, v[D_N];
     op.stream = -1;
+    const char *at = fixed_dispatch(r, v);
+    if (at) {
+        op.corr = v[D_CORR];
+        op.stream = v[D_STREAM];
+        op.device = dispatch_device(p, v[D_AGENT]);
+        op.name = names_get(&p->kernels, v[D_KERNEL]);
+        op.shared_mem = v[D_GROUP];
+        memcpy(op.block, v + D_WG, sizeof op.block);
+        memcpy(op.grid, v + D_GRID, sizeof op.grid);
+        dispatch_done(p, &op, v[D_START], v[D_END], v[D_QUEUE]);
+        return at;
+    }
     const char *it = NULL;
     kt_pair pr;
-    kt_jv v;
-    while (kt_jv_walk_member(r, &it, &pr, &v)) {
-        if (KT_KEY_IS(&pr, "start_timestamp")) start = kt_jv_int_or(v, -1);
-        else if (KT_KEY_IS(&pr, "end_timestamp")) end = kt_jv_int_or(v, -1);
-        else if (KT_KEY_IS(&pr, "correlation_id")) walked(&it, walk_ints(v, INTERNAL, &op.corr));
-        else if (KT_KEY_IS(&pr, "stream_id")) walked(&it, walk_ints(v, HANDLE, &op.stream));
-        else if (KT_KEY_IS(&pr, "dispatch_info")) walked(&it, read_dispatch_info(p, v, &op, &queue));
+    kt_jv m;
+    while (kt_jv_walk_member(r, &it, &pr, &m)) {
+        if (KT_KEY_IS(&pr, "start_timestamp")) start = kt_jv_int_or(m, -1);
+        else if (KT_KEY_IS(&pr, "end_timestamp")) end = kt_jv_int_or(m, -1);
+        else if (KT_KEY_IS(&pr, "correlation_id")) walked(&it, walk_ints(m, INTERNAL, &op.corr));
+        else if (KT_KEY_IS(&pr, "stream_id")) walked(&it, walk_ints(m, HANDLE, &op.stream));
+        else if (KT_KEY_IS(&pr, "dispatch_info")) walked(&it, read_dispatch_info(p, m, &op, &queue));
     }
-    if (start < 0 || end < start) {
-        p->dropped++;
-        return it;
-    }
-    op.ts = start;
-    op.dur = end - start;
-    if (op.stream < 0) op.stream = queue;
-    kt_build_gpu(p->b, &op);
+    dispatch_done(p, &op, start, end, queue);
     return it;
 }
 

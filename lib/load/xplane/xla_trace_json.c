@@ -78,22 +78,36 @@ typedef struct xev {
     char ph;
     bool timed;           /* ts and dur readable                      */
     int64_t pid, tid, ts, dur;
-    kt_jv name, args, label; /* label: args.name of an M record       */
+    kt_jv name, args;
 } xev;
 
-static void read_record(kt_jv rec, xev *x)
+/* The container value v of a walked member, skipped to its end: its
+ * exact span (absent when it breaks; the walk then breaks there too). */
+static kt_jv skipped(kt_jv v, const char **it)
+{
+    const char *end;
+    unsigned fl;
+    if (kt_skip_value(v.s, v.e, true, &end, &fl) != KT_SCAN_OK) return (kt_jv){ NULL, NULL };
+    *it = end;
+    return (kt_jv){ v.s, end };
+}
+
+/* The record's members in one walk; where the walk ended (NULL: not an
+ * object, skipped by the caller's walk).                               */
+static const char *read_record(kt_jv rec, xev *x)
 {
     *x = (xev){ .pid = INT64_MIN };
     kt_jv v, ts = { 0 }, dur = { 0 };
     kt_pair pr;
-    for (const char *it = NULL; kt_jv_next_member(rec, &it, &pr, &v);) {
+    const char *it = NULL;
+    while (kt_jv_walk_member(rec, &it, &pr, &v)) {
         if (KT_KEY_IS(&pr, "ph")) x->ph = kt_jv_is(v, '"') && v.e - v.s == 3 ? v.s[1] : 0;
         else if (KT_KEY_IS(&pr, "pid") && !kt_jv_int(v, &x->pid)) x->pid = INT64_MIN;
         else if (KT_KEY_IS(&pr, "tid")) x->tid = tid_of(v);
         else if (KT_KEY_IS(&pr, "ts")) ts = v;
         else if (KT_KEY_IS(&pr, "dur")) dur = v;
         else if (KT_KEY_IS(&pr, "name")) x->name = v;
-        else if (KT_KEY_IS(&pr, "args")) x->args = v;
+        else if (KT_KEY_IS(&pr, "args") && kt_jv_is(v, '{')) x->args = skipped(v, &it);
     }
     us_ps t, d = { 0, 0 };
     /* ts and ts + dur floored to ns separately (xplane.c's rule) */
@@ -102,7 +116,7 @@ static void read_record(kt_jv rec, xev *x)
         x->ts = t.us * 1000 + t.ps / 1000;
         x->dur = (t.us + d.us) * 1000 + (t.ps + d.ps) / 1000 - x->ts;
     }
-    if (x->ph == 'M') x->label = kt_jv_get(x->args, "name");
+    return it;
 }
 
 /* An X event's args: correlation id and XLA op. */
@@ -143,28 +157,31 @@ static bool xevs_push(xevs *a, const xev *x)
     return true;
 }
 
-/* Every record read once: the X records into xs, the M records' names
- * into the plane and line maps.                                        */
-static bool read_records(jt *j, kt_jv events, xevs *xs)
+/* Every record read once, in one walk: the X records into xs, the M
+ * records' names into the plane and line maps.  *end: where the walk
+ * ended.                                                               */
+static bool read_records(jt *j, kt_jv events, xevs *xs, const char **end)
 {
     xevs ms = { 0 };
-    const char *it = NULL;
+    const char *it = NULL, *rec_end;
     kt_jv rec;
     bool ok = true;
-    while (ok && kt_jv_next(events, &it, &rec)) {
+    while (ok && kt_jv_walk(events, &it, &rec)) {
         xev x;
-        read_record(rec, &x);
+        if ((rec_end = read_record(rec, &x))) it = rec_end;
         if (x.pid != INT64_MIN && (x.ph == 'X' || x.ph == 'M')) ok = xevs_push(x.ph == 'X' ? xs : &ms, &x);
     }
+    *end = it;
     ok = ok && kt_i64map_init(&j->planes, ms.n) && kt_i64map_init(&j->threads, ms.n);
     for (size_t i = 0; ok && i < ms.n; i++) {
         const xev *x = &ms.v[i];
         const char *w, *name;
         size_t wn, nn;
+        kt_jv label = kt_jv_get(x->args, "name");
         if (!text_of(j, x->name, &w, &wn)) continue;
         bool proc = wn == 12 && !memcmp(w, "process_name", 12), thread = wn == 11 && !memcmp(w, "thread_name", 11);
-        if (proc && text_of(j, x->label, &name, &nn)) *kt_i64map_slot(&j->planes, x->pid, 1) = (uint32_t)(kt_xla_plane(name, nn) + 2);
-        else if (thread) *kt_i64map_slot(&j->threads, thread_key(x->pid, x->tid), KT_NONE) = str_id(j, x->label);
+        if (proc && text_of(j, label, &name, &nn)) *kt_i64map_slot(&j->planes, x->pid, 1) = (uint32_t)(kt_xla_plane(name, nn) + 2);
+        else if (thread) *kt_i64map_slot(&j->threads, thread_key(x->pid, x->tid), KT_NONE) = str_id(j, label);
     }
     free(ms.v);
     return ok && !j->b->oom;
@@ -203,9 +220,10 @@ static void host_event(jt *j, const xev *x)
 /* The X events of GPU planes (host false) or of the host plane (true). */
 static void read_events(jt *j, const xevs *xs, bool host)
 {
+    int64_t pid = INT64_MIN, plane = -1; /* the last record's: runs of one pid */
     for (size_t i = 0; i < xs->n && !j->b->oom; i++) {
         const xev *x = &xs->v[i];
-        int64_t plane = plane_of(j, x->pid);
+        if (x->pid != pid) pid = x->pid, plane = plane_of(j, pid);
         if (plane == -1 || (plane == KT_XLA_HOST) != host) continue;
         if (!x->timed) j->dropped++;
         else if (host) host_event(j, x);
@@ -213,18 +231,26 @@ static void read_events(jt *j, const xevs *xs, bool host)
     }
 }
 
+/* The traceEvents list, in one walk over the document (no pass to check
+ * it first: where the walk breaks, the file is cut short or broken).  */
 kt_status kt_read_xla_trace_json(const kt_reader_in *in, kt_build *b)
 {
-    int64_t damaged;
-    kt_jv events = kt_jv_get(kt_jv_root(in->data, in->len, &damaged), "traceEvents");
-    if (!kt_jv_is(events, '[')) {
+    kt_jv root = kt_jv_walk_root(in->data, in->len), events = { NULL, NULL }, v;
+    const char *it = NULL;
+    kt_pair pr;
+    while (!events.s && kt_jv_walk_member(root, &it, &pr, &v))
+        if (KT_KEY_IS(&pr, "traceEvents") && kt_jv_is(v, '[')) events = v;
+    if (!events.s) {
         kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "a JAX trace without a \"traceEvents\" list");
         return KT_EINPUT;
     }
     kt_build_source(b, "JAX Chrome trace JSON", "JAX/XLA profiler", NULL);
     jt j = { .b = b };
     xevs xs = { 0 };
-    bool ok = read_records(&j, events, &xs);
+    const char *end;
+    bool ok = read_records(&j, events, &xs, &end);
+    if (ok) it = end;
+    while (ok && kt_jv_walk_member(root, &it, &pr, &v)) continue; /* to the document's end */
     if (ok) read_events(&j, &xs, false);
     if (ok) read_events(&j, &xs, true);
     free(xs.v);
@@ -236,10 +262,10 @@ kt_status kt_read_xla_trace_json(const kt_reader_in *in, kt_build *b)
     if (j.dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu events without a readable ts/dur (skipped)",
                      (unsigned long long)j.dropped);
-    if (damaged >= 0)
-        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, damaged,
+    if (kt_jv_walk_broke(root, it))
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, (int64_t)in->len,
                      "the JSON is cut short or broken before byte %lld: kept the %llu events read before it",
-                     (long long)damaged, (unsigned long long)j.events);
+                     (long long)in->len, (unsigned long long)j.events);
     if (b->r->ev.n == 0) {
         kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "a JAX trace with no GPU or host events");
         return KT_EINPUT;
