@@ -82,7 +82,7 @@ class TraceFilterDemo(unittest.TestCase):
 
 
 class TimelineDemo(unittest.TestCase):
-    """examples/timeline_demo.ipynb (its CallGraph cells: kineta has no CallGraph yet)."""
+    """examples/timeline_demo.ipynb (its CallGraph cell: test_hta_call_graph.py on the same traces)."""
 
     def setUp(self):
         hta_peer(self)
