@@ -6,8 +6,8 @@
 
 Traces load with HTA's semantics (kineta --hta-compat: µs rounding of ns
 traces, the last ProfilerStep dropped), so frames equal HTA's.  Methods
-keep HTA's names, arguments, defaults and return shapes; `visualize` is
-accepted and ignored (kineta's charts are in `kineta report`).  Analyses
+keep HTA's names, arguments, defaults and return shapes; with
+`visualize=True` they show HTA's plotly figures (_figures.py).  Analyses
 kineta has not implemented raise NotImplementedError, never a wrong frame.
 """
 import os
@@ -15,6 +15,7 @@ from enum import Flag, auto
 
 import pandas as pd
 
+from . import _figures
 from .._native import KinetaError
 from .._trace import load
 from .common.trace import Trace
@@ -61,12 +62,18 @@ class TraceAnalysis:
         return self._kt.run(command, rounded=True, **options)
 
     def get_temporal_breakdown(self, visualize=True):
-        return self._run("temporal")["temporal_breakdown"]
+        frame = self._run("temporal")["temporal_breakdown"]
+        if visualize:
+            _figures.temporal_breakdown(frame)
+        return frame
 
     def get_gpu_kernel_breakdown(self, visualize=True, duration_ratio=0.8, num_kernels=10,
                                  include_memory_kernels=True, image_renderer=None):
         f = self._run("breakdown", num_kernels=num_kernels, duration_ratio=duration_ratio,
                              no_memory=not include_memory_kernels)
+        if visualize:
+            analyzed = ["COMPUTATION", "COMMUNICATION"] + (["MEMORY"] if include_memory_kernels else [])
+            _figures.kernel_breakdown(f["kernel_type"], f["kernels"], self._kt.ranks, analyzed, image_renderer)
         return f["kernel_type"], f["kernels"]
 
     def get_idle_time_breakdown(self, ranks=None, streams=None, visualize=True, visualize_pctg=True,
@@ -74,16 +81,25 @@ class TraceAnalysis:
         stream_list = ",".join(str(s) for s in streams) if streams else None
         f = self._run("idle", ranks=self._ranks(ranks), streams=stream_list,
                         consecutive_kernel_delay=consecutive_kernel_delay)
+        if visualize:
+            _figures.idle_time_breakdown(f["idle_time"], visualize_pctg)
         return f["idle_time"], (f["interval_stats"] if show_idle_interval_stats else None)
 
     def get_comm_comp_overlap(self, visualize=True):
-        return self._run("overlap")["comm_comp_overlap"]
+        frame = self._run("overlap")["comm_comp_overlap"]
+        if visualize:
+            _figures.comm_comp_overlap(frame)
+        return frame
 
     def get_cuda_kernel_launch_stats(self, ranks=None, runtime_cutoff=50, launch_delay_cutoff=100,
                                      visualize=True):
         f = self._run("launch", ranks=self._ranks(ranks), runtime_cutoff=runtime_cutoff,
                           launch_delay_cutoff=launch_delay_cutoff)
-        return _per_rank(f["launches"], ranks)
+        frames = _per_rank(f["launches"], ranks)
+        if visualize:
+            for rank, events in frames.items():
+                _figures.launch_stats(rank, events, runtime_cutoff, launch_delay_cutoff)
+        return frames
 
     def get_queue_length_summary(self, ranks=None):
         summary = self._run("queue", ranks=self._ranks(ranks))["summary"]
@@ -119,7 +135,11 @@ class TraceAnalysis:
             raise NotImplementedError("kineta folds annotations at HTA's default duration_ratio=0.8 only")
         frame = self._run("annotations", num_annotations=num_kernels,
                           allow=list(allowlist_patterns or []))["gpu" if use_gpu_annotation else "cpu"]
-        return frame if len(frame) else None
+        if not len(frame):
+            return None
+        if visualize:
+            _figures.annotation_breakdown(frame, self._kt.ranks, image_renderer)
+        return frame
 
     def get_gpu_kernels_with_user_annotations(self, rank, expand_names=True, shorten_names=True):
         frame = self._run("annotations", ranks=[rank], full_names=not shorten_names)["kernels"]
@@ -134,6 +154,7 @@ class TraceAnalysis:
             if sort_by:
                 frame = frame.sort_values(by=sort_by, ascending=False, ignore_index=True)
             out[int(r)] = frame
+            _figures.aten_op_kernels(r, frame)  # HTA shows this table on every call
         return out
 
     def get_cupti_counter_data_with_operators(self, ranks=None):
@@ -149,7 +170,10 @@ class TraceAnalysis:
             return pd.DataFrame()
         frame = self._run("patterns", ranks=[rank], out=output_dir, op=operator_name, min_len=min_pattern_len,
                           top=top_k, keep_names=not compress_other_kernels)["patterns"]
-        return frame.drop(columns=["rank"], errors="ignore")
+        frame = frame.drop(columns=["rank"], errors="ignore")
+        if visualize and len(frame):  # HTA draws nothing when no pattern is found
+            _figures.frequent_patterns(frame, min(top_k, len(frame)), rank)
+        return frame
 
     def get_profiler_steps(self):
         steps = self._run("info")["steps"]
