@@ -8,19 +8,9 @@ import tempfile
 import unittest
 from unittest import mock
 
-from common import hta_peer, shared
+from common import analysis_pair, hta_peer, shared
 
 TRACES = "traces/hta/trace_filter"  # two ranks, NCCL, memcpy/memset, a frequent mm pattern
-_ANALYZERS = {}
-
-
-def _analyzers():
-    """(HTA's TraceAnalysis, kineta's) of TRACES, made once."""
-    if not _ANALYZERS:
-        from hta.trace_analysis import TraceAnalysis as HtaAnalysis
-        from kineta.hta.trace_analysis import TraceAnalysis
-        _ANALYZERS["pair"] = HtaAnalysis(trace_dir=shared(TRACES)), TraceAnalysis(trace_dir=shared(TRACES))
-    return _ANALYZERS["pair"]
 
 
 def _summary(fig):
@@ -42,7 +32,7 @@ def _shown(call):
 class VisualizeAsHta(unittest.TestCase):
     def setUp(self):
         hta_peer(self)
-        self.hta, self.kineta = _analyzers()
+        self.hta, self.kineta = analysis_pair(TRACES)
 
     def assert_same_figures(self, call, count):
         want, got = _shown(lambda: call(self.hta)), _shown(lambda: call(self.kineta))

@@ -46,7 +46,7 @@ class HtaModulePaths(unittest.TestCase):
     def test_enums_have_htas_members(self):
         from kineta.hta.trace_analysis import TimeSeriesTypes
         from kineta.hta.trace_diff import DeviceType
-        self.assertEqual([d.name for d in DeviceType], ["CPU", "GPU", "ALL"])
+        self.assertEqual([d.name for d in DeviceType], ["UNKNOWN", "CPU", "GPU", "ALL"])  # hta.common.types'
         both = TimeSeriesTypes.QUEUE_LENGTH | TimeSeriesTypes.MEMCPY_BANDWIDTH
         self.assertIn(TimeSeriesTypes.MEMCPY_BANDWIDTH, both)
 

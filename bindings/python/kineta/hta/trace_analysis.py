@@ -19,13 +19,28 @@ from . import _figures
 from .._native import KinetaError
 from .._trace import load
 from .common.trace import Trace
+from .analyzers import cupti_counter_analysis
 from .analyzers.critical_path_analysis import CPGraph, CriticalPathRegion
 
 
 def _per_rank(frame, ranks):
-    """HTA's Dict[rank, DataFrame] from one frame with a rank column."""
-    wanted = ranks if ranks is not None else sorted(frame["rank"].unique())
-    return {int(r): frame[frame["rank"] == r].reset_index(drop=True) for r in wanted}
+    """HTA's Dict[rank, DataFrame] from one frame with a rank column (which HTA's frames do not have)."""
+    return {int(r): frame[frame["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in ranks}
+
+
+def _rank_zero(ranks):
+    """The ranks asked for; HTA's default is rank 0 where its counters and launch stats take ranks."""
+    return list(ranks) if ranks else [0]
+
+
+def _described(summary, index, measure):
+    """A summary as HTA's describe() leaves it: index columns as the index,
+    the statistics under a (measure, statistic) column level; None when empty."""
+    if not len(summary):
+        return None
+    summary = summary.set_index(index)
+    summary.columns = pd.MultiIndex.from_tuples([(measure, c[len(measure) + 1:]) for c in summary.columns])
+    return summary
 
 
 class TimeSeriesTypes(Flag):
@@ -83,7 +98,7 @@ class TraceAnalysis:
                         consecutive_kernel_delay=consecutive_kernel_delay)
         if visualize:
             _figures.idle_time_breakdown(f["idle_time"], visualize_pctg)
-        return f["idle_time"], (f["interval_stats"] if show_idle_interval_stats else None)
+        return f["idle_time"], (f["interval_stats"].set_index("idle_category") if show_idle_interval_stats else None)
 
     def get_comm_comp_overlap(self, visualize=True):
         frame = self._run("overlap")["comm_comp_overlap"]
@@ -93,8 +108,8 @@ class TraceAnalysis:
 
     def get_cuda_kernel_launch_stats(self, ranks=None, runtime_cutoff=50, launch_delay_cutoff=100,
                                      visualize=True):
-        f = self._run("launch", ranks=self._ranks(ranks), runtime_cutoff=runtime_cutoff,
-                          launch_delay_cutoff=launch_delay_cutoff)
+        ranks = _rank_zero(ranks)
+        f = self._run("launch", ranks=ranks, runtime_cutoff=runtime_cutoff, launch_delay_cutoff=launch_delay_cutoff)
         frames = _per_rank(f["launches"], ranks)
         if visualize:
             for rank, events in frames.items():
@@ -102,11 +117,12 @@ class TraceAnalysis:
         return frames
 
     def get_queue_length_summary(self, ranks=None):
-        summary = self._run("queue", ranks=self._ranks(ranks))["summary"]
-        return summary if len(summary) else None
+        summary = self._run("queue", ranks=_rank_zero(ranks))["summary"]
+        return _described(summary, ["rank", "stream"], "queue_length")
 
     def get_queue_length_time_series(self, ranks=None):
-        return _per_rank(self._run("queue", ranks=self._ranks(ranks))["series"], ranks)
+        ranks = _rank_zero(ranks)
+        return _per_rank(self._run("queue", ranks=ranks)["series"], ranks)
 
     def get_time_spent_blocked_on_full_queue(self, queue_length_dict=None, max_queue_length=1024):
         ranks = list(queue_length_dict) if queue_length_dict else None
@@ -114,11 +130,12 @@ class TraceAnalysis:
         return blocked if len(blocked) else None
 
     def get_memory_bw_summary(self, ranks=None):
-        summary = self._run("memcpy-bw", ranks=self._ranks(ranks))["summary"]
-        return summary if len(summary) else None
+        summary = self._run("memcpy-bw", ranks=_rank_zero(ranks))["summary"]
+        return _described(summary, ["rank", "name"], "memory_bw_gbps")
 
     def get_memory_bw_time_series(self, ranks=None):
-        return _per_rank(self._run("memcpy-bw", ranks=self._ranks(ranks))["series"], ranks)
+        ranks = _rank_zero(ranks)
+        return _per_rank(self._run("memcpy-bw", ranks=ranks)["series"], ranks)
 
     def generate_trace_with_counters(self, time_series=None, ranks=None, output_suffix="_with_counters",
                                      output_dir=None):
@@ -127,7 +144,7 @@ class TraceAnalysis:
         if output_suffix != "_with_counters":
             raise NotImplementedError("kineta writes <name>_with_counters only")
         out = output_dir or self.trace_dir or "."
-        return self._kt.counters(ranks=self._ranks(ranks), out=out)
+        return self._kt.counters(ranks=_rank_zero(ranks), out=out)
 
     def get_gpu_user_annotation_breakdown(self, use_gpu_annotation=True, visualize=True, duration_ratio=0.8,
                                          num_kernels=1000, allowlist_patterns=None, image_renderer=None):
@@ -158,10 +175,8 @@ class TraceAnalysis:
         return out
 
     def get_cupti_counter_data_with_operators(self, ranks=None):
-        wanted = list(ranks) if ranks is not None else [self._kt.ranks[0]]
-        counters = self._run("cupti", ranks=wanted)["counters"]
-        return [counters[counters["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in wanted
-                if (counters["rank"] == r).any()]
+        """HTA's frames of CUPTI counter events with their operators (analyzers/cupti_counter_analysis.py)."""
+        return cupti_counter_analysis.get_counter_data_with_operators(self.t, ranks)
 
     def get_frequent_cuda_kernel_sequences(self, operator_name, output_dir, min_pattern_len=3, rank=0, top_k=5,
                                            visualize=False, compress_other_kernels=True):
@@ -170,8 +185,10 @@ class TraceAnalysis:
             return pd.DataFrame()
         frame = self._run("patterns", ranks=[rank], out=output_dir, op=operator_name, min_len=min_pattern_len,
                           top=top_k, keep_names=not compress_other_kernels)["patterns"]
+        if not len(frame):
+            return pd.DataFrame()  # HTA's frame when no pattern is found (no figure either)
         frame = frame.drop(columns=["rank"], errors="ignore")
-        if visualize and len(frame):  # HTA draws nothing when no pattern is found
+        if visualize:
             _figures.frequent_patterns(frame, min(top_k, len(frame)), rank)
         return frame
 
