@@ -169,13 +169,14 @@ class TraceDiffDemo(unittest.TestCase):
 class IdentifyStragglers(NotebookCase):
     """examples/identify_stragglers.ipynb.  Its first cell imports
     hta.trace, a module HTA no longer has (that cell fails on HTA too and
-    is left out); its figures (visualize=True) are not drawn by kineta yet."""
+    is left out); the figures its visualize=True draws: test_hta_figures."""
     TRACES = "traces/hta/trace_filter"
 
     def test_profiler_steps_and_stragglers(self):
         want, got = self.both(lambda a: a.get_profiler_steps())
         self.assertEqual(got, want)
-        want, got = self.both(lambda a: a.get_potential_stragglers(profiler_steps=[want[-1]], num_candidates=1))
+        want, got = self.both(lambda a: a.get_potential_stragglers(profiler_steps=[want[-1]], num_candidates=1,
+                                                                   visualize=True))
         self.assertEqual(got, want)
         want, got = self.both(lambda a: a.get_potential_stragglers(num_candidates=2))
         self.assertEqual(sorted(got), sorted(want))

@@ -65,13 +65,22 @@ class VisualizeAsHta(unittest.TestCase):
                 "aten::mm", out, min_pattern_len=2, visualize=True), 1)
         self.assertEqual(got[0][3], "Top 1 frequent patterns for rank 0")
 
+    def test_stragglers(self):
+        """Timelines of the long NCCL kernels and of the candidate kernel, then the metric per rank."""
+        got = self.assert_same_figures(lambda a: a.get_potential_stragglers(visualize=True), 3)
+        self.assertEqual(got[2][1], ["Yes"])  # both ranks flagged (2 candidates)
+        got = self.assert_same_figures(lambda a: a.get_potential_stragglers(profiler_steps=[551], num_candidates=1,
+                                                                            visualize=True), 3)
+        self.assertEqual(got[2][1], ["No", "Yes"])
+
     def test_nothing_drawn_without_visualize(self):
         k = self.kineta
         self.assertEqual(_shown(lambda: (k.get_temporal_breakdown(visualize=False),
                                          k.get_gpu_kernel_breakdown(visualize=False),
                                          k.get_idle_time_breakdown(visualize=False),
                                          k.get_comm_comp_overlap(visualize=False),
-                                         k.get_cuda_kernel_launch_stats(visualize=False))), [])
+                                         k.get_cuda_kernel_launch_stats(visualize=False),
+                                         k.get_potential_stragglers())), [])
 
     def test_without_plotly(self):
         hidden = {m: None for m in ("plotly", "plotly.express", "plotly.graph_objects", "plotly.subplots")}

@@ -4,6 +4,8 @@ returns: the same figure kinds, traces, titles and axis titles as HTA's,
 shown with fig.show() as HTA shows them.  plotly is imported only here and
 in the timeline modules: frames never need it (_plot.plotly names the
 Debian package when it is missing)."""
+import pandas as pd
+
 from ._plot import plotly
 
 
@@ -149,3 +151,34 @@ def diff_bars(frame, measure, show_image, export_image_path):
     if export_image_path:
         fig.write_image(export_image_path)
 
+
+
+def stragglers(t, steps, metric):
+    """HTA's straggler figures: the timeline of the steps' long NCCL kernels
+    (at least 1% of a step), of the candidate kernel (kineta's metric table
+    names its stream and kernel) on each rank, and the metric per rank (a
+    facet per step when there are several), stragglers in red."""
+    from .analyzers.timeline import _unique_values, plot_timeline_gpu_kernels
+    px = plotly()[0]
+    ranks = t.get_ranks()
+    df = pd.concat([t.get_trace(r) for r in ranks], axis=0, keys=ranks, names=["rank", "idx"]).reset_index()
+    df = df.loc[df["iteration"].isin(steps)]
+    table = t.symbol_table
+    nccl = [i for i, s in enumerate(table.get_sym_table()) if s.startswith("ncclKernel")]
+    iterations = _unique_values(df, "iteration")
+    step_time = ((df["ts"] + df["dur"]).max() - df["ts"].min()) / float(len(iterations))
+    share = 0.01  # HTA's min_normalized_duration
+    long = df.loc[df["stream"].gt(0) & df["iteration"].gt(0) & df["dur"].ge(step_time * share) & df["name"].isin(nccl)]
+    plot_timeline_gpu_kernels(f"Timeline of Communication Kernels Longer Than {share * 100:.2f}% of Iteration Time\n",
+                              long, table,
+                              ranks=_unique_values(df, "rank"), duration_threshold=2000)
+    last = long.groupby(["rank", "stream", "iteration", "name"], as_index=False).last()
+    chosen = last["stream"].eq(metric["stream"].iloc[0]) & last["name"].eq(table.sym_index[metric["name"].iloc[0]])
+    plot_timeline_gpu_kernels(f"Timeline of Candidate Kernels (Iterations={iterations})", last.loc[chosen], table,
+                              ranks=_unique_values(df, "rank"))
+    by_step = metric["iteration"].nunique() > 1
+    shown = metric[["rank", "iteration", "normalized_start_time"] if by_step else ["rank", "normalized_start_time"]]
+    shown = shown.assign(is_straggler=metric["is_straggler"].map(lambda x: "Yes" if x > 0 else "No"))
+    px.bar(shown, x="rank", y="normalized_start_time", facet_col="iteration" if by_step else None, color="is_straggler",
+           color_discrete_map={"Yes": "red", "No": "blue"}, hover_data=list(shown.columns[:-1]),
+           width=300 * metric["iteration"].nunique(), title="Potential Stragglers").show()

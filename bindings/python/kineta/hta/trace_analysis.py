@@ -204,8 +204,11 @@ class TraceAnalysis:
         steps = ",".join(str(s) for s in profiler_steps) if profiler_steps is not None else None
         if profiler_steps is not None and not steps:
             raise ValueError(f"invalid value for argument: profiler_steps={profiler_steps}")
-        frame = self._run("stragglers", candidates=max(num_candidates, 1), steps=steps)["stragglers"]  # HTA: k < 1 → 1
-        return [int(r) for r in frame["rank"]]
+        f = self._run("stragglers", candidates=max(num_candidates, 1), steps=steps)  # HTA: k < 1 → 1
+        if visualize and len(f["metric"]):
+            chosen = profiler_steps if profiler_steps is not None else self.get_profiler_steps()
+            _figures.stragglers(self.t, chosen, f["metric"])
+        return [int(r) for r in f["stragglers"]["rank"]]
 
     def critical_path_analysis(self, rank, annotation, instance_id, data_load_events=None):
         """HTA's (CPGraph, success) as (CPGraph, True), or None when
