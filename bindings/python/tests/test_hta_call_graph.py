@@ -90,6 +90,30 @@ class CallGraphFrames(unittest.TestCase):
         with self.assertRaises(ValueError):
             got.get_node_attributes(99)
 
+    def test_zero_length_event_between_intervals(self):
+        """A zero-length event where one interval ends and the next begins:
+        HTA's comparator is no order there and its sort decides; here its
+        sort puts the opening first and the closing pops it, so the second
+        interval ends up under the root.  kineta gives HTA's answer."""
+        hta_peer(self)
+        import pandas as pd
+        from hta.common.trace_call_graph import CallGraph as HtaCallGraph
+        from hta.common.trace_symbol_table import TraceSymbolTable as HtaTable
+        from kineta.hta.common.trace_call_graph import CallGraph
+        from kineta.hta.common.trace_symbol_table import TraceSymbolTable
+        spans = [(0, 30), (5, 5), (10, 0), (10, 10), (20, 0), (20, 5)]  # (ts, dur) of events 0..5 on one thread
+        df = pd.DataFrame({"index": range(6), "cat": 0, "name": 1, "pid": 7, "tid": 7, "ts": [s[0] for s in spans],
+                           "dur": [s[1] for s in spans], "stream": -1, "correlation": -1, "index_correlation": -1,
+                           "iteration": -1})
+        frames = []
+        for graph, table in ((HtaCallGraph, HtaTable()), (CallGraph, TraceSymbolTable())):
+            table.add_symbols(["cpu_op", "aten::op"])
+            frames.append(graph.from_dataframe(df, table, rank=0).trace_data.get_trace(0))
+        want, got = frames
+        for col in ("parent", "depth", "height"):
+            self.assertEqual(list(got[col]), list(want[col]), col)
+        self.assertEqual(list(got["parent"]), [-7, 0, 3, -7, 5, 3])
+
     def test_from_dataframe(self):
         hta_peer(self)
         from kineta.hta.common.trace_call_graph import CallGraph

@@ -13,6 +13,8 @@ move under the main thread's "## backward ##" (else ProfilerStep#)
 annotation enclosing them.  depth, height and the kernel sums then go level
 by level, bottom up, on arrays.
 """
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -83,12 +85,10 @@ class RankTree:
         self._kids = None
 
 
-def _nest(ids, ts, dur):
-    """(ids in opening order, their parents; -1 for top level) of one thread's
-    events, as HTA's sorted walk and stack give them."""
+def _walk_order(ids, ts, dur):
+    """(event ids, whether each end opens) in HTA's order of the ends, as one lexsort."""
     n = len(ids)
-    end = ts + dur
-    time = np.concatenate([ts, end])
+    time = np.concatenate([ts, ts + dur])
     opening = np.concatenate([np.ones(n, bool), np.zeros(n, bool)])
     index = np.concatenate([ids, ids])
     d = np.concatenate([dur, dur])
@@ -99,12 +99,62 @@ def _nest(ids, ts, dur):
     k2 = np.where(zero, 0, np.where(opening, -d, d))
     k3 = np.where(opening, index, -index)
     order = np.lexsort((k3, k2, cat, time))
-    step = np.where(opening[order], 1, -1)
-    run = np.cumsum(step)
+    return index[order], opening[order]
+
+
+def _ambiguous(ts, dur):
+    """Whether a zero-length event sits where one interval ends and another
+    begins: there HTA's comparator is not an order (zero-length events go
+    after openings and before closings, closings before openings), and its
+    result is whatever its sort makes of its input order."""
+    zeros = ts[dur == 0]
+    return bool((np.isin(zeros, ts[dur != 0]) & np.isin(zeros, (ts + dur)[dur != 0])).any())
+
+
+def _htas_walk_order(rows):
+    """HTA's own order of the ends for a thread where only its sort decides:
+    the same frame operations and a comparison sort with its comparator, so
+    that the same input gives the same order (one Python call per comparison)."""
+    events = rows[["index", "ts", "dur"]].copy()
+    events["end"] = events["ts"] + events["dur"]
+    events = (events.melt(id_vars=["index", "dur"], value_vars=["ts", "end"], var_name="kind", value_name="time")
+              .replace({"ts": -1, "end": 1}).sort_values("time")).to_numpy().tolist()
+    events.sort(key=functools.cmp_to_key(lambda x, y: -1 if _before(x, y) else 1))
+    return np.array([e[0] for e in events], dtype=np.int64), np.array([e[2] == -1 for e in events])
+
+
+def _before(x, y):
+    """HTA's comparator of two ends (index, dur, kind: -1 opens / 1 closes, time)."""
+    (xi, xd, xk, xt), (yi, yd, yk, yt) = x, y
+    if xt != yt:
+        return xt < yt
+    if xi == yi:
+        return xk == -1
+    if xd == 0 and yd == 0:
+        return (xi < yi if xk == -1 else xi > yi) if xk == yk else xk == -1
+    if xd == 0 or yd == 0:
+        if xd < 0 or yd < 0:
+            raise ValueError(f"Unexpected case: {x} {y}")
+        return yk == 1 if xd == 0 else xk == -1
+    if xk != yk:
+        return xk == 1
+    if xd != yd:
+        return xd > yd if xk == -1 else xd < yd
+    return xi < yi if xk == -1 else xi > yi
+
+
+def _nest(rows):
+    """(ids in opening order, their parents; -1 for top level) of one thread's
+    events (its stream -1 rows), as HTA's sorted walk and stack give them."""
+    ids = rows["index"].to_numpy().astype(np.int64)
+    ts, dur = rows["ts"].to_numpy(), rows["dur"].to_numpy()
+    index, opening = _htas_walk_order(rows) if _ambiguous(ts, dur) else _walk_order(ids, ts, dur)
+    n = len(ids)
+    run = np.cumsum(np.where(opening, 1, -1))
     height = run - np.minimum(0, np.minimum.accumulate(run))  # a pop on an empty stack does nothing
-    opens = np.flatnonzero(opening[order])
+    opens = np.flatnonzero(opening)
     level = height[opens] - 1
-    open_ids = index[order][opens]
+    open_ids = index[opens]
     width = 2 * n + 1
     key = level * width + opens
     by_key = np.argsort(key, kind="stable")
@@ -113,13 +163,10 @@ def _nest(ids, ts, dur):
     return open_ids, parents
 
 
-def build(df, symbol_table, rank):
+def build(df, symbol_table):
     """The RankTree of one rank's frame (HTA's rows, with index, stream,
     index_correlation, ts, dur, end)."""
     stream = df["stream"].to_numpy()
-    index = df["index"].to_numpy().astype(np.int64)
-    ts = df["ts"].to_numpy().astype(np.int64)
-    dur = df["dur"].to_numpy().astype(np.int64)
     roots, ids, parents, devices, threads = [], [], [], [], []
     for (pid, tid), rows in df.groupby(["pid", "tid"], sort=True).indices.items():
         device = infer_device_type(df.iloc[rows])
@@ -130,8 +177,7 @@ def build(df, symbol_table, rank):
         if root not in roots:
             roots.append(root)
             devices.append(device.value)
-        cpu = rows[stream[rows] == -1]
-        events, of = _nest(index[cpu], ts[cpu], dur[cpu])
+        events, of = _nest(df.iloc[rows[stream[rows] == -1]])
         ids.append(events)
         parents.append(np.where(of < 0, root, of))
     events = np.concatenate(ids) if ids else np.empty(0, np.int64)

@@ -61,7 +61,7 @@ class CallGraph:
         df = self.trace_data.get_trace(rank)
         if "end" not in df.columns:
             df["end"] = df["ts"] + df["dur"]
-        tree = _call_tree.build(df, self.trace_data.symbol_table, rank)
+        tree = _call_tree.build(df, self.trace_data.symbol_table)
         for col, values in _call_tree.frame_columns(tree, df).items():
             df[col] = values
         for col in ("depth", "height", "parent", "num_kernels"):
