@@ -65,6 +65,14 @@ class VisualizeAsHta(unittest.TestCase):
                 "aten::mm", out, min_pattern_len=2, visualize=True), 1)
         self.assertEqual(got[0][3], "Top 1 frequent patterns for rank 0")
 
+    def test_annotation_breakdown(self):
+        """On a trace with GPU annotations (trace_filter has none): a pie per rank, a bar per annotation."""
+        want, got = (_shown(lambda: a.get_gpu_user_annotation_breakdown()) for a in analysis_pair("traces/hta/amd_trace"))
+        self.assertEqual(got, want)
+        self.assertEqual([f[3] for f in got], ["User annotation distribution on each rank",
+                                               "User annotation = Optimizer.step#SGD.step",
+                                               "User annotation = ProfilerStep#1"])
+
     def test_stragglers(self):
         """Timelines of the long NCCL kernels and of the candidate kernel, then the metric per rank."""
         got = self.assert_same_figures(lambda a: a.get_potential_stragglers(visualize=True), 3)
