@@ -78,3 +78,16 @@ def hta_peer(test):
             _HTA["error"] = f"HTA's dependencies missing ({e})"
             raise unittest.SkipTest(_HTA["error"])
     return _HTA["module"]
+
+
+_ANALYSES = {}
+
+
+def analysis_pair(trace_dir):
+    """(HTA's TraceAnalysis, kineta.hta's) of a shared trace dir, made once
+    for all the test modules (HTA takes seconds to parse)."""
+    if trace_dir not in _ANALYSES:
+        from hta.trace_analysis import TraceAnalysis as HtaAnalysis
+        from kineta.hta.trace_analysis import TraceAnalysis
+        _ANALYSES[trace_dir] = HtaAnalysis(trace_dir=shared(trace_dir)), TraceAnalysis(trace_dir=shared(trace_dir))
+    return _ANALYSES[trace_dir]

@@ -29,14 +29,20 @@ def _no_show():
 
 
 def _decoded_traces():
-    """trace_filter_demo's first cell, on both: Trace, parse_traces, decode_symbol_ids (made once)."""
+    """The first cell of trace_filter_demo and timeline_demo, on both: Trace,
+    parse_traces, decode_symbol_ids, and timeline_demo's CallGraph of both
+    ranks (its depth column gives the CPU rows' timeline levels); made once."""
     if not _TRACES:
         from hta.common.trace import Trace as HtaTrace
+        from hta.common.trace_call_graph import CallGraph as HtaCallGraph
         from kineta.hta.common.trace import Trace
-        for key, cls, kw in (("hta", HtaTrace, {"use_multiprocessing": False}), ("kineta", Trace, {})):
+        from kineta.hta.common.trace_call_graph import CallGraph
+        for key, cls, graph, kw in (("hta", HtaTrace, HtaCallGraph, {"use_multiprocessing": False}),
+                                    ("kineta", Trace, CallGraph, {})):
             t = cls(trace_dir=shared("traces/hta/trace_filter"))
             t.parse_traces(**kw)
             t.decode_symbol_ids()
+            graph(t, ranks=[0, 1])
             _TRACES[key] = t
     return _TRACES["hta"], _TRACES["kineta"]
 
@@ -82,7 +88,7 @@ class TraceFilterDemo(unittest.TestCase):
 
 
 class TimelineDemo(unittest.TestCase):
-    """examples/timeline_demo.ipynb (its CallGraph cells: kineta has no CallGraph yet)."""
+    """examples/timeline_demo.ipynb (its CallGraph's columns: test_hta_call_graph.py)."""
 
     def setUp(self):
         hta_peer(self)
@@ -129,6 +135,23 @@ class TimelineDemo(unittest.TestCase):
             return MyKernelFilter()
         want, got = self.timelines(my_kernel_filter)
         self.assert_same_events(want, got)
+
+    def test_modules_aligned_with_kernels(self):
+        """The last cell: forward, backward and optimizer annotations moved onto their kernels."""
+        import hta.common.timeline as ht
+        import kineta.hta.common.timeline as kt
+        modules = ["## forward ##", "## backward ##", "## optimizer ##"]
+        out = []
+        for t, timeline in ((self.h, ht), (self.k, kt)):
+            aligned = timeline.align_module_with_kernels(t.get_trace(0), module_list=modules, sym_table=t.symbol_table)
+            tl = timeline.Timeline(aligned, t.symbol_table)
+            self.assertIsNone(tl.plot("operator highlight"))
+            out.append((aligned, tl.timeline_events))
+        (want, want_events), (got, got_events) = out
+        self.assertEqual(got.shape, want.shape)
+        self.assertEqual(sorted(got.loc[got["stream"].eq(0), "ts"]), sorted(want.loc[want["stream"].eq(0), "ts"]))
+        self.assertEqual(int(got["stream"].eq(0).sum()), 6)  # one of each in both steps (parsed: the last kept)
+        self.assert_same_events(want_events, got_events)
 
     def test_html_figure(self):
         from kineta.hta.common.timeline import PlotFormat, Timeline, TimelinePlotSetting

@@ -4,12 +4,19 @@ never need it)."""
 
 
 def plotly_express():
+    return plotly()[0]
+
+
+def plotly():
+    """(plotly.express, plotly.graph_objects, plotly.subplots.make_subplots)."""
     try:
         import plotly.express as px
+        import plotly.graph_objects as go
+        from plotly.subplots import make_subplots
     except ImportError as e:
         raise ImportError("kineta.hta: this figure needs plotly (Debian: apt-get install python3-plotly; "
                           "or pip install plotly)") from e
-    return px
+    return px, go, make_subplots
 
 
 def show_or_return(fig, plot_format="inline", save_path=None):

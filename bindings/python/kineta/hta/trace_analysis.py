@@ -6,8 +6,8 @@
 
 Traces load with HTA's semantics (kineta --hta-compat: µs rounding of ns
 traces, the last ProfilerStep dropped), so frames equal HTA's.  Methods
-keep HTA's names, arguments, defaults and return shapes; `visualize` is
-accepted and ignored (kineta's charts are in `kineta report`).  Analyses
+keep HTA's names, arguments, defaults and return shapes; with
+`visualize=True` they show HTA's plotly figures (_figures.py).  Analyses
 kineta has not implemented raise NotImplementedError, never a wrong frame.
 """
 import os
@@ -15,16 +15,32 @@ from enum import Flag, auto
 
 import pandas as pd
 
+from . import _figures
 from .._native import KinetaError
 from .._trace import load
 from .common.trace import Trace
+from .analyzers import cupti_counter_analysis
 from .analyzers.critical_path_analysis import CPGraph, CriticalPathRegion
 
 
 def _per_rank(frame, ranks):
-    """HTA's Dict[rank, DataFrame] from one frame with a rank column."""
-    wanted = ranks if ranks is not None else sorted(frame["rank"].unique())
-    return {int(r): frame[frame["rank"] == r].reset_index(drop=True) for r in wanted}
+    """HTA's Dict[rank, DataFrame] from one frame with a rank column (which HTA's frames do not have)."""
+    return {int(r): frame[frame["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in ranks}
+
+
+def _rank_zero(ranks):
+    """The ranks asked for; HTA's default is rank 0 where its counters and launch stats take ranks."""
+    return list(ranks) if ranks else [0]
+
+
+def _described(summary, index, measure):
+    """A summary as HTA's describe() leaves it: index columns as the index,
+    the statistics under a (measure, statistic) column level; None when empty."""
+    if not len(summary):
+        return None
+    summary = summary.set_index(index)
+    summary.columns = pd.MultiIndex.from_tuples([(measure, c[len(measure) + 1:]) for c in summary.columns])
+    return summary
 
 
 class TimeSeriesTypes(Flag):
@@ -61,12 +77,18 @@ class TraceAnalysis:
         return self._kt.run(command, rounded=True, **options)
 
     def get_temporal_breakdown(self, visualize=True):
-        return self._run("temporal")["temporal_breakdown"]
+        frame = self._run("temporal")["temporal_breakdown"]
+        if visualize:
+            _figures.temporal_breakdown(frame)
+        return frame
 
     def get_gpu_kernel_breakdown(self, visualize=True, duration_ratio=0.8, num_kernels=10,
                                  include_memory_kernels=True, image_renderer=None):
         f = self._run("breakdown", num_kernels=num_kernels, duration_ratio=duration_ratio,
                              no_memory=not include_memory_kernels)
+        if visualize:
+            analyzed = ["COMPUTATION", "COMMUNICATION"] + (["MEMORY"] if include_memory_kernels else [])
+            _figures.kernel_breakdown(f["kernel_type"], f["kernels"], self._kt.ranks, analyzed, image_renderer)
         return f["kernel_type"], f["kernels"]
 
     def get_idle_time_breakdown(self, ranks=None, streams=None, visualize=True, visualize_pctg=True,
@@ -74,23 +96,33 @@ class TraceAnalysis:
         stream_list = ",".join(str(s) for s in streams) if streams else None
         f = self._run("idle", ranks=self._ranks(ranks), streams=stream_list,
                         consecutive_kernel_delay=consecutive_kernel_delay)
-        return f["idle_time"], (f["interval_stats"] if show_idle_interval_stats else None)
+        if visualize:
+            _figures.idle_time_breakdown(f["idle_time"], visualize_pctg)
+        return f["idle_time"], (f["interval_stats"].set_index("idle_category") if show_idle_interval_stats else None)
 
     def get_comm_comp_overlap(self, visualize=True):
-        return self._run("overlap")["comm_comp_overlap"]
+        frame = self._run("overlap")["comm_comp_overlap"]
+        if visualize:
+            _figures.comm_comp_overlap(frame)
+        return frame
 
     def get_cuda_kernel_launch_stats(self, ranks=None, runtime_cutoff=50, launch_delay_cutoff=100,
                                      visualize=True):
-        f = self._run("launch", ranks=self._ranks(ranks), runtime_cutoff=runtime_cutoff,
-                          launch_delay_cutoff=launch_delay_cutoff)
-        return _per_rank(f["launches"], ranks)
+        ranks = _rank_zero(ranks)
+        f = self._run("launch", ranks=ranks, runtime_cutoff=runtime_cutoff, launch_delay_cutoff=launch_delay_cutoff)
+        frames = _per_rank(f["launches"], ranks)
+        if visualize:
+            for rank, events in frames.items():
+                _figures.launch_stats(rank, events, runtime_cutoff, launch_delay_cutoff)
+        return frames
 
     def get_queue_length_summary(self, ranks=None):
-        summary = self._run("queue", ranks=self._ranks(ranks))["summary"]
-        return summary if len(summary) else None
+        summary = self._run("queue", ranks=_rank_zero(ranks))["summary"]
+        return _described(summary, ["rank", "stream"], "queue_length")
 
     def get_queue_length_time_series(self, ranks=None):
-        return _per_rank(self._run("queue", ranks=self._ranks(ranks))["series"], ranks)
+        ranks = _rank_zero(ranks)
+        return _per_rank(self._run("queue", ranks=ranks)["series"], ranks)
 
     def get_time_spent_blocked_on_full_queue(self, queue_length_dict=None, max_queue_length=1024):
         ranks = list(queue_length_dict) if queue_length_dict else None
@@ -98,11 +130,12 @@ class TraceAnalysis:
         return blocked if len(blocked) else None
 
     def get_memory_bw_summary(self, ranks=None):
-        summary = self._run("memcpy-bw", ranks=self._ranks(ranks))["summary"]
-        return summary if len(summary) else None
+        summary = self._run("memcpy-bw", ranks=_rank_zero(ranks))["summary"]
+        return _described(summary, ["rank", "name"], "memory_bw_gbps")
 
     def get_memory_bw_time_series(self, ranks=None):
-        return _per_rank(self._run("memcpy-bw", ranks=self._ranks(ranks))["series"], ranks)
+        ranks = _rank_zero(ranks)
+        return _per_rank(self._run("memcpy-bw", ranks=ranks)["series"], ranks)
 
     def generate_trace_with_counters(self, time_series=None, ranks=None, output_suffix="_with_counters",
                                      output_dir=None):
@@ -111,7 +144,7 @@ class TraceAnalysis:
         if output_suffix != "_with_counters":
             raise NotImplementedError("kineta writes <name>_with_counters only")
         out = output_dir or self.trace_dir or "."
-        return self._kt.counters(ranks=self._ranks(ranks), out=out)
+        return self._kt.counters(ranks=_rank_zero(ranks), out=out)
 
     def get_gpu_user_annotation_breakdown(self, use_gpu_annotation=True, visualize=True, duration_ratio=0.8,
                                          num_kernels=1000, allowlist_patterns=None, image_renderer=None):
@@ -119,7 +152,11 @@ class TraceAnalysis:
             raise NotImplementedError("kineta folds annotations at HTA's default duration_ratio=0.8 only")
         frame = self._run("annotations", num_annotations=num_kernels,
                           allow=list(allowlist_patterns or []))["gpu" if use_gpu_annotation else "cpu"]
-        return frame if len(frame) else None
+        if not len(frame):
+            return None
+        if visualize:
+            _figures.annotation_breakdown(frame, self._kt.ranks, image_renderer)
+        return frame
 
     def get_gpu_kernels_with_user_annotations(self, rank, expand_names=True, shorten_names=True):
         frame = self._run("annotations", ranks=[rank], full_names=not shorten_names)["kernels"]
@@ -134,13 +171,12 @@ class TraceAnalysis:
             if sort_by:
                 frame = frame.sort_values(by=sort_by, ascending=False, ignore_index=True)
             out[int(r)] = frame
+            _figures.aten_op_kernels(r, frame)  # HTA shows this table on every call
         return out
 
     def get_cupti_counter_data_with_operators(self, ranks=None):
-        wanted = list(ranks) if ranks is not None else [self._kt.ranks[0]]
-        counters = self._run("cupti", ranks=wanted)["counters"]
-        return [counters[counters["rank"] == r].drop(columns=["rank"]).reset_index(drop=True) for r in wanted
-                if (counters["rank"] == r).any()]
+        """HTA's frames of CUPTI counter events with their operators (analyzers/cupti_counter_analysis.py)."""
+        return cupti_counter_analysis.get_counter_data_with_operators(self.t, ranks)
 
     def get_frequent_cuda_kernel_sequences(self, operator_name, output_dir, min_pattern_len=3, rank=0, top_k=5,
                                            visualize=False, compress_other_kernels=True):
@@ -149,7 +185,12 @@ class TraceAnalysis:
             return pd.DataFrame()
         frame = self._run("patterns", ranks=[rank], out=output_dir, op=operator_name, min_len=min_pattern_len,
                           top=top_k, keep_names=not compress_other_kernels)["patterns"]
-        return frame.drop(columns=["rank"], errors="ignore")
+        if not len(frame):
+            return pd.DataFrame()  # HTA's frame when no pattern is found (no figure either)
+        frame = frame.drop(columns=["rank"], errors="ignore")
+        if visualize:
+            _figures.frequent_patterns(frame, min(top_k, len(frame)), rank)
+        return frame
 
     def get_profiler_steps(self):
         steps = self._run("info")["steps"]
@@ -163,8 +204,11 @@ class TraceAnalysis:
         steps = ",".join(str(s) for s in profiler_steps) if profiler_steps is not None else None
         if profiler_steps is not None and not steps:
             raise ValueError(f"invalid value for argument: profiler_steps={profiler_steps}")
-        frame = self._run("stragglers", candidates=max(num_candidates, 1), steps=steps)["stragglers"]  # HTA: k < 1 → 1
-        return [int(r) for r in frame["rank"]]
+        f = self._run("stragglers", candidates=max(num_candidates, 1), steps=steps)  # HTA: k < 1 → 1
+        if visualize and len(f["metric"]):
+            chosen = profiler_steps if profiler_steps is not None else self.get_profiler_steps()
+            _figures.stragglers(self.t, chosen, f["metric"])
+        return [int(r) for r in f["stragglers"]["rank"]]
 
     def critical_path_analysis(self, rank, annotation, instance_id, data_load_events=None):
         """HTA's (CPGraph, success) as (CPGraph, True), or None when

@@ -1,14 +1,8 @@
 """HTA's hta.trace_diff: TraceDiff, LabeledTrace and DeviceType, on
 kineta's `diff` (HTA's rules and columns)."""
-from enum import Enum
-
+from . import _figures
 from .._trace import Trace, load
-
-
-class DeviceType(Enum):
-    CPU = 1
-    GPU = 2
-    ALL = 3
+from .common.types import DeviceType
 
 
 class LabeledTrace:
@@ -38,6 +32,17 @@ def _opened(run):
     return load(run), True
 
 
+def _labels(control, test):
+    """The runs' names in compare_traces's columns, as HTA names them: a
+    LabeledTrace's label, else Control and Test; a test label equal to the
+    control's gets "_control_test" appended."""
+    names = [run.label if isinstance(run, LabeledTrace) else default
+             for run, default in ((control, "Control"), (test, "Test"))]
+    if names[0] == names[1]:
+        names[1] += "_control_test"
+    return names
+
+
 class TraceDiff:
     """HTA's hta.trace_diff.TraceDiff: compare_traces and ops_diff on two
     runs (trace directories or files, kineta Traces or LabeledTraces), with
@@ -48,9 +53,10 @@ HTA's rules and columns."""
                 use_short_name):
         (a, close_a), (b, close_b) = _opened(control), _opened(test)
         device = str(getattr(device_type, "name", device_type) or "ALL").lower()
-        frames = a.run("diff", test=b, hta_compat=True, rounded=False, rank=control_rank, test_rank=test_rank,
+        frames = a.run("diff", test=b, hta_compat=True, rounded=False,
+                       ranks=None if control_rank is None else [control_rank], test_rank=test_rank,
                        iteration=control_iteration, test_iteration=test_iteration, device=device,
-                       short_names=use_short_name)
+                       short_names=use_short_name, labels=",".join(_labels(control, test)))
         for trace, opened in ((a, close_a), (b, close_b)):
             if opened:
                 trace.close()
@@ -70,3 +76,13 @@ HTA's rules and columns."""
                                     device_type, False)["ops_diff"]
         return {kind: list(changes[changes["change"] == kind]["name"])
                 for kind in ("added", "deleted", "increased", "decreased", "unchanged")}
+
+    @classmethod
+    def visualize_counts_diff(cls, df, show_image=True, export_image_path=None):
+        """Grouped bars of each op's counts in both runs and their difference (compare_traces's frame)."""
+        _figures.diff_bars(df, "counts", show_image, export_image_path)
+
+    @classmethod
+    def visualize_duration_diff(cls, df, show_image=True, export_image_path=None):
+        """Grouped bars of each op's total duration in both runs and their difference."""
+        _figures.diff_bars(df, "total_duration", show_image, export_image_path)
