@@ -175,6 +175,10 @@ kt_status cli_load_categorizer(const char *rules, kt_categorizer **out);
  * failed said as "kineta COMMAND: --OPTION PATH: ..." (cli_load_run.c).  */
 kt_status cli_load_run(const char *command, const char *option, const char *path, kt_trace **out);
 
+/* The whole file a --device-spec option names, NUL-terminated (free()),
+ * or NULL with why said as "kineta COMMAND: ..." (cli_device_spec.c).   */
+char *cli_read_device_spec(const char *command, const char *path);
+
 /* A failure the command explains: "kineta COMMAND: message" (COMMAND NULL:
  * "kineta: message") on stderr; the driver then adds no generic status
  * line.  cli_failure_explained: whether this thread said one since it

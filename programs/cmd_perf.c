@@ -5,7 +5,6 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,37 +65,6 @@ static int perf_parse(void *state, const char *name, const char *value)
     return 0;
 }
 
-/* The whole file, NUL-terminated, or NULL (message printed). */
-static char *read_spec(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        cli_fail("perf", "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = (n + 4096 + 1) * 2;
-            char *p = cap <= (64u << 20) ? realloc(buf, cap) : NULL;
-            if (!p) {
-                cli_fail("perf", "%s is too large for a device spec", path);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = p;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got < 4096) break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
 /* --compare BASE: the two runs' sheets matched (and the workbook). */
 static kt_status compare_runs(const cli_ctx *ctx, const kt_trace *t, perf_state *s, const char *spec,
                               kt_tables **out, kt_diags **why)
@@ -116,7 +84,7 @@ static kt_status perf_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt
     perf_state *s = state;
     kt_perf_options o = s->o;
     char *spec = NULL, prefix[4200];
-    if (s->spec_path && !(spec = read_spec(s->spec_path))) return KT_EUSAGE;
+    if (s->spec_path && !(spec = cli_read_device_spec("perf", s->spec_path))) return KT_EUSAGE;
     o.device_spec = spec;
     kt_diags *why = NULL;
     kt_status st;

@@ -7,23 +7,29 @@
 #include "output/replay_write.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct replay_state {
     kt_replay_options o;
+    const char *spec_path;
 } replay_state;
 
 static const cli_option replay_options[] = {
     { "op", "PATTERN", "ops whose name matches (a glob; a plain word matches as a substring)" },
     { "top", "N", "the first N rows of perf's headroom table (time lost against the roofline)" },
     { "group", "ID", "the ops_unique_args row whose first_event is ID (kineta perf --table ops_unique_args)" },
+    { "device-spec", "FILE",
+      "peak TFLOP/s and bandwidth for --top's headroom from TraceLens's arch JSON instead of the built-in table" },
     { NULL, NULL, NULL },
 };
 static const char *const replay_tables[] = { "replay_ops", "replay_args", "replay_kernels", NULL };
 
 static void replay_init(void *state)
 {
-    ((replay_state *)state)->o = kt_replay_defaults();
+    replay_state *s = state;
+    s->o = kt_replay_defaults();
+    s->spec_path = NULL;
 }
 
 static int replay_parse(void *state, const char *name, const char *value)
@@ -33,6 +39,7 @@ static int replay_parse(void *state, const char *name, const char *value)
     if (!strcmp(name, "op")) s->o.op = value;
     else if (!strcmp(name, "top") && cli_parse_int(name, value, 1, 1000000000, &v)) s->o.top = (size_t)v;
     else if (!strcmp(name, "group") && cli_parse_int(name, value, 0, 4294967295LL, &v)) s->o.group = v;
+    else if (!strcmp(name, "device-spec")) s->spec_path = value;
     else return 2;
     return 0;
 }
@@ -51,9 +58,17 @@ static void say_not_replayable(const kt_tables *ts)
 static kt_status replay_run(const cli_ctx *ctx, const kt_trace *t, void *state, kt_tables **out)
 {
     replay_state *s = state;
+    kt_replay_options o = s->o;
+    char *spec = NULL;
+    if (s->spec_path && !(spec = cli_read_device_spec("replay", s->spec_path))) return KT_EUSAGE;
+    o.device_spec = spec;
     kt_diags *why = NULL;
-    kt_status st = kt_replay_ir(t, &ctx->sel, &s->o, out, &why);
-    cli_fail_diags("replay", NULL, why);
+    kt_status st = kt_replay_ir(t, &ctx->sel, &o, out, &why);
+    free(spec);
+    /* with a spec, KT_EUSAGE is the spec's fault unless --group found no row */
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "--device-spec %s: ", s->spec_path ? s->spec_path : "");
+    cli_fail_diags("replay", spec && st == KT_EUSAGE && o.group < 0 ? prefix : NULL, why);
     if (st != KT_OK) return st;
     if (!ctx->quiet) say_not_replayable(*out);
     if (!ctx->out_path) return KT_OK;

@@ -1,6 +1,6 @@
 """`kineta replay`'s batch scripts checked against TraceLens's roofline sheets.
 
-usage: replay_check.py KINETA WORKDIR ORACLE_DIR DEVICE TRACE...
+usage: replay_check.py [--times] KINETA WORKDIR ORACLE_DIR DEVICE TRACE...
 
 For each trace (its oracle sheets in ORACLE_DIR/<trace name>/): `kineta
 replay TRACE -o WORKDIR/<name>`, then WORKDIR/<name>/replay_all.py --check
@@ -9,6 +9,8 @@ sheet TraceLens wrote must be one replayed op whose rebuilt tensors have
 the row's recorded shapes, strides and dtypes, and every op must run or
 say it is unsupported in this torch; the replay has as many ops as the
 sheets have rows.  Exit status 0 when all holds, else 1 with the reasons.
+Last, "N of M ops ran, K unsupported in torch X"; --times also prints each
+op's time (one call, no warm-up), slowest first.
 """
 import ast
 import contextlib
@@ -68,7 +70,7 @@ def matches(op, dims, types, strides):
     return len(built) == sum(1 for typ in types if typ not in NOT_TENSORS)
 
 
-def check_trace(kineta, workdir, oracle_dir, device, trace):
+def check_trace(kineta, workdir, oracle_dir, device, trace, times):
     name = os.path.basename(trace).split(".json")[0]
     out = os.path.join(workdir, name)
     os.makedirs(out, exist_ok=True)
@@ -92,16 +94,26 @@ def check_trace(kineta, workdir, oracle_dir, device, trace):
     if len(ops) != len(rows):
         problems.append(f"{len(ops)} ops replayed, {len(rows)} roofline rows")
     unsupported = sorted({op["op"] for op in ops if op["status"] == "unsupported"})
-    print(f"{name}: {len(ops)} ops, {sum(op['status'] == 'ok' for op in ops)} ran on {report['device']}, "
+    ran = [op for op in ops if op["status"] == "ok"]
+    print(f"{name}: {len(ops)} ops, {len(ran)} ran on {report['device']} in "
+          f"{sum(op['measured_us'] for op in ran) / 1e6:.3f} s, "
           f"unsupported in torch {report['torch']}: {', '.join(unsupported) or 'none'}", file=sys.stderr)
-    return problems
+    for op in sorted(ran, key=lambda op: -op["measured_us"]) if times else []:
+        print(f"  {op['id']:>3}  {op['op']:<40} {op['measured_us'] / 1e6:9.3f} s", file=sys.stderr)
+    return problems, ops, report["torch"]
 
 
 def main():
-    kineta, workdir, oracle_dir, device, traces = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-    problems = []
+    times = sys.argv[1:2] == ["--times"]
+    args = sys.argv[1 + times:]
+    kineta, workdir, oracle_dir, device, traces = args[0], args[1], args[2], args[3], args[4:]
+    problems, ops, version = [], [], ""
     for trace in traces:
-        problems += check_trace(kineta, workdir, oracle_dir, device, trace)
+        p, o, version = check_trace(kineta, workdir, oracle_dir, device, trace, times)
+        problems += p
+        ops += o
+    print(f"{sum(op['status'] == 'ok' for op in ops)} of {len(ops)} ops ran on {device}, "
+          f"{sum(op['status'] == 'unsupported' for op in ops)} unsupported in torch {version}", file=sys.stderr)
     for p in problems:
         print(p, file=sys.stderr)
     sys.exit(1 if problems else 0)

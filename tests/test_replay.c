@@ -209,3 +209,34 @@ TEST(replay_cli_writes_ir_and_scripts)
     CHECK_INT(rmdir(dir), 0); /* nothing else written: no partial files left */
     CHECK_INT(kt_cli_run_out(out, sizeof out, "replay -q --group 87 %s", trace), 2);
 }
+
+/* --device-spec: --top ranks by the headroom under that spec.  With the
+ * H100's peaks bert's first row is a GEMM; with matrix units a million
+ * times slower no GEMM can lose time against its roofline, and the first
+ * row is perf's first headroom row under the same spec (layer_norm). */
+TEST(replay_cli_top_follows_device_spec)
+{
+    if (!kt_cli_bin()) { kt_test_skip("KINETA_BIN not set (run make test)"); return; }
+    NEED_SHARED();
+    char trace[1024], spec[64];
+    snprintf(trace, sizeof trace, "%s", kt_test_shared_path(BERT));
+    snprintf(spec, sizeof spec, "/tmp/kineta-replay-spec-%d.json", (int)getpid());
+    FILE *f = fopen(spec, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("{\"name\": \"slow matrix units\", \"mem_bw_gbps\": 3350, \"max_achievable_tflops\": {\"matrix_fp16\": "
+          "0.001, \"matrix_bf16\": 0.001, \"matrix_fp32\": 0.001, \"matrix_fp64\": 0.001, \"vector_fp16\": 134, "
+          "\"vector_bf16\": 134, \"vector_fp32\": 67, \"vector_fp64\": 34}}\n", f);
+    fclose(f);
+    static char out[1 << 14], head[1 << 14];
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "replay -q --top 1 --format csv %s", trace), 0);
+    CHECK(strstr(out, "\n1,aten::addmm,0,48,headroom,GEMM,") != NULL);
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "replay -q --top 1 --format csv --device-spec %s %s", spec, trace), 0);
+    CHECK(strstr(out, "\n1,aten::layer_norm,0,28,headroom,Normalization,") != NULL);
+    CHECK_INT(kt_cli_run_out(head, sizeof head, "perf -q --table headroom --format csv --device-spec %s %s", spec,
+                             trace), 0);
+    CHECK(strstr(head, "\n1,aten::layer_norm,Normalization,") != NULL);
+    /* a spec that cannot be used is a usage error, as for perf */
+    CHECK_INT(kt_cli_run_out(out, sizeof out, "replay -q --top 1 --device-spec /nonexistent/spec.json %s", trace), 2);
+    unlink(spec);
+}

@@ -154,7 +154,8 @@ class Trace:
             lib.kt_tables_free(tables)
 
     def replay_ir(self, ranks=None, **options):
-        """`kineta replay`'s IR (keywords op=, top=, group= as its options):
+        """`kineta replay`'s IR (keywords op=, top=, group=, device_spec= (a
+        TraceLens arch JSON file, for top=) as its options):
         a list with one dict per op, its replay_ops columns plus "args"
         (the recorded ATen arguments: kind, type, dims, strides, value) and
         "kernels" (the GPU work it launched, mean µs per call), as
