@@ -98,11 +98,11 @@ struct kt_edit_doc {
 
 /* The input's bytes text[from, from + n) into the copy: a long run from
  * the file inside the kernel, what is left (all of it when the kernel
- * cannot) from the text.                                                 */
+ * cannot) from the text where it lies (read by the kernel only).        */
 static void emit_input(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
 {
     size_t copied = d->fd >= 0 && n >= KT_SINK_DIRECT ? (size_t)kt_sink_copy_file(o, d->fd, from, n) : 0;
-    kt_sink_emit(o, d->text + from + copied, n - copied);
+    kt_sink_emit_ref(o, d->text + from + copied, n - copied);
 }
 
 /* The event (object span) holding byte offset off: spans are in file order. */
@@ -226,7 +226,7 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_
     for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++)
         if (!mark && c->marks[*m] > s.start && doc[c->marks[*m]] == '{') mark = (size_t)c->marks[*m];
     if (!mark) {
-        kt_sink_emit(o, doc + s.start, s.end - s.start);
+        kt_sink_emit_ref(o, doc + s.start, s.end - s.start);
         return;
     }
     kt_event_edit e = { 0 };
@@ -234,12 +234,12 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_
     edit_piece sp[2];
     size_t n = event_pieces(doc, s, mark, &e, sp), pos = s.start;
     for (size_t k = 0; k < n; k++) {
-        kt_sink_emit(o, doc + pos, sp[k].at - pos);
+        kt_sink_emit_ref(o, doc + pos, sp[k].at - pos);
         kt_sink_emit(o, sp[k].text, sp[k].len);
         kt_sink_emit(o, sp[k].tail, sp[k].tail_len);
         pos = sp[k].at + sp[k].del;
     }
-    kt_sink_emit(o, doc + pos, s.end - pos);
+    kt_sink_emit_ref(o, doc + pos, s.end - pos);
     *edited += n > 0;
 }
 
@@ -386,23 +386,26 @@ static bool last_event_end(const char *doc, size_t open, size_t close, size_t *e
     return q == open + 1 || doc[q - 1] == '}';
 }
 
-/* Edits on more events than this fraction of them: the walk over the
- * whole array (~50 ns an event on real-1g.json) costs no more than
- * finding each edited event alone.  patterns -o renames every GPU event,
- * one in ten; each search reads the ~400 bytes from the previous args
- * object on, scattered reads the copy then makes again: with the block
- * loop for the search both ways tie (measured on real-1g.json).       */
+/* Edits on more events than this fraction of them, in an input held in
+ * memory (gzip): the walk over the whole array (~50 ns an event on
+ * real-1g.json) costs no more than finding each edited event alone, as
+ * the copy reads every byte anyway.  A mapped input is copied from the
+ * mapping by the kernel, unread: finding each edited event (~400 bytes
+ * read from the previous event's args object on) always costs less than
+ * walking, even when every GPU event is edited (patterns -o: one in
+ * ten: 0.6 s of CPU less on a 1.1 GB synthetic trace).                 */
 #define LOCATE_AT_MOST_ONE_IN 32
 
 /* The edited events alone, found from the loader's args offsets: what an
- * overlay that keeps every event and edits few needs (event_locate.h).
- * False when the index or a mark does not fit the text (then the whole
- * array is walked, and the walk says what is wrong) or there are many.  */
-static bool edited_spans(const kt_trace_edit *c, const char *doc, size_t len, kt_args_index *ai, kt_spans *v,
-                         size_t *last_end)
+ * overlay that keeps every event needs (event_locate.h).  False when the
+ * index or a mark does not fit the text (then the whole array is walked,
+ * and the walk says what is wrong) or a held input has many edits.    */
+static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index *ai, kt_spans *v, size_t *last_end)
 {
-    size_t open = (size_t)c->events_open, close = (size_t)c->events_end;
-    if (c->only_marked || !c->args_at || c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN || open >= close ||
+    const char *doc = in->doc;
+    size_t len = in->len, open = (size_t)c->events_open, close = (size_t)c->events_end;
+    bool many = !in->mapped && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
+    if (c->only_marked || !c->args_at || many || open >= close ||
         close >= len || doc[open] != '[' || doc[close] != ']' || !last_event_end(doc, open, close, last_end) ||
         !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
         return false;
@@ -430,7 +433,7 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     kt_spans v = { 0 };
     kt_args_index ai = { 0 };
     size_t last_end = 0;
-    bool sparse = edited_spans(c, in.doc, in.len, &ai, &v, &last_end);
+    bool sparse = edited_spans(c, &in, &ai, &v, &last_end);
     kt_spans_walk walk;
     kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = sparse ? &ai : NULL };
     if (!sparse) { /* what the search found is dropped: the walk finds all, as the copy goes */
