@@ -14,12 +14,14 @@
  * kernel (copy_file_range, when input and copy share a file system: on
  * ext4 a third cheaper than writing them from the mapping); a gzip input
  * is inflated in a background thread into memory and held there while
- * the copy is written.  Bytes of a mapped input are written from the
- * mapping by the kernel (gathered writes), never copied in between.  The
- * edited events are found from the loader's args offsets when it gives
- * them; an overlay that leaves events out, edits many of a gzip input,
- * or whose offsets do not fit the file, walks the whole array instead, a
- * piece at a time just before the piece is copied.  A copy that only appends events (the counter
+ * the copy is written.  The edited events are found from the loader's
+ * args offsets when it gives them: in a plain input as the copy goes,
+ * reading the file a piece at a time into memory used again (touching
+ * the mapping cost more than the copy) and writing out the pieces and
+ * the edits together (writev).  An overlay that leaves events out, edits
+ * many events of a gzip input, or whose offsets do not fit the file,
+ * walks the whole array instead, a piece at a time just before the piece
+ * is copied.  A copy that only appends events (the counter
  * tracks of `kineta counters` and `kineta memory`) is the same copy with
  * no event edited.  The copy is written beside out_path under a name of
  * its own (".partial" appended) and renamed once whole.

@@ -38,7 +38,7 @@ static void write_pieces(kt_sink *s, struct iovec *v, int left)
 static void write_all(kt_sink *s, const void *p, size_t n)
 {
     struct iovec v = { .iov_base = (void *)p, .iov_len = n };
-    write_pieces(s, &v, 1);
+    if (n) write_pieces(s, &v, 1);
 }
 
 /* Compress p[0..n) (end: finish the stream) and write what comes out. */
