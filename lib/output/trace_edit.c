@@ -555,6 +555,7 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
         st = start_walk(c, &in, &d, &walk, err, errlen);
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
+    res->walked = d.walk != NULL;
     free(win.buf);
     kt_args_index_free(&ai);
     kt_spans_free(&v);

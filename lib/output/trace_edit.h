@@ -90,6 +90,8 @@ typedef struct kt_trace_edit {
 typedef struct kt_edit_result {
     size_t edited;             /* events edited                              */
     uint64_t json_bytes;       /* uncompressed bytes written                 */
+    bool walked;               /* the events were found by walking the whole
+                                  array, not from the loader's offsets     */
 } kt_edit_result;
 
 /* KT_OK fills *res.  KT_EUSAGE when out_path is the input;
