@@ -7,7 +7,8 @@
  * (damage the walk finds late leaves an earlier overlay as it was),
  * a copy that cannot be written KT_EANALYSIS and no file; edited events
  * found from the loader's args offsets give the walk's copy, and a walk
- * when the offsets no longer fit; long unedited runs, copied from the
+ * when the offsets no longer fit, and events larger than the window the
+ * writer reads the file through; long unedited runs, copied from the
  * file inside the kernel, land where they were; the sink copies nothing
  * where the kernel cannot (an input that is no regular file, a gzip
  * output), and says so. */
@@ -496,6 +497,58 @@ TEST(trace_edit_long_runs_copied_from_the_file)
     free(text);
     free(want);
     free(off);
+    free(args_at);
+}
+
+/* Edited events found from the offsets as the copy goes, through the
+ * writer's window on the file (256 KiB): events and args larger than it
+ * (strings full of brackets), edited or just before an edited one, and
+ * half of all events edited give the walk's copy byte for byte.         */
+TEST(trace_edit_located_events_larger_than_the_window)
+{
+    enum { N = 40, BIG = 300 << 10 };
+    size_t cap = (size_t)N * 160 + 6 * (size_t)BIG + 64, n;
+    char *text = malloc(cap);
+    uint64_t *args_at = calloc(N, sizeof *args_at), marks[N];
+    CHECK(text && args_at);
+    if (!text || !args_at) return;
+    n = (size_t)sprintf(text, "{\"traceEvents\": [\n");
+    size_t nmarks = 0;
+    for (size_t k = 0; k < N; k++) {
+        n += (size_t)sprintf(text + n, "%s{\"ph\": \"X\", \"name\": \"e%zu\", \"args\": ", k ? ",\n" : "", k);
+        size_t off = n;
+        n += (size_t)sprintf(text + n, "{\"k\": %zu, \"pad\": \"", k);
+        size_t pad = k % 7 == 3 ? (size_t)BIG : 40; /* events 3, 10, ... larger than the window */
+        for (size_t i = 0; i < pad; i++) text[n + i] = "a{]}[\"x"[i % 6];
+        for (size_t i = 5; i < pad; i += 6) text[n + i] = ' '; /* no quote inside the string */
+        n += pad;
+        n += (size_t)sprintf(text + n, "\"}");
+        args_at[k] = kt_args_at(off, n - off);
+        n += (size_t)sprintf(text + n, ", \"ts\": %zu}", 1000 + k);
+        if (k % 2 == 0 || k % 7 == 3) marks[nmarks++] = off;
+    }
+    strcpy(text + n, "\n], \"k\": 1}"); /* "]," only here: edit_of's end of traceEvents */
+    scratch s;
+    scratch_make(&s, text);
+    char *copies[2] = { NULL, NULL };
+    for (int located_run = 0; located_run < 2; located_run++) {
+        kt_trace_edit c = edit_of(&s, text);
+        c.marks = marks, c.nmarks = nmarks, c.edit = mark_x;
+        if (located_run) c.args_at = args_at, c.nargs = N;
+        kt_edit_result res;
+        char err[256];
+        CHECK_INT(kt_write_trace_edit(&c, &res, err, sizeof err), KT_OK);
+        CHECK_INT((int)res.edited, (int)nmarks);
+        CHECK(res.walked == !located_run);
+        copies[located_run] = read_copy(s.out, NULL);
+    }
+    CHECK(copies[0] && copies[1] && !strcmp(copies[0], copies[1]));
+    CHECK(copies[1] && strstr(copies[1], "\"args\": {\"x\": 1, \"k\": 3, \"pad\"") != NULL);
+    CHECK(copies[1] && strlen(copies[1]) == n + strlen("\n], \"k\": 1}") + nmarks * strlen("\"x\": 1, "));
+    free(copies[0]);
+    free(copies[1]);
+    scratch_remove(&s);
+    free(text);
     free(args_at);
 }
 

@@ -91,22 +91,36 @@ static size_t event_end(const char *text, size_t from, size_t limit)
     return SIZE_MAX;
 }
 
-bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off, size_t *hint, kt_span *out)
+bool kt_locate_event_in(const char *text, uint64_t base, size_t n, const kt_args_index *a, uint64_t args_off,
+                        size_t *hint, kt_span *out, kt_span *need)
 {
+    *need = (kt_span){ 0 };
     size_t k = position_of(a, args_off, hint);
     if (k == a->nwith) return false;
-    size_t args_end = (size_t)end_at(a, k);
-    if (text[args_off] != '{' || text[args_end - 1] != '}') return false;
-    size_t from = a->open + 1, limit = a->close;
+    size_t args_end = (size_t)end_at(a, k), from = a->open + 1, limit = a->close, top = (size_t)base + n;
     int depth = 1;
-    if (k > 0) {
-        from = (size_t)end_at(a, k - 1), depth = 2;
-        if (text[from - 1] != '}') return false;
-    }
+    if (k > 0) from = (size_t)end_at(a, k - 1), depth = 2;
     if (k + 1 < a->nwith) limit = (size_t)off_at(a, k + 1);
-    size_t start = kt_object_start_before(text, a->close + 1, from, (size_t)args_off, depth);
-    size_t end = start == SIZE_MAX ? SIZE_MAX : event_end(text, args_end, limit);
-    if (end == SIZE_MAX) return false;
-    *out = (kt_span){ start, end };
+    size_t first = from - (k > 0);
+    if (first < base || args_end > top) {
+        *need = (kt_span){ first, args_end };
+        return false;
+    }
+    size_t b = (size_t)base;
+    if (text[args_off - b] != '{' || text[args_end - 1 - b] != '}' || (k > 0 && text[from - 1 - b] != '}')) return false;
+    size_t start = kt_object_start_before(text, n, from - b, (size_t)args_off - b, depth);
+    size_t stop = limit < top ? limit : top;
+    size_t end = start == SIZE_MAX ? SIZE_MAX : event_end(text, args_end - b, stop - b);
+    if (end == SIZE_MAX) {
+        if (start != SIZE_MAX && stop < limit) *need = (kt_span){ first, limit };
+        return false;
+    }
+    *out = (kt_span){ start + b, end + b };
     return true;
+}
+
+bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off, size_t *hint, kt_span *out)
+{
+    kt_span need;
+    return kt_locate_event_in(text, 0, a->close + 1, a, args_off, hint, out, &need);
 }

@@ -45,6 +45,13 @@ void kt_args_index_free(kt_args_index *a);
  * call to the next: start it at 0 for offsets asked for in file order.   */
 bool kt_locate_event(const char *text, const kt_args_index *a, uint64_t args_off, size_t *hint, kt_span *out);
 
+/* The same on a piece of that file: text holds its bytes [base, base +
+ * n).  When the piece lacks bytes the search reads, false with *need the
+ * bytes to read (need->end: at most; the event may end sooner), else
+ * *need is all-zero (args_off is not the index's, or the file changed). */
+bool kt_locate_event_in(const char *text, uint64_t base, size_t n, const kt_args_index *a, uint64_t args_off,
+                        size_t *hint, kt_span *out, kt_span *need);
+
 /* The closing quote of the JSON string whose text starts at s (an odd run
  * of backslashes before a quote escapes it), or end.                     */
 const char *kt_json_string_end(const char *s, const char *end);

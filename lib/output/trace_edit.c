@@ -79,6 +79,19 @@ static void input_free(input *in)
     if (in->fd >= 0) close(in->fd);
 }
 
+/* A piece of a plain input read from the file (pread) into memory that
+ * is used again for the next piece: the bytes the writer reads of an
+ * input whose edited events it finds from the loader's offsets.  Reading
+ * the mapping instead cost more than the whole copy (a fault or a page
+ * walk for each page touched: ~1 s a gigabyte when every 5 KB is), and a
+ * piece this size is still in the cache when the kernel copies it out.  */
+typedef struct window {
+    char *buf;
+    size_t cap, n;
+    uint64_t base;              /* buf[0]'s offset in the file          */
+} window;
+#define WINDOW ((size_t)256 << 10)
+
 struct kt_edit_doc {
     const char *text;
     int fd;                     /* text's file (plain input), else -1  */
@@ -88,15 +101,58 @@ struct kt_edit_doc {
     bool keep_events;           /* the walked ones stay in events       */
     kt_src *stream;             /* a gzip input copied as it is read (no
                                    text, no events), else NULL          */
+    window *win;                /* the edited events are found as the
+                                   copy goes, read here (NULL: found
+                                   before, read from text)              */
+    size_t hint, last_end;      /* the search's (event_locate.h)        */
+    bool lost;                  /* an edited event was not where the
+                                   loader's offsets say: walk instead   */
 };
 
-/* The input's bytes text[from, from + n) into the copy: a long run from
- * the file inside the kernel, what is left (all of it when the kernel
- * cannot) from the text.                                                 */
+/* The input's bytes [from, from + n) in the window (read there when they
+ * are not, after what the copy holds of it is written out), or NULL when
+ * they cannot be read (o->failed says why).                              */
+static const char *window_bytes(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
+{
+    window *w = d->win;
+    if (from >= w->base && from + n <= w->base + w->n) return w->buf + (from - w->base);
+    size_t want = n > WINDOW ? n : WINDOW, got = 0;
+    kt_sink_flush(o);
+    if (want > w->cap) {
+        free(w->buf);
+        w->cap = want;
+        w->buf = malloc(want);
+    }
+    while (w->buf && got < want && !o->failed) {
+        ssize_t r = pread(d->fd, w->buf + got, want - got, (off_t)(from + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    w->base = from, w->n = w->buf ? got : 0;
+    if (got >= n || o->failed) return o->failed ? NULL : w->buf;
+    snprintf(o->err, o->errlen, "cannot read the input at byte %zu: %s", from + got,
+             w->buf ? "it is shorter than when it was loaded" : "out of memory");
+    o->failed = true;
+    return NULL;
+}
+
+/* The input's bytes [from, from + n) into the copy: a long run from the
+ * file inside the kernel, what is left (all of it when the kernel
+ * cannot) from where the writer holds it, written out by the kernel.    */
 static void emit_input(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
 {
     size_t copied = d->fd >= 0 && n >= KT_SINK_DIRECT ? (size_t)kt_sink_copy_file(o, d->fd, from, n) : 0;
-    kt_sink_emit(o, d->text + from + copied, n - copied);
+    from += copied, n -= copied;
+    if (!d->win) {
+        kt_sink_emit_ref(o, d->text + from, n);
+        return;
+    }
+    for (size_t k; n && !o->failed; from += k, n -= k) {
+        k = n < WINDOW ? n : WINDOW;
+        const char *p = window_bytes(o, d, from, k);
+        if (p) kt_sink_emit_ref(o, p, k);
+    }
 }
 
 /* The event (object span) holding byte offset off: spans are in file order. */
@@ -213,28 +269,61 @@ static size_t event_pieces(const char *doc, kt_span s, size_t mark, const kt_eve
     return n;
 }
 
-/* The object, edited when one of the marks is its args object's '{'. */
-static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_span s, size_t *m, size_t *edited)
+/* The object, edited when one of the marks is its args object's '{';
+ * its bytes ev[0, s.end - s.start) are read where the writer holds them. */
+static void emit_object(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d, kt_span s, size_t *m,
+                        size_t *edited)
 {
-    size_t mark = 0;
+    size_t mark = 0, len = s.end - s.start;
+    const char *ev = d->win ? window_bytes(o, d, s.start, len) : d->text + s.start;
+    if (!ev) return;
     for (; *m < c->nmarks && c->marks[*m] < s.end; (*m)++)
-        if (!mark && c->marks[*m] > s.start && doc[c->marks[*m]] == '{') mark = (size_t)c->marks[*m];
+        if (!mark && c->marks[*m] > s.start && ev[c->marks[*m] - s.start] == '{') mark = (size_t)c->marks[*m];
     if (!mark) {
-        kt_sink_emit(o, doc + s.start, s.end - s.start);
+        kt_sink_emit_ref(o, ev, len);
         return;
     }
     kt_event_edit e = { 0 };
     c->edit(c->user, mark, &e);
     edit_piece sp[2];
-    size_t n = event_pieces(doc, s, mark, &e, sp), pos = s.start;
+    size_t n = event_pieces(ev, (kt_span){ 0, len }, mark - s.start, &e, sp), pos = 0;
     for (size_t k = 0; k < n; k++) {
-        kt_sink_emit(o, doc + pos, sp[k].at - pos);
+        kt_sink_emit_ref(o, ev + pos, sp[k].at - pos);
         kt_sink_emit(o, sp[k].text, sp[k].len);
         kt_sink_emit(o, sp[k].tail, sp[k].tail_len);
         pos = sp[k].at + sp[k].del;
     }
-    kt_sink_emit(o, doc + pos, s.end - pos);
+    kt_sink_emit_ref(o, ev + pos, len - pos);
     *edited += n > 0;
+}
+
+/* The next edited event, found from the loader's offsets in the window
+ * (read from *pos, the first byte not yet copied, or from before it: the
+ * search starts in the previous event); a long stretch before it is
+ * copied on the way and *pos moved past it.  False with d->lost when the
+ * event is not where the offsets say.                                   */
+static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos)
+{
+    kt_spans *v = d->events;
+    window *w = d->win;
+    kt_span s, need;
+    for (size_t grow = 0; !kt_locate_event_in(w->buf, w->base, w->n, d->args, c->marks[v->n], &d->hint, &s, &need);
+         grow = w->n) {
+        if (!need.end || o->failed || (grow && need.end <= w->base + w->n)) {
+            d->lost = !o->failed;
+            return false;
+        }
+        if (need.start > *pos + KT_SINK_DIRECT) emit_input(o, d, *pos, need.start - *pos), *pos = need.start;
+        size_t from = need.start < *pos ? need.start : *pos, want = need.end - from;
+        if (grow && want > 2 * grow) want = 2 * grow; /* the event's end is not far, most likely */
+        if (!window_bytes(o, d, from, want)) return false;
+    }
+    if (s.start < *pos || s.end > d->last_end) {
+        d->lost = true;
+        return false;
+    }
+    v->s[v->n++] = s;
+    return true;
 }
 
 /* Bytes walked at a time before they are copied: the piece is still in
@@ -244,11 +333,13 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, const char *doc, kt_
 
 /* Makes events->s[*k] the next event: with a walk under way, the next
  * piece walked (the events copied already dropped unless they are
- * kept); false when there are no more.                                   */
-static bool next_event(kt_edit_doc *d, size_t *k)
+ * kept), with a window the next edited event (*pos: locate_next's);
+ * false when there are no more.                                          */
+static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos, size_t *k)
 {
     kt_spans *v = d->events;
     if (*k < v->n) return true;
+    if (d->win) return v->n < c->nmarks && locate_next(o, d, c, pos);
     if (!d->walk) return false;
     if (!d->keep_events) v->n = 0, *k = 0;
     while (*k == v->n && !d->walk->done) kt_spans_walk_on(d->walk, d->walk->at + WALK_PIECE);
@@ -304,7 +395,7 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
-    for (size_t k = 0; next_event(d, &k) && !o->failed; k++) {
+    for (size_t k = 0; next_event(o, d, c, &run, &k) && !o->failed; k++) {
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
@@ -319,18 +410,19 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
         }
         if (has_mark) {
             emit_input(o, d, run, s.start - run);
-            emit_object(o, c, doc, s, &m, edited);
+            emit_object(o, c, d, s, &m, edited);
             run = s.end;
         }
         prev_end = s.end, any = true;
     }
+    if (d->lost) return false;
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
     if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
     if (d->walk && !o->failed && !kt_spans_walk_ok(d->walk)) return false;
     size_t blanks = run != NO_RUN ? (size_t)c->events_end - prev_end : 0; /* before the ']' */
-    if (c->extra_at_close) kt_sink_emit(o, doc + prev_end, blanks);
+    if (c->extra_at_close) emit_input(o, d, prev_end, blanks);
     emit_extra(o, c, d, !any && !c->extra_at_close);
-    if (!c->extra_at_close) kt_sink_emit(o, doc + prev_end, blanks);
+    if (!c->extra_at_close) emit_input(o, d, prev_end, blanks);
     return true;
 }
 
@@ -400,34 +492,55 @@ static bool last_event_end(const char *doc, size_t open, size_t close, size_t *e
     return q == open + 1 || doc[q - 1] == '}';
 }
 
-/* Edits on more events than this fraction of them: the walk over the
- * whole array (~50 ns an event on real-1g.json) costs no more than
- * finding each edited event alone.  patterns -o renames every GPU event,
- * one in ten; each search reads the ~400 bytes from the previous args
- * object on, scattered reads the copy then makes again: with the block
- * loop for the search both ways tie (measured on real-1g.json).       */
+/* Edits on more events than this fraction of them, in an input held in
+ * memory (gzip): the walk over the whole array (~50 ns an event on
+ * real-1g.json) costs no more than finding each edited event alone, as
+ * the copy reads every byte anyway.  In a plain input, found through the
+ * window, the bytes between edited events are only read by the kernel:
+ * finding each one costs less than walking even when every GPU event is
+ * edited (patterns -o: one in ten; 1.0 s of CPU less on synth-1g.json). */
 #define LOCATE_AT_MOST_ONE_IN 32
 
 /* The edited events alone, found from the loader's args offsets: what an
- * overlay that keeps every event and edits few needs (event_locate.h).
- * False when the index or a mark does not fit the text (then the whole
- * array is walked, and the walk says what is wrong) or there are many.  */
-static bool edited_spans(const kt_trace_edit *c, const char *doc, size_t len, kt_args_index *ai, kt_spans *v,
-                         size_t *last_end)
+ * overlay that keeps every event needs (event_locate.h); in an input held
+ * in memory all of them now, in a mapped one as the copy goes (*as_copied,
+ * read through a window).  False when the index or a mark does not fit
+ * the text (then the whole array is walked, and the walk says what is
+ * wrong) or a held input has many edits.                               */
+static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index *ai, kt_spans *v, size_t *last_end,
+                         bool *as_copied)
 {
-    size_t open = (size_t)c->events_open, close = (size_t)c->events_end;
-    if (c->only_marked || !c->args_at || c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN || open >= close ||
+    const char *doc = in->doc;
+    size_t len = in->len, open = (size_t)c->events_open, close = (size_t)c->events_end;
+    bool many = !in->mapped && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
+    if (c->only_marked || !c->args_at || many || open >= close ||
         close >= len || doc[open] != '[' || doc[close] != ']' || !last_event_end(doc, open, close, last_end) ||
         !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
         return false;
+    *as_copied = in->mapped;
     size_t hint = 0;
-    for (size_t k = 0; k < c->nmarks; k++) {
+    for (size_t k = 0; !in->mapped && k < c->nmarks; k++) {
         kt_span s;
         if (!kt_locate_event(doc, ai, c->marks[k], &hint, &s) || s.end > *last_end) return false;
         if (v->n && s.start < v->s[v->n - 1].end) return false; /* marks out of order */
         v->s[v->n++] = s;
     }
     return true;
+}
+
+/* Every event is found by walking traceEvents as the copy goes. */
+static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc *d, kt_spans_walk *walk, char *err,
+                            size_t errlen)
+{
+    d->events->n = 0;
+    d->args = NULL, d->win = NULL, d->lost = false;
+    d->walk = walk;
+    d->keep_events = c->extra != NULL; /* it may look events up (kt_edit_event_number) */
+    if (d->keep_events && c->nevents && !kt_spans_reserve(d->events, (size_t)c->nevents)) return KT_ENOMEM;
+    if (kt_spans_walk_start(walk, in->doc, in->len, (size_t)c->events_open, (size_t)c->events_end, d->events))
+        return KT_OK;
+    say_damaged(c, err, errlen);
+    return KT_EINPUT;
 }
 
 kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen)
@@ -452,21 +565,20 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     kt_spans v = { 0 };
     kt_args_index ai = { 0 };
     size_t last_end = 0;
-    bool sparse = edited_spans(c, in.doc, in.len, &ai, &v, &last_end);
+    bool as_copied = false, sparse = edited_spans(c, &in, &ai, &v, &last_end, &as_copied);
     kt_spans_walk walk;
-    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = sparse ? &ai : NULL };
-    if (!sparse) { /* what the search found is dropped: the walk finds all, as the copy goes */
-        kt_args_index_free(&ai);
-        last_end = 0, v.n = 0;
-        d.walk = &walk;
-        d.keep_events = c->extra != NULL; /* it may look events up (kt_edit_event_number) */
-        if (d.keep_events && c->nevents && !kt_spans_reserve(&v, (size_t)c->nevents)) st = KT_ENOMEM;
-        else if (!kt_spans_walk_start(&walk, in.doc, in.len, (size_t)c->events_open, (size_t)c->events_end, &v)) {
-            say_damaged(c, err, errlen);
-            st = KT_EINPUT;
-        }
-    }
+    window win = { 0 };
+    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .win = as_copied ? &win : NULL,
+                      .last_end = last_end };
+    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, err, errlen); /* the walk finds all */
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
+    if (d.lost) { /* the offsets did not fit the file after all */
+        *res = (kt_edit_result){ 0 };
+        st = start_walk(c, &in, &d, &walk, err, errlen);
+        if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
+    }
+    res->walked = d.walk != NULL;
+    free(win.buf);
     kt_args_index_free(&ai);
     kt_spans_free(&v);
     input_free(&in);

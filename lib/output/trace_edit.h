@@ -16,11 +16,14 @@
  * is inflated in a background thread, and held whole in memory while
  * the copy is written unless the copy only appends events right before
  * the ']' (then it is written a piece at a time as it is inflated:
- * trace_edit_gzip.h).  The edited
- * events are found from the loader's args offsets when it gives them; an
- * overlay that leaves events out, edits many, or whose offsets do not fit
- * the file, walks the whole array instead, a piece at a time just before
- * the piece is copied.  A copy that only appends events (the counter
+ * trace_edit_gzip.h).  The edited events are found from the loader's
+ * args offsets when it gives them: in a plain input as the copy goes,
+ * reading the file a piece at a time into memory used again (touching
+ * the mapping cost more than the copy) and writing out the pieces and
+ * the edits together (writev).  An overlay that leaves events out, edits
+ * many events of a gzip input, or whose offsets do not fit the file,
+ * walks the whole array instead, a piece at a time just before the piece
+ * is copied.  A copy that only appends events (the counter
  * tracks of `kineta counters` and `kineta memory`) is the same copy with
  * no event edited.  The copy is written beside out_path under a name of
  * its own (".partial" appended) and renamed once whole.
@@ -93,6 +96,8 @@ typedef struct kt_edit_result {
     uint64_t json_bytes;       /* uncompressed bytes written                 */
     uint64_t held;             /* the most bytes of the input (inflated) held
                                   in memory at once; 0 for a mapped file    */
+    bool walked;               /* the events were found by walking the whole
+                                  array, not from the loader's offsets     */
 } kt_edit_result;
 
 /* KT_OK fills *res.  KT_EUSAGE when out_path is the input;

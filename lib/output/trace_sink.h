@@ -8,6 +8,7 @@
 
 #include <isa-l/igzip_lib.h>
 #include <stdbool.h>
+#include <sys/uio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,10 @@ typedef struct kt_sink {
     char *pending;       /* small emits gathered here: one write or one
                             deflate call per CHUNK, not per event       */
     size_t npending;
+    struct iovec *iov;   /* plain: what the next writev puts out, in
+                            order: pieces of pending and the caller's
+                            bytes kt_sink_emit_ref named               */
+    int niov;
     uint64_t json_bytes; /* uncompressed bytes written */
     bool failed;         /* err says why                */
     bool no_copy_range;  /* copy_file_range failed once: not tried again */
@@ -36,6 +41,11 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, c
 /* JSON text p[0..n): compressed when gzip, counted in json_bytes
  * (buffered: cheap for many small pieces).                              */
 void kt_sink_emit(kt_sink *s, const void *p, size_t n);
+/* The same for bytes that stay where they are until kt_sink_close (the
+ * mapped input): a plain copy writes them from there, gathered with the
+ * rest into one writev, so they are read only by the kernel's copy into
+ * the page cache, never first into a buffer.                             */
+void kt_sink_emit_ref(kt_sink *s, const void *p, size_t n);
 /* Bytes straight to the file after what was emitted (a plain copy the
  * caller counts itself).                                                */
 void kt_sink_write_raw(kt_sink *s, const void *p, size_t n);
