@@ -102,6 +102,56 @@ TEST(hta_compat_drops_last_step_and_unlaunched_gpu_work)
     kt_trace_free(t);
 }
 
+/* A device sync without a correlation (stream -1, corr -1) joins every
+ * kept CPU row without one, as pandas merges -1 with -1: here the step #1
+ * annotation and the kernel with corr -1 (a CPU row to HTA's filter), but
+ * not step #2, which starts at the cut.                                   */
+TEST(hta_compat_sync_without_correlation_joins_each_uncorrelated_row)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 10, 990, -1);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    gpu(t, r, "kernel", "nocorr", 500, 7, -1);
+    fx_event(t, r, 'X', "cuda_sync", "Context Sync", 600 * US, US, 0, -1, -1, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 700, 5, 4);
+    gpu(t, r, "kernel", "k4", 800, 7, 4);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "ProfilerStep#1", "nocorr", "Context Sync", "Context Sync", "cudaLaunchKernel", "k4" };
+    CHECK_INT(r->ev.n, 6);
+    for (size_t i = 0; i < 6 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(r->summary.first_ts, 10 * US);
+    CHECK_INT(r->summary.last_end, 1000 * US);
+    kt_trace_free(t);
+}
+
+/* A GPU row repeated before any row was dropped: the rows that stay
+ * outnumber those read so far, and none of the later rows may be lost.   */
+TEST(hta_compat_repeats_before_any_drop_keep_later_rows)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 100, 5, 5);
+    cpu(t, r, "cuda_driver", "cuLaunchKernel", 101, 2, 5);
+    gpu(t, r, "kernel", "k5", 200, 7, 5);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 300, 700, -1);
+    cpu(t, r, "cpu_op", "aten::mm", 400, 10, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 410, 5, 6);
+    gpu(t, r, "kernel", "k6", 500, 7, 6);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "cudaLaunchKernel", "cuLaunchKernel", "k5", "k5", "ProfilerStep#1",
+                           "aten::mm", "cudaLaunchKernel", "k6" };
+    CHECK_INT(r->ev.n, 8);
+    for (size_t i = 0; i < 8 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(r->ev.ts[3], 200 * US);
+    kt_trace_free(t);
+}
+
 /* One distinct ProfilerStep name in the whole job: HTA keeps everything. */
 TEST(hta_compat_single_step_keeps_all)
 {
