@@ -62,6 +62,43 @@ TEST(hta_compat_ns_rounding_and_drops)
     kt_trace_free(t);
 }
 
+/* Epoch times in ns exceed 2^53, where pandas' float64 of the µs decimal
+ * rounds to 0.25 µs steps, ties to even: ...501.125 reads as ...501.0
+ * (ceil 501), ...501.375 as ...501.5 (ceil 502), as Python's float()
+ * gives.  Checked by hand on those two, then against strtod of the same
+ * decimal text (correctly rounded, as float() is) on 200000 values,
+ * a quarter of them ties.                                                 */
+static double ref_us(int64_t ns)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%" PRId64 "e-3", ns);
+    return strtod(buf, NULL);
+}
+
+TEST(hta_compat_ns_rounding_past_2_53_matches_float_text)
+{
+    int64_t ts = 1712195495984501125, dur = 0;
+    kt_hta_round_us(&ts, &dur);
+    CHECK_INT(ts, 1712195495984501 * US);
+    ts = 1712195495984501375, dur = 250;
+    kt_hta_round_us(&ts, &dur);
+    CHECK_INT(ts, 1712195495984502 * US);
+    CHECK_INT(dur, -1 * US); /* end ...501.625 reads as ...501.5: floor 501 */
+    uint64_t x = 88172645463325252u;
+    int bad = 0;
+    for (int k = 0; k < 200000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t t0 = ((int64_t)1 << 53) + (int64_t)(x % ((uint64_t)1 << 62)), d0 = (int64_t)(x >> 44);
+        if (k % 4 == 0) t0 -= t0 % 125;
+        int64_t t = t0, d = d0;
+        kt_hta_round_us(&t, &d);
+        double start = ref_us(t0);
+        int64_t want_ts = (int64_t)ceil(start), want_end = (int64_t)floor(start + ref_us(d0));
+        bad += t != want_ts * US || d != (want_end - want_ts) * US;
+    }
+    CHECK_INT(bad, 0);
+}
+
 /* Steps #1 [10,1000) and #2 [1000,2000) µs.  Kept CPU rows start before
  * 1000.  GPU rows (stream >= 0 and corr >= 0, or Event Sync) stay once per
  * kept CPU row with their correlation: corr 5 has two launches → twice.

@@ -28,8 +28,8 @@ static bool hta_keeps(const kt_events *e, uint32_t i)
 /* ---- A2.3: ns rounding in float64, exactly as pandas computes it -------- */
 #define EXACT_DOUBLE_INT ((int64_t)1 << 53)
 
-/* The double Python's float() gives for the µs decimal of ns, when (double)
- * ns would round before the division: via text.                          */
+/* The double Python's float() gives for the µs decimal of ns, via text:
+ * the slow way, for the values the ways below do not cover.              */
 static double us_double_text(int64_t ns)
 {
     char buf[48];
@@ -40,10 +40,29 @@ static double us_double_text(int64_t ns)
     return v.f;
 }
 
+/* ns / 1000 correctly rounded (ties to even), for ns >= 2^53: (double)ns
+ * would round before the division, and epoch times in ns are all this
+ * large.  With v = a + b/1000 (a = ns / 1000 < 2^54), the double's 53 bits
+ * are the integer part of v * 2^s for s = 52 - floor(log2 a), and that
+ * product's fraction is (b << s) mod 1000 thousandths.  false when a has
+ * 54 bits (ns past 9.007e18, beyond the year 2255).                       */
+static bool us_double_exact(int64_t ns, double *out)
+{
+    uint64_t a = (uint64_t)ns / 1000, b = (uint64_t)ns % 1000;
+    int s = 52 - (63 - __builtin_clzll(a)); /* a >= 2^43 */
+    if (s < 0) return false;
+    uint64_t frac = b << s, q = (a << s) + frac / 1000, r = frac % 1000;
+    q += r > 500 || (r == 500 && (q & 1));
+    *out = (double)q / (double)(UINT64_C(1) << s); /* exact: q <= 2^53, a power of two */
+    return true;
+}
+
+/* The double Python's float() gives for the µs decimal of ns. */
 static inline double us_double(int64_t ns)
 {
     if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
-    return us_double_text(ns);
+    double v;
+    return ns > 0 && us_double_exact(ns, &v) ? v : us_double_text(ns);
 }
 
 /* ts = ceil(ts), end = floor(ts + dur), dur = end - ts, all in µs. */
