@@ -53,7 +53,10 @@ static bool us_double_exact(int64_t ns, double *out)
     if (s < 0) return false;
     uint64_t frac = b << s, q = (a << s) + frac / 1000, r = frac % 1000;
     q += r > 500 || (r == 500 && (q & 1));
-    *out = (double)q / (double)(UINT64_C(1) << s); /* exact: q <= 2^53, a power of two */
+    uint64_t bits = (uint64_t)(1023 - s) << 52; /* the double 2^-s */
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    *out = (double)q * scale; /* exact: q <= 2^53 times a power of two (no divide) */
     return true;
 }
 
@@ -301,7 +304,8 @@ static bool filter_rank(kt_rank *r, rows *kept, const kt_strtab *strs)
         uint32_t i = kept->id[j];
         uint32_t times = !kept->ncpu ? 1 : kept->gpu[j] ? cpu_corr_count(&corrs, e->corr[i]) : e->ts[i] < kept->cut;
         if (times) kt_summary_add(&sum, strs, (char)e->ph[i], e->kind[i], e->cat[i], e->name[i], e->ts[i], e->dur[i]);
-        ok = sink_rows(&out, kept, j, i, times);
+        if (times == 1 && !out.own) out.id[out.n++] = i; /* n <= j: the common case, in place */
+        else ok = sink_rows(&out, kept, j, i, times);
     }
     kt_i64map_free(&corrs.map);
     if (out.own) free(kept->id);
