@@ -184,7 +184,7 @@ static bool note_side(rows *k, const kt_events *e, const kt_strtab *strs, gpu_na
 
 /* ---- A2.2, A2.3: HTA's rows, rounded ------------------------------------ */
 /* HTA's rows of r, rounded in place, with their sides, and the origin
- * kt_trace_align takes from them (the first complete event's ts, as
+ * kt_trace_align takes from them (the earliest complete event's ts, as
  * kt_summary_add finds it): the full summary waits until the rows are final. */
 static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows *k, int64_t *origin)
 {
