@@ -62,6 +62,43 @@ TEST(hta_compat_ns_rounding_and_drops)
     kt_trace_free(t);
 }
 
+/* Epoch times in ns exceed 2^53, where pandas' float64 of the µs decimal
+ * rounds to 0.25 µs steps, ties to even: ...501.125 reads as ...501.0
+ * (ceil 501), ...501.375 as ...501.5 (ceil 502), as Python's float()
+ * gives.  Checked by hand on those two, then against strtod of the same
+ * decimal text (correctly rounded, as float() is) on 200000 values,
+ * a quarter of them ties.                                                 */
+static double ref_us(int64_t ns)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%" PRId64 "e-3", ns);
+    return strtod(buf, NULL);
+}
+
+TEST(hta_compat_ns_rounding_past_2_53_matches_float_text)
+{
+    int64_t ts = 1712195495984501125, dur = 0;
+    kt_hta_round_us(&ts, &dur);
+    CHECK_INT(ts, 1712195495984501 * US);
+    ts = 1712195495984501375, dur = 250;
+    kt_hta_round_us(&ts, &dur);
+    CHECK_INT(ts, 1712195495984502 * US);
+    CHECK_INT(dur, -1 * US); /* end ...501.625 reads as ...501.5: floor 501 */
+    uint64_t x = 88172645463325252u;
+    int bad = 0;
+    for (int k = 0; k < 200000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t t0 = ((int64_t)1 << 53) + (int64_t)(x % ((uint64_t)1 << 62)), d0 = (int64_t)(x >> 44);
+        if (k % 4 == 0) t0 -= t0 % 125;
+        int64_t t = t0, d = d0;
+        kt_hta_round_us(&t, &d);
+        double start = ref_us(t0);
+        int64_t want_ts = (int64_t)ceil(start), want_end = (int64_t)floor(start + ref_us(d0));
+        bad += t != want_ts * US || d != (want_end - want_ts) * US;
+    }
+    CHECK_INT(bad, 0);
+}
+
 /* Steps #1 [10,1000) and #2 [1000,2000) µs.  Kept CPU rows start before
  * 1000.  GPU rows (stream >= 0 and corr >= 0, or Event Sync) stay once per
  * kept CPU row with their correlation: corr 5 has two launches → twice.
@@ -99,6 +136,56 @@ TEST(hta_compat_drops_last_step_and_unlaunched_gpu_work)
     CHECK_INT(r->idx->ncpu_steps, 1);
     CHECK_INT(kt_gpu_launcher(r, 4), 1); /* indexes rebuilt on the new rows */
     CHECK_INT(r1->ev.n, 0);
+    kt_trace_free(t);
+}
+
+/* A device sync without a correlation (stream -1, corr -1) joins every
+ * kept CPU row without one, as pandas merges -1 with -1: here the step #1
+ * annotation and the kernel with corr -1 (a CPU row to HTA's filter), but
+ * not step #2, which starts at the cut.                                   */
+TEST(hta_compat_sync_without_correlation_joins_each_uncorrelated_row)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 10, 990, -1);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    gpu(t, r, "kernel", "nocorr", 500, 7, -1);
+    fx_event(t, r, 'X', "cuda_sync", "Context Sync", 600 * US, US, 0, -1, -1, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 700, 5, 4);
+    gpu(t, r, "kernel", "k4", 800, 7, 4);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "ProfilerStep#1", "nocorr", "Context Sync", "Context Sync", "cudaLaunchKernel", "k4" };
+    CHECK_INT(r->ev.n, 6);
+    for (size_t i = 0; i < 6 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(r->summary.first_ts, 10 * US);
+    CHECK_INT(r->summary.last_end, 1000 * US);
+    kt_trace_free(t);
+}
+
+/* A GPU row repeated before any row was dropped: the rows that stay
+ * outnumber those read so far, and none of the later rows may be lost.   */
+TEST(hta_compat_repeats_before_any_drop_keep_later_rows)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 100, 5, 5);
+    cpu(t, r, "cuda_driver", "cuLaunchKernel", 101, 2, 5);
+    gpu(t, r, "kernel", "k5", 200, 7, 5);
+    cpu(t, r, "user_annotation", "ProfilerStep#1", 300, 700, -1);
+    cpu(t, r, "cpu_op", "aten::mm", 400, 10, -1);
+    cpu(t, r, "cuda_runtime", "cudaLaunchKernel", 410, 5, 6);
+    gpu(t, r, "kernel", "k6", 500, 7, 6);
+    cpu(t, r, "user_annotation", "ProfilerStep#2", 1000, 1000, -1);
+    fx_finish(t);
+    CHECK_INT(kt_apply_hta_compat(t), KT_OK);
+
+    const char *want[] = { "cudaLaunchKernel", "cuLaunchKernel", "k5", "k5", "ProfilerStep#1",
+                           "aten::mm", "cudaLaunchKernel", "k6" };
+    CHECK_INT(r->ev.n, 8);
+    for (size_t i = 0; i < 8 && i < r->ev.n; i++) CHECK_STR(name_at(t, r, (uint32_t)i), want[i]);
+    CHECK_INT(r->ev.ts[3], 200 * US);
     kt_trace_free(t);
 }
 

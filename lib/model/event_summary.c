@@ -6,7 +6,8 @@
  * ~10 ms that nothing overlaps once loading is done.  The loader folds each
  * event in as it stores it, while its fields are still in registers (and a
  * split file's ranges merge their summaries); whoever changes the events
- * afterwards (--hta-compat) summarizes them again with kt_summary_scan.
+ * afterwards (--hta-compat) summarizes the rows it keeps with
+ * kt_summary_scan_rows.
  */
 #include "model.h"
 #include "model_build.h"
@@ -42,13 +43,21 @@ void kt_summary_merge(kt_event_summary *dst, const kt_event_summary *src)
     dst->mtia_calls |= src->mtia_calls;
 }
 
+void kt_summary_scan_rows(kt_rank *r, const kt_strtab *strs, const uint32_t *ids, size_t n)
+{
+    const kt_events e = r->ev; /* columns and summary in locals: no reloads after the stores */
+    kt_event_summary s;
+    kt_summary_reset(&s);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = ids ? ids[k] : k;
+        kt_summary_add(&s, strs, (char)e.ph[i], e.kind[i], e.cat[i], e.name[i], e.ts[i], e.dur[i]);
+    }
+    r->summary = s;
+}
+
 void kt_summary_scan(kt_rank *r, const kt_strtab *strs)
 {
-    const kt_events *e = &r->ev;
-    kt_summary_reset(&r->summary);
-    for (size_t i = 0; i < e->n; i++)
-        kt_summary_add(&r->summary, strs, (char)e->ph[i], e->kind[i], e->cat[i], e->name[i], e->ts[i],
-                       e->dur[i]);
+    kt_summary_scan_rows(r, strs, NULL, r->ev.n);
 }
 
 bool kt_summary_span(const kt_event_summary *s, int64_t *first, int64_t *last)

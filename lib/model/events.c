@@ -234,9 +234,10 @@ static bool ascending(const uint32_t *ids, size_t n)
  * VM a fresh page costs microseconds; --hta-compat selects twice a load). */
 static void select_in_place(kt_events *e, const uint32_t *ids, size_t n)
 {
+    kt_events c = *e; /* the column pointers, in registers: e's could alias the byte columns */
     for (size_t k = 0; k < n; k++) {
         uint32_t i = ids[k];
-#define C(col) e->col[k] = e->col[i]
+#define C(col) c.col[k] = c.col[i]
         C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(thread);
         C(corr); C(ext_id); C(argi); C(args_at);
 #undef C

@@ -28,11 +28,11 @@ static bool hta_keeps(const kt_events *e, uint32_t i)
 /* ---- A2.3: ns rounding in float64, exactly as pandas computes it -------- */
 #define EXACT_DOUBLE_INT ((int64_t)1 << 53)
 
-/* The double Python's float() gives for the µs decimal of ns. */
-static double us_double(int64_t ns)
+/* The double Python's float() gives for the µs decimal of ns, via text:
+ * the slow way, for the values the ways below do not cover.              */
+static double us_double_text(int64_t ns)
 {
-    if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
-    char buf[48]; /* (double)ns would round before the division: go via text */
+    char buf[48];
     uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
     int n = snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a);
     kt_num v;
@@ -40,8 +40,36 @@ static double us_double(int64_t ns)
     return v.f;
 }
 
+/* ns / 1000 correctly rounded (ties to even), for ns >= 2^53: (double)ns
+ * would round before the division, and epoch times in ns are all this
+ * large.  With v = a + b/1000 (a = ns / 1000 < 2^54), the double's 53 bits
+ * are the integer part of v * 2^s for s = 52 - floor(log2 a), and that
+ * product's fraction is (b << s) mod 1000 thousandths.  false when a has
+ * 54 bits (ns past 9.007e18, beyond the year 2255).                       */
+static bool us_double_exact(int64_t ns, double *out)
+{
+    uint64_t a = (uint64_t)ns / 1000, b = (uint64_t)ns % 1000;
+    int s = 52 - (63 - __builtin_clzll(a)); /* a >= 2^43 */
+    if (s < 0) return false;
+    uint64_t frac = b << s, q = (a << s) + frac / 1000, r = frac % 1000;
+    q += r > 500 || (r == 500 && (q & 1));
+    uint64_t bits = (uint64_t)(1023 - s) << 52; /* the double 2^-s */
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    *out = (double)q * scale; /* exact: q <= 2^53 times a power of two (no divide) */
+    return true;
+}
+
+/* The double Python's float() gives for the µs decimal of ns. */
+static inline double us_double(int64_t ns)
+{
+    if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
+    double v;
+    return ns > 0 && us_double_exact(ns, &v) ? v : us_double_text(ns);
+}
+
 /* ts = ceil(ts), end = floor(ts + dur), dur = end - ts, all in µs. */
-void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns)
+static inline void round_us(int64_t *ts_ns, int64_t *dur_ns)
 {
     double ts = us_double(*ts_ns);
     double end = ts + us_double(*dur_ns);
@@ -50,25 +78,9 @@ void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns)
     *dur_ns = (end_us - ts_us) * 1000;
 }
 
-static void round_to_us(kt_events *e, uint32_t i)
+void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns)
 {
-    kt_hta_round_us(&e->ts[i], &e->dur[i]);
-}
-
-static bool drop_and_round(kt_rank *r)
-{
-    kt_events *e = &r->ev;
-    uint32_t *keep = malloc((e->n ? e->n : 1) * sizeof *keep);
-    if (!keep) return false;
-    size_t n = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (hta_keeps(e, i)) {
-            if (r->ns_resolution) round_to_us(e, i);
-            keep[n++] = i;
-        }
-    bool ok = kt_events_select(e, keep, n);
-    free(keep);
-    return ok;
+    round_us(ts_ns, dur_ns);
 }
 
 /* ---- names HTA matches with regexes (A3) -------------------------------- */
@@ -100,37 +112,8 @@ static const char *name_of(const kt_strtab *strs, const kt_events *e, uint32_t i
     return kt_strtab_get(strs, e->name[i]);
 }
 
-/* Distinct ProfilerStep#N names over all ranks, counted up to 2. */
-static int distinct_step_names(const kt_trace *t)
-{
-    uint32_t first = KT_NONE;
-    for (size_t k = 0; k < t->nranks; k++) {
-        const kt_events *e = &t->ranks[k]->ev;
-        for (uint32_t i = 0; i < e->n; i++)
-            if (e->name[i] != first && is_step_name(name_of(t->strs, e, i))) {
-                if (first != KT_NONE) return 2;
-                first = e->name[i];
-            }
-    }
-    return first != KT_NONE;
-}
-
-/* A2.9 on the first rank: MTIA by backend or by its launch call's name. */
-static bool device_is_mtia(const kt_trace *t)
-{
-    const kt_rank *r = t->ranks[0];
-    if (r->backend != KT_NONE && strstr(kt_strtab_get(t->strs, r->backend), "mtia:hccl")) return true;
-    static const char *const launches[] = { "cudaLaunchKernel", "hipLaunchKernel",
-                                            "runFunction - job_prep_and_submit_for_execution" };
-    for (size_t l = 0; l < 3; l++) {
-        uint32_t id = kt_strtab_find(t->strs, launches[l], strlen(launches[l]));
-        for (uint32_t i = 0; id != KT_NONE && i < r->ev.n; i++)
-            if (r->ev.name[i] == id) return l == 2;
-    }
-    return false;
-}
-
 /* ---- A2.11 non-MTIA: last step dropped, GPU rows joined on correlation -- */
+/* (the rows kept, and what this filter needs to know of each)             */
 typedef struct gpu_names {
     uint32_t event_sync, context_sync;
 } gpu_names;
@@ -142,54 +125,194 @@ static bool hta_gpu_row(const kt_events *e, uint32_t i, gpu_names g)
            (e->name[i] != KT_NONE && (e->name[i] == g.event_sync || e->name[i] == g.context_sync));
 }
 
-/* CPU rows are kept when they start before the last ProfilerStep starts
- * (no step on this rank: before its first CPU row, i.e. none).           */
-static int64_t last_step_start(const kt_events *e, const kt_strtab *strs, gpu_names g, bool *any_cpu)
+typedef struct launch {
+    int64_t ts;
+    int32_t corr;
+} launch;
+
+/* The rows HTA keeps, as ids into a rank's events: the step filter picks
+ * from these and the rank's columns are compacted once, at the end.  What
+ * the non-MTIA filter needs of each row is noted while the row is first
+ * read (a pass over a big trace's columns costs more than its arithmetic). */
+typedef struct rows {
+    uint32_t *id;
+    size_t n;
+    uint8_t *gpu;     /* per row: 1 on HTA's GPU side                      */
+    size_t ncpu;      /* rows on the CPU side                              */
+    int64_t cut;      /* CPU rows starting before it stay                  */
+    launch *launches; /* the CPU rows with a correlation                   */
+    size_t nlaunches, cap_launches;
+    bool gpu_none;    /* some GPU row has no correlation (corr -1)         */
+} rows;
+
+static void rows_free(rows *k)
 {
-    int64_t last = INT64_MIN, first_cpu = INT64_MAX;
-    *any_cpu = false;
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (hta_gpu_row(e, i, g)) continue;
-        *any_cpu = true;
-        if (e->ts[i] < first_cpu) first_cpu = e->ts[i];
-        if (e->ts[i] > last && is_step_name(name_of(strs, e, i))) last = e->ts[i];
-    }
-    return last != INT64_MIN ? last : first_cpu;
+    free(k->id);
+    free(k->gpu);
+    free(k->launches);
 }
 
-/* Row ids to keep, in file order; a GPU row repeats once per kept CPU row
- * with its correlation (pandas inner merge), so it may appear 0..k times. */
-static uint32_t *filter_rank(const kt_events *e, const kt_strtab *strs, gpu_names g, size_t *count)
+static bool add_launch(rows *k, int64_t ts, int32_t corr)
 {
-    bool any_cpu;
-    int64_t cut = last_step_start(e, strs, g, &any_cpu);
-    kt_i64map cpu_corr = { 0 };
-    size_t n = 0, cap = e->n ? e->n : 1;
-    uint32_t *keep = malloc(cap * sizeof *keep);
-    if (!keep || !kt_i64map_init(&cpu_corr, e->n)) goto oom;
-    for (uint32_t i = 0; i < e->n; i++)
-        if (!hta_gpu_row(e, i, g) && (!any_cpu || e->ts[i] < cut))
-            (*kt_i64map_slot(&cpu_corr, e->corr[i], 0))++;
+    if (k->nlaunches == k->cap_launches) {
+        size_t cap = k->cap_launches ? 2 * k->cap_launches : 1024;
+        launch *grown = realloc(k->launches, cap * sizeof *grown);
+        if (!grown) return false;
+        k->launches = grown;
+        k->cap_launches = cap;
+    }
+    k->launches[k->nlaunches++] = (launch){ ts, corr };
+    return true;
+}
+
+/* Row i of e, kept as row j: its side, and on the CPU side the cut (the
+ * last ProfilerStep's start; with no step, the first CPU row's: none stay). */
+static bool note_side(rows *k, const kt_events *e, const kt_strtab *strs, gpu_names g, uint32_t i,
+                      int64_t *last_step, int64_t *first_cpu)
+{
+    size_t j = k->n;
+    if ((k->gpu[j] = hta_gpu_row(e, i, g))) {
+        k->gpu_none |= e->corr[i] == -1;
+        return true;
+    }
+    k->ncpu++;
+    int64_t ts = e->ts[i];
+    if (ts < *first_cpu) *first_cpu = ts;
+    if (ts > *last_step && is_step_name(name_of(strs, e, i))) *last_step = ts;
+    return e->corr[i] == -1 || add_launch(k, ts, e->corr[i]);
+}
+
+/* ---- A2.2, A2.3: HTA's rows, rounded ------------------------------------ */
+/* HTA's rows of r, rounded in place, with their sides, and the origin
+ * kt_trace_align takes from them (the earliest complete event's ts, as
+ * kt_summary_add finds it): the full summary waits until the rows are final. */
+static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows *k, int64_t *origin)
+{
+    kt_events *e = &r->ev;
+    size_t cap = e->n ? e->n : 1;
+    if (!(k->id = kt_alloc_written(cap * sizeof *k->id)) || !(k->gpu = kt_alloc_written(cap))) return false;
+    int64_t first = INT64_MAX, last_step = INT64_MIN, first_cpu = INT64_MAX;
     for (uint32_t i = 0; i < e->n; i++) {
-        uint32_t times = !any_cpu ? 1 : hta_gpu_row(e, i, g) ? kt_i64map_get(&cpu_corr, e->corr[i], 0)
-                                      : e->ts[i] < cut;
-        for (uint32_t k = 0; k < times; k++) {
-            if (n == cap) {
-                uint32_t *grown = realloc(keep, 2 * cap * sizeof *keep);
-                if (!grown) goto oom;
-                keep = grown;
-                cap *= 2;
+        if (!hta_keeps(e, i)) continue;
+        if (r->ns_resolution) round_us(&e->ts[i], &e->dur[i]);
+        if (e->ph[i] == 'X' && e->ts[i] < first) first = e->ts[i];
+        if (!note_side(k, e, strs, g, i, &last_step, &first_cpu)) return false;
+        k->id[k->n++] = i;
+    }
+    k->cut = last_step != INT64_MIN ? last_step : first_cpu;
+    *origin = first;
+    return true;
+}
+
+/* ---- A2.11: which filter, over all ranks -------------------------------- */
+/* Distinct ProfilerStep#N names over all ranks, counted up to 2. */
+static int distinct_step_names(const kt_trace *t, const rows *kept)
+{
+    uint32_t first = KT_NONE;
+    for (size_t k = 0; k < t->nranks; k++) {
+        const kt_events *e = &t->ranks[k]->ev;
+        for (size_t j = 0; j < kept[k].n; j++) {
+            uint32_t i = kept[k].id[j];
+            if (e->name[i] != first && is_step_name(name_of(t->strs, e, i))) {
+                if (first != KT_NONE) return 2;
+                first = e->name[i];
             }
-            keep[n++] = i;
         }
     }
-    kt_i64map_free(&cpu_corr);
-    *count = n;
-    return keep;
-oom:
-    kt_i64map_free(&cpu_corr);
-    free(keep);
-    return NULL;
+    return first != KT_NONE;
+}
+
+/* A2.9 on the first rank: MTIA by backend or by its launch call's name. */
+static bool device_is_mtia(const kt_trace *t, const rows *kept)
+{
+    const kt_rank *r = t->ranks[0];
+    if (r->backend != KT_NONE && strstr(kt_strtab_get(t->strs, r->backend), "mtia:hccl")) return true;
+    static const char *const launches[] = { "cudaLaunchKernel", "hipLaunchKernel",
+                                            "runFunction - job_prep_and_submit_for_execution" };
+    for (size_t l = 0; l < 3; l++) {
+        uint32_t id = kt_strtab_find(t->strs, launches[l], strlen(launches[l]));
+        for (size_t j = 0; id != KT_NONE && j < kept->n; j++)
+            if (r->ev.name[kept->id[j]] == id) return l == 2;
+    }
+    return false;
+}
+
+/* ---- A2.11 non-MTIA: the filter ---------------------------------------- */
+/* How many kept CPU rows carry each correlation: most carry none (-1),
+ * counted aside, and only when a GPU row without one asks.               */
+typedef struct cpu_corrs {
+    kt_i64map map;
+    uint32_t none;
+} cpu_corrs;
+
+static bool count_cpu_corrs(const kt_events *e, const rows *k, cpu_corrs *c)
+{
+    if (!kt_i64map_init(&c->map, k->nlaunches)) return false;
+    for (size_t l = 0; l < k->nlaunches; l++)
+        if (k->launches[l].ts < k->cut) (*kt_i64map_slot(&c->map, k->launches[l].corr, 0))++;
+    for (size_t j = 0; k->gpu_none && j < k->n; j++)
+        c->none += !k->gpu[j] && e->corr[k->id[j]] == -1 && e->ts[k->id[j]] < k->cut;
+    return true;
+}
+
+static uint32_t cpu_corr_count(const cpu_corrs *c, int32_t corr)
+{
+    return corr == -1 ? c->none : kt_i64map_get(&c->map, corr, 0);
+}
+
+/* Where the rows that stay go: over the kept ids as they are read, until
+ * a row repeated would overtake them; from then on, an array of its own. */
+typedef struct row_sink {
+    uint32_t *id;
+    size_t n, cap;
+    bool own;
+} row_sink;
+
+static bool sink_rows(row_sink *s, const rows *kept, size_t j, uint32_t i, uint32_t times)
+{
+    if (!s->own && s->n + times > j + 1) {
+        uint32_t *id = malloc((s->cap = 2 * kept->n + times) * sizeof *id);
+        if (!id) return false;
+        memcpy(id, s->id, s->n * sizeof *id);
+        s->id = id;
+        s->own = true;
+    }
+    for (uint32_t t = 0; t < times; t++) {
+        if (s->n == s->cap) {
+            uint32_t *grown = realloc(s->id, 2 * s->cap * sizeof *grown);
+            if (!grown) return false;
+            s->id = grown;
+            s->cap *= 2;
+        }
+        s->id[s->n++] = i;
+    }
+    return true;
+}
+
+/* Narrows kept to the rows that stay, in file order; a GPU row repeats
+ * once per kept CPU row with its correlation (pandas inner merge), so
+ * 0..k times.  The rank's summary is of these rows, taken on the way.    */
+static bool filter_rank(kt_rank *r, rows *kept, const kt_strtab *strs)
+{
+    const kt_events *e = &r->ev;
+    cpu_corrs corrs = { 0 };
+    row_sink out = { kept->id, 0, kept->n, false };
+    kt_event_summary sum;
+    kt_summary_reset(&sum);
+    bool ok = !kept->ncpu || count_cpu_corrs(e, kept, &corrs);
+    for (size_t j = 0; ok && j < kept->n; j++) {
+        uint32_t i = kept->id[j];
+        uint32_t times = !kept->ncpu ? 1 : kept->gpu[j] ? cpu_corr_count(&corrs, e->corr[i]) : e->ts[i] < kept->cut;
+        if (times) kt_summary_add(&sum, strs, (char)e->ph[i], e->kind[i], e->cat[i], e->name[i], e->ts[i], e->dur[i]);
+        if (times == 1 && !out.own) out.id[out.n++] = i; /* n <= j: the common case, in place */
+        else ok = sink_rows(&out, kept, j, i, times);
+    }
+    kt_i64map_free(&corrs.map);
+    if (out.own) free(kept->id);
+    kept->id = out.id;
+    kept->n = out.n;
+    r->summary = sum;
+    return ok;
 }
 
 /* ---- A2.11 MTIA: CPU rows inside [first step, last step end], kernels
@@ -202,27 +325,31 @@ static bool in_any_step(const kt_events *e, const uint32_t *steps, size_t nsteps
     return false;
 }
 
-static uint32_t *filter_rank_mtia(kt_rank *r, const kt_strtab *strs, size_t *count)
+static bool filter_rank_mtia(kt_rank *r, rows *kept, const kt_strtab *strs)
 {
     kt_events *e = &r->ev;
-    uint32_t *steps = malloc((e->n ? e->n : 1) * sizeof *steps);
-    uint32_t *keep = malloc((e->n ? e->n : 1) * sizeof *keep);
+    size_t cap = kept->n ? kept->n : 1;
+    uint32_t *steps = malloc(cap * sizeof *steps);
     kt_i64map corr = { 0 };
-    if (!steps || !keep || !kt_i64map_init(&corr, e->n)) goto oom;
+    if (!steps || !kt_i64map_init(&corr, kept->n)) goto oom;
     size_t nsteps = 0, n = 0;
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    for (uint32_t i = 0; i < e->n; i++) {
+    for (size_t j = 0; j < kept->n; j++) {
+        uint32_t i = kept->id[j];
         if (!is_step_name(name_of(strs, e, i))) continue;
         steps[nsteps++] = i;
         if (!is_cpu_category(kt_strtab_get(strs, e->cat[i]))) continue;
         if (e->ts[i] < t0) t0 = e->ts[i];
         if (e->ts[i] + e->dur[i] > t1) t1 = e->ts[i] + e->dur[i];
     }
-    for (uint32_t i = 0; i < e->n; i++)
+    for (size_t j = 0; j < kept->n; j++) {
+        uint32_t i = kept->id[j];
         if (is_cpu_category(kt_strtab_get(strs, e->cat[i])) && e->ts[i] >= t0 &&
             e->ts[i] + e->dur[i] <= t1 && e->corr[i] != -1)
             kt_i64map_slot(&corr, e->corr[i], 1);
-    for (uint32_t i = 0; i < e->n; i++) {
+    }
+    for (size_t j = 0; j < kept->n; j++) {
+        uint32_t i = kept->id[j];
         const char *cat = kt_strtab_get(strs, e->cat[i]);
         bool cpu = is_cpu_category(cat) && e->ts[i] >= t0 && e->ts[i] + e->dur[i] <= t1;
         bool kernel = is_gpu_kernel_category(cat) && kt_i64map_get(&corr, e->corr[i], 0);
@@ -230,51 +357,69 @@ static uint32_t *filter_rank_mtia(kt_rank *r, const kt_strtab *strs, size_t *cou
         if (memory && kt_ev_stream(e, i) == -1 && !kt_id_is_str(kt_event_tid(r, i)) &&
             !kt_events_set_stream(e, i, (int32_t)kt_event_tid(r, i)))
             goto oom;
-        if (cpu || kernel || memory) keep[n++] = i;
+        if (cpu || kernel || memory) kept->id[n++] = i; /* n <= j: in place */
     }
     free(steps);
     kt_i64map_free(&corr);
-    *count = n;
-    return keep;
+    kept->n = n;
+    kt_summary_scan_rows(r, strs, kept->id, n);
+    return true;
 oom:
     free(steps);
-    free(keep);
     kt_i64map_free(&corr);
-    return NULL;
+    return false;
 }
 
-static bool filter_incomplete_steps(kt_trace *t)
+/* Narrows each rank's kept rows to those HTA's step filter keeps; false
+ * when memory ran out.  *summarized: the ranks' summaries are of them.   */
+static bool filter_incomplete_steps(kt_trace *t, rows *kept, bool *summarized)
 {
-    if (t->nranks == 0 || distinct_step_names(t) < 2) return true; /* HTA only warns */
-    bool mtia = device_is_mtia(t);
+    *summarized = false;
+    if (t->nranks == 0 || distinct_step_names(t, kept) < 2) return true; /* HTA only warns */
+    bool mtia = device_is_mtia(t, &kept[0]);
+    for (size_t k = 0; k < t->nranks; k++) {
+        kt_rank *r = t->ranks[k];
+        uint32_t first = kept[k].n ? kept[k].id[0] : KT_NONE;
+        if (!(mtia ? filter_rank_mtia(r, &kept[k], t->strs) : filter_rank(r, &kept[k], t->strs))) return false;
+        /* row 0 stays HTA's first row only if it is the first kept here */
+        r->hta_row0_kept &= kept[k].n && kept[k].id[0] == first;
+    }
+    *summarized = true;
+    return true;
+}
+
+/* Drops, rounds, aligns and filters as HTA does, then compacts each rank's
+ * columns to the rows left (one pass) and indexes them.                   */
+static kt_status select_hta_rows(kt_trace *t, rows *kept)
+{
     gpu_names g = { kt_strtab_find(t->strs, "Event Sync", 10),
                     kt_strtab_find(t->strs, "Context Sync", 12) };
     for (size_t k = 0; k < t->nranks; k++) {
-        kt_events *e = &t->ranks[k]->ev;
-        size_t n = 0;
-        uint32_t *keep = mtia ? filter_rank_mtia(t->ranks[k], t->strs, &n) : filter_rank(e, t->strs, g, &n);
-        if (keep) t->ranks[k]->hta_row0_kept &= n && keep[0] == 0;
-        bool ok = keep && kt_events_select(e, keep, n);
-        free(keep);
-        if (!ok) return false;
+        kt_rank *r = t->ranks[k];
+        r->hta_row0_kept = r->ev.n && r->ev.n == r->total_events && hta_keeps(&r->ev, 0);
+        int64_t origin;
+        if (!drop_and_round(r, t->strs, g, &kept[k], &origin)) return KT_ENOMEM;
+        kt_summary_reset(&r->summary);
+        r->summary.origin = origin;
     }
-    return true;
+    kt_trace_align(t); /* HTA aligns before filtering */
+    bool summarized;
+    if (!filter_incomplete_steps(t, kept, &summarized)) return KT_ENOMEM;
+    for (size_t k = 0; k < t->nranks; k++) {
+        kt_rank *r = t->ranks[k];
+        if (!summarized) kt_summary_scan_rows(r, t->strs, kept[k].id, kept[k].n);
+        if (!kt_events_select(&r->ev, kept[k].id, kept[k].n)) return KT_ENOMEM;
+        kt_status s = kt_index_build(r, t->strs);
+        if (s != KT_OK) return s;
+    }
+    return KT_OK;
 }
 
 kt_status kt_apply_hta_compat(kt_trace *t)
 {
-    for (size_t k = 0; k < t->nranks; k++) {
-        kt_rank *r = t->ranks[k];
-        r->hta_row0_kept = r->ev.n && r->ev.n == r->total_events && hta_keeps(&r->ev, 0);
-        if (!drop_and_round(r)) return KT_ENOMEM;
-        kt_summary_scan(r, t->strs);
-    }
-    kt_trace_align(t); /* HTA aligns before filtering */
-    if (!filter_incomplete_steps(t)) return KT_ENOMEM;
-    for (size_t k = 0; k < t->nranks; k++) {
-        kt_summary_scan(t->ranks[k], t->strs);
-        kt_status s = kt_index_build(t->ranks[k], t->strs);
-        if (s != KT_OK) return s;
-    }
-    return KT_OK;
+    rows *kept = calloc(t->nranks ? t->nranks : 1, sizeof *kept);
+    kt_status s = kept ? select_hta_rows(t, kept) : KT_ENOMEM;
+    for (size_t k = 0; kept && k < t->nranks; k++) rows_free(&kept[k]);
+    free(kept);
+    return s;
 }

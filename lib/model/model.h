@@ -343,7 +343,7 @@ typedef struct kt_rank {
     bool has_base_time;
     int64_t base_time_ns;
     kt_device_type device_type;
-    kt_event_summary summary;   /* of ev, see kt_summary_scan              */
+    kt_event_summary summary;   /* of ev, see kt_summary_scan_rows         */
     uint32_t backend;           /* distributedInfo.backend strid or KT_NONE */
     uint32_t *device_names;     /* deviceProperties[].name strids         */
     size_t ndevices;
@@ -515,8 +515,10 @@ static inline void kt_summary_add(kt_event_summary *s, const kt_strtab *strs, ch
     if (kind == KT_K_RUNTIME || kind == KT_K_DRIVER) kt_summary_note_call(s, strs, name, cat);
 }
 void kt_summary_merge(kt_event_summary *dst, const kt_event_summary *src);
-/* Summarize r's events again (after changing them). */
+/* Summarize r's events again (after changing them); _rows: only rows
+ * ids[0..n) (those about to replace them; NULL: the first n).            */
 void kt_summary_scan(kt_rank *r, const kt_strtab *strs);
+void kt_summary_scan_rows(kt_rank *r, const kt_strtab *strs, const uint32_t *ids, size_t n);
 /* The span of the timed events; false when there are none. */
 bool kt_summary_span(const kt_event_summary *s, int64_t *first, int64_t *last);
 kt_device_type kt_summary_device_type(const kt_rank *r, const kt_strtab *strs);

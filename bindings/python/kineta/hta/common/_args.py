@@ -40,16 +40,30 @@ def arg_texts(kt, pos, keys, rows):
     return np.array(fields, dtype=object).reshape(len(rows), len(keys))
 
 
-def _decoded(texts, present, default):
-    """Each distinct text decoded once; pandas' inference over the values, as for HTA's column."""
-    values = np.empty(len(texts), dtype=object)
+def _filled(n, default):
+    """n objects, each the default (which may be a list: not spread out)."""
+    values = np.empty(n, dtype=object)
     values.fill(default)
+    return values
+
+
+def _as_hta_column(values):
+    """pandas' inference over object values, then HTA's integer downcast."""
+    column = pd.Series(values).infer_objects().to_numpy()
+    return pd.to_numeric(column, downcast="integer") if column.dtype.kind == "i" else column
+
+
+def _decoded(texts, present, default):
+    """Each distinct text decoded once, the column typed as HTA's."""
+    if len(texts) and not present.any():  # all default (most args of most rows): typed once
+        return np.repeat(_as_hta_column(_filled(1, default)), len(texts))
+    values = _filled(len(texts), default)
     if present.any():
         codes, uniques = pd.factorize(texts[present])
         decoded = np.empty(len(uniques), dtype=object)
         decoded[:] = [json.loads(u) for u in uniques]
         values[present] = decoded[codes]
-    return pd.Series(values).infer_objects().to_numpy()
+    return _as_hta_column(values)
 
 
 def arg_column(texts, spec):
@@ -69,5 +83,4 @@ def arg_column(texts, spec):
             return values
         except ValueError:
             pass
-    column = _decoded(texts, present, spec.default_value)
-    return pd.to_numeric(column, downcast="integer") if column.dtype.kind == "i" else column
+    return _decoded(texts, present, spec.default_value)
