@@ -390,6 +390,10 @@ kt_rank *kt_rank_new(void);
 void kt_rank_free(kt_rank *r);
 /* Room for want events in every column (false on OOM or past KT_EVENTS_MAX). */
 bool kt_events_reserve(kt_events *e, size_t want);
+/* Room for want events, rows [e->n, want) of every column faulted in at
+ * once (prefault.c: cheaper than a fault a page) for a writer that knows
+ * how many rows come (false on OOM or past KT_EVENTS_MAX).               */
+bool kt_events_reserve_written(kt_events *e, size_t want);
 /* Room for want events, and rows [e->n, want) given kt_events_push's
  * defaults in the columns kt_events_push_unset sets: a loader that keeps
  * rows ready this way appends one with e->n++ (false on OOM).             */

@@ -54,6 +54,12 @@ void kt_build_init(kt_build *b, kt_rank *r, kt_strtab *strs);
 void kt_build_free(kt_build *b);
 /* Intern text (sets oom on failure and returns KT_NONE). */
 uint32_t kt_build_str(kt_build *b, const char *s, size_t n);
+/* Room for events more events and args more typed args, their memory
+ * faulted in at once: a reader that can count its rows first says so
+ * (a hint: pushes past it still grow the rank).  Count the ac2g pair
+ * kt_build_finish adds for each launched GPU op, and a GPU op's args:
+ * device, bytes, registers, shared memory, grid and block (3 each).   */
+void kt_build_expect(kt_build *b, size_t events, size_t args);
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op);
 void kt_build_host(kt_build *b, const kt_host_op *op);
 /* Name of device id (deviceProperties[id].name in a Kineto trace). */
