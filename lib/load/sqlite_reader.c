@@ -29,6 +29,18 @@ const char *kt_sql_col(sqlite3 *db, const char *table, const char *const *names)
     return NULL;
 }
 
+size_t kt_sql_rows(sqlite3 *db, const char *table)
+{
+    char sql[256];
+    sqlite3_stmt *st = NULL;
+    int64_t n = 0;
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", table);
+    if (table[0] && strlen(table) < 200 && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n > 0 ? (size_t)n : 0;
+}
+
 /* The first alternative in alts ("a|b|c") that table has. */
 static bool pick(sqlite3 *db, const char *table, const char *alts, char *out, size_t cap)
 {

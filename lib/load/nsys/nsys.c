@@ -245,6 +245,16 @@ static void source(nsys *n)
     sqlite3_finalize(st);
 }
 
+/* The model's room for the tables' rows, taken at once. */
+static void expect_rows(nsys *n)
+{
+    size_t k = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_KERNEL"), c = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_MEMCPY"),
+           s = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_MEMSET");
+    size_t calls = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_RUNTIME") + kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_DRIVER") +
+                   kt_sql_rows(n->db, "NVTX_EVENTS");
+    kt_build_expect(n->b, 3 * (k + c + s) + calls, 9 * k + 2 * (c + s));
+}
+
 kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
 {
     nsys n = { .b = b, .db = db };
@@ -255,6 +265,7 @@ kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     }
     read_gpus(&n);
     read_processes(&n);
+    expect_rows(&n);
     read_kernels(&n);
     read_copies(&n);
     read_sets(&n);

@@ -180,6 +180,8 @@ kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) table_of(db, t[i].base, t[i].out, 128);
     kt_build_source(b, "rocpd SQLite", "rocprofv3", "ROCm");
+    size_t kernels = kt_sql_rows(db, p.kd), copies = kt_sql_rows(db, p.copy);
+    kt_build_expect(b, 3 * (kernels + copies) + kt_sql_rows(db, p.region), 8 * kernels + 2 * copies);
     read_agents(&p);
     read_kernels(&p);
     read_copies(&p);
