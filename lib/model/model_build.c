@@ -16,6 +16,7 @@ static const char *kind_category(kt_kind k)
     case KT_K_KERNEL: return "kernel";
     case KT_K_MEMCPY: return "gpu_memcpy";
     case KT_K_MEMSET: return "gpu_memset";
+    case KT_K_CUDA_SYNC: return "cuda_sync";
     case KT_K_RUNTIME: return "cuda_runtime";
     case KT_K_DRIVER: return "cuda_driver";
     case KT_K_USER_ANNOTATION: return "user_annotation";
@@ -98,7 +99,7 @@ static void arg_int(kt_build *b, kt_arg_key key, int64_t v)
 
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
 {
-    if (!kt_kind_is_gpu((uint8_t)op->kind)) return;
+    if (!kt_kind_is_gpu_side((uint8_t)op->kind)) return;
     int32_t stream = op->stream >= INT32_MIN && op->stream <= INT32_MAX ? (int32_t)op->stream : -1;
     if (push(b, 'X', op->kind, op->name, op->device, op->stream, stream, op->ts, op->dur, op->corr) == KT_NONE) return;
     arg_int(b, KT_ARG_DEVICE, op->device);
@@ -113,7 +114,7 @@ void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
 
 void kt_build_host(kt_build *b, const kt_host_op *op)
 {
-    if (!kind_category(op->kind) || kt_kind_is_gpu((uint8_t)op->kind)) return;
+    if (!kind_category(op->kind) || kt_kind_is_gpu_side((uint8_t)op->kind)) return;
     push(b, 'X', op->kind, op->name, op->pid, op->tid, -1, op->ts, op->dur, op->corr);
 }
 
@@ -207,7 +208,7 @@ static bool add_flows(kt_build *b)
     bool ok = kt_corr_index_init(&ci, e->corr, calls, ncalls);
     uint32_t name = b->cats[KT_K_FLOW_START];
     for (uint32_t i = 0; ok && i < n && !b->oom; i++) {
-        if (!kt_kind_is_gpu(e->kind[i]) || e->corr[i] < 0) continue;
+        if (!kt_kind_is_gpu_side(e->kind[i]) || e->corr[i] < 0) continue;
         uint32_t k = kt_corr_index_get(&ci, e->corr[i]);
         if (k == KT_NONE) continue;
         uint32_t c = calls[k];

@@ -27,8 +27,9 @@ typedef struct kt_build {
     size_t meta_len, meta_cap;
 } kt_build;
 
-/* GPU work: kind is KT_K_KERNEL, KT_K_MEMCPY or KT_K_MEMSET.  Times in ns.
- * Unknown values: corr, bytes, regs, shared_mem -1; grid/block 0.        */
+/* GPU work: kind is KT_K_KERNEL, KT_K_MEMCPY or KT_K_MEMSET, or a wait
+ * the GPU reports (KT_K_CUDA_SYNC: stream -1 when device-wide).  Times in
+ * ns.  Unknown values: corr, bytes, regs, shared_mem -1; grid/block 0.   */
 typedef struct kt_gpu_op {
     kt_kind kind;
     uint32_t name; /* strtab id */
