@@ -75,12 +75,12 @@ bool kt_events_reserve(kt_events *e, size_t want)
     return true;
 }
 
-bool kt_events_reserve_written(kt_events *e, size_t want)
+bool kt_events_ready_written(kt_events *e, size_t want)
 {
-    if (!kt_events_reserve(e, want)) return false;
-    size_t n = want > e->n ? want - e->n : 0;
+    if (!kt_events_ready(e, want)) return false;
+    size_t n = want - e->n;
 #define P(col) kt_prefault(e->col + e->n, n * sizeof *e->col)
-    P(ts); P(dur); P(name); P(cat); P(ph); P(kind); P(nargs); P(thread); P(corr); P(ext_id); P(argi); P(args_at);
+    P(ts); P(dur); P(name); P(cat); P(ph); P(kind); P(thread);
 #undef P
     return true;
 }

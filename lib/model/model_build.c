@@ -63,7 +63,7 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
         b->oom = true;
         return KT_NONE;
     }
-    uint32_t i = kt_events_push_unset(&r->ev);
+    uint32_t i = r->ev.n < b->ready ? (uint32_t)r->ev.n++ : kt_events_push_unset(&r->ev);
     if (i == KT_NONE || (r->ev.thread[i] = kt_events_thread(&r->ev, pc, tc, stream)) == KT_NONE) {
         if (i != KT_NONE) r->ev.n--;
         b->oom = true;
@@ -87,9 +87,10 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
 void kt_build_expect(kt_build *b, size_t events, size_t args)
 {
     kt_rank *r = b->r; /* failing here, the pushes grow (or stop at the limits, or say OOM) */
-    if (kt_rank_fits(r, events, args) && kt_events_reserve_written(&r->ev, r->ev.n + events) &&
-        kt_rank_reserve_args(r, r->nargs + args))
-        kt_prefault(r->args + r->nargs, args * sizeof *r->args);
+    if (!kt_rank_fits(r, events, args) || r->ev.n < b->ready || !kt_events_ready_written(&r->ev, r->ev.n + events))
+        return;
+    b->ready = r->ev.n + events;
+    if (kt_rank_reserve_args(r, r->nargs + args)) kt_prefault(r->args + r->nargs, args * sizeof *r->args);
 }
 
 static void arg_int(kt_build *b, kt_arg_key key, int64_t v)

@@ -23,6 +23,7 @@ typedef struct kt_build {
     bool oom;
     uint32_t cats[KT_K__COUNT]; /* the category written for each kind */
     uint64_t counts[KT_K__COUNT];
+    size_t ready;               /* rows below it hold kt_events_ready's defaults */
     char *meta;                 /* "k": v, ... pairs of meta_json          */
     size_t meta_len, meta_cap;
 } kt_build;
