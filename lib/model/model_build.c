@@ -87,10 +87,11 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
 void kt_build_expect(kt_build *b, size_t events, size_t args)
 {
     kt_rank *r = b->r; /* failing here, the pushes grow (or stop at the limits, or say OOM) */
-    if (!kt_rank_fits(r, events, args) || r->ev.n < b->ready || !kt_events_ready_written(&r->ev, r->ev.n + events))
+    if (!events || !kt_rank_fits(r, events, args) || r->ev.n < b->ready ||
+        !kt_events_ready_written(&r->ev, r->ev.n + events))
         return;
     b->ready = r->ev.n + events;
-    if (kt_rank_reserve_args(r, r->nargs + args)) kt_prefault(r->args + r->nargs, args * sizeof *r->args);
+    if (args && kt_rank_reserve_args(r, r->nargs + args)) kt_prefault(r->args + r->nargs, args * sizeof *r->args);
 }
 
 static void arg_int(kt_build *b, kt_arg_key key, int64_t v)
