@@ -31,27 +31,47 @@ static bool python_counts(const char *csv, long long v[3])
     return rd_command_ints(cmd, v, 3);
 }
 
-TEST(nsys_sample_matches_its_csv)
+/* The shared CloverLeaf export's directory and database (false: absent,
+ * the test skipped). */
+static const char *sample(char *db, size_t cap)
 {
     const char *dir = kt_test_shared_path("traces/other/nsys/cloverleaf");
-    if (!dir) {
-        kt_test_skip("../shared/traces/other/nsys absent");
-        return;
-    }
-    char db[1024], csv[1024];
-    snprintf(db, sizeof db, "%s/perlmutter-cloverleaf-cuda.sqlite", dir);
-    snprintf(csv, sizeof csv, "%s/cloverleaf_gpu_trace.csv", dir);
-    long long v[3];
-    if (!python_counts(csv, v)) {
-        kt_test_skip("python3 could not read the CSV");
-        return;
-    }
-    CHECK_INT(v[0], 1312);
+    if (!dir) kt_test_skip("../shared/traces/other/nsys absent");
+    else snprintf(db, cap, "%s/perlmutter-cloverleaf-cuda.sqlite", dir);
+    return dir;
+}
+
+/* path loaded, with no failure (NULL: the test failed). */
+static kt_trace *load_ok(const char *path)
+{
     kt_status st;
     kt_diags *fail = NULL;
-    kt_trace *t = rd_load_path(db, &st, &fail);
+    kt_trace *t = rd_load_path(path, &st, &fail);
     CHECK_INT(st, KT_OK);
     kt_diags_free(fail);
+    return t;
+}
+
+/* The sample loaded once its independent counts came, rows[0] its 1312
+ * kernels or as many syncs (NULL: skipped, why, or failed). */
+static kt_trace *load_counted(const char *db, bool counted, const long long *rows, const char *why)
+{
+    if (!counted) {
+        kt_test_skip(why);
+        return NULL;
+    }
+    CHECK_INT(rows[0], 1312);
+    return load_ok(db);
+}
+
+TEST(nsys_sample_matches_its_csv)
+{
+    char db[1024], csv[1024];
+    const char *dir = sample(db, sizeof db);
+    if (!dir) return;
+    snprintf(csv, sizeof csv, "%s/cloverleaf_gpu_trace.csv", dir);
+    long long v[3] = { 0 };
+    kt_trace *t = load_counted(db, python_counts(csv, v), v, "python3 could not read the CSV");
     if (!t) return;
     const kt_rank *r = t->ranks[0];
     int64_t total;
@@ -70,6 +90,36 @@ TEST(nsys_sample_matches_its_csv)
     const kt_table *tb = ts ? kt_tables_get(ts, 0) : NULL;
     CHECK(tb && kt_table_nrows(tb) >= (size_t)v[0]);
     kt_tables_free(ts);
+    kt_trace_free(t);
+}
+
+/* The export's CUPTI_ACTIVITY_KIND_SYNCHRONIZATION rows (all Event Sync,
+ * device-wide, each from a cudaDeviceSynchronize) as Kineto's cuda_sync
+ * events: counted by the sqlite3 program, linked to their calls. */
+TEST(nsys_sample_syncs_as_cuda_sync)
+{
+    char db[1024], cmd[2048];
+    if (!sample(db, sizeof db)) return;
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 -separator ' ' '%s' 'SELECT count(*), sum(syncType = 1), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION'",
+             db);
+    long long v[3] = { 0 };
+    kt_trace *t = load_counted(db, rd_command_ints(cmd, v, 3), v,
+                               "the sqlite3 program (Debian package sqlite3) could not count the rows");
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    int64_t total;
+    CHECK_INT(rd_count_kind(r, KT_K_CUDA_SYNC, &total), v[0]);
+    CHECK_INT(total, v[2]);
+    size_t event_sync = 0, linked = 0;
+    for (uint32_t i = 0; r->idx && i < r->ev.n; i++) {
+        if (r->ev.kind[i] != KT_K_CUDA_SYNC) continue;
+        event_sync += !strcmp(kt_strtab_get(t->strs, r->ev.name[i]), "Event Sync") && kt_ev_stream(&r->ev, i) == -1;
+        uint32_t c = kt_gpu_launcher(r, i);
+        linked += c != KT_NONE && !strcmp(kt_strtab_get(t->strs, r->ev.name[c]), "cudaDeviceSynchronize");
+    }
+    CHECK_INT(event_sync, v[1]);
+    CHECK_INT(linked, v[0]);
     kt_trace_free(t);
 }
 
@@ -106,11 +156,7 @@ TEST(nsys_other_version_columns)
                   "CREATE TABLE NVTX_EVENTS(start INT, end INT, eventType INT, text TEXT, globalTid INT);"
                   "INSERT INTO NVTX_EVENTS VALUES (3000, 9000, 59, 'step', 1234*16777216 + 55),"
                   " (3500, NULL, 34, 'mark', 1234*16777216 + 55);");
-    kt_status st;
-    kt_diags *fail = NULL;
-    kt_trace *t = rd_load_path(path, &st, &fail);
-    CHECK_INT(st, KT_OK);
-    kt_diags_free(fail);
+    kt_trace *t = load_ok(path);
     if (t) {
         const kt_rank *r = t->ranks[0];
         int64_t total;

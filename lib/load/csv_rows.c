@@ -11,32 +11,45 @@
 #include <string.h>
 #include <strings.h>
 
-/* The end of the row starting at p (its '\n', or end); quoted newlines
- * stay inside the row. */
+/* The end of the row starting at p, outside quotes (its '\n', or end):
+ * each line up to a '\n' is found by memchr, and ends the row when the
+ * row's quotes so far are balanced.                                     */
 static const char *row_end(const char *p, const char *end)
 {
     bool quoted = false;
-    for (; p < end; p++) {
-        if (*p == '"') quoted = !quoted;
-        else if (*p == '\n' && !quoted) break;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) nl = end;
+        size_t quotes = 0;
+        for (const char *q = p; q < nl; q++) quotes += *q == '"';
+        quoted ^= quotes & 1;
+        if (!quoted) return nl;
+        p = nl + 1;
     }
-    return p;
+    return end;
 }
 
-static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout)
+/* Room in the scratch buffer for a row of n bytes. */
+static bool scratch_room(kt_csv *c, size_t n)
+{
+    if (n <= c->cap) return true;
+    char *s = realloc(c->scratch, n);
+    if (!s) {
+        c->oom = true;
+        return false;
+    }
+    c->scratch = s;
+    c->cap = n;
+    return true;
+}
+
+/* The row's first max fields, unquoted into the scratch buffer; the
+ * rest of the row is skipped.                                          */
+static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
 {
     if (c->p >= c->end) return false;
     const char *p = c->p, *e = row_end(p, c->end);
-    size_t need = (size_t)(e - p) + 1;
-    if (need > c->cap) {
-        char *s = realloc(c->scratch, need);
-        if (!s) {
-            c->oom = true;
-            return false;
-        }
-        c->scratch = s;
-        c->cap = need;
-    }
+    if (!scratch_room(c, (size_t)(e - p) + 1)) return false;
     char *o = c->scratch;
     size_t nf = 0;
     c->line++;
@@ -56,7 +69,7 @@ static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout)
         size_t n = (size_t)(o - start);
         if (n && start[n - 1] == '\r' && p >= e) n--;
         if (nf < KT_CSV_MAX_FIELDS) out[nf++] = (kt_csv_field){ start, n };
-        if (p >= e) break;
+        if (p >= e || nf >= max) break;
         p++; /* the ',' */
     }
     c->p = e < c->end ? e + 1 : e;
@@ -67,7 +80,7 @@ static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout)
 bool kt_csv_open(kt_csv *c, const char *text, size_t len)
 {
     *c = (kt_csv){ .p = text, .end = text + len };
-    if (!read_row(c, c->head, &c->nhead)) return false;
+    if (!read_row(c, c->head, &c->nhead, KT_CSV_MAX_FIELDS)) return false;
     /* the header outlives the rows: give it its own copy */
     size_t total = 0;
     for (size_t i = 0; i < c->nhead; i++) total += c->head[i].n + 1;
@@ -94,12 +107,14 @@ void kt_csv_close(kt_csv *c)
     c->scratch = c->head_text = NULL;
 }
 
-bool kt_csv_next(kt_csv *c)
+bool kt_csv_next_cols(kt_csv *c, size_t ncols)
 {
-    while (read_row(c, c->f, &c->nf))
+    while (read_row(c, c->f, &c->nf, ncols ? ncols : 1))
         if (!(c->nf == 1 && c->f[0].n == 0)) return true; /* blank lines */
     return false;
 }
+
+bool kt_csv_next(kt_csv *c) { return kt_csv_next_cols(c, KT_CSV_MAX_FIELDS); }
 
 int kt_csv_col(const kt_csv *c, const char *const *names)
 {

@@ -39,6 +39,9 @@ bool kt_csv_open(kt_csv *c, const char *text, size_t len);
 void kt_csv_close(kt_csv *c);
 /* The next data row into c->f (false at the end). */
 bool kt_csv_next(kt_csv *c);
+/* The same, reading only the row's first ncols fields (the others read
+ * as ""): a cheaper pass for a column near the start of long rows.     */
+bool kt_csv_next_cols(kt_csv *c, size_t ncols);
 /* Column of the first of the names (a NULL-terminated list) present, or -1. */
 int kt_csv_col(const kt_csv *c, const char *const *names);
 /* Field col of the current row ("" when col < 0 or past the row). */

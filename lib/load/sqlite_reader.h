@@ -22,6 +22,8 @@ const char *kt_sql_col(sqlite3 *db, const char *table, const char *const *names)
  * of column i ('|'-separated).  NULL when the table is absent or the
  * statement cannot be prepared.                                          */
 sqlite3_stmt *kt_sql_select(sqlite3 *db, const char *table, const char *const *wanted, size_t n, const char *tail);
+/* Rows of table (or view), 0 when it is absent or cannot be counted. */
+size_t kt_sql_rows(sqlite3 *db, const char *table);
 /* Column i as an integer, dflt when NULL. */
 static inline int64_t kt_sql_int(sqlite3_stmt *st, int i, int64_t dflt)
 {

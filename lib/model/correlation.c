@@ -8,77 +8,21 @@
  * GPU events are recognized by kind, never by stream (ROCm uses stream 0).
  */
 #include "index_build.h"
-#include "i64map.h"
+#include "corr_index.h"
 
 #include <stdlib.h>
-
-static bool is_launch_call(const kt_events *e, uint32_t i)
-{
-    return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
-}
-
-/* Launch calls by correlation id, as their ordinal in calls[].  CUPTI
- * numbers API calls in turn, so a rank's ids are nearly dense (a real
- * trace: 6.4 ids per launch call): a table indexed by id - min is filled
- * and read in id order, with no probing, where a hash map's probes miss
- * the cache.  It is used while it takes no more memory than the map would
- * (4 bytes per id against 12 per map slot); sparse ids use the map.       */
-static bool dense_fits(uint64_t range, size_t ncalls)
-{
-    return range < 3 * (uint64_t)kt_i64map_capacity(ncalls);
-}
-
-typedef struct call_index {
-    int64_t min;
-    size_t range;    /* slots of dense; 0: the map is used */
-    uint32_t *dense; /* ordinal of the call with id min + k, KT_NONE if none */
-    kt_i64map map;
-} call_index;
-
-static bool call_index_init(call_index *ci, const kt_events *e, const uint32_t *calls,
-                            size_t ncalls)
-{
-    int64_t min = INT64_MAX, max = -1;
-    for (size_t k = 0; k < ncalls; k++) {
-        int64_t c = e->corr[calls[k]];
-        min = c < min ? c : min;
-        max = c > max ? c : max;
-    }
-    *ci = (call_index){ .min = min };
-    if (ncalls && dense_fits((uint64_t)(max - min), ncalls)) {
-        ci->range = (size_t)(max - min) + 1;
-        ci->dense = kt_none_array(ci->range);
-        for (size_t k = 0; ci->dense && k < ncalls; k++) {
-            uint32_t *slot = &ci->dense[e->corr[calls[k]] - min];
-            if (*slot == KT_NONE) *slot = (uint32_t)k; /* first call wins */
-        }
-        return ci->dense;
-    }
-    if (!kt_i64map_init(&ci->map, ncalls)) return false;
-    for (size_t k = 0; k < ncalls; k++)
-        kt_i64map_slot(&ci->map, e->corr[calls[k]], (uint32_t)k); /* first call wins */
-    return true;
-}
-
-static uint32_t call_of(const call_index *ci, int64_t corr)
-{
-    if (!ci->range) return kt_i64map_get(&ci->map, corr, KT_NONE);
-    bool inside = corr >= ci->min && (uint64_t)(corr - ci->min) < ci->range;
-    return inside ? ci->dense[corr - ci->min] : KT_NONE;
-}
 
 struct kt_launch_calls {
     uint32_t *calls; /* launch calls in file order */
     size_t ncalls;
-    call_index ci;   /* correlation id → ordinal in calls */
+    kt_corr_index ci; /* correlation id → ordinal in calls */
 };
 
 void kt_launch_calls_free(kt_launch_calls *lc)
 {
     if (!lc) return;
     free(lc->calls);
-    free(lc->ci.dense);
-    kt_i64map_free(&lc->ci.map);
+    kt_corr_index_free(&lc->ci);
     free(lc);
 }
 
@@ -86,9 +30,9 @@ kt_launch_calls *kt_launch_calls_prepare(const kt_rank *r, kt_index *idx)
 {
     kt_launch_calls *lc = calloc(1, sizeof *lc);
     if (!lc) return NULL;
-    lc->calls = kt_select_events(&r->ev, is_launch_call, &lc->ncalls);
+    lc->calls = kt_select_events(&r->ev, kt_is_launch_call, &lc->ncalls);
     idx->link = kt_none_array(r->ev.n);
-    if (!lc->calls || !idx->link || !call_index_init(&lc->ci, &r->ev, lc->calls, lc->ncalls)) {
+    if (!lc->calls || !idx->link || !kt_corr_index_init(&lc->ci, r->ev.corr, lc->calls, lc->ncalls)) {
         kt_launch_calls_free(lc);
         return NULL;
     }
@@ -102,7 +46,7 @@ static void match_calls(const kt_events *e, const kt_launch_calls *lc, const uin
 {
     for (size_t k = 0; k < ngpu; k++) {
         int64_t corr = e->corr[gpu_by_ts[k]];
-        ord[k] = corr >= 0 ? call_of(&lc->ci, corr) : KT_NONE;
+        ord[k] = corr >= 0 ? kt_corr_index_get(&lc->ci, corr) : KT_NONE;
         if (ord[k] != KT_NONE) count[ord[k]]++;
     }
 }

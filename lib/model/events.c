@@ -75,6 +75,16 @@ bool kt_events_reserve(kt_events *e, size_t want)
     return true;
 }
 
+bool kt_events_ready_written(kt_events *e, size_t want)
+{
+    if (!kt_events_ready(e, want)) return false;
+    size_t n = want - e->n;
+#define P(col) kt_prefault(e->col + e->n, n * sizeof *e->col)
+    P(ts); P(dur); P(name); P(cat); P(ph); P(kind); P(thread);
+#undef P
+    return true;
+}
+
 bool kt_events_ready(kt_events *e, size_t want)
 {
     if (!kt_events_reserve(e, want)) return false;

@@ -17,6 +17,12 @@ static inline bool kt_kind_is_gpu_side(uint8_t k)
     return kt_kind_is_gpu(k) || k == KT_K_CUDA_SYNC;
 }
 
+/* A runtime or driver call with a correlation id: what may launch GPU work. */
+static inline bool kt_is_launch_call(const kt_events *e, uint32_t i)
+{
+    return (e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0;
+}
+
 /* Ids of the events satisfying keep(), in file order; NULL on OOM.
  * One pass over the columns: the array has room for every event, but only
  * the pages the selected ids fill are ever touched.  Inline so that keep()

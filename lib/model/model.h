@@ -394,6 +394,10 @@ bool kt_events_reserve(kt_events *e, size_t want);
  * defaults in the columns kt_events_push_unset sets: a loader that keeps
  * rows ready this way appends one with e->n++ (false on OOM).             */
 bool kt_events_ready(kt_events *e, size_t want);
+/* kt_events_ready, and the other columns of those rows faulted in at once
+ * (prefault.c: cheaper than a fault a page), for a writer that knows how
+ * many rows come.                                                        */
+bool kt_events_ready_written(kt_events *e, size_t want);
 /* Append one event whose ts, dur, name, cat, ph, kind and thread the
  * caller sets before anything reads them: the other columns get
  * kt_events_push's defaults.

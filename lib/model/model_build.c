@@ -3,7 +3,8 @@
  * Kineto parser lays out the same events (see model_build.h for why).
  */
 #include "model_build.h"
-#include "i64map.h"
+#include "corr_index.h"
+#include "index_build.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ static const char *kind_category(kt_kind k)
     case KT_K_KERNEL: return "kernel";
     case KT_K_MEMCPY: return "gpu_memcpy";
     case KT_K_MEMSET: return "gpu_memset";
+    case KT_K_CUDA_SYNC: return "cuda_sync";
     case KT_K_RUNTIME: return "cuda_runtime";
     case KT_K_DRIVER: return "cuda_driver";
     case KT_K_USER_ANNOTATION: return "user_annotation";
@@ -61,7 +63,7 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
         b->oom = true;
         return KT_NONE;
     }
-    uint32_t i = kt_events_push_unset(&r->ev);
+    uint32_t i = r->ev.n < b->ready ? (uint32_t)r->ev.n++ : kt_events_push_unset(&r->ev);
     if (i == KT_NONE || (r->ev.thread[i] = kt_events_thread(&r->ev, pc, tc, stream)) == KT_NONE) {
         if (i != KT_NONE) r->ev.n--;
         b->oom = true;
@@ -80,6 +82,16 @@ static uint32_t push(kt_build *b, char ph, kt_kind kind, uint32_t name, int64_t 
     if (ph == 'X') b->counts[kind]++;
     kt_summary_add(&r->summary, b->strs, ph, (uint8_t)kind, cat, name, ts, dur);
     return i;
+}
+
+void kt_build_expect(kt_build *b, size_t events, size_t args)
+{
+    kt_rank *r = b->r; /* failing here, the pushes grow (or stop at the limits, or say OOM) */
+    if (!events || !kt_rank_fits(r, events, args) || r->ev.n < b->ready ||
+        !kt_events_ready_written(&r->ev, r->ev.n + events))
+        return;
+    b->ready = r->ev.n + events;
+    if (args && kt_rank_reserve_args(r, r->nargs + args)) kt_prefault(r->args + r->nargs, args * sizeof *r->args);
 }
 
 /* The integer args of the event just pushed (it has none yet), room made once (a kernel
@@ -101,7 +113,7 @@ static void args_int(kt_build *b, const kt_arg_key *key, const int64_t *v, size_
 
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
 {
-    if (!kt_kind_is_gpu((uint8_t)op->kind)) return;
+    if (!kt_kind_is_gpu_side((uint8_t)op->kind)) return;
     int32_t stream = op->stream >= INT32_MIN && op->stream <= INT32_MAX ? (int32_t)op->stream : -1;
     if (push(b, 'X', op->kind, op->name, op->device, op->stream, stream, op->ts, op->dur, op->corr) == KT_NONE) return;
     kt_arg_key key[10] = { KT_ARG_DEVICE };
@@ -119,7 +131,7 @@ void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
 
 void kt_build_host(kt_build *b, const kt_host_op *op)
 {
-    if (!kind_category(op->kind) || kt_kind_is_gpu((uint8_t)op->kind)) return;
+    if (!kind_category(op->kind) || kt_kind_is_gpu_side((uint8_t)op->kind)) return;
     push(b, 'X', op->kind, op->name, op->pid, op->tid, -1, op->ts, op->dur, op->corr);
 }
 
@@ -198,41 +210,32 @@ void kt_build_source(kt_build *b, const char *format, const char *profiler, cons
     if (vendor) kt_build_meta_str(b, "kineta_vendor", vendor, strlen(vendor));
 }
 
-/* A correlation column value (>= 0) as the calls map's key, multiplied by
- * an odd constant (one to one, never the map's empty key): a run's ids
- * come in dense clusters a fixed stride apart (one per iteration or
- * capture), which the map's blocks of 64 neighbouring keys pile onto the
- * same probe chains: 230 probes an insert on bench/readers.sh's Nsight
- * Systems file, under one once spread.                                  */
-static int64_t spread(int32_t corr) { return (int64_t)((uint64_t)(uint32_t)corr * 0xbf58476d1ce4e5b9ull); }
-
 /* Kineto's ac2g pair for each GPU event whose launch call is in the rank:
  * a start on the call's thread at its ts, an end on the GPU event's. */
 static bool add_flows(kt_build *b)
 {
     kt_events *e = &b->r->ev;
     size_t n = e->n, ncalls = 0;
-    for (size_t i = 0; i < n; i++) ncalls += e->kind[i] == KT_K_RUNTIME && e->corr[i] >= 0;
-    if (!ncalls) return true;
-    kt_i64map calls;
-    if (!kt_i64map_init(&calls, ncalls)) {
-        kt_i64map_free(&calls);
-        return false;
+    uint32_t *calls = kt_select_events(e, kt_is_launch_call, &ncalls);
+    if (!calls || !ncalls) {
+        free(calls);
+        return calls != NULL;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if ((e->kind[i] == KT_K_RUNTIME || e->kind[i] == KT_K_DRIVER) && e->corr[i] >= 0)
-            kt_i64map_slot(&calls, spread(e->corr[i]), i);
+    kt_corr_index ci;
+    bool ok = kt_corr_index_init(&ci, e->corr, calls, ncalls);
     uint32_t name = b->cats[KT_K_FLOW_START];
-    for (uint32_t i = 0; i < n && !b->oom; i++) {
-        if (!kt_kind_is_gpu(e->kind[i]) || e->corr[i] < 0) continue;
-        uint32_t c = kt_i64map_get(&calls, spread(e->corr[i]), KT_NONE);
-        if (c == KT_NONE) continue;
+    for (uint32_t i = 0; ok && i < n && !b->oom; i++) {
+        if (!kt_kind_is_gpu_side(e->kind[i]) || e->corr[i] < 0) continue;
+        uint32_t k = kt_corr_index_get(&ci, e->corr[i]);
+        if (k == KT_NONE) continue;
+        uint32_t c = calls[k];
         int64_t corr = kt_event_corr(b->r, i);
         push(b, 's', KT_K_FLOW_START, name, kt_event_pid(b->r, c), kt_event_tid(b->r, c), -1, e->ts[c], -1, corr);
         push(b, 'f', KT_K_FLOW_END, name, kt_event_pid(b->r, i), kt_event_tid(b->r, i), -1, e->ts[i], -1, corr);
     }
-    kt_i64map_free(&calls);
-    return !b->oom;
+    kt_corr_index_free(&ci);
+    free(calls);
+    return ok && !b->oom;
 }
 
 static bool finish_counts(kt_build *b)

@@ -23,12 +23,14 @@ typedef struct kt_build {
     bool oom;
     uint32_t cats[KT_K__COUNT]; /* the category written for each kind */
     uint64_t counts[KT_K__COUNT];
+    size_t ready;               /* rows below it hold kt_events_ready's defaults */
     char *meta;                 /* "k": v, ... pairs of meta_json          */
     size_t meta_len, meta_cap;
 } kt_build;
 
-/* GPU work: kind is KT_K_KERNEL, KT_K_MEMCPY or KT_K_MEMSET.  Times in ns.
- * Unknown values: corr, bytes, regs, shared_mem -1; grid/block 0.        */
+/* GPU work: kind is KT_K_KERNEL, KT_K_MEMCPY or KT_K_MEMSET, or a wait
+ * the GPU reports (KT_K_CUDA_SYNC: stream -1 when device-wide).  Times in
+ * ns.  Unknown values: corr, bytes, regs, shared_mem -1; grid/block 0.   */
 typedef struct kt_gpu_op {
     kt_kind kind;
     uint32_t name; /* strtab id */
@@ -54,6 +56,12 @@ void kt_build_init(kt_build *b, kt_rank *r, kt_strtab *strs);
 void kt_build_free(kt_build *b);
 /* Intern text (sets oom on failure and returns KT_NONE). */
 uint32_t kt_build_str(kt_build *b, const char *s, size_t n);
+/* Room for events more events and args more typed args, their memory
+ * faulted in at once: a reader that can count its rows first says so
+ * (a hint: pushes past it still grow the rank).  Count the ac2g pair
+ * kt_build_finish adds for each launched GPU op, and a GPU op's args:
+ * device, bytes, registers, shared memory, grid and block (3 each).   */
+void kt_build_expect(kt_build *b, size_t events, size_t args);
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op);
 void kt_build_host(kt_build *b, const kt_host_op *op);
 /* Name of device id (deviceProperties[id].name in a Kineto trace). */

@@ -6,7 +6,8 @@
  * for the same records: kernels, copies and sets on pid = device, tid =
  * stream; runtime calls on their thread with the correlation id that links
  * them to their GPU work (names without nsys's "_v7000" suffix, as Kineto
- * writes them); NVTX push/pop and start/end ranges as user annotations.
+ * writes them); synchronizations as cuda_sync waits; NVTX push/pop and
+ * start/end ranges as user annotations.
  * Names are ids into StringIds.  Tables and columns may be missing in
  * other versions: what is absent is skipped, never an error.  Times are ns
  * from the start of the capture already.
@@ -159,6 +160,28 @@ static void read_sets(nsys *n)
     sqlite3_finalize(st);
 }
 
+/* CUPTI's synchronization records, named and laid out as Kineto writes
+ * them (cuda_sync on pid = device, tid = stream, -1 for the device-wide
+ * Event Sync and Context Sync): the waits critical path and the queue
+ * analyses read.                                                      */
+static void read_syncs(nsys *n)
+{
+    static const char *const names[] = { "Unknown Sync", "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync" };
+    uint32_t id[5];
+    for (size_t k = 0; k < 5; k++) id[k] = kt_build_str(n->b, names[k], strlen(names[k]));
+    sqlite3_stmt *st = kt_sql_select(n->db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                     WANT("start", "end", "deviceId", "streamId", "correlationId", "syncType"), 6, NULL);
+    while (st && sqlite3_step(st) == SQLITE_ROW && !n->b->oom) {
+        kt_gpu_op op = kt_gpu_op_blank(KT_K_CUDA_SYNC);
+        if (!gpu_times(n, st, &op)) continue;
+        if (op.stream < 0 || op.stream >= UINT32_MAX) op.stream = -1; /* CUPTI's invalid value, 2^32 - 1 */
+        int64_t type = kt_sql_int(st, 5, 0);
+        op.name = id[type > 0 && type < 5 ? type : 0];
+        kt_build_gpu(n->b, &op);
+    }
+    sqlite3_finalize(st);
+}
+
 /* "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (Kineto's name). */
 static uint32_t call_name(nsys *n, uint32_t id, uint32_t *memo_in, uint32_t *memo_out)
 {
@@ -245,6 +268,16 @@ static void source(nsys *n)
     sqlite3_finalize(st);
 }
 
+/* The model's room for the tables' rows, taken at once. */
+static void expect_rows(nsys *n)
+{
+    size_t k = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_KERNEL"), c = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_MEMCPY"),
+           s = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_MEMSET") + kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    size_t calls = kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_RUNTIME") + kt_sql_rows(n->db, "CUPTI_ACTIVITY_KIND_DRIVER") +
+                   kt_sql_rows(n->db, "NVTX_EVENTS");
+    kt_build_expect(n->b, 3 * (k + c + s) + calls, 9 * k + 2 * (c + s));
+}
+
 kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
 {
     nsys n = { .b = b, .db = db };
@@ -255,9 +288,11 @@ kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     }
     read_gpus(&n);
     read_processes(&n);
+    expect_rows(&n);
     read_kernels(&n);
     read_copies(&n);
     read_sets(&n);
+    read_syncs(&n);
     read_calls(&n, "CUPTI_ACTIVITY_KIND_RUNTIME", KT_K_RUNTIME);
     read_calls(&n, "CUPTI_ACTIVITY_KIND_DRIVER", KT_K_DRIVER);
     read_nvtx(&n);

@@ -8,9 +8,13 @@
  * memory copies and regions (API calls and markers, by their event's
  * category) become the events the rocprofv3 JSON reader makes of the same
  * records (rocprof_common.h): the same run reads the same in either format.
+ * rocpd_event (each record's correlation id and category) is read once
+ * into a map by id, not joined to every record: the join's b-tree seek a
+ * record was the reader's largest cost after SQLite's row stepping.
  */
 #include "load/sqlite_reader.h"
 #include "load/rocprof/rocprof_common.h"
+#include "model/i64map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,11 @@ typedef struct rocpd {
     sqlite3 *db;
     char kd[128], ks[128], agent[128], event[128], str[128], copy[128], region[128], proc[128], thread[128];
     uint64_t rows, dropped;
+    /* rocpd_event by id, read in one pass instead of a join per record:
+     * its correlation id and its category's kind (KT_K_OTHER if none) */
+    kt_i64map event_at;
+    int64_t *event_corr;
+    uint8_t *event_kind;
 } rocpd;
 
 static sqlite3_stmt *prepare(rocpd *p, const char *sql)
@@ -60,6 +69,60 @@ static sqlite3_stmt *prepare(rocpd *p, const char *sql)
         return NULL;
     }
     return st;
+}
+
+/* The kind of category id (a rocpd_string): few distinct categories, so
+ * the last few looked up are kept.                                    */
+static uint8_t category_kind(sqlite3_stmt *str, int64_t id, int64_t memo[8][2])
+{
+    for (int k = 0; k < 8; k++)
+        if (memo[k][0] == id) return (uint8_t)memo[k][1];
+    uint8_t kind = KT_K_OTHER;
+    sqlite3_reset(str);
+    sqlite3_bind_int64(str, 1, id);
+    if (sqlite3_step(str) == SQLITE_ROW && sqlite3_column_text(str, 0))
+        kind = (uint8_t)kt_rocprof_domain_kind((const char *)sqlite3_column_text(str, 0), (size_t)sqlite3_column_bytes(str, 0));
+    memmove(memo[1], memo[0], 7 * sizeof memo[0]);
+    memo[0][0] = id, memo[0][1] = kind;
+    return kind;
+}
+
+/* rocpd_event's rows by id (false on OOM). */
+static bool read_events(rocpd *p)
+{
+    size_t n = p->event[0] ? kt_sql_rows(p->db, p->event) : 0;
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT id, correlation_id, category_id FROM \"%s\"", p->event);
+    sqlite3_stmt *st = n ? prepare(p, sql) : NULL;
+    snprintf(sql, sizeof sql, "SELECT string FROM \"%s\" WHERE id = ?", p->str);
+    sqlite3_stmt *str = st && p->str[0] ? prepare(p, sql) : NULL;
+    int64_t memo[8][2];
+    for (int k = 0; k < 8; k++) memo[k][0] = INT64_MIN;
+    bool ok = kt_i64map_init(&p->event_at, n) && (p->event_corr = malloc((n ? n : 1) * sizeof *p->event_corr)) &&
+              (p->event_kind = malloc(n ? n : 1));
+    for (uint32_t k = 0; ok && st && k < n && sqlite3_step(st) == SQLITE_ROW; k++) {
+        if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) continue;
+        *kt_i64map_slot(&p->event_at, sqlite3_column_int64(st, 0), k) = k;
+        p->event_corr[k] = kt_sql_int(st, 1, -1);
+        p->event_kind[k] = str && sqlite3_column_type(st, 2) != SQLITE_NULL ? category_kind(str, sqlite3_column_int64(st, 2), memo)
+                                                                             : KT_K_OTHER;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(str);
+    return ok;
+}
+
+/* The event of column col: its row, or KT_NONE. */
+static uint32_t event_of(const rocpd *p, sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_INTEGER ? kt_i64map_get(&p->event_at, sqlite3_column_int64(st, col), KT_NONE)
+                                                          : KT_NONE;
+}
+
+static int64_t event_corr(const rocpd *p, sqlite3_stmt *st, int col)
+{
+    uint32_t e = event_of(p, st, col);
+    return e == KT_NONE ? -1 : p->event_corr[e];
 }
 
 static bool times(rocpd *p, sqlite3_stmt *st, int64_t *ts, int64_t *dur)
@@ -86,18 +149,17 @@ static void read_kernels(rocpd *p)
     char sql[2048];
     snprintf(sql, sizeof sql,
              "SELECT K.start, K.end, coalesce(A.type_index, A.logical_index, A.absolute_index, K.agent_id), K.stream_id,"
-             " K.queue_id, E.correlation_id, coalesce(S.display_name, S.kernel_name), K.grid_size_x, K.grid_size_y,"
+             " K.queue_id, K.event_id, coalesce(S.display_name, S.kernel_name), K.grid_size_x, K.grid_size_y,"
              " K.grid_size_z, K.workgroup_size_x, K.workgroup_size_y, K.workgroup_size_z, K.group_segment_size"
-             " FROM \"%s\" K LEFT JOIN \"%s\" A ON A.id = K.agent_id LEFT JOIN \"%s\" S ON S.id = K.kernel_id"
-             " LEFT JOIN \"%s\" E ON E.id = K.event_id",
-             p->kd, p->agent, p->ks, p->event);
+             " FROM \"%s\" K LEFT JOIN \"%s\" A ON A.id = K.agent_id LEFT JOIN \"%s\" S ON S.id = K.kernel_id",
+             p->kd, p->agent, p->ks);
     sqlite3_stmt *st = p->kd[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
         if (!times(p, st, &op.ts, &op.dur)) continue;
         op.device = kt_sql_int(st, 2, 0);
         op.stream = kt_sql_int(st, 3, kt_sql_int(st, 4, 0));
-        op.corr = kt_sql_int(st, 5, -1);
+        op.corr = event_corr(p, st, 5);
         op.name = text(p, st, 6);
         for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
         op.shared_mem = kt_sql_int(st, 13, -1);
@@ -111,10 +173,10 @@ static void read_copies(rocpd *p)
     char sql[2048];
     snprintf(sql, sizeof sql,
              "SELECT M.start, M.end, N.string, D.type, coalesce(D.type_index, D.logical_index, D.absolute_index),"
-             " coalesce(S.type_index, S.logical_index, S.absolute_index), M.size, M.stream_id, E.correlation_id"
+             " coalesce(S.type_index, S.logical_index, S.absolute_index), M.size, M.stream_id, M.event_id"
              " FROM \"%s\" M LEFT JOIN \"%s\" N ON N.id = M.name_id LEFT JOIN \"%s\" D ON D.id = M.dst_agent_id"
-             " LEFT JOIN \"%s\" S ON S.id = M.src_agent_id LEFT JOIN \"%s\" E ON E.id = M.event_id",
-             p->copy, p->str, p->agent, p->agent, p->event);
+             " LEFT JOIN \"%s\" S ON S.id = M.src_agent_id",
+             p->copy, p->str, p->agent, p->agent);
     sqlite3_stmt *st = p->copy[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
@@ -126,7 +188,7 @@ static void read_copies(rocpd *p)
         op.device = dst_type && !strcmp(dst_type, "GPU") ? kt_sql_int(st, 4, 0) : kt_sql_int(st, 5, 0);
         op.bytes = kt_sql_int(st, 6, -1);
         op.stream = kt_sql_int(st, 7, 0);
-        op.corr = kt_sql_int(st, 8, -1);
+        op.corr = event_corr(p, st, 8);
         kt_build_gpu(p->b, &op);
     }
     sqlite3_finalize(st);
@@ -137,19 +199,19 @@ static void read_regions(rocpd *p)
 {
     char sql[2048];
     snprintf(sql, sizeof sql,
-             "SELECT R.start, R.end, C.string, N.string, coalesce(P.pid, R.pid), coalesce(T.tid, R.tid), E.correlation_id"
-             " FROM \"%s\" R LEFT JOIN \"%s\" E ON E.id = R.event_id LEFT JOIN \"%s\" C ON C.id = E.category_id"
-             " LEFT JOIN \"%s\" N ON N.id = R.name_id LEFT JOIN \"%s\" P ON P.id = R.pid LEFT JOIN \"%s\" T ON T.id = R.tid",
-             p->region, p->event, p->str, p->str, p->proc, p->thread);
+             "SELECT R.start, R.end, R.event_id, N.string, coalesce(P.pid, R.pid), coalesce(T.tid, R.tid)"
+             " FROM \"%s\" R LEFT JOIN \"%s\" N ON N.id = R.name_id LEFT JOIN \"%s\" P ON P.id = R.pid"
+             " LEFT JOIN \"%s\" T ON T.id = R.tid",
+             p->region, p->str, p->proc, p->thread);
     sqlite3_stmt *st = p->region[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
-        const char *cat = (const char *)sqlite3_column_text(st, 2);
-        kt_host_op op = { .kind = cat ? kt_rocprof_domain_kind(cat, (size_t)sqlite3_column_bytes(st, 2)) : KT_K_OTHER };
+        uint32_t e = event_of(p, st, 2);
+        kt_host_op op = { .kind = e == KT_NONE ? KT_K_OTHER : (kt_kind)p->event_kind[e] };
         if (!times(p, st, &op.ts, &op.dur) || op.kind == KT_K_OTHER) continue;
         op.name = text(p, st, 3);
         op.pid = kt_sql_int(st, 4, 0);
         op.tid = kt_sql_int(st, 5, 0);
-        op.corr = op.kind == KT_K_USER_ANNOTATION ? -1 : kt_sql_int(st, 6, -1);
+        op.corr = op.kind == KT_K_USER_ANNOTATION ? -1 : p->event_corr[e];
         kt_build_host(p->b, &op);
     }
     sqlite3_finalize(st);
@@ -180,10 +242,16 @@ kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) table_of(db, t[i].base, t[i].out, 128);
     kt_build_source(b, "rocpd SQLite", "rocprofv3", "ROCm");
+    size_t kernels = kt_sql_rows(db, p.kd), copies = kt_sql_rows(db, p.copy);
+    kt_build_expect(b, 3 * (kernels + copies) + kt_sql_rows(db, p.region), 8 * kernels + 2 * copies);
     read_agents(&p);
+    if (!read_events(&p)) b->oom = true;
     read_kernels(&p);
     read_copies(&p);
     read_regions(&p);
+    kt_i64map_free(&p.event_at);
+    free(p.event_corr);
+    free(p.event_kind);
     if (b->oom) return KT_ENOMEM;
     if (p.dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu rows with invalid start/end (skipped)",

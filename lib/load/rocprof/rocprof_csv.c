@@ -58,7 +58,7 @@ static void number_agents(csv_run *run, const char *text, size_t len)
     size_t n = 0;
     if (kt_csv_open(&c, text, len)) {
         int col = kt_csv_col(&c, COLS("Agent_Id"));
-        while (kt_csv_next(&c) && n < 256) {
+        while (col >= 0 && kt_csv_next_cols(&c, (size_t)col + 1) && n < 256) {
             int64_t a;
             if (!kt_csv_int(&c, col, &a)) continue;
             size_t k = 0;
@@ -251,12 +251,30 @@ static size_t count_lines(const char *s, size_t n)
     return k;
 }
 
+/* The model's room for the run's rows, taken at once: each file's lines
+ * by what its header says it holds.                                      */
+static size_t expect_rows(csv_run *run, char *const *text, const size_t *len, size_t n)
+{
+    size_t lines = 0, gpu = 0, kernels = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!text[i]) continue;
+        size_t k = count_lines(text[i], len[i]);
+        kt_csv c;
+        csv_kind kind = kt_csv_open(&c, text[i], len[i]) ? kind_of(&c) : CSV_NONE;
+        kt_csv_close(&c);
+        lines += k;
+        gpu += kind == CSV_KERNELS || kind == CSV_COPIES ? k : 0;
+        kernels += kind == CSV_KERNELS ? k : 0;
+    }
+    kt_build_expect(run->b, lines + 2 * gpu, 8 * kernels + 2 * (gpu - kernels));
+    return lines;
+}
+
 /* Texts of a run: agents from the kernels first, then kernels, then the
  * rest (copies need the agents the kernels ran on).                     */
 static void read_texts(csv_run *run, char *const *text, const size_t *len, size_t n)
 {
-    size_t lines = 0;
-    for (size_t i = 0; i < n; i++) lines += text[i] ? count_lines(text[i], len[i]) : 0;
+    size_t lines = expect_rows(run, text, len, n);
     if (!kt_i64map_init(&run->seen_calls, lines)) {
         run->b->oom = true;
         return;

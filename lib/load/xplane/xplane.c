@@ -182,6 +182,35 @@ static void host_line(xplane *x, kt_pb line)
     }
 }
 
+/* Events of one line: its event fields, their bytes skipped. */
+static size_t line_events(kt_pb line)
+{
+    size_t n = 0;
+    kt_pb_field f;
+    while (kt_pb_next(&line, &f)) n += f.num == 4 && f.wire == 2;
+    return n;
+}
+
+/* The model's room for the planes' events, taken at once: a GPU stream
+ * event, the ac2g pair to its launch and the two ops around the launch;
+ * a host event.                                                        */
+static void expect_events(const kt_reader_in *in, kt_build *b)
+{
+    size_t gpu = 0, host = 0;
+    kt_pb_field f, g;
+    for (kt_pb space = kt_pb_of(in->data, in->len); kt_pb_next(&space, &f);) {
+        kt_pb name = f.num == 1 && f.wire == 2 ? name_of(f.sub) : (kt_pb){ 0 };
+        int64_t kind = name.p ? kt_xla_plane((const char *)name.p, kt_pb_len(&name)) : -1;
+        for (kt_pb plane = f.sub; kind != -1 && kt_pb_next(&plane, &g);) {
+            if (g.num != 3 || g.wire != 2) continue;
+            xline l = kind == KT_XLA_HOST ? (xline){ 0 } : line_head(g.sub);
+            if (kind == KT_XLA_HOST) host += line_events(g.sub);
+            else if (l.name.p && kt_xla_stream((const char *)l.name.p, kt_pb_len(&l.name)) >= 0) gpu += line_events(g.sub);
+        }
+    }
+    kt_build_expect(b, 5 * gpu + host, gpu);
+}
+
 /* A GPU plane (host false) or the host plane (host true). */
 static bool read_plane(xplane *x, kt_pb plane, bool host)
 {
@@ -204,6 +233,7 @@ kt_status kt_read_xplane(const kt_reader_in *in, kt_build *b)
     xplane x = { .b = b, .corr_name = kt_build_str(b, "correlation_id", 14), .op_name = kt_build_str(b, "hlo_op", 6),
                  .module_name = kt_build_str(b, "hlo_module", 10) };
     kt_build_source(b, "XLA XSpace protobuf", "JAX/XLA profiler", NULL);
+    expect_events(in, b);
     kt_pb space = kt_pb_of(in->data, in->len);
     kt_pb_field f;
     bool ok = true;
