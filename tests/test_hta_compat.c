@@ -234,3 +234,47 @@ TEST(hta_compat_mtia_variant)
     CHECK_INT(kt_ev_stream(&r->ev, 5), 3);
     kt_trace_free(t);
 }
+
+/* A rank big enough to be read in two halves: the last step starts in the
+ * second half (index past the middle), so the first half's rows depend on
+ * the other half's cut and launches.  1 thread and 2 give the same rows,
+ * times and summary: step #1, the 60000 launches before step #2 and their
+ * 60000 kernels; rounding moves each ts +300 ns up to the next µs.        */
+static kt_trace *big_rank(void)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    r->ns_resolution = true;
+    fx_event(t, r, 'X', "user_annotation", "ProfilerStep#1", 300, 1000 * US, CPU_PID, 1, -1, -1);
+    for (int64_t g = 0; g < 100000; g++) {
+        if (g == 60000)
+            fx_event(t, r, 'X', "user_annotation", "ProfilerStep#2", g * 10 * US + 300, 1000 * US, CPU_PID,
+                     1, -1, -1);
+        fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", g * 10 * US + 300, 2 * US, CPU_PID, 1, -1, g);
+        fx_event(t, r, 'i', "cpu_instant_event", "[memory]", g * 10 * US, -1, CPU_PID, 1, -1, -1);
+        fx_event(t, r, 'X', "kernel", "k", (g * 10 + 5) * US + 300, 3 * US, 0, 7, 7, g);
+    }
+    fx_finish(t);
+    return t;
+}
+
+TEST(hta_compat_two_halves_match_one_thread)
+{
+    kt_trace *one = big_rank(), *two = big_rank();
+    CHECK_INT(kt_apply_hta_compat_threads(one, 1), KT_OK);
+    CHECK_INT(kt_apply_hta_compat_threads(two, 2), KT_OK);
+    const kt_events *a = &one->ranks[0]->ev, *b = &two->ranks[0]->ev;
+    CHECK_INT(a->n, 120001);
+    CHECK_INT(b->n, a->n);
+    CHECK_INT(a->ts[1], 1 * US);
+    CHECK_INT(a->dur[1], 1 * US); /* ceil(0.3) = 1, floor(2.3) = 2 */
+    size_t diff = 0;
+    for (size_t i = 0; i < a->n && i < b->n; i++)
+        diff += a->ts[i] != b->ts[i] || a->dur[i] != b->dur[i] || a->name[i] != b->name[i] ||
+                a->corr[i] != b->corr[i];
+    CHECK_INT(diff, 0);
+    CHECK_INT(one->ranks[0]->summary.origin, two->ranks[0]->summary.origin);
+    CHECK_INT(one->min_ts, two->min_ts);
+    kt_trace_free(one);
+    kt_trace_free(two);
+}

@@ -271,7 +271,7 @@ static kt_status build_trace(kt_trace *t, kt_load_ctx *ctx)
     kt_trace_align(t);
     if (ctx->opt && ctx->opt->hta_compat) {
         t->hta_compat = true;
-        st = kt_apply_hta_compat(t);
+        st = kt_apply_hta_compat_threads(t, ctx->threads);
     }
     return st;
 }

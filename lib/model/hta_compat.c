@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,25 +184,83 @@ static bool note_side(rows *k, const kt_events *e, const kt_strtab *strs, gpu_na
 }
 
 /* ---- A2.2, A2.3: HTA's rows, rounded ------------------------------------ */
+/* Ranks with more events than this round on two threads: below it a
+ * thread costs more than it saves.                                        */
+#define TWO_THREADS_MIN_EVENTS 200000
+
+/* One half of a rank's rows, read on its own thread: its kept rows go to
+ * the rank's id/gpu arrays from its own first row on (a half keeps at most
+ * its rows), its launches to an array of its own.                        */
+typedef struct half {
+    kt_rank *r;
+    const kt_strtab *strs;
+    gpu_names g;
+    uint32_t lo, hi;
+    rows k;
+    int64_t first, last_step, first_cpu;
+    bool ok;
+} half;
+
+/* HTA's rows of the half, rounded in place, with their sides. */
+static void *drop_and_round_half(void *arg)
+{
+    half *h = arg;
+    kt_events *e = &h->r->ev;
+    h->first = h->first_cpu = INT64_MAX;
+    h->last_step = INT64_MIN;
+    h->ok = true;
+    for (uint32_t i = h->lo; h->ok && i < h->hi; i++) {
+        if (!hta_keeps(e, i)) continue;
+        if (h->r->ns_resolution) round_us(&e->ts[i], &e->dur[i]);
+        if (e->ph[i] == 'X' && e->ts[i] < h->first) h->first = e->ts[i];
+        h->ok = note_side(&h->k, e, h->strs, h->g, i, &h->last_step, &h->first_cpu);
+        h->k.id[h->k.n++] = i;
+    }
+    return NULL;
+}
+
+/* The second half's rows after the first's, in file order: k is then what
+ * one pass over the rank gives, whatever the number of threads.           */
+static bool join_halves(half *h)
+{
+    rows *k = &h[0].k, *b = &h[1].k;
+    memmove(k->id + k->n, b->id, b->n * sizeof *k->id);
+    memmove(k->gpu + k->n, b->gpu, b->n);
+    k->n += b->n;
+    k->ncpu += b->ncpu;
+    k->gpu_none |= b->gpu_none;
+    bool ok = h[0].ok && h[1].ok;
+    for (size_t l = 0; ok && l < b->nlaunches; l++) ok = add_launch(k, b->launches[l].ts, b->launches[l].corr);
+    free(b->launches);
+    if (h[1].first < h[0].first) h[0].first = h[1].first;
+    if (h[1].first_cpu < h[0].first_cpu) h[0].first_cpu = h[1].first_cpu;
+    if (h[1].last_step > h[0].last_step) h[0].last_step = h[1].last_step;
+    return ok;
+}
+
 /* HTA's rows of r, rounded in place, with their sides, and the origin
  * kt_trace_align takes from them (the earliest complete event's ts, as
- * kt_summary_add finds it): the full summary waits until the rows are final. */
-static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows *k, int64_t *origin)
+ * kt_summary_add finds it): the full summary waits until the rows are final.
+ * Big ranks are read in two halves at once.                               */
+static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows *k, int64_t *origin,
+                           int threads)
 {
     kt_events *e = &r->ev;
     size_t cap = e->n ? e->n : 1;
     if (!(k->id = kt_alloc_written(cap * sizeof *k->id)) || !(k->gpu = kt_alloc_written(cap))) return false;
-    int64_t first = INT64_MAX, last_step = INT64_MIN, first_cpu = INT64_MAX;
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (!hta_keeps(e, i)) continue;
-        if (r->ns_resolution) round_us(&e->ts[i], &e->dur[i]);
-        if (e->ph[i] == 'X' && e->ts[i] < first) first = e->ts[i];
-        if (!note_side(k, e, strs, g, i, &last_step, &first_cpu)) return false;
-        k->id[k->n++] = i;
-    }
-    k->cut = last_step != INT64_MIN ? last_step : first_cpu;
-    *origin = first;
-    return true;
+    uint32_t mid = threads >= 2 && e->n > TWO_THREADS_MIN_EVENTS ? (uint32_t)(e->n / 2) : (uint32_t)e->n;
+    half h[2] = { { r, strs, g, 0, mid, { .id = k->id, .gpu = k->gpu }, 0, 0, 0, true },
+                  { r, strs, g, mid, (uint32_t)e->n, { .id = k->id + mid, .gpu = k->gpu + mid }, 0, 0, 0, true } };
+    pthread_t th;
+    bool two = mid < e->n && pthread_create(&th, NULL, drop_and_round_half, &h[1]) == 0;
+    drop_and_round_half(&h[0]);
+    if (two) pthread_join(th, NULL);
+    else drop_and_round_half(&h[1]);
+    bool ok = join_halves(h);
+    *k = h[0].k;
+    k->cut = h[0].last_step != INT64_MIN ? h[0].last_step : h[0].first_cpu;
+    *origin = h[0].first;
+    return ok;
 }
 
 /* ---- A2.11: which filter, over all ranks -------------------------------- */
@@ -390,7 +449,7 @@ static bool filter_incomplete_steps(kt_trace *t, rows *kept, bool *summarized)
 
 /* Drops, rounds, aligns and filters as HTA does, then compacts each rank's
  * columns to the rows left (one pass) and indexes them.                   */
-static kt_status select_hta_rows(kt_trace *t, rows *kept)
+static kt_status select_hta_rows(kt_trace *t, rows *kept, int threads)
 {
     gpu_names g = { kt_strtab_find(t->strs, "Event Sync", 10),
                     kt_strtab_find(t->strs, "Context Sync", 12) };
@@ -398,7 +457,7 @@ static kt_status select_hta_rows(kt_trace *t, rows *kept)
         kt_rank *r = t->ranks[k];
         r->hta_row0_kept = r->ev.n && r->ev.n == r->total_events && hta_keeps(&r->ev, 0);
         int64_t origin;
-        if (!drop_and_round(r, t->strs, g, &kept[k], &origin)) return KT_ENOMEM;
+        if (!drop_and_round(r, t->strs, g, &kept[k], &origin, threads)) return KT_ENOMEM;
         kt_summary_reset(&r->summary);
         r->summary.origin = origin;
     }
@@ -409,17 +468,22 @@ static kt_status select_hta_rows(kt_trace *t, rows *kept)
         kt_rank *r = t->ranks[k];
         if (!summarized) kt_summary_scan_rows(r, t->strs, kept[k].id, kept[k].n);
         if (!kt_events_select(&r->ev, kept[k].id, kept[k].n)) return KT_ENOMEM;
-        kt_status s = kt_index_build(r, t->strs);
+        kt_status s = kt_index_build_threads(r, t->strs, threads);
         if (s != KT_OK) return s;
     }
     return KT_OK;
 }
 
-kt_status kt_apply_hta_compat(kt_trace *t)
+kt_status kt_apply_hta_compat_threads(kt_trace *t, int threads)
 {
     rows *kept = calloc(t->nranks ? t->nranks : 1, sizeof *kept);
-    kt_status s = kept ? select_hta_rows(t, kept) : KT_ENOMEM;
+    kt_status s = kept ? select_hta_rows(t, kept, threads) : KT_ENOMEM;
     for (size_t k = 0; kept && k < t->nranks; k++) rows_free(&kept[k]);
     free(kept);
     return s;
+}
+
+kt_status kt_apply_hta_compat(kt_trace *t)
+{
+    return kt_apply_hta_compat_threads(t, 2);
 }
