@@ -235,22 +235,33 @@ TEST(hta_compat_mtia_variant)
     kt_trace_free(t);
 }
 
-/* A rank big enough to be read in two halves: the last step starts in the
- * second half (index past the middle), so the first half's rows depend on
- * the other half's cut and launches.  1 thread and 2 give the same rows,
- * times and summary: step #1, the 60000 launches before step #2 and their
- * 60000 kernels; rounding moves each ts +300 ns up to the next µs.        */
-static kt_trace *big_rank(void)
+/* A rank big enough for every pass to run on two threads (the rows read,
+ * the step filter, the columns moved): the last step starts past the
+ * middle, so the first half's rows depend on the other half's cut and
+ * launches.  1 thread and 2 give the same rows, times and summary: step
+ * #1, the launches before step #2 and their kernels; every 1000th kernel
+ * has no launch and goes, so each half keeps fewer rows than it read;
+ * rounding moves each ts +300 ns up to the next µs.  With dups, launches
+ * 10 and 110000 (one in each half of the rows) have a second launch row
+ * with their correlation, so their kernels come twice (pandas' merge).   */
+#define BIG_LAUNCHES 200000
+#define BIG_STEP2 120000
+#define BIG_KEPT (1 + 2 * (BIG_STEP2 - BIG_STEP2 / 1000)) /* step #1, launches, kernels */
+
+static kt_trace *big_rank(bool dups)
 {
     kt_trace *t = fx_trace();
     kt_rank *r = fx_rank(t, 0);
     r->ns_resolution = true;
     fx_event(t, r, 'X', "user_annotation", "ProfilerStep#1", 300, 1000 * US, CPU_PID, 1, -1, -1);
-    for (int64_t g = 0; g < 100000; g++) {
-        if (g == 60000)
+    for (int64_t g = 0; g < BIG_LAUNCHES; g++) {
+        if (g == BIG_STEP2)
             fx_event(t, r, 'X', "user_annotation", "ProfilerStep#2", g * 10 * US + 300, 1000 * US, CPU_PID,
                      1, -1, -1);
-        fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", g * 10 * US + 300, 2 * US, CPU_PID, 1, -1, g);
+        if (g % 1000 != 999)
+            fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", g * 10 * US + 300, 2 * US, CPU_PID, 1, -1, g);
+        if (dups && (g == 10 || g == 110000))
+            fx_event(t, r, 'X', "cuda_runtime", "cudaLaunchKernel", g * 10 * US + 400, 2 * US, CPU_PID, 1, -1, g);
         fx_event(t, r, 'i', "cpu_instant_event", "[memory]", g * 10 * US, -1, CPU_PID, 1, -1, -1);
         fx_event(t, r, 'X', "kernel", "k", (g * 10 + 5) * US + 300, 3 * US, 0, 7, 7, g);
     }
@@ -258,23 +269,58 @@ static kt_trace *big_rank(void)
     return t;
 }
 
-TEST(hta_compat_two_halves_match_one_thread)
+/* The rows of one and two, column by column: how many differ. */
+static size_t rows_differ(const kt_trace *one, const kt_trace *two)
 {
-    kt_trace *one = big_rank(), *two = big_rank();
-    CHECK_INT(kt_apply_hta_compat_threads(one, 1), KT_OK);
-    CHECK_INT(kt_apply_hta_compat_threads(two, 2), KT_OK);
     const kt_events *a = &one->ranks[0]->ev, *b = &two->ranks[0]->ev;
-    CHECK_INT(a->n, 120001);
-    CHECK_INT(b->n, a->n);
-    CHECK_INT(a->ts[1], 1 * US);
-    CHECK_INT(a->dur[1], 1 * US); /* ceil(0.3) = 1, floor(2.3) = 2 */
-    size_t diff = 0;
+    size_t diff = a->n != b->n;
     for (size_t i = 0; i < a->n && i < b->n; i++)
         diff += a->ts[i] != b->ts[i] || a->dur[i] != b->dur[i] || a->name[i] != b->name[i] ||
-                a->corr[i] != b->corr[i];
-    CHECK_INT(diff, 0);
-    CHECK_INT(one->ranks[0]->summary.origin, two->ranks[0]->summary.origin);
-    CHECK_INT(one->min_ts, two->min_ts);
+                a->cat[i] != b->cat[i] || a->ph[i] != b->ph[i] || a->kind[i] != b->kind[i] ||
+                a->thread[i] != b->thread[i] || a->corr[i] != b->corr[i] || a->ext_id[i] != b->ext_id[i] ||
+                a->argi[i] != b->argi[i] || a->nargs[i] != b->nargs[i] || a->args_at[i] != b->args_at[i];
+    const kt_event_summary *x = &one->ranks[0]->summary, *y = &two->ranks[0]->summary;
+    diff += x->first_ts != y->first_ts || x->last_end != y->last_end || x->origin != y->origin ||
+            x->gpu_work != y->gpu_work || x->cuda_calls != y->cuda_calls;
+    return diff + (one->min_ts != two->min_ts);
+}
+
+TEST(hta_compat_two_halves_match_one_thread)
+{
+    kt_trace *one = big_rank(false), *two = big_rank(false);
+    CHECK_INT(kt_apply_hta_compat_threads(one, 1), KT_OK);
+    CHECK_INT(kt_apply_hta_compat_threads(two, 2), KT_OK);
+    const kt_events *a = &one->ranks[0]->ev;
+    CHECK_INT(a->n, BIG_KEPT);
+    CHECK_INT(a->ts[1], 1 * US);
+    CHECK_INT(a->dur[1], 1 * US); /* ceil(0.3) = 1, floor(2.3) = 2 */
+    CHECK_STR(kt_strtab_get(one->strs, a->name[a->n - 1]), "k");
+    CHECK_INT(a->corr[a->n - 1], BIG_STEP2 - 2);
+    /* the last kernel kept: 1199985.3 µs + 3 ends at floor(1199988.3) */
+    CHECK_INT(one->ranks[0]->summary.last_end, ((BIG_STEP2 - 2) * 10 + 8) * US);
+    CHECK_INT(rows_differ(one, two), 0);
+    kt_trace_free(one);
+    kt_trace_free(two);
+}
+
+/* Repeated rows in both halves: each half's rows outgrow its place in the
+ * kept ids, and the two join in file order all the same.                 */
+TEST(hta_compat_two_halves_with_repeats_match_one_thread)
+{
+    kt_trace *one = big_rank(true), *two = big_rank(true);
+    CHECK_INT(kt_apply_hta_compat_threads(one, 1), KT_OK);
+    CHECK_INT(kt_apply_hta_compat_threads(two, 2), KT_OK);
+    const kt_events *a = &one->ranks[0]->ev;
+    CHECK_INT(a->n, BIG_KEPT + 4);
+    /* launch 10, its second launch, then kernel 10 twice */
+    size_t at = 1 + 2 * 10;
+    CHECK_INT(a->corr[at], 10);
+    CHECK_INT(a->corr[at + 1], 10);
+    CHECK_INT(a->kind[at + 2], a->kind[at + 3]);
+    CHECK_STR(kt_strtab_get(one->strs, a->name[at + 2]), "k");
+    CHECK_STR(kt_strtab_get(one->strs, a->name[at + 3]), "k");
+    CHECK_INT(a->ts[at + 3], a->ts[at + 2]);
+    CHECK_INT(rows_differ(one, two), 0);
     kt_trace_free(one);
     kt_trace_free(two);
 }

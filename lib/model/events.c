@@ -241,24 +241,54 @@ static bool ascending(const uint32_t *ids, size_t n)
 
 /* Rows ids[0..n), ascending, moved down in place: ids[k] >= k, so no row is
  * overwritten before it is read, and no new columns are faulted in (on a
- * VM a fresh page costs microseconds; --hta-compat selects twice a load). */
-static void select_in_place(kt_events *e, const uint32_t *ids, size_t n)
+ * VM a fresh page costs microseconds; --hta-compat selects twice a load).
+ * The columns fall in two parts of about the same bytes a row, which two
+ * threads move at once (a column is only ever read and written by one).  */
+typedef struct select_part {
+    kt_events c; /* the column pointers, in registers: e's could alias the byte columns */
+    const uint32_t *ids;
+    size_t n;
+    int part;
+} select_part;
+
+static void *select_part_in_place(void *arg)
 {
-    kt_events c = *e; /* the column pointers, in registers: e's could alias the byte columns */
-    for (size_t k = 0; k < n; k++) {
-        uint32_t i = ids[k];
-#define C(col) c.col[k] = c.col[i]
-        C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs); C(thread);
-        C(corr); C(ext_id); C(argi); C(args_at);
+    select_part *s = arg;
+    kt_events c = s->c;
+    const uint32_t *ids = s->ids;
+#define C(col) c.col[k] = c.col[ids[k]]
+    if (s->part == 0)
+        for (size_t k = 0; k < s->n; k++) {
+            C(ts); C(dur); C(name); C(cat); C(ph); C(kind); C(nargs);
+        }
+    else
+        for (size_t k = 0; k < s->n; k++) {
+            C(thread); C(corr); C(ext_id); C(argi); C(args_at);
+        }
 #undef C
-    }
+    return NULL;
+}
+
+/* Ranks with more rows than this move their columns on two threads: below
+ * it a thread costs more than it saves.                                   */
+#define SELECT_TWO_THREADS_MIN 200000
+
+static void select_in_place(kt_events *e, const uint32_t *ids, size_t n, int threads)
+{
+    select_part p[2] = { { *e, ids, n, 0 }, { *e, ids, n, 1 } };
+    kt_run_pair(select_part_in_place, &p[0], &p[1], threads >= 2 && n > SELECT_TWO_THREADS_MIN);
     e->n = n;
 }
 
 bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
 {
+    return kt_events_select_threads(e, ids, n, 1);
+}
+
+bool kt_events_select_threads(kt_events *e, const uint32_t *ids, size_t n, int threads)
+{
     if (!e->mapped && ascending(ids, n)) {
-        select_in_place(e, ids, n);
+        select_in_place(e, ids, n, threads);
         return true;
     }
     kt_events out = { 0 };

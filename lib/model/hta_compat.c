@@ -15,7 +15,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,11 +250,7 @@ static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows 
     uint32_t mid = threads >= 2 && e->n > TWO_THREADS_MIN_EVENTS ? (uint32_t)(e->n / 2) : (uint32_t)e->n;
     half h[2] = { { r, strs, g, 0, mid, { .id = k->id, .gpu = k->gpu }, 0, 0, 0, true },
                   { r, strs, g, mid, (uint32_t)e->n, { .id = k->id + mid, .gpu = k->gpu + mid }, 0, 0, 0, true } };
-    pthread_t th;
-    bool two = mid < e->n && pthread_create(&th, NULL, drop_and_round_half, &h[1]) == 0;
-    drop_and_round_half(&h[0]);
-    if (two) pthread_join(th, NULL);
-    else drop_and_round_half(&h[1]);
+    kt_run_pair(drop_and_round_half, &h[0], &h[1], mid < e->n);
     bool ok = join_halves(h);
     *k = h[0].k;
     k->cut = h[0].last_step != INT64_MIN ? h[0].last_step : h[0].first_cpu;
@@ -298,17 +293,55 @@ static bool device_is_mtia(const kt_trace *t, const rows *kept)
 
 /* ---- A2.11 non-MTIA: the filter ---------------------------------------- */
 /* How many kept CPU rows carry each correlation: most carry none (-1),
- * counted aside, and only when a GPU row without one asks.               */
+ * counted aside, and only when a GPU row without one asks.  Correlations
+ * run nearly consecutive, so they are counted in an array over their range
+ * when it is at most DENSE_SPAN times their number: a fraction of a hash
+ * map's fresh memory, which on a VM costs more than the counting.        */
+#define DENSE_SPAN 4
+
 typedef struct cpu_corrs {
+    uint32_t *dense; /* counts of corr lo + c, c < span; NULL: in map    */
+    int64_t lo, span;
     kt_i64map map;
     uint32_t none;
 } cpu_corrs;
 
+static void cpu_corrs_free(cpu_corrs *c)
+{
+    free(c->dense);
+    kt_i64map_free(&c->map);
+}
+
+/* The range of the correlations counted, and their number. */
+static size_t launch_span(const rows *k, int64_t *lo, int64_t *hi)
+{
+    size_t n = 0;
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (size_t l = 0; l < k->nlaunches; l++) {
+        if (k->launches[l].ts >= k->cut) continue;
+        int64_t c = k->launches[l].corr;
+        if (c < *lo) *lo = c;
+        if (c > *hi) *hi = c;
+        n++;
+    }
+    return n;
+}
+
 static bool count_cpu_corrs(const kt_events *e, const rows *k, cpu_corrs *c)
 {
-    if (!kt_i64map_init(&c->map, k->nlaunches)) return false;
-    for (size_t l = 0; l < k->nlaunches; l++)
-        if (k->launches[l].ts < k->cut) (*kt_i64map_slot(&c->map, k->launches[l].corr, 0))++;
+    int64_t hi;
+    size_t n = launch_span(k, &c->lo, &hi);
+    c->span = n ? hi - c->lo + 1 : 0;
+    if (n && c->span <= (int64_t)(DENSE_SPAN * n)) {
+        if (!(c->dense = calloc((size_t)c->span, sizeof *c->dense))) return false;
+        for (size_t l = 0; l < k->nlaunches; l++)
+            if (k->launches[l].ts < k->cut) c->dense[k->launches[l].corr - c->lo]++;
+    } else {
+        if (!kt_i64map_init(&c->map, n)) return false;
+        for (size_t l = 0; l < k->nlaunches; l++)
+            if (k->launches[l].ts < k->cut) (*kt_i64map_slot(&c->map, k->launches[l].corr, 0))++;
+    }
     for (size_t j = 0; k->gpu_none && j < k->n; j++)
         c->none += !k->gpu[j] && e->corr[k->id[j]] == -1 && e->ts[k->id[j]] < k->cut;
     return true;
@@ -316,21 +349,26 @@ static bool count_cpu_corrs(const kt_events *e, const rows *k, cpu_corrs *c)
 
 static uint32_t cpu_corr_count(const cpu_corrs *c, int32_t corr)
 {
-    return corr == -1 ? c->none : kt_i64map_get(&c->map, corr, 0);
+    if (corr == -1) return c->none;
+    if (!c->dense) return kt_i64map_get(&c->map, corr, 0);
+    int64_t at = (int64_t)corr - c->lo;
+    return at >= 0 && at < c->span ? c->dense[at] : 0;
 }
 
-/* Where the rows that stay go: over the kept ids as they are read, until
- * a row repeated would overtake them; from then on, an array of its own. */
+/* Where the rows of a half that stay go: over its kept ids as they are
+ * read, until a row repeated would overtake them; from then on, an array
+ * of its own.                                                             */
 typedef struct row_sink {
     uint32_t *id;
     size_t n, cap;
     bool own;
 } row_sink;
 
-static bool sink_rows(row_sink *s, const rows *kept, size_t j, uint32_t i, uint32_t times)
+/* Row i, read as the half's row j of nrows, times. */
+static bool sink_rows(row_sink *s, size_t nrows, size_t j, uint32_t i, uint32_t times)
 {
     if (!s->own && s->n + times > j + 1) {
-        uint32_t *id = malloc((s->cap = 2 * kept->n + times) * sizeof *id);
+        uint32_t *id = malloc((s->cap = 2 * nrows + times) * sizeof *id);
         if (!id) return false;
         memcpy(id, s->id, s->n * sizeof *id);
         s->id = id;
@@ -348,29 +386,85 @@ static bool sink_rows(row_sink *s, const rows *kept, size_t j, uint32_t i, uint3
     return true;
 }
 
-/* Narrows kept to the rows that stay, in file order; a GPU row repeats
- * once per kept CPU row with its correlation (pandas inner merge), so
- * 0..k times.  The rank's summary is of these rows, taken on the way.    */
-static bool filter_rank(kt_rank *r, rows *kept, const kt_strtab *strs)
-{
-    const kt_events *e = &r->ev;
-    cpu_corrs corrs = { 0 };
-    row_sink out = { kept->id, 0, kept->n, false };
+/* One half of a rank's kept rows, kept->id[lo, hi), through the filter on
+ * its own thread: the rows that stay, and their summary.                 */
+typedef struct filter_half {
+    const kt_events *e;
+    const kt_strtab *strs;
+    const rows *kept;
+    const cpu_corrs *corrs;
+    size_t lo, hi;
+    row_sink out;
     kt_event_summary sum;
-    kt_summary_reset(&sum);
-    bool ok = !kept->ncpu || count_cpu_corrs(e, kept, &corrs);
-    for (size_t j = 0; ok && j < kept->n; j++) {
+    bool ok;
+} filter_half;
+
+/* A GPU row repeats once per kept CPU row with its correlation (pandas
+ * inner merge), so 0..k times; a CPU row stays once if before the cut.    */
+static void *filter_half_rows(void *arg)
+{
+    filter_half *f = arg;
+    const kt_events *e = f->e;
+    const rows *kept = f->kept;
+    f->out = (row_sink){ kept->id + f->lo, 0, f->hi - f->lo, false };
+    kt_summary_reset(&f->sum);
+    f->ok = true;
+    for (size_t j = f->lo; f->ok && j < f->hi; j++) {
         uint32_t i = kept->id[j];
-        uint32_t times = !kept->ncpu ? 1 : kept->gpu[j] ? cpu_corr_count(&corrs, e->corr[i]) : e->ts[i] < kept->cut;
-        if (times) kt_summary_add(&sum, strs, (char)e->ph[i], e->kind[i], e->cat[i], e->name[i], e->ts[i], e->dur[i]);
-        if (times == 1 && !out.own) out.id[out.n++] = i; /* n <= j: the common case, in place */
-        else ok = sink_rows(&out, kept, j, i, times);
+        uint32_t times = !kept->ncpu ? 1 : kept->gpu[j] ? cpu_corr_count(f->corrs, e->corr[i]) : e->ts[i] < kept->cut;
+        if (times) kt_summary_add(&f->sum, f->strs, (char)e->ph[i], e->kind[i], e->cat[i], e->name[i], e->ts[i], e->dur[i]);
+        if (times == 1 && !f->out.own) f->out.id[f->out.n++] = i; /* n <= j - lo: the common case, in place */
+        else f->ok = sink_rows(&f->out, f->hi - f->lo, j - f->lo, i, times);
     }
-    kt_i64map_free(&corrs.map);
-    if (out.own) free(kept->id);
-    kept->id = out.id;
-    kept->n = out.n;
-    r->summary = sum;
+    return NULL;
+}
+
+/* The second half's rows after the first's, in kept->id unless a half's
+ * rows went to an array of their own: then in a new one.                 */
+static bool join_filtered(rows *kept, filter_half *f)
+{
+    row_sink *a = &f[0].out, *b = &f[1].out;
+    size_t n = a->n + b->n;
+    bool ok = f[0].ok && f[1].ok;
+    if (ok && !a->own && !b->own) {
+        memmove(kept->id + a->n, b->id, b->n * sizeof *b->id);
+    } else {
+        uint32_t *id = ok ? malloc((n ? n : 1) * sizeof *id) : NULL;
+        if (id) {
+            memcpy(id, a->id, a->n * sizeof *id);
+            memcpy(id + a->n, b->id, b->n * sizeof *id);
+            free(kept->id);
+            kept->id = id;
+        }
+        ok = id != NULL;
+    }
+    for (int h = 0; h < 2; h++)
+        if (f[h].out.own) free(f[h].out.id);
+    kept->n = ok ? n : kept->n;
+    return ok;
+}
+
+/* Ranks with more kept rows than this are filtered on two threads: below
+ * it a thread costs more than it saves.  Either way the rows are filtered
+ * in the same two halves, joined in file order.                          */
+#define FILTER_TWO_THREADS_MIN 200000
+
+/* Narrows kept to the rows that stay, in file order.  The rank's summary
+ * is of these rows, taken on the way.                                    */
+static bool filter_rank(kt_rank *r, rows *kept, const kt_strtab *strs, int threads)
+{
+    cpu_corrs corrs = { 0 };
+    bool ok = !kept->ncpu || count_cpu_corrs(&r->ev, kept, &corrs);
+    size_t mid = kept->n / 2;
+    filter_half f[2] = { { &r->ev, strs, kept, &corrs, 0, mid, { 0 }, { 0 }, true },
+                         { &r->ev, strs, kept, &corrs, mid, kept->n, { 0 }, { 0 }, true } };
+    if (ok) {
+        kt_run_pair(filter_half_rows, &f[0], &f[1], threads >= 2 && kept->n > FILTER_TWO_THREADS_MIN);
+        ok = join_filtered(kept, f);
+        kt_summary_merge(&f[0].sum, &f[1].sum);
+        r->summary = f[0].sum;
+    }
+    cpu_corrs_free(&corrs);
     return ok;
 }
 
@@ -431,7 +525,7 @@ oom:
 
 /* Narrows each rank's kept rows to those HTA's step filter keeps; false
  * when memory ran out.  *summarized: the ranks' summaries are of them.   */
-static bool filter_incomplete_steps(kt_trace *t, rows *kept, bool *summarized)
+static bool filter_incomplete_steps(kt_trace *t, rows *kept, int threads, bool *summarized)
 {
     *summarized = false;
     if (t->nranks == 0 || distinct_step_names(t, kept) < 2) return true; /* HTA only warns */
@@ -439,7 +533,7 @@ static bool filter_incomplete_steps(kt_trace *t, rows *kept, bool *summarized)
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
         uint32_t first = kept[k].n ? kept[k].id[0] : KT_NONE;
-        if (!(mtia ? filter_rank_mtia(r, &kept[k], t->strs) : filter_rank(r, &kept[k], t->strs))) return false;
+        if (!(mtia ? filter_rank_mtia(r, &kept[k], t->strs) : filter_rank(r, &kept[k], t->strs, threads))) return false;
         /* row 0 stays HTA's first row only if it is the first kept here */
         r->hta_row0_kept &= kept[k].n && kept[k].id[0] == first;
     }
@@ -463,11 +557,11 @@ static kt_status select_hta_rows(kt_trace *t, rows *kept, int threads)
     }
     kt_trace_align(t); /* HTA aligns before filtering */
     bool summarized;
-    if (!filter_incomplete_steps(t, kept, &summarized)) return KT_ENOMEM;
+    if (!filter_incomplete_steps(t, kept, threads, &summarized)) return KT_ENOMEM;
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
         if (!summarized) kt_summary_scan_rows(r, t->strs, kept[k].id, kept[k].n);
-        if (!kt_events_select(&r->ev, kept[k].id, kept[k].n)) return KT_ENOMEM;
+        if (!kt_events_select_threads(&r->ev, kept[k].id, kept[k].n, threads)) return KT_ENOMEM;
         kt_status s = kt_index_build_threads(r, t->strs, threads);
         if (s != KT_OK) return s;
     }

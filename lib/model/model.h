@@ -382,6 +382,9 @@ void kt_prefault(void *p, size_t n);
 /* malloc(n) (never 0 bytes) with its pages faulted in: for an array the
  * caller goes on to write whole (prefault.c); free() it.                  */
 void *kt_alloc_written(size_t n);
+/* fn(a) and fn(b): at once on two threads when two (and a thread starts),
+ * else one after the other on this thread (run_pair.c).                  */
+void kt_run_pair(void *(*fn)(void *), void *a, void *b, bool two);
 /* Array of n uint32 filled with KT_NONE (n may be 0); NULL on OOM (index.c). */
 uint32_t *kt_none_array(size_t n);
 
@@ -493,6 +496,8 @@ bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 /* Keep rows ids[0..n) of e, in that order (ids may repeat); args stay in
  * place.  Invalidates indexes: rebuild them.  Returns false on OOM.      */
 bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n);
+/* The same on up to two threads (1: this one only); the same result.     */
+bool kt_events_select_threads(kt_events *e, const uint32_t *ids, size_t n, int threads);
 
 /* ---- typed arg lookup ---------------------------------------------------- */
 const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);
