@@ -6,7 +6,8 @@
 # same made no trace by its first byte (the first range fails while the
 # others parse), a gzip of 4 MB or more cut into blocks of its
 # decompressed stream, and ranges held in memory whose middle one fails
-# while the others parse (tests/tsan/split_fail.c).
+# while the others parse (tests/tsan/split_fail.c); and --hta-compat's
+# passes over a big rank, each in two halves at once.
 # A data race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
 # (make tsan builds it).  ../shared's two-rank trace too when present.
 set -eu
@@ -46,11 +47,18 @@ for trace in "$dir/big.json" "$dir/big.json.gz" "$dir/broken.json"; do
         fail=1
     fi
 done
+# --hta-compat on a rank of 260k events: HTA's rows, the step filter and the
+# compaction each run in two halves at once
+if ! "$build/kineta" info --hta-compat --jobs 2 -q "$dir/big.json.gz" >/dev/null 2>"$dir/err"; then
+    echo "tsan: kineta info --hta-compat $dir/big.json.gz:" >&2
+    head -40 "$dir/err" >&2
+    fail=1
+fi
 # a range in the middle fails while the other threads parse theirs
 if ! "$build/split-fail" 2>"$dir/err"; then
     echo "tsan: split-fail:" >&2
     head -40 "$dir/err" >&2
     fail=1
 fi
-[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads)"
+[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads; --hta-compat, 2 threads)"
 exit "$fail"
