@@ -55,18 +55,21 @@ static bool read_strings(nsys *n)
     return !n->b->oom;
 }
 
-static uint32_t string_of(const nsys *n, sqlite3_stmt *st, int col)
+static uint32_t string_id(const nsys *n, sqlite3_value *v)
 {
-    int64_t id = kt_sql_int(st, col, -1);
+    int64_t id = kt_sql_vint(v, -1);
     return id >= 0 && (size_t)id < n->nstr ? n->str[id] : KT_NONE;
 }
+
+static uint32_t string_of(const nsys *n, sqlite3_stmt *st, int col) { return string_id(n, kt_sql_val(st, col)); }
 
 /* Text of a TEXT column, or the StringIds entry of an integer one. */
 static uint32_t text_or_id(nsys *n, sqlite3_stmt *st, int col)
 {
-    if (sqlite3_column_type(st, col) == SQLITE_TEXT)
-        return kt_build_str(n->b, (const char *)sqlite3_column_text(st, col), (size_t)sqlite3_column_bytes(st, col));
-    return string_of(n, st, col);
+    sqlite3_value *v = kt_sql_val(st, col);
+    if (sqlite3_value_type(v) == SQLITE_TEXT)
+        return kt_build_str(n->b, (const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v));
+    return string_id(n, v);
 }
 
 /* globalTid / globalPid: pid in bits 24..47, tid in bits 0..23. */
@@ -104,7 +107,8 @@ static void read_kernels(nsys *n)
         if (op.name == KT_NONE) op.name = text_or_id(n, st, 6);
         for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
         op.regs = kt_sql_int(st, 13, -1);
-        if (sqlite3_column_type(st, 14) != SQLITE_NULL) op.shared_mem = kt_sql_int(st, 14, 0) + kt_sql_int(st, 15, 0);
+        sqlite3_value *shared = kt_sql_val(st, 14);
+        if (sqlite3_value_type(shared) != SQLITE_NULL) op.shared_mem = sqlite3_value_int64(shared) + kt_sql_int(st, 15, 0);
         kt_build_gpu(n->b, &op);
     }
     sqlite3_finalize(st);
