@@ -1,15 +1,36 @@
 /*
  * csv_rows.c — CSV rows in memory, columns by header name (csv_rows.h).
  *
- * Each row is copied into one buffer with quotes removed (and doubled
- * quotes undoubled), its fields pointing into it: rows are short, and a
- * field's text is then always plain.
+ * A field's text is always plain: a field without quotes, or quoted with
+ * none inside, points into the text itself; any other is copied into the
+ * row's scratch buffer with its quotes removed (doubled ones undoubled).
  */
 #include "csv_rows.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* Whether [p, e) holds an odd number of quotes: eight bytes at a time,
+ * a byte's top bit set in a word's mask where it is '"' (exactly: no
+ * carries cross bytes), the masks' bits folded into one parity bit.     */
+static bool odd_quotes(const char *p, const char *e)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t acc = 0;
+    for (; e - p >= 8; p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t x = w ^ 0x2222222222222222ull; /* zero bytes where '"' */
+        acc ^= ~(((x & low7) + low7) | x) & ~low7;
+    }
+    acc ^= acc >> 32;
+    acc ^= acc >> 16;
+    acc ^= acc >> 8;
+    bool odd = (acc >> 7) & 1;
+    for (; p < e; p++) odd ^= *p == '"';
+    return odd;
+}
 
 /* The end of the row starting at p, outside quotes (its '\n', or end):
  * each line up to a '\n' is found by memchr, and ends the row when the
@@ -20,9 +41,7 @@ static const char *row_end(const char *p, const char *end)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl) nl = end;
-        size_t quotes = 0;
-        for (const char *q = p; q < nl; q++) quotes += *q == '"';
-        quoted ^= quotes & 1;
+        quoted ^= odd_quotes(p, nl);
         if (!quoted) return nl;
         p = nl + 1;
     }
@@ -43,8 +62,54 @@ static bool scratch_room(kt_csv *c, size_t n)
     return true;
 }
 
-/* The row's first max fields, unquoted into the scratch buffer; the
- * rest of the row is skipped.                                          */
+/* A field as the text has it, found without copying: unquoted and
+ * without quotes, or quoted with no quote inside.  Its end (the ',' or
+ * e), or NULL when the field needs unquote_field.                     */
+static const char *plain_field(const char *p, const char *e, kt_csv_field *f)
+{
+    const char *next;
+    if (p < e && *p == '"') {
+        const char *z = memchr(p + 1, '"', (size_t)(e - p - 1));
+        if (!z) return NULL;
+        *f = (kt_csv_field){ p + 1, (size_t)(z - p - 1) };
+        if (z + 2 == e && z[1] == '\r') return e; /* the row's CR, outside the quotes */
+        if (z + 1 < e && z[1] != ',') return NULL;
+        next = z + 1;
+    } else {
+        next = p;
+        while (next < e && *next != ',' && *next != '"') next++;
+        if (next < e && *next == '"') return NULL;
+        *f = (kt_csv_field){ p, (size_t)(next - p) };
+    }
+    if (next >= e && f->n && f->s[f->n - 1] == '\r') f->n--;
+    return next;
+}
+
+/* A field with quotes anywhere, unquoted (doubled quotes undoubled) into
+ * the scratch buffer at *o; its end (the ',' or e).                     */
+static const char *unquote_field(const char *p, const char *e, char **o, kt_csv_field *f)
+{
+    char *start = *o, *w = *o;
+    bool quoted = false;
+    for (; p < e; p++) {
+        if (*p == '"') {
+            if (quoted && p + 1 < e && p[1] == '"') *w++ = *p++;
+            else quoted = !quoted;
+        } else if (*p == ',' && !quoted) {
+            break;
+        } else {
+            *w++ = *p;
+        }
+    }
+    size_t n = (size_t)(w - start);
+    if (n && start[n - 1] == '\r' && p >= e) n--;
+    *f = (kt_csv_field){ start, n };
+    *o = w;
+    return p;
+}
+
+/* The row's first max fields (pointing into the text, or unquoted into
+ * the scratch buffer); the rest of the row is skipped.                 */
 static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
 {
     if (c->p >= c->end) return false;
@@ -54,21 +119,10 @@ static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
     size_t nf = 0;
     c->line++;
     for (;;) {
-        char *start = o;
-        bool quoted = false;
-        for (; p < e; p++) {
-            if (*p == '"') {
-                if (quoted && p + 1 < e && p[1] == '"') *o++ = *p++;
-                else quoted = !quoted;
-            } else if (*p == ',' && !quoted) {
-                break;
-            } else {
-                *o++ = *p;
-            }
-        }
-        size_t n = (size_t)(o - start);
-        if (n && start[n - 1] == '\r' && p >= e) n--;
-        if (nf < KT_CSV_MAX_FIELDS) out[nf++] = (kt_csv_field){ start, n };
+        kt_csv_field f;
+        const char *next = plain_field(p, e, &f);
+        p = next ? next : unquote_field(p, e, &o, &f);
+        if (nf < KT_CSV_MAX_FIELDS) out[nf++] = f;
         if (p >= e || nf >= max) break;
         p++; /* the ',' */
     }
@@ -130,9 +184,24 @@ kt_csv_field kt_csv_get(const kt_csv *c, int col)
     return c->f[col];
 }
 
+/* Digits only ("1550151853029637"), the common case, in one pass. */
+static bool plain_int(kt_csv_field f, int64_t *out)
+{
+    if (f.n == 0 || f.n > 18) return false;
+    int64_t v = 0;
+    for (size_t k = 0; k < f.n; k++) {
+        unsigned d = (unsigned)(f.s[k] - '0');
+        if (d > 9) return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
 bool kt_csv_int(const kt_csv *c, int col, int64_t *out)
 {
     kt_csv_field f = kt_csv_get(c, col);
+    if (plain_int(f, out)) return true;
     size_t i = f.n;
     while (i > 0 && f.s[i - 1] >= '0' && f.s[i - 1] <= '9') i--;
     if (i == f.n || f.n - i > 18) return false;
