@@ -11,25 +11,49 @@
 #include <string.h>
 #include <strings.h>
 
-/* Whether [p, e) holds an odd number of quotes: eight bytes at a time,
- * a byte's top bit set in a word's mask where it is '"' (exactly: no
- * carries cross bytes), the masks' bits folded into one parity bit.     */
-static bool odd_quotes(const char *p, const char *e)
+/* Eight bytes as a word, the first in the low byte on any host. */
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/* The top bit of each byte of w that is c, exactly (no carry crosses a
+ * byte: each byte's low seven bits are added apart from its top bit).  */
+static uint64_t bytes_equal(uint64_t w, char c)
 {
     const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x = w ^ (0x0101010101010101ull * (unsigned char)c);
+    return ~(((x & low7) + low7) | x) & ~low7;
+}
+
+/* Whether [p, e) holds an odd number of quotes: the words' quote masks
+ * folded into one parity bit.                                          */
+static bool odd_quotes(const char *p, const char *e)
+{
     uint64_t acc = 0;
-    for (; e - p >= 8; p += 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t x = w ^ 0x2222222222222222ull; /* zero bytes where '"' */
-        acc ^= ~(((x & low7) + low7) | x) & ~low7;
-    }
+    for (; e - p >= 8; p += 8) acc ^= bytes_equal(load8(p), '"');
     acc ^= acc >> 32;
     acc ^= acc >> 16;
     acc ^= acc >> 8;
     bool odd = (acc >> 7) & 1;
     for (; p < e; p++) odd ^= *p == '"';
     return odd;
+}
+
+/* The first ',', '"' or '\n' in [p, e), or e. */
+static const char *field_stop(const char *p, const char *e)
+{
+    for (; e - p >= 8; p += 8) {
+        uint64_t w = load8(p), m = bytes_equal(w, ',') | bytes_equal(w, '"') | bytes_equal(w, '\n');
+        if (m) return p + (__builtin_ctzll(m) >> 3);
+    }
+    while (p < e && *p != ',' && *p != '"' && *p != '\n') p++;
+    return p;
 }
 
 /* The end of the row starting at p, outside quotes (its '\n', or end):
@@ -62,27 +86,36 @@ static bool scratch_room(kt_csv *c, size_t n)
     return true;
 }
 
-/* A field as the text has it, found without copying: unquoted and
- * without quotes, or quoted with no quote inside.  Its end (the ',' or
- * e), or NULL when the field needs unquote_field.                     */
-static const char *plain_field(const char *p, const char *e, kt_csv_field *f)
+/* The row at p read in one pass, its fields pointing into the text, when
+ * each is unquoted without quotes or quoted with none inside (a profiler's
+ * rows): the row's end (its '\n', or end), or NULL for another row.     */
+static const char *plain_row(const char *p, const char *end, kt_csv_field *out, size_t *nout, size_t max)
 {
-    const char *next;
-    if (p < e && *p == '"') {
-        const char *z = memchr(p + 1, '"', (size_t)(e - p - 1));
-        if (!z) return NULL;
-        *f = (kt_csv_field){ p + 1, (size_t)(z - p - 1) };
-        if (z + 2 == e && z[1] == '\r') return e; /* the row's CR, outside the quotes */
-        if (z + 1 < e && z[1] != ',') return NULL;
-        next = z + 1;
-    } else {
-        next = p;
-        while (next < e && *next != ',' && *next != '"') next++;
-        if (next < e && *next == '"') return NULL;
-        *f = (kt_csv_field){ p, (size_t)(next - p) };
+    size_t nf = 0;
+    for (;;) {
+        kt_csv_field f;
+        const char *stop; /* the ',' or '\n' after the field, or end */
+        bool cr_outside = false;
+        if (p < end && *p == '"') {
+            const char *z = memchr(p + 1, '"', (size_t)(end - p - 1));
+            if (!z) return NULL;
+            f = (kt_csv_field){ p + 1, (size_t)(z - p - 1) };
+            stop = z + 1;
+            if (stop < end && *stop == '\r' && (stop + 1 == end || stop[1] == '\n')) stop++, cr_outside = true;
+            if (stop < end && *stop != ',' && *stop != '\n') return NULL;
+        } else {
+            stop = field_stop(p, end);
+            if (stop < end && *stop == '"') return NULL;
+            f = (kt_csv_field){ p, (size_t)(stop - p) };
+        }
+        bool last = stop >= end || *stop == '\n';
+        if (last && !cr_outside && f.n && f.s[f.n - 1] == '\r') f.n--; /* CRLF */
+        if (nf < KT_CSV_MAX_FIELDS) out[nf++] = f;
+        *nout = nf;
+        if (last) return stop;
+        if (nf >= max) return row_end(stop + 1, end);
+        p = stop + 1;
     }
-    if (next >= e && f->n && f->s[f->n - 1] == '\r') f->n--;
-    return next;
 }
 
 /* A field with quotes anywhere, unquoted (doubled quotes undoubled) into
@@ -108,26 +141,33 @@ static const char *unquote_field(const char *p, const char *e, char **o, kt_csv_
     return p;
 }
 
-/* The row's first max fields (pointing into the text, or unquoted into
- * the scratch buffer); the rest of the row is skipped.                 */
-static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
+/* Any row: its end found first (quotes balanced), then each field
+ * unquoted into the scratch buffer; NULL on OOM.                     */
+static const char *quoted_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
 {
-    if (c->p >= c->end) return false;
     const char *p = c->p, *e = row_end(p, c->end);
-    if (!scratch_room(c, (size_t)(e - p) + 1)) return false;
+    if (!scratch_room(c, (size_t)(e - p) + 1)) return NULL;
     char *o = c->scratch;
     size_t nf = 0;
-    c->line++;
     for (;;) {
         kt_csv_field f;
-        const char *next = plain_field(p, e, &f);
-        p = next ? next : unquote_field(p, e, &o, &f);
+        p = unquote_field(p, e, &o, &f);
         if (nf < KT_CSV_MAX_FIELDS) out[nf++] = f;
         if (p >= e || nf >= max) break;
         p++; /* the ',' */
     }
-    c->p = e < c->end ? e + 1 : e;
     *nout = nf;
+    return e;
+}
+
+/* The row's first max fields; the rest of the row is skipped. */
+static bool read_row(kt_csv *c, kt_csv_field *out, size_t *nout, size_t max)
+{
+    if (c->p >= c->end) return false;
+    const char *e = plain_row(c->p, c->end, out, nout, max);
+    if (!e && !(e = quoted_row(c, out, nout, max))) return false;
+    c->line++;
+    c->p = e < c->end ? e + 1 : e;
     return true;
 }
 
@@ -184,12 +224,35 @@ kt_csv_field kt_csv_get(const kt_csv *c, int col)
     return c->f[col];
 }
 
+/* The value of eight digits, the first the most significant: digit
+ * pairs, then quads, then the eight, each by one multiply (SWAR).     */
+static uint64_t eight_digits(uint64_t w)
+{
+    w -= 0x3030303030303030ull;
+    w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffull;
+    w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffull;
+    return (w * 10000 + (w >> 32)) & 0xffffffffull;
+}
+
+/* Whether all eight bytes of w are digits. */
+static bool all_digits(uint64_t w)
+{
+    return (w & 0xf0f0f0f0f0f0f0f0ull) == 0x3030303030303030ull &&
+           ((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) == 0x3030303030303030ull;
+}
+
 /* Digits only ("1550151853029637"), the common case, in one pass. */
 static bool plain_int(kt_csv_field f, int64_t *out)
 {
     if (f.n == 0 || f.n > 18) return false;
     int64_t v = 0;
-    for (size_t k = 0; k < f.n; k++) {
+    size_t k = 0;
+    for (; f.n - k >= 8; k += 8) {
+        uint64_t w = load8(f.s + k);
+        if (!all_digits(w)) return false;
+        v = v * 100000000 + (int64_t)eight_digits(w);
+    }
+    for (; k < f.n; k++) {
         unsigned d = (unsigned)(f.s[k] - '0');
         if (d > 9) return false;
         v = v * 10 + d;
