@@ -48,23 +48,26 @@ static bool fetch(kt_sql_lookup *lk, sqlite3_value *id, int64_t *v, bool *null)
 
 /* The value of id (false: no row, or NULL), kept when id is an integer
  * of a row: those number at most the table's rows, so the map (sized for
- * them) never fills.  Other ids are asked again each time.              */
+ * them) never fills.  Other ids are asked again each time.  Rows often
+ * repeat the previous row's id: that one is checked first.             */
 static bool value_of(kt_sql_lookup *lk, sqlite3_value *id, int64_t *v)
 {
-    if (!lk->st || sqlite3_value_type(id) == SQLITE_NULL) return false;
-    bool keep = sqlite3_value_type(id) == SQLITE_INTEGER && sqlite3_value_int64(id) != INT64_MIN, null = true;
-    if (keep) {
-        uint32_t k = kt_i64map_get(&lk->at, sqlite3_value_int64(id), KT_NONE);
-        if (k != KT_NONE) {
-            *v = lk->val[k];
-            return !lk->null[k];
-        }
+    int type = sqlite3_value_type(id);
+    if (!lk->st || type == SQLITE_NULL) return false;
+    int64_t key = type == SQLITE_INTEGER ? sqlite3_value_int64(id) : INT64_MIN;
+    bool keep = key != INT64_MIN, null = true;
+    uint32_t k = !keep ? KT_NONE : lk->n && key == lk->last_key ? lk->last : kt_i64map_get(&lk->at, key, KT_NONE);
+    if (k != KT_NONE) {
+        lk->last_key = key, lk->last = k;
+        *v = lk->val[k];
+        return !lk->null[k];
     }
     if (!fetch(lk, id, v, &null)) return false;
     if (keep && lk->n < lk->cap) {
         lk->val[lk->n] = *v;
         lk->null[lk->n] = null;
-        *kt_i64map_slot(&lk->at, sqlite3_value_int64(id), (uint32_t)lk->n) = (uint32_t)lk->n;
+        *kt_i64map_slot(&lk->at, key, (uint32_t)lk->n) = (uint32_t)lk->n;
+        lk->last_key = key, lk->last = (uint32_t)lk->n;
         lk->n++;
     }
     return !null;

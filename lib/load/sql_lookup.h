@@ -25,6 +25,8 @@ typedef struct kt_sql_lookup {
     int64_t *val;      /* value of k                                       */
     bool *null;        /* k's value is NULL                                */
     size_t n, cap;     /* ids kept; at most the table's rows               */
+    int64_t last_key;  /* the id last asked for, when kept (n > 0)         */
+    uint32_t last;     /* its k                                            */
 } kt_sql_lookup;
 
 /* The lookup of expr in table by id; names: intern the values (text) in

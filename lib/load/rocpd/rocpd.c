@@ -58,6 +58,11 @@ typedef struct rocpd {
     /* rocpd_event by id, read in one pass instead of a join per record:
      * its correlation id and its category's kind (KT_K_OTHER if none) */
     kt_i64map event_at;
+    int64_t event_first;  /* while ids are first, first + 1, ... (rocpd's
+                             autoincrement ids): row k is id first + k,
+                             event_at unused; event_dense rows so far    */
+    size_t event_dense, event_rows;
+    bool dense;
     int64_t *event_corr;
     uint8_t *event_kind;
 } rocpd;
@@ -88,6 +93,28 @@ static uint8_t category_kind(sqlite3_stmt *str, int64_t id, int64_t memo[8][2])
     return kind;
 }
 
+/* Row k of rocpd_event has id (valid: an integer id): false when it
+ * cannot be found by id.  Consecutive ids from the first row's need no
+ * map; at the first other id, the rows so far go into the map.       */
+static bool index_event(rocpd *p, bool valid, int64_t id, uint32_t k)
+{
+    if (k == 0) p->event_first = id, p->dense = valid && id != INT64_MIN;
+    if (p->dense && valid && (uint64_t)id - (uint64_t)p->event_first == k) {
+        p->event_dense = (size_t)k + 1;
+        return true;
+    }
+    if (!p->event_at.key) { /* the map, made at the first other id */
+        p->dense = false;
+        if (!kt_i64map_init(&p->event_at, p->event_rows)) {
+            p->b->oom = true;
+            return false;
+        }
+        for (uint32_t j = 0; j < p->event_dense; j++) *kt_i64map_slot(&p->event_at, p->event_first + j, j) = j;
+    }
+    if (valid) *kt_i64map_slot(&p->event_at, id, k) = k;
+    return valid;
+}
+
 /* rocpd_event's rows by id (false on OOM). */
 static bool read_events(rocpd *p)
 {
@@ -99,12 +126,11 @@ static bool read_events(rocpd *p)
     sqlite3_stmt *str = st && p->str[0] ? prepare(p, sql) : NULL;
     int64_t memo[8][2];
     for (int k = 0; k < 8; k++) memo[k][0] = INT64_MIN;
-    bool ok = kt_i64map_init(&p->event_at, n) && (p->event_corr = malloc((n ? n : 1) * sizeof *p->event_corr)) &&
-              (p->event_kind = malloc(n ? n : 1));
-    for (uint32_t k = 0; ok && st && k < n && sqlite3_step(st) == SQLITE_ROW; k++) {
+    p->event_rows = n;
+    bool ok = (p->event_corr = malloc((n ? n : 1) * sizeof *p->event_corr)) && (p->event_kind = malloc(n ? n : 1));
+    for (uint32_t k = 0; ok && !p->b->oom && st && k < n && sqlite3_step(st) == SQLITE_ROW; k++) {
         sqlite3_value *id = kt_sql_val(st, 0), *category = kt_sql_val(st, 2);
-        if (sqlite3_value_type(id) != SQLITE_INTEGER) continue;
-        *kt_i64map_slot(&p->event_at, sqlite3_value_int64(id), k) = k;
+        if (!index_event(p, sqlite3_value_type(id) == SQLITE_INTEGER, sqlite3_value_int64(id), k)) continue;
         p->event_corr[k] = kt_sql_int(st, 1, -1);
         p->event_kind[k] = str && sqlite3_value_type(category) != SQLITE_NULL
                                ? category_kind(str, sqlite3_value_int64(category), memo)
@@ -119,7 +145,10 @@ static bool read_events(rocpd *p)
 static uint32_t event_of(const rocpd *p, sqlite3_stmt *st, int col)
 {
     sqlite3_value *v = kt_sql_val(st, col);
-    return sqlite3_value_type(v) == SQLITE_INTEGER ? kt_i64map_get(&p->event_at, sqlite3_value_int64(v), KT_NONE) : KT_NONE;
+    if (sqlite3_value_type(v) != SQLITE_INTEGER) return KT_NONE;
+    int64_t id = sqlite3_value_int64(v);
+    if (p->event_at.key) return kt_i64map_get(&p->event_at, id, KT_NONE);
+    return p->dense && (uint64_t)id - (uint64_t)p->event_first < p->event_dense ? (uint32_t)(id - p->event_first) : KT_NONE;
 }
 
 static int64_t event_corr(const rocpd *p, sqlite3_stmt *st, int col)
@@ -157,7 +186,8 @@ static void read_kernels(rocpd *p)
         if (!times(p, st, &op.ts, &op.dur)) continue;
         sqlite3_value *agent_id = kt_sql_val(st, 2);
         if (!kt_sql_lookup_int(&agent, agent_id, &op.device)) op.device = kt_sql_vint(agent_id, 0);
-        op.stream = kt_sql_int(st, 3, kt_sql_int(st, 4, 0));
+        sqlite3_value *stream = kt_sql_val(st, 3);
+        op.stream = sqlite3_value_type(stream) != SQLITE_NULL ? sqlite3_value_int64(stream) : kt_sql_int(st, 4, 0);
         op.corr = event_corr(p, st, 5);
         op.name = kt_sql_lookup_name(&symbol, kt_sql_val(st, 6));
         for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
