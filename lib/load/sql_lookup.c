@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool kt_sql_lookup_open(kt_sql_lookup *lk, sqlite3 *db, const char *table, const char *expr, kt_build *names)
+bool kt_sql_lookup_open(kt_sql_lookup *lk, sqlite3 *db, const char *table, const char *expr, kt_build *b, bool names)
 {
-    *lk = (kt_sql_lookup){ .names = names };
+    *lk = (kt_sql_lookup){ .names = names ? b : NULL };
     char sql[512];
     if (!table[0] || snprintf(sql, sizeof sql, "SELECT %s FROM \"%s\" WHERE id = ?", expr, table) >= (int)sizeof sql ||
         sqlite3_prepare_v2(db, sql, -1, &lk->st, NULL) != SQLITE_OK)
@@ -15,7 +15,9 @@ bool kt_sql_lookup_open(kt_sql_lookup *lk, sqlite3 *db, const char *table, const
     lk->cap = kt_sql_rows(db, table);
     lk->val = malloc((lk->cap ? lk->cap : 1) * sizeof *lk->val);
     lk->null = malloc(lk->cap ? lk->cap : 1);
-    return lk->val && lk->null && kt_i64map_init(&lk->at, lk->cap);
+    if (lk->val && lk->null && kt_i64map_init(&lk->at, lk->cap)) return true;
+    b->oom = true;
+    return false;
 }
 
 void kt_sql_lookup_close(kt_sql_lookup *lk)

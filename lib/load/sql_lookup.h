@@ -29,10 +29,11 @@ typedef struct kt_sql_lookup {
     uint32_t last;     /* its k                                            */
 } kt_sql_lookup;
 
-/* The lookup of expr in table by id; names: intern the values (text) in
- * it, else they are integers.  False when the table is absent, expr names
- * a column it lacks (as the join's statement would fail) or on OOM.       */
-bool kt_sql_lookup_open(kt_sql_lookup *lk, sqlite3 *db, const char *table, const char *expr, kt_build *names);
+/* The lookup of expr in table by id; names: the values are names (text)
+ * interned in b's strtab, else integers.  False when the table is absent
+ * or expr names a column it lacks (as the join's statement would fail),
+ * or on OOM (b->oom set).                                              */
+bool kt_sql_lookup_open(kt_sql_lookup *lk, sqlite3 *db, const char *table, const char *expr, kt_build *b, bool names);
 void kt_sql_lookup_close(kt_sql_lookup *lk);
 
 /* The integer value of the row whose id is id: false when there is no

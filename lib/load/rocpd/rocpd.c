@@ -178,8 +178,8 @@ static void read_kernels(rocpd *p)
              " workgroup_size_x, workgroup_size_y, workgroup_size_z, group_segment_size FROM \"%s\"",
              p->kd);
     kt_sql_lookup agent, symbol;
-    bool ok = kt_sql_lookup_open(&agent, p->db, p->agent, "coalesce(type_index, logical_index, absolute_index)", NULL);
-    ok = kt_sql_lookup_open(&symbol, p->db, p->ks, "coalesce(display_name, kernel_name)", p->b) && ok; /* both opened */
+    bool ok = kt_sql_lookup_open(&agent, p->db, p->agent, "coalesce(type_index, logical_index, absolute_index)", p->b, false);
+    ok = kt_sql_lookup_open(&symbol, p->db, p->ks, "coalesce(display_name, kernel_name)", p->b, true) && ok; /* both opened */
     sqlite3_stmt *st = ok && p->kd[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
@@ -231,9 +231,9 @@ static void read_regions(rocpd *p)
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT start, end, event_id, name_id, pid, tid FROM \"%s\"", p->region);
     kt_sql_lookup name, proc, thread;
-    bool ok = kt_sql_lookup_open(&name, p->db, p->str, "string", p->b); /* all three opened: each is closed */
-    ok = kt_sql_lookup_open(&proc, p->db, p->proc, "pid", NULL) && ok;
-    ok = kt_sql_lookup_open(&thread, p->db, p->thread, "tid", NULL) && ok;
+    bool ok = kt_sql_lookup_open(&name, p->db, p->str, "string", p->b, true); /* all three opened: each is closed */
+    ok = kt_sql_lookup_open(&proc, p->db, p->proc, "pid", p->b, false) && ok;
+    ok = kt_sql_lookup_open(&thread, p->db, p->thread, "tid", p->b, false) && ok;
     sqlite3_stmt *st = ok && p->region[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         uint32_t e = event_of(p, st, 2);
