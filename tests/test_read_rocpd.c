@@ -174,3 +174,59 @@ TEST(rocpd_hostile_rows)
     }
     unlink(path2);
 }
+
+/* Records whose ids name no row of the small tables, or a row whose value
+ * is NULL, read as the join reads them: an agent without a row or without
+ * indexes is its own id as the device, a kernel symbol or string without
+ * a row leaves the name empty, a process or thread without a row is its
+ * own id.  An id stored as text matches as SQL compares it.            */
+TEST(rocpd_ids_without_rows)
+{
+    char rows[sizeof ROWS + 1024];
+    snprintf(rows, sizeof rows, "%s%s", ROWS,
+             "PRAGMA foreign_keys = OFF;"
+             "INSERT INTO rocpd_info_agent_0a1b2c(id, nid, pid, type, absolute_index, logical_index, type_index, name)"
+             " VALUES (7,1,1,'GPU',NULL,NULL,NULL,'gfx90a');"
+             "INSERT INTO rocpd_info_kernel_symbol_0a1b2c(id, nid, pid, code_object_id, kernel_name, display_name)"
+             " VALUES (2,1,1,1,'_Z3foov',NULL);"
+             "INSERT INTO rocpd_kernel_dispatch_0a1b2c(id, nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id, stream_id,"
+             " start, end, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z)"
+             " VALUES (4,1,1,1,7,2,4,1,5,2700,2800,1,1,1,1,1,1),(5,1,1,1,42,77,5,1,5,2900,2950,1,1,1,1,1,1),"
+             " (6,1,1,1,'3',1,6,1,5,3100,3150,1,1,1,1,1,1);"
+             "INSERT INTO rocpd_event_0a1b2c(id, category_id, correlation_id) VALUES (5,1,12);"
+             "INSERT INTO rocpd_region_0a1b2c(id, nid, pid, tid, start, end, name_id, event_id)"
+             " VALUES (3,1,5,9,2660,2670,55,5);");
+    char path[] = "/tmp/kt_rocpd_XXXXXX.db";
+    if (!build(path, true, rows)) return;
+    kt_status st;
+    kt_trace *t = rd_load_path(path, &st, NULL);
+    CHECK_INT(st, KT_OK);
+    unlink(path);
+    if (!t) return;
+    const kt_rank *r = t->ranks[0];
+    int seen = 0;
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        const char *name = r->ev.name[i] == KT_NONE ? "" : kt_strtab_get(t->strs, r->ev.name[i]);
+        int64_t ts = r->ev.ts[i];
+        if (ts == 2700 && r->ev.kind[i] == KT_K_KERNEL) { /* agent 7: no index */
+            CHECK_INT(kt_event_pid(r, i), 7);
+            CHECK_STR(name, "_Z3foov");
+            seen++;
+        } else if (ts == 2900 && r->ev.kind[i] == KT_K_KERNEL) { /* agent 42, symbol 77: no rows */
+            CHECK_INT(kt_event_pid(r, i), 42);
+            CHECK_STR(name, "");
+            seen++;
+        } else if (ts == 3100 && r->ev.kind[i] == KT_K_KERNEL) { /* agent '3': GPU 1 */
+            CHECK_INT(kt_event_pid(r, i), 1);
+            CHECK_STR(name, "gemm()");
+            seen++;
+        } else if (ts == 2660 && r->ev.kind[i] == KT_K_RUNTIME) { /* process 5, thread 9, string 55: no rows */
+            CHECK_INT(kt_event_pid(r, i), 5);
+            CHECK_INT(kt_event_tid(r, i), 9);
+            CHECK_STR(name, "");
+            seen++;
+        }
+    }
+    CHECK_INT(seen, 4);
+    kt_trace_free(t);
+}

@@ -27,7 +27,7 @@ typedef struct kt_csv {
     size_t nf;                 /* fields of the current row               */
     kt_csv_field head[KT_CSV_MAX_FIELDS];
     size_t nhead;
-    char *scratch;             /* unquoted text of the current row        */
+    char *scratch;             /* the current row's fields that had quotes inside, unquoted */
     char *head_text;           /* the header's names                      */
     size_t cap;
     uint64_t line;             /* the current row's line number (1: header) */

@@ -24,17 +24,27 @@ const char *kt_sql_col(sqlite3 *db, const char *table, const char *const *names)
 sqlite3_stmt *kt_sql_select(sqlite3 *db, const char *table, const char *const *wanted, size_t n, const char *tail);
 /* Rows of table (or view), 0 when it is absent or cannot be counted. */
 size_t kt_sql_rows(sqlite3 *db, const char *table);
-/* Column i as an integer, dflt when NULL. */
-static inline int64_t kt_sql_int(sqlite3_stmt *st, int i, int64_t dflt)
+/* Column i of the row: one call into SQLite per column (each sqlite3_column_*
+ * call pays the statement's bounds check and error bookkeeping; the value's
+ * type and contents are then read without it).  The value is SQLite's own
+ * "unprotected" one, safe here: a connection is used by one thread only.  */
+static inline sqlite3_value *kt_sql_val(sqlite3_stmt *st, int i) { return sqlite3_column_value(st, i); }
+
+/* A value as an integer, dflt when NULL. */
+static inline int64_t kt_sql_vint(sqlite3_value *v, int64_t dflt)
 {
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, i);
+    return sqlite3_value_type(v) == SQLITE_NULL ? dflt : sqlite3_value_int64(v);
 }
+
+/* Column i as an integer, dflt when NULL. */
+static inline int64_t kt_sql_int(sqlite3_stmt *st, int i, int64_t dflt) { return kt_sql_vint(kt_sql_val(st, i), dflt); }
 
 /* Column i as a time (ns): -1 unless an integer (text, blobs, reals and
  * NULLs are not times).                                                 */
 static inline int64_t kt_sql_time(sqlite3_stmt *st, int i)
 {
-    return sqlite3_column_type(st, i) == SQLITE_INTEGER ? sqlite3_column_int64(st, i) : -1;
+    sqlite3_value *v = kt_sql_val(st, i);
+    return sqlite3_value_type(v) == SQLITE_INTEGER ? sqlite3_value_int64(v) : -1;
 }
 
 /* The two formats' readers on an open database. */

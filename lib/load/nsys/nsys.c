@@ -21,6 +21,7 @@ typedef struct nsys {
     kt_build *b;
     sqlite3 *db;
     uint32_t *str;   /* StringIds.id -> strtab id (dense: ids are small) */
+    uint32_t *call;  /* StringIds.id -> its call name (call_name), once  */
     size_t nstr;
     uint64_t rows, dropped; /* rows read; rows without valid start/end */
 } nsys;
@@ -41,11 +42,12 @@ static bool read_strings(nsys *n)
     if (max >= (1 << 26)) max = (1 << 26) - 1; /* ids beyond: names unknown */
     n->nstr = (size_t)(max + 1);
     n->str = malloc((n->nstr ? n->nstr : 1) * sizeof *n->str);
-    if (!n->str) {
+    n->call = malloc((n->nstr ? n->nstr : 1) * sizeof *n->call);
+    if (!n->str || !n->call) {
         sqlite3_finalize(st);
         return false;
     }
-    for (size_t i = 0; i < n->nstr; i++) n->str[i] = KT_NONE;
+    for (size_t i = 0; i < n->nstr; i++) n->str[i] = n->call[i] = KT_NONE;
     while (st && sqlite3_step(st) == SQLITE_ROW) {
         int64_t id = kt_sql_int(st, 0, -1);
         const char *v = (const char *)sqlite3_column_text(st, 1);
@@ -55,18 +57,21 @@ static bool read_strings(nsys *n)
     return !n->b->oom;
 }
 
-static uint32_t string_of(const nsys *n, sqlite3_stmt *st, int col)
+static uint32_t string_id(const nsys *n, sqlite3_value *v)
 {
-    int64_t id = kt_sql_int(st, col, -1);
+    int64_t id = kt_sql_vint(v, -1);
     return id >= 0 && (size_t)id < n->nstr ? n->str[id] : KT_NONE;
 }
+
+static uint32_t string_of(const nsys *n, sqlite3_stmt *st, int col) { return string_id(n, kt_sql_val(st, col)); }
 
 /* Text of a TEXT column, or the StringIds entry of an integer one. */
 static uint32_t text_or_id(nsys *n, sqlite3_stmt *st, int col)
 {
-    if (sqlite3_column_type(st, col) == SQLITE_TEXT)
-        return kt_build_str(n->b, (const char *)sqlite3_column_text(st, col), (size_t)sqlite3_column_bytes(st, col));
-    return string_of(n, st, col);
+    sqlite3_value *v = kt_sql_val(st, col);
+    if (sqlite3_value_type(v) == SQLITE_TEXT)
+        return kt_build_str(n->b, (const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v));
+    return string_id(n, v);
 }
 
 /* globalTid / globalPid: pid in bits 24..47, tid in bits 0..23. */
@@ -104,7 +109,8 @@ static void read_kernels(nsys *n)
         if (op.name == KT_NONE) op.name = text_or_id(n, st, 6);
         for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
         op.regs = kt_sql_int(st, 13, -1);
-        if (sqlite3_column_type(st, 14) != SQLITE_NULL) op.shared_mem = kt_sql_int(st, 14, 0) + kt_sql_int(st, 15, 0);
+        sqlite3_value *shared = kt_sql_val(st, 14);
+        if (sqlite3_value_type(shared) != SQLITE_NULL) op.shared_mem = sqlite3_value_int64(shared) + kt_sql_int(st, 15, 0);
         kt_build_gpu(n->b, &op);
     }
     sqlite3_finalize(st);
@@ -182,24 +188,24 @@ static void read_syncs(nsys *n)
     sqlite3_finalize(st);
 }
 
-/* "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (Kineto's name). */
-static uint32_t call_name(nsys *n, uint32_t id, uint32_t *memo_in, uint32_t *memo_out)
+/* "cudaLaunchKernel_v7000" -> "cudaLaunchKernel" (Kineto's name) for
+ * the StringIds entry of column col, made at its first use.           */
+static uint32_t call_name(nsys *n, sqlite3_stmt *st, int col)
 {
-    if (id == KT_NONE) return id;
-    if (id == *memo_in) return *memo_out;
+    int64_t sid = kt_sql_int(st, col, -1);
+    if (sid < 0 || (size_t)sid >= n->nstr || n->str[sid] == KT_NONE) return KT_NONE;
+    if (n->call[sid] != KT_NONE) return n->call[sid];
+    uint32_t id = n->str[sid];
     const char *s = kt_strtab_get(n->b->strs, id);
     size_t len = kt_strtab_len(n->b->strs, id), k = len;
     while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9') k--;
-    uint32_t out = k < len && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_' ? kt_build_str(n->b, s, k - 2) : id;
-    *memo_in = id;
-    *memo_out = out;
-    return out;
+    n->call[sid] = k < len && k >= 2 && s[k - 1] == 'v' && s[k - 2] == '_' ? kt_build_str(n->b, s, k - 2) : id;
+    return n->call[sid];
 }
 
 static void read_calls(nsys *n, const char *table, kt_kind kind)
 {
     sqlite3_stmt *st = kt_sql_select(n->db, table, WANT("start", "end", "globalTid", "correlationId", "nameId"), 5, NULL);
-    uint32_t memo_in = KT_NONE, memo_out = KT_NONE;
     while (st && sqlite3_step(st) == SQLITE_ROW && !n->b->oom) {
         int64_t s = kt_sql_time(st, 0), e = kt_sql_time(st, 1), g = kt_sql_int(st, 2, 0);
         n->rows++;
@@ -209,7 +215,7 @@ static void read_calls(nsys *n, const char *table, kt_kind kind)
         }
         kt_host_op op = { .kind = kind, .pid = pid_of(g), .tid = tid_of(g), .ts = s, .dur = e - s,
                           .corr = kt_sql_int(st, 3, -1) };
-        op.name = call_name(n, string_of(n, st, 4), &memo_in, &memo_out);
+        op.name = call_name(n, st, 4);
         kt_build_host(n->b, &op);
     }
     sqlite3_finalize(st);
@@ -284,6 +290,7 @@ kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     source(&n);
     if (!read_strings(&n)) {
         free(n.str);
+        free(n.call);
         return KT_ENOMEM;
     }
     read_gpus(&n);
@@ -297,6 +304,7 @@ kt_status kt_read_nsys(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     read_calls(&n, "CUPTI_ACTIVITY_KIND_DRIVER", KT_K_DRIVER);
     read_nvtx(&n);
     free(n.str);
+    free(n.call);
     if (b->oom) return KT_ENOMEM;
     if (n.dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu rows without valid start/end (skipped)",

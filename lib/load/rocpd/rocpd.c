@@ -12,6 +12,7 @@
  * into a map by id, not joined to every record: the join's b-tree seek a
  * record was the reader's largest cost after SQLite's row stepping.
  */
+#include "load/sql_lookup.h"
 #include "load/sqlite_reader.h"
 #include "load/rocprof/rocprof_common.h"
 #include "model/i64map.h"
@@ -57,6 +58,11 @@ typedef struct rocpd {
     /* rocpd_event by id, read in one pass instead of a join per record:
      * its correlation id and its category's kind (KT_K_OTHER if none) */
     kt_i64map event_at;
+    int64_t event_first;  /* while ids are first, first + 1, ... (rocpd's
+                             autoincrement ids): row k is id first + k,
+                             event_at unused; event_dense rows so far    */
+    size_t event_dense, event_rows;
+    bool dense;
     int64_t *event_corr;
     uint8_t *event_kind;
 } rocpd;
@@ -87,6 +93,28 @@ static uint8_t category_kind(sqlite3_stmt *str, int64_t id, int64_t memo[8][2])
     return kind;
 }
 
+/* Row k of rocpd_event has id (valid: an integer id): false when it
+ * cannot be found by id.  Consecutive ids from the first row's need no
+ * map; at the first other id, the rows so far go into the map.       */
+static bool index_event(rocpd *p, bool valid, int64_t id, uint32_t k)
+{
+    if (k == 0) p->event_first = id, p->dense = valid && id != INT64_MIN;
+    if (p->dense && valid && (uint64_t)id - (uint64_t)p->event_first == k) {
+        p->event_dense = (size_t)k + 1;
+        return true;
+    }
+    if (!p->event_at.key) { /* the map, made at the first other id */
+        p->dense = false;
+        if (!kt_i64map_init(&p->event_at, p->event_rows)) {
+            p->b->oom = true;
+            return false;
+        }
+        for (uint32_t j = 0; j < p->event_dense; j++) *kt_i64map_slot(&p->event_at, p->event_first + j, j) = j;
+    }
+    if (valid) *kt_i64map_slot(&p->event_at, id, k) = k;
+    return valid;
+}
+
 /* rocpd_event's rows by id (false on OOM). */
 static bool read_events(rocpd *p)
 {
@@ -98,14 +126,15 @@ static bool read_events(rocpd *p)
     sqlite3_stmt *str = st && p->str[0] ? prepare(p, sql) : NULL;
     int64_t memo[8][2];
     for (int k = 0; k < 8; k++) memo[k][0] = INT64_MIN;
-    bool ok = kt_i64map_init(&p->event_at, n) && (p->event_corr = malloc((n ? n : 1) * sizeof *p->event_corr)) &&
-              (p->event_kind = malloc(n ? n : 1));
-    for (uint32_t k = 0; ok && st && k < n && sqlite3_step(st) == SQLITE_ROW; k++) {
-        if (sqlite3_column_type(st, 0) != SQLITE_INTEGER) continue;
-        *kt_i64map_slot(&p->event_at, sqlite3_column_int64(st, 0), k) = k;
+    p->event_rows = n;
+    bool ok = (p->event_corr = malloc((n ? n : 1) * sizeof *p->event_corr)) && (p->event_kind = malloc(n ? n : 1));
+    for (uint32_t k = 0; ok && !p->b->oom && st && k < n && sqlite3_step(st) == SQLITE_ROW; k++) {
+        sqlite3_value *id = kt_sql_val(st, 0), *category = kt_sql_val(st, 2);
+        if (!index_event(p, sqlite3_value_type(id) == SQLITE_INTEGER, sqlite3_value_int64(id), k)) continue;
         p->event_corr[k] = kt_sql_int(st, 1, -1);
-        p->event_kind[k] = str && sqlite3_column_type(st, 2) != SQLITE_NULL ? category_kind(str, sqlite3_column_int64(st, 2), memo)
-                                                                             : KT_K_OTHER;
+        p->event_kind[k] = str && sqlite3_value_type(category) != SQLITE_NULL
+                               ? category_kind(str, sqlite3_value_int64(category), memo)
+                               : KT_K_OTHER;
     }
     sqlite3_finalize(st);
     sqlite3_finalize(str);
@@ -115,8 +144,11 @@ static bool read_events(rocpd *p)
 /* The event of column col: its row, or KT_NONE. */
 static uint32_t event_of(const rocpd *p, sqlite3_stmt *st, int col)
 {
-    return sqlite3_column_type(st, col) == SQLITE_INTEGER ? kt_i64map_get(&p->event_at, sqlite3_column_int64(st, col), KT_NONE)
-                                                          : KT_NONE;
+    sqlite3_value *v = kt_sql_val(st, col);
+    if (sqlite3_value_type(v) != SQLITE_INTEGER) return KT_NONE;
+    int64_t id = sqlite3_value_int64(v);
+    if (p->event_at.key) return kt_i64map_get(&p->event_at, id, KT_NONE);
+    return p->dense && (uint64_t)id - (uint64_t)p->event_first < p->event_dense ? (uint32_t)(id - p->event_first) : KT_NONE;
 }
 
 static int64_t event_corr(const rocpd *p, sqlite3_stmt *st, int col)
@@ -138,34 +170,33 @@ static bool times(rocpd *p, sqlite3_stmt *st, int64_t *ts, int64_t *dur)
     return true;
 }
 
-static uint32_t text(rocpd *p, sqlite3_stmt *st, int col)
-{
-    const char *s = (const char *)sqlite3_column_text(st, col);
-    return s ? kt_build_str(p->b, s, (size_t)sqlite3_column_bytes(st, col)) : KT_NONE;
-}
-
 static void read_kernels(rocpd *p)
 {
-    char sql[2048];
+    char sql[1024];
     snprintf(sql, sizeof sql,
-             "SELECT K.start, K.end, coalesce(A.type_index, A.logical_index, A.absolute_index, K.agent_id), K.stream_id,"
-             " K.queue_id, K.event_id, coalesce(S.display_name, S.kernel_name), K.grid_size_x, K.grid_size_y,"
-             " K.grid_size_z, K.workgroup_size_x, K.workgroup_size_y, K.workgroup_size_z, K.group_segment_size"
-             " FROM \"%s\" K LEFT JOIN \"%s\" A ON A.id = K.agent_id LEFT JOIN \"%s\" S ON S.id = K.kernel_id",
-             p->kd, p->agent, p->ks);
-    sqlite3_stmt *st = p->kd[0] ? prepare(p, sql) : NULL;
+             "SELECT start, end, agent_id, stream_id, queue_id, event_id, kernel_id, grid_size_x, grid_size_y, grid_size_z,"
+             " workgroup_size_x, workgroup_size_y, workgroup_size_z, group_segment_size FROM \"%s\"",
+             p->kd);
+    kt_sql_lookup agent, symbol;
+    bool ok = kt_sql_lookup_open(&agent, p->db, p->agent, "coalesce(type_index, logical_index, absolute_index)", p->b, false);
+    ok = kt_sql_lookup_open(&symbol, p->db, p->ks, "coalesce(display_name, kernel_name)", p->b, true) && ok; /* both opened */
+    sqlite3_stmt *st = ok && p->kd[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
         if (!times(p, st, &op.ts, &op.dur)) continue;
-        op.device = kt_sql_int(st, 2, 0);
-        op.stream = kt_sql_int(st, 3, kt_sql_int(st, 4, 0));
+        sqlite3_value *agent_id = kt_sql_val(st, 2);
+        if (!kt_sql_lookup_int(&agent, agent_id, &op.device)) op.device = kt_sql_vint(agent_id, 0);
+        sqlite3_value *stream = kt_sql_val(st, 3);
+        op.stream = sqlite3_value_type(stream) != SQLITE_NULL ? sqlite3_value_int64(stream) : kt_sql_int(st, 4, 0);
         op.corr = event_corr(p, st, 5);
-        op.name = text(p, st, 6);
+        op.name = kt_sql_lookup_name(&symbol, kt_sql_val(st, 6));
         for (int k = 0; k < 3; k++) op.grid[k] = kt_sql_int(st, 7 + k, 0), op.block[k] = kt_sql_int(st, 10 + k, 0);
         op.shared_mem = kt_sql_int(st, 13, -1);
         kt_build_gpu(p->b, &op);
     }
     sqlite3_finalize(st);
+    kt_sql_lookup_close(&agent);
+    kt_sql_lookup_close(&symbol);
 }
 
 static void read_copies(rocpd *p)
@@ -197,24 +228,28 @@ static void read_copies(rocpd *p)
 /* Regions: API calls and markers, their kind by their event's category. */
 static void read_regions(rocpd *p)
 {
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT R.start, R.end, R.event_id, N.string, coalesce(P.pid, R.pid), coalesce(T.tid, R.tid)"
-             " FROM \"%s\" R LEFT JOIN \"%s\" N ON N.id = R.name_id LEFT JOIN \"%s\" P ON P.id = R.pid"
-             " LEFT JOIN \"%s\" T ON T.id = R.tid",
-             p->region, p->str, p->proc, p->thread);
-    sqlite3_stmt *st = p->region[0] ? prepare(p, sql) : NULL;
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT start, end, event_id, name_id, pid, tid FROM \"%s\"", p->region);
+    kt_sql_lookup name, proc, thread;
+    bool ok = kt_sql_lookup_open(&name, p->db, p->str, "string", p->b, true); /* all three opened: each is closed */
+    ok = kt_sql_lookup_open(&proc, p->db, p->proc, "pid", p->b, false) && ok;
+    ok = kt_sql_lookup_open(&thread, p->db, p->thread, "tid", p->b, false) && ok;
+    sqlite3_stmt *st = ok && p->region[0] ? prepare(p, sql) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         uint32_t e = event_of(p, st, 2);
         kt_host_op op = { .kind = e == KT_NONE ? KT_K_OTHER : (kt_kind)p->event_kind[e] };
         if (!times(p, st, &op.ts, &op.dur) || op.kind == KT_K_OTHER) continue;
-        op.name = text(p, st, 3);
-        op.pid = kt_sql_int(st, 4, 0);
-        op.tid = kt_sql_int(st, 5, 0);
+        op.name = kt_sql_lookup_name(&name, kt_sql_val(st, 3));
+        sqlite3_value *pid = kt_sql_val(st, 4), *tid = kt_sql_val(st, 5);
+        if (!kt_sql_lookup_int(&proc, pid, &op.pid)) op.pid = kt_sql_vint(pid, 0);
+        if (!kt_sql_lookup_int(&thread, tid, &op.tid)) op.tid = kt_sql_vint(tid, 0);
         op.corr = op.kind == KT_K_USER_ANNOTATION ? -1 : p->event_corr[e];
         kt_build_host(p->b, &op);
     }
     sqlite3_finalize(st);
+    kt_sql_lookup_close(&name);
+    kt_sql_lookup_close(&proc);
+    kt_sql_lookup_close(&thread);
 }
 
 static void read_agents(rocpd *p)

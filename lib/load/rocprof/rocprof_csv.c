@@ -90,7 +90,7 @@ static void read_kernels(csv_run *run, kt_csv *c)
         run->rows++;
         if (!row_times(run, c, start, end, &op.ts, &op.dur)) continue;
         op.device = kt_agent_gpu(&run->agents, int_or(c, agent, 0));
-        op.stream = int_or(c, stream, int_or(c, queue, 0));
+        if (!kt_csv_int(c, stream, &op.stream)) op.stream = int_or(c, queue, 0);
         op.corr = int_or(c, corr, -1);
         op.name = field_str(run, kt_csv_get(c, name));
         op.shared_mem = int_or(c, lds, -1);
