@@ -40,6 +40,12 @@ static inline const char *kt_skip_ws(const char *s, const char *end)
 
 static inline bool kt_is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
+/* A byte of a number or literal (a scalar runs until the first other). */
+static inline bool kt_is_scalar_char(char c)
+{
+    return kt_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
 /* The bits of the bytes at q equal to pat's (16 readable bytes each). */
 static inline uint32_t kt_eq16(const char *q, const char *pat)
 {
