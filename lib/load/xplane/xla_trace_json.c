@@ -35,6 +35,7 @@ typedef struct xrec {
 typedef struct recs {
     void *v;
     size_t n, cap;
+    size_t faulted; /* bytes of v faulted in ahead of the records */
 } recs;
 
 /* The last text read at a slot of jt.memo: the names of a trace repeat,
@@ -187,22 +188,31 @@ static inline void arg_member(fields *f, const kt_pair *pr, kt_jv v)
     }
 }
 
-/* A record member (other than an args object) into f. */
-static inline void record_member(fields *f, const kt_pair *pr, kt_jv v)
+/* The record members read (M_OTHER: any other key). */
+typedef enum { M_PH, M_PID, M_TID, M_TS, M_DUR, M_NAME, M_ARGS, M_OTHER } member_id;
+
+static inline member_id member_of(const kt_pair *pr)
 {
     switch (pr->klen) {
-    case 2:
-        if (KT_KEY_IS(pr, "ph")) f->ph = kt_jv_is(v, '"') && v.e - v.s == 3 ? v.s[1] : 0;
-        else if (KT_KEY_IS(pr, "ts")) f->ts = v;
+    case 2: return KT_KEY_IS(pr, "ph") ? M_PH : KT_KEY_IS(pr, "ts") ? M_TS : M_OTHER;
+    case 3: return KT_KEY_IS(pr, "pid") ? M_PID : KT_KEY_IS(pr, "tid") ? M_TID : KT_KEY_IS(pr, "dur") ? M_DUR : M_OTHER;
+    case 4: return KT_KEY_IS(pr, "name") ? M_NAME : KT_KEY_IS(pr, "args") ? M_ARGS : M_OTHER;
+    default: return M_OTHER;
+    }
+}
+
+/* A record member (other than an args object) into f. */
+static inline void record_member(fields *f, member_id m, kt_jv v)
+{
+    switch (m) {
+    case M_PH: f->ph = kt_jv_is(v, '"') && v.e - v.s == 3 ? v.s[1] : 0; break;
+    case M_PID:
+        if (!int_of(v, &f->pid)) f->pid = INT64_MIN;
         break;
-    case 3:
-        if (KT_KEY_IS(pr, "pid") && !int_of(v, &f->pid)) f->pid = INT64_MIN;
-        else if (KT_KEY_IS(pr, "tid")) f->tid = tid_of(v);
-        else if (KT_KEY_IS(pr, "dur")) f->dur = v;
-        break;
-    case 4:
-        if (KT_KEY_IS(pr, "name")) f->name = v;
-        break;
+    case M_TID: f->tid = tid_of(v); break;
+    case M_TS: f->ts = v; break;
+    case M_DUR: f->dur = v; break;
+    case M_NAME: f->name = v; break;
     default: break;
     }
 }
@@ -237,8 +247,9 @@ static const char *fields_walked(kt_jv rec, fields *f)
     kt_pair pr;
     const char *it = NULL;
     while (kt_jv_walk_member(rec, &it, &pr, &v)) {
-        if (KT_KEY_IS(&pr, "args") && kt_jv_is(v, '{')) args = skipped(v, &it);
-        else record_member(f, &pr, v);
+        member_id m = member_of(&pr);
+        if (m == M_ARGS && kt_jv_is(v, '{')) args = skipped(v, &it);
+        else record_member(f, m, v);
     }
     for (const char *a = NULL; kt_jv_next_member(args, &a, &pr, &v);) arg_member(f, &pr, v);
     return it;
@@ -253,17 +264,37 @@ static inline bool next_member(kt_obj *o, kt_pair *pr, bool *closed)
     return kt_member_key(o, pr, closed) == KT_SCAN_OK && !*closed && !pr->kflags && pr->key[pr->klen + 1] == ':';
 }
 
-/* pr's value delimited as kt_member_skip delimits it; a decimal such as
- * a time ("49448050.336") found here, 8 digits a step.              */
+/* Past the decimal digits at p, 8 a step (the document is followed by
+ * zero padding).                                                       */
+static inline const char *digits_end(const char *p)
+{
+    uint64_t x;
+    unsigned n;
+    do {
+        memcpy(&x, p, 8);
+        p += n = kt_leading_digits(x);
+    } while (n == 8);
+    return p;
+}
+
+/* pr's value delimited as kt_member_skip delimits it, without its calls
+ * for what jax.profiler writes: strings, integers and decimals (times,
+ * 19-digit thread ids).                                              */
 static inline bool value_end(kt_obj *o, kt_pair *pr)
 {
-    uint64_t v;
-    const char *p = pr->v;
-    if (kt_is_digit(*p) && (p += kt_digits16(p, &v)) - pr->v < 16 && *p == '.') {
-        p += 1 + kt_digits8(p + 1, &v);
+    const char *p = pr->v, *close;
+    unsigned fl;
+    if (*p == '"') {
+        if ((close = kt_short_plain_string(p, o->end))) pr->vend = close;
+        else if (kt_scan_string(p + 1, o->end, true, &close, &fl) == KT_SCAN_OK) pr->vend = close + 1;
+        else return false;
+        return true;
+    }
+    if (kt_is_digit(*p)) {
+        p = digits_end(p);
+        if (*p == '.') p = digits_end(p + 1);
         if (p < o->end && !kt_is_scalar_char(*p)) {
             pr->vend = p;
-            pr->vflags = 0;
             return true;
         }
     }
@@ -290,6 +321,27 @@ static bool args_in_place(const kt_obj *rec, kt_pair *pr, fields *f)
     return true;
 }
 
+/* The keys in the order jax.profiler writes them: each is tried first,
+ * one compare instead of a key scan and a dispatch.                   */
+static const struct {
+    uint64_t w, mask;
+    unsigned len;
+} jax_order[] = { { KEY2('p', 'h') }, { KEY3('p', 'i', 'd') }, { KEY3('t', 'i', 'd') }, { KEY2('t', 's') },
+                  { KEY3('d', 'u', 'r') }, { KEY4('n', 'a', 'm', 'e') }, { KEY4('a', 'r', 'g', 's') } };
+
+/* The next member's key: the expected one (*at then advances), else any. */
+static inline bool next_record_member(kt_obj *o, kt_pair *pr, bool *closed, unsigned *at, member_id *m)
+{
+    if (*at < M_OTHER && kt_member_key_expected(o, pr, jax_order[*at].w, jax_order[*at].mask, jax_order[*at].len)) {
+        *m = (member_id)(*at)++;
+        return true;
+    }
+    *at = M_OTHER; /* another layout: no more guesses for this record */
+    if (!next_member(o, pr, closed)) return false;
+    *m = member_of(pr);
+    return true;
+}
+
 /* The record at s read in place: past its '}', or NULL where it leaves
  * that layout (the general walk then reads it).                        */
 static const char *fields_in_place(const char *s, const char *end, fields *f)
@@ -298,17 +350,19 @@ static const char *fields_in_place(const char *s, const char *end, fields *f)
     kt_obj o = { .q = s + 1, .end = end, .eof = true };
     kt_pair pr;
     bool closed = false;
+    unsigned at = 0;
+    member_id m;
     while (!closed) {
-        if (!next_member(&o, &pr, &closed)) {
+        if (!next_record_member(&o, &pr, &closed, &at, &m)) {
             if (closed) break;
             return NULL;
         }
-        if (*pr.v == '{' && KT_KEY_IS(&pr, "args")) {
+        if (m == M_ARGS && *pr.v == '{') {
             if (!args_in_place(&o, &pr, f)) return NULL;
         } else if (!value_end(&o, &pr)) {
             return NULL;
         } else {
-            record_member(f, &pr, (kt_jv){ pr.v, pr.vend });
+            record_member(f, m, (kt_jv){ pr.v, pr.vend });
         }
         if (kt_member_sep(&o, pr.vend, &closed) != KT_SCAN_OK) return NULL;
     }
@@ -324,13 +378,17 @@ static const char *read_fields(kt_jv rec, fields *f)
 
 static bool recs_push(recs *a, const void *x, size_t size)
 {
-    if (a->n == a->cap) { /* the new pages faulted in at once */
+    if (a->n == a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 1024;
         void *v = realloc(a->v, cap * size);
         if (!v) return false;
-        kt_prefault((char *)v + a->cap * size, (cap - a->cap) * size);
         a->v = v;
         a->cap = cap;
+    }
+    if ((a->n + 1) * size > a->faulted) { /* the pages ahead faulted in at once, 1 MiB at a time */
+        size_t to = a->faulted + ((size_t)1 << 20) < a->cap * size ? a->faulted + ((size_t)1 << 20) : a->cap * size;
+        kt_prefault((char *)a->v + a->faulted, to - a->faulted);
+        a->faulted = to;
     }
     memcpy((char *)a->v + a->n++ * size, x, size);
     return true;
