@@ -148,16 +148,18 @@ static bool int_of(kt_jv v, int64_t *out)
 }
 
 /* A tid as written; host line ids are uint64 (wrapped as xplane.c reads
- * them), so not through the JSON number reader.                        */
+ * them), so not through the JSON number reader: 8 digits a step, modulo
+ * 2^64 as one at a time would wrap them.                               */
 static int64_t tid_of(kt_jv v)
 {
     const char *p = v.s + (*v.s == '"');
-    uint64_t t, low;
-    unsigned n = kt_digits16(p, &t), more = n == 16 ? kt_digits8(p + 16, &low) : 0;
-    if (more <= 3 && p + n + more <= v.e) /* up to 19 digits, 8 a step: no wrap */
-        return (int64_t)(more ? t * kt_pow10_8[more] + low : t);
-    t = 0;
-    for (; p < v.e && *p >= '0' && *p <= '9'; p++) t = t * 10 + (uint64_t)(*p - '0');
+    uint64_t t = 0, x;
+    unsigned n;
+    do {
+        n = kt_digits8(p, &x);
+        t = t * kt_pow10_8[n] + x;
+        p += n;
+    } while (n == 8);
     return (int64_t)t;
 }
 
