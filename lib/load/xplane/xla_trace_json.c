@@ -12,6 +12,12 @@
  * the host's events are launches (with a correlation id) or annotations.
  * Times are µs with up to six decimals (ps): each end is floored to ns as
  * in the .xplane.pb, so both files of a run give the same times.
+ *
+ * The file is mostly small records in one layout, so a record written as
+ * jax.profiler writes it is read in place with the Kineto parser's
+ * scanner steps (keys in their usual order first); any other layout, and
+ * damage, goes through json_doc.c's general walk, which defines what is
+ * read (tests/test_read_xla_trace_fast.c checks that both agree).
  */
 #include "load/json_doc.h"
 #include "load/readers.h"
@@ -433,6 +439,19 @@ static bool name_planes(jt *j, const recs *ms)
     return ok;
 }
 
+/* The next record: where a ',' and an object follow the one just read,
+ * taken as kt_jv_walk takes it, without its steps; else through it.   */
+static inline bool next_record(kt_jv events, const char **it, kt_jv *rec)
+{
+    const char *q = *it ? kt_skip_ws(*it, events.e) : events.e;
+    if (q < events.e && *q == ',' && (q = kt_skip_ws(q + 1, events.e)) < events.e && *q == '{') {
+        *rec = (kt_jv){ q, events.e };
+        *it = q;
+        return true;
+    }
+    return kt_jv_walk(events, it, rec);
+}
+
 /* Every record read once, in one walk: the X records into xs, the M
  * records' names into the plane and line maps.  *end: where the walk
  * ended.                                                               */
@@ -442,7 +461,7 @@ static bool read_records(jt *j, kt_jv events, recs *xs, const char **end)
     const char *it = NULL, *rec_end;
     kt_jv rec;
     bool ok = true;
-    while (ok && kt_jv_walk(events, &it, &rec)) {
+    while (ok && next_record(events, &it, &rec)) {
         fields f;
         if ((rec_end = read_fields(rec, &f))) it = rec_end;
         if (f.pid == INT64_MIN) continue;
