@@ -84,7 +84,7 @@ static uint32_t local_id(jt *j, kt_jv v)
     uint64_t head, tail = 0; /* the span's first and last 8 bytes: its slot */
     memcpy(&head, v.s, 8);   /* readable: the document is followed by zeros */
     if (len >= 8) memcpy(&tail, v.e - 8, 8);
-    else head &= ~0ull >> (64 - 8 * len);
+    else head &= ((uint64_t)1 << 8 * len) - 1;
     memo *m = &j->memo[((head ^ tail * 31 ^ len) * 0x9E3779B97F4A7C15ull) >> (64 - MEMO_BITS)];
     if (m->s && m->n == len && !memcmp(m->s, v.s, len)) return m->id;
     const char *t;
@@ -519,7 +519,8 @@ static void expect_rows(jt *j, const recs *xs)
 {
     size_t gpu = 0, host = 0;
     int64_t pid = INT64_MIN, plane = -1;
-    for (const xrec *x = xs->v, *e = x + xs->n; x < e; x++) {
+    for (size_t i = 0; i < xs->n; i++) {
+        const xrec *x = (const xrec *)xs->v + i;
         if (x->pid != pid) pid = x->pid, plane = plane_of(j, pid);
         gpu += plane >= 0;
         host += plane == KT_XLA_HOST;
@@ -531,7 +532,8 @@ static void expect_rows(jt *j, const recs *xs)
 static void read_events(jt *j, const recs *xs, bool host)
 {
     int64_t pid = INT64_MIN, plane = -1; /* the last record's: runs of one pid */
-    for (const xrec *x = xs->v, *e = x + xs->n; x < e && !j->b->oom; x++) {
+    for (size_t i = 0; i < xs->n && !j->b->oom; i++) {
+        const xrec *x = (const xrec *)xs->v + i;
         if (x->pid != pid) pid = x->pid, plane = plane_of(j, pid);
         if (plane == -1 || (plane == KT_XLA_HOST) != host) continue;
         if (!x->timed) j->dropped++;
