@@ -349,7 +349,10 @@ typedef struct kt_pair {
 kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done);
 /* The pieces for callers that parse values in place, kt_member_key,
  * kt_member_skip and kt_member_sep, are in scan_inline.h.                   */
-bool kt_key_is(const kt_pair *pr, const char *lit, size_t len);
+static inline bool kt_key_is(const kt_pair *pr, const char *lit, size_t len)
+{
+    return pr->klen == len && memcmp(pr->key, lit, len) == 0;
+}
 #define KT_KEY_IS(pr, lit) kt_key_is((pr), lit, sizeof lit - 1)
 
 /* Decoded string bytes (unescaped, UTF-8 repaired) in p->scratch or in

@@ -1189,15 +1189,6 @@ typedef struct expected_key {
     size_t member;    /* offsetof(raw_event, ...)                          */
 } expected_key;
 
-/* '"key":' as the (word, mask, length) that kt_member_key_expected and
- * fast_key compare in one step.                                            */
-#define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
-#define KEY1(a) (KB('"', 0) | KB(a, 1) | KB('"', 2) | KB(':', 3)), 0xFFFFFFFFull, 4
-#define KEY2(a, b) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB('"', 3) | KB(':', 4)), 0xFFFFFFFFFFull, 5
-#define KEY3(a, b, c) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB('"', 4) | KB(':', 5)), 0xFFFFFFFFFFFFull, 6
-#define KEY4(a, b, c, d) \
-    (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB(d, 4) | KB('"', 5) | KB(':', 6)), 0xFFFFFFFFFFFFFFull, 7
-
 static const expected_key kineto_order[] = {
     { KEY2('p', 'h'), offsetof(raw_event, ph) },
     { KEY3('c', 'a', 't'), offsetof(raw_event, cat) },

@@ -17,12 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_scalar_char(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
-           c == '+' || c == '.';
-}
-
 /* Bit i set when byte i of the 16 at s is a quote or a bracket. */
 static inline unsigned structural_mask_16(const char *s)
 {
@@ -107,7 +101,7 @@ kt_scan_res kt_skip_value(const char *s, const char *end, bool eof, const char *
         p += c == '-';
         p += kt_digits16(p, &v);
     }
-    while (p < end && is_scalar_char((unsigned char)*p)) p++;
+    while (p < end && kt_is_scalar_char(*p)) p++;
     if (p == s) return KT_SCAN_ERR;
     if (p >= end && !eof) return KT_SCAN_MORE;
     *next = p;
@@ -126,9 +120,4 @@ kt_scan_res kt_obj_next(kt_obj *o, kt_pair *pr, bool *done)
     r = kt_member_skip(o, pr);
     if (r != KT_SCAN_OK) return r;
     return kt_member_sep(o, pr->vend, &o->closed);
-}
-
-bool kt_key_is(const kt_pair *pr, const char *lit, size_t len)
-{
-    return pr->klen == len && memcmp(pr->key, lit, len) == 0;
 }

@@ -40,6 +40,12 @@ static inline const char *kt_skip_ws(const char *s, const char *end)
 
 static inline bool kt_is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
+/* A byte of a number or literal (a scalar runs until the first other). */
+static inline bool kt_is_scalar_char(char c)
+{
+    return kt_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
 /* The bits of the bytes at q equal to pat's (16 readable bytes each). */
 static inline uint32_t kt_eq16(const char *q, const char *pat)
 {
@@ -355,6 +361,15 @@ static inline __attribute__((always_inline)) bool kt_member_key_expected(kt_obj 
     o->q = v;
     return true;
 }
+
+/* '"key":' as the (word, mask, length) that kt_member_key_expected and
+ * the Kineto parser's fast_key compare in one step.                      */
+#define KB(c, i) ((uint64_t)(unsigned char)(c) << (8 * (i)))
+#define KEY1(a) (KB('"', 0) | KB(a, 1) | KB('"', 2) | KB(':', 3)), 0xFFFFFFFFull, 4
+#define KEY2(a, b) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB('"', 3) | KB(':', 4)), 0xFFFFFFFFFFull, 5
+#define KEY3(a, b, c) (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB('"', 4) | KB(':', 5)), 0xFFFFFFFFFFFFull, 6
+#define KEY4(a, b, c, d) \
+    (KB('"', 0) | KB(a, 1) | KB(b, 2) | KB(c, 3) | KB(d, 4) | KB('"', 5) | KB(':', 6)), 0xFFFFFFFFFFFFFFull, 7
 
 /* Skip the value of pr (sets pr->vend / pr->vflags): short plain strings
  * inline, everything else through kt_skip_value.                          */

@@ -88,6 +88,7 @@ static int by_corr(const void *a, const void *b)
 
 kt_xla_op kt_xla_ops_get(kt_xla_ops *m, int64_t corr)
 {
+    if (corr < 0) return (kt_xla_op){ KT_NONE, KT_NONE }; /* never added */
     if (!m->sorted && m->n) qsort(m->v, m->n, sizeof *m->v, by_corr);
     m->sorted = true;
     size_t lo = 0, hi = m->n;
