@@ -230,3 +230,51 @@ TEST(rocpd_ids_without_rows)
     CHECK_INT(seen, 4);
     kt_trace_free(t);
 }
+
+/* A database without its agent, kernel symbol or thread tables (a partial
+ * export, a schema of another version): its kernels and calls are still
+ * read, their devices, names and threads falling back to the ids, and a
+ * warning names each missing table; regions whose event has no category
+ * the reader models are counted in a warning, not dropped unsaid.      */
+TEST(rocpd_missing_small_tables_keep_their_rows)
+{
+    char rows[sizeof ROWS + 512];
+    snprintf(rows, sizeof rows, "%s%s", ROWS,
+             "PRAGMA foreign_keys = OFF;"
+             "INSERT INTO rocpd_event_0a1b2c(id, category_id, correlation_id) VALUES (6,3,13);"
+             "INSERT INTO rocpd_region_0a1b2c(id, nid, pid, tid, start, end, name_id, event_id)"
+             " VALUES (3,1,1,1,2660,2670,2,6);"
+             "DROP TABLE rocpd_info_agent_0a1b2c; DROP TABLE rocpd_info_kernel_symbol_0a1b2c;"
+             "DROP TABLE rocpd_info_thread_0a1b2c;");
+    char path[] = "/tmp/kt_rocpd_XXXXXX.db";
+    if (!build(path, false, rows)) return;
+    kt_status st;
+    kt_trace *t = rd_load_path(path, &st, NULL);
+    unlink(path);
+    CHECK_INT(st, KT_OK);
+    if (!t) return;
+    const char *want[] = { "no table rocpd_info_agent: kernels' devices are their agent ids",
+                           "no table rocpd_info_kernel_symbol: kernels have no names",
+                           "no table rocpd_info_thread: regions' threads are their ids",
+                           "1 regions left out: their event has no category this reader models" };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        bool found = false;
+        for (size_t i = 0; i < kt_diags_count(&t->diags); i++) found |= strstr(kt_diags_get(&t->diags, i)->message, want[w]) != NULL;
+        if (!found) kt_test_fail(__FILE__, __LINE__, "no warning \"%s\"", want[w]);
+    }
+    const kt_rank *r = t->ranks[0];
+    int64_t total;
+    CHECK_INT(rd_count_kind(r, KT_K_KERNEL, &total), 1);
+    CHECK_INT(total, 600);
+    CHECK_INT(rd_count_kind(r, KT_K_RUNTIME, &total), 1);
+    for (uint32_t i = 0; i < r->ev.n; i++) {
+        if (r->ev.kind[i] == KT_K_KERNEL) {
+            CHECK_INT(kt_event_pid(r, i), 3); /* agent 3, no agent table: its id */
+            CHECK_INT(r->ev.name[i], KT_NONE);
+        } else if (r->ev.kind[i] == KT_K_RUNTIME) {
+            CHECK_INT(kt_event_pid(r, i), 4242);
+            CHECK_INT(kt_event_tid(r, i), 1); /* thread row 1, no thread table */
+        }
+    }
+    kt_trace_free(t);
+}

@@ -53,8 +53,9 @@ bool kt_rocpd_recognise(sqlite3 *db)
 typedef struct rocpd {
     kt_build *b;
     sqlite3 *db;
+    const kt_reader_in *in;
     char kd[128], ks[128], agent[128], event[128], str[128], copy[128], region[128], proc[128], thread[128];
-    uint64_t rows, dropped;
+    uint64_t rows, dropped, uncategorised; /* regions of no known category */
     /* rocpd_event by id, read in one pass instead of a join per record:
      * its correlation id and its category's kind (KT_K_OTHER if none) */
     kt_i64map event_at;
@@ -67,14 +68,30 @@ typedef struct rocpd {
     uint8_t *event_kind;
 } rocpd;
 
-static sqlite3_stmt *prepare(rocpd *p, const char *sql)
+/* The statement reading table's rows; NULL, said with SQLite's reason,
+ * when the table lacks a column read (a schema this reader does not know):
+ * its rows are not in the model, and the user is told so.              */
+static sqlite3_stmt *prepare(rocpd *p, const char *sql, const char *table)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        kt_diags_add(p->in->diags, KT_DIAG_WARNING, p->in->path, -1, "table %s not read: %s (%llu rows left out)", table,
+                     sqlite3_errmsg(p->db), (unsigned long long)kt_sql_rows(p->db, table));
         sqlite3_finalize(st);
         return NULL;
     }
     return st;
+}
+
+/* A lookup into a small table; when the table is absent or lacks the
+ * column, the rows that use it are still read, their values falling back
+ * as for an id with no row (what falls back is said once).             */
+static void open_lookup(rocpd *p, kt_sql_lookup *lk, const char *table, const char *base, const char *expr, bool names,
+                        const char *fallback)
+{
+    if (kt_sql_lookup_open(lk, p->db, table, expr, p->b, names) || p->b->oom) return;
+    kt_diags_add(p->in->diags, KT_DIAG_WARNING, p->in->path, -1, "%s %s: %s", table[0] ? "unreadable table" : "no table",
+                 table[0] ? table : base, fallback);
 }
 
 /* The kind of category id (a rocpd_string): few distinct categories, so
@@ -121,9 +138,9 @@ static bool read_events(rocpd *p)
     size_t n = p->event[0] ? kt_sql_rows(p->db, p->event) : 0;
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT id, correlation_id, category_id FROM \"%s\"", p->event);
-    sqlite3_stmt *st = n ? prepare(p, sql) : NULL;
+    sqlite3_stmt *st = n ? prepare(p, sql, p->event) : NULL;
     snprintf(sql, sizeof sql, "SELECT string FROM \"%s\" WHERE id = ?", p->str);
-    sqlite3_stmt *str = st && p->str[0] ? prepare(p, sql) : NULL;
+    sqlite3_stmt *str = st && p->str[0] ? prepare(p, sql, p->str) : NULL;
     int64_t memo[8][2];
     for (int k = 0; k < 8; k++) memo[k][0] = INT64_MIN;
     p->event_rows = n;
@@ -177,10 +194,14 @@ static void read_kernels(rocpd *p)
              "SELECT start, end, agent_id, stream_id, queue_id, event_id, kernel_id, grid_size_x, grid_size_y, grid_size_z,"
              " workgroup_size_x, workgroup_size_y, workgroup_size_z, group_segment_size FROM \"%s\"",
              p->kd);
-    kt_sql_lookup agent, symbol;
-    bool ok = kt_sql_lookup_open(&agent, p->db, p->agent, "coalesce(type_index, logical_index, absolute_index)", p->b, false);
-    ok = kt_sql_lookup_open(&symbol, p->db, p->ks, "coalesce(display_name, kernel_name)", p->b, true) && ok; /* both opened */
-    sqlite3_stmt *st = ok && p->kd[0] ? prepare(p, sql) : NULL;
+    sqlite3_stmt *st = p->kd[0] ? prepare(p, sql, p->kd) : NULL;
+    kt_sql_lookup agent = { 0 }, symbol = { 0 };
+    if (st) {
+        open_lookup(p, &agent, p->agent, "rocpd_info_agent", "coalesce(type_index, logical_index, absolute_index)", false,
+                    "kernels' devices are their agent ids");
+        open_lookup(p, &symbol, p->ks, "rocpd_info_kernel_symbol", "coalesce(display_name, kernel_name)", true,
+                    "kernels have no names");
+    }
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
         if (!times(p, st, &op.ts, &op.dur)) continue;
@@ -208,7 +229,7 @@ static void read_copies(rocpd *p)
              " FROM \"%s\" M LEFT JOIN \"%s\" N ON N.id = M.name_id LEFT JOIN \"%s\" D ON D.id = M.dst_agent_id"
              " LEFT JOIN \"%s\" S ON S.id = M.src_agent_id",
              p->copy, p->str, p->agent, p->agent);
-    sqlite3_stmt *st = p->copy[0] ? prepare(p, sql) : NULL;
+    sqlite3_stmt *st = p->copy[0] ? prepare(p, sql, p->copy) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
         if (!times(p, st, &op.ts, &op.dur)) continue;
@@ -230,15 +251,21 @@ static void read_regions(rocpd *p)
 {
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT start, end, event_id, name_id, pid, tid FROM \"%s\"", p->region);
-    kt_sql_lookup name, proc, thread;
-    bool ok = kt_sql_lookup_open(&name, p->db, p->str, "string", p->b, true); /* all three opened: each is closed */
-    ok = kt_sql_lookup_open(&proc, p->db, p->proc, "pid", p->b, false) && ok;
-    ok = kt_sql_lookup_open(&thread, p->db, p->thread, "tid", p->b, false) && ok;
-    sqlite3_stmt *st = ok && p->region[0] ? prepare(p, sql) : NULL;
+    sqlite3_stmt *st = p->region[0] ? prepare(p, sql, p->region) : NULL;
+    kt_sql_lookup name = { 0 }, proc = { 0 }, thread = { 0 };
+    if (st) {
+        open_lookup(p, &name, p->str, "rocpd_string", "string", true, "API calls and markers have no names");
+        open_lookup(p, &proc, p->proc, "rocpd_info_process", "pid", false, "regions' processes are their ids");
+        open_lookup(p, &thread, p->thread, "rocpd_info_thread", "tid", false, "regions' threads are their ids");
+    }
     while (st && sqlite3_step(st) == SQLITE_ROW && !p->b->oom) {
         uint32_t e = event_of(p, st, 2);
         kt_host_op op = { .kind = e == KT_NONE ? KT_K_OTHER : (kt_kind)p->event_kind[e] };
-        if (!times(p, st, &op.ts, &op.dur) || op.kind == KT_K_OTHER) continue;
+        if (!times(p, st, &op.ts, &op.dur)) continue;
+        if (op.kind == KT_K_OTHER) {
+            p->uncategorised++;
+            continue;
+        }
         op.name = kt_sql_lookup_name(&name, kt_sql_val(st, 3));
         sqlite3_value *pid = kt_sql_val(st, 4), *tid = kt_sql_val(st, 5);
         if (!kt_sql_lookup_int(&proc, pid, &op.pid)) op.pid = kt_sql_vint(pid, 0);
@@ -259,7 +286,7 @@ static void read_agents(rocpd *p)
              "SELECT coalesce(type_index, logical_index, absolute_index), coalesce(product_name, name) FROM \"%s\""
              " WHERE type = 'GPU'",
              p->agent);
-    sqlite3_stmt *st = p->agent[0] ? prepare(p, sql) : NULL;
+    sqlite3_stmt *st = p->agent[0] ? prepare(p, sql, p->agent) : NULL;
     while (st && sqlite3_step(st) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 1);
         if (name) kt_build_device(p->b, kt_sql_int(st, 0, -1), name, (size_t)sqlite3_column_bytes(st, 1));
@@ -269,7 +296,7 @@ static void read_agents(rocpd *p)
 
 kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b)
 {
-    rocpd p = { .b = b, .db = db };
+    rocpd p = { .b = b, .db = db, .in = in };
     struct { char *out; const char *base; } t[] = {
         { p.kd, "rocpd_kernel_dispatch" }, { p.ks, "rocpd_info_kernel_symbol" }, { p.agent, "rocpd_info_agent" },
         { p.event, "rocpd_event" }, { p.str, "rocpd_string" }, { p.copy, "rocpd_memory_copy" },
@@ -291,6 +318,10 @@ kt_status kt_read_rocpd(sqlite3 *db, const kt_reader_in *in, kt_build *b)
     if (p.dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu rows with invalid start/end (skipped)",
                      (unsigned long long)p.dropped);
+    if (p.uncategorised)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1,
+                     "%llu regions left out: their event has no category this reader models (HIP, HSA, marker, RCCL)%s",
+                     (unsigned long long)p.uncategorised, p.event[0] && p.str[0] ? "" : " (no rocpd_event or rocpd_string table)");
     if (b->r->ev.n == 0) {
         kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1,
                      "a rocpd database with no kernel dispatch, memory copy or region rows (%llu rows read)",
