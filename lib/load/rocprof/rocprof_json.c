@@ -62,6 +62,13 @@ static uint32_t names_get(const names *ns, int64_t k)
     return k >= 0 && (size_t)k < ns->n ? ns->id[k] : KT_NONE;
 }
 
+/* Past a value walked to its end (end NULL: it was not an object or
+ * list, the next step skips it). */
+static void walked(const char **it, const char *end)
+{
+    if (end) *it = end;
+}
+
 /* strings.buffer_records: [{kind, operations: [...]}, ...] by kind number. */
 static bool read_kind_strings(proc *p, kt_jv recs)
 {
@@ -77,8 +84,8 @@ static bool read_kind_strings(proc *p, kt_jv recs)
     for (size_t k = 0; kt_jv_next(recs, &it, &e); k++) {
         p->kind_name[k] = str_id(p, kt_jv_get(e, "kind"));
         const char *oi = NULL;
-        kt_jv op;
-        for (int64_t o = 0; kt_jv_next(kt_jv_get(e, "operations"), &oi, &op); o++)
+        kt_jv ops = kt_jv_get(e, "operations"), op;
+        for (int64_t o = 0; kt_jv_next(ops, &oi, &op); o++)
             if (!names_put(&p->ops[k], o, str_id(p, op))) return false;
     }
     return true;
@@ -94,27 +101,53 @@ static const char *kind_text(const proc *p, int64_t kind, size_t *n)
     return kt_strtab_get(p->b->strs, p->kind_name[kind]);
 }
 
-/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
- * non-empty of these keys); each symbol's members read in one pass.   */
-static bool read_kernels(proc *p, kt_jv syms)
+/* A string value's text given the flags its scan found: in place when
+ * plain (no escape, no byte past ASCII: as kt_jv_str would find it),
+ * without a second pass over it.                                    */
+static uint32_t scanned_str_id(proc *p, kt_jv v, unsigned flags)
 {
-    static const char *const keys[] = { "formatted_kernel_name", "demangled_kernel_name", "kernel_name",
-                                        "truncated_kernel_name" };
+    if (kt_jv_is(v, '"') && v.e - v.s >= 2 && !(flags & (KT_STR_ESC | KT_STR_HIGH)))
+        return kt_build_str(p->b, v.s + 1, (size_t)(v.e - v.s - 2));
+    return str_id(p, v);
+}
+
+/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
+ * non-empty of these keys).  Read in one walk, each name scanned once:
+ * the four names of every kernel the code objects hold can be half of
+ * the file.  Where the list ended; false on OOM.                       */
+static bool read_kernels(proc *p, kt_jv syms, const char **end)
+{
+#define KEY(s) { s, sizeof s - 1 }
+    static const struct {
+        const char *text;
+        size_t len;
+    } keys[] = { KEY("formatted_kernel_name"), KEY("demangled_kernel_name"), KEY("kernel_name"),
+                 KEY("truncated_kernel_name") };
+#undef KEY
     const char *it = NULL;
     kt_jv s;
-    while (kt_jv_next(syms, &it, &s)) {
+    while (kt_jv_walk(syms, &it, &s)) {
         kt_jv text[4] = { { NULL, NULL } }, v;
+        unsigned flags[4] = { 0 };
         int64_t kernel_id = -1;
         kt_pair pr;
-        for (const char *mi = NULL; kt_jv_next_member(s, &mi, &pr, &v);) {
+        const char *mi = NULL;
+        while (kt_jv_walk_member(s, &mi, &pr, &v)) {
             if (KT_KEY_IS(&pr, "kernel_id")) kernel_id = kt_jv_int_or(v, -1);
-            for (size_t k = 0; k < 4; k++)
-                if (!text[k].s && kt_key_is(&pr, keys[k], strlen(keys[k]))) text[k] = v;
+            else
+                for (size_t k = 0; k < 4; k++)
+                    if (!text[k].s && kt_key_is(&pr, keys[k].text, keys[k].len)) {
+                        text[k] = v;
+                        flags[k] = pr.vflags;
+                    }
         }
+        walked(&it, mi);
         uint32_t id = KT_NONE;
-        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++) id = str_id(p, text[k]);
+        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
+            id = scanned_str_id(p, text[k], flags[k]);
         if (!names_put(&p->kernels, kernel_id, id)) return false;
     }
+    *end = it;
     return true;
 }
 
@@ -170,13 +203,6 @@ static const char *walk_ints(kt_jv obj, const char *const *keys, int64_t *out)
 
 static const char *const HANDLE[] = { "handle", NULL }, *const XYZ[] = { "x", "y", "z", NULL },
                          *const INTERNAL[] = { "internal", NULL };
-
-/* Past a value walked to its end (end NULL: it was not an object or
- * list, the next step skips it). */
-static void walked(const char **it, const char *end)
-{
-    if (end) *it = end;
-}
 
 /* The fields every record has: times and its internal correlation id. */
 static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *corr)
@@ -355,14 +381,46 @@ static const char *read_call(proc *p, kt_jv r)
     return NULL;
 }
 
-/* A list of records in one pass: each reader gives where its record
- * ended when it walked it (NULL: looked up by key, skipped here).
- * Where the list ended.                                               */
-static const char *read_records(proc *p, kt_jv list, const char *(*one)(proc *, kt_jv))
+/* A section of records: its key under buffer_records, the reader of one
+ * record (giving where it ended when it walked it; NULL: looked up by
+ * key, skipped here) and the typed args its event has.               */
+typedef struct section {
+    const char *key;
+    const char *(*one)(proc *, kt_jv);
+    unsigned args;
+} section;
+
+static const section SECTIONS[] = {
+    { "kernel_dispatch", read_dispatch, 8 }, { "memory_copy", read_copy, 2 }, { "hip_api", read_call, 0 },
+    { "hsa_api", read_call, 0 },             { "marker_api", read_call, 0 },  { "rccl_api", read_call, 0 },
+};
+
+/* Records sampled before the model's rows for the rest are reserved, and
+ * the fewest bytes a record is taken to have (a record of fewer bytes
+ * cannot carry an event's fields: a hostile run of empty records before
+ * a large skipped section reserves no more than this allows).          */
+enum { SAMPLE = 64, MIN_RECORD = 128 };
+
+/* Rows for as many more records as the document's rest holds at the
+ * sample's bytes a record (rocprofv3 writes a kind's records alike), so
+ * that their pages are faulted in at once, not one fault a page as the
+ * columns grow: a hint, a shorter list leaves the rest unused.        */
+static void expect_rest(proc *p, const section *s, size_t sampled, size_t rest)
 {
-    const char *it = NULL;
+    size_t each = sampled / SAMPLE > MIN_RECORD ? sampled / SAMPLE : MIN_RECORD, n = rest / each;
+    kt_build_expect(p->b, n, n * s->args);
+}
+
+/* A list of records in one pass; where it ended. */
+static const char *read_records(proc *p, kt_jv list, const section *s)
+{
+    const char *it = NULL, *first = NULL;
     kt_jv r;
-    while (!p->b->oom && kt_jv_walk(list, &it, &r)) walked(&it, one(p, r));
+    for (size_t n = 0; !p->b->oom && kt_jv_walk(list, &it, &r); n++) {
+        if (n == 0) first = r.s;
+        else if (n == SAMPLE) expect_rest(p, s, (size_t)(r.s - first), (size_t)(list.e - r.s));
+        walked(&it, s->one(p, r));
+    }
     return it;
 }
 
@@ -372,15 +430,12 @@ static const char *read_sections(proc *p, kt_jv recs)
     const char *it = NULL;
     kt_pair pr;
     kt_jv v;
-    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom) {
-        const char *(*one)(proc *, kt_jv) = KT_KEY_IS(&pr, "kernel_dispatch") ? read_dispatch
-                                          : KT_KEY_IS(&pr, "memory_copy")     ? read_copy
-                                          : KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") ||
-                                                    KT_KEY_IS(&pr, "marker_api") || KT_KEY_IS(&pr, "rccl_api")
-                                              ? read_call
-                                              : NULL;
-        if (one && kt_jv_is(v, '[')) walked(&it, read_records(p, v, one));
-    }
+    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom)
+        for (size_t k = 0; k < sizeof SECTIONS / sizeof SECTIONS[0]; k++)
+            if (kt_key_is(&pr, SECTIONS[k].key, strlen(SECTIONS[k].key)) && kt_jv_is(v, '[')) {
+                walked(&it, read_records(p, v, &SECTIONS[k]));
+                break;
+            }
     return it;
 }
 
@@ -419,7 +474,9 @@ static bool read_process(proc *p, kt_jv tool, const char **end)
             ok = read_kind_strings(p, kt_jv_get(v, "buffer_records")) && read_markers(p, kt_jv_get(v, "marker_api"));
             has |= HAS_STRINGS;
         } else if (KT_KEY_IS(&pr, "kernel_symbols") && !(has & HAS_KERNELS)) {
-            ok = read_kernels(p, v);
+            const char *at = NULL;
+            ok = read_kernels(p, v, &at);
+            walked(&it, at);
             has |= HAS_KERNELS;
         } else if (KT_KEY_IS(&pr, "buffer_records") && !recs.s) {
             recs = v;
