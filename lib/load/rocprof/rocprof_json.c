@@ -263,12 +263,14 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
 
 /* A dispatch record as rocprofv3 writes it: compact, its keys in this
  * order, every value an integer.  The text between its integers, each
- * piece compared at once (32 readable bytes: the document is padded).  */
+ * piece compared at once (32 readable bytes: the document is padded;
+ * one 16-byte compare for a piece that short), want: its bytes' bits. */
 typedef struct piece {
     char text[32];
     unsigned len;
+    uint32_t want;
 } piece;
-#define PIECE(s) { s, sizeof s - 1 }
+#define PIECE(s) { s, sizeof s - 1, (1u << (sizeof s - 1)) - 1 }
 static const piece DISPATCH_TEXT[] = {
     PIECE("{\"size\":"), PIECE(",\"kind\":"), PIECE(",\"operation\":"), PIECE(",\"thread_id\":"),
     PIECE(",\"correlation_id\":{\"internal\":"), PIECE(",\"external\":"), PIECE("},\"start_timestamp\":"),
@@ -282,30 +284,50 @@ static const piece DISPATCH_TEXT[] = {
 /* The integers between those pieces, in order. */
 enum { D_SIZE, D_KIND, D_OP, D_TID, D_CORR, D_EXT, D_START, D_END, D_INFO_SIZE, D_AGENT, D_QUEUE, D_KERNEL,
        D_DISPATCH, D_PRIVATE, D_GROUP, D_WG, D_GRID = D_WG + 3, D_STREAM = D_GRID + 3, D_N };
+/* Those whose value the event takes (the others are only stepped over). */
+#define D_USED                                                                                                       \
+    (1u << D_CORR | 1u << D_START | 1u << D_END | 1u << D_AGENT | 1u << D_QUEUE | 1u << D_KERNEL | 1u << D_GROUP |  \
+     7u << D_WG | 7u << D_GRID | 1u << D_STREAM)
+
+/* The digits of an integer at q (16 readable bytes), fewer than 16: how
+ * many (0 when there are none or more).                               */
+static unsigned short_digits(const char *q)
+{
+    uint64_t x;
+    memcpy(&x, q, 8);
+    unsigned n = kt_leading_digits(x);
+    if (n == 8) {
+        memcpy(&x, q + 8, 8);
+        n += kt_leading_digits(x);
+    }
+    return n < 16 ? n : 0;
+}
 
 /* An integer of fewer than 16 digits at q (24 readable bytes): where it
- * ends, or NULL (then the generic path reads the record).              */
+ * ends, or NULL (then the generic path reads the record); its value into
+ * *v when v is not NULL.                                               */
 static const char *short_int(const char *q, int64_t *v)
 {
     bool neg = *q == '-';
     uint64_t x;
-    unsigned n = kt_digits16(q + neg, &x);
+    unsigned n = v ? kt_digits16(q + neg, &x) : short_digits(q + neg);
     if (n == 0 || n >= 16) return NULL;
-    *v = neg ? -(int64_t)x : (int64_t)x;
+    if (v) *v = neg ? -(int64_t)x : (int64_t)x;
     return q + neg + n;
 }
 
-/* The record at r written exactly as DISPATCH_TEXT: its integers into v;
- * where it ends, or NULL when it is written otherwise.                 */
+/* The record at r written exactly as DISPATCH_TEXT: its integers into v
+ * (those of D_USED); where it ends, or NULL when it is written otherwise. */
 static const char *fixed_dispatch(kt_jv r, int64_t *v)
 {
     const char *q = r.s;
     for (size_t k = 0;; k++) {
         const piece *t = &DISPATCH_TEXT[k];
-        if (q + t->len > r.e || !kt_eq_upto32(q, t->text, t->len)) return NULL;
+        uint32_t same = t->len <= 16 ? kt_eq16(q, t->text) : kt_same32(q, t->text);
+        if (q + t->len > r.e || (same & t->want) != t->want) return NULL;
         q += t->len;
         if (k == D_N) return q;
-        if (!(q = short_int(q, &v[k]))) return NULL;
+        if (!(q = short_int(q, D_USED >> k & 1 ? &v[k] : NULL))) return NULL;
     }
 }
 
