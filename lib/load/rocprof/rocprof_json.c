@@ -24,7 +24,9 @@ typedef struct proc {
     kt_build *b;
     int64_t pid;
     kt_agent_map agents;
-    names kernels;           /* strtab id by kernel_id                    */
+    names kernels;           /* strtab id by kernel_id (PENDING: unread)  */
+    const char **ksym;       /* by kernel_id: where its symbol starts     */
+    const char *ksym_end;    /* the end of the kernel_symbols list         */
     names *ops;              /* by kind: strtab id by operation           */
     uint32_t *kind_name;     /* by kind: strtab id of the kind's name     */
     size_t nkinds;
@@ -111,11 +113,45 @@ static uint32_t scanned_str_id(proc *p, kt_jv v, unsigned flags)
     return str_id(p, v);
 }
 
-/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
- * non-empty of these keys).  Read in one walk, each name scanned once:
- * the four names of every kernel the code objects hold can be half of
- * the file.  Where the list ended; false on OOM.                       */
+/* A kernel whose symbol is known but not yet read (most of a large
+ * file's kernels are never dispatched in it).                          */
+#define PENDING (KT_NONE - 1)
+
+/* kernel_symbols: where each kernel's symbol starts, by kernel_id (the
+ * last symbol of an id wins); its name is read when a dispatch first
+ * names it (kernel_name).  The four names of every kernel in the code
+ * objects can be half of the file: each symbol is only skipped here.
+ * Where the list ended; false on OOM.                                   */
 static bool read_kernels(proc *p, kt_jv syms, const char **end)
+{
+    const char *it = NULL;
+    kt_jv s;
+    while (kt_jv_walk(syms, &it, &s)) {
+        kt_pair pr;
+        kt_jv v;
+        for (const char *mi = NULL; kt_jv_walk_member(s, &mi, &pr, &v);)
+            if (KT_KEY_IS(&pr, "kernel_id")) {
+                int64_t k = kt_jv_int_or(v, -1);
+                size_t had = p->kernels.n;
+                if (!names_put(&p->kernels, k, PENDING)) return false;
+                if (p->kernels.n > had) {
+                    const char **at = realloc(p->ksym, p->kernels.n * sizeof *at);
+                    if (!at) return false;
+                    p->ksym = at;
+                }
+                if (k >= 0 && (size_t)k < p->kernels.n) p->ksym[k] = s.s;
+                break;
+            }
+    }
+    p->ksym_end = syms.e;
+    *end = it;
+    return true;
+}
+
+/* The name of the symbol at sym (its members read in one walk, each
+ * name scanned once): Kineto's names are demangled without ".kd", the
+ * first non-empty of these keys.                                      */
+static uint32_t symbol_name(proc *p, kt_jv sym)
 {
 #define KEY(s) { s, sizeof s - 1 }
     static const struct {
@@ -124,31 +160,27 @@ static bool read_kernels(proc *p, kt_jv syms, const char **end)
     } keys[] = { KEY("formatted_kernel_name"), KEY("demangled_kernel_name"), KEY("kernel_name"),
                  KEY("truncated_kernel_name") };
 #undef KEY
-    const char *it = NULL;
-    kt_jv s;
-    while (kt_jv_walk(syms, &it, &s)) {
-        kt_jv text[4] = { { NULL, NULL } }, v;
-        unsigned flags[4] = { 0 };
-        int64_t kernel_id = -1;
-        kt_pair pr;
-        const char *mi = NULL;
-        while (kt_jv_walk_member(s, &mi, &pr, &v)) {
-            if (KT_KEY_IS(&pr, "kernel_id")) kernel_id = kt_jv_int_or(v, -1);
-            else
-                for (size_t k = 0; k < 4; k++)
-                    if (!text[k].s && kt_key_is(&pr, keys[k].text, keys[k].len)) {
-                        text[k] = v;
-                        flags[k] = pr.vflags;
-                    }
-        }
-        walked(&it, mi);
-        uint32_t id = KT_NONE;
-        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
-            id = scanned_str_id(p, text[k], flags[k]);
-        if (!names_put(&p->kernels, kernel_id, id)) return false;
-    }
-    *end = it;
-    return true;
+    kt_jv text[4] = { { NULL, NULL } }, v;
+    unsigned flags[4] = { 0 };
+    kt_pair pr;
+    for (const char *mi = NULL; kt_jv_walk_member(sym, &mi, &pr, &v);)
+        for (size_t k = 0; k < 4; k++)
+            if (!text[k].s && kt_key_is(&pr, keys[k].text, keys[k].len)) {
+                text[k] = v;
+                flags[k] = pr.vflags;
+            }
+    uint32_t id = KT_NONE;
+    for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
+        id = scanned_str_id(p, text[k], flags[k]);
+    return id;
+}
+
+/* The name of kernel k, its symbol read the first time. */
+static uint32_t kernel_name(proc *p, int64_t k)
+{
+    uint32_t id = names_get(&p->kernels, k);
+    if (id == PENDING) id = p->kernels.id[k] = symbol_name(p, (kt_jv){ p->ksym[k], p->ksym_end });
+    return id;
 }
 
 /* agents: GPUs (type 2) are devices by gpu_index, else logical node id. */
@@ -253,7 +285,7 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
         } else if (KT_KEY_IS(&pr, "queue_id")) {
             *queue = -1;
             walked(&it, walk_ints(v, HANDLE, queue));
-        } else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
+        } else if (KT_KEY_IS(&pr, "kernel_id")) op->name = kernel_name(p, kt_jv_int_or(v, -1));
         else if (KT_KEY_IS(&pr, "grid_size")) walked(&it, walk_ints(v, XYZ, op->grid));
         else if (KT_KEY_IS(&pr, "workgroup_size")) walked(&it, walk_ints(v, XYZ, op->block));
         else if (KT_KEY_IS(&pr, "group_segment_size")) op->shared_mem = kt_jv_int_or(v, -1);
@@ -343,7 +375,7 @@ static const char *read_dispatch(proc *p, kt_jv r)
         op.corr = v[D_CORR];
         op.stream = v[D_STREAM];
         op.device = dispatch_device(p, v[D_AGENT]);
-        op.name = names_get(&p->kernels, v[D_KERNEL]);
+        op.name = kernel_name(p, v[D_KERNEL]);
         op.shared_mem = v[D_GROUP];
         memcpy(op.block, v + D_WG, sizeof op.block);
         memcpy(op.grid, v + D_GRID, sizeof op.grid);
@@ -518,6 +550,7 @@ static void proc_free(proc *p)
     free(p->ops);
     free(p->kind_name);
     free(p->kernels.id);
+    free(p->ksym);
     kt_i64map_free(&p->markers);
     free(p->buf);
 }
