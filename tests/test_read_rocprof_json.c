@@ -273,6 +273,43 @@ TEST(rocprof_json_kernel_names_decoded_only_when_escaped)
     kt_diags_free(fail);
 }
 
+/* A kernel's name is read from its symbol when a dispatch first names
+ * it: the last symbol of an id wins, kernel_id may follow the names, a
+ * kernel never dispatched is not read, one dispatched twice keeps its
+ * name, an id without a symbol has no name.                           */
+TEST(rocprof_json_kernel_names_read_when_dispatched)
+{
+    static const char doc[] =
+        "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"kernel_symbols\":["
+        "{\"kernel_id\":1,\"formatted_kernel_name\":\"first()\"},"
+        "{\"formatted_kernel_name\":\"second()\",\"kernel_id\":1},"
+        "{\"kernel_id\":2,\"formatted_kernel_name\":\"unused()\"},"
+        "{\"kernel_name\":\"after_id()\",\"kernel_id\":3}],"
+        "\"buffer_records\":{\"kernel_dispatch\":[" DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 3) "," DISPATCH_OF(3, 1) ","
+        DISPATCH_OF(4, 9) "]}}]}";
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("lazy_results.json", doc, sizeof doc - 1, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    if (t) {
+        const kt_rank *r = t->ranks[0];
+        size_t second = 0, after = 0, nameless = 0;
+        for (uint32_t i = 0; i < r->ev.n; i++) {
+            if (r->ev.kind[i] != KT_K_KERNEL) continue;
+            const char *n = r->ev.name[i] == KT_NONE ? NULL : kt_strtab_get(t->strs, r->ev.name[i]);
+            second += n && !strcmp(n, "second()");
+            after += n && !strcmp(n, "after_id()");
+            nameless += !n;
+            CHECK(!n || (strcmp(n, "first()") && strcmp(n, "unused()")));
+        }
+        CHECK_INT(second, 2);
+        CHECK_INT(after, 1);
+        CHECK_INT(nameless, 1);
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}
+
 /* A document of records text: head, n copies of rec (its %d the record's
  * number), tail.  Freed by the caller.                                  */
 static char *records_doc(const char *head, const char *rec, int from, int n, const char *tail, size_t *len)
