@@ -247,16 +247,18 @@ TEST(rocprof_json_wrong_types)
 #define DISPATCH_OF(i, k)                                                                                            \
     "{\"kind\":2,\"correlation_id\":{\"internal\":" #i "},\"start_timestamp\":100" #i ",\"end_timestamp\":200" #i \
     ",\"dispatch_info\":{\"agent_id\":{\"handle\":501},\"kernel_id\":" #k "},\"stream_id\":{\"handle\":7}}"
+/* A process with these kernel symbols and dispatches. */
+#define SYMBOLS_DOC(symbols, dispatches)                                                                             \
+    "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"kernel_symbols\":[" symbols "],"                      \
+    "\"buffer_records\":{\"kernel_dispatch\":[" dispatches "]}}]}"
 TEST(rocprof_json_kernel_names_decoded_only_when_escaped)
 {
-    static const char doc[] =
-        "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"kernel_symbols\":["
+    static const char doc[] = SYMBOLS_DOC(
         "{\"kernel_id\":1,\"formatted_kernel_name\":\"void gemm<\\\"t\\\">(float) caf\\u00e9, the long tail\"},"
         "{\"kernel_id\":2,\"formatted_kernel_name\":\"\",\"demangled_kernel_name\":\"void copy<float>(float*, int) plain\"},"
         "{\"kernel_id\":3,\"kernel_name\":\"raw_utf8_\xc3\xb1_kernel_name_that_is_long.kd\"},"
-        "{\"kernel_id\":4,\"kernel_address\":{\"handle\":5},\"formatted_kernel_name\":\"short\"}],"
-        "\"buffer_records\":{\"kernel_dispatch\":[" DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 2) "," DISPATCH_OF(3, 3) ","
-        DISPATCH_OF(4, 4) "]}}]}";
+        "{\"kernel_id\":4,\"kernel_address\":{\"handle\":5},\"formatted_kernel_name\":\"short\"}",
+        DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 2) "," DISPATCH_OF(3, 3) "," DISPATCH_OF(4, 4));
     static const char *const names[] = { "void gemm<\"t\">(float) caf\xc3\xa9, the long tail",
                                           "void copy<float>(float*, int) plain",
                                           "raw_utf8_\xc3\xb1_kernel_name_that_is_long.kd", "short" };
@@ -279,14 +281,12 @@ TEST(rocprof_json_kernel_names_decoded_only_when_escaped)
  * name, an id without a symbol has no name.                           */
 TEST(rocprof_json_kernel_names_read_when_dispatched)
 {
-    static const char doc[] =
-        "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"kernel_symbols\":["
+    static const char doc[] = SYMBOLS_DOC(
         "{\"kernel_id\":1,\"formatted_kernel_name\":\"first()\"},"
         "{\"formatted_kernel_name\":\"second()\",\"kernel_id\":1},"
         "{\"kernel_id\":2,\"formatted_kernel_name\":\"unused()\"},"
-        "{\"kernel_name\":\"after_id()\",\"kernel_id\":3}],"
-        "\"buffer_records\":{\"kernel_dispatch\":[" DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 3) "," DISPATCH_OF(3, 1) ","
-        DISPATCH_OF(4, 9) "]}}]}";
+        "{\"kernel_name\":\"after_id()\",\"kernel_id\":3}",
+        DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 3) "," DISPATCH_OF(3, 1) "," DISPATCH_OF(4, 9));
     kt_status st;
     kt_diags *fail = NULL;
     kt_trace *t = load_text("lazy_results.json", doc, sizeof doc - 1, &st, &fail);
