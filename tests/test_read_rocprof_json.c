@@ -240,6 +240,161 @@ TEST(rocprof_json_wrong_types)
     }
 }
 
+/* Kernel symbols read in one walk: a name with escapes or bytes past
+ * ASCII is decoded, a plain one used as written, an empty formatted name
+ * gives way to the demangled one, and an object member before the name
+ * is stepped over.                                                     */
+#define DISPATCH_OF(i, k)                                                                                            \
+    "{\"kind\":2,\"correlation_id\":{\"internal\":" #i "},\"start_timestamp\":100" #i ",\"end_timestamp\":200" #i \
+    ",\"dispatch_info\":{\"agent_id\":{\"handle\":501},\"kernel_id\":" #k "},\"stream_id\":{\"handle\":7}}"
+/* A process with these kernel symbols and dispatches. */
+#define SYMBOLS_DOC(symbols, dispatches)                                                                             \
+    "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"kernel_symbols\":[" symbols "],"                      \
+    "\"buffer_records\":{\"kernel_dispatch\":[" dispatches "]}}]}"
+TEST(rocprof_json_kernel_names_decoded_only_when_escaped)
+{
+    static const char doc[] = SYMBOLS_DOC(
+        "{\"kernel_id\":1,\"formatted_kernel_name\":\"void gemm<\\\"t\\\">(float) caf\\u00e9, the long tail\"},"
+        "{\"kernel_id\":2,\"formatted_kernel_name\":\"\",\"demangled_kernel_name\":\"void copy<float>(float*, int) plain\"},"
+        "{\"kernel_id\":3,\"kernel_name\":\"raw_utf8_\xc3\xb1_kernel_name_that_is_long.kd\"},"
+        "{\"kernel_id\":4,\"kernel_address\":{\"handle\":5},\"formatted_kernel_name\":\"short\"}",
+        DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 2) "," DISPATCH_OF(3, 3) "," DISPATCH_OF(4, 4));
+    static const char *const names[] = { "void gemm<\"t\">(float) caf\xc3\xa9, the long tail",
+                                          "void copy<float>(float*, int) plain",
+                                          "raw_utf8_\xc3\xb1_kernel_name_that_is_long.kd", "short" };
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("names_results.json", doc, sizeof doc - 1, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    for (size_t i = 0; t && i < 4; i++) {
+        uint32_t k = find(t, KT_K_KERNEL, names[i]);
+        CHECK(k != KT_NONE);
+        if (k != KT_NONE) CHECK_INT(t->ranks[0]->ev.ts[k], (int64_t)(1001 + i));
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}
+
+/* A kernel's name is read from its symbol when a dispatch first names
+ * it: the last symbol of an id wins, kernel_id may follow the names, a
+ * kernel never dispatched is not read, one dispatched twice keeps its
+ * name, an id without a symbol has no name.                           */
+TEST(rocprof_json_kernel_names_read_when_dispatched)
+{
+    static const char doc[] = SYMBOLS_DOC(
+        "{\"kernel_id\":1,\"formatted_kernel_name\":\"first()\"},"
+        "{\"formatted_kernel_name\":\"second()\",\"kernel_id\":1},"
+        "{\"kernel_id\":2,\"formatted_kernel_name\":\"unused()\"},"
+        "{\"kernel_name\":\"after_id()\",\"kernel_id\":3}",
+        DISPATCH_OF(1, 1) "," DISPATCH_OF(2, 3) "," DISPATCH_OF(3, 1) "," DISPATCH_OF(4, 9));
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("lazy_results.json", doc, sizeof doc - 1, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    if (t) {
+        const kt_rank *r = t->ranks[0];
+        size_t second = 0, after = 0, nameless = 0;
+        for (uint32_t i = 0; i < r->ev.n; i++) {
+            if (r->ev.kind[i] != KT_K_KERNEL) continue;
+            const char *n = r->ev.name[i] == KT_NONE ? NULL : kt_strtab_get(t->strs, r->ev.name[i]);
+            second += n && !strcmp(n, "second()");
+            after += n && !strcmp(n, "after_id()");
+            nameless += !n;
+            CHECK(!n || (strcmp(n, "first()") && strcmp(n, "unused()")));
+        }
+        CHECK_INT(second, 2);
+        CHECK_INT(after, 1);
+        CHECK_INT(nameless, 1);
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+}
+
+/* A document of records text: head, n copies of rec (its %d the record's
+ * number), tail.  Freed by the caller.                                  */
+static char *records_doc(const char *head, const char *rec, int from, int n, const char *tail, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f) return NULL;
+    fputs(head, f);
+    for (int i = from; i < from + n; i++) {
+        if (i > from) fputc(',', f);
+        fprintf(f, rec, i);
+    }
+    fputs(tail, f);
+    fclose(f);
+    return text;
+}
+
+/* The rows reserved from the first records' size are a hint: records
+ * smaller than those (more than estimated) are all kept, in order.    */
+TEST(rocprof_json_rows_past_the_estimate)
+{
+    char pad[1024];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    char big[2048];
+    snprintf(big, sizeof big, "{\"pad\":\"%s\",\"start_timestamp\":%%d,\"end_timestamp\":5000000}", pad);
+    size_t n1, n2;
+    char *a = records_doc("", big, 0, 64, "", &n1);
+    char *b = records_doc("", "{\"start_timestamp\":%d,\"end_timestamp\":5000000}", 64, 1000, "", &n2);
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&doc, &len);
+    CHECK(a && b && f);
+    if (!a || !b || !f) return;
+    fprintf(f, "{\"rocprofiler-sdk-tool\":[{\"metadata\":{\"pid\":77},\"buffer_records\":{\"kernel_dispatch\":[%s,%s]}}]}", a, b);
+    fclose(f);
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("many_results.json", doc, len, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    if (t) {
+        int64_t total;
+        CHECK_INT(rd_count_kind(t->ranks[0], KT_K_KERNEL, &total), 1064);
+        CHECK_INT(total, 1064 * 5000000LL - 1063 * 1064 / 2); /* sum of 5000000 - i */
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+    free(a);
+    free(b);
+    free(doc);
+}
+
+/* Records too small to be events (a hostile run of empty objects) before
+ * a large section the reader skips reserve rows for no more records than
+ * the rest of the file holds at a real record's least size.           */
+TEST(rocprof_json_reserve_bounded_by_record_size)
+{
+    size_t big = (size_t)1 << 20, n;
+    char *empties = records_doc("", "{}", 0, 100, "", &n);
+    char *doc = malloc(big + 512);
+    CHECK(empties && doc);
+    if (!empties || !doc) {
+        free(empties);
+        free(doc);
+        return;
+    }
+    int k = snprintf(doc, 512, "{\"rocprofiler-sdk-tool\":[{\"buffer_records\":{\"kernel_dispatch\":[%s],\"pc_sample_host_trap\":[\"",
+                     empties);
+    memset(doc + k, 'y', big);
+    size_t len = (size_t)k + big;
+    len += (size_t)sprintf(doc + len, "\"]}}]}");
+    kt_status st;
+    kt_diags *fail = NULL;
+    kt_trace *t = load_text("empty_results.json", doc, len, &st, &fail);
+    CHECK_INT(st, KT_OK);
+    if (t) {
+        CHECK_INT(skipped_records(kt_trace_diags(t)), 100);
+        CHECK(t->ranks[0]->ev.cap <= 16384); /* 1 MiB / 128 bytes, doubled from 1024 */
+    }
+    kt_trace_free(t);
+    kt_diags_free(fail);
+    free(empties);
+    free(doc);
+}
+
 /* Python's count of kernel dispatches and their summed ns in the file. */
 static bool python_counts(const char *path, long long *n, long long *total)
 {

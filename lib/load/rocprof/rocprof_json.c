@@ -24,7 +24,9 @@ typedef struct proc {
     kt_build *b;
     int64_t pid;
     kt_agent_map agents;
-    names kernels;           /* strtab id by kernel_id                    */
+    names kernels;           /* strtab id by kernel_id (PENDING: unread)  */
+    const char **ksym;       /* by kernel_id: where its symbol starts     */
+    const char *ksym_end;    /* the end of the kernel_symbols list         */
     names *ops;              /* by kind: strtab id by operation           */
     uint32_t *kind_name;     /* by kind: strtab id of the kind's name     */
     size_t nkinds;
@@ -62,6 +64,13 @@ static uint32_t names_get(const names *ns, int64_t k)
     return k >= 0 && (size_t)k < ns->n ? ns->id[k] : KT_NONE;
 }
 
+/* Past a value walked to its end (end NULL: it was not an object or
+ * list, the next step skips it). */
+static void walked(const char **it, const char *end)
+{
+    if (end) *it = end;
+}
+
 /* strings.buffer_records: [{kind, operations: [...]}, ...] by kind number. */
 static bool read_kind_strings(proc *p, kt_jv recs)
 {
@@ -77,8 +86,8 @@ static bool read_kind_strings(proc *p, kt_jv recs)
     for (size_t k = 0; kt_jv_next(recs, &it, &e); k++) {
         p->kind_name[k] = str_id(p, kt_jv_get(e, "kind"));
         const char *oi = NULL;
-        kt_jv op;
-        for (int64_t o = 0; kt_jv_next(kt_jv_get(e, "operations"), &oi, &op); o++)
+        kt_jv ops = kt_jv_get(e, "operations"), op;
+        for (int64_t o = 0; kt_jv_next(ops, &oi, &op); o++)
             if (!names_put(&p->ops[k], o, str_id(p, op))) return false;
     }
     return true;
@@ -94,28 +103,84 @@ static const char *kind_text(const proc *p, int64_t kind, size_t *n)
     return kt_strtab_get(p->b->strs, p->kind_name[kind]);
 }
 
-/* kernel_symbols: Kineto's names are demangled without ".kd" (the first
- * non-empty of these keys); each symbol's members read in one pass.   */
-static bool read_kernels(proc *p, kt_jv syms)
+/* A string value's text given the flags its scan found: in place when
+ * plain (no escape, no byte past ASCII: as kt_jv_str would find it),
+ * without a second pass over it.                                    */
+static uint32_t scanned_str_id(proc *p, kt_jv v, unsigned flags)
 {
-    static const char *const keys[] = { "formatted_kernel_name", "demangled_kernel_name", "kernel_name",
-                                        "truncated_kernel_name" };
+    if (kt_jv_is(v, '"') && v.e - v.s >= 2 && !(flags & (KT_STR_ESC | KT_STR_HIGH)))
+        return kt_build_str(p->b, v.s + 1, (size_t)(v.e - v.s - 2));
+    return str_id(p, v);
+}
+
+/* A kernel whose symbol is known but not yet read (most of a large
+ * file's kernels are never dispatched in it).                          */
+#define PENDING (KT_NONE - 1)
+
+/* kernel_symbols: where each kernel's symbol starts, by kernel_id (the
+ * last symbol of an id wins); its name is read when a dispatch first
+ * names it (kernel_name).  The four names of every kernel in the code
+ * objects can be half of the file: each symbol is only skipped here.
+ * Where the list ended; false on OOM.                                   */
+static bool read_kernels(proc *p, kt_jv syms, const char **end)
+{
     const char *it = NULL;
     kt_jv s;
-    while (kt_jv_next(syms, &it, &s)) {
-        kt_jv text[4] = { { NULL, NULL } }, v;
-        int64_t kernel_id = -1;
+    while (kt_jv_walk(syms, &it, &s)) {
         kt_pair pr;
-        for (const char *mi = NULL; kt_jv_next_member(s, &mi, &pr, &v);) {
-            if (KT_KEY_IS(&pr, "kernel_id")) kernel_id = kt_jv_int_or(v, -1);
-            for (size_t k = 0; k < 4; k++)
-                if (!text[k].s && kt_key_is(&pr, keys[k], strlen(keys[k]))) text[k] = v;
-        }
-        uint32_t id = KT_NONE;
-        for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++) id = str_id(p, text[k]);
-        if (!names_put(&p->kernels, kernel_id, id)) return false;
+        kt_jv v;
+        for (const char *mi = NULL; kt_jv_walk_member(s, &mi, &pr, &v);)
+            if (KT_KEY_IS(&pr, "kernel_id")) {
+                int64_t k = kt_jv_int_or(v, -1);
+                size_t had = p->kernels.n;
+                if (!names_put(&p->kernels, k, PENDING)) return false;
+                if (p->kernels.n > had) {
+                    const char **at = realloc(p->ksym, p->kernels.n * sizeof *at);
+                    if (!at) return false;
+                    p->ksym = at;
+                }
+                if (k >= 0 && (size_t)k < p->kernels.n) p->ksym[k] = s.s;
+                break;
+            }
     }
+    p->ksym_end = syms.e;
+    *end = it;
     return true;
+}
+
+/* The name of the symbol at sym (its members read in one walk, each
+ * name scanned once): Kineto's names are demangled without ".kd", the
+ * first non-empty of these keys.                                      */
+static uint32_t symbol_name(proc *p, kt_jv sym)
+{
+#define KEY(s) { s, sizeof s - 1 }
+    static const struct {
+        const char *text;
+        size_t len;
+    } keys[] = { KEY("formatted_kernel_name"), KEY("demangled_kernel_name"), KEY("kernel_name"),
+                 KEY("truncated_kernel_name") };
+#undef KEY
+    kt_jv text[4] = { { NULL, NULL } }, v;
+    unsigned flags[4] = { 0 };
+    kt_pair pr;
+    for (const char *mi = NULL; kt_jv_walk_member(sym, &mi, &pr, &v);)
+        for (size_t k = 0; k < 4; k++)
+            if (!text[k].s && kt_key_is(&pr, keys[k].text, keys[k].len)) {
+                text[k] = v;
+                flags[k] = pr.vflags;
+            }
+    uint32_t id = KT_NONE;
+    for (size_t k = 0; k < 4 && (id == KT_NONE || kt_strtab_len(p->b->strs, id) == 0); k++)
+        id = scanned_str_id(p, text[k], flags[k]);
+    return id;
+}
+
+/* The name of kernel k, its symbol read the first time. */
+static uint32_t kernel_name(proc *p, int64_t k)
+{
+    uint32_t id = names_get(&p->kernels, k);
+    if (id == PENDING) id = p->kernels.id[k] = symbol_name(p, (kt_jv){ p->ksym[k], p->ksym_end });
+    return id;
 }
 
 /* agents: GPUs (type 2) are devices by gpu_index, else logical node id. */
@@ -171,13 +236,6 @@ static const char *walk_ints(kt_jv obj, const char *const *keys, int64_t *out)
 static const char *const HANDLE[] = { "handle", NULL }, *const XYZ[] = { "x", "y", "z", NULL },
                          *const INTERNAL[] = { "internal", NULL };
 
-/* Past a value walked to its end (end NULL: it was not an object or
- * list, the next step skips it). */
-static void walked(const char **it, const char *end)
-{
-    if (end) *it = end;
-}
-
 /* The fields every record has: times and its internal correlation id. */
 static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *corr)
 {
@@ -227,7 +285,7 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
         } else if (KT_KEY_IS(&pr, "queue_id")) {
             *queue = -1;
             walked(&it, walk_ints(v, HANDLE, queue));
-        } else if (KT_KEY_IS(&pr, "kernel_id")) op->name = names_get(&p->kernels, kt_jv_int_or(v, -1));
+        } else if (KT_KEY_IS(&pr, "kernel_id")) op->name = kernel_name(p, kt_jv_int_or(v, -1));
         else if (KT_KEY_IS(&pr, "grid_size")) walked(&it, walk_ints(v, XYZ, op->grid));
         else if (KT_KEY_IS(&pr, "workgroup_size")) walked(&it, walk_ints(v, XYZ, op->block));
         else if (KT_KEY_IS(&pr, "group_segment_size")) op->shared_mem = kt_jv_int_or(v, -1);
@@ -237,12 +295,14 @@ static const char *read_dispatch_info(proc *p, kt_jv di, kt_gpu_op *op, int64_t 
 
 /* A dispatch record as rocprofv3 writes it: compact, its keys in this
  * order, every value an integer.  The text between its integers, each
- * piece compared at once (32 readable bytes: the document is padded).  */
+ * piece compared at once (32 readable bytes: the document is padded;
+ * one 16-byte compare for a piece that short), want: its bytes' bits. */
 typedef struct piece {
     char text[32];
     unsigned len;
+    uint32_t want;
 } piece;
-#define PIECE(s) { s, sizeof s - 1 }
+#define PIECE(s) { s, sizeof s - 1, (1u << (sizeof s - 1)) - 1 }
 static const piece DISPATCH_TEXT[] = {
     PIECE("{\"size\":"), PIECE(",\"kind\":"), PIECE(",\"operation\":"), PIECE(",\"thread_id\":"),
     PIECE(",\"correlation_id\":{\"internal\":"), PIECE(",\"external\":"), PIECE("},\"start_timestamp\":"),
@@ -256,30 +316,50 @@ static const piece DISPATCH_TEXT[] = {
 /* The integers between those pieces, in order. */
 enum { D_SIZE, D_KIND, D_OP, D_TID, D_CORR, D_EXT, D_START, D_END, D_INFO_SIZE, D_AGENT, D_QUEUE, D_KERNEL,
        D_DISPATCH, D_PRIVATE, D_GROUP, D_WG, D_GRID = D_WG + 3, D_STREAM = D_GRID + 3, D_N };
+/* Those whose value the event takes (the others are only stepped over). */
+#define D_USED                                                                                                       \
+    (1u << D_CORR | 1u << D_START | 1u << D_END | 1u << D_AGENT | 1u << D_QUEUE | 1u << D_KERNEL | 1u << D_GROUP |  \
+     7u << D_WG | 7u << D_GRID | 1u << D_STREAM)
+
+/* The digits of an integer at q (16 readable bytes), fewer than 16: how
+ * many (0 when there are none or more).                               */
+static unsigned short_digits(const char *q)
+{
+    uint64_t x;
+    memcpy(&x, q, 8);
+    unsigned n = kt_leading_digits(x);
+    if (n == 8) {
+        memcpy(&x, q + 8, 8);
+        n += kt_leading_digits(x);
+    }
+    return n < 16 ? n : 0;
+}
 
 /* An integer of fewer than 16 digits at q (24 readable bytes): where it
- * ends, or NULL (then the generic path reads the record).              */
+ * ends, or NULL (then the generic path reads the record); its value into
+ * *v when v is not NULL.                                               */
 static const char *short_int(const char *q, int64_t *v)
 {
     bool neg = *q == '-';
     uint64_t x;
-    unsigned n = kt_digits16(q + neg, &x);
+    unsigned n = v ? kt_digits16(q + neg, &x) : short_digits(q + neg);
     if (n == 0 || n >= 16) return NULL;
-    *v = neg ? -(int64_t)x : (int64_t)x;
+    if (v) *v = neg ? -(int64_t)x : (int64_t)x;
     return q + neg + n;
 }
 
-/* The record at r written exactly as DISPATCH_TEXT: its integers into v;
- * where it ends, or NULL when it is written otherwise.                 */
+/* The record at r written exactly as DISPATCH_TEXT: its integers into v
+ * (those of D_USED); where it ends, or NULL when it is written otherwise. */
 static const char *fixed_dispatch(kt_jv r, int64_t *v)
 {
     const char *q = r.s;
     for (size_t k = 0;; k++) {
         const piece *t = &DISPATCH_TEXT[k];
-        if (q + t->len > r.e || !kt_eq_upto32(q, t->text, t->len)) return NULL;
+        uint32_t same = t->len <= 16 ? kt_eq16(q, t->text) : kt_same32(q, t->text);
+        if (q + t->len > r.e || (same & t->want) != t->want) return NULL;
         q += t->len;
         if (k == D_N) return q;
-        if (!(q = short_int(q, &v[k]))) return NULL;
+        if (!(q = short_int(q, D_USED >> k & 1 ? &v[k] : NULL))) return NULL;
     }
 }
 
@@ -295,7 +375,7 @@ static const char *read_dispatch(proc *p, kt_jv r)
         op.corr = v[D_CORR];
         op.stream = v[D_STREAM];
         op.device = dispatch_device(p, v[D_AGENT]);
-        op.name = names_get(&p->kernels, v[D_KERNEL]);
+        op.name = kernel_name(p, v[D_KERNEL]);
         op.shared_mem = v[D_GROUP];
         memcpy(op.block, v + D_WG, sizeof op.block);
         memcpy(op.grid, v + D_GRID, sizeof op.grid);
@@ -355,14 +435,46 @@ static const char *read_call(proc *p, kt_jv r)
     return NULL;
 }
 
-/* A list of records in one pass: each reader gives where its record
- * ended when it walked it (NULL: looked up by key, skipped here).
- * Where the list ended.                                               */
-static const char *read_records(proc *p, kt_jv list, const char *(*one)(proc *, kt_jv))
+/* A section of records: its key under buffer_records, the reader of one
+ * record (giving where it ended when it walked it; NULL: looked up by
+ * key, skipped here) and the typed args its event has.               */
+typedef struct section {
+    const char *key;
+    const char *(*one)(proc *, kt_jv);
+    unsigned args;
+} section;
+
+static const section SECTIONS[] = {
+    { "kernel_dispatch", read_dispatch, 8 }, { "memory_copy", read_copy, 2 }, { "hip_api", read_call, 0 },
+    { "hsa_api", read_call, 0 },             { "marker_api", read_call, 0 },  { "rccl_api", read_call, 0 },
+};
+
+/* Records sampled before the model's rows for the rest are reserved, and
+ * the fewest bytes a record is taken to have (a record of fewer bytes
+ * cannot carry an event's fields: a hostile run of empty records before
+ * a large skipped section reserves no more than this allows).          */
+enum { SAMPLE = 64, MIN_RECORD = 128 };
+
+/* Rows for as many more records as the document's rest holds at the
+ * sample's bytes a record (rocprofv3 writes a kind's records alike), so
+ * that their pages are faulted in at once, not one fault a page as the
+ * columns grow: a hint, a shorter list leaves the rest unused.        */
+static void expect_rest(proc *p, const section *s, size_t sampled, size_t rest)
 {
-    const char *it = NULL;
+    size_t each = sampled / SAMPLE > MIN_RECORD ? sampled / SAMPLE : MIN_RECORD, n = rest / each;
+    kt_build_expect(p->b, n, n * s->args);
+}
+
+/* A list of records in one pass; where it ended. */
+static const char *read_records(proc *p, kt_jv list, const section *s)
+{
+    const char *it = NULL, *first = NULL;
     kt_jv r;
-    while (!p->b->oom && kt_jv_walk(list, &it, &r)) walked(&it, one(p, r));
+    for (size_t n = 0; !p->b->oom && kt_jv_walk(list, &it, &r); n++) {
+        if (n == 0) first = r.s;
+        else if (n == SAMPLE) expect_rest(p, s, (size_t)(r.s - first), (size_t)(list.e - r.s));
+        walked(&it, s->one(p, r));
+    }
     return it;
 }
 
@@ -372,15 +484,12 @@ static const char *read_sections(proc *p, kt_jv recs)
     const char *it = NULL;
     kt_pair pr;
     kt_jv v;
-    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom) {
-        const char *(*one)(proc *, kt_jv) = KT_KEY_IS(&pr, "kernel_dispatch") ? read_dispatch
-                                          : KT_KEY_IS(&pr, "memory_copy")     ? read_copy
-                                          : KT_KEY_IS(&pr, "hip_api") || KT_KEY_IS(&pr, "hsa_api") ||
-                                                    KT_KEY_IS(&pr, "marker_api") || KT_KEY_IS(&pr, "rccl_api")
-                                              ? read_call
-                                              : NULL;
-        if (one && kt_jv_is(v, '[')) walked(&it, read_records(p, v, one));
-    }
+    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom)
+        for (size_t k = 0; k < sizeof SECTIONS / sizeof SECTIONS[0]; k++)
+            if (kt_key_is(&pr, SECTIONS[k].key, strlen(SECTIONS[k].key)) && kt_jv_is(v, '[')) {
+                walked(&it, read_records(p, v, &SECTIONS[k]));
+                break;
+            }
     return it;
 }
 
@@ -419,7 +528,9 @@ static bool read_process(proc *p, kt_jv tool, const char **end)
             ok = read_kind_strings(p, kt_jv_get(v, "buffer_records")) && read_markers(p, kt_jv_get(v, "marker_api"));
             has |= HAS_STRINGS;
         } else if (KT_KEY_IS(&pr, "kernel_symbols") && !(has & HAS_KERNELS)) {
-            ok = read_kernels(p, v);
+            const char *at = NULL;
+            ok = read_kernels(p, v, &at);
+            walked(&it, at);
             has |= HAS_KERNELS;
         } else if (KT_KEY_IS(&pr, "buffer_records") && !recs.s) {
             recs = v;
@@ -439,6 +550,7 @@ static void proc_free(proc *p)
     free(p->ops);
     free(p->kind_name);
     free(p->kernels.id);
+    free(p->ksym);
     kt_i64map_free(&p->markers);
     free(p->buf);
 }
