@@ -73,18 +73,6 @@ static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t e
     return st;
 }
 
-/* A plain input read whole, for a copy that walks the array. */
-static kt_status hold_whole(const kt_trace_edit *c, input *in, char *err, size_t errlen)
-{
-    if (in->doc) return KT_OK;
-    kt_src *src = NULL;
-    kt_status st = kt_src_open_file(c->in_path, &src, err, errlen);
-    if (st != KT_OK) return st;
-    st = kt_edit_read_whole(src, c->in_path, &in->doc, &in->len, err, errlen);
-    kt_src_close(src);
-    return st;
-}
-
 static void input_free(input *in)
 {
     free(in->doc);
@@ -142,6 +130,7 @@ struct kt_edit_doc {
                                    before, read from text)              */
     lookup *look;               /* with win: kt_edit_event_number's     */
     const char *path;           /* the input, for errors reading it     */
+    size_t len;                 /* its length                           */
     size_t hint, last_end;      /* the search's (event_locate.h)        */
     bool lost;                  /* an edited event was not where the
                                    loader's offsets say: walk instead   */
@@ -267,6 +256,7 @@ static const char *looked_up(const kt_edit_doc *d, uint64_t args_off)
     kt_span s = e ? *e : (kt_span){ 0, 0 }, need;
     uint64_t base = s.start;
     size_t n = 0;
+    if (!e && !d->args) return NULL;
     for (int tries = 0; !e && !kt_locate_event_in(l->buf, base, n, d->args, args_off, NULL, &s, &need); tries++) {
         if (!need.end || tries == 4) return NULL;
         base = need.start, n = need.end - need.start + (tries ? 0 : 512); /* its end, most likely */
@@ -313,12 +303,17 @@ static bool str_is(const char *s, size_t len, const char *want)
     return s && strlen(want) == len && !memcmp(s, want, len);
 }
 
-static bool keep_unmarked(const kt_trace_edit *c, const char *doc, kt_span o)
+/* An event left unmarked kept (true unless it is complete and not of a
+ * category kept); read where the writer holds it.                        */
+static bool keep_unmarked(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, kt_span s)
 {
-    size_t len;
-    const char *ph = top_string(doc, o, "ph", &len);
+    size_t len = s.end - s.start;
+    const char *ev = d->win ? window_bytes(o, d, s.start, len) : d->text + s.start;
+    if (!ev) return true;
+    kt_span e = { 0, len };
+    const char *ph = top_string(ev, e, "ph", &len);
     if (!str_is(ph, len, "X")) return true;
-    const char *cat = top_string(doc, o, "cat", &len);
+    const char *cat = top_string(ev, e, "cat", &len);
     for (size_t k = 0; cat && c->keep_cats && c->keep_cats[k]; k++)
         if (str_is(cat, len, c->keep_cats[k])) return true;
     return false;
@@ -420,6 +415,23 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
  * the copy read it again from memory).                                   */
 #define WALK_PIECE ((size_t)128 << 10)
 
+/* The walk's next piece: from the text held, or from the window (a
+ * piece reaching past the ']' ends 64 bytes after it, or at the end of
+ * the file: kt_spans_walk_piece).                                       */
+static void walk_piece(kt_sink *o, kt_edit_doc *d)
+{
+    kt_spans_walk *w = d->walk;
+    if (!d->win) {
+        kt_spans_walk_on(w, w->at + WALK_PIECE);
+        return;
+    }
+    size_t at = w->at, close = w->state.close, len = d->len, upto = at + WALK_PIECE;
+    size_t end = upto > close ? close + 128 : upto;
+    size_t n = (end < len ? end : len) - at;
+    const char *p = window_bytes(o, d, at, n);
+    if (p) kt_spans_walk_piece(w, p, at, n, upto);
+}
+
 /* Makes events->s[*k] the next event: with a walk under way, the next
  * piece walked (the events copied already dropped unless they are
  * kept), with a window the next edited event (*pos: locate_next's);
@@ -428,10 +440,9 @@ static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_
 {
     kt_spans *v = d->events;
     if (*k < v->n) return true;
-    if (d->win) return v->n < c->nmarks && locate_next(o, d, c, pos);
-    if (!d->walk) return false;
+    if (!d->walk) return d->win && v->n < c->nmarks && locate_next(o, d, c, pos);
     if (!d->keep_events) v->n = 0, *k = 0;
-    while (*k == v->n && !d->walk->done) kt_spans_walk_on(d->walk, d->walk->at + WALK_PIECE);
+    while (*k == v->n && !d->walk->done && !o->failed) walk_piece(o, d);
     return *k < v->n;
 }
 
@@ -480,7 +491,6 @@ static void append_extra(kt_sink *o, void *arg)
 /* False when the walk finds the array damaged (nothing more is written). */
 static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
-    const char *doc = d->text;
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
@@ -488,7 +498,7 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
-        if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
+        if (c->only_marked && !has_mark && !keep_unmarked(o, c, d, s)) {
             if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
             run = NO_RUN;
             continue;
@@ -638,20 +648,28 @@ static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index 
     return true;
 }
 
-/* Every event is found by walking traceEvents as the copy goes, over
- * the input held whole.                                                  */
-static kt_status start_walk(const kt_trace_edit *c, input *in, kt_edit_doc *d, kt_spans_walk *walk, char *err,
-                            size_t errlen)
+/* traceEvents' brackets where the loader found them, in a plain file. */
+static bool brackets_in_file(const kt_trace_edit *c, const input *in)
 {
-    kt_status st = hold_whole(c, in, err, errlen);
-    if (st != KT_OK) return st;
-    d->text = in->doc, d->fd = -1;
+    char open = 0, close = 0;
+    return c->events_open < c->events_end && c->events_end < in->len &&
+           read_at(in->fd, &open, 1, c->events_open) == 1 && read_at(in->fd, &close, 1, c->events_end) == 1 &&
+           open == '[' && close == ']';
+}
+
+/* Every event is found by walking traceEvents as the copy goes: over the
+ * text held, or a plain file's window a piece at a time.                 */
+static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc *d, kt_spans_walk *walk,
+                            window *win, char *err, size_t errlen)
+{
     d->events->n = 0;
-    d->args = NULL, d->win = NULL, d->lost = false;
+    d->args = NULL, d->lost = false;
+    d->win = in->doc ? NULL : win;
     d->walk = walk;
     d->keep_events = c->extra != NULL; /* it may look events up (kt_edit_event_number) */
     if (d->keep_events && c->nevents && !kt_spans_reserve(d->events, (size_t)c->nevents)) return KT_ENOMEM;
-    if (kt_spans_walk_start(walk, in->doc, in->len, (size_t)c->events_open, (size_t)c->events_end, d->events))
+    if ((in->doc || brackets_in_file(c, in)) &&
+        kt_spans_walk_start(walk, in->doc, in->len, (size_t)c->events_open, (size_t)c->events_end, d->events))
         return KT_OK;
     say_damaged(c, err, errlen);
     return KT_EINPUT;
@@ -684,12 +702,12 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     window win = { 0 };
     lookup look = { 0 };
     kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .win = as_copied ? &win : NULL,
-                      .look = &look, .path = c->in_path, .last_end = last_end };
-    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, err, errlen); /* the walk finds all */
+                      .look = &look, .path = c->in_path, .len = in.len, .last_end = last_end };
+    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, &win, err, errlen); /* the walk finds all */
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
     if (d.lost) { /* the offsets did not fit the file after all */
         *res = (kt_edit_result){ 0 };
-        st = start_walk(c, &in, &d, &walk, err, errlen);
+        st = start_walk(c, &in, &d, &walk, &win, err, errlen);
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
     res->walked = d.walk != NULL;
