@@ -17,12 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The input: a plain file is read through windows (fd, len; doc NULL)
- * unless the copy walks the whole array (then it is read into doc whole,
- * as a gzip file is inflated into it, unless the copy streams it: then
- * stream is the reader, and doc NULL).  Nothing is mapped: a file cut
- * short by another program while it is copied is an error reading it,
- * not a SIGBUS.                                                          */
+/* The input: a plain file is read through windows (fd, len; doc NULL);
+ * a gzip file is inflated into doc whole, unless the copy streams it
+ * (then stream is the reader, and doc NULL).  Nothing is mapped: a file
+ * cut short by another program while it is copied is an error reading
+ * it, not a SIGBUS.                                                      */
 typedef struct input {
     char *doc;
     size_t len;

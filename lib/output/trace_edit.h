@@ -20,9 +20,9 @@
  * found from the loader's args offsets when it gives them: in a plain
  * input as the copy goes, in the window it reads.  An overlay that
  * leaves events out, edits many events of a gzip input, or whose offsets
- * do not fit the file, holds the input whole in memory and
- * walks the whole array instead, a piece at a time just before the piece
- * is copied.  A copy that only appends events (the counter
+ * do not fit the file, walks the whole array instead, a piece at a time
+ * just before the piece is copied (a plain input's pieces read through
+ * the same window).  A copy that only appends events (the counter
  * tracks of `kineta counters` and `kineta memory`) is the same copy with
  * no event edited.  The copy is written beside out_path under a name of
  * its own (".partial" appended) and renamed once whole.
