@@ -159,11 +159,13 @@ static inline __attribute__((always_inline)) void walk_block(walker *w, const ch
     walk_brackets(w, p, base, m, prefix_xor(string_quotes(w, m)) ^ in, true);
 }
 
-/* Whole blocks from at while they lie in text, start at or before close
- * and end at or before stop; returns where it stopped.                   */
-static size_t walk_portable(walker *w, const char *text, size_t len, size_t at, size_t stop)
+/* Whole blocks from at while they lie in text (the bytes [base, len)),
+ * start at or before close and end at or before stop; returns where it
+ * stopped.                                                               */
+static size_t walk_portable(walker *w, const char *text, size_t base, size_t len, size_t at, size_t stop)
 {
-    for (; at + 64 <= len && at <= w->close && at + 64 <= stop && !w->broken; at += 64) walk_block(w, text + at, at);
+    for (; at + 64 <= len && at <= w->close && at + 64 <= stop && !w->broken; at += 64)
+        walk_block(w, text + (at - base), at);
     return at;
 }
 
@@ -203,7 +205,7 @@ AVX2_TARGET static inline __attribute__((always_inline)) void walk_block_avx2(wa
     walk_brackets(w, p, at, m, inside ^ (w->in_string ? ~(uint64_t)0 : 0), near_close);
 }
 
-AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, size_t at, size_t stop)
+AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t base, size_t len, size_t at, size_t stop)
 {
     avx2_consts k = { .lower = _mm256_set1_epi8(0x20), /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
                       .quote = _mm256_set1_epi8('"'), .backslash = _mm256_set1_epi8('\\'),
@@ -221,9 +223,9 @@ AVX2_TARGET static size_t walk_avx2(walker *w, const char *text, size_t len, siz
     /* Blocks that end before the ']' (it lies in text: so do they) need
      * no look for it; the one or two after them do.                      */
     size_t plain = l.close < stop ? l.close : stop;
-    for (; at + 64 <= plain && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, false);
+    for (; at + 64 <= plain && !l.broken; at += 64) walk_block_avx2(&l, text + (at - base), at, &k, false);
     size_t last = len - 64 < l.close ? len - 64 : l.close; /* len >= 64 here */
-    for (; at <= last && at + 64 <= stop && !l.broken; at += 64) walk_block_avx2(&l, text + at, at, &k, true);
+    for (; at <= last && at + 64 <= stop && !l.broken; at += 64) walk_block_avx2(&l, text + (at - base), at, &k, true);
     *w = l;
     return at;
 }
@@ -246,21 +248,23 @@ static kt_spans_simd fastest_simd(void)
     return kt_spans_simd_available(KT_SPANS_AVX2) ? KT_SPANS_AVX2 : KT_SPANS_PORTABLE;
 }
 
-/* The walker over the whole blocks of text[at, stop) before the byte at
- * close, with the block loop simd picks; where it stopped.  With stop
- * past close: on to close and the byte at it.                           */
-static size_t walk_to(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at, size_t stop)
+/* The walker over the whole blocks of [at, stop) before the byte at
+ * close, text holding the bytes [base, len), with the block loop simd
+ * picks; where it stopped.  With stop past close: on to close and the
+ * byte at it.                                                           */
+static size_t walk_to(kt_spans_simd simd, walker *w, const char *text, size_t base, size_t len, size_t at,
+                      size_t stop)
 {
 #ifdef HAVE_AVX2_WALK
     if (simd == KT_SPANS_AVX2 && len >= 64 && kt_spans_simd_available(simd))
-        at = walk_avx2(w, text, len, at, stop);
+        at = walk_avx2(w, text, base, len, at, stop);
 #else
     (void)simd;
 #endif
-    at = walk_portable(w, text, len, at, stop);
+    at = walk_portable(w, text, base, len, at, stop);
     if (stop > w->close && at <= w->close && !w->broken) { /* the last bytes, padded: text may end there */
         char tail[64] = { 0 };
-        memcpy(tail, text + at, len - at < 64 ? len - at : 64);
+        memcpy(tail, text + (at - base), len - at < 64 ? len - at : 64);
         walk_block(w, tail, at);
         at += 64;
     }
@@ -271,7 +275,7 @@ static size_t walk_to(kt_spans_simd simd, walker *w, const char *text, size_t le
  * the brackets do not balance.                                           */
 static bool walk(kt_spans_simd simd, walker *w, const char *text, size_t len, size_t at)
 {
-    walk_to(simd, w, text, len, at, SIZE_MAX);
+    walk_to(simd, w, text, 0, len, at, SIZE_MAX);
     return !w->broken && !w->close_in_string;
 }
 
@@ -290,7 +294,7 @@ bool kt_spans_walk_start_using(kt_spans_simd simd, kt_spans_walk *w, const char 
     out->n = 0;
     *w = (kt_spans_walk){ .text = text, .len = len, .at = open + 1, .simd = simd,
                           .state = { .close = close, .out = out, .depth = 1 } };
-    w->done = open >= close || close >= len || text[open] != '[' || text[close] != ']';
+    w->done = open >= close || close >= len || (text && (text[open] != '[' || text[close] != ']'));
     w->state.broken = w->done;
     return !w->done;
 }
@@ -306,9 +310,15 @@ bool kt_spans_walk_on(kt_spans_walk *w, size_t upto)
 {
     if (w->done) return false;
     size_t stop = upto > w->state.close ? SIZE_MAX : upto;
-    w->at = walk_to(w->simd, &w->state, w->text, w->len, w->at, stop);
+    w->at = walk_to(w->simd, &w->state, w->text, w->base, w->len, w->at, stop);
     w->done = w->state.broken || w->at > w->state.close;
     return !w->state.broken;
+}
+
+bool kt_spans_walk_piece(kt_spans_walk *w, const char *piece, size_t base, size_t n, size_t upto)
+{
+    w->text = piece, w->base = base, w->len = base + n;
+    return kt_spans_walk_on(w, upto);
 }
 
 bool kt_spans_walk_ok(const kt_spans_walk *w)

@@ -59,8 +59,8 @@ typedef struct kt_spans_walker {
 
 typedef struct kt_spans_walk {
     kt_spans_walker state;
-    const char *text;
-    size_t len, at;         /* at: the next block to read                */
+    const char *text;       /* the bytes [base, len) of the file         */
+    size_t base, len, at;   /* at: the next block to read                */
     kt_spans_simd simd;
     bool done;              /* walked past close, or broken              */
 } kt_spans_walk;
@@ -69,6 +69,12 @@ bool kt_spans_walk_start(kt_spans_walk *w, const char *text, size_t len, size_t 
 bool kt_spans_walk_start_using(kt_spans_simd simd, kt_spans_walk *w, const char *text, size_t len, size_t open,
                                size_t close, kt_spans *out);
 bool kt_spans_walk_on(kt_spans_walk *w, size_t upto);
+/* The same over a piece of the file read by the caller: piece holds its
+ * bytes [base, base + n), from w->at on (base <= w->at) to upto or, when
+ * upto is past close, to 64 bytes past close or the end of the file.  A
+ * walk started with text NULL (the caller checked the brackets at open
+ * and close; len: the file's length) goes only by pieces.               */
+bool kt_spans_walk_piece(kt_spans_walk *w, const char *piece, size_t base, size_t n, size_t upto);
 bool kt_spans_walk_ok(const kt_spans_walk *w);
 
 /* Where the object of the array that is open at text[to] starts (its

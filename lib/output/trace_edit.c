@@ -17,33 +17,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The decompressed input, whole: a plain file is mapped (no copy, and its
- * pages are the page cache's) and kept open, so that long runs of it are
- * copied inside the kernel, without reading the mapping; a gzip file is
- * inflated into memory, unless the copy streams it (then stream is the
- * reader, and doc NULL).                                                  */
+/* The input: a plain file is read through windows (fd, len; doc NULL);
+ * a gzip file is inflated into doc whole, unless the copy streams it
+ * (then stream is the reader, and doc NULL).  Nothing is mapped: a file
+ * cut short by another program while it is copied is an error reading
+ * it, not a SIGBUS.                                                      */
 typedef struct input {
     char *doc;
     size_t len;
     int fd;     /* the plain file, else -1 */
-    bool gzip, mapped;
+    bool gzip;
     kt_src *stream;
 } input;
 
-static bool map_plain(const char *path, input *in)
+/* The plain file at path, open (its length in in->len); false when it
+ * cannot be opened, is empty or is gzip (kt_src then reads it).          */
+static bool open_plain(const char *path, input *in)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     unsigned char magic[2] = { 0 };
     bool ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, magic, 2, 0) == 2 &&
               !(magic[0] == 0x1f && magic[1] == 0x8b);
-    void *p = ok ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    if (p == MAP_FAILED) {
+    if (!ok) {
         if (fd >= 0) close(fd);
         return false;
     }
-    madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-    *in = (input){ .doc = p, .len = (size_t)st.st_size, .fd = fd, .mapped = true };
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    *in = (input){ .len = (size_t)st.st_size, .fd = fd };
     return true;
 }
 
@@ -57,7 +58,7 @@ static bool streams(const kt_trace_edit *c)
 static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t errlen)
 {
     const char *path = c->in_path;
-    if (map_plain(path, in)) return KT_OK;
+    if (open_plain(path, in)) return KT_OK;
     kt_src *src;
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
@@ -73,28 +74,50 @@ static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t e
 
 static void input_free(input *in)
 {
-    if (in->mapped) munmap(in->doc, in->len);
-    else free(in->doc);
+    free(in->doc);
     kt_src_close(in->stream);
     if (in->fd >= 0) close(in->fd);
 }
 
+/* p[0, n) from the file at off, as much of it as there is: how many. */
+static size_t read_at(int fd, char *p, size_t n, uint64_t off)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, p + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
 /* A piece of a plain input read from the file (pread) into memory that
- * is used again for the next piece: the bytes the writer reads of an
- * input whose edited events it finds from the loader's offsets.  Reading
- * the mapping instead cost more than the whole copy (a fault or a page
- * walk for each page touched: ~1 s a gigabyte when every 5 KB is), and a
- * piece this size is still in the cache when the kernel copies it out.  */
+ * is used again: the bytes the writer reads of an input whose edited
+ * events it finds from the loader's offsets.  Two buffers in turn: the
+ * copy's previous batch, written on the write-behind thread, may still
+ * name the other one's bytes (trace_sink.h).  A piece this size is still
+ * in the cache when the kernel copies it out.                           */
 typedef struct window {
-    char *buf;
-    size_t cap, n;
-    uint64_t base;              /* buf[0]'s offset in the file          */
+    char *buf[2];
+    size_t cap[2];
+    int cur;                    /* the buffer holding the piece        */
+    size_t n;
+    uint64_t base;              /* the piece's offset in the file      */
 } window;
 #define WINDOW ((size_t)256 << 10)
 
+/* The last event kt_edit_event_number read from a plain file. */
+typedef struct lookup {
+    char *buf;
+    size_t cap;
+    uint64_t args_off;          /* its args object's offset, 0: none   */
+    kt_span s;                  /* its bytes: buf[0, s.end - s.start)  */
+} lookup;
+
 struct kt_edit_doc {
-    const char *text;
-    int fd;                     /* text's file (plain input), else -1  */
+    const char *text;           /* the input held whole, else NULL      */
+    int fd;                     /* the plain file read through win, else -1 */
     kt_spans *events;           /* every event, or only the edited ones */
     const kt_args_index *args;  /* with the latter: to find the others  */
     kt_spans_walk *walk;        /* events still to be walked to, or NULL */
@@ -104,46 +127,58 @@ struct kt_edit_doc {
     window *win;                /* the edited events are found as the
                                    copy goes, read here (NULL: found
                                    before, read from text)              */
+    lookup *look;               /* with win: kt_edit_event_number's     */
+    const char *path;           /* the input, for errors reading it     */
+    size_t len;                 /* its length                           */
     size_t hint, last_end;      /* the search's (event_locate.h)        */
     bool lost;                  /* an edited event was not where the
                                    loader's offsets say: walk instead   */
+    bool cut;                   /* the file could not be read (o->err)  */
 };
 
+/* Reading the input failed: the copy stops, as an input error. */
+static void say_cut(kt_sink *o, kt_edit_doc *d, uint64_t at)
+{
+    if (o->failed) return;
+    snprintf(o->err, o->errlen, "%s: cannot read byte %llu: the file was cut short or changed since it was loaded",
+             d->path, (unsigned long long)at);
+    o->failed = true;
+    d->cut = true;
+}
+
 /* The input's bytes [from, from + n) in the window (read there when they
- * are not, after what the copy holds of it is written out), or NULL when
- * they cannot be read (o->failed says why).                              */
-static const char *window_bytes(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
+ * are not, after what the copy holds of the other buffer is handed over),
+ * or NULL when they cannot be read (o->failed says why).                  */
+static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
 {
     window *w = d->win;
-    if (from >= w->base && from + n <= w->base + w->n) return w->buf + (from - w->base);
-    size_t want = n > WINDOW ? n : WINDOW, got = 0;
+    if (from >= w->base && from + n <= w->base + w->n) return w->buf[w->cur] + (from - w->base);
+    size_t want = n > WINDOW ? n : WINDOW;
     kt_sink_flush(o);
-    if (want > w->cap) {
-        free(w->buf);
-        w->cap = want;
-        w->buf = malloc(want);
+    w->cur = 1 - w->cur;
+    if (want > w->cap[w->cur]) {
+        free(w->buf[w->cur]);
+        w->cap[w->cur] = want;
+        w->buf[w->cur] = malloc(want);
     }
-    while (w->buf && got < want && !o->failed) {
-        ssize_t r = pread(d->fd, w->buf + got, want - got, (off_t)(from + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
+    char *buf = w->buf[w->cur];
+    size_t got = buf && !o->failed ? read_at(d->fd, buf, want, from) : 0;
+    w->base = from, w->n = got;
+    if (got >= n && !o->failed) return buf;
+    if (!buf && !o->failed) {
+        snprintf(o->err, o->errlen, "out of memory");
+        o->failed = true;
     }
-    w->base = from, w->n = w->buf ? got : 0;
-    if (got >= n || o->failed) return o->failed ? NULL : w->buf;
-    snprintf(o->err, o->errlen, "cannot read the input at byte %zu: %s", from + got,
-             w->buf ? "it is shorter than when it was loaded" : "out of memory");
-    o->failed = true;
+    say_cut(o, d, from + got);
     return NULL;
 }
 
-/* The input's bytes [from, from + n) into the copy: a long run from the
- * file inside the kernel, what is left (all of it when the kernel
- * cannot) from where the writer holds it, written out by the kernel.    */
-static void emit_input(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
+static const char *win_text(const window *w) { return w->buf[w->cur]; }
+
+/* The input's bytes [from, from + n) into the copy, from where the
+ * writer holds them.                                                    */
+static void emit_input(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
 {
-    size_t copied = d->fd >= 0 && n >= KT_SINK_DIRECT ? (size_t)kt_sink_copy_file(o, d->fd, from, n) : 0;
-    from += copied, n -= copied;
     if (!d->win) {
         kt_sink_emit_ref(o, d->text + from, n);
         return;
@@ -198,14 +233,57 @@ static const char *top_value(const char *doc, kt_span o, const char *key)
     return NULL;
 }
 
+/* Room for n bytes in the lookup's buffer. */
+static bool lookup_room(lookup *l, size_t n)
+{
+    if (n <= l->cap) return true;
+    free(l->buf);
+    l->buf = malloc(n);
+    l->cap = l->buf ? n : 0;
+    return l->buf != NULL;
+}
+
+/* The event whose args object opens at args_off, read from the plain
+ * file into d->look: an edited one from its span, another where the
+ * locate asks (a few reads at most); its bytes, or NULL.                 */
+static const char *looked_up(const kt_edit_doc *d, uint64_t args_off)
+{
+    lookup *l = d->look;
+    if (l->args_off == args_off) return l->buf;
+    l->args_off = 0;
+    const kt_span *e = event_at(d->events, args_off);
+    kt_span s = e ? *e : (kt_span){ 0, 0 }, need;
+    uint64_t base = s.start;
+    size_t n = 0;
+    if (!e && !d->args) return NULL;
+    for (int tries = 0; !e && !kt_locate_event_in(l->buf, base, n, d->args, args_off, NULL, &s, &need); tries++) {
+        if (!need.end || tries == 4) return NULL;
+        base = need.start, n = need.end - need.start + (tries ? 0 : 512); /* its end, most likely */
+        if (!lookup_room(l, n)) return NULL;
+        n = read_at(d->fd, l->buf, n, base);
+    }
+    size_t len = s.end - s.start;
+    if (e && (!lookup_room(l, len) || read_at(d->fd, l->buf, len, s.start) != len)) return NULL;
+    if (!e) memmove(l->buf, l->buf + (s.start - base), len);
+    l->args_off = args_off, l->s = s;
+    return l->buf;
+}
+
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
 {
-    const kt_span *o = event_at(d->events, args_off);
-    kt_span found;
-    if (!o && d->args && kt_locate_event(d->text, d->args, args_off, NULL, &found)) o = &found;
-    const char *v = o ? top_value(d->text, *o, key) : NULL;
+    const char *ev = NULL;
+    kt_span o = { 0, 0 }, found;
+    if (d->win) {
+        ev = looked_up(d, args_off);
+        o.end = d->look->s.end - d->look->s.start;
+    } else {
+        const kt_span *e = event_at(d->events, args_off);
+        if (!e && d->args && kt_locate_event(d->text, d->args, args_off, NULL, &found)) e = &found;
+        if (e) ev = d->text + e->start, o.end = e->end - e->start;
+    }
+    const char *v = ev ? top_value(ev, o, key) : NULL;
     kt_num num;
-    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, d->text + o->end, &num)) return false;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, ev + o.end, &num)) return false;
     *out = num.f;
     return true;
 }
@@ -224,12 +302,17 @@ static bool str_is(const char *s, size_t len, const char *want)
     return s && strlen(want) == len && !memcmp(s, want, len);
 }
 
-static bool keep_unmarked(const kt_trace_edit *c, const char *doc, kt_span o)
+/* An event left unmarked kept (true unless it is complete and not of a
+ * category kept); read where the writer holds it.                        */
+static bool keep_unmarked(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, kt_span s)
 {
-    size_t len;
-    const char *ph = top_string(doc, o, "ph", &len);
+    size_t len = s.end - s.start;
+    const char *ev = d->win ? window_bytes(o, d, s.start, len) : d->text + s.start;
+    if (!ev) return true;
+    kt_span e = { 0, len };
+    const char *ph = top_string(ev, e, "ph", &len);
     if (!str_is(ph, len, "X")) return true;
-    const char *cat = top_string(doc, o, "cat", &len);
+    const char *cat = top_string(ev, e, "cat", &len);
     for (size_t k = 0; cat && c->keep_cats && c->keep_cats[k]; k++)
         if (str_is(cat, len, c->keep_cats[k])) return true;
     return false;
@@ -271,7 +354,7 @@ static size_t event_pieces(const char *doc, kt_span s, size_t mark, const kt_eve
 
 /* The object, edited when one of the marks is its args object's '{';
  * its bytes ev[0, s.end - s.start) are read where the writer holds them. */
-static void emit_object(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d, kt_span s, size_t *m,
+static void emit_object(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, kt_span s, size_t *m,
                         size_t *edited)
 {
     size_t mark = 0, len = s.end - s.start;
@@ -307,7 +390,7 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
     kt_spans *v = d->events;
     window *w = d->win;
     kt_span s, need;
-    for (size_t grow = 0; !kt_locate_event_in(w->buf, w->base, w->n, d->args, c->marks[v->n], &d->hint, &s, &need);
+    for (size_t grow = 0; !kt_locate_event_in(win_text(w), w->base, w->n, d->args, c->marks[v->n], &d->hint, &s, &need);
          grow = w->n) {
         if (!need.end || o->failed || (grow && need.end <= w->base + w->n)) {
             d->lost = !o->failed;
@@ -331,6 +414,23 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
  * the copy read it again from memory).                                   */
 #define WALK_PIECE ((size_t)128 << 10)
 
+/* The walk's next piece: from the text held, or from the window (a
+ * piece reaching past the ']' ends 64 bytes after it, or at the end of
+ * the file: kt_spans_walk_piece).                                       */
+static void walk_piece(kt_sink *o, kt_edit_doc *d)
+{
+    kt_spans_walk *w = d->walk;
+    if (!d->win) {
+        kt_spans_walk_on(w, w->at + WALK_PIECE);
+        return;
+    }
+    size_t at = w->at, close = w->state.close, len = d->len, upto = at + WALK_PIECE;
+    size_t end = upto > close ? close + 128 : upto;
+    size_t n = (end < len ? end : len) - at;
+    const char *p = window_bytes(o, d, at, n);
+    if (p) kt_spans_walk_piece(w, p, at, n, upto);
+}
+
 /* Makes events->s[*k] the next event: with a walk under way, the next
  * piece walked (the events copied already dropped unless they are
  * kept), with a window the next edited event (*pos: locate_next's);
@@ -339,10 +439,9 @@ static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_
 {
     kt_spans *v = d->events;
     if (*k < v->n) return true;
-    if (d->win) return v->n < c->nmarks && locate_next(o, d, c, pos);
-    if (!d->walk) return false;
+    if (!d->walk) return d->win && v->n < c->nmarks && locate_next(o, d, c, pos);
     if (!d->keep_events) v->n = 0, *k = 0;
-    while (*k == v->n && !d->walk->done) kt_spans_walk_on(d->walk, d->walk->at + WALK_PIECE);
+    while (*k == v->n && !d->walk->done && !o->failed) walk_piece(o, d);
     return *k < v->n;
 }
 
@@ -391,7 +490,6 @@ static void append_extra(kt_sink *o, void *arg)
 /* False when the walk finds the array damaged (nothing more is written). */
 static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
-    const char *doc = d->text;
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
@@ -399,7 +497,7 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
-        if (c->only_marked && !has_mark && !keep_unmarked(c, doc, s)) {
+        if (c->only_marked && !has_mark && !keep_unmarked(o, c, d, s)) {
             if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
             run = NO_RUN;
             continue;
@@ -474,6 +572,10 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
     if (opened && !written) unlink(part);
     free(part);
     if (written) return KT_OK;
+    if (d->cut) {
+        snprintf(err, errlen, "%s: no overlay written", why);
+        return KT_EINPUT;
+    }
     if (!whole) {
         say_damaged(c, err, errlen);
         return KT_EINPUT;
@@ -483,61 +585,90 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
 }
 
 /* One past the last event's '}' (only blanks follow it up to the ']'), 0
- * for an empty array; false when something else ends the array.         */
-static bool last_event_end(const char *doc, size_t open, size_t close, size_t *end)
+ * for an empty array; false when something else ends the array.  p holds
+ * the input's bytes [base, close + 1), base <= open.                     */
+static bool last_event_end(const char *p, size_t base, size_t open, size_t close, size_t *end)
 {
     size_t q = close;
-    while (q > open + 1 && (doc[q - 1] == ' ' || doc[q - 1] == '\n' || doc[q - 1] == '\t' || doc[q - 1] == '\r')) q--;
+    while (q > open + 1 && (p[q - 1 - base] == ' ' || p[q - 1 - base] == '\n' || p[q - 1 - base] == '\t' ||
+                            p[q - 1 - base] == '\r'))
+        q--;
     *end = q == open + 1 ? 0 : q;
-    return q == open + 1 || doc[q - 1] == '}';
+    return q == open + 1 || p[q - 1 - base] == '}';
+}
+
+/* traceEvents' brackets where the loader found them, and one past its
+ * last event (last_event_end): read from the file when it is not held,
+ * with the blanks before the ']' (a few, or the array is walked).       */
+static bool array_ends(const kt_trace_edit *c, const input *in, size_t *last_end)
+{
+    size_t open = (size_t)c->events_open, close = (size_t)c->events_end;
+    if (open >= close || close >= in->len) return false;
+    if (in->doc)
+        return in->doc[open] == '[' && in->doc[close] == ']' && last_event_end(in->doc, 0, open, close, last_end);
+    char head, tail[4096];
+    size_t base = close + 1 > sizeof tail && close + 1 - sizeof tail > open ? close + 1 - sizeof tail : open;
+    return read_at(in->fd, &head, 1, open) == 1 && head == '[' &&
+           read_at(in->fd, tail, close + 1 - base, base) == close + 1 - base && tail[close - base] == ']' &&
+           last_event_end(tail, base, open, close, last_end);
 }
 
 /* Edits on more events than this fraction of them, in an input held in
  * memory (gzip): the walk over the whole array (~50 ns an event on
  * real-1g.json) costs no more than finding each edited event alone, as
- * the copy reads every byte anyway.  In a plain input, found through the
- * window, the bytes between edited events are only read by the kernel:
- * finding each one costs less than walking even when every GPU event is
- * edited (patterns -o: one in ten; 1.0 s of CPU less on synth-1g.json). */
+ * the copy reads every byte anyway.  A plain input is not held: its
+ * edited events are found in the window as the copy reads it, which
+ * costs less than walking even when every GPU event is edited (patterns
+ * -o: one in ten; 1.0 s of CPU less on synth-1g.json).                  */
 #define LOCATE_AT_MOST_ONE_IN 32
 
 /* The edited events alone, found from the loader's args offsets: what an
  * overlay that keeps every event needs (event_locate.h); in an input held
- * in memory all of them now, in a mapped one as the copy goes (*as_copied,
- * read through a window).  False when the index or a mark does not fit
- * the text (then the whole array is walked, and the walk says what is
- * wrong) or a held input has many edits.                               */
+ * in memory all of them now, in a plain file as the copy goes
+ * (*as_copied, read through a window).  False when the index or a mark
+ * does not fit the text (then the whole array is walked, and the walk
+ * says what is wrong) or a held input has many edits.                  */
 static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index *ai, kt_spans *v, size_t *last_end,
                          bool *as_copied)
 {
-    const char *doc = in->doc;
-    size_t len = in->len, open = (size_t)c->events_open, close = (size_t)c->events_end;
-    bool many = !in->mapped && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
-    if (c->only_marked || !c->args_at || many || open >= close ||
-        close >= len || doc[open] != '[' || doc[close] != ']' || !last_event_end(doc, open, close, last_end) ||
-        !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
+    bool many = in->doc && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
+    if (c->only_marked || !c->args_at || many || !array_ends(c, in, last_end) ||
+        !kt_args_index_init(ai, c->args_at, c->nargs, (size_t)c->events_open, (size_t)c->events_end) ||
+        !kt_spans_reserve(v, c->nmarks))
         return false;
-    *as_copied = in->mapped;
+    *as_copied = !in->doc;
     size_t hint = 0;
-    for (size_t k = 0; !in->mapped && k < c->nmarks; k++) {
+    for (size_t k = 0; in->doc && k < c->nmarks; k++) {
         kt_span s;
-        if (!kt_locate_event(doc, ai, c->marks[k], &hint, &s) || s.end > *last_end) return false;
+        if (!kt_locate_event(in->doc, ai, c->marks[k], &hint, &s) || s.end > *last_end) return false;
         if (v->n && s.start < v->s[v->n - 1].end) return false; /* marks out of order */
         v->s[v->n++] = s;
     }
     return true;
 }
 
-/* Every event is found by walking traceEvents as the copy goes. */
-static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc *d, kt_spans_walk *walk, char *err,
-                            size_t errlen)
+/* traceEvents' brackets where the loader found them, in a plain file. */
+static bool brackets_in_file(const kt_trace_edit *c, const input *in)
+{
+    char open = 0, close = 0;
+    return c->events_open < c->events_end && c->events_end < in->len &&
+           read_at(in->fd, &open, 1, c->events_open) == 1 && read_at(in->fd, &close, 1, c->events_end) == 1 &&
+           open == '[' && close == ']';
+}
+
+/* Every event is found by walking traceEvents as the copy goes: over the
+ * text held, or a plain file's window a piece at a time.                 */
+static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc *d, kt_spans_walk *walk,
+                            window *win, char *err, size_t errlen)
 {
     d->events->n = 0;
-    d->args = NULL, d->win = NULL, d->lost = false;
+    d->args = NULL, d->lost = false;
+    d->win = in->doc ? NULL : win;
     d->walk = walk;
     d->keep_events = c->extra != NULL; /* it may look events up (kt_edit_event_number) */
     if (d->keep_events && c->nevents && !kt_spans_reserve(d->events, (size_t)c->nevents)) return KT_ENOMEM;
-    if (kt_spans_walk_start(walk, in->doc, in->len, (size_t)c->events_open, (size_t)c->events_end, d->events))
+    if ((in->doc || brackets_in_file(c, in)) &&
+        kt_spans_walk_start(walk, in->doc, in->len, (size_t)c->events_open, (size_t)c->events_end, d->events))
         return KT_OK;
     say_damaged(c, err, errlen);
     return KT_EINPUT;
@@ -554,10 +685,10 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     input in = { 0 };
     kt_status st = read_all(c, &in, err, errlen);
     if (st != KT_OK) return st;
-    res->held = in.mapped ? 0 : in.stream ? KT_EDIT_STREAM_PIECE : in.len;
     if (in.stream) {
+        res->held = KT_EDIT_STREAM_PIECE;
         kt_spans none = { 0 };
-        kt_edit_doc d = { .text = "", .fd = -1, .events = &none, .stream = in.stream };
+        kt_edit_doc d = { .text = "", .fd = -1, .events = &none, .stream = in.stream, .path = c->in_path };
         st = write_copy(c, &d, 0, 0, true, res, err, errlen);
         input_free(&in);
         return st;
@@ -568,17 +699,21 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     bool as_copied = false, sparse = edited_spans(c, &in, &ai, &v, &last_end, &as_copied);
     kt_spans_walk walk;
     window win = { 0 };
+    lookup look = { 0 };
     kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .win = as_copied ? &win : NULL,
-                      .last_end = last_end };
-    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, err, errlen); /* the walk finds all */
+                      .look = &look, .path = c->in_path, .len = in.len, .last_end = last_end };
+    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, &win, err, errlen); /* the walk finds all */
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
     if (d.lost) { /* the offsets did not fit the file after all */
         *res = (kt_edit_result){ 0 };
-        st = start_walk(c, &in, &d, &walk, err, errlen);
+        st = start_walk(c, &in, &d, &walk, &win, err, errlen);
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
     res->walked = d.walk != NULL;
-    free(win.buf);
+    res->held = d.win ? 2 * WINDOW : in.len;
+    free(win.buf[0]);
+    free(win.buf[1]);
+    free(look.buf);
     kt_args_index_free(&ai);
     kt_spans_free(&v);
     input_free(&in);

@@ -10,20 +10,19 @@
  * (the args objects', events_open, events_end) and nothing is re-parsed or
  * re-serialized (as HTA does, turning ints into floats and dropping
  * fields): every kept event keeps its bytes, plus the edits.  A plain
- * input is mapped, and its long unedited runs are copied inside the
- * kernel (copy_file_range, when input and copy share a file system: on
- * ext4 a third cheaper than writing them from the mapping); a gzip input
- * is inflated in a background thread, and held whole in memory while
- * the copy is written unless the copy only appends events right before
- * the ']' (then it is written a piece at a time as it is inflated:
- * trace_edit_gzip.h).  The edited events are found from the loader's
- * args offsets when it gives them: in a plain input as the copy goes,
- * reading the file a piece at a time into memory used again (touching
- * the mapping cost more than the copy) and writing out the pieces and
- * the edits together (writev).  An overlay that leaves events out, edits
- * many events of a gzip input, or whose offsets do not fit the file,
- * walks the whole array instead, a piece at a time just before the piece
- * is copied.  A copy that only appends events (the counter
+ * input is read (pread) a window at a time, never mapped (a file another
+ * program cuts short is an input error, not a SIGBUS), and the copy is
+ * written by a second thread while the next window is read and edited
+ * (write_behind.h); a gzip input is inflated in a background thread, and
+ * held whole in memory while the copy is written unless the copy only
+ * appends events right before the ']' (then it is written a piece at a
+ * time as it is inflated: trace_edit_gzip.h).  The edited events are
+ * found from the loader's args offsets when it gives them: in a plain
+ * input as the copy goes, in the window it reads.  An overlay that
+ * leaves events out, edits many events of a gzip input, or whose offsets
+ * do not fit the file, walks the whole array instead, a piece at a time
+ * just before the piece is copied (a plain input's pieces read through
+ * the same window).  A copy that only appends events (the counter
  * tracks of `kineta counters` and `kineta memory`) is the same copy with
  * no event edited.  The copy is written beside out_path under a name of
  * its own (".partial" appended) and renamed once whole.
@@ -95,7 +94,8 @@ typedef struct kt_edit_result {
     size_t edited;             /* events edited                              */
     uint64_t json_bytes;       /* uncompressed bytes written                 */
     uint64_t held;             /* the most bytes of the input (inflated) held
-                                  in memory at once; 0 for a mapped file    */
+                                  in memory at once (a plain file read
+                                  through windows: both windows)           */
     bool walked;               /* the events were found by walking the whole
                                   array, not from the loader's offsets     */
 } kt_edit_result;

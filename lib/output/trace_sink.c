@@ -2,6 +2,7 @@
  * trace_sink.c — see trace_sink.h.
  */
 #include "trace_sink.h"
+#include "write_behind.h"
 #include "load/load_internal.h"
 
 #include <errno.h>
@@ -18,21 +19,26 @@
  * onto ext4 took 1.0-2.2 s against 0.53-0.58 s with bs=256K.            */
 #define ZCHUNK (256u << 10)
 
-/* v[0..left) to the file, all of it: writev until nothing is left. */
+static void say_failed(kt_sink *s, int err)
+{
+    snprintf(s->err, s->errlen, "cannot write: %s", strerror(err));
+    s->failed = true;
+}
+
+static uint64_t iov_bytes(const struct iovec *v, int n)
+{
+    uint64_t bytes = 0;
+    for (int k = 0; k < n; k++) bytes += v[k].iov_len;
+    return bytes;
+}
+
+/* v[0..left) to the file at pos, all of it. */
 static void write_pieces(kt_sink *s, struct iovec *v, int left)
 {
-    while (left > 0 && !s->failed) {
-        ssize_t w = writev(s->fd, v, left);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            snprintf(s->err, s->errlen, "cannot write: %s", strerror(errno));
-            s->failed = true;
-            return;
-        }
-        size_t done = (size_t)w;
-        for (; left > 0 && done >= v->iov_len; v++, left--) done -= v->iov_len;
-        if (left > 0) v->iov_base = (char *)v->iov_base + done, v->iov_len -= done;
-    }
+    uint64_t bytes = iov_bytes(v, left);
+    int err = s->failed ? 0 : kt_write_all_at(s->fd, v, left, s->pos);
+    if (err) say_failed(s, err);
+    s->pos += bytes;
 }
 
 static void write_all(kt_sink *s, const void *p, size_t n)
@@ -62,10 +68,28 @@ static void deflate_some(kt_sink *s, const void *p, size_t n, bool end)
 /* Pieces a writev takes at most (Linux's IOV_MAX). */
 #define SINK_IOV 1024
 
+/* The gathered pieces to the write-behind thread, which writes them
+ * while the next ones are gathered in the spare buffers.                */
+static void hand_over(kt_sink *s)
+{
+    uint64_t bytes = iov_bytes(s->iov, s->niov);
+    int err;
+    if (!kt_write_behind_post(s->behind, s->iov, s->niov, s->pos, &err)) {
+        say_failed(s, err);
+        return;
+    }
+    s->pos += bytes;
+    char *p = s->pending;
+    struct iovec *v = s->iov;
+    s->pending = s->spare_pending, s->iov = s->spare_iov;
+    s->spare_pending = p, s->spare_iov = v;
+}
+
 /* Out with the gathered text: written, or compressed and written. */
 static void flush_pending(kt_sink *s)
 {
     if (s->gzip && s->npending && !s->failed) deflate_some(s, s->pending, s->npending, false);
+    else if (!s->gzip && !s->failed && s->behind) hand_over(s); /* none: waits for the last */
     else if (!s->gzip && s->niov && !s->failed) write_pieces(s, s->iov, s->niov);
     s->npending = 0;
     s->niov = 0;
@@ -89,12 +113,6 @@ void kt_sink_flush(kt_sink *s)
     flush_pending(s);
 }
 
-static void write_raw(kt_sink *s, const void *p, size_t n)
-{
-    flush_pending(s);
-    write_all(s, p, n);
-}
-
 static void emit(kt_sink *s, const void *p, size_t n);
 
 /* While the source member is still to come: the bytes up to the input's
@@ -113,11 +131,6 @@ static bool put_marked(kt_sink *s, const void *p, size_t n, void (*put)(kt_sink 
     free(mark);
     put(s, (const char *)p + head, n - head);
     return true;
-}
-
-void kt_sink_write_raw(kt_sink *s, const void *p, size_t n)
-{
-    if (!put_marked(s, p, n, write_raw)) write_raw(s, p, n);
 }
 
 void kt_sink_emit(kt_sink *s, const void *p, size_t n)
@@ -158,25 +171,6 @@ void kt_sink_emit_ref(kt_sink *s, const void *p, size_t n)
     gather(s, p, n);
 }
 
-uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len)
-{
-    if (s->gzip || s->no_copy_range || s->failed || s->mark) return 0;
-    flush_pending(s);
-    loff_t off = (loff_t)from;
-    uint64_t left = len;
-    while (left && !s->failed) {
-        ssize_t n = copy_file_range(in, &off, s->fd, NULL, left, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) { /* another file system (EXDEV), none here, or the end of the file */
-            s->no_copy_range = n < 0;
-            break;
-        }
-        left -= (uint64_t)n;
-    }
-    s->json_bytes += len - left;
-    return len - left;
-}
-
 /* '"kinetaSource": "<source's file name>", ' (JSON-escaped), malloc'd. */
 static char *source_member(const char *source)
 {
@@ -208,13 +202,20 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, c
         return false;
     }
     s->pending = malloc(ZCHUNK);
-    s->iov = gzip ? NULL : malloc(SINK_IOV * sizeof *s->iov);
-    if (!s->pending || (!gzip && !s->iov)) {
+    if (!gzip) {
+        s->iov = malloc(SINK_IOV * sizeof *s->iov);
+        s->spare_pending = malloc(ZCHUNK);
+        s->spare_iov = malloc(SINK_IOV * sizeof *s->spare_iov);
+    }
+    if (!s->pending || (!gzip && (!s->iov || !s->spare_pending || !s->spare_iov))) {
         snprintf(s->err, s->errlen, "out of memory");
         s->failed = true;
         return false;
     }
-    if (!gzip) return true;
+    if (!gzip) {
+        s->behind = kt_write_behind_start(s->fd); /* NULL: written here */
+        return true;
+    }
     isal_deflate_init(&s->z);
     s->z.level = 1;
     s->z.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
@@ -232,6 +233,10 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, c
 bool kt_sink_close(kt_sink *s)
 {
     if (s->fd >= 0) flush_pending(s);
+    int err;
+    if (s->behind && !kt_write_behind_wait(s->behind, &err) && !s->failed) say_failed(s, err);
+    kt_write_behind_stop(s->behind);
+    s->behind = NULL;
     if (s->gzip && !s->failed && s->fd >= 0) deflate_some(s, NULL, 0, true);
     if (s->fd >= 0 && close(s->fd) != 0 && !s->failed) {
         snprintf(s->err, s->errlen, "cannot write: %s", strerror(errno));
@@ -241,11 +246,15 @@ bool kt_sink_close(kt_sink *s)
     free(s->zbuf);
     free(s->pending);
     free(s->iov);
+    free(s->spare_pending);
+    free(s->spare_iov);
     free(s->mark);
     s->mark = NULL;
     s->z.level_buf = NULL;
     s->zbuf = NULL;
     s->pending = NULL;
     s->iov = NULL;
+    s->spare_pending = NULL;
+    s->spare_iov = NULL;
     return !s->failed;
 }

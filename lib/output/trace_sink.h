@@ -24,9 +24,14 @@ typedef struct kt_sink {
                             order: pieces of pending and the caller's
                             bytes kt_sink_emit_ref named               */
     int niov;
+    char *spare_pending; /* plain: pending and iov of the batch the     */
+    struct iovec *spare_iov; /* write-behind thread has, swapped at each
+                            flush                                      */
+    struct kt_write_behind *behind; /* that thread (write_behind.h), or
+                            NULL: the batches are written here         */
+    uint64_t pos;        /* where the next batch goes in the file      */
     uint64_t json_bytes; /* uncompressed bytes written */
     bool failed;         /* err says why                */
-    bool no_copy_range;  /* copy_file_range failed once: not tried again */
     char *mark;          /* the source member, until it is written  */
     char *err;
     size_t errlen;
@@ -41,24 +46,17 @@ bool kt_sink_open(kt_sink *s, const char *path, bool gzip, const char *source, c
 /* JSON text p[0..n): compressed when gzip, counted in json_bytes
  * (buffered: cheap for many small pieces).                              */
 void kt_sink_emit(kt_sink *s, const void *p, size_t n);
-/* The same for bytes that stay where they are until kt_sink_close (the
- * mapped input): a plain copy writes them from there, gathered with the
- * rest into one writev, so they are read only by the kernel's copy into
- * the page cache, never first into a buffer.                             */
+/* The same for bytes that stay where they are until the next
+ * kt_sink_flush (a window of the input): a plain copy writes them from
+ * there, gathered with the rest into one writev, on the write-behind
+ * thread: the caller must not change them before its next flush after
+ * this one (it reads the input into two windows in turn).               */
 void kt_sink_emit_ref(kt_sink *s, const void *p, size_t n);
-/* Bytes straight to the file after what was emitted (a plain copy the
- * caller counts itself).                                                */
-void kt_sink_write_raw(kt_sink *s, const void *p, size_t n);
 /* Pieces this large are worth a call of their own (kt_sink_emit writes
- * them as they are; kt_sink_copy_file copies them inside the kernel).   */
+ * them as they are).                                                    */
 #define KT_SINK_DIRECT ((size_t)64 << 10)
-/* Bytes [from, from + len) of the plain file in, after what was emitted,
- * copied inside the kernel (copy_file_range: no pass through user memory,
- * no mapping of the input) when the file systems allow it and the output
- * is not compressed; counted in json_bytes.  Returns how many were
- * copied: the caller emits the rest by other means.                      */
-uint64_t kt_sink_copy_file(kt_sink *s, int in, uint64_t from, uint64_t len);
-/* Write out what emits gathered (before writing to fd by other means). */
+/* Hands what emits gathered over to be written: after the flush that
+ * follows this one, the bytes kt_sink_emit_ref named before it are free. */
 void kt_sink_flush(kt_sink *s);
 /* Finish the gzip stream, close the file; false if anything failed. */
 bool kt_sink_close(kt_sink *s);
