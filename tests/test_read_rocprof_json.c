@@ -513,8 +513,8 @@ TEST(rocprof_json_file_cut_short_while_held)
     char *text = malloc(n);
     for (size_t i = 0; text && i < n; i++) text[i] = AS_WRITTEN[i % (sizeof AS_WRITTEN - 1)];
     CHECK(text && write(fd, text, n) == (ssize_t)n);
-    size_t len = 0, map_len = 0;
-    const char *data = kt_map_whole(path, &len, &map_len);
+    size_t len = 0, held_len = 0;
+    const char *data = kt_read_whole(path, &len, &held_len);
     CHECK(data && len == n);
     CHECK_INT(ftruncate(fd, 0), 0);
     if (data && text) {
@@ -523,7 +523,7 @@ TEST(rocprof_json_file_cut_short_while_held)
         for (size_t i = 0; i < KT_WIN_PAD; i++) zeros &= data[n + i] == 0;
         CHECK(zeros);
     }
-    kt_unmap_whole(data, map_len);
+    kt_free_whole(data, held_len);
     free(text);
     close(fd);
     unlink(path);

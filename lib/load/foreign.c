@@ -4,7 +4,7 @@
  *
  * The Kineto parser streams its file; the other formats are held whole
  * (their records refer to each other across sections): a plain file
- * read whole (map_file.c), a gzip'd one or a buffer decompressed into memory,
+ * read whole (read_whole.c), a gzip'd one or a buffer decompressed into memory,
  * then given to the reader, whose rank goes back to the load as a
  * Kineto file's would (indexes, cache, ranks).
  */
@@ -83,7 +83,7 @@ kt_format kt_format_of(const char *head, size_t n)
 }
 
 /* The whole decompressed input, KT_WIN_PAD zero bytes after it. */
-static kt_status read_whole(kt_file_job *j, char **out, size_t *len, bool *gzip)
+static kt_status read_decompressed(kt_file_job *j, char **out, size_t *len, bool *gzip)
 {
     char err[256] = "";
     kt_src *src = NULL;
@@ -156,15 +156,15 @@ static kt_status run_reader(kt_format f, const kt_reader_in *in, kt_build *b)
 static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool dir)
 {
     char *data = NULL;
-    size_t len = 0, map_len = 0;
+    size_t len = 0, held_len = 0;
     bool gzip = false;
-    const char *mapped = dir || j->buf ? NULL : kt_map_whole(j->path, &len, &map_len);
-    kt_status st = dir || mapped ? KT_OK : read_whole(j, &data, &len, &gzip);
+    const char *held = dir || j->buf ? NULL : kt_read_whole(j->path, &len, &held_len);
+    kt_status st = dir || held ? KT_OK : read_decompressed(j, &data, &len, &gzip);
     if (st != KT_OK) return st;
     kt_rank *r = j->rank = kt_rank_new();
     if (!r || !(r->file = strdup(j->path))) {
         free(data);
-        kt_unmap_whole(mapped, map_len);
+        kt_free_whole(held, held_len);
         return KT_ENOMEM;
     }
     r->gzip = gzip;
@@ -172,14 +172,14 @@ static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool di
     r->json_bytes = len;
     kt_build b;
     kt_build_init(&b, r, ctx->strs);
-    kt_reader_in in = { .path = j->path, .data = mapped ? mapped : data, .len = len, .is_file = !j->buf && !gzip, .diags = &j->diags,
+    kt_reader_in in = { .path = j->path, .data = held ? held : data, .len = len, .is_file = !j->buf && !gzip, .diags = &j->diags,
                          .not_trace = &j->not_trace };
     st = run_reader(f, &in, &b);
     if (st == KT_OK && !kt_build_finish(&b)) st = KT_ENOMEM;
     if (b.oom) st = KT_ENOMEM;
     kt_build_free(&b);
     free(data);
-    kt_unmap_whole(mapped, map_len);
+    kt_free_whole(held, held_len);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
     return st;
 }

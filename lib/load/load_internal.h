@@ -41,13 +41,13 @@ uint64_t kt_src_file_bytes(const kt_src *s);
 uint64_t kt_src_consumed(const kt_src *s);
 /* Read up to cap bytes; 0 = end of data, -1 = error (see kt_src_error).     */
 ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap);
-/* A plain file read whole, KT_WIN_PAD zero bytes after it (map_file.c:
+/* A plain file read whole, KT_WIN_PAD zero bytes after it (read_whole.c:
  * read, not mapped, so that a file cut short while it loads cannot fault);
  * *len: the bytes read (fewer than its size if it was cut short since);
  * NULL when it is no regular file, empty, gzip or cannot be read.  Give
- * it back with kt_unmap_whole(data, *map_len).                           */
-const char *kt_map_whole(const char *path, size_t *len, size_t *map_len);
-void kt_unmap_whole(const char *data, size_t map_len);
+ * it back with kt_free_whole(data, *held_len).                           */
+const char *kt_read_whole(const char *path, size_t *len, size_t *held_len);
+void kt_free_whole(const char *data, size_t held_len);
 /* Sources whose bytes already sit in memory followed by KT_WIN_PAD zero
  * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
  * if read.  -1: this source only copies (kt_src_read).                    */

@@ -286,24 +286,24 @@ static void read_texts(csv_run *run, char *const *text, const size_t *len, size_
             if (text[i]) read_text(run, text[i], len[i], pass);
 }
 
-/* Each file mapped (map_len[i] > 0) or, when it cannot be, read. */
+/* Each file held whole (held_len[i] > 0) or, when it cannot be, read. */
 static void read_files(csv_run *run, const file_set *fs, kt_diags *diags)
 {
     size_t n = fs->n ? fs->n : 1;
     char **text = calloc(n, sizeof *text);
-    size_t *len = calloc(n, sizeof *len), *map_len = calloc(n, sizeof *map_len);
-    if (!text || !len || !map_len) run->b->oom = true;
-    for (size_t i = 0; text && len && map_len && i < fs->n; i++)
-        if (!(text[i] = (char *)kt_map_whole(fs->path[i], &len[i], &map_len[i])) && !(text[i] = slurp(fs->path[i], &len[i])))
+    size_t *len = calloc(n, sizeof *len), *held_len = calloc(n, sizeof *held_len);
+    if (!text || !len || !held_len) run->b->oom = true;
+    for (size_t i = 0; text && len && held_len && i < fs->n; i++)
+        if (!(text[i] = (char *)kt_read_whole(fs->path[i], &len[i], &held_len[i])) && !(text[i] = slurp(fs->path[i], &len[i])))
             kt_diags_add(diags, KT_DIAG_WARNING, fs->path[i], -1, "cannot read this file of the run (skipped)");
-    if (text && len && map_len) read_texts(run, text, len, fs->n);
-    for (size_t i = 0; text && map_len && i < fs->n; i++) {
-        if (map_len[i]) kt_unmap_whole(text[i], map_len[i]);
+    if (text && len && held_len) read_texts(run, text, len, fs->n);
+    for (size_t i = 0; text && held_len && i < fs->n; i++) {
+        if (held_len[i]) kt_free_whole(text[i], held_len[i]);
         else free(text[i]);
     }
     free(text);
     free(len);
-    free(map_len);
+    free(held_len);
 }
 
 kt_status kt_read_rocprof_csv(const kt_reader_in *in, kt_build *b)

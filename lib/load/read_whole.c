@@ -1,5 +1,5 @@
 /*
- * map_file.c — a plain file's bytes for the readers that hold their input
+ * read_whole.c — a plain file's bytes for the readers that hold their input
  * whole (rocprofv3 JSON and CSV, XSpace protobufs, JAX's trace.json), read
  * into memory sized from the file once.
  *
@@ -65,7 +65,7 @@ static bool is_gzip(const char *d, size_t n)
     return n >= 2 && (unsigned char)d[0] == 0x1f && (unsigned char)d[1] == 0x8b;
 }
 
-const char *kt_map_whole(const char *path, size_t *len, size_t *map_len)
+const char *kt_read_whole(const char *path, size_t *len, size_t *held_len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -83,11 +83,11 @@ const char *kt_map_whole(const char *path, size_t *len, size_t *map_len)
     }
     memset(d + got, 0, (size_t)st.st_size - (size_t)got + KT_WIN_PAD); /* zero already, unless cut short */
     *len = (size_t)got;
-    *map_len = size;
+    *held_len = size;
     return d;
 }
 
-void kt_unmap_whole(const char *data, size_t map_len)
+void kt_free_whole(const char *data, size_t held_len)
 {
-    if (data) munmap((void *)data, map_len);
+    if (data) munmap((void *)data, held_len);
 }
