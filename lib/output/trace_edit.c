@@ -9,6 +9,7 @@
 #include "load/load_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,15 @@
 /* The decompressed input, whole: a plain file is mapped (no copy, and its
  * pages are the page cache's) and kept open, so that long runs of it are
  * copied inside the kernel, without reading the mapping; a gzip file is
- * inflated into memory, unless the copy streams it (then stream is the
- * reader, and doc NULL).                                                  */
+ * inflated into memory, unless the copy streams it (then stream or src is
+ * the reader, and doc NULL).                                              */
 typedef struct input {
     char *doc;
     size_t len;
     int fd;     /* the plain file, else -1 */
     bool gzip, mapped;
-    kt_src *stream;
+    kt_src *stream; /* a copy that only appends (trace_edit_gzip.h) */
+    kt_src *src;    /* a copy read through the window as it is inflated */
 } input;
 
 static bool map_plain(const char *path, input *in)
@@ -54,6 +56,23 @@ static bool streams(const kt_trace_edit *c)
     return !c->nmarks && !c->only_marked && (!c->extra || (c->extra_at_close && !c->extra_looks_up));
 }
 
+/* A copy that keeps every event, finds the edited ones from the loader's
+ * offsets and is told which events' numbers extra reads reads a gzip
+ * input through the window as it is inflated, never holding it whole.   */
+static bool windows(const kt_trace_edit *c)
+{
+    return !c->only_marked && c->args_at && (!c->extra_looks_up || c->lookup_keys);
+}
+
+static kt_status read_whole(const char *path, input *in, char *err, size_t errlen)
+{
+    kt_src *src;
+    kt_status st = kt_src_open_file(path, &src, err, errlen);
+    if (st == KT_OK) st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
+    kt_src_close(src);
+    return st;
+}
+
 static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t errlen)
 {
     const char *path = c->in_path;
@@ -62,13 +81,21 @@ static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t e
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
     *in = (input){ .fd = -1, .gzip = kt_src_is_gzip(src) };
-    if (in->gzip && streams(c)) {
-        in->stream = src;
+    if (in->gzip && (streams(c) || windows(c))) {
+        *(streams(c) ? &in->stream : &in->src) = src;
         return KT_OK;
     }
-    st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
     kt_src_close(src);
-    return st;
+    return read_whole(path, in, err, errlen);
+}
+
+/* A gzip input read through the window held whole after all (the loader's
+ * offsets do not fit it: the array is walked): read again from the start. */
+static kt_status hold_input(const kt_trace_edit *c, input *in, char *err, size_t errlen)
+{
+    kt_src_close(in->src);
+    in->src = NULL;
+    return read_whole(c->in_path, in, err, errlen);
 }
 
 static void input_free(input *in)
@@ -76,6 +103,7 @@ static void input_free(input *in)
     if (in->mapped) munmap(in->doc, in->len);
     else free(in->doc);
     kt_src_close(in->stream);
+    kt_src_close(in->src);
     if (in->fd >= 0) close(in->fd);
 }
 
@@ -89,6 +117,9 @@ typedef struct window {
     char *buf;
     size_t cap, n;
     uint64_t base;              /* buf[0]'s offset in the file          */
+    bool unreadable;            /* a gzip input could not be read on     */
+    bool behind;                /* bytes before a gzip input's window
+                                   were asked for: walk instead         */
 } window;
 #define WINDOW ((size_t)256 << 10)
 
@@ -101,6 +132,15 @@ struct kt_edit_doc {
     bool keep_events;           /* the walked ones stay in events       */
     kt_src *stream;             /* a gzip input copied as it is read (no
                                    text, no events), else NULL          */
+    kt_src *src;                /* a gzip input read through win as it
+                                   is inflated (no text), else NULL     */
+    const uint64_t *want;       /* the args objects of the events found */
+    size_t nwant;               /* through win: the edited ones, and with
+                                   src those whose numbers are kept     */
+    double *nums;               /* with src: want[k]'s number of key j at
+                                   k * nkeys + j (NAN: none), else NULL */
+    const char *const *keys;
+    size_t nkeys;
     window *win;                /* the edited events are found as the
                                    copy goes, read here (NULL: found
                                    before, read from text)              */
@@ -109,6 +149,34 @@ struct kt_edit_doc {
                                    loader's offsets say: walk instead   */
 };
 
+/* window_bytes on a gzip input, which is read forward only: the window
+ * keeps what it holds from `from` on and reads on to at least WINDOW (n
+ * = 0: as much as is left, none at the end).  The copy has its bytes
+ * already (a gzip sink takes what it is given at once).                  */
+static const char *stream_bytes(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
+{
+    window *w = d->win;
+    size_t want = n > WINDOW ? n : WINDOW, have = w->base + w->n > from ? (size_t)(w->base + w->n - from) : 0;
+    char *grown = from < w->base ? NULL : want > w->cap ? realloc(w->buf, want) : w->buf;
+    if (!grown) {
+        snprintf(o->err, o->errlen, "%s", from < w->base ? "the input is read forward only" : "out of memory");
+        w->behind = from < w->base, o->failed = true;
+        return NULL;
+    }
+    if (want > w->cap) w->buf = grown, w->cap = want;
+    if (have) memmove(w->buf, w->buf + (from - w->base), have);
+    ptrdiff_t r = 1;
+    for (uint64_t at = w->base + w->n; at < from && r > 0; at += (uint64_t)r) /* a stretch not asked for */
+        r = kt_src_read(d->src, w->buf, from - at < w->cap ? (size_t)(from - at) : w->cap);
+    w->base = from, w->n = have;
+    while (r > 0 && w->n < want && (r = kt_src_read(d->src, w->buf + w->n, want - w->n)) > 0) w->n += (size_t)r;
+    if (r >= 0 && w->n >= n) return w->buf;
+    snprintf(o->err, o->errlen, "cannot read the input at byte %zu (inflated): %s", from + w->n,
+             r < 0 ? kt_src_error(d->src) : "it is shorter than when it was loaded");
+    w->unreadable = o->failed = true;
+    return NULL;
+}
+
 /* The input's bytes [from, from + n) in the window (read there when they
  * are not, after what the copy holds of it is written out), or NULL when
  * they cannot be read (o->failed says why).                              */
@@ -116,6 +184,7 @@ static const char *window_bytes(kt_sink *o, const kt_edit_doc *d, size_t from, s
 {
     window *w = d->win;
     if (from >= w->base && from + n <= w->base + w->n) return w->buf + (from - w->base);
+    if (d->src) return stream_bytes(o, d, from, n);
     size_t want = n > WINDOW ? n : WINDOW, got = 0;
     kt_sink_flush(o);
     if (want > w->cap) {
@@ -153,6 +222,13 @@ static void emit_input(kt_sink *o, const kt_edit_doc *d, size_t from, size_t n)
         const char *p = window_bytes(o, d, from, k);
         if (p) kt_sink_emit_ref(o, p, k);
     }
+}
+
+/* A gzip input read through the window, from byte from to its end. */
+static void emit_rest(kt_sink *o, const kt_edit_doc *d, size_t from)
+{
+    for (const char *p; !o->failed && (p = stream_bytes(o, d, from, 0)) && d->win->n; from += d->win->n)
+        kt_sink_emit(o, p, d->win->n);
 }
 
 /* The event (object span) holding byte offset off: spans are in file order. */
@@ -198,16 +274,47 @@ static const char *top_value(const char *doc, kt_span o, const char *key)
     return NULL;
 }
 
+/* The number a top-level key of the object doc[o] has, or false. */
+static bool number_of(const char *doc, kt_span o, const char *key, double *out)
+{
+    const char *v = top_value(doc, o, key);
+    kt_num num;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, doc + o.end, &num)) return false;
+    *out = num.f;
+    return true;
+}
+
+/* With src: the numbers of want[k], whose bytes are ev[0, len). */
+static void keep_numbers(kt_edit_doc *d, size_t k, const char *ev, size_t len)
+{
+    double *num = &d->nums[k * d->nkeys];
+    for (size_t j = 0; j < d->nkeys; j++)
+        if (!number_of(ev, (kt_span){ 0, len }, d->keys[j], &num[j])) num[j] = NAN;
+}
+
+/* With src: the number kept for the event whose args open at args_off. */
+static bool kept_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
+{
+    size_t lo = 0, hi = d->nwant, j = 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->want[mid] < args_off) lo = mid + 1;
+        else hi = mid;
+    }
+    while (j < d->nkeys && strcmp(d->keys[j], key)) j++;
+    if (lo >= d->events->n || d->want[lo] != args_off || j == d->nkeys || isnan(d->nums[lo * d->nkeys + j]))
+        return false;
+    *out = d->nums[lo * d->nkeys + j];
+    return true;
+}
+
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
 {
+    if (d->src) return d->nums && kept_number(d, args_off, key, out);
     const kt_span *o = event_at(d->events, args_off);
     kt_span found;
     if (!o && d->args && kt_locate_event(d->text, d->args, args_off, NULL, &found)) o = &found;
-    const char *v = o ? top_value(d->text, *o, key) : NULL;
-    kt_num num;
-    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, d->text + o->end, &num)) return false;
-    *out = num.f;
-    return true;
+    return o && number_of(d->text, *o, key, out);
 }
 
 /* The string value of a top-level key of the object [start, end), or NULL. */
@@ -302,12 +409,12 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, const kt_edit_doc *d
  * search starts in the previous event); a long stretch before it is
  * copied on the way and *pos moved past it.  False with d->lost when the
  * event is not where the offsets say.                                   */
-static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos)
+static bool locate_next(kt_sink *o, kt_edit_doc *d, size_t *pos)
 {
     kt_spans *v = d->events;
     window *w = d->win;
     kt_span s, need;
-    for (size_t grow = 0; !kt_locate_event_in(w->buf, w->base, w->n, d->args, c->marks[v->n], &d->hint, &s, &need);
+    for (size_t grow = 0; !kt_locate_event_in(w->buf, w->base, w->n, d->args, d->want[v->n], &d->hint, &s, &need);
          grow = w->n) {
         if (!need.end || o->failed || (grow && need.end <= w->base + w->n)) {
             d->lost = !o->failed;
@@ -322,6 +429,7 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
         d->lost = true;
         return false;
     }
+    if (d->nums) keep_numbers(d, v->n, w->buf + (s.start - w->base), s.end - s.start);
     v->s[v->n++] = s;
     return true;
 }
@@ -335,11 +443,11 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
  * piece walked (the events copied already dropped unless they are
  * kept), with a window the next edited event (*pos: locate_next's);
  * false when there are no more.                                          */
-static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos, size_t *k)
+static bool next_event(kt_sink *o, kt_edit_doc *d, size_t *pos, size_t *k)
 {
     kt_spans *v = d->events;
     if (*k < v->n) return true;
-    if (d->win) return v->n < c->nmarks && locate_next(o, d, c, pos);
+    if (d->win) return v->n < d->nwant && locate_next(o, d, pos);
     if (!d->walk) return false;
     if (!d->keep_events) v->n = 0, *k = 0;
     while (*k == v->n && !d->walk->done) kt_spans_walk_on(d->walk, d->walk->at + WALK_PIECE);
@@ -358,7 +466,7 @@ static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_
 static void emit_extra(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, bool first)
 {
     if (!c->extra) return;
-    if (o->gzip && !d->stream) { /* the input is held whole: the events too (trace_edit_gzip.h) */
+    if (o->gzip && !d->stream && !d->src) { /* the input is held whole: the events too (trace_edit_gzip.h) */
         kt_edit_append_whole(o, c->extra, c->user, d, first);
         return;
     }
@@ -388,6 +496,37 @@ static void append_extra(kt_sink *o, void *arg)
     emit_extra(o, a->c, a->d, false);
 }
 
+/* One past the last event's '}' (only blanks follow it up to the ']'), 0
+ * for an empty array; false when something else ends the array.  doc
+ * holds the input's bytes [from, close], from <= open + 1 (a piece of
+ * the input's end: open is then from - 1, and 0 says only blanks).      */
+static bool last_event_end(const char *doc, size_t from, size_t open, size_t close, size_t *end)
+{
+    size_t q = close;
+    while (q > open + 1 && (doc[q - from - 1] == ' ' || doc[q - from - 1] == '\n' || doc[q - from - 1] == '\t' ||
+                            doc[q - from - 1] == '\r'))
+        q--;
+    *end = q == open + 1 ? 0 : q;
+    return q == open + 1 || doc[q - from - 1] == '}';
+}
+
+/* With src: the end of the last event, once the copy is at *run (all
+ * before it copied, the events found through the window too), read from
+ * the window's last piece (what lies before it copied first).  False
+ * when the array does not end as it did when the input was loaded, and
+ * with d->lost when its last event is not in that piece (blanks only).   */
+static bool stream_last_end(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t *run, size_t *last_end)
+{
+    size_t close = (size_t)c->events_end, from = close - *run > WINDOW ? close - WINDOW : *run;
+    emit_input(o, d, *run, from - *run);
+    *run = from;
+    const char *p = window_bytes(o, d, from, close + 1 - from);
+    size_t open = (size_t)c->events_open, lower = from > open + 1 ? from - 1 : open;
+    if (!p || p[close - from] != ']' || !last_event_end(p, from, lower, close, last_end)) return false;
+    d->lost = !*last_end && lower > open;
+    return !d->lost;
+}
+
 /* False when the walk finds the array damaged (nothing more is written). */
 static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
@@ -395,7 +534,7 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
-    for (size_t k = 0; next_event(o, d, c, &run, &k) && !o->failed; k++) {
+    for (size_t k = 0; next_event(o, d, &run, &k) && !o->failed; k++) {
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
@@ -415,7 +554,8 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
         }
         prev_end = s.end, any = true;
     }
-    if (d->lost) return false;
+    if (d->lost || (d->src && !o->failed && !stream_last_end(o, c, d, &run, &last_end))) return false;
+    if (d->src && run > prev_end) prev_end = run; /* copied: the events in it too */
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
     if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
     if (d->walk && !o->failed && !kt_spans_walk_ok(d->walk)) return false;
@@ -461,8 +601,10 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
             whole = kt_edit_stream_appending(&o, d->stream, c->events_end, append_extra, &(extra_args){ c, d });
         } else {
             emit_input(&o, d, 0, (size_t)c->events_open + 1);
-            whole = emit_events(&o, c, d, last_end, &res->edited);
-            if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
+            const char *open = d->src ? window_bytes(&o, d, (size_t)c->events_open, 1) : "[";
+            whole = (o.failed || (open && *open == '[')) && emit_events(&o, c, d, last_end, &res->edited);
+            if (whole && d->src) emit_rest(&o, d, (size_t)c->events_end);
+            else if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
         }
     }
     res->json_bytes = o.json_bytes;
@@ -474,22 +616,16 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
     if (opened && !written) unlink(part);
     free(part);
     if (written) return KT_OK;
+    if (d->win && d->win->unreadable) {
+        snprintf(err, errlen, "%s: %s", c->in_path, why);
+        return KT_EINPUT;
+    }
     if (!whole) {
         say_damaged(c, err, errlen);
         return KT_EINPUT;
     }
     snprintf(err, errlen, "%s%s%s", opened ? c->out_path : "", opened ? ": " : "", why);
     return KT_EANALYSIS;
-}
-
-/* One past the last event's '}' (only blanks follow it up to the ']'), 0
- * for an empty array; false when something else ends the array.         */
-static bool last_event_end(const char *doc, size_t open, size_t close, size_t *end)
-{
-    size_t q = close;
-    while (q > open + 1 && (doc[q - 1] == ' ' || doc[q - 1] == '\n' || doc[q - 1] == '\t' || doc[q - 1] == '\r')) q--;
-    *end = q == open + 1 ? 0 : q;
-    return q == open + 1 || doc[q - 1] == '}';
 }
 
 /* Edits on more events than this fraction of them, in an input held in
@@ -507,19 +643,21 @@ static bool last_event_end(const char *doc, size_t open, size_t close, size_t *e
  * read through a window).  False when the index or a mark does not fit
  * the text (then the whole array is walked, and the walk says what is
  * wrong) or a held input has many edits.                               */
-static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index *ai, kt_spans *v, size_t *last_end,
-                         bool *as_copied)
+static bool edited_spans(const kt_trace_edit *c, const input *in, const kt_edit_doc *d, kt_args_index *ai, kt_spans *v,
+                         size_t *last_end, bool *as_copied)
 {
     const char *doc = in->doc;
     size_t len = in->len, open = (size_t)c->events_open, close = (size_t)c->events_end;
-    bool many = !in->mapped && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
+    bool held = !in->mapped && !in->src, many = held && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
     if (c->only_marked || !c->args_at || many || open >= close ||
-        close >= len || doc[open] != '[' || doc[close] != ']' || !last_event_end(doc, open, close, last_end) ||
-        !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, c->nmarks))
+        (!in->src && (close >= len || doc[open] != '[' || doc[close] != ']' ||
+                      !last_event_end(doc, 0, open, close, last_end))) ||
+        !kt_args_index_init(ai, c->args_at, c->nargs, open, close) || !kt_spans_reserve(v, d->nwant))
         return false;
-    *as_copied = in->mapped;
+    if (in->src) *last_end = close; /* found when the copy gets there (stream_last_end) */
+    *as_copied = !held;
     size_t hint = 0;
-    for (size_t k = 0; !in->mapped && k < c->nmarks; k++) {
+    for (size_t k = 0; held && k < c->nmarks; k++) {
         kt_span s;
         if (!kt_locate_event(doc, ai, c->marks[k], &hint, &s) || s.end > *last_end) return false;
         if (v->n && s.start < v->s[v->n - 1].end) return false; /* marks out of order */
@@ -543,6 +681,38 @@ static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc
     return KT_EINPUT;
 }
 
+/* With src: the events to find through the window (the edited ones and
+ * those whose numbers extra reads, want_buf when that merge is made) and
+ * room for their numbers (d->nums).                                      */
+static kt_status find_numbers_too(const kt_trace_edit *c, kt_edit_doc *d, uint64_t **want_buf)
+{
+    size_t nk = 0, i = 0, j = 0, n = 0;
+    while (c->extra_looks_up && c->lookup_keys[nk]) nk++;
+    if (!nk) return KT_OK;
+    uint64_t *w = *want_buf = malloc((c->nmarks + c->nlookups + 1) * sizeof *w);
+    if (!w) return KT_ENOMEM;
+    while (i < c->nmarks || j < c->nlookups) { /* both ascending: merged, once each */
+        bool mark = j == c->nlookups || (i < c->nmarks && c->marks[i] <= c->lookups[j]);
+        uint64_t next = mark ? c->marks[i] : c->lookups[j];
+        i += i < c->nmarks && c->marks[i] == next;
+        j += j < c->nlookups && c->lookups[j] == next;
+        if (!n || w[n - 1] != next) w[n++] = next;
+    }
+    d->want = w, d->nwant = n, d->keys = c->lookup_keys, d->nkeys = nk;
+    d->nums = malloc((n ? n : 1) * nk * sizeof *d->nums);
+    return d->nums ? KT_OK : KT_ENOMEM;
+}
+
+/* A gzip input read through the window, held whole after all (its
+ * offsets do not fit the loader's): the array is walked in memory.      */
+static kt_status stop_streaming(const kt_trace_edit *c, input *in, kt_edit_doc *d, char *err, size_t errlen)
+{
+    kt_status st = hold_input(c, in, err, errlen);
+    d->text = in->doc, d->src = NULL, d->nums = NULL;
+    d->want = c->marks, d->nwant = c->nmarks;
+    return st;
+}
+
 kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen)
 {
     *res = (kt_edit_result){ 0 };
@@ -554,31 +724,41 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     input in = { 0 };
     kt_status st = read_all(c, &in, err, errlen);
     if (st != KT_OK) return st;
-    res->held = in.mapped ? 0 : in.stream ? KT_EDIT_STREAM_PIECE : in.len;
     if (in.stream) {
         kt_spans none = { 0 };
         kt_edit_doc d = { .text = "", .fd = -1, .events = &none, .stream = in.stream };
         st = write_copy(c, &d, 0, 0, true, res, err, errlen);
+        res->held = KT_EDIT_STREAM_PIECE;
         input_free(&in);
         return st;
     }
     kt_spans v = { 0 };
     kt_args_index ai = { 0 };
-    size_t last_end = 0;
-    bool as_copied = false, sparse = edited_spans(c, &in, &ai, &v, &last_end, &as_copied);
-    kt_spans_walk walk;
     window win = { 0 };
-    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .win = as_copied ? &win : NULL,
-                      .last_end = last_end };
-    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, err, errlen); /* the walk finds all */
+    kt_spans_walk walk;
+    uint64_t *want = NULL;
+    double *nums = NULL;
+    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .src = in.src, .want = c->marks,
+                      .nwant = c->nmarks };
+    if (in.src) st = find_numbers_too(c, &d, &want), nums = d.nums;
+    size_t last_end = 0;
+    bool as_copied = false, sparse = st == KT_OK && edited_spans(c, &in, &d, &ai, &v, &last_end, &as_copied);
+    d.win = as_copied ? &win : NULL, d.last_end = last_end;
+    if (st == KT_OK && !sparse && in.src) st = stop_streaming(c, &in, &d, err, errlen);
+    if (st == KT_OK && in.src) kt_src_start_prefetch(in.src); /* inflated while this thread copies */
+    if (st == KT_OK && !sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, err, errlen); /* the walk finds all */
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
-    if (d.lost) { /* the offsets did not fit the file after all */
+    if (d.lost || win.behind) { /* the offsets did not fit the file after all */
         *res = (kt_edit_result){ 0 };
-        st = start_walk(c, &in, &d, &walk, err, errlen);
+        st = in.src ? stop_streaming(c, &in, &d, err, errlen) : KT_OK;
+        if (st == KT_OK) st = start_walk(c, &in, &d, &walk, err, errlen);
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
+    res->held = in.mapped ? 0 : in.src ? win.cap : in.len;
     res->walked = d.walk != NULL;
     free(win.buf);
+    free(want);
+    free(nums);
     kt_args_index_free(&ai);
     kt_spans_free(&v);
     input_free(&in);
