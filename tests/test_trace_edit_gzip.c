@@ -202,7 +202,8 @@ static kt_status edited_copy(edited_input *e, const char *in, const char *out, k
  * them from the loader's offsets as the input is inflated: a few windows
  * of a trace of many MiB are held, never the whole (the input used to be
  * inflated whole first); the inflated copy is the plain input's copy, and
- * the numbers the appended events read are the file's.                    */
+ * the numbers the appended events read are the file's; offsets that do
+ * not fit the file make it walk the input held whole, to the same copy.   */
 TEST(trace_edit_gzip_edits_stream_the_input)
 {
     edited_input e;
@@ -229,6 +230,15 @@ TEST(trace_edit_gzip_edits_stream_the_input)
     CHECK(b && strstr(b, "\"ts\": 10, \"dur\": 1, \"args\": {\"x\": 1}}") != NULL);
     CHECK(b && strstr(b, "\"name\": \"seen\", \"ts\": 5.0}") != NULL);
     CHECK_INT(rz.json_bytes, np);
+    /* an args offset that no longer fits the file (event 19's, read to find
+     * the marked event 20): the input is held and walked after all, and the
+     * copy is the one it was                                               */
+    e.at[19] = kt_args_at(kt_args_at_off(e.at[19]) + 1, 2);
+    CHECK_INT(edited_copy(&e, gz, out_gz, &rz, err), KT_OK);
+    CHECK(rz.walked && rz.held == e.len);
+    free(b);
+    b = inflated(out_gz, &nz);
+    CHECK(a && b && np == nz && !memcmp(a, b, np));
     free(a);
     free(b);
     unlink(plain);
