@@ -11,6 +11,7 @@
 #include "output/overlay_write.h"
 #include "output/trace_edit.h"
 #include "model/json_number.h"
+#include "model/radix.h"
 #include "table/number_text.h"
 
 #include <inttypes.h>
@@ -182,6 +183,27 @@ static size_t appended_text(void *user, const kt_edit_doc *d, char *buf, size_t 
     return n;
 }
 
+/* The events whose numbers the arrows read (point_ts): their args
+ * objects, ascending, once each (malloc'd; *n of them), or NULL.        */
+static uint64_t *arrow_ends(const kt_overlay *o, size_t *n)
+{
+    uint64_t *at = malloc((2 * o->narrows + 1) * sizeof *at);
+    *n = 0;
+    for (size_t k = 0; at && k < 2 * o->narrows; k++) {
+        uint64_t off = k % 2 ? o->arrows[k / 2].to.args_off : o->arrows[k / 2].from.args_off;
+        if (off) at[(*n)++] = off;
+    }
+    if (at && !kt_radix_sort(at, NULL, *n)) {
+        free(at);
+        return NULL;
+    }
+    size_t w = 0;
+    for (size_t k = 0; at && k < *n; k++)
+        if (!w || at[k] != at[w - 1]) at[w++] = at[k];
+    *n = w;
+    return at;
+}
+
 kt_status kt_write_overlay(const kt_trace *t, const kt_rank *r, const kt_overlay *o, const char *out_path,
                            kt_overlay_written *res, char *err, size_t errlen)
 {
@@ -190,8 +212,14 @@ kt_status kt_write_overlay(const kt_trace *t, const kt_rank *r, const kt_overlay
         snprintf(err, errlen, "%s: the end of traceEvents was not found (file cut off?)", r->file);
         return KT_EINPUT;
     }
-    uint64_t *marks = malloc((o->nedits ? o->nedits : 1) * sizeof *marks);
-    if (!marks) return KT_ENOMEM;
+    static const char *const point_keys[] = { "ts", "dur", NULL };
+    size_t nends = 0;
+    uint64_t *marks = malloc((o->nedits ? o->nedits : 1) * sizeof *marks), *ends = arrow_ends(o, &nends);
+    if (!marks || !ends) {
+        free(marks);
+        free(ends);
+        return KT_ENOMEM;
+    }
     for (size_t k = 0; k < o->nedits; k++) marks[k] = o->edits[k].args_off;
     writing w = { .t = t, .r = r, .o = o };
     bool appends = o->narrows || o->nsamples;
@@ -200,11 +228,13 @@ kt_status kt_write_overlay(const kt_trace *t, const kt_rank *r, const kt_overlay
                         .out_path = out_path, .marks = marks, .nmarks = o->nedits, .edit = edit_event,
                         .only_marked = o->only_marked, .keep_cats = o->keep_cats,
                         .extra = appends ? appended_text : NULL, .extra_at_close = o->nsamples > 0,
-                        .extra_looks_up = o->narrows > 0, .user = &w };
+                        .extra_looks_up = o->narrows > 0, .lookups = ends, .nlookups = nends,
+                        .lookup_keys = point_keys, .user = &w };
     kt_edit_result done;
     kt_status s = kt_write_trace_edit(&c, &done, err, errlen);
     res->edited = done.edited;
     res->json_bytes = done.json_bytes;
     free(marks);
+    free(ends);
     return s;
 }

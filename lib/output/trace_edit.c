@@ -9,6 +9,7 @@
 #include "load/load_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,16 @@
 
 /* The input: a plain file is read through windows (fd, len; doc NULL);
  * a gzip file is inflated into doc whole, unless the copy streams it
- * (then stream is the reader, and doc NULL).  Nothing is mapped: a file
- * cut short by another program while it is copied is an error reading
- * it, not a SIGBUS.                                                      */
+ * (then stream or src is the reader, and doc NULL).  Nothing is mapped:
+ * a file cut short by another program while it is copied is an error
+ * reading it, not a SIGBUS.                                              */
 typedef struct input {
     char *doc;
     size_t len;
     int fd;     /* the plain file, else -1 */
     bool gzip;
-    kt_src *stream;
+    kt_src *stream; /* a copy that only appends (trace_edit_gzip.h) */
+    kt_src *src;    /* a copy read through the window as it is inflated */
 } input;
 
 /* The plain file at path, open (its length in in->len); false when it
@@ -55,6 +57,23 @@ static bool streams(const kt_trace_edit *c)
     return !c->nmarks && !c->only_marked && (!c->extra || (c->extra_at_close && !c->extra_looks_up));
 }
 
+/* A copy that keeps every event, finds the edited ones from the loader's
+ * offsets and is told which events' numbers extra reads reads a gzip
+ * input through the window as it is inflated, never holding it whole.   */
+static bool windows(const kt_trace_edit *c)
+{
+    return !c->only_marked && c->args_at && (!c->extra_looks_up || c->lookup_keys);
+}
+
+static kt_status read_whole(const char *path, input *in, char *err, size_t errlen)
+{
+    kt_src *src;
+    kt_status st = kt_src_open_file(path, &src, err, errlen);
+    if (st == KT_OK) st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
+    kt_src_close(src);
+    return st;
+}
+
 static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t errlen)
 {
     const char *path = c->in_path;
@@ -63,19 +82,28 @@ static kt_status read_all(const kt_trace_edit *c, input *in, char *err, size_t e
     kt_status st = kt_src_open_file(path, &src, err, errlen);
     if (st != KT_OK) return st;
     *in = (input){ .fd = -1, .gzip = kt_src_is_gzip(src) };
-    if (in->gzip && streams(c)) {
-        in->stream = src;
+    if (in->gzip && (streams(c) || windows(c))) {
+        *(streams(c) ? &in->stream : &in->src) = src;
         return KT_OK;
     }
-    st = kt_edit_read_whole(src, path, &in->doc, &in->len, err, errlen);
     kt_src_close(src);
-    return st;
+    return read_whole(path, in, err, errlen);
+}
+
+/* A gzip input read through the window held whole after all (the loader's
+ * offsets do not fit it: the array is walked): read again from the start. */
+static kt_status hold_input(const kt_trace_edit *c, input *in, char *err, size_t errlen)
+{
+    kt_src_close(in->src);
+    in->src = NULL;
+    return read_whole(c->in_path, in, err, errlen);
 }
 
 static void input_free(input *in)
 {
     free(in->doc);
     kt_src_close(in->stream);
+    kt_src_close(in->src);
     if (in->fd >= 0) close(in->fd);
 }
 
@@ -97,13 +125,17 @@ static size_t read_at(int fd, char *p, size_t n, uint64_t off)
  * events it finds from the loader's offsets.  Two buffers in turn: the
  * copy's previous batch, written on the write-behind thread, may still
  * name the other one's bytes (trace_sink.h).  A piece this size is still
- * in the cache when the kernel copies it out.                           */
+ * in the cache when the kernel copies it out.  A gzip input read as it
+ * is inflated uses the first buffer alone, moving forward (its sink
+ * takes what it is given at once).                                      */
 typedef struct window {
     char *buf[2];
     size_t cap[2];
     int cur;                    /* the buffer holding the piece        */
     size_t n;
     uint64_t base;              /* the piece's offset in the file      */
+    bool behind;                /* bytes before a gzip input's window
+                                   were asked for: walk instead         */
 } window;
 #define WINDOW ((size_t)256 << 10)
 
@@ -124,6 +156,15 @@ struct kt_edit_doc {
     bool keep_events;           /* the walked ones stay in events       */
     kt_src *stream;             /* a gzip input copied as it is read (no
                                    text, no events), else NULL          */
+    kt_src *src;                /* a gzip input read through win as it
+                                   is inflated (no text), else NULL     */
+    const uint64_t *want;       /* the args objects of the events found */
+    size_t nwant;               /* through win: the edited ones, and with
+                                   src those whose numbers are kept     */
+    double *nums;               /* with src: want[k]'s number of key j at
+                                   k * nkeys + j (NAN: none), else NULL */
+    const char *const *keys;
+    size_t nkeys;
     window *win;                /* the edited events are found as the
                                    copy goes, read here (NULL: found
                                    before, read from text)              */
@@ -146,6 +187,34 @@ static void say_cut(kt_sink *o, kt_edit_doc *d, uint64_t at)
     d->cut = true;
 }
 
+/* window_bytes on a gzip input, which is read forward only: the window
+ * keeps what it holds from `from` on and reads on to at least WINDOW (n
+ * = 0: as much as is left, none at the end).  The copy has its bytes
+ * already (a gzip sink takes what it is given at once).                  */
+static const char *stream_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
+{
+    window *w = d->win;
+    size_t want = n > WINDOW ? n : WINDOW, have = w->base + w->n > from ? (size_t)(w->base + w->n - from) : 0;
+    char *grown = from < w->base ? NULL : want > w->cap[0] ? realloc(w->buf[0], want) : w->buf[0];
+    if (!grown) {
+        snprintf(o->err, o->errlen, "%s", from < w->base ? "the input is read forward only" : "out of memory");
+        w->behind = from < w->base, o->failed = true;
+        return NULL;
+    }
+    if (want > w->cap[0]) w->buf[0] = grown, w->cap[0] = want;
+    if (have) memmove(w->buf[0], w->buf[0] + (from - w->base), have);
+    ptrdiff_t r = 1;
+    for (uint64_t at = w->base + w->n; at < from && r > 0; at += (uint64_t)r) /* a stretch not asked for */
+        r = kt_src_read(d->src, w->buf[0], from - at < w->cap[0] ? (size_t)(from - at) : w->cap[0]);
+    w->base = from, w->n = have;
+    while (r > 0 && w->n < want && (r = kt_src_read(d->src, w->buf[0] + w->n, want - w->n)) > 0) w->n += (size_t)r;
+    if (r >= 0 && w->n >= n) return w->buf[0];
+    snprintf(o->err, o->errlen, "%s: cannot read byte %zu (inflated): %s", d->path, from + w->n,
+             r < 0 ? kt_src_error(d->src) : "it is shorter than when it was loaded");
+    o->failed = d->cut = true;
+    return NULL;
+}
+
 /* The input's bytes [from, from + n) in the window (read there when they
  * are not, after what the copy holds of the other buffer is handed over),
  * or NULL when they cannot be read (o->failed says why).                  */
@@ -153,6 +222,7 @@ static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
 {
     window *w = d->win;
     if (from >= w->base && from + n <= w->base + w->n) return w->buf[w->cur] + (from - w->base);
+    if (d->src) return stream_bytes(o, d, from, n);
     size_t want = n > WINDOW ? n : WINDOW;
     kt_sink_flush(o);
     w->cur = 1 - w->cur;
@@ -188,6 +258,13 @@ static void emit_input(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
         const char *p = window_bytes(o, d, from, k);
         if (p) kt_sink_emit_ref(o, p, k);
     }
+}
+
+/* A gzip input read through the window, from byte from to its end. */
+static void emit_rest(kt_sink *o, kt_edit_doc *d, size_t from)
+{
+    for (const char *p; !o->failed && (p = stream_bytes(o, d, from, 0)) && d->win->n; from += d->win->n)
+        kt_sink_emit(o, p, d->win->n);
 }
 
 /* The event (object span) holding byte offset off: spans are in file order. */
@@ -269,8 +346,43 @@ static const char *looked_up(const kt_edit_doc *d, uint64_t args_off)
     return l->buf;
 }
 
+/* The number a top-level key of the object ev[o] has, or false. */
+static bool number_of(const char *ev, kt_span o, const char *key, double *out)
+{
+    const char *v = top_value(ev, o, key);
+    kt_num num;
+    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, ev + o.end, &num)) return false;
+    *out = num.f;
+    return true;
+}
+
+/* With src: the numbers of want[k], whose bytes are ev[0, len). */
+static void keep_numbers(kt_edit_doc *d, size_t k, const char *ev, size_t len)
+{
+    double *num = &d->nums[k * d->nkeys];
+    for (size_t j = 0; j < d->nkeys; j++)
+        if (!number_of(ev, (kt_span){ 0, len }, d->keys[j], &num[j])) num[j] = NAN;
+}
+
+/* With src: the number kept for the event whose args open at args_off. */
+static bool kept_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
+{
+    size_t lo = 0, hi = d->nwant, j = 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->want[mid] < args_off) lo = mid + 1;
+        else hi = mid;
+    }
+    while (j < d->nkeys && strcmp(d->keys[j], key)) j++;
+    if (lo >= d->events->n || d->want[lo] != args_off || j == d->nkeys || isnan(d->nums[lo * d->nkeys + j]))
+        return false;
+    *out = d->nums[lo * d->nkeys + j];
+    return true;
+}
+
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out)
 {
+    if (d->src) return d->nums && kept_number(d, args_off, key, out);
     const char *ev = NULL;
     kt_span o = { 0, 0 }, found;
     if (d->win) {
@@ -281,11 +393,7 @@ bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *k
         if (!e && d->args && kt_locate_event(d->text, d->args, args_off, NULL, &found)) e = &found;
         if (e) ev = d->text + e->start, o.end = e->end - e->start;
     }
-    const char *v = ev ? top_value(ev, o, key) : NULL;
-    kt_num num;
-    if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')) || !kt_parse_number(v, ev + o.end, &num)) return false;
-    *out = num.f;
-    return true;
+    return ev && number_of(ev, o, key, out);
 }
 
 /* The string value of a top-level key of the object [start, end), or NULL. */
@@ -385,12 +493,12 @@ static void emit_object(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, kt_s
  * search starts in the previous event); a long stretch before it is
  * copied on the way and *pos moved past it.  False with d->lost when the
  * event is not where the offsets say.                                   */
-static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos)
+static bool locate_next(kt_sink *o, kt_edit_doc *d, size_t *pos)
 {
     kt_spans *v = d->events;
     window *w = d->win;
     kt_span s, need;
-    for (size_t grow = 0; !kt_locate_event_in(win_text(w), w->base, w->n, d->args, c->marks[v->n], &d->hint, &s, &need);
+    for (size_t grow = 0; !kt_locate_event_in(win_text(w), w->base, w->n, d->args, d->want[v->n], &d->hint, &s, &need);
          grow = w->n) {
         if (!need.end || o->failed || (grow && need.end <= w->base + w->n)) {
             d->lost = !o->failed;
@@ -405,6 +513,7 @@ static bool locate_next(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size
         d->lost = true;
         return false;
     }
+    if (d->nums) keep_numbers(d, v->n, win_text(w) + (s.start - w->base), s.end - s.start);
     v->s[v->n++] = s;
     return true;
 }
@@ -435,11 +544,11 @@ static void walk_piece(kt_sink *o, kt_edit_doc *d)
  * piece walked (the events copied already dropped unless they are
  * kept), with a window the next edited event (*pos: locate_next's);
  * false when there are no more.                                          */
-static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_t *pos, size_t *k)
+static bool next_event(kt_sink *o, kt_edit_doc *d, size_t *pos, size_t *k)
 {
     kt_spans *v = d->events;
     if (*k < v->n) return true;
-    if (!d->walk) return d->win && v->n < c->nmarks && locate_next(o, d, c, pos);
+    if (!d->walk) return d->win && v->n < d->nwant && locate_next(o, d, pos);
     if (!d->keep_events) v->n = 0, *k = 0;
     while (*k == v->n && !d->walk->done && !o->failed) walk_piece(o, d);
     return *k < v->n;
@@ -457,7 +566,7 @@ static bool next_event(kt_sink *o, kt_edit_doc *d, const kt_trace_edit *c, size_
 static void emit_extra(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, bool first)
 {
     if (!c->extra) return;
-    if (o->gzip && !d->stream) { /* the input is held whole: the events too (trace_edit_gzip.h) */
+    if (o->gzip && !d->stream && !d->src) { /* the input is held whole: the events too (trace_edit_gzip.h) */
         kt_edit_append_whole(o, c->extra, c->user, d, first);
         return;
     }
@@ -487,13 +596,44 @@ static void append_extra(kt_sink *o, void *arg)
     emit_extra(o, a->c, a->d, false);
 }
 
+/* One past the last event's '}' (only blanks follow it up to the ']'), 0
+ * for an empty array; false when something else ends the array.  p holds
+ * the input's bytes [base, close + 1), base <= open + 1 (a piece of the
+ * input's end: open is then base - 1, and 0 says only blanks).          */
+static bool last_event_end(const char *p, size_t base, size_t open, size_t close, size_t *end)
+{
+    size_t q = close;
+    while (q > open + 1 && (p[q - 1 - base] == ' ' || p[q - 1 - base] == '\n' || p[q - 1 - base] == '\t' ||
+                            p[q - 1 - base] == '\r'))
+        q--;
+    *end = q == open + 1 ? 0 : q;
+    return q == open + 1 || p[q - 1 - base] == '}';
+}
+
+/* With src: the end of the last event, once the copy is at *run (all
+ * before it copied, the events found through the window too), read from
+ * the window's last piece (what lies before it copied first).  False
+ * when the array does not end as it did when the input was loaded, and
+ * with d->lost when its last event is not in that piece (blanks only).   */
+static bool stream_last_end(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t *run, size_t *last_end)
+{
+    size_t close = (size_t)c->events_end, from = close - *run > WINDOW ? close - WINDOW : *run;
+    emit_input(o, d, *run, from - *run);
+    *run = from;
+    const char *p = window_bytes(o, d, from, close + 1 - from);
+    size_t open = (size_t)c->events_open, lower = from > open + 1 ? from - 1 : open;
+    if (!p || p[close - from] != ']' || !last_event_end(p, from, lower, close, last_end)) return false;
+    d->lost = !*last_end && lower > open;
+    return !d->lost;
+}
+
 /* False when the walk finds the array damaged (nothing more is written). */
 static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size_t last_end, size_t *edited)
 {
     const kt_spans *v = d->events;
     size_t m = 0, prev_end = (size_t)c->events_open + 1, run = prev_end;
     bool any = false;
-    for (size_t k = 0; next_event(o, d, c, &run, &k) && !o->failed; k++) {
+    for (size_t k = 0; next_event(o, d, &run, &k) && !o->failed; k++) {
         kt_span s = v->s[k];
         while (m < c->nmarks && c->marks[m] < s.start) m++;
         bool has_mark = m < c->nmarks && c->marks[m] < s.end;
@@ -513,7 +653,8 @@ static bool emit_events(kt_sink *o, const kt_trace_edit *c, kt_edit_doc *d, size
         }
         prev_end = s.end, any = true;
     }
-    if (d->lost) return false;
+    if (d->lost || (d->src && !o->failed && !stream_last_end(o, c, d, &run, &last_end))) return false;
+    if (d->src && run > prev_end) prev_end = run; /* copied: the events in it too */
     if (last_end > prev_end) prev_end = last_end, any = true; /* events after the last one edited */
     if (run != NO_RUN) emit_input(o, d, run, prev_end - run);
     if (d->walk && !o->failed && !kt_spans_walk_ok(d->walk)) return false;
@@ -559,8 +700,10 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
             whole = kt_edit_stream_appending(&o, d->stream, c->events_end, append_extra, &(extra_args){ c, d });
         } else {
             emit_input(&o, d, 0, (size_t)c->events_open + 1);
-            whole = emit_events(&o, c, d, last_end, &res->edited);
-            if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
+            const char *open = d->src ? window_bytes(&o, d, (size_t)c->events_open, 1) : "[";
+            whole = (o.failed || (open && *open == '[')) && emit_events(&o, c, d, last_end, &res->edited);
+            if (whole && d->src) emit_rest(&o, d, (size_t)c->events_end);
+            else if (whole) emit_input(&o, d, (size_t)c->events_end, len - c->events_end);
         }
     }
     res->json_bytes = o.json_bytes;
@@ -582,19 +725,6 @@ static kt_status write_copy(const kt_trace_edit *c, kt_edit_doc *d, size_t last_
     }
     snprintf(err, errlen, "%s%s%s", opened ? c->out_path : "", opened ? ": " : "", why);
     return KT_EANALYSIS;
-}
-
-/* One past the last event's '}' (only blanks follow it up to the ']'), 0
- * for an empty array; false when something else ends the array.  p holds
- * the input's bytes [base, close + 1), base <= open.                     */
-static bool last_event_end(const char *p, size_t base, size_t open, size_t close, size_t *end)
-{
-    size_t q = close;
-    while (q > open + 1 && (p[q - 1 - base] == ' ' || p[q - 1 - base] == '\n' || p[q - 1 - base] == '\t' ||
-                            p[q - 1 - base] == '\r'))
-        q--;
-    *end = q == open + 1 ? 0 : q;
-    return q == open + 1 || p[q - 1 - base] == '}';
 }
 
 /* traceEvents' brackets where the loader found them, and one past its
@@ -624,18 +754,20 @@ static bool array_ends(const kt_trace_edit *c, const input *in, size_t *last_end
 
 /* The edited events alone, found from the loader's args offsets: what an
  * overlay that keeps every event needs (event_locate.h); in an input held
- * in memory all of them now, in a plain file as the copy goes
- * (*as_copied, read through a window).  False when the index or a mark
+ * in memory all of them now, in a plain file or a gzip input read as it
+ * is inflated as the copy goes (*as_copied, read through a window).  False when the index or a mark
  * does not fit the text (then the whole array is walked, and the walk
  * says what is wrong) or a held input has many edits.                  */
-static bool edited_spans(const kt_trace_edit *c, const input *in, kt_args_index *ai, kt_spans *v, size_t *last_end,
-                         bool *as_copied)
+static bool edited_spans(const kt_trace_edit *c, const input *in, const kt_edit_doc *d, kt_args_index *ai, kt_spans *v,
+                         size_t *last_end, bool *as_copied)
 {
     bool many = in->doc && c->nmarks > c->nargs / LOCATE_AT_MOST_ONE_IN;
-    if (c->only_marked || !c->args_at || many || !array_ends(c, in, last_end) ||
+    bool ends = in->src ? c->events_open < c->events_end : array_ends(c, in, last_end);
+    if (c->only_marked || !c->args_at || many || !ends ||
         !kt_args_index_init(ai, c->args_at, c->nargs, (size_t)c->events_open, (size_t)c->events_end) ||
-        !kt_spans_reserve(v, c->nmarks))
+        !kt_spans_reserve(v, d->nwant))
         return false;
+    if (in->src) *last_end = (size_t)c->events_end; /* found when the copy gets there (stream_last_end) */
     *as_copied = !in->doc;
     size_t hint = 0;
     for (size_t k = 0; in->doc && k < c->nmarks; k++) {
@@ -674,6 +806,38 @@ static kt_status start_walk(const kt_trace_edit *c, const input *in, kt_edit_doc
     return KT_EINPUT;
 }
 
+/* With src: the events to find through the window (the edited ones and
+ * those whose numbers extra reads, want_buf when that merge is made) and
+ * room for their numbers (d->nums).                                      */
+static kt_status find_numbers_too(const kt_trace_edit *c, kt_edit_doc *d, uint64_t **want_buf)
+{
+    size_t nk = 0, i = 0, j = 0, n = 0;
+    while (c->extra_looks_up && c->lookup_keys[nk]) nk++;
+    if (!nk) return KT_OK;
+    uint64_t *w = *want_buf = malloc((c->nmarks + c->nlookups + 1) * sizeof *w);
+    if (!w) return KT_ENOMEM;
+    while (i < c->nmarks || j < c->nlookups) { /* both ascending: merged, once each */
+        bool mark = j == c->nlookups || (i < c->nmarks && c->marks[i] <= c->lookups[j]);
+        uint64_t next = mark ? c->marks[i] : c->lookups[j];
+        i += i < c->nmarks && c->marks[i] == next;
+        j += j < c->nlookups && c->lookups[j] == next;
+        if (!n || w[n - 1] != next) w[n++] = next;
+    }
+    d->want = w, d->nwant = n, d->keys = c->lookup_keys, d->nkeys = nk;
+    d->nums = malloc((n ? n : 1) * nk * sizeof *d->nums);
+    return d->nums ? KT_OK : KT_ENOMEM;
+}
+
+/* A gzip input read through the window, held whole after all (its
+ * offsets do not fit the loader's): the array is walked in memory.      */
+static kt_status stop_streaming(const kt_trace_edit *c, input *in, kt_edit_doc *d, char *err, size_t errlen)
+{
+    kt_status st = hold_input(c, in, err, errlen);
+    d->text = in->doc, d->len = in->len, d->src = NULL, d->nums = NULL;
+    d->want = c->marks, d->nwant = c->nmarks;
+    return st;
+}
+
 kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char *err, size_t errlen)
 {
     *res = (kt_edit_result){ 0 };
@@ -695,25 +859,34 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
     }
     kt_spans v = { 0 };
     kt_args_index ai = { 0 };
-    size_t last_end = 0;
-    bool as_copied = false, sparse = edited_spans(c, &in, &ai, &v, &last_end, &as_copied);
     kt_spans_walk walk;
     window win = { 0 };
     lookup look = { 0 };
-    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .win = as_copied ? &win : NULL,
-                      .look = &look, .path = c->in_path, .len = in.len, .last_end = last_end };
-    if (!sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, &win, err, errlen); /* the walk finds all */
+    uint64_t *want = NULL;
+    double *nums = NULL;
+    kt_edit_doc d = { .text = in.doc, .fd = in.fd, .events = &v, .args = &ai, .src = in.src, .want = c->marks,
+                      .nwant = c->nmarks, .look = &look, .path = c->in_path, .len = in.len };
+    if (in.src) st = find_numbers_too(c, &d, &want), nums = d.nums;
+    size_t last_end = 0;
+    bool as_copied = false, sparse = st == KT_OK && edited_spans(c, &in, &d, &ai, &v, &last_end, &as_copied);
+    d.win = as_copied ? &win : NULL, d.last_end = last_end;
+    if (st == KT_OK && !sparse && in.src) st = stop_streaming(c, &in, &d, err, errlen);
+    if (st == KT_OK && in.src) kt_src_start_prefetch(in.src); /* inflated while this thread copies */
+    if (st == KT_OK && !sparse) last_end = 0, st = start_walk(c, &in, &d, &walk, &win, err, errlen); /* the walk finds all */
     if (st == KT_OK) st = write_copy(c, &d, last_end, in.len, in.gzip, res, err, errlen);
-    if (d.lost) { /* the offsets did not fit the file after all */
+    if (d.lost || win.behind) { /* the offsets did not fit the file after all */
         *res = (kt_edit_result){ 0 };
-        st = start_walk(c, &in, &d, &walk, &win, err, errlen);
+        st = in.src ? stop_streaming(c, &in, &d, err, errlen) : KT_OK;
+        if (st == KT_OK) st = start_walk(c, &in, &d, &walk, &win, err, errlen);
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
     res->walked = d.walk != NULL;
-    res->held = d.win ? 2 * WINDOW : in.len;
+    res->held = in.src ? win.cap[0] : d.win ? 2 * WINDOW : in.len;
     free(win.buf[0]);
     free(win.buf[1]);
     free(look.buf);
+    free(want);
+    free(nums);
     kt_args_index_free(&ai);
     kt_spans_free(&v);
     input_free(&in);

@@ -13,16 +13,16 @@
  * input is read (pread) a window at a time, never mapped (a file another
  * program cuts short is an input error, not a SIGBUS), and the copy is
  * written by a second thread while the next window is read and edited
- * (write_behind.h); a gzip input is inflated in a background thread, and
- * held whole in memory while the copy is written unless the copy only
- * appends events right before the ']' (then it is written a piece at a
- * time as it is inflated: trace_edit_gzip.h).  The edited events are
- * found from the loader's args offsets when it gives them: in a plain
- * input as the copy goes, in the window it reads.  An overlay that
- * leaves events out, edits many events of a gzip input, or whose offsets
- * do not fit the file, walks the whole array instead, a piece at a time
- * just before the piece is copied (a plain input's pieces read through
- * the same window).  A copy that only appends events (the counter
+ * (write_behind.h); a gzip input is inflated in a background thread and
+ * copied a piece at a time as it is inflated (trace_edit_gzip.h), unless
+ * the copy leaves events out or its offsets do not fit the file (then it
+ * is held whole in memory).  The edited events are found from the
+ * loader's args offsets when it gives them, as the copy goes, in the
+ * window it reads; the numbers of the events an appended event reads are
+ * kept on the way in a gzip input.  An overlay that leaves events out,
+ * or whose offsets do not fit the file, walks the whole array instead, a
+ * piece at a time just before the piece is copied (a plain input's
+ * pieces read through the same window).  A copy that only appends events (the counter
  * tracks of `kineta counters` and `kineta memory`) is the same copy with
  * no event edited.  The copy is written beside out_path under a name of
  * its own (".partial" appended) and renamed once whole.
@@ -38,7 +38,8 @@
  * (HTA computes overlay times from the file's float µs, not rounded ones). */
 typedef struct kt_edit_doc kt_edit_doc;
 /* The number a top-level key of the event whose args object starts at
- * args_off has in the file; false if there is none.                       */
+ * args_off has in the file; false if there is none (in a gzip input read
+ * as it is inflated, for the lookups and lookup_keys of kt_trace_edit).  */
 bool kt_edit_event_number(const kt_edit_doc *d, uint64_t args_off, const char *key, double *out);
 /* The events to append, each preceded by ',': written into buf whole,
  * while room for one more (at most KT_EDIT_EVENT_MAX bytes) remains of
@@ -87,6 +88,13 @@ typedef struct kt_trace_edit {
                                   event                                     */
     bool extra_looks_up;       /* extra reads events' numbers
                                   (kt_edit_event_number)                    */
+    const uint64_t *lookups;   /* the args objects of the events whose    */
+    size_t nlookups;           /* numbers extra reads, ascending, and the
+                                  keys it reads (NULL-terminated): a gzip
+                                  input is then not held whole, the numbers
+                                  are kept as the copy passes the events
+                                  (without them extra_looks_up holds it)  */
+    const char *const *lookup_keys;
     void *user;
 } kt_trace_edit;
 

@@ -4,9 +4,13 @@
  * gzip one (or a file that cannot be mapped) is read through the
  * loader's reader, inflated by a background thread ahead of the writer.
  * A copy that only appends events before traceEvents' ']' (the counter
- * tracks of `kineta counters` and `kineta memory`) is written as the
- * input is inflated, a piece at a time, so a gzip trace of any size
- * costs a few hundred KiB; the others hold the inflated input whole.
+ * tracks of `kineta counters` and `kineta memory`) is written here as
+ * the input is inflated, a piece at a time; one that edits events found
+ * from the loader's offsets (the overlays of `patterns` and
+ * `critical-path`) through trace_edit.c's window, which moves forward
+ * over the inflated text.  Either way a gzip trace of any size costs a
+ * few hundred KiB; a copy that leaves events out (--only-critical), or
+ * whose offsets do not fit the file, holds the inflated input whole.
  */
 #ifndef KT_TRACE_EDIT_GZIP_H
 #define KT_TRACE_EDIT_GZIP_H
