@@ -10,7 +10,7 @@
  * 1.23 s), and the analyses' arrays of one entry per event, allocated
  * after the load, were the report's largest cost after their work.
  * Where the range spans whole 2 MiB pages they are asked for as huge pages
- * first: the readers that size the model before filling it took 0.72-0.85x
+ * first: the readers that size the model before filling it took 0.73-0.91x
  * the CPU per event with it (bench/readers.sh, quiet 2-core VM; rocprofv3
  * CSV 0.46 -> 0.33 s), the Kineto loader the same.
  */
