@@ -406,7 +406,7 @@ static void cut_rank(kt_trace *t, kt_rank *r, int64_t from, int64_t to)
     size_t n = 0;
     for (uint32_t i = 0; keep && i < r->ev.n; i++)
         if (r->ev.ts[i] >= from && r->ev.ts[i] + (r->ev.dur[i] > 0 ? r->ev.dur[i] : 0) <= to) keep[n++] = i;
-    CHECK(keep && kt_events_select(&r->ev, keep, n));
+    CHECK(keep && kt_events_select(&r->ev, keep, n, 1));
     free(keep);
     kt_summary_scan(r, t->strs);
     CHECK_INT(kt_index_build(r, t->strs), KT_OK);

@@ -39,7 +39,7 @@ TEST(threads_equal_triples_share_a_slot_past_growth)
     CHECK_INT(kt_ev_stream(e, 3999), 42);
     CHECK_INT(kt_ev_stream(e, 999), -1);
     uint32_t pick[] = { 3999, 5, 5 };
-    CHECK(kt_events_select(e, pick, 3));
+    CHECK(kt_events_select(e, pick, 3, 1));
     CHECK_INT(e->n, 3);
     CHECK_INT(kt_ev_pid(e, 0), 999 - 500);
     CHECK_INT(kt_ev_tid(e, 0), 999 * 7);

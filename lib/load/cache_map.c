@@ -90,11 +90,7 @@ static bool sections_ok(const mapping *m)
         load[bins[big]] += m->h.sec[big].len;
     }
     sum_job a = { .m = m, .bins = bins, .bin = 0 }, b = { .m = m, .bins = bins, .bin = 1 };
-    pthread_t th;
-    bool threaded = pthread_create(&th, NULL, check_sums, &b) == 0;
-    check_sums(&a);
-    if (threaded) pthread_join(th, NULL);
-    else check_sums(&b);
+    kt_run_pair(check_sums, &a, &b, true);
     return a.ok && b.ok;
 }
 

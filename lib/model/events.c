@@ -280,12 +280,7 @@ static void select_in_place(kt_events *e, const uint32_t *ids, size_t n, int thr
     e->n = n;
 }
 
-bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n)
-{
-    return kt_events_select_threads(e, ids, n, 1);
-}
-
-bool kt_events_select_threads(kt_events *e, const uint32_t *ids, size_t n, int threads)
+bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n, int threads)
 {
     if (!e->mapped && ascending(ids, n)) {
         select_in_place(e, ids, n, threads);

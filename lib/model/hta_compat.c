@@ -561,7 +561,7 @@ static kt_status select_hta_rows(kt_trace *t, rows *kept, int threads)
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
         if (!summarized) kt_summary_scan_rows(r, t->strs, kept[k].id, kept[k].n);
-        if (!kt_events_select_threads(&r->ev, kept[k].id, kept[k].n, threads)) return KT_ENOMEM;
+        if (!kt_events_select(&r->ev, kept[k].id, kept[k].n, threads)) return KT_ENOMEM;
         kt_status s = kt_index_build_threads(r, t->strs, threads);
         if (s != KT_OK) return s;
     }

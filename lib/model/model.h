@@ -494,10 +494,9 @@ static inline int64_t kt_event_ext_id(const kt_rank *r, uint32_t ev) { return kt
 bool kt_rank_append(kt_rank *dst, const kt_rank *src);
 
 /* Keep rows ids[0..n) of e, in that order (ids may repeat); args stay in
- * place.  Invalidates indexes: rebuild them.  Returns false on OOM.      */
-bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n);
-/* The same on up to two threads (1: this one only); the same result.     */
-bool kt_events_select_threads(kt_events *e, const uint32_t *ids, size_t n, int threads);
+ * place, on up to `threads` threads (1: this one only) with the same
+ * result.  Invalidates indexes: rebuild them.  Returns false on OOM.     */
+bool kt_events_select(kt_events *e, const uint32_t *ids, size_t n, int threads);
 
 /* ---- typed arg lookup ---------------------------------------------------- */
 const kt_arg *kt_event_arg(const kt_rank *r, uint32_t ev, uint32_t key);

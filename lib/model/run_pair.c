@@ -3,8 +3,9 @@
  *
  * The model's serial passes over a big rank (HTA's rows, their filter, the
  * compaction) split into two halves whose results join in file order, so
- * the answer never depends on whether the second thread ran.  This is the
- * one place that starts and joins that thread.
+ * the answer never depends on whether the second thread ran; the cache
+ * reader checks two bins of sections the same way.  This is the one place
+ * that starts and joins that thread.
  */
 #include "model.h"
 
