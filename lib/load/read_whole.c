@@ -41,8 +41,8 @@ static ptrdiff_t read_upto(int fd, char *d, size_t n)
 }
 
 /* Fresh writable memory for n bytes, its pages faulted in at once: huge
- * pages where the kernel gives them (MADV_HUGEPAGE), else small ones.
- * *size: what to unmap.                                                */
+ * pages where the kernel gives them (kt_prefault asks for them over the
+ * aligned range made here), else small ones.  *size: what to unmap.    */
 static char *alloc_pages(size_t n, size_t *size)
 {
     const size_t huge = (size_t)2 << 20;
@@ -52,9 +52,6 @@ static char *alloc_pages(size_t n, size_t *size)
     char *d = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1)); /* huge pages need aligned ranges */
     if (d > m) munmap(m, (size_t)(d - m));
     munmap(d + total, (size_t)(m + huge - d));
-#ifdef MADV_HUGEPAGE
-    (void)madvise(d, total, MADV_HUGEPAGE);
-#endif
     kt_prefault(d, total);
     *size = total;
     return d;
