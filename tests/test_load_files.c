@@ -2,7 +2,7 @@
  * test_load_files.c — the loader on files: directory discovery, gzip by
  * magic bytes (not by name), multi-member gzip, rank clashes, explicit
  * ranks, unreadable inputs, raw args re-reading, events across window
- * refills, progress reports.
+ * refills, progress reports, --hta-compat's rows read by the range workers.
  */
 #include "model_compare.h"
 #include "oracle.h"
@@ -509,6 +509,23 @@ static char *misplaced_trace(size_t n)
     return s;
 }
 
+/* The file path[0] loaded in ranges of range bytes with opt: the model
+ * seq holds, and under --hta-compat the same HTA facts.                  */
+static void check_ranges_same(const char *const *path, const kt_load_options *opt, uint64_t range,
+                              const kt_trace *seq)
+{
+    kt_trace *par = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load_ranges(path, 1, opt, range, &par, &fail), KT_OK);
+    if (par) kt_check_same_model(seq, par, true);
+    if (par && opt->hta_compat) {
+        CHECK_INT(par->min_ts, seq->min_ts);
+        CHECK_INT(par->ranks[0]->hta_row0_kept, seq->ranks[0]->hta_row0_kept);
+    }
+    kt_trace_free(par);
+    kt_diags_free(fail);
+}
+
 TEST(load_split_ranges_same_damage_reports)
 {
     make_dir();
@@ -517,7 +534,7 @@ TEST(load_split_ranges_same_damage_reports)
     write_gzip("misplaced.json.gz", text, "wb");
     const char *paths[] = { path_of("misplaced.json") }, *gz[] = { path_of("misplaced.json.gz") };
     kt_load_options one = { .size = sizeof one, .jobs = 1 }, two = { .size = sizeof two, .jobs = 2 };
-    kt_trace *seq = NULL, *par = NULL;
+    kt_trace *seq = NULL;
     kt_diags *fail = NULL;
     CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
     static const char *const want[] = { "negative dur -1: kept as written, taken as 0 long by the analyses (15 times",
@@ -529,12 +546,7 @@ TEST(load_split_ranges_same_damage_reports)
             found |= strstr(kt_diags_get(kt_trace_diags(seq), k)->message, want[i]) != NULL;
         if (!found) kt_test_fail(__FILE__, __LINE__, "no report contains \"%s\"", want[i]);
     }
-    for (int z = 0; seq && z < 2; z++) {
-        CHECK_INT(kt_load_ranges(z ? gz : paths, 1, &two, 4096, &par, &fail), KT_OK);
-        if (par) kt_check_same_model(seq, par, true);
-        kt_trace_free(par);
-        par = NULL;
-    }
+    for (int z = 0; seq && z < 2; z++) check_ranges_same(z ? gz : paths, &two, 4096, seq);
     kt_trace_free(seq);
     kt_diags_free(fail);
     free(text);
@@ -631,5 +643,107 @@ TEST(load_event_summary_equals_a_scan_on_every_shared_trace)
         kt_diags_free(fail);
     }
     CHECK(loaded >= 28);
+    fx_free_paths(found, nfound);
+}
+
+/* --hta-compat reads HTA's rows in the range workers (model/hta_rows.c);
+ * a range whose events write no ts as a float is not rounded there, and
+ * its rows are rounded when the rank turns out to have ns times.  Events
+ * (10 µs apart): ProfilerStep#1..#6 every 500th (the last step goes),
+ * launches (corr = their index, every 70th twice: its kernel comes
+ * twice), their kernels one event later (every 50th without a launch:
+ * it goes), instants (HTA drops them) and ops.  Durs are x.5 µs (HTA's
+ * rounding floors them); ts are floats with a fraction only in events
+ * [lo, hi).                                                             */
+static char *compat_trace(size_t n, size_t lo, size_t hi)
+{
+    size_t cap = n * 400 + 64, len = 0;
+    char *s = malloc(cap);
+    len += (size_t)snprintf(s, cap, "{\"traceEvents\": [\n");
+    for (size_t i = 0; i < n; i++) {
+        char ts[40];
+        if (i >= lo && i < hi) snprintf(ts, sizeof ts, "%zu.%03zu", i * 10, i * 37 % 1000);
+        else snprintf(ts, sizeof ts, "%zu", i * 10);
+        const char *sep = i + 1 < n ? "," : "";
+        if (i % 500 == 0)
+            len += (size_t)snprintf(s + len, cap - len, "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%zu\", \"pid\": 100, \"tid\": 1, \"ts\": %s, \"dur\": 4999.5}%s\n", i / 500 + 1, ts, sep);
+        else if (i % 4 == 1)
+            for (int twice = 0; twice <= (i % 70 == 1); twice++)
+                len += (size_t)snprintf(s + len, cap - len, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 100, \"tid\": 1, \"ts\": %s, \"dur\": 3.5, \"args\": {\"correlation\": %zu}}%s\n", ts, i, twice < (i % 70 == 1) ? "," : sep);
+        else if (i % 4 == 2)
+            len += (size_t)snprintf(s + len, cap - len, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%zu\", \"pid\": 0, \"tid\": 7, \"ts\": %s, \"dur\": 1.5, \"args\": {\"stream\": 7, \"correlation\": %zu}}%s\n", i % 5, ts, i % 50 == 2 ? 999999 : i - 1, sep);
+        else if (i % 4 == 3)
+            len += (size_t)snprintf(s + len, cap - len, "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 100, \"tid\": 1, \"ts\": %s, \"s\": \"t\"}%s\n", ts, sep);
+        else
+            len += (size_t)snprintf(s + len, cap - len, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 100, \"tid\": 1, \"ts\": %s, \"dur\": 2.5}%s\n", ts, sep);
+    }
+    snprintf(s + len, cap - len, "]}\n");
+    return s;
+}
+
+TEST(hta_compat_ranges_with_some_ns_times_match_one_thread)
+{
+    make_dir();
+    char *text = compat_trace(3000, 1200, 1400);
+    write_plain("compat.json", text);
+    write_gzip("compat.json.gz", text, "wb");
+    const char *paths[] = { path_of("compat.json") }, *gz[] = { path_of("compat.json.gz") };
+    kt_load_options one = { .size = sizeof one, .jobs = 1, .hta_compat = 1 };
+    kt_load_options two = { .size = sizeof two, .jobs = 2, .hta_compat = 1 };
+    kt_trace *seq = NULL;
+    kt_diags *fail = NULL;
+    CHECK_INT(kt_load(paths, 1, &one, &seq, &fail), KT_OK);
+    if (seq) {
+        const kt_events *e = &seq->ranks[0]->ev;
+        CHECK(seq->ranks[0]->hta_row0_kept);
+        /* row 0: step #1 at 0 + 4999.5 -> dur 4999; row 1: a launch, 3.5 -> 3 */
+        CHECK_INT(e->dur[0], 4999000);
+        CHECK_INT(e->dur[1], 3000);
+        /* event 1200 (an op at 12000.400 µs) starts at 12001; its 2.5 µs end at floor(12002.9) */
+        size_t at = 0;
+        while (at < e->n && e->ts[at] < 12000000) at++;
+        CHECK_INT(e->ts[at], 12001000);
+        CHECK_INT(e->dur[at], 1000);
+        /* nothing of step #6 (from 25000 µs on) stays */
+        CHECK(e->n > 0 && e->ts[e->n - 1] < 25000000);
+    }
+    uint64_t sizes[] = { 4096, 1000, 65536 };
+    for (size_t i = 0; seq && i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int z = 0; z < 2; z++) check_ranges_same(z ? gz : paths, &two, sizes[i], seq);
+    kt_trace_free(seq);
+    kt_diags_free(fail);
+    free(text);
+    remove_dir();
+}
+
+/* The shared traces of HTA's test data under --hta-compat (up to the
+ * real ns-resolution one, 1.2 MB gzipped: the larger ones would take most
+ * of a sanitized run), in small ranges on two threads and in one piece on
+ * one: the same rows, times and HTA facts.                               */
+static bool small_hta_trace(const char *path)
+{
+    struct stat st;
+    return strstr(path, "/traces/hta/") && stat(path, &st) == 0 && st.st_size <= 1200000;
+}
+
+TEST(hta_compat_ranges_match_one_thread_on_small_hta_shared_traces)
+{
+    NEED_SHARED();
+    size_t nfound = 0, compared = 0;
+    char **found = fx_shared_trace_files(&nfound);
+    kt_load_options one = { .size = sizeof one, .jobs = 1, .hta_compat = 1 };
+    kt_load_options two = { .size = sizeof two, .jobs = 2, .hta_compat = 1 };
+    for (size_t i = 0; i < nfound; i++) {
+        kt_trace *seq = NULL;
+        kt_diags *fail = NULL;
+        const char *path[] = { found[i] };
+        if (small_hta_trace(found[i]) && kt_load(path, 1, &one, &seq, &fail) == KT_OK) {
+            check_ranges_same(path, &two, 65536, seq);
+            compared++;
+        }
+        kt_trace_free(seq);
+        kt_diags_free(fail);
+    }
+    CHECK(compared >= 20);
     fx_free_paths(found, nfound);
 }

@@ -7,7 +7,8 @@
 # others parse), a gzip of 4 MB or more cut into blocks of its
 # decompressed stream, and ranges held in memory whose middle one fails
 # while the others parse (tests/tsan/split_fail.c); and --hta-compat's
-# passes over a big rank, each in two halves at once.
+# rows read by the range workers and its passes over a big rank, each in
+# two halves at once.
 # A data race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
 # (make tsan builds it).  ../shared's two-rank trace too when present.
 set -eu
@@ -47,18 +48,23 @@ for trace in "$dir/big.json" "$dir/big.json.gz" "$dir/broken.json"; do
         fail=1
     fi
 done
-# --hta-compat on a rank of 260k events: HTA's rows, the step filter and the
-# compaction each run in two halves at once
-if ! "$build/kineta" info --hta-compat --jobs 2 -q "$dir/big.json.gz" >/dev/null 2>"$dir/err"; then
-    echo "tsan: kineta info --hta-compat $dir/big.json.gz:" >&2
-    head -40 "$dir/err" >&2
-    fail=1
-fi
+# --hta-compat on a rank of 260k events: HTA's rows read by the range
+# workers (plain and gzip), or, when the file is cached (the cache keeps the
+# rows as parsed), after the load in two halves at once; the step filter
+# and the compaction in two halves at once
+for args in "$dir/big.json" "$dir/big.json.gz" "--cache=$dir/cache $dir/big.json"; do
+    # shellcheck disable=SC2086
+    if ! "$build/kineta" info --hta-compat --jobs 2 -q $args >/dev/null 2>"$dir/err"; then
+        echo "tsan: kineta info --hta-compat $args:" >&2
+        head -40 "$dir/err" >&2
+        fail=1
+    fi
+done
 # a range in the middle fails while the other threads parse theirs
 if ! "$build/split-fail" 2>"$dir/err"; then
     echo "tsan: split-fail:" >&2
     head -40 "$dir/err" >&2
     fail=1
 fi
-[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads; --hta-compat, 2 threads)"
+[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads; 3 --hta-compat loads, 2 threads)"
 exit "$fail"

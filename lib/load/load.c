@@ -139,6 +139,8 @@ static void load_one(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
 {
     kt_cache_ticket ticket;
     bool mapped = kt_cache_load_job(ctx, j, &ticket);
+    /* the cache holds the model as parsed: HTA's rounding must not reach it */
+    j->hta_rows = ctx->opt && ctx->opt->hta_compat && !ticket.keyed;
     if (!mapped) parse_job(ctx, j, cache);
     if (j->status != KT_OK) return;
     /* per-rank work that needs no other rank, on this worker */

@@ -964,14 +964,17 @@ static inline __attribute__((always_inline)) kt_kind event_kind(kt_parser *p, ra
  * or more): a whole file's columns are sized from it at once.           */
 #define MIN_EVENT_BYTES 128
 
+void kt_rank_size_for_file(kt_rank *r)
+{
+    /* pages the guess reserves beyond the events are never touched; a
+     * failed guess only means growing by doubling                        */
+    if (!r->gzip) (void)kt_events_reserve(&r->ev, r->file_bytes / MIN_EVENT_BYTES);
+}
+
 static __attribute__((noinline)) bool ready_rows(kt_parser *p)
 {
     kt_events *ev = &p->r->ev;
-    /* growing the columns by doubling copied each of them ~once in all;
-     * pages the guess reserves beyond the events are never touched.  A
-     * failed guess only means growing as before.                          */
-    if (ev->cap == 0 && !p->in_range && p->limit == UINT64_MAX && !p->r->gzip)
-        (void)kt_events_reserve(ev, p->r->file_bytes / MIN_EVENT_BYTES);
+    if (ev->cap == 0 && !p->in_range && p->limit == UINT64_MAX) kt_rank_size_for_file(p->r);
     size_t want = KT_EVENTS_MAX - ev->n < READY_ROWS ? KT_EVENTS_MAX : ev->n + READY_ROWS;
     if (want == ev->n || !kt_events_ready(ev, want)) {
         p->oom = true;

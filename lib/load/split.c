@@ -19,6 +19,7 @@
  * first range, so the model's final arrays are the only fresh memory.
  */
 #include "load_internal.h"
+#include "model/hta_rows.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -200,6 +201,7 @@ static bool merge_range(split *s, kt_parser *p)
             acc->full = kt_rank_fits(dst, src->ev.n, 0) ? "typed args" : "events";
         return false;
     }
+    if (!kt_hta_rows_join(dst, src)) return false;
     dst->total_events += src->total_events;
     for (int c = 0; c < 128; c++) dst->by_ph[c] += src->by_ph[c];
     dst->ns_resolution |= src->ns_resolution;
@@ -269,6 +271,8 @@ static bool parse_range(split *s, worker_state *ws, range_slot *sl, size_t k, ui
         ok = kt_parse_stream(&sl->p, src) || from == 0;
     }
     kt_src_close(src);
+    /* while the range's columns are in cache */
+    if (ok && s->j->hta_rows && !kt_hta_rows_read(sl->staging, s->ctx->strs, 1)) sl->p.oom = true;
     return ok && !sl->p.oom;
 }
 
@@ -432,6 +436,7 @@ kt_status kt_parse_split(kt_load_ctx *ctx, kt_file_job *j, kt_icache *cache)
     file_ranges f = { .j = j };
     kt_range_io io = { &f, file_start, file_open, file_release };
     uint64_t json_bytes = j->rank->file_bytes;
+    kt_rank_size_for_file(j->rank); /* ranges append to it in file order */
     kt_status st = guess_starts(&f, ctx->range_bytes) ? kt_parse_ranges(ctx, j, cache, &io, &json_bytes)
                                                        : KT_ENOMEM;
     free(f.starts);

@@ -6,6 +6,7 @@
  * per event because most events have none and a few have a dozen.
  */
 #include "model.h"
+#include "hta_rows.h"
 #include "index.h"
 
 #include <stdlib.h>
@@ -47,6 +48,7 @@ void kt_rank_free(kt_rank *r)
     free(r->meta_json);
     free(r->device_names);
     if (r->idx) kt_index_free(r->idx);
+    kt_hta_rows_free(r->hta_rows);
     free(r);
 }
 

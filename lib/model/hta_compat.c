@@ -7,88 +7,17 @@
  * profiled step and the GPU work without a kept launch (A2.11).  Users who
  * compare our numbers with HTA's need the same event set, so this file
  * reproduces those steps, quirks included, on the columnar model and then
- * builds the indexes.  The default (no compat) never does any of this.
+ * builds the indexes; the rows HTA keeps, rounded, come from hta_rows.c.
+ * The default (no compat) never does any of this.
  */
-#include "index.h"
+#include "hta_rows.h"
 #include "i64map.h"
-#include "json_number.h"
+#include "index.h"
 
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- A2.2: HTA keeps rows with a dur and a cat, except the Trace span --- */
-static bool hta_keeps(const kt_events *e, uint32_t i)
-{
-    return e->dur[i] >= 0 && e->cat[i] != KT_NONE && e->kind[i] != KT_K_TRACE_SPAN;
-}
-
-/* ---- A2.3: ns rounding in float64, exactly as pandas computes it -------- */
-#define EXACT_DOUBLE_INT ((int64_t)1 << 53)
-
-/* The double Python's float() gives for the µs decimal of ns, via text:
- * the slow way, for the values the ways below do not cover.              */
-static double us_double_text(int64_t ns)
-{
-    char buf[48];
-    uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-    int n = snprintf(buf, sizeof buf, "%s%llue-3", ns < 0 ? "-" : "", (unsigned long long)a);
-    kt_num v;
-    kt_parse_number(buf, buf + n, &v); /* a number, as written just above */
-    return v.f;
-}
-
-/* ns / 1000 correctly rounded (ties to even), for ns >= 2^53: (double)ns
- * would round before the division, and epoch times in ns are all this
- * large.  With v = a + b/1000 (a = ns / 1000 < 2^54), the double's 53 bits
- * are the integer part of v * 2^s for s = 52 - floor(log2 a), and that
- * product's fraction is (b << s) mod 1000 thousandths.  false when a has
- * 54 bits (ns past 9.007e18, beyond the year 2255).                       */
-static bool us_double_exact(int64_t ns, double *out)
-{
-    uint64_t a = (uint64_t)ns / 1000, b = (uint64_t)ns % 1000;
-    int s = 52 - (63 - __builtin_clzll(a)); /* a >= 2^43 */
-    if (s < 0) return false;
-    uint64_t frac = b << s, q = (a << s) + frac / 1000, r = frac % 1000;
-    q += r > 500 || (r == 500 && (q & 1));
-    uint64_t bits = (uint64_t)(1023 - s) << 52; /* the double 2^-s */
-    double scale;
-    memcpy(&scale, &bits, sizeof scale);
-    *out = (double)q * scale; /* exact: q <= 2^53 times a power of two (no divide) */
-    return true;
-}
-
-/* The double Python's float() gives for the µs decimal of ns. */
-static inline double us_double(int64_t ns)
-{
-    if (ns > -EXACT_DOUBLE_INT && ns < EXACT_DOUBLE_INT) return (double)ns / 1000.0;
-    double v;
-    return ns > 0 && us_double_exact(ns, &v) ? v : us_double_text(ns);
-}
-
-/* ts = ceil(ts), end = floor(ts + dur), dur = end - ts, all in µs. */
-static inline void round_us(int64_t *ts_ns, int64_t *dur_ns)
-{
-    double ts = us_double(*ts_ns);
-    double end = ts + us_double(*dur_ns);
-    int64_t ts_us = (int64_t)ceil(ts), end_us = (int64_t)floor(end);
-    *ts_ns = ts_us * 1000;
-    *dur_ns = (end_us - ts_us) * 1000;
-}
-
-void kt_hta_round_us(int64_t *ts_ns, int64_t *dur_ns)
-{
-    round_us(ts_ns, dur_ns);
-}
-
 /* ---- names HTA matches with regexes (A3) -------------------------------- */
-static bool is_step_name(const char *s) /* ^ProfilerStep#(\d+) */
-{
-    return !strncmp(s, "ProfilerStep#", 13) && isdigit((unsigned char)s[13]);
-}
-
 static bool is_memory_name(const char *s) /* (^(hip)?Memcpy)|(^(hip)?Memset)|(^dma) */
 {
     const char *m = strncmp(s, "hip", 3) ? s : s + 3;
@@ -112,162 +41,17 @@ static const char *name_of(const kt_strtab *strs, const kt_events *e, uint32_t i
     return kt_strtab_get(strs, e->name[i]);
 }
 
-/* ---- A2.11 non-MTIA: last step dropped, GPU rows joined on correlation -- */
-/* (the rows kept, and what this filter needs to know of each)             */
-typedef struct gpu_names {
-    uint32_t event_sync, context_sync;
-} gpu_names;
-
-/* HTA's GPUKernelFilter: device-level syncs have stream -1 but run on GPU. */
-static bool hta_gpu_row(const kt_events *e, uint32_t i, gpu_names g)
-{
-    return (kt_ev_stream(e, i) >= 0 && e->corr[i] >= 0) ||
-           (e->name[i] != KT_NONE && (e->name[i] == g.event_sync || e->name[i] == g.context_sync));
-}
-
-typedef struct launch {
-    int64_t ts;
-    int32_t corr;
-} launch;
-
-/* The rows HTA keeps, as ids into a rank's events: the step filter picks
- * from these and the rank's columns are compacted once, at the end.  What
- * the non-MTIA filter needs of each row is noted while the row is first
- * read (a pass over a big trace's columns costs more than its arithmetic). */
-typedef struct rows {
-    uint32_t *id;
-    size_t n;
-    uint8_t *gpu;     /* per row: 1 on HTA's GPU side                      */
-    size_t ncpu;      /* rows on the CPU side                              */
-    int64_t cut;      /* CPU rows starting before it stay                  */
-    launch *launches; /* the CPU rows with a correlation                   */
-    size_t nlaunches, cap_launches;
-    bool gpu_none;    /* some GPU row has no correlation (corr -1)         */
-} rows;
-
-static void rows_free(rows *k)
-{
-    free(k->id);
-    free(k->gpu);
-    free(k->launches);
-}
-
-static bool add_launch(rows *k, int64_t ts, int32_t corr)
-{
-    if (k->nlaunches == k->cap_launches) {
-        size_t cap = k->cap_launches ? 2 * k->cap_launches : 1024;
-        launch *grown = realloc(k->launches, cap * sizeof *grown);
-        if (!grown) return false;
-        k->launches = grown;
-        k->cap_launches = cap;
-    }
-    k->launches[k->nlaunches++] = (launch){ ts, corr };
-    return true;
-}
-
-/* Row i of e, kept as row j: its side, and on the CPU side the cut (the
- * last ProfilerStep's start; with no step, the first CPU row's: none stay). */
-static bool note_side(rows *k, const kt_events *e, const kt_strtab *strs, gpu_names g, uint32_t i,
-                      int64_t *last_step, int64_t *first_cpu)
-{
-    size_t j = k->n;
-    if ((k->gpu[j] = hta_gpu_row(e, i, g))) {
-        k->gpu_none |= e->corr[i] == -1;
-        return true;
-    }
-    k->ncpu++;
-    int64_t ts = e->ts[i];
-    if (ts < *first_cpu) *first_cpu = ts;
-    if (ts > *last_step && is_step_name(name_of(strs, e, i))) *last_step = ts;
-    return e->corr[i] == -1 || add_launch(k, ts, e->corr[i]);
-}
-
-/* ---- A2.2, A2.3: HTA's rows, rounded ------------------------------------ */
-/* Ranks with more events than this round on two threads: below it a
- * thread costs more than it saves.                                        */
-#define TWO_THREADS_MIN_EVENTS 200000
-
-/* One half of a rank's rows, read on its own thread: its kept rows go to
- * the rank's id/gpu arrays from its own first row on (a half keeps at most
- * its rows), its launches to an array of its own.                        */
-typedef struct half {
-    kt_rank *r;
-    const kt_strtab *strs;
-    gpu_names g;
-    uint32_t lo, hi;
-    rows k;
-    int64_t first, last_step, first_cpu;
-    bool ok;
-} half;
-
-/* HTA's rows of the half, rounded in place, with their sides. */
-static void *drop_and_round_half(void *arg)
-{
-    half *h = arg;
-    kt_events *e = &h->r->ev;
-    h->first = h->first_cpu = INT64_MAX;
-    h->last_step = INT64_MIN;
-    h->ok = true;
-    for (uint32_t i = h->lo; h->ok && i < h->hi; i++) {
-        if (!hta_keeps(e, i)) continue;
-        if (h->r->ns_resolution) round_us(&e->ts[i], &e->dur[i]);
-        if (e->ph[i] == 'X' && e->ts[i] < h->first) h->first = e->ts[i];
-        h->ok = note_side(&h->k, e, h->strs, h->g, i, &h->last_step, &h->first_cpu);
-        h->k.id[h->k.n++] = i;
-    }
-    return NULL;
-}
-
-/* The second half's rows after the first's, in file order: k is then what
- * one pass over the rank gives, whatever the number of threads.           */
-static bool join_halves(half *h)
-{
-    rows *k = &h[0].k, *b = &h[1].k;
-    memmove(k->id + k->n, b->id, b->n * sizeof *k->id);
-    memmove(k->gpu + k->n, b->gpu, b->n);
-    k->n += b->n;
-    k->ncpu += b->ncpu;
-    k->gpu_none |= b->gpu_none;
-    bool ok = h[0].ok && h[1].ok;
-    for (size_t l = 0; ok && l < b->nlaunches; l++) ok = add_launch(k, b->launches[l].ts, b->launches[l].corr);
-    free(b->launches);
-    if (h[1].first < h[0].first) h[0].first = h[1].first;
-    if (h[1].first_cpu < h[0].first_cpu) h[0].first_cpu = h[1].first_cpu;
-    if (h[1].last_step > h[0].last_step) h[0].last_step = h[1].last_step;
-    return ok;
-}
-
-/* HTA's rows of r, rounded in place, with their sides, and the origin
- * kt_trace_align takes from them (the earliest complete event's ts, as
- * kt_summary_add finds it): the full summary waits until the rows are final.
- * Big ranks are read in two halves at once.                               */
-static bool drop_and_round(kt_rank *r, const kt_strtab *strs, gpu_names g, rows *k, int64_t *origin,
-                           int threads)
-{
-    kt_events *e = &r->ev;
-    size_t cap = e->n ? e->n : 1;
-    if (!(k->id = kt_alloc_written(cap * sizeof *k->id)) || !(k->gpu = kt_alloc_written(cap))) return false;
-    uint32_t mid = threads >= 2 && e->n > TWO_THREADS_MIN_EVENTS ? (uint32_t)(e->n / 2) : (uint32_t)e->n;
-    half h[2] = { { r, strs, g, 0, mid, { .id = k->id, .gpu = k->gpu }, 0, 0, 0, true },
-                  { r, strs, g, mid, (uint32_t)e->n, { .id = k->id + mid, .gpu = k->gpu + mid }, 0, 0, 0, true } };
-    kt_run_pair(drop_and_round_half, &h[0], &h[1], mid < e->n);
-    bool ok = join_halves(h);
-    *k = h[0].k;
-    k->cut = h[0].last_step != INT64_MIN ? h[0].last_step : h[0].first_cpu;
-    *origin = h[0].first;
-    return ok;
-}
-
 /* ---- A2.11: which filter, over all ranks -------------------------------- */
 /* Distinct ProfilerStep#N names over all ranks, counted up to 2. */
-static int distinct_step_names(const kt_trace *t, const rows *kept)
+static int distinct_step_names(const kt_trace *t)
 {
     uint32_t first = KT_NONE;
     for (size_t k = 0; k < t->nranks; k++) {
         const kt_events *e = &t->ranks[k]->ev;
-        for (size_t j = 0; j < kept[k].n; j++) {
-            uint32_t i = kept[k].id[j];
-            if (e->name[i] != first && is_step_name(name_of(t->strs, e, i))) {
+        const kt_hta_rows *kept = t->ranks[k]->hta_rows;
+        for (size_t j = 0; j < kept->n; j++) {
+            uint32_t i = kept->id[j];
+            if (e->name[i] != first && kt_hta_is_step_name(name_of(t->strs, e, i))) {
                 if (first != KT_NONE) return 2;
                 first = e->name[i];
             }
@@ -277,9 +61,10 @@ static int distinct_step_names(const kt_trace *t, const rows *kept)
 }
 
 /* A2.9 on the first rank: MTIA by backend or by its launch call's name. */
-static bool device_is_mtia(const kt_trace *t, const rows *kept)
+static bool device_is_mtia(const kt_trace *t)
 {
     const kt_rank *r = t->ranks[0];
+    const kt_hta_rows *kept = r->hta_rows;
     if (r->backend != KT_NONE && strstr(kt_strtab_get(t->strs, r->backend), "mtia:hccl")) return true;
     static const char *const launches[] = { "cudaLaunchKernel", "hipLaunchKernel",
                                             "runFunction - job_prep_and_submit_for_execution" };
@@ -313,7 +98,7 @@ static void cpu_corrs_free(cpu_corrs *c)
 }
 
 /* The range of the correlations counted, and their number. */
-static size_t launch_span(const rows *k, int64_t *lo, int64_t *hi)
+static size_t launch_span(const kt_hta_rows *k, int64_t *lo, int64_t *hi)
 {
     size_t n = 0;
     *lo = INT64_MAX;
@@ -328,7 +113,7 @@ static size_t launch_span(const rows *k, int64_t *lo, int64_t *hi)
     return n;
 }
 
-static bool count_cpu_corrs(const kt_events *e, const rows *k, cpu_corrs *c)
+static bool count_cpu_corrs(const kt_events *e, const kt_hta_rows *k, cpu_corrs *c)
 {
     int64_t hi;
     size_t n = launch_span(k, &c->lo, &hi);
@@ -391,7 +176,7 @@ static bool sink_rows(row_sink *s, size_t nrows, size_t j, uint32_t i, uint32_t 
 typedef struct filter_half {
     const kt_events *e;
     const kt_strtab *strs;
-    const rows *kept;
+    const kt_hta_rows *kept;
     const cpu_corrs *corrs;
     size_t lo, hi;
     row_sink out;
@@ -405,7 +190,7 @@ static void *filter_half_rows(void *arg)
 {
     filter_half *f = arg;
     const kt_events *e = f->e;
-    const rows *kept = f->kept;
+    const kt_hta_rows *kept = f->kept;
     f->out = (row_sink){ kept->id + f->lo, 0, f->hi - f->lo, false };
     kt_summary_reset(&f->sum);
     f->ok = true;
@@ -421,7 +206,7 @@ static void *filter_half_rows(void *arg)
 
 /* The second half's rows after the first's, in kept->id unless a half's
  * rows went to an array of their own: then in a new one.                 */
-static bool join_filtered(rows *kept, filter_half *f)
+static bool join_filtered(kt_hta_rows *kept, filter_half *f)
 {
     row_sink *a = &f[0].out, *b = &f[1].out;
     size_t n = a->n + b->n;
@@ -451,7 +236,7 @@ static bool join_filtered(rows *kept, filter_half *f)
 
 /* Narrows kept to the rows that stay, in file order.  The rank's summary
  * is of these rows, taken on the way.                                    */
-static bool filter_rank(kt_rank *r, rows *kept, const kt_strtab *strs, int threads)
+static bool filter_rank(kt_rank *r, kt_hta_rows *kept, const kt_strtab *strs, int threads)
 {
     cpu_corrs corrs = { 0 };
     bool ok = !kept->ncpu || count_cpu_corrs(&r->ev, kept, &corrs);
@@ -478,7 +263,7 @@ static bool in_any_step(const kt_events *e, const uint32_t *steps, size_t nsteps
     return false;
 }
 
-static bool filter_rank_mtia(kt_rank *r, rows *kept, const kt_strtab *strs)
+static bool filter_rank_mtia(kt_rank *r, kt_hta_rows *kept, const kt_strtab *strs)
 {
     kt_events *e = &r->ev;
     size_t cap = kept->n ? kept->n : 1;
@@ -489,7 +274,7 @@ static bool filter_rank_mtia(kt_rank *r, rows *kept, const kt_strtab *strs)
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     for (size_t j = 0; j < kept->n; j++) {
         uint32_t i = kept->id[j];
-        if (!is_step_name(name_of(strs, e, i))) continue;
+        if (!kt_hta_is_step_name(name_of(strs, e, i))) continue;
         steps[nsteps++] = i;
         if (!is_cpu_category(kt_strtab_get(strs, e->cat[i]))) continue;
         if (e->ts[i] < t0) t0 = e->ts[i];
@@ -525,43 +310,47 @@ oom:
 
 /* Narrows each rank's kept rows to those HTA's step filter keeps; false
  * when memory ran out.  *summarized: the ranks' summaries are of them.   */
-static bool filter_incomplete_steps(kt_trace *t, rows *kept, int threads, bool *summarized)
+static bool filter_incomplete_steps(kt_trace *t, int threads, bool *summarized)
 {
     *summarized = false;
-    if (t->nranks == 0 || distinct_step_names(t, kept) < 2) return true; /* HTA only warns */
-    bool mtia = device_is_mtia(t, &kept[0]);
+    if (t->nranks == 0 || distinct_step_names(t) < 2) return true; /* HTA only warns */
+    bool mtia = device_is_mtia(t);
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
-        uint32_t first = kept[k].n ? kept[k].id[0] : KT_NONE;
-        if (!(mtia ? filter_rank_mtia(r, &kept[k], t->strs) : filter_rank(r, &kept[k], t->strs, threads))) return false;
+        kt_hta_rows *kept = r->hta_rows;
+        uint32_t first = kept->n ? kept->id[0] : KT_NONE;
+        if (!(mtia ? filter_rank_mtia(r, kept, t->strs) : filter_rank(r, kept, t->strs, threads))) return false;
         /* row 0 stays HTA's first row only if it is the first kept here */
-        r->hta_row0_kept &= kept[k].n && kept[k].id[0] == first;
+        r->hta_row0_kept &= kept->n && kept->id[0] == first;
     }
     *summarized = true;
     return true;
 }
 
-/* Drops, rounds, aligns and filters as HTA does, then compacts each rank's
- * columns to the rows left (one pass) and indexes them.                   */
-static kt_status select_hta_rows(kt_trace *t, rows *kept, int threads)
+/* HTA's rows of each rank (hta_rows.c: read by the loader, or here),
+ * aligned and filtered as HTA does; then each rank's columns compacted to
+ * the rows left (one pass) and indexed.                                   */
+static kt_status select_hta_rows(kt_trace *t, int threads)
 {
-    gpu_names g = { kt_strtab_find(t->strs, "Event Sync", 10),
-                    kt_strtab_find(t->strs, "Context Sync", 12) };
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
-        r->hta_row0_kept = r->ev.n && r->ev.n == r->total_events && hta_keeps(&r->ev, 0);
-        int64_t origin;
-        if (!drop_and_round(r, t->strs, g, &kept[k], &origin, threads)) return KT_ENOMEM;
+        if (!r->hta_rows && !kt_hta_rows_read(r, t->strs, threads)) return KT_ENOMEM;
+        kt_hta_rows_finish(r);
+        const kt_hta_rows *kept = r->hta_rows;
+        r->hta_row0_kept = r->ev.n == r->total_events && kept->n && kept->id[0] == 0;
         kt_summary_reset(&r->summary);
-        r->summary.origin = origin;
+        r->summary.origin = kept->at.first; /* the full summary waits until the rows are final */
     }
     kt_trace_align(t); /* HTA aligns before filtering */
     bool summarized;
-    if (!filter_incomplete_steps(t, kept, threads, &summarized)) return KT_ENOMEM;
+    if (!filter_incomplete_steps(t, threads, &summarized)) return KT_ENOMEM;
     for (size_t k = 0; k < t->nranks; k++) {
         kt_rank *r = t->ranks[k];
-        if (!summarized) kt_summary_scan_rows(r, t->strs, kept[k].id, kept[k].n);
-        if (!kt_events_select(&r->ev, kept[k].id, kept[k].n, threads)) return KT_ENOMEM;
+        kt_hta_rows *kept = r->hta_rows;
+        if (!summarized) kt_summary_scan_rows(r, t->strs, kept->id, kept->n);
+        if (!kt_events_select(&r->ev, kept->id, kept->n, threads)) return KT_ENOMEM;
+        kt_hta_rows_free(kept);
+        r->hta_rows = NULL;
         kt_status s = kt_index_build_threads(r, t->strs, threads);
         if (s != KT_OK) return s;
     }
@@ -570,10 +359,11 @@ static kt_status select_hta_rows(kt_trace *t, rows *kept, int threads)
 
 kt_status kt_apply_hta_compat_threads(kt_trace *t, int threads)
 {
-    rows *kept = calloc(t->nranks ? t->nranks : 1, sizeof *kept);
-    kt_status s = kept ? select_hta_rows(t, kept, threads) : KT_ENOMEM;
-    for (size_t k = 0; kept && k < t->nranks; k++) rows_free(&kept[k]);
-    free(kept);
+    kt_status s = select_hta_rows(t, threads);
+    for (size_t k = 0; k < t->nranks; k++) {
+        kt_hta_rows_free(t->ranks[k]->hta_rows);
+        t->ranks[k]->hta_rows = NULL;
+    }
     return s;
 }
 

@@ -124,8 +124,9 @@ void kt_trace_align(kt_trace *t);
  * ProfilerStep and GPU events without a kept launch, duplicates and MTIA
  * variant included (A2.11).  Then builds every rank's indexes (the loader
  * leaves them unbuilt under hta_compat).  Call it instead of
- * kt_trace_align, after loading all ranks.  Uses up to two threads; the
- * rows and their order do not depend on the number.                        */
+ * kt_trace_align, after loading all ranks.  HTA's rows are those the
+ * loader read (kt_rank.hta_rows, hta_rows.h), else read here.  Uses up to
+ * two threads; the rows and their order do not depend on the number.       */
 kt_status kt_apply_hta_compat(kt_trace *t);
 kt_status kt_apply_hta_compat_threads(kt_trace *t, int threads); /* 1: on this thread only */
 /* A2.3 for one event's times (ns in, ns out): ts = ceil(ts), end =

@@ -295,6 +295,8 @@ typedef enum { KT_DEV_UNKNOWN = 0, KT_DEV_CUDA, KT_DEV_ROCM, KT_DEV_MTIA, KT_DEV
 
 struct kt_index; /* model/index.h */
 
+typedef struct kt_hta_rows kt_hta_rows; /* hta_rows.h */
+
 typedef struct kt_rank {
     int rank;           /* from distributedInfo, file name, or explicit       */
     int world_size;     /* -1 unknown                                         */
@@ -355,6 +357,9 @@ typedef struct kt_rank {
      * kept that one).  HTA's idle breakdown takes the launch time of a
      * kernel whose launch is missing from that row (docs/timeline.md).   */
     bool hta_row0_kept;
+    /* Under --hta-compat, the rows HTA keeps as the loader read them, until
+     * kt_apply_hta_compat() has used them (NULL: read them there).       */
+    kt_hta_rows *hta_rows;
 
     /* A rank read from the columnar cache (load/cache_map.c): its mapping,
      * unmapped by kt_rank_free; args points into it (not freed, not grown)
