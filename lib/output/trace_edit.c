@@ -124,10 +124,13 @@ static size_t read_at(int fd, char *p, size_t n, uint64_t off)
  * is used again: the bytes the writer reads of an input whose edited
  * events it finds from the loader's offsets.  Two buffers in turn: the
  * copy's previous batch, written on the write-behind thread, may still
- * name the other one's bytes (trace_sink.h).  A piece this size is still
- * in the cache when the kernel copies it out.  A gzip input read as it
+ * name the other one's bytes (trace_sink.h).  A gzip input read as it
  * is inflated uses the first buffer alone, moving forward (its sink
- * takes what it is given at once).                                      */
+ * takes what it is given at once), WINDOW bytes at a time.  A plain
+ * file is read PLAIN_WINDOW at a time: each window switch hands a batch
+ * to the write-behind thread and wakes it, and on synth-1g.json 1 MiB
+ * pieces made the copy 0.06 s faster than 256 KiB ones (4.2 k batches
+ * to 1.3 k; 2 MiB gained no more).                                       */
 typedef struct window {
     char *buf[2];
     size_t cap[2];
@@ -138,6 +141,7 @@ typedef struct window {
                                    were asked for: walk instead         */
 } window;
 #define WINDOW ((size_t)256 << 10)
+#define PLAIN_WINDOW ((size_t)1 << 20)
 
 /* The last event kt_edit_event_number read from a plain file. */
 typedef struct lookup {
@@ -223,7 +227,7 @@ static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
     window *w = d->win;
     if (from >= w->base && from + n <= w->base + w->n) return w->buf[w->cur] + (from - w->base);
     if (d->src) return stream_bytes(o, d, from, n);
-    size_t want = n > WINDOW ? n : WINDOW;
+    size_t want = n > PLAIN_WINDOW ? n : PLAIN_WINDOW;
     kt_sink_flush(o);
     w->cur = 1 - w->cur;
     if (want > w->cap[w->cur]) {
@@ -246,16 +250,21 @@ static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
 static const char *win_text(const window *w) { return w->buf[w->cur]; }
 
 /* The input's bytes [from, from + n) into the copy, from where the
- * writer holds them.                                                    */
+ * writer holds them.  A plain file's window gives what it holds of them
+ * before the next piece is read from where it ends (a piece asked for
+ * whole would read the window's tail again).                            */
 static void emit_input(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
 {
     if (!d->win) {
         kt_sink_emit_ref(o, d->text + from, n);
         return;
     }
+    const window *w = d->win;
     for (size_t k; n && !o->failed; from += k, n -= k) {
-        k = n < WINDOW ? n : WINDOW;
-        const char *p = window_bytes(o, d, from, k);
+        bool held = !d->src && from >= w->base && from < w->base + w->n;
+        size_t left = held ? (size_t)(w->base + w->n - from) : WINDOW;
+        k = n < left ? n : left;
+        const char *p = held ? win_text(w) + (from - w->base) : window_bytes(o, d, from, k);
         if (p) kt_sink_emit_ref(o, p, k);
     }
 }
@@ -881,7 +890,7 @@ kt_status kt_write_trace_edit(const kt_trace_edit *c, kt_edit_result *res, char 
         if (st == KT_OK) st = write_copy(c, &d, 0, in.len, in.gzip, res, err, errlen);
     }
     res->walked = d.walk != NULL;
-    res->held = in.src ? win.cap[0] : d.win ? 2 * WINDOW : in.len;
+    res->held = in.src ? win.cap[0] : d.win ? 2 * PLAIN_WINDOW : in.len;
     free(win.buf[0]);
     free(win.buf[1]);
     free(look.buf);
