@@ -6,6 +6,7 @@
 #include "event_locate.h"
 #include "event_spans.h"
 #include "trace_sink.h"
+#include "write_behind.h"
 #include "load/load_internal.h"
 
 #include <errno.h>
@@ -107,19 +108,6 @@ static void input_free(input *in)
     if (in->fd >= 0) close(in->fd);
 }
 
-/* p[0, n) from the file at off, as much of it as there is: how many. */
-static size_t read_at(int fd, char *p, size_t n, uint64_t off)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, p + got, n - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
-    }
-    return got;
-}
-
 /* A piece of a plain input read from the file (pread) into memory that
  * is used again: the bytes the writer reads of an input whose edited
  * events it finds from the loader's offsets.  Two buffers in turn: the
@@ -137,6 +125,8 @@ typedef struct window {
     int cur;                    /* the buffer holding the piece        */
     size_t n;
     uint64_t base;              /* the piece's offset in the file      */
+    bool tail;                  /* the piece goes on past n: being read
+                                   on the write-behind thread          */
     bool behind;                /* bytes before a gzip input's window
                                    were asked for: walk instead         */
 } window;
@@ -219,31 +209,45 @@ static const char *stream_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
     return NULL;
 }
 
+/* The rest of a plain file's window, read on the write-behind thread. */
+static void take_tail(kt_sink *o, window *w)
+{
+    w->n += kt_sink_read_wait(o);
+    w->tail = false;
+}
+
 /* The input's bytes [from, from + n) in the window (read there when they
- * are not, after what the copy holds of the other buffer is handed over),
- * or NULL when they cannot be read (o->failed says why).                  */
+ * are not, after what the copy holds of the other buffer is handed over:
+ * the window's second half on the write-behind thread while this one
+ * reads the first, when the buffer has room), or NULL when they cannot
+ * be read (o->failed says why).                                          */
 static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t n)
 {
     window *w = d->win;
+    if (w->tail && from >= w->base && from + n > w->base + w->n) take_tail(o, w);
     if (from >= w->base && from + n <= w->base + w->n) return w->buf[w->cur] + (from - w->base);
     if (d->src) return stream_bytes(o, d, from, n);
-    size_t want = n > PLAIN_WINDOW ? n : PLAIN_WINDOW;
-    kt_sink_flush(o);
-    w->cur = 1 - w->cur;
+    size_t want = n > PLAIN_WINDOW ? n : PLAIN_WINDOW, half = want / 2;
+    int next = 1 - w->cur;
+    kt_read_job job = { d->fd, w->buf[next] + half, want - half, from + half };
+    bool fits = w->buf[next] && want <= w->cap[next];
+    bool split = fits ? kt_sink_flush_reading(o, &job) : (kt_sink_flush(o), false);
+    w->cur = next;
     if (want > w->cap[w->cur]) {
         free(w->buf[w->cur]);
         w->cap[w->cur] = want;
         w->buf[w->cur] = malloc(want);
     }
     char *buf = w->buf[w->cur];
-    size_t got = buf && !o->failed ? read_at(d->fd, buf, want, from) : 0;
-    w->base = from, w->n = got;
-    if (got >= n && !o->failed) return buf;
+    size_t got = buf && !o->failed ? kt_read_all_at(d->fd, buf, split ? half : want, from) : 0;
+    w->base = from, w->n = got, w->tail = split && got == half;
+    if (w->tail && got < n) take_tail(o, w);
+    if (w->n >= n && !o->failed) return buf;
     if (!buf && !o->failed) {
         snprintf(o->err, o->errlen, "out of memory");
         o->failed = true;
     }
-    say_cut(o, d, from + got);
+    say_cut(o, d, from + w->n);
     return NULL;
 }
 
@@ -346,10 +350,10 @@ static const char *looked_up(const kt_edit_doc *d, uint64_t args_off)
         if (!need.end || tries == 4) return NULL;
         base = need.start, n = need.end - need.start + (tries ? 0 : 512); /* its end, most likely */
         if (!lookup_room(l, n)) return NULL;
-        n = read_at(d->fd, l->buf, n, base);
+        n = kt_read_all_at(d->fd, l->buf, n, base);
     }
     size_t len = s.end - s.start;
-    if (e && (!lookup_room(l, len) || read_at(d->fd, l->buf, len, s.start) != len)) return NULL;
+    if (e && (!lookup_room(l, len) || kt_read_all_at(d->fd, l->buf, len, s.start) != len)) return NULL;
     if (!e) memmove(l->buf, l->buf + (s.start - base), len);
     l->args_off = args_off, l->s = s;
     return l->buf;
@@ -747,8 +751,8 @@ static bool array_ends(const kt_trace_edit *c, const input *in, size_t *last_end
         return in->doc[open] == '[' && in->doc[close] == ']' && last_event_end(in->doc, 0, open, close, last_end);
     char head, tail[4096];
     size_t base = close + 1 > sizeof tail && close + 1 - sizeof tail > open ? close + 1 - sizeof tail : open;
-    return read_at(in->fd, &head, 1, open) == 1 && head == '[' &&
-           read_at(in->fd, tail, close + 1 - base, base) == close + 1 - base && tail[close - base] == ']' &&
+    return kt_read_all_at(in->fd, &head, 1, open) == 1 && head == '[' &&
+           kt_read_all_at(in->fd, tail, close + 1 - base, base) == close + 1 - base && tail[close - base] == ']' &&
            last_event_end(tail, base, open, close, last_end);
 }
 
@@ -793,7 +797,7 @@ static bool brackets_in_file(const kt_trace_edit *c, const input *in)
 {
     char open = 0, close = 0;
     return c->events_open < c->events_end && c->events_end < in->len &&
-           read_at(in->fd, &open, 1, c->events_open) == 1 && read_at(in->fd, &close, 1, c->events_end) == 1 &&
+           kt_read_all_at(in->fd, &open, 1, c->events_open) == 1 && kt_read_all_at(in->fd, &close, 1, c->events_end) == 1 &&
            open == '[' && close == ']';
 }
 
