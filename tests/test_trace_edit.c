@@ -449,8 +449,8 @@ TEST(trace_edit_located_events_equal_the_walk)
 /* Runs of unedited events longer than the sink writes in one piece
  * (KT_SINK_DIRECT): the copy holds them where they were, between the
  * edited events, found either way; every byte is counted.  The file
- * (5 MB) spans several of the writer's windows, the later ones read half
- * by the write-behind thread, with edits in each.                       */
+ * (5 MB) spans several of the writer's windows, the later ones read in
+ * part by the write-behind thread, with edits in each.                  */
 static bool long_run_mark(size_t k) { return k == 7 || k == 5900 || k % 1000 == 900; }
 
 TEST(trace_edit_long_runs_copied_from_the_file)
@@ -604,7 +604,7 @@ TEST(trace_edit_input_cut_short_while_copied)
         n += (size_t)sprintf(text + n, "{\"k\": %zu}}", k);
         args_at[k] = kt_args_at(off, n - off - 1);
         if (k == 3) mark = off;
-        if (k == 50000) late = off; /* in a window read half on the write-behind thread */
+        if (k == 50000) late = off; /* in a window read partly on the write-behind thread */
     }
     strcpy(text + n, "\n]}");
     CHECK(n > 4 * (1u << 20));

@@ -12,8 +12,8 @@
  * Reading stayed the longer of the two (on synth-1g.json, 0.25 s of
  * pread against 0.19 s of pwritev, the edits on top of the reading), so
  * a batch may come with a piece of the input for this thread to read
- * before it writes the batch: the writer reads the first half of its
- * next window itself and this thread the second half, at once.
+ * before it writes the batch: the writer reads the most of its next
+ * window itself and this thread the rest, at once.
  */
 #ifndef KT_WRITE_BEHIND_H
 #define KT_WRITE_BEHIND_H
