@@ -231,9 +231,13 @@ static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
     if (d->src) return stream_bytes(o, d, from, n);
     size_t want = n > PLAIN_WINDOW ? n : PLAIN_WINDOW, head = want - want / 4;
     int next = 1 - w->cur;
-    kt_read_job job = { d->fd, w->buf[next] + head, want - head, from + head };
-    bool fits = w->buf[next] && want <= w->cap[next];
-    bool split = fits ? kt_sink_flush_reading(o, &job) : (kt_sink_flush(o), false);
+    bool fits = w->buf[next] && want <= w->cap[next], split = false;
+    if (fits) {
+        kt_read_job tail = { d->fd, w->buf[next] + head, want - head, from + head };
+        split = kt_sink_flush_reading(o, &tail);
+    } else {
+        kt_sink_flush(o);
+    }
     w->cur = next;
     if (want > w->cap[w->cur]) {
         free(w->buf[w->cur]);
@@ -799,7 +803,8 @@ static bool brackets_in_file(const kt_trace_edit *c, const input *in)
 {
     char open = 0, close = 0;
     return c->events_open < c->events_end && c->events_end < in->len &&
-           kt_read_all_at(in->fd, &open, 1, c->events_open) == 1 && kt_read_all_at(in->fd, &close, 1, c->events_end) == 1 &&
+           kt_read_all_at(in->fd, &open, 1, c->events_open) == 1 &&
+           kt_read_all_at(in->fd, &close, 1, c->events_end) == 1 &&
            open == '[' && close == ']';
 }
 
