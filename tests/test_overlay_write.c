@@ -93,6 +93,21 @@ TEST(overlay_write_edits_and_arrows)
     kt_overlay_free(&ov);
 }
 
+/* Edits reserved for are added without the array moving (a patterns
+ * overlay reserves its ~250 k edits at once), each as it was given.     */
+TEST(overlay_reserve_edits_keeps_room)
+{
+    kt_overlay ov = { 0 };
+    kt_overlay_reserve_edits(&ov, 1000);
+    kt_overlay_edit *at = ov.edits;
+    CHECK(at != NULL && ov.cap_edits >= 1000 && ov.nedits == 0);
+    for (uint64_t k = 0; k < 1000; k++) CHECK(kt_overlay_add_edit(&ov, 10 * k + 1) == at + k);
+    CHECK(ov.edits == at && !ov.failed);
+    CHECK_INT(ov.nedits, 1000);
+    CHECK_INT(ov.edits[999].args_off, 9991);
+    kt_overlay_free(&ov);
+}
+
 /* Counter samples: an integer track with ids and µs decimals only when
  * needed, a float track (shortest round trip), a two-value track with
  * three decimals always; a negative time keeps its sign on the whole µs

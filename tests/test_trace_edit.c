@@ -448,10 +448,14 @@ TEST(trace_edit_located_events_equal_the_walk)
 
 /* Runs of unedited events longer than the sink writes in one piece
  * (KT_SINK_DIRECT): the copy holds them where they were, between the
- * edited events, found either way; every byte is counted.               */
+ * edited events, found either way; every byte is counted.  The file
+ * (5 MB) spans several of the writer's windows, the later ones read in
+ * part by the write-behind thread, with edits in each.                  */
+static bool long_run_mark(size_t k) { return k == 7 || k == 5900 || k % 1000 == 900; }
+
 TEST(trace_edit_long_runs_copied_from_the_file)
 {
-    enum { N = 6000 };
+    enum { N = 60000 };
     size_t cap = (size_t)N * 96 + 64;
     char *text = malloc(cap), *want = malloc(cap + 64);
     uint64_t *off = calloc(N, sizeof *off);
@@ -469,19 +473,23 @@ TEST(trace_edit_long_runs_copied_from_the_file)
         args_at[k] = kt_args_at(off[k], n - off[k] - 1);
         memcpy(want + w, text + at, off[k] + 1 - at); /* up to the args' '{' */
         w += off[k] + 1 - at;
-        if (k == 7 || k == 5900) w += (size_t)sprintf(want + w, "\"x\": 1, ");
+        if (long_run_mark(k)) w += (size_t)sprintf(want + w, "\"x\": 1, ");
         memcpy(want + w, text + off[k] + 1, n - off[k] - 1);
         w += n - off[k] - 1;
     }
     w += (size_t)sprintf(want + w, "\n]}");
     strcpy(text + n, "\n]}");
-    CHECK(n > 4 * KT_SINK_DIRECT);
+    CHECK(n > 4 * (1 << 20));
     scratch s;
     scratch_make(&s, text);
-    uint64_t marks[] = { off[7], off[5900] };
+    uint64_t *marks = malloc(N * sizeof *marks);
+    size_t nmarks = 0;
+    CHECK(marks != NULL);
+    for (size_t k = 0; marks && k < N; k++)
+        if (long_run_mark(k)) marks[nmarks++] = off[k];
     for (int located_run = 0; located_run < 2; located_run++) {
         kt_trace_edit c = edit_of(&s, text);
-        c.marks = marks, c.nmarks = 2, c.edit = mark_x;
+        c.marks = marks, c.nmarks = nmarks, c.edit = mark_x;
         if (located_run) c.args_at = args_at, c.nargs = N;
         kt_edit_result res;
         char err[256];
@@ -490,10 +498,11 @@ TEST(trace_edit_long_runs_copied_from_the_file)
         char *got = read_copy(s.out, &got_len);
         CHECK(got && got_len == w && !memcmp(got, want, w));
         CHECK_INT((int)res.json_bytes, (int)(w + strlen(SOURCE_MEMBER)));
-        CHECK_INT((int)res.edited, 2);
+        CHECK_INT((int)res.edited, 61);
         free(got);
     }
     scratch_remove(&s);
+    free(marks);
     free(text);
     free(want);
     free(off);
@@ -501,12 +510,12 @@ TEST(trace_edit_long_runs_copied_from_the_file)
 }
 
 /* Edited events found from the offsets as the copy goes, through the
- * writer's window on the file (256 KiB): events and args larger than it
+ * writer's window on the file (1 MiB): events and args larger than it
  * (strings full of brackets), edited or just before an edited one, and
  * half of all events edited give the walk's copy byte for byte.         */
 TEST(trace_edit_located_events_larger_than_the_window)
 {
-    enum { N = 40, BIG = 300 << 10 };
+    enum { N = 40, BIG = (1 << 20) + (300 << 10) };
     size_t cap = (size_t)N * 160 + 6 * (size_t)BIG + 64, n;
     char *text = malloc(cap);
     uint64_t *args_at = calloc(N, sizeof *args_at), marks[N];
@@ -562,7 +571,7 @@ static void mark_and_cut(void *user, uint64_t args_off, kt_event_edit *e)
     e->add_args_len = 6;
 }
 
-/* One copy of a 1 MiB trace whose file is cut short at the first edit,
+/* One copy of a 4 MB trace whose file is cut short at the edit,
  * in a child (a SIGBUS there fails the test instead of ending it), with
  * the loader's offsets or without them (the walk): KT_EINPUT naming the
  * file, no copy, nothing ".partial".  0 when all was so.                 */
@@ -582,9 +591,9 @@ static int copy_while_cut(const scratch *s, const char *text, const uint64_t *ar
 
 TEST(trace_edit_input_cut_short_while_copied)
 {
-    enum { N = 20000 };
+    enum { N = 60000 };
     char *text = malloc((size_t)N * 96 + 64);
-    uint64_t *args_at = calloc(N, sizeof *args_at), mark = 0;
+    uint64_t *args_at = calloc(N, sizeof *args_at), mark = 0, late = 0;
     CHECK(text && args_at);
     if (!text || !args_at) return;
     size_t n = (size_t)sprintf(text, "{\"traceEvents\": [\n");
@@ -595,14 +604,17 @@ TEST(trace_edit_input_cut_short_while_copied)
         n += (size_t)sprintf(text + n, "{\"k\": %zu}}", k);
         args_at[k] = kt_args_at(off, n - off - 1);
         if (k == 3) mark = off;
+        if (k == 50000) late = off; /* in a window read partly on the write-behind thread */
     }
     strcpy(text + n, "\n]}");
-    CHECK(n > (1u << 20));
-    for (int with_offsets = 0; with_offsets < 2; with_offsets++) {
+    CHECK(n > 4 * (1u << 20));
+    for (int run = 0; run < 4; run++) {
+        bool with_offsets = run % 2;
         scratch s;
         scratch_make(&s, text);
         pid_t pid = fork();
-        if (pid == 0) _exit(copy_while_cut(&s, text, with_offsets ? args_at : NULL, with_offsets ? N : 0, mark));
+        if (pid == 0)
+            _exit(copy_while_cut(&s, text, with_offsets ? args_at : NULL, with_offsets ? N : 0, run < 2 ? mark : late));
         int status = -1;
         CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
         CHECK(WIFEXITED(status)); /* not killed by SIGBUS */

@@ -8,7 +8,8 @@
 # decompressed stream, and ranges held in memory whose middle one fails
 # while the others parse (tests/tsan/split_fail.c); and --hta-compat's
 # rows read by the range workers and its passes over a big rank, each in
-# two halves at once.
+# two halves at once; and an overlay of an 8 MB file, whose write-behind
+# thread reads part of each window.
 # A data race makes the run fail.  usage: tests/tsan_check.sh TSAN_BUILD_DIR
 # (make tsan builds it).  ../shared's two-rank trace too when present.
 set -eu
@@ -19,6 +20,7 @@ trap 'rm -rf "$dir"' EXIT
 # the loader splits a plain file of 32 MB or more, a gzip of 4 MB or more
 "$build/kineta-synth" --size 40M -o "$dir/big.json" >/dev/null
 "$build/kineta-synth" --size 64M --gzip -o "$dir/big.json.gz" >/dev/null
+"$build/kineta-synth" --size 8M -o "$dir/mid.json" >/dev/null
 [ "$(wc -c <"$dir/big.json.gz")" -ge 4194304 ] || { echo "tsan: $dir/big.json.gz under 4 MB" >&2; exit 1; }
 cp "$dir/big.json" "$dir/broken.json"
 printf '[' | dd of="$dir/broken.json" bs=1 seek=0 conv=notrunc 2>/dev/null
@@ -60,11 +62,18 @@ for args in "$dir/big.json" "$dir/big.json.gz" "--cache=$dir/cache $dir/big.json
         fail=1
     fi
 done
+# the overlay writer: windows read by both threads, written by one
+mkdir "$dir/overlay"
+if ! "$build/kineta" patterns -o "$dir/overlay" -q "$dir/mid.json" >/dev/null 2>"$dir/err"; then
+    echo "tsan: kineta patterns -o $dir/mid.json:" >&2
+    head -40 "$dir/err" >&2
+    fail=1
+fi
 # a range in the middle fails while the other threads parse theirs
 if ! "$build/split-fail" 2>"$dir/err"; then
     echo "tsan: split-fail:" >&2
     head -40 "$dir/err" >&2
     fail=1
 fi
-[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads; 3 --hta-compat loads, 2 threads)"
+[ "$fail" = 0 ] && echo "tsan: no data race ($# traces x 5 commands, 2 threads; 4 split loads, 4 threads; 3 --hta-compat loads, 2 threads; an overlay)"
 exit "$fail"

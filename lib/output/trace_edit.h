@@ -12,8 +12,8 @@
  * fields): every kept event keeps its bytes, plus the edits.  A plain
  * input is read (pread) a window at a time, never mapped (a file another
  * program cuts short is an input error, not a SIGBUS), and the copy is
- * written by a second thread while the next window is read and edited
- * (write_behind.h); a gzip input is inflated in a background thread and
+ * written by a second thread while the next window is read and edited,
+ * that thread reading a part of each window too (write_behind.h); a gzip input is inflated in a background thread and
  * copied a piece at a time as it is inflated (trace_edit_gzip.h), unless
  * the copy leaves events out or its offsets do not fit the file (then it
  * is held whole in memory).  The edited events are found from the

@@ -70,11 +70,11 @@ static void deflate_some(kt_sink *s, const void *p, size_t n, bool end)
 
 /* The gathered pieces to the write-behind thread, which writes them
  * while the next ones are gathered in the spare buffers.                */
-static void hand_over(kt_sink *s)
+static void hand_over(kt_sink *s, const kt_read_job *read)
 {
     uint64_t bytes = iov_bytes(s->iov, s->niov);
     int err;
-    if (!kt_write_behind_post(s->behind, s->iov, s->niov, s->pos, &err)) {
+    if (!kt_write_behind_post(s->behind, s->iov, s->niov, s->pos, read, &err)) {
         say_failed(s, err);
         return;
     }
@@ -85,15 +85,18 @@ static void hand_over(kt_sink *s)
     s->spare_pending = p, s->spare_iov = v;
 }
 
-/* Out with the gathered text: written, or compressed and written. */
-static void flush_pending(kt_sink *s)
+/* Out with the gathered text: written, or compressed and written; read
+ * (NULL: none) is read by the write-behind thread first.                */
+static void flush_reading(kt_sink *s, const kt_read_job *read)
 {
     if (s->gzip && s->npending && !s->failed) deflate_some(s, s->pending, s->npending, false);
-    else if (!s->gzip && !s->failed && s->behind) hand_over(s); /* none: waits for the last */
+    else if (!s->gzip && !s->failed && s->behind) hand_over(s, read); /* none: waits for the last */
     else if (!s->gzip && s->niov && !s->failed) write_pieces(s, s->iov, s->niov);
     s->npending = 0;
     s->niov = 0;
 }
+
+static void flush_pending(kt_sink *s) { flush_reading(s, NULL); }
 
 /* p[0..n) next in the plain copy's writev; it joins the previous piece
  * when it continues it in memory (a run of pending, or of the input).   */
@@ -111,6 +114,18 @@ static void gather(kt_sink *s, const void *p, size_t n)
 void kt_sink_flush(kt_sink *s)
 {
     flush_pending(s);
+}
+
+bool kt_sink_flush_reading(kt_sink *s, const kt_read_job *read)
+{
+    bool thread = !s->gzip && !s->failed && s->behind;
+    flush_reading(s, thread ? read : NULL);
+    return thread && !s->failed;
+}
+
+size_t kt_sink_read_wait(kt_sink *s)
+{
+    return s->behind ? kt_write_behind_read(s->behind) : 0;
 }
 
 static void emit(kt_sink *s, const void *p, size_t n);

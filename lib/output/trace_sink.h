@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kt_read_job;
+
 typedef struct kt_sink {
     int fd;
     bool gzip;
@@ -58,6 +60,13 @@ void kt_sink_emit_ref(kt_sink *s, const void *p, size_t n);
 /* Hands what emits gathered over to be written: after the flush that
  * follows this one, the bytes kt_sink_emit_ref named before it are free. */
 void kt_sink_flush(kt_sink *s);
+/* kt_sink_flush, with read (write_behind.h) read on the write-behind
+ * thread before it writes what is handed over; false when there is no
+ * such thread (a gzip copy, none started, a write failed): nothing is
+ * read.  The bytes are the caller's once kt_sink_read_wait returns.     */
+bool kt_sink_flush_reading(kt_sink *s, const struct kt_read_job *read);
+/* Waits for that read: how many bytes it read (0: none asked for).    */
+size_t kt_sink_read_wait(kt_sink *s);
 /* Finish the gzip stream, close the file; false if anything failed. */
 bool kt_sink_close(kt_sink *s);
 

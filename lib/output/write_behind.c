@@ -16,9 +16,25 @@ struct kt_write_behind {
     struct iovec *v;    /* the batch in flight, NULL: none           */
     int n;
     uint64_t off;
+    kt_read_job read;   /* to read before it                         */
+    bool reading;       /* read not done yet                         */
+    bool read_kept;     /* read done, its count not taken yet        */
+    size_t got;         /* its count                                 */
     int err;            /* errno of the first batch that failed, 0  */
     bool stop;
 };
+
+size_t kt_read_all_at(int fd, char *p, size_t n, uint64_t off)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, p + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    return got;
+}
 
 int kt_write_all_at(int fd, struct iovec *v, int n, uint64_t off)
 {
@@ -39,8 +55,17 @@ static void *writer(void *arg)
     kt_write_behind *w = arg;
     pthread_mutex_lock(&w->lock);
     for (;;) {
-        while (!w->v && !w->stop) pthread_cond_wait(&w->posted, &w->lock);
-        if (!w->v) break;
+        while (!w->v && !w->reading && !w->stop) pthread_cond_wait(&w->posted, &w->lock);
+        if (!w->v && !w->reading) break;
+        if (w->reading) {
+            kt_read_job r = w->read;
+            pthread_mutex_unlock(&w->lock);
+            size_t got = kt_read_all_at(r.fd, r.p, r.n, r.off);
+            pthread_mutex_lock(&w->lock);
+            w->got = got, w->reading = false, w->read_kept = true;
+            pthread_cond_signal(&w->written);
+            if (!w->v) continue;
+        }
         struct iovec *v = w->v;
         int n = w->n, err = w->err;
         uint64_t off = w->off;
@@ -68,24 +93,35 @@ kt_write_behind *kt_write_behind_start(int fd)
     return NULL;
 }
 
-/* Called with the lock held: until no batch is in flight. */
+/* Called with the lock held: until no batch is in flight nor read. */
 static bool idle(kt_write_behind *w, int *err)
 {
-    while (w->v) pthread_cond_wait(&w->written, &w->lock);
+    while (w->v || w->reading) pthread_cond_wait(&w->written, &w->lock);
     *err = w->err;
     return !w->err;
 }
 
-bool kt_write_behind_post(kt_write_behind *w, struct iovec *v, int n, uint64_t off, int *err)
+bool kt_write_behind_post(kt_write_behind *w, struct iovec *v, int n, uint64_t off, const kt_read_job *read,
+                          int *err)
 {
     pthread_mutex_lock(&w->lock);
     bool ok = idle(w, err);
-    if (ok && n > 0) {
-        w->v = v, w->n = n, w->off = off;
-        pthread_cond_signal(&w->posted);
-    }
+    w->read_kept = false;
+    if (ok && read) w->read = *read, w->reading = true;
+    if (ok && n > 0) w->v = v, w->n = n, w->off = off;
+    if (ok && (read || n > 0)) pthread_cond_signal(&w->posted);
     pthread_mutex_unlock(&w->lock);
     return ok;
+}
+
+size_t kt_write_behind_read(kt_write_behind *w)
+{
+    pthread_mutex_lock(&w->lock);
+    while (w->reading) pthread_cond_wait(&w->written, &w->lock);
+    size_t got = w->read_kept ? w->got : 0;
+    w->read_kept = false;
+    pthread_mutex_unlock(&w->lock);
+    return got;
 }
 
 bool kt_write_behind_wait(kt_write_behind *w, int *err)

@@ -44,6 +44,12 @@ kt_overlay_edit *kt_overlay_add_edit(kt_overlay *o, uint64_t args_off)
     return e;
 }
 
+void kt_overlay_reserve_edits(kt_overlay *o, size_t n)
+{
+    kt_overlay_edit *at = grow(o, (void **)&o->edits, o->nedits, &o->cap_edits, sizeof *at, n);
+    if (at) kt_prefault(at, n * sizeof *at);
+}
+
 kt_overlay_arrow *kt_overlay_add_arrow(kt_overlay *o)
 {
     kt_overlay_arrow *a = grow(o, (void **)&o->arrows, o->narrows, &o->cap_arrows, sizeof *a, 1);

@@ -100,6 +100,9 @@ typedef struct kt_overlay {
 /* Text kept in o->text; returns where it starts.                          */
 size_t kt_overlay_text(kt_overlay *o, const char *s, size_t n);
 kt_overlay_edit *kt_overlay_add_edit(kt_overlay *o, uint64_t args_off);
+/* Room for n more edits, faulted in (a patterns overlay makes ~250 k:
+ * grown by doubling, their pages were faulted in one at a time).         */
+void kt_overlay_reserve_edits(kt_overlay *o, size_t n);
 kt_overlay_arrow *kt_overlay_add_arrow(kt_overlay *o);
 /* A track named name[0..n); returns its index.                           */
 uint32_t kt_overlay_add_track(kt_overlay *o, const char *name, size_t n, kt_counter_track how);

@@ -85,6 +85,8 @@ typedef struct overlay {
     size_t nmarks, next;
     uint32_t *dict;         /* strtab id → its id in the copy, KT_NONE */
     size_t ndict_ids;
+    size_t *id_text;        /* id in the copy → its text in the plan, or
+                               SIZE_MAX until an event is renamed to it */
     uint64_t *rename_off;   /* args offsets of the GPU events to rename, sorted */
     uint32_t *rename_to;    /* their names' ids in the copy                 */
     size_t nrenames, next_rename;
@@ -167,7 +169,8 @@ static void edit_event(overlay *o, uint64_t off, kt_overlay *ov)
     } else if ((id = rename_id(o, off)) != KT_NONE) {
         char num[KT_NUMBER_TEXT_MAX];
         size_t n = kt_int_text(num, id); /* snprintf cost 2% of the command */
-        e.name = kt_overlay_text(ov, num, n), e.name_len = n, e.rename = true;
+        if (o->id_text[id] == SIZE_MAX) o->id_text[id] = kt_overlay_text(ov, num, n);
+        e.name = o->id_text[id], e.name_len = n, e.rename = true;
         o->res->renamed++;
     } else if (off == o->dict_off) {
         e.args = kt_overlay_text(ov, o->dict_text.p, o->dict_text.n), e.args_len = o->dict_text.n;
@@ -234,6 +237,8 @@ static bool build_dictionary(overlay *o, const kt_rank *r)
         put_json_string(&o->dict_text, kt_strtab_get(o->t->strs, name));
         next++;
     }
+    if (!(o->id_text = malloc((next ? next : 1) * sizeof *o->id_text))) return false;
+    for (uint32_t k = 0; k < next; k++) o->id_text[k] = SIZE_MAX;
     return !o->dict_text.failed;
 }
 
@@ -263,11 +268,10 @@ static bool collect_renames(overlay *o, const kt_rank *r)
 static void find_dictionary_span(overlay *o, const kt_rank *r)
 {
     for (size_t i = 0; i < r->ev.n; i++) {
+        if (r->ev.kind[i] != KT_K_TRACE_SPAN) continue; /* a name looked up per event cost 0.04 s on 4 M */
         const char *name = kt_strtab_get(o->t->strs, r->ev.name[i]);
         uint64_t off = kt_args_off(&r->ev, i);
-        if (r->ev.kind[i] == KT_K_TRACE_SPAN && off && (!o->dict_off || off < o->dict_off) && name &&
-            strstr(name, "PyTorch Profiler"))
-            o->dict_off = off;
+        if (off && (!o->dict_off || off < o->dict_off) && name && strstr(name, "PyTorch Profiler")) o->dict_off = off;
     }
 }
 
@@ -311,6 +315,7 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     kt_overlay ov = { 0 };
     if (collect_marks(&o, r, ntop) && escape_labels(&o, ntop) && prepare_names(&o, r) &&
         (edits = edit_offsets(&o, &nedits)) != NULL) {
+        kt_overlay_reserve_edits(&ov, nedits);
         for (size_t k = 0; k < nedits; k++) edit_event(&o, edits[k], &ov);
         kt_overlay_written done = { 0 };
         if (!ov.failed && !o.args.failed) st = write(t, r, &ov, out_path, &done, err, errlen);
@@ -322,6 +327,7 @@ kt_status kt_write_patterns_overlay(const kt_trace *t, const kt_rank *r, const k
     free(o.label_json);
     free(o.marks);
     free(o.dict);
+    free(o.id_text);
     free(o.rename_off);
     free(o.rename_to);
     free(o.dict_text.p);
