@@ -122,12 +122,6 @@ uint64_t kt_js_length(const kt_jstream *s)
     return s->w.eof || !s->src ? s->w.base + s->w.len : kt_src_file_bytes(s->src);
 }
 
-uint64_t kt_js_rest(const kt_jstream *s, const char *q)
-{
-    uint64_t total = kt_js_length(s), at = kt_js_offset(s, q);
-    return total > at ? total - at : 0;
-}
-
 const char *kt_js_at(const kt_jstream *s, uint64_t off, size_t n, char **buf, size_t *cap)
 {
     if (off >= s->w.base && s->w.data + (off - s->w.base) + n <= kt_js_end(s)) return s->w.data + (off - s->w.base);

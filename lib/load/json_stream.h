@@ -56,10 +56,8 @@ void kt_js_skip(kt_jstream *s, kt_jiter *parent, kt_jv v);
 static inline const char *kt_js_end(const kt_jstream *s) { return s->w.data + s->w.len + (s->w.eof ? 1 : 0); }
 /* The document offset of q in the window. */
 static inline uint64_t kt_js_offset(const kt_jstream *s, const char *q) { return s->w.base + (uint64_t)(q - s->w.data); }
-/* The document's length (read to its end, else the source's size) and
- * its bytes from q on.                                                */
+/* The document's length (read to its end, else the source's size). */
 uint64_t kt_js_length(const kt_jstream *s);
-uint64_t kt_js_rest(const kt_jstream *s, const char *q);
 /* n bytes of the document at offset off, KT_WIN_PAD zero bytes after them:
  * in the window when still there, else read back into *buf (grown; free
  * it); fewer where the document ends (the rest zero).  NULL on OOM or

@@ -496,20 +496,35 @@ static void expect_rest(proc *p, const section *s, uint64_t sampled, uint64_t re
     kt_build_expect(p->b, (size_t)n, (size_t)n * s->args);
 }
 
+/* The rows for the rest reserved once SAMPLE records were met (the n-th
+ * at offset at; the first at *first).                                 */
+static void sampled(proc *p, const section *s, size_t n, uint64_t at, uint64_t *first)
+{
+    if (n == 0) *first = at;
+    else if (n == SAMPLE) expect_rest(p, s, at - *first, kt_js_length(p->s) > at ? kt_js_length(p->s) - at : 0);
+}
+
 /* A list of records in one pass: each read in the window's text by the
- * fast reader, else whole.                                             */
+ * fast reader (the next one too when it follows at once, as rocprofv3
+ * writes them: no step of the walk between), else whole.             */
 static void read_records(proc *p, kt_jiter *parent, kt_jv list, const section *s)
 {
     kt_jiter it = { list.s, false };
     uint64_t first = 0;
+    size_t n = 0;
     kt_jv r;
-    for (size_t n = 0; !p->b->oom && kt_js_walk(p->s, &it, &r); n++) {
-        uint64_t at = kt_js_offset(p->s, r.s);
-        if (n == 0) first = at;
-        else if (n == SAMPLE) expect_rest(p, s, at - first, kt_js_rest(p->s, r.s));
-        const char *end = s->fast && is_box(r) ? s->fast(p, (kt_jv){ r.s, kt_js_end(p->s) }) : NULL;
-        if (end) it.at = end;
-        else s->one(p, whole(p, &it, r));
+    while (!p->b->oom && kt_js_walk(p->s, &it, &r)) {
+        sampled(p, s, n++, kt_js_offset(p->s, r.s), &first);
+        const char *end = s->fast && is_box(r) ? s->fast(p, (kt_jv){ r.s, kt_js_end(p->s) }) : NULL, *next;
+        if (!end) {
+            s->one(p, whole(p, &it, r));
+            continue;
+        }
+        while (end[0] == ',' && end[1] == '{' && !p->b->oom && (next = s->fast(p, (kt_jv){ end + 1, kt_js_end(p->s) }))) {
+            sampled(p, s, n++, kt_js_offset(p->s, end + 1), &first);
+            end = next;
+        }
+        it.at = end;
     }
     parent->at = it.at;
 }
