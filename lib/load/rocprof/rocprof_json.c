@@ -377,14 +377,16 @@ static const char *short_int(const char *q, int64_t *v)
 static const char *fixed_dispatch(kt_jv r, int64_t *v)
 {
     const char *q = r.s;
-    for (size_t k = 0;; k++) {
+#pragma GCC unroll 32 /* each piece's length, compare and use known when compiled */
+    for (size_t k = 0; k < D_N; k++) {
         const piece *t = &DISPATCH_TEXT[k];
         uint32_t same = t->len <= 16 ? kt_eq16(q, t->text) : kt_same32(q, t->text);
         if (q + t->len > r.e || (same & t->want) != t->want) return NULL;
         q += t->len;
-        if (k == D_N) return q;
         if (!(q = short_int(q, D_USED >> k & 1 ? &v[k] : NULL))) return NULL;
     }
+    const piece *t = &DISPATCH_TEXT[D_N];
+    return q + t->len <= r.e && (kt_eq16(q, t->text) & t->want) == t->want ? q + t->len : NULL;
 }
 
 /* A dispatch record written as rocprofv3 writes it (fixed_dispatch):
