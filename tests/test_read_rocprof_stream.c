@@ -231,3 +231,40 @@ TEST(rocprof_json_file_larger_than_the_window)
     unlink(path);
     free(text);
 }
+
+/* A file cut short by another process while it is streamed (and its
+ * kernel symbols read back): the reads come up short, never fault; the
+ * records before the cut are kept and the file is said to be cut short. */
+TEST(rocprof_json_streamed_file_cut_short_while_read)
+{
+    size_t len;
+    char *text = doc_of(6000, &len);
+    char path[] = "/tmp/kt_cut_stream_results_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(text && fd >= 0 && write(fd, text, len) == (ssize_t)len);
+    kt_src *src = NULL;
+    char err[256];
+    CHECK_INT(kt_src_open_file(path, &src, err, sizeof err), KT_OK);
+    CHECK_INT(ftruncate(fd, (off_t)(len / 2)), 0);
+    kt_strtab *strs = kt_strtab_new();
+    kt_rank *r = kt_rank_new();
+    kt_diags diags = { 0 };
+    if (src && strs && r) {
+        kt_build b;
+        kt_reader_in in = { .path = path, .len = len, .src = src, .diags = &diags };
+        kt_build_init(&b, r, strs);
+        CHECK_INT(kt_read_rocprof_json(&in, &b), KT_OK);
+        kt_build_free(&b);
+        CHECK(r->ev.n > 1000 && r->ev.n < 6000); /* half the dispatches */
+        bool said = false;
+        for (size_t i = 0; i < diags.n; i++) said |= strstr(diags.d[i].message, "cut short") != NULL;
+        CHECK(said);
+    }
+    kt_src_close(src);
+    kt_diags_clear(&diags);
+    kt_rank_free(r);
+    kt_strtab_free(strs);
+    if (fd >= 0) close(fd);
+    unlink(path);
+    free(text);
+}
