@@ -807,10 +807,11 @@ static void completion_order_starts(int64_t *col, uint32_t n, uint32_t queues)
     }
 }
 
-/* Records in completion order (many descents, each a few places out of
- * order) take the insertion path; disordered inputs give up on it (at
- * once, or after a nearly sorted first part) and take the radix passes:
- * every sort equals the stable reference on each, with ties.             */
+/* Ids by a column in completion order (many descents, each a few places
+ * out of order) take the insertion path; disordered inputs give up on it
+ * (at once, or after a nearly sorted first part) and take the radix
+ * passes: every sort (the keys' ones as well) equals the stable reference
+ * on each, with ties.                                                    */
 TEST(sorts_nearly_sorted_and_disordered_keys_stably)
 {
     enum { N = 40000 };
