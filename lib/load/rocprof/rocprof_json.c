@@ -197,14 +197,20 @@ static uint32_t symbol_name(proc *p, kt_jv sym)
     return id;
 }
 
-/* The name of kernel k, its symbol read the first time (from the window
- * or read back: the window has moved on since).                      */
-static uint32_t kernel_name(proc *p, int64_t k)
+/* Kernel k's symbol read back from the file (the window has moved on
+ * since), its name kept: once a kernel.                               */
+static __attribute__((noinline)) uint32_t read_kernel_name(proc *p, int64_t k)
 {
-    uint32_t id = names_get(&p->kernels, k);
-    if (id != PENDING) return id;
     const char *sym = kt_js_at(p->doc, p->ksym[k], p->ksym_len[k], &p->symbuf, &p->symcap);
     return p->kernels.id[k] = sym ? symbol_name(p, (kt_jv){ sym, sym + p->ksym_len[k] }) : KT_NONE;
+}
+
+/* The name of kernel k, its symbol read the first time (inline: every
+ * dispatch asks, all but a few of them for a name known already).    */
+static inline uint32_t kernel_name(proc *p, int64_t k)
+{
+    uint32_t id = names_get(&p->kernels, k);
+    return id != PENDING ? id : read_kernel_name(p, k);
 }
 
 /* agents: GPUs (type 2) are devices by gpu_index, else logical node id. */
