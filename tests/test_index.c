@@ -833,3 +833,23 @@ TEST(sorts_nearly_sorted_and_disordered_keys_stably)
     check_sorts_agree(col, N, "sorted");
     free(col);
 }
+
+/* GPU work without any launch call (a kernel trace alone): no links either
+ * way, no launched groups; a runtime call without a correlation id is no
+ * launch call.                                                          */
+TEST(index_gpu_work_without_launch_calls)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t rt = X("cuda_runtime", "hipDeviceSynchronize", 50, 10, 1, -1, -1);
+    uint32_t k1 = GPU("kernel", "a", 300, 10, 0, 0, 7);
+    uint32_t k2 = GPU("kernel", "b", 100, 10, 0, 1, 8);
+    fx_finish(t);
+    const uint32_t *evs;
+    CHECK_INT(kt_gpu_launcher(r, k1), KT_NONE);
+    CHECK_INT(kt_gpu_launcher(r, k2), KT_NONE);
+    CHECK_INT(kt_launched_events(r, rt, &evs), 0);
+    CHECK_INT(r->idx->launched_len, 0);
+    CHECK_INT(r->idx->nstreams, 2);
+    free_trace(t);
+}
