@@ -26,6 +26,8 @@ typedef struct proc {
     kt_jstream *doc;         /* the document (the symbols' offsets are in it) */
     int64_t pid;
     kt_agent_map agents;
+    bool agent_memo;         /* memo_agent's device is memo_device        */
+    int64_t memo_agent, memo_device;
     names kernels;           /* strtab id by kernel_id (PENDING: unread)  */
     uint64_t *ksym;          /* by kernel_id: its symbol's offset          */
     uint32_t *ksym_len;      /* and length                                */
@@ -281,11 +283,18 @@ static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *co
     return true;
 }
 
-/* An agent handle as the device its GPU work runs on. */
+/* An agent handle as the device its GPU work runs on; the last one's
+ * answer kept (an agent's answer never changes once asked, and
+ * dispatches come in long runs of one agent).                        */
 static int64_t dispatch_device(proc *p, int64_t agent)
 {
-    int64_t d = kt_agent_gpu(&p->agents, agent);
-    return d >= 0 ? d : agent;
+    if (!p->agent_memo || agent != p->memo_agent) {
+        int64_t d = kt_agent_gpu(&p->agents, agent);
+        p->memo_agent = agent;
+        p->memo_device = d >= 0 ? d : agent;
+        p->agent_memo = true;
+    }
+    return p->memo_device;
 }
 
 /* A dispatch read whole: its kernel event (dropped without valid times). */
