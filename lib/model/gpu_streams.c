@@ -45,8 +45,9 @@ static void queue_map_free(queue_map *m)
     free(m->at);
 }
 
-/* The slots sorted by (device, stream), each slot's index kept in .n
- * meanwhile; false on OOM.                                              */
+/* m for r's thread slots: their (device, stream) pairs sorted (each
+ * slot's index carried in .n meanwhile), the distinct ones numbered in
+ * that order; counts zero.  False on OOM (then queue_map_free).        */
 static bool queue_map_init(const kt_rank *r, queue_map *m)
 {
     const kt_events *e = &r->ev;
