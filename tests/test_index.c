@@ -728,3 +728,128 @@ TEST(sort_ids_longer_first_as_written_and_clamped)
         CHECK(memcmp(c, want_c, n * sizeof *c) == 0);
     }
 }
+
+/* Queues are (device, stream) in the devices' and streams' value order,
+ * whatever order their events came in: devices beyond the id columns'
+ * inline range (kept in the side table, out of value order there), two
+ * threads on one stream (one queue), stream -1; each queue in ts order,
+ * ties in file order; a stream-less cuda_sync on none.                   */
+TEST(index_streams_by_device_then_stream)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    const int64_t big = 5000000000, neg = -3000000000;
+    uint32_t b7a = fx_event(t, r, 'X', "kernel", "k", 500, 10, big, 7, 7, -1);
+    uint32_t n2 = fx_event(t, r, 'X', "kernel", "k", 400, 10, neg, 2, 2, -1);
+    uint32_t b7b = fx_event(t, r, 'X', "kernel", "k", 300, 10, big, 8, 7, -1); /* other thread, same stream */
+    uint32_t o3 = fx_event(t, r, 'X', "kernel", "k", 200, 10, 1, 3, 3, -1);
+    uint32_t o1 = fx_event(t, r, 'X', "gpu_memcpy", "m", 200, 10, 1, 1, 1, -1);
+    uint32_t om = fx_event(t, r, 'X', "kernel", "k", 100, 10, 1, 9, -1, -1);
+    uint32_t sync = fx_event(t, r, 'X', "cuda_sync", "Context Sync", 50, 10, 1, 1, -1, -1);
+    uint32_t b7c = fx_event(t, r, 'X', "kernel", "k", 500, 10, big, 8, 7, -1); /* ts tie with b7a */
+    uint32_t o3b = fx_event(t, r, 'X', "kernel", "k", 150, 10, 1, 3, 3, -1);
+    fx_finish(t);
+    (void)sync;
+    struct { int64_t device; int32_t stream; size_t n; uint32_t ev[3]; } want[] = {
+        { neg, 2, 1, { n2 } },     { 1, -1, 1, { om } },          { 1, 1, 1, { o1 } },
+        { 1, 3, 2, { o3b, o3 } }, { big, 7, 3, { b7b, b7a, b7c } },
+    };
+    CHECK_INT(r->idx->nstreams, 5);
+    for (size_t q = 0; q < 5 && q < r->idx->nstreams; q++) {
+        const kt_gpu_stream *s = &r->idx->streams[q];
+        CHECK_INT(s->device, want[q].device);
+        CHECK_INT(s->stream, want[q].stream);
+        CHECK_INT(s->n, want[q].n);
+        for (size_t i = 0; i < want[q].n && i < s->n; i++) CHECK_INT(s->ev[i], want[q].ev[i]);
+    }
+    free_trace(t);
+}
+
+/* Stable reference order of n keys: by key, then by first position. */
+static void reference_order(const int64_t *col, uint32_t n, keyed *ref)
+{
+    for (uint32_t i = 0; i < n; i++) ref[i] = (keyed){ col[i], i };
+    qsort(ref, n, sizeof *ref, by_key_then_pos);
+}
+
+/* col[] sorted by every entry point (ids by a column, keys with ids, keys
+ * alone) equals the stable reference.                                    */
+static void check_sorts_agree(const int64_t *col, uint32_t n, const char *what)
+{
+    keyed *ref = malloc(n * sizeof *ref);
+    uint64_t *keys = malloc(n * sizeof *keys), *alone = malloc(n * sizeof *alone);
+    uint32_t *ids = malloc(n * sizeof *ids), *by_col = malloc(n * sizeof *by_col);
+    reference_order(col, n, ref);
+    for (uint32_t i = 0; i < n; i++) keys[i] = alone[i] = kt_radix_key_i64(col[i]), ids[i] = by_col[i] = i;
+    CHECK(kt_radix_sort(keys, ids, n));
+    CHECK(kt_radix_sort(alone, NULL, n));
+    CHECK(kt_sort_ids_by_i64(by_col, n, col));
+    size_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += ids[i] != ref[i].pos || keys[i] != kt_radix_key_i64(ref[i].key) || alone[i] != keys[i] ||
+               by_col[i] != ref[i].pos;
+    if (bad) kt_test_fail(__FILE__, __LINE__, "%s: %zu of %u out of place", what, bad, n);
+    free(ref), free(keys), free(alone), free(ids), free(by_col);
+}
+
+/* Starts of records written in end order: each record's start a few
+ * places after its place in start order (many descents, few moves).
+ * Durations from a small LCG, some records sharing a start.              */
+static void completion_order_starts(int64_t *col, uint32_t n, uint32_t queues)
+{
+    uint64_t x = 12345;
+    int64_t end = 1700000000000000000;
+    for (uint32_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        end += (int64_t)(x >> 60) * 5;                           /* ends ascending, some equal */
+        int64_t dur = (int64_t)((x >> 33) % (40u * queues)) * 5; /* up to ~8 queues' worth back */
+        col[i] = end - dur;
+    }
+}
+
+/* Ids by a column in completion order (many descents, each a few places
+ * out of order) take the insertion path; disordered inputs give up on it
+ * (at once, or after a nearly sorted first part) and take the radix
+ * passes: every sort (the keys' ones as well) equals the stable reference
+ * on each, with ties.                                                    */
+TEST(sorts_nearly_sorted_and_disordered_keys_stably)
+{
+    enum { N = 40000 };
+    int64_t *col = malloc(N * sizeof *col);
+    completion_order_starts(col, N, 8);
+    size_t descents = 0;
+    for (uint32_t i = 1; i < N; i++) descents += col[i] < col[i - 1];
+    CHECK(descents > 1000); /* beyond the merge's 256 runs */
+    check_sorts_agree(col, N, "completion order");
+    for (uint32_t i = N / 2; i < N; i++) col[i] = (int64_t)((i * 2654435761u) % 1000); /* then disorder */
+    check_sorts_agree(col, N, "nearly sorted, then disordered");
+    for (uint32_t i = 0; i < N; i++) col[i] = (int64_t)((i * 2654435761u) % 997) - 500; /* random, tied */
+    check_sorts_agree(col, N, "random with ties");
+    for (uint32_t i = 0; i < N; i++) col[i] = (int64_t)(N - i) / 3; /* reversed, tied in threes */
+    check_sorts_agree(col, N, "reversed");
+    for (uint32_t i = 0; i < N; i++) col[i] = (int64_t)i / 3 + ((i % 2) ? 1 : 0); /* pairs swapped, ties */
+    check_sorts_agree(col, N, "neighbours swapped");
+    for (uint32_t i = 0; i < N; i++) col[i] = (int64_t)i * 7 - 100;
+    check_sorts_agree(col, N, "sorted");
+    free(col);
+}
+
+/* GPU work without any launch call (a kernel trace alone): no links either
+ * way, no launched groups; a runtime call without a correlation id is no
+ * launch call.                                                          */
+TEST(index_gpu_work_without_launch_calls)
+{
+    kt_trace *t = fx_trace();
+    kt_rank *r = fx_rank(t, 0);
+    uint32_t rt = X("cuda_runtime", "hipDeviceSynchronize", 50, 10, 1, -1, -1);
+    uint32_t k1 = GPU("kernel", "a", 300, 10, 0, 0, 7);
+    uint32_t k2 = GPU("kernel", "b", 100, 10, 0, 1, 8);
+    fx_finish(t);
+    const uint32_t *evs;
+    CHECK_INT(kt_gpu_launcher(r, k1), KT_NONE);
+    CHECK_INT(kt_gpu_launcher(r, k2), KT_NONE);
+    CHECK_INT(kt_launched_events(r, rt, &evs), 0);
+    CHECK_INT(r->idx->launched_len, 0);
+    CHECK_INT(r->idx->nstreams, 2);
+    free_trace(t);
+}

@@ -5,7 +5,8 @@
  * The Kineto parser streams its file; the other formats are held whole
  * (their records refer to each other across sections): a plain file
  * read whole (read_whole.c), a gzip'd one or a buffer decompressed into memory,
- * then given to the reader, whose rank goes back to the load as a
+ * then given to the reader; a plain rocprofv3 JSON file is streamed
+ * instead (its reader reads back the few bytes it refers to), whose rank goes back to the load as a
  * Kineto file's would (indexes, cache, ranks).
  */
 #include "readers.h"
@@ -153,18 +154,36 @@ static kt_status run_reader(kt_format f, const kt_reader_in *in, kt_build *b)
     return KT_EINPUT;
 }
 
+/* A plain file for a reader that streams it (rocprofv3 JSON), its size
+ * in *len; NULL for gzip (held decompressed) or when it cannot be opened
+ * (the reading path that holds it says why).                          */
+static kt_src *streamed(const kt_file_job *j, kt_format f, size_t *len)
+{
+    char err[256];
+    kt_src *src = NULL;
+    if (f != KT_FMT_ROCPROF_JSON || j->buf || kt_src_open_file(j->path, &src, err, sizeof err) != KT_OK ||
+        kt_src_is_gzip(src)) {
+        kt_src_close(src);
+        return NULL;
+    }
+    *len = (size_t)kt_src_file_bytes(src);
+    return src;
+}
+
 static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool dir)
 {
     char *data = NULL;
     size_t len = 0, held_len = 0;
     bool gzip = false;
-    const char *held = dir || j->buf ? NULL : kt_read_whole(j->path, &len, &held_len);
-    kt_status st = dir || held ? KT_OK : read_decompressed(j, &data, &len, &gzip);
+    kt_src *src = dir ? NULL : streamed(j, f, &len);
+    const char *held = dir || j->buf || src ? NULL : kt_read_whole(j->path, &len, &held_len);
+    kt_status st = dir || held || src ? KT_OK : read_decompressed(j, &data, &len, &gzip);
     if (st != KT_OK) return st;
     kt_rank *r = j->rank = kt_rank_new();
     if (!r || !(r->file = strdup(j->path))) {
         free(data);
         kt_free_whole(held, held_len);
+        kt_src_close(src);
         return KT_ENOMEM;
     }
     r->gzip = gzip;
@@ -172,14 +191,15 @@ static kt_status read_job(kt_load_ctx *ctx, kt_file_job *j, kt_format f, bool di
     r->json_bytes = len;
     kt_build b;
     kt_build_init(&b, r, ctx->strs);
-    kt_reader_in in = { .path = j->path, .data = held ? held : data, .len = len, .is_file = !j->buf && !gzip, .diags = &j->diags,
-                         .not_trace = &j->not_trace };
+    kt_reader_in in = { .path = j->path, .data = held ? held : data, .len = len, .src = src, .is_file = !j->buf && !gzip,
+                         .diags = &j->diags, .not_trace = &j->not_trace };
     st = run_reader(f, &in, &b);
     if (st == KT_OK && !kt_build_finish(&b)) st = KT_ENOMEM;
     if (b.oom) st = KT_ENOMEM;
     kt_build_free(&b);
     free(data);
     kt_free_whole(held, held_len);
+    kt_src_close(src);
     if (st == KT_ENOMEM) kt_diags_add(&j->diags, KT_DIAG_ERROR, j->path, -1, "out of memory");
     return st;
 }

@@ -95,58 +95,71 @@ static bool walk_broken(kt_jv v, const char **it)
     return false;
 }
 
-/* Where the next item or member of v starts: *it is NULL (the first),
- * an item handed over unwalked (its first byte, no separator: skipped
- * now) or the end of one the caller walked.  False at the closing
- * bracket (*it then past it) or where the JSON breaks.                */
-static bool walk_step(kt_jv v, const char **it, char close, const char **at)
+kt_scan_res kt_walk_step(const char *it, const char *first, char close, const char *end, bool eof,
+                         const char **at, bool *closed)
 {
-    const char *q = kt_skip_ws(*it ? *it : v.s + 1, v.e);
+    const char *q = kt_skip_ws(it ? it : first, end);
     unsigned fl;
-    if (*it && q < v.e && *q != ',' && *q != close) {
-        if (kt_skip_value(q, v.e, true, &q, &fl) != KT_SCAN_OK) return walk_broken(v, it);
-        q = kt_skip_ws(q, v.e);
+    *closed = false;
+    if (it && q < end && *q != ',' && *q != close) {
+        kt_scan_res r = kt_skip_value(q, end, eof, &q, &fl);
+        if (r != KT_SCAN_OK) return r == KT_SCAN_MORE ? r : KT_SCAN_ERR;
+        q = kt_skip_ws(q, end);
     }
-    if (*it && q < v.e && *q == ',') q = kt_skip_ws(q + 1, v.e);
-    else if (*it && (q >= v.e || *q != close)) return walk_broken(v, it);
-    if (q < v.e && *q == close) {
-        *it = q + 1;
-        return false;
+    if (it) {
+        if (q >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+        if (*q == ',') q = kt_skip_ws(q + 1, end);
+        else if (*q != close) return KT_SCAN_ERR;
     }
-    *at = q;
-    return q < v.e || walk_broken(v, it);
+    if (q >= end) return eof ? KT_SCAN_ERR : KT_SCAN_MORE;
+    *closed = *q == close;
+    *at = *closed ? q + 1 : q;
+    return KT_SCAN_OK;
 }
 
-bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item)
+kt_scan_res kt_walk_item(const char *q, const char *end, bool eof, kt_jv *item, const char **it)
 {
-    const char *q, *next;
+    const char *next = end;
     unsigned fl;
-    if (!kt_jv_is(arr, '[') || !walk_step(arr, it, ']', &q)) return false;
-    if (is_container(q)) next = arr.e;
-    else if (kt_skip_value(q, arr.e, true, &next, &fl) != KT_SCAN_OK) return walk_broken(arr, it);
+    if (!is_container(q)) {
+        kt_scan_res r = kt_skip_value(q, end, eof, &next, &fl);
+        if (r != KT_SCAN_OK) return r == KT_SCAN_MORE ? r : KT_SCAN_ERR;
+    }
     *item = span(q, next);
     *it = is_container(q) ? q : next;
-    return true;
+    return KT_SCAN_OK;
 }
 
-bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val)
+kt_scan_res kt_walk_member(const char *q, const char *end, bool eof, kt_pair *pr, kt_jv *val, const char **it)
+{
+    kt_obj o = { .q = q, .end = end, .eof = eof };
+    bool closed;
+    kt_scan_res r = kt_member_key(&o, pr, &closed);
+    if (r == KT_SCAN_OK && !closed && !is_container(pr->v)) r = kt_member_skip(&o, pr);
+    if (r != KT_SCAN_OK || closed) return r == KT_SCAN_MORE ? r : KT_SCAN_ERR;
+    *val = span(pr->v, is_container(pr->v) ? end : pr->vend);
+    *it = is_container(pr->v) ? pr->v : pr->vend;
+    return KT_SCAN_OK;
+}
+
+/* One step of a held walk: the next item or member (member: pr). */
+static bool walk_held(kt_jv v, char close, const char **it, kt_pair *pr, kt_jv *val)
 {
     const char *q;
-    if (!kt_jv_is(obj, '{') || !walk_step(obj, it, '}', &q)) return false;
-    kt_obj o = { .q = q, .end = obj.e, .eof = true };
     bool closed;
-    if (kt_member_key(&o, pr, &closed) != KT_SCAN_OK || closed) return walk_broken(obj, it);
-    if (is_container(pr->v)) {
-        *val = span(pr->v, obj.e);
-        *it = pr->v;
-        return true;
+    if (!kt_jv_is(v, close == ']' ? '[' : '{')) return false;
+    if (kt_walk_step(*it, v.s + 1, close, v.e, true, &q, &closed) != KT_SCAN_OK) return walk_broken(v, it);
+    if (closed) {
+        *it = q;
+        return false;
     }
-    if (kt_member_skip(&o, pr) != KT_SCAN_OK) return walk_broken(obj, it);
-    *val = span(pr->v, pr->vend);
-    *it = pr->vend;
-    return true;
+    kt_scan_res r = pr ? kt_walk_member(q, v.e, true, pr, val, it) : kt_walk_item(q, v.e, true, val, it);
+    return r == KT_SCAN_OK || walk_broken(v, it);
 }
 
+bool kt_jv_walk(kt_jv arr, const char **it, kt_jv *item) { return walk_held(arr, ']', it, NULL, item); }
+
+bool kt_jv_walk_member(kt_jv obj, const char **it, kt_pair *pr, kt_jv *val) { return walk_held(obj, '}', it, pr, val); }
 
 bool kt_jv_int(kt_jv v, int64_t *out)
 {

@@ -5,7 +5,8 @@
  * is the whole file; other profilers' JSON (rocprofv3, JAX's Chrome trace)
  * nest their records under a few keys and refer between sections (kernel
  * ids, agent handles, string tables), so their readers hold the document
- * and look values up.  A value is its text span; lookups and iteration use
+ * and look values up (or stream the document, walking it by the same
+ * steps: json_stream.h).  A value is its text span; lookups and iteration use
  * the loader's scanner (parse_json.c), so the same lenient rules apply.
  * The document must be followed by KT_WIN_PAD zero bytes.
  */
@@ -49,6 +50,18 @@ kt_jv kt_jv_walk_root(const char *data, size_t len);
 /* After the walk of v ended at it: true when it broke (cut short or
  * broken JSON), false when it reached v's closing bracket.            */
 static inline bool kt_jv_walk_broke(kt_jv v, const char *it) { return it == v.e; }
+/* The walks' steps over text ending at end (eof: no more comes after
+ * it), shared with the streamed walks (json_stream.h).  KT_SCAN_MORE:
+ * the text ends first (read more, step again from the same place);
+ * KT_SCAN_ERR: the JSON breaks there.  kt_walk_step: from it (NULL:
+ * before the first, at first) past the separator, *at the next item or
+ * member, or past the closing bracket (*closed).  kt_walk_item and
+ * kt_walk_member: the item or member at q as kt_jv_walk and
+ * kt_jv_walk_member hand it over, *it after it (a container: at it). */
+kt_scan_res kt_walk_step(const char *it, const char *first, char close, const char *end, bool eof,
+                         const char **at, bool *closed);
+kt_scan_res kt_walk_item(const char *q, const char *end, bool eof, kt_jv *item, const char **it);
+kt_scan_res kt_walk_member(const char *q, const char *end, bool eof, kt_pair *pr, kt_jv *val, const char **it);
 /* An integer value (also one written as a string of digits). */
 bool kt_jv_int(kt_jv v, int64_t *out);
 int64_t kt_jv_int_or(kt_jv v, int64_t dflt);

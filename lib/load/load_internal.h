@@ -52,6 +52,10 @@ void kt_free_whole(const char *data, size_t held_len);
  * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
  * if read.  -1: this source only copies (kt_src_read).                    */
 ptrdiff_t kt_src_lend(kt_src *s, const char **at);
+/* Plain bytes (a file or a memory buffer, not gzip) at offset off, the
+ * stream's position unmoved: how many (fewer at the end), -1 when the
+ * source cannot (gzip) or on a read error.                             */
+ptrdiff_t kt_src_pread(const kt_src *s, uint64_t off, char *dst, size_t n);
 const char *kt_src_error(const kt_src *s);
 /* A problem that did not stop reading (e.g. garbage after the last gzip
  * member), or NULL.                                                          */
@@ -71,6 +75,8 @@ typedef struct kt_window {
     uint64_t base;  /* offset of data[0] in the decompressed stream          */
     bool eof;       /* the source has no more bytes                          */
     bool lent;      /* data is the source's memory (kt_src_lend), not mem    */
+    size_t read_max; /* at most this many bytes a refill (0: the default;
+                        tests set a few to cut values at every byte)     */
 } kt_window;
 
 bool kt_window_init(kt_window *w, uint64_t base);

@@ -438,6 +438,26 @@ ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap)
     return s->pf ? prefetch_read(s, dst, cap) : direct_read(s, dst, cap);
 }
 
+ptrdiff_t kt_src_pread(const kt_src *s, uint64_t off, char *dst, size_t n)
+{
+    if (s->gzip || s->blocks) return -1;
+    if (off >= s->end) return 0;
+    if (n > s->end - off) n = (size_t)(s->end - off);
+    if (s->fd < 0) {
+        memcpy(dst, s->mem + off, n);
+        return (ptrdiff_t)n;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(s->fd, dst + got, n - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return -1;
+        if (k == 0) break; /* the file shrank */
+        got += (size_t)k;
+    }
+    return (ptrdiff_t)got;
+}
+
 ptrdiff_t kt_src_lend(kt_src *s, const char **at)
 {
     if (!s->blocks) return -1;
@@ -554,6 +574,7 @@ bool kt_window_refill(kt_window *w, kt_src *s, const char *keep)
     w->len = tail;
     size_t room = w->cap - lead - tail;
     if (room > READ_BLOCK * 4) room = READ_BLOCK * 4;
+    if (w->read_max && room > w->read_max) room = w->read_max;
     ptrdiff_t n = kt_src_read(s, w->data + tail, room);
     if (n < 0) return false;
     if (n == 0) w->eof = true;

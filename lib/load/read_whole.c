@@ -1,7 +1,8 @@
 /*
  * read_whole.c — a plain file's bytes for the readers that hold their input
- * whole (rocprofv3 JSON and CSV, XSpace protobufs, JAX's trace.json), read
- * into memory sized from the file once.
+ * whole (rocprofv3 CSV, XSpace protobufs, JAX's trace.json; rocprofv3 JSON
+ * streams a plain file instead, json_stream.h), read into memory sized
+ * from the file once.
  *
  * Why read, not map: a mapped file that another process truncates while
  * it loads faults (SIGBUS) at the first access past its new end, and the

@@ -34,6 +34,10 @@ typedef struct kt_reader_in {
     const char *data;  /* whole decompressed content, KT_WIN_PAD zero bytes
                           after it; NULL for a directory                     */
     size_t len;
+    kt_src *src;       /* or the file streamed (data NULL: a plain file,
+                          for the readers that stream, rocprofv3 JSON)   */
+    size_t read_max;   /* streamed: bytes a read at most (0: the window's
+                          own; tests cut values at every byte)           */
     bool is_file;      /* path is the file data came from (SQLite opens it)  */
     kt_diags *diags;   /* the input's warnings and errors                    */
     bool *not_trace;   /* set: the input is of this kind but holds no profile

@@ -82,6 +82,7 @@ static bool link_groups(const kt_launch_calls *lc, const uint32_t *gpu_by_ts, si
 kt_status kt_build_correlation(const kt_rank *r, const kt_launch_calls *lc, const uint32_t *gpu_by_ts,
                                size_t ngpu, kt_index *idx)
 {
+    if (!lc->ncalls) ngpu = 0; /* no GPU event has a launcher (a kernel trace alone): none looked up */
     uint32_t *ord = malloc((ngpu ? ngpu : 1) * sizeof *ord);
     uint32_t *count = calloc(lc->ncalls ? lc->ncalls : 1, sizeof *count);
     bool ok = ord && count;

@@ -26,11 +26,6 @@ static const char *kind_category(kt_kind k)
     }
 }
 
-kt_gpu_op kt_gpu_op_blank(kt_kind kind)
-{
-    return (kt_gpu_op){ .kind = kind, .name = KT_NONE, .corr = -1, .bytes = -1, .regs = -1, .shared_mem = -1 };
-}
-
 void kt_build_init(kt_build *b, kt_rank *r, kt_strtab *strs)
 {
     *b = (kt_build){ .r = r, .strs = strs };
@@ -94,21 +89,22 @@ void kt_build_expect(kt_build *b, size_t events, size_t args)
     if (args && kt_rank_reserve_args(r, r->nargs + args)) kt_prefault(r->args + r->nargs, args * sizeof *r->args);
 }
 
-/* The integer args of the event just pushed (it has none yet), room made once (a kernel
- * has up to nine: the loader's per-arg checks were a tenth of a reader's
- * time).                                                               */
-static void args_int(kt_build *b, const kt_arg_key *key, const int64_t *v, size_t n)
+/* One integer arg written in place; the next place.  Each key is known
+ * where it is called, so an arg is two stores: building key and value
+ * arrays and copying them arg by arg was a tenth of a reader's model
+ * building.                                                            */
+static inline kt_arg *put_int(kt_arg *a, kt_arg_key key, int64_t v)
 {
-    kt_rank *r = b->r;
-    size_t ev = r->ev.n - 1;
-    if (!kt_rank_reserve_args(r, r->nargs + n)) {
-        b->oom = true;
-        return;
-    }
-    for (size_t k = 0; k < n; k++) r->args[r->nargs + k] = (kt_arg){ .key = key[k], .type = KT_ARGT_INT, .v.i = v[k] };
-    r->ev.argi[ev] = (uint32_t)r->nargs;
-    r->ev.nargs[ev] = (uint8_t)n;
-    r->nargs += n;
+    *a = (kt_arg){ .key = key, .type = KT_ARGT_INT, .v.i = v };
+    return a + 1;
+}
+
+/* The three ints of a grid or block (x, y, z keys in a row). */
+static inline kt_arg *put_xyz(kt_arg *a, kt_arg_key x, const int64_t *v)
+{
+    a = put_int(a, x, v[0]);
+    a = put_int(a, (kt_arg_key)(x + 1), v[1]);
+    return put_int(a, (kt_arg_key)(x + 2), v[2]);
 }
 
 void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
@@ -116,17 +112,22 @@ void kt_build_gpu(kt_build *b, const kt_gpu_op *op)
     if (!kt_kind_is_gpu_side((uint8_t)op->kind)) return;
     int32_t stream = op->stream >= INT32_MIN && op->stream <= INT32_MAX ? (int32_t)op->stream : -1;
     if (push(b, 'X', op->kind, op->name, op->device, op->stream, stream, op->ts, op->dur, op->corr) == KT_NONE) return;
-    kt_arg_key key[10] = { KT_ARG_DEVICE };
-    int64_t v[10] = { op->device };
-    size_t n = 1;
-    if (op->bytes >= 0) key[n] = KT_ARG_BYTES, v[n++] = op->bytes;
-    if (op->regs >= 0) key[n] = KT_ARG_REGISTERS_PER_THREAD, v[n++] = op->regs;
-    if (op->shared_mem >= 0) key[n] = KT_ARG_SHARED_MEMORY, v[n++] = op->shared_mem;
-    if (op->grid[0] > 0)
-        for (int k = 0; k < 3; k++) key[n] = (kt_arg_key)(KT_ARG_GRID_X + k), v[n++] = op->grid[k];
-    if (op->block[0] > 0)
-        for (int k = 0; k < 3; k++) key[n] = (kt_arg_key)(KT_ARG_BLOCK_X + k), v[n++] = op->block[k];
-    args_int(b, key, v, n);
+    kt_rank *r = b->r; /* the args of the event just pushed (it has none yet), room made once */
+    size_t n = 1 + (op->bytes >= 0) + (op->regs >= 0) + (op->shared_mem >= 0) + 3 * (op->grid[0] > 0) +
+               3 * (op->block[0] > 0);
+    if (!kt_rank_reserve_args(r, r->nargs + n)) {
+        b->oom = true;
+        return;
+    }
+    kt_arg *a = put_int(r->args + r->nargs, KT_ARG_DEVICE, op->device);
+    if (op->bytes >= 0) a = put_int(a, KT_ARG_BYTES, op->bytes);
+    if (op->regs >= 0) a = put_int(a, KT_ARG_REGISTERS_PER_THREAD, op->regs);
+    if (op->shared_mem >= 0) a = put_int(a, KT_ARG_SHARED_MEMORY, op->shared_mem);
+    if (op->grid[0] > 0) a = put_xyz(a, KT_ARG_GRID_X, op->grid);
+    if (op->block[0] > 0) put_xyz(a, KT_ARG_BLOCK_X, op->block);
+    r->ev.argi[r->ev.n - 1] = (uint32_t)r->nargs;
+    r->ev.nargs[r->ev.n - 1] = (uint8_t)n;
+    r->nargs += n;
 }
 
 void kt_build_host(kt_build *b, const kt_host_op *op)

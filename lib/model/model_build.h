@@ -49,8 +49,12 @@ typedef struct kt_host_op {
     int64_t pid, tid, ts, dur, corr;
 } kt_host_op;
 
-/* A kt_gpu_op with every optional field unknown. */
-kt_gpu_op kt_gpu_op_blank(kt_kind kind);
+/* A kt_gpu_op with every optional field unknown (inline: readers make
+ * one per record).                                                  */
+static inline kt_gpu_op kt_gpu_op_blank(kt_kind kind)
+{
+    return (kt_gpu_op){ .kind = kind, .name = KT_NONE, .corr = -1, .bytes = -1, .regs = -1, .shared_mem = -1 };
+}
 
 void kt_build_init(kt_build *b, kt_rank *r, kt_strtab *strs);
 void kt_build_free(kt_build *b);

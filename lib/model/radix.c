@@ -156,12 +156,43 @@ static bool radix_sort_by(uint32_t *ids, size_t n, const int64_t *col64, const i
     return ok;
 }
 
+/* An insertion sort gives up once it has moved ids more than this many
+ * places per id sorted so far (plus the slack, for a disordered start):
+ * a move costs a few instructions where the radix passes of absolute
+ * times cost ~60 an id, their keys' memory besides, and giving up early
+ * bounds what a disordered input wastes.                                 */
+#define NEARLY_SORTED_MOVES 8
+#define NEARLY_SORTED_SLACK 4096
+
+/* Stable insertion sort of ids by col while they are only a few places
+ * out of order: records written as they complete (rocprofv3's
+ * dispatches) come in end order, each a few places after its start's
+ * (many descents, few moves).  False when it gave up: the ids are then
+ * a stable partial order (a sorted prefix, ids equal in col still in
+ * their first order), which a stable sort finishes to the same result as
+ * from the start.                                                       */
+static bool insertion_sort_nearly(uint32_t *ids, size_t n, const int64_t *col)
+{
+    size_t moves = 0;
+    for (size_t k = 1; k < n; k++) {
+        uint32_t id = ids[k];
+        int64_t key = col[id];
+        if (col[ids[k - 1]] <= key) continue;
+        size_t j = k;
+        for (; j > 0 && col[ids[j - 1]] > key; j--) ids[j] = ids[j - 1];
+        ids[j] = id;
+        moves += k - j;
+        if (moves > NEARLY_SORTED_MOVES * k + NEARLY_SORTED_SLACK) return false;
+    }
+    return true;
+}
+
 bool kt_sort_ids_by_i64_using(uint32_t *ids, size_t n, const int64_t *col, uint32_t *spare)
 {
     if (n < 2) return true;
     size_t bounds[MERGE_MAX_RUNS + 1];
     size_t runs = find_runs(ids, n, col, bounds);
-    if (!runs) return radix_sort_by(ids, n, col, NULL);
+    if (!runs) return insertion_sort_nearly(ids, n, col) || radix_sort_by(ids, n, col, NULL);
     if (runs > 1) {
         kt_prefault(spare, n * sizeof *spare);
         merge_runs(ids, col, bounds, runs, spare);

@@ -7,7 +7,9 @@
  * absolute timestamps), far faster than qsort with a multi-column compare.
  * Keys that arrive as a few ascending runs (events gathered stream by
  * stream, each in time order) are merged instead when that takes fewer
- * passes, and sorted keys are left alone.
+ * passes, and sorted keys are left alone; ids sorted by a column that are
+ * in many runs but each only a few places out of order (records written
+ * as they complete) take an insertion sort.
  * Composite orders are built from successive stable sorts, least
  * significant key first.
  */

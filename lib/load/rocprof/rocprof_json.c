@@ -8,7 +8,7 @@
  * kernel symbols, agent handles the agents.  Those tables are resolved
  * first, then every record becomes one model event.  Times are ns already.
  */
-#include "load/json_doc.h"
+#include "load/json_stream.h"
 #include "load/readers.h"
 #include "rocprof_common.h"
 #include "model/i64map.h"
@@ -22,11 +22,17 @@ typedef struct names {
 
 typedef struct proc {
     kt_build *b;
+    kt_jstream *s;           /* what is walked: the document, or records kept */
+    kt_jstream *doc;         /* the document (the symbols' offsets are in it) */
     int64_t pid;
     kt_agent_map agents;
+    bool agent_memo;         /* memo_agent's device is memo_device        */
+    int64_t memo_agent, memo_device;
     names kernels;           /* strtab id by kernel_id (PENDING: unread)  */
-    const char **ksym;       /* by kernel_id: where its symbol starts     */
-    const char *ksym_end;    /* the end of the kernel_symbols list         */
+    uint64_t *ksym;          /* by kernel_id: its symbol's offset          */
+    uint32_t *ksym_len;      /* and length                                */
+    char *symbuf;            /* a symbol read back (kt_js_at)              */
+    size_t symcap;
     names *ops;              /* by kind: strtab id by operation           */
     uint32_t *kind_name;     /* by kind: strtab id of the kind's name     */
     size_t nkinds;
@@ -69,6 +75,15 @@ static uint32_t names_get(const names *ns, int64_t k)
 static void walked(const char **it, const char *end)
 {
     if (end) *it = end;
+}
+
+static bool is_box(kt_jv v) { return kt_jv_is(v, '{') || kt_jv_is(v, '['); }
+
+/* A table the walk of it just handed over, whole (scalars are already). */
+static kt_jv whole(proc *p, kt_jiter *it, kt_jv v)
+{
+    if (is_box(v)) kt_js_whole(p->s, it, &v);
+    return v;
 }
 
 /* strings.buffer_records: [{kind, operations: [...]}, ...] by kind number. */
@@ -117,16 +132,21 @@ static uint32_t scanned_str_id(proc *p, kt_jv v, unsigned flags)
  * file's kernels are never dispatched in it).                          */
 #define PENDING (KT_NONE - 1)
 
-/* kernel_symbols: where each kernel's symbol starts, by kernel_id (the
- * last symbol of an id wins); its name is read when a dispatch first
- * names it (kernel_name).  The four names of every kernel in the code
- * objects can be half of the file: each symbol is only skipped here.
- * Where the list ended; false on OOM.                                   */
-static bool read_kernels(proc *p, kt_jv syms, const char **end)
+/* kernel_symbols: where each kernel's symbol is, by kernel_id (the last
+ * symbol of an id wins); its name is read when a dispatch first names it
+ * (kernel_name).  The four names of every kernel in the code objects can
+ * be half of the file: each symbol is only stepped over here.  False on
+ * OOM.                                                                */
+static bool read_kernels(proc *p, kt_jiter *parent, kt_jv syms)
 {
-    const char *it = NULL;
+    if (!kt_jv_is(syms, '[')) {
+        kt_js_skip(p->s, parent, syms);
+        return true;
+    }
+    kt_jiter it = { syms.s, false };
     kt_jv s;
-    while (kt_jv_walk(syms, &it, &s)) {
+    while (kt_js_walk(p->s, &it, &s)) {
+        s = whole(p, &it, s);
         kt_pair pr;
         kt_jv v;
         for (const char *mi = NULL; kt_jv_walk_member(s, &mi, &pr, &v);)
@@ -135,16 +155,20 @@ static bool read_kernels(proc *p, kt_jv syms, const char **end)
                 size_t had = p->kernels.n;
                 if (!names_put(&p->kernels, k, PENDING)) return false;
                 if (p->kernels.n > had) {
-                    const char **at = realloc(p->ksym, p->kernels.n * sizeof *at);
-                    if (!at) return false;
-                    p->ksym = at;
+                    uint64_t *at = realloc(p->ksym, p->kernels.n * sizeof *at);
+                    uint32_t *len = at ? realloc(p->ksym_len, p->kernels.n * sizeof *len) : NULL;
+                    if (at) p->ksym = at;
+                    if (!len) return false;
+                    p->ksym_len = len;
                 }
-                if (k >= 0 && (size_t)k < p->kernels.n) p->ksym[k] = s.s;
+                if (k >= 0 && (size_t)k < p->kernels.n) {
+                    p->ksym[k] = kt_js_offset(p->s, s.s);
+                    p->ksym_len[k] = (uint32_t)(s.e - s.s < UINT32_MAX ? s.e - s.s : UINT32_MAX);
+                }
                 break;
             }
     }
-    p->ksym_end = syms.e;
-    *end = it;
+    parent->at = it.at;
     return true;
 }
 
@@ -175,12 +199,20 @@ static uint32_t symbol_name(proc *p, kt_jv sym)
     return id;
 }
 
-/* The name of kernel k, its symbol read the first time. */
-static uint32_t kernel_name(proc *p, int64_t k)
+/* Kernel k's symbol read back from the file (the window has moved on
+ * since), its name kept: once a kernel.                               */
+static __attribute__((noinline)) uint32_t read_kernel_name(proc *p, int64_t k)
+{
+    const char *sym = kt_js_at(p->doc, p->ksym[k], p->ksym_len[k], &p->symbuf, &p->symcap);
+    return p->kernels.id[k] = sym ? symbol_name(p, (kt_jv){ sym, sym + p->ksym_len[k] }) : KT_NONE;
+}
+
+/* The name of kernel k, its symbol read the first time (inline: every
+ * dispatch asks, all but a few of them for a name known already).    */
+static inline uint32_t kernel_name(proc *p, int64_t k)
 {
     uint32_t id = names_get(&p->kernels, k);
-    if (id == PENDING) id = p->kernels.id[k] = symbol_name(p, (kt_jv){ p->ksym[k], p->ksym_end });
-    return id;
+    return id != PENDING ? id : read_kernel_name(p, k);
 }
 
 /* agents: GPUs (type 2) are devices by gpu_index, else logical node id. */
@@ -251,11 +283,18 @@ static bool record_base(proc *p, kt_jv r, int64_t *ts, int64_t *dur, int64_t *co
     return true;
 }
 
-/* An agent handle as the device its GPU work runs on. */
+/* An agent handle as the device its GPU work runs on; the last one's
+ * answer kept (an agent's answer never changes once asked, and
+ * dispatches come in long runs of one agent).                        */
 static int64_t dispatch_device(proc *p, int64_t agent)
 {
-    int64_t d = kt_agent_gpu(&p->agents, agent);
-    return d >= 0 ? d : agent;
+    if (!p->agent_memo || agent != p->memo_agent) {
+        int64_t d = kt_agent_gpu(&p->agents, agent);
+        p->memo_agent = agent;
+        p->memo_device = d >= 0 ? d : agent;
+        p->agent_memo = true;
+    }
+    return p->memo_device;
 }
 
 /* A dispatch read whole: its kernel event (dropped without valid times). */
@@ -353,35 +392,44 @@ static const char *short_int(const char *q, int64_t *v)
 static const char *fixed_dispatch(kt_jv r, int64_t *v)
 {
     const char *q = r.s;
-    for (size_t k = 0;; k++) {
+#pragma GCC unroll 32 /* each piece's length, compare and use known when compiled */
+    for (size_t k = 0; k < D_N; k++) {
         const piece *t = &DISPATCH_TEXT[k];
         uint32_t same = t->len <= 16 ? kt_eq16(q, t->text) : kt_same32(q, t->text);
         if (q + t->len > r.e || (same & t->want) != t->want) return NULL;
         q += t->len;
-        if (k == D_N) return q;
         if (!(q = short_int(q, D_USED >> k & 1 ? &v[k] : NULL))) return NULL;
     }
+    const piece *t = &DISPATCH_TEXT[D_N];
+    return q + t->len <= r.e && (kt_eq16(q, t->text) & t->want) == t->want ? q + t->len : NULL;
 }
 
-/* A dispatch record's members in one pass; where it ended.  The usual
- * layout is matched whole (fixed_dispatch), any other read by key.    */
-static const char *read_dispatch(proc *p, kt_jv r)
+/* A dispatch record written as rocprofv3 writes it (fixed_dispatch):
+ * its event; where it ended, or NULL when it is written otherwise (or
+ * runs past r, the window's text: then read_dispatch reads it whole). */
+static const char *fast_dispatch(proc *p, kt_jv r)
+{
+    int64_t v[D_N];
+    const char *at = fixed_dispatch(r, v);
+    if (!at) return NULL;
+    kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
+    op.corr = v[D_CORR];
+    op.stream = v[D_STREAM];
+    op.device = dispatch_device(p, v[D_AGENT]);
+    op.name = kernel_name(p, v[D_KERNEL]);
+    op.shared_mem = v[D_GROUP];
+    memcpy(op.block, v + D_WG, sizeof op.block);
+    memcpy(op.grid, v + D_GRID, sizeof op.grid);
+    dispatch_done(p, &op, v[D_START], v[D_END], v[D_QUEUE]);
+    return at;
+}
+
+/* A dispatch record's members by key, in one pass. */
+static void read_dispatch(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_KERNEL);
-    int64_t start = -1, end = -1, queue = -1, v[D_N];
+    int64_t start = -1, end = -1, queue = -1;
     op.stream = -1;
-    const char *at = fixed_dispatch(r, v);
-    if (at) {
-        op.corr = v[D_CORR];
-        op.stream = v[D_STREAM];
-        op.device = dispatch_device(p, v[D_AGENT]);
-        op.name = kernel_name(p, v[D_KERNEL]);
-        op.shared_mem = v[D_GROUP];
-        memcpy(op.block, v + D_WG, sizeof op.block);
-        memcpy(op.grid, v + D_GRID, sizeof op.grid);
-        dispatch_done(p, &op, v[D_START], v[D_END], v[D_QUEUE]);
-        return at;
-    }
     const char *it = NULL;
     kt_pair pr;
     kt_jv m;
@@ -393,13 +441,12 @@ static const char *read_dispatch(proc *p, kt_jv r)
         else if (KT_KEY_IS(&pr, "dispatch_info")) walked(&it, read_dispatch_info(p, m, &op, &queue));
     }
     dispatch_done(p, &op, start, end, queue);
-    return it;
 }
 
-static const char *read_copy(proc *p, kt_jv r)
+static void read_copy(proc *p, kt_jv r)
 {
     kt_gpu_op op = kt_gpu_op_blank(KT_K_MEMCPY);
-    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return NULL;
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
     int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
     uint32_t dir = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
     const char *name = dir == KT_NONE ? "Memcpy"
@@ -411,19 +458,18 @@ static const char *read_copy(proc *p, kt_jv r)
     if (op.stream < 0) op.stream = 0;
     op.bytes = kt_jv_int_or(kt_jv_get(r, "bytes"), -1);
     kt_build_gpu(p->b, &op);
-    return NULL;
 }
 
 /* An API call (HIP, HSA, RCCL) or a marker. */
-static const char *read_call(proc *p, kt_jv r)
+static void read_call(proc *p, kt_jv r)
 {
     kt_host_op op = { .pid = p->pid };
-    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return NULL;
+    if (!record_base(p, r, &op.ts, &op.dur, &op.corr)) return;
     int64_t kind = kt_jv_int_or(kt_jv_get(r, "kind"), -1), o = kt_jv_int_or(kt_jv_get(r, "operation"), -1);
     size_t n;
     const char *domain = kind_text(p, kind, &n);
     op.kind = kt_rocprof_domain_kind(domain, n);
-    if (op.kind == KT_K_OTHER) return NULL;
+    if (op.kind == KT_K_OTHER) return;
     op.tid = kt_jv_int_or(kt_jv_get(r, "thread_id"), 0);
     op.name = kind >= 0 && (size_t)kind < p->nkinds ? names_get(&p->ops[kind], o) : KT_NONE;
     if (op.kind == KT_K_USER_ANNOTATION) {
@@ -432,21 +478,23 @@ static const char *read_call(proc *p, kt_jv r)
         op.corr = -1;
     }
     kt_build_host(p->b, &op);
-    return NULL;
 }
 
 /* A section of records: its key under buffer_records, the reader of one
- * record (giving where it ended when it walked it; NULL: looked up by
- * key, skipped here) and the typed args its event has.               */
+ * record as rocprofv3 writes it (giving where it ended; NULL: written
+ * otherwise) or none, the reader of one record whole, and the typed args
+ * its event has.                                                      */
 typedef struct section {
     const char *key;
-    const char *(*one)(proc *, kt_jv);
+    const char *(*fast)(proc *, kt_jv);
+    void (*one)(proc *, kt_jv);
     unsigned args;
 } section;
 
 static const section SECTIONS[] = {
-    { "kernel_dispatch", read_dispatch, 8 }, { "memory_copy", read_copy, 2 }, { "hip_api", read_call, 0 },
-    { "hsa_api", read_call, 0 },             { "marker_api", read_call, 0 },  { "rccl_api", read_call, 0 },
+    { "kernel_dispatch", fast_dispatch, read_dispatch, 8 }, { "memory_copy", NULL, read_copy, 2 },
+    { "hip_api", NULL, read_call, 0 },                     { "hsa_api", NULL, read_call, 0 },
+    { "marker_api", NULL, read_call, 0 },                  { "rccl_api", NULL, read_call, 0 },
 };
 
 /* Records sampled before the model's rows for the rest are reserved, and
@@ -459,38 +507,85 @@ enum { SAMPLE = 64, MIN_RECORD = 128 };
  * sample's bytes a record (rocprofv3 writes a kind's records alike), so
  * that their pages are faulted in at once, not one fault a page as the
  * columns grow: a hint, a shorter list leaves the rest unused.        */
-static void expect_rest(proc *p, const section *s, size_t sampled, size_t rest)
+static void expect_rest(proc *p, const section *s, uint64_t sampled, uint64_t rest)
 {
-    size_t each = sampled / SAMPLE > MIN_RECORD ? sampled / SAMPLE : MIN_RECORD, n = rest / each;
-    kt_build_expect(p->b, n, n * s->args);
+    uint64_t each = sampled / SAMPLE > MIN_RECORD ? sampled / SAMPLE : MIN_RECORD, n = rest / each;
+    kt_build_expect(p->b, (size_t)n, (size_t)n * s->args);
 }
 
-/* A list of records in one pass; where it ended. */
-static const char *read_records(proc *p, kt_jv list, const section *s)
+/* The rows for the rest reserved once SAMPLE records were met (the n-th
+ * at offset at; the first at *first).                                 */
+static void sampled(proc *p, const section *s, size_t n, uint64_t at, uint64_t *first)
 {
-    const char *it = NULL, *first = NULL;
+    if (n == 0) *first = at;
+    else if (n == SAMPLE) expect_rest(p, s, at - *first, kt_js_length(p->s) > at ? kt_js_length(p->s) - at : 0);
+}
+
+/* A list of records in one pass: each read in the window's text by the
+ * fast reader (the next one too when it follows at once, as rocprofv3
+ * writes them: no step of the walk between), else whole.             */
+static void read_records(proc *p, kt_jiter *parent, kt_jv list, const section *s)
+{
+    kt_jiter it = { list.s, false };
+    uint64_t first = 0;
+    size_t n = 0;
     kt_jv r;
-    for (size_t n = 0; !p->b->oom && kt_jv_walk(list, &it, &r); n++) {
-        if (n == 0) first = r.s;
-        else if (n == SAMPLE) expect_rest(p, s, (size_t)(r.s - first), (size_t)(list.e - r.s));
-        walked(&it, s->one(p, r));
+    while (!p->b->oom && kt_js_walk(p->s, &it, &r)) {
+        sampled(p, s, n++, kt_js_offset(p->s, r.s), &first);
+        const char *end = s->fast && is_box(r) ? s->fast(p, (kt_jv){ r.s, kt_js_end(p->s) }) : NULL, *next;
+        if (!end) {
+            s->one(p, whole(p, &it, r));
+            continue;
+        }
+        while (end[0] == ',' && end[1] == '{' && !p->b->oom && (next = s->fast(p, (kt_jv){ end + 1, kt_js_end(p->s) }))) {
+            sampled(p, s, n++, kt_js_offset(p->s, end + 1), &first);
+            end = next;
+        }
+        it.at = end;
     }
-    return it;
+    parent->at = it.at;
 }
 
-/* buffer_records: the sections of records by kind; where it ended. */
-static const char *read_sections(proc *p, kt_jv recs)
+/* buffer_records: the sections of records by kind. */
+static void read_sections(proc *p, kt_jiter *parent, kt_jv recs)
 {
-    const char *it = NULL;
+    if (!kt_jv_is(recs, '{')) {
+        kt_js_skip(p->s, parent, recs);
+        return;
+    }
+    kt_jiter it = { recs.s, false };
     kt_pair pr;
     kt_jv v;
-    while (kt_jv_walk_member(recs, &it, &pr, &v) && !p->b->oom)
-        for (size_t k = 0; k < sizeof SECTIONS / sizeof SECTIONS[0]; k++)
-            if (kt_key_is(&pr, SECTIONS[k].key, strlen(SECTIONS[k].key)) && kt_jv_is(v, '[')) {
-                walked(&it, read_records(p, v, &SECTIONS[k]));
-                break;
-            }
-    return it;
+    while (kt_js_walk_member(p->s, &it, &pr, &v) && !p->b->oom) {
+        size_t k = 0;
+        while (k < sizeof SECTIONS / sizeof SECTIONS[0] && !kt_key_is(&pr, SECTIONS[k].key, strlen(SECTIONS[k].key))) k++;
+        if (k < sizeof SECTIONS / sizeof SECTIONS[0] && kt_jv_is(v, '[')) read_records(p, &it, v, &SECTIONS[k]);
+        else kt_js_skip(p->s, &it, v);
+    }
+    parent->at = it.at;
+}
+
+/* buffer_records met before the tables: its text, kept to be read once
+ * they are (rocprofv3 writes the tables first).  False on OOM.        */
+static bool keep_records(proc *p, kt_jiter *it, kt_jv v, char **kept, size_t *len)
+{
+    v = whole(p, it, v);
+    *len = (size_t)(v.e - v.s);
+    if (!(*kept = malloc(*len + KT_WIN_PAD))) return false;
+    memcpy(*kept, v.s, *len);
+    memset(*kept + *len, 0, KT_WIN_PAD);
+    return true;
+}
+
+/* The records kept by keep_records, read from their copy. */
+static void read_kept(proc *p, const char *kept, size_t len)
+{
+    kt_jstream held, *s = p->s;
+    kt_js_held(&held, kept, len);
+    p->s = &held;
+    kt_jiter root = kt_js_root(&held);
+    if (root.at) read_sections(p, &root, (kt_jv){ root.at, kt_js_end(&held) });
+    p->s = s;
 }
 
 static void name_process(proc *p, kt_jv meta)
@@ -508,39 +603,46 @@ enum { HAS_META = 1, HAS_AGENTS = 2, HAS_STRINGS = 4, HAS_KERNELS = 8, HAS_TABLE
 
 /* A process's tables (metadata, agents, strings, kernel_symbols; each
  * once), then its records: in one pass over the entry when the tables
- * come first, as rocprofv3 writes them.  Where the entry ended.       */
-static bool read_process(proc *p, kt_jv tool, const char **end)
+ * come first, as rocprofv3 writes them.                               */
+static bool read_process(proc *p, kt_jiter *parent, kt_jv tool)
 {
-    kt_jv v, recs = { NULL, NULL };
-    const char *it = NULL;
+    kt_jiter it = { tool.s, false };
+    kt_jv v;
     kt_pair pr;
     unsigned has = 0;
-    bool ok = true;
-    while (ok && kt_jv_walk_member(tool, &it, &pr, &v)) {
+    bool ok = true, recs = false, obj = kt_jv_is(tool, '{'); /* tool.s moves as the window does */
+    char *kept = NULL;
+    size_t kept_len = 0;
+    while (ok && kt_js_walk_member(p->s, &it, &pr, &v)) {
         if (KT_KEY_IS(&pr, "metadata") && !(has & HAS_META)) {
+            v = whole(p, &it, v);
             p->pid = kt_jv_int_or(kt_jv_get(v, "pid"), 0);
             name_process(p, v);
             has |= HAS_META;
         } else if (KT_KEY_IS(&pr, "agents") && !(has & HAS_AGENTS)) {
-            read_agents(p, v);
+            read_agents(p, whole(p, &it, v));
             has |= HAS_AGENTS;
         } else if (KT_KEY_IS(&pr, "strings") && !(has & HAS_STRINGS)) {
+            v = whole(p, &it, v);
             ok = read_kind_strings(p, kt_jv_get(v, "buffer_records")) && read_markers(p, kt_jv_get(v, "marker_api"));
             has |= HAS_STRINGS;
         } else if (KT_KEY_IS(&pr, "kernel_symbols") && !(has & HAS_KERNELS)) {
-            const char *at = NULL;
-            ok = read_kernels(p, v, &at);
-            walked(&it, at);
+            ok = read_kernels(p, &it, v);
             has |= HAS_KERNELS;
-        } else if (KT_KEY_IS(&pr, "buffer_records") && !recs.s) {
-            recs = v;
-            if (has == HAS_TABLES) walked(&it, read_sections(p, recs));
+        } else if (KT_KEY_IS(&pr, "buffer_records") && !recs) {
+            recs = true;
+            if (has == HAS_TABLES) read_sections(p, &it, v);
+            else ok = keep_records(p, &it, v, &kept, &kept_len);
+        } else {
+            kt_js_skip(p->s, &it, v);
         }
     }
-    *end = it;
+    if (obj) parent->at = it.at;
+    else kt_js_skip(p->s, parent, tool);
     if (ok && !(has & HAS_META)) name_process(p, (kt_jv){ NULL, NULL });
     if (ok && !(has & HAS_STRINGS)) ok = read_kind_strings(p, (kt_jv){ NULL, NULL });
-    if (ok && recs.s && has != HAS_TABLES) read_sections(p, recs); /* records before a table: read last */
+    if (ok && kept) read_kept(p, kept, kept_len); /* records before a table: read last */
+    free(kept);
     return ok && !p->b->oom;
 }
 
@@ -551,45 +653,51 @@ static void proc_free(proc *p)
     free(p->kind_name);
     free(p->kernels.id);
     free(p->ksym);
+    free(p->ksym_len);
+    free(p->symbuf);
     kt_i64map_free(&p->markers);
     free(p->buf);
 }
 
-/* The processes of the tool list; false on OOM.  *it: where it ended. */
-static bool read_tools(kt_build *b, kt_jv tools, const char **it, uint64_t *dropped, size_t *nproc)
+/* The processes of the tool list; false on OOM. */
+static bool read_tools(kt_build *b, kt_jstream *s, kt_jiter *parent, kt_jv tools, uint64_t *dropped, size_t *nproc)
 {
-    const char *ti = NULL;
+    kt_jiter it = { tools.s, false };
     kt_jv tool;
     bool ok = true;
-    while (ok && kt_jv_walk(tools, &ti, &tool)) {
-        proc p = { .b = b };
-        const char *end = NULL;
-        ok = read_process(&p, tool, &end);
-        walked(&ti, end);
+    while (ok && kt_js_walk(s, &it, &tool)) {
+        proc p = { .b = b, .s = s, .doc = s };
+        ok = read_process(&p, &it, tool);
         *dropped += p.dropped;
         (*nproc)++;
         proc_free(&p);
     }
-    walked(it, ti);
+    parent->at = it.at;
     return ok;
 }
 
 /* One walk over the document, no pass to check it first: where the walk
  * breaks, the file is cut short or broken there.                      */
-kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
+static kt_status read_doc(const kt_reader_in *in, kt_jstream *s, kt_build *b)
 {
-    kt_jv root = kt_jv_walk_root(in->data, in->len), v;
-    const char *it = NULL;
+    kt_jiter root = kt_js_root(s);
     kt_pair pr;
+    kt_jv v;
     uint64_t dropped = 0;
     size_t nproc = 0;
     bool found = false, ok = true;
-    while (ok && kt_jv_walk_member(root, &it, &pr, &v))
+    while (ok && kt_js_walk_member(s, &root, &pr, &v))
         if (!found && KT_KEY_IS(&pr, "rocprofiler-sdk-tool") && kt_jv_is(v, '[')) {
             found = true;
             kt_build_source(b, "rocprofv3 JSON", "rocprofv3", "ROCm");
-            ok = read_tools(b, v, &it, &dropped, &nproc);
+            ok = read_tools(b, s, &root, v, &dropped, &nproc);
+        } else {
+            kt_js_skip(s, &root, v);
         }
+    if (s->read_error) {
+        kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, (int64_t)kt_js_length(s), "cannot read: %s", kt_src_error(s->src));
+        return KT_EINPUT;
+    }
     if (!found) {
         kt_diags_add(in->diags, KT_DIAG_ERROR, in->path, -1, "rocprofv3 JSON without a \"rocprofiler-sdk-tool\" list");
         return KT_EINPUT;
@@ -598,9 +706,20 @@ kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
     if (dropped)
         kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, -1, "%llu records without start/end timestamps (skipped)",
                      (unsigned long long)dropped);
-    if (kt_jv_walk_broke(root, it))
-        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, (int64_t)in->len,
+    int64_t len = (int64_t)kt_js_length(s);
+    if (s->broke)
+        kt_diags_add(in->diags, KT_DIAG_WARNING, in->path, len,
                      "the JSON is cut short or broken before byte %lld: kept the %zu events of %zu process(es) read before it",
-                     (long long)in->len, b->r->ev.n, nproc);
+                     (long long)len, b->r->ev.n, nproc);
     return KT_OK;
+}
+
+kt_status kt_read_rocprof_json(const kt_reader_in *in, kt_build *b)
+{
+    kt_jstream s;
+    if (!in->src) kt_js_held(&s, in->data, in->len);
+    else if (!kt_js_open(&s, in->src, in->read_max)) return KT_ENOMEM;
+    kt_status st = read_doc(in, &s, b);
+    kt_js_close(&s);
+    return st;
 }
