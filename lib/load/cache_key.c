@@ -102,12 +102,7 @@ static bool hash_range(int fd, uint64_t off, size_t len, uint64_t *out)
 {
     char *buf = malloc(len ? len : 1);
     if (!buf) return false;
-    size_t got = 0;
-    while (got < len) {
-        ssize_t k = pread(fd, buf + got, len - got, (off_t)(off + got));
-        if (k <= 0) break;
-        got += (size_t)k;
-    }
+    size_t got = kt_pread_full(fd, buf, len, off, NULL);
     if (got == len) *out = kt_cache_sum_of(buf, len);
     free(buf);
     return got == len;

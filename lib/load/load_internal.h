@@ -52,6 +52,12 @@ void kt_free_whole(const char *data, size_t held_len);
  * bytes (gzip blocks) lend them: *at and the count (0 = end), consumed as
  * if read.  -1: this source only copies (kt_src_read).                    */
 ptrdiff_t kt_src_lend(kt_src *s, const char **at);
+/* n bytes of fd at offset off into dst, as many as there are: pread until
+ * they are all read, the file ends (it may have shrunk) or a read fails
+ * (*err, when err is not NULL: its errno, else 0).  How many were read.
+ * The one positional read loop of the library (the cache's key, the
+ * overlay writer's windows and the streamed readers use it).            */
+size_t kt_pread_full(int fd, void *dst, size_t n, uint64_t off, int *err);
 /* Plain bytes (a file or a memory buffer, not gzip) at offset off, the
  * stream's position unmoved: how many (fewer at the end), -1 when the
  * source cannot (gzip) or on a read error.                             */

@@ -438,6 +438,21 @@ ptrdiff_t kt_src_read(kt_src *s, char *dst, size_t cap)
     return s->pf ? prefetch_read(s, dst, cap) : direct_read(s, dst, cap);
 }
 
+size_t kt_pread_full(int fd, void *dst, size_t n, uint64_t off, int *err)
+{
+    size_t got = 0;
+    int e = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, (char *)dst + got, n - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) e = errno;
+        if (k <= 0) break; /* an error, or the file ends (it may have shrunk) */
+        got += (size_t)k;
+    }
+    if (err) *err = e;
+    return got;
+}
+
 ptrdiff_t kt_src_pread(const kt_src *s, uint64_t off, char *dst, size_t n)
 {
     if (s->gzip || s->blocks) return -1;
@@ -447,15 +462,9 @@ ptrdiff_t kt_src_pread(const kt_src *s, uint64_t off, char *dst, size_t n)
         memcpy(dst, s->mem + off, n);
         return (ptrdiff_t)n;
     }
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = pread(s->fd, dst + got, n - got, (off_t)(off + got));
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) return -1;
-        if (k == 0) break; /* the file shrank */
-        got += (size_t)k;
-    }
-    return (ptrdiff_t)got;
+    int err;
+    size_t got = kt_pread_full(s->fd, dst, n, off, &err);
+    return err ? -1 : (ptrdiff_t)got;
 }
 
 ptrdiff_t kt_src_lend(kt_src *s, const char **at)

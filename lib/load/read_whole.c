@@ -19,27 +19,11 @@
  */
 #include "load_internal.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Up to n bytes of fd into d: how many there were (a file cut short
- * since it was measured has fewer), or -1 on a read error.           */
-static ptrdiff_t read_upto(int fd, char *d, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t k = read(fd, d + got, n - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) return -1;
-        if (k == 0) break;
-        got += (size_t)k;
-    }
-    return (ptrdiff_t)got;
-}
 
 /* Fresh writable memory for n bytes, its pages faulted in at once: huge
  * pages where the kernel gives them (kt_prefault asks for them over the
@@ -72,8 +56,11 @@ const char *kt_read_whole(const char *path, size_t *len, size_t *held_len)
     size_t size = 0;
     ptrdiff_t got = -1;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2 &&
-        (d = alloc_pages((size_t)st.st_size + KT_WIN_PAD, &size)))
-        got = read_upto(fd, d, (size_t)st.st_size);
+        (d = alloc_pages((size_t)st.st_size + KT_WIN_PAD, &size))) {
+        int err;
+        size_t n = kt_pread_full(fd, d, (size_t)st.st_size, 0, &err); /* fewer: the file was cut short since */
+        got = err ? -1 : (ptrdiff_t)n;
+    }
     close(fd);
     if (got <= 0 || is_gzip(d, (size_t)got)) { /* gzip: inflated by the reading path; errors: reported there */
         if (d) munmap(d, size);

@@ -245,7 +245,7 @@ static const char *window_bytes(kt_sink *o, kt_edit_doc *d, size_t from, size_t 
         w->buf[w->cur] = malloc(want);
     }
     char *buf = w->buf[w->cur];
-    size_t got = buf && !o->failed ? kt_read_all_at(d->fd, buf, split ? head : want, from) : 0;
+    size_t got = buf && !o->failed ? kt_pread_full(d->fd, buf, split ? head : want, from, NULL) : 0;
     w->base = from, w->n = got, w->tail = split && got == head;
     if (w->tail && got < n) take_tail(o, w);
     if (w->n >= n && !o->failed) return buf;
@@ -356,10 +356,10 @@ static const char *looked_up(const kt_edit_doc *d, uint64_t args_off)
         if (!need.end || tries == 4) return NULL;
         base = need.start, n = need.end - need.start + (tries ? 0 : 512); /* its end, most likely */
         if (!lookup_room(l, n)) return NULL;
-        n = kt_read_all_at(d->fd, l->buf, n, base);
+        n = kt_pread_full(d->fd, l->buf, n, base, NULL);
     }
     size_t len = s.end - s.start;
-    if (e && (!lookup_room(l, len) || kt_read_all_at(d->fd, l->buf, len, s.start) != len)) return NULL;
+    if (e && (!lookup_room(l, len) || kt_pread_full(d->fd, l->buf, len, s.start, NULL) != len)) return NULL;
     if (!e) memmove(l->buf, l->buf + (s.start - base), len);
     l->args_off = args_off, l->s = s;
     return l->buf;
@@ -757,8 +757,8 @@ static bool array_ends(const kt_trace_edit *c, const input *in, size_t *last_end
         return in->doc[open] == '[' && in->doc[close] == ']' && last_event_end(in->doc, 0, open, close, last_end);
     char head, tail[4096];
     size_t base = close + 1 > sizeof tail && close + 1 - sizeof tail > open ? close + 1 - sizeof tail : open;
-    return kt_read_all_at(in->fd, &head, 1, open) == 1 && head == '[' &&
-           kt_read_all_at(in->fd, tail, close + 1 - base, base) == close + 1 - base && tail[close - base] == ']' &&
+    return kt_pread_full(in->fd, &head, 1, open, NULL) == 1 && head == '[' &&
+           kt_pread_full(in->fd, tail, close + 1 - base, base, NULL) == close + 1 - base && tail[close - base] == ']' &&
            last_event_end(tail, base, open, close, last_end);
 }
 
@@ -803,8 +803,8 @@ static bool brackets_in_file(const kt_trace_edit *c, const input *in)
 {
     char open = 0, close = 0;
     return c->events_open < c->events_end && c->events_end < in->len &&
-           kt_read_all_at(in->fd, &open, 1, c->events_open) == 1 &&
-           kt_read_all_at(in->fd, &close, 1, c->events_end) == 1 &&
+           kt_pread_full(in->fd, &open, 1, c->events_open, NULL) == 1 &&
+           kt_pread_full(in->fd, &close, 1, c->events_end, NULL) == 1 &&
            open == '[' && close == ']';
 }
 

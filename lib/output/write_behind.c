@@ -2,6 +2,7 @@
  * write_behind.c — see write_behind.h.
  */
 #include "write_behind.h"
+#include "load/load_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,18 +24,6 @@ struct kt_write_behind {
     int err;            /* errno of the first batch that failed, 0  */
     bool stop;
 };
-
-size_t kt_read_all_at(int fd, char *p, size_t n, uint64_t off)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, p + got, n - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
-    }
-    return got;
-}
 
 int kt_write_all_at(int fd, struct iovec *v, int n, uint64_t off)
 {
@@ -60,7 +49,7 @@ static void *writer(void *arg)
         if (w->reading) {
             kt_read_job r = w->read;
             pthread_mutex_unlock(&w->lock);
-            size_t got = kt_read_all_at(r.fd, r.p, r.n, r.off);
+            size_t got = kt_pread_full(r.fd, r.p, r.n, r.off, NULL);
             pthread_mutex_lock(&w->lock);
             w->got = got, w->reading = false, w->read_kept = true;
             pthread_cond_signal(&w->written);

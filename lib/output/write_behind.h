@@ -24,9 +24,6 @@
 
 typedef struct kt_write_behind kt_write_behind;
 
-/* p[0, n) from fd at offset off, as much of it as there is (pread until
- * the end of the file or an error): how many bytes.                      */
-size_t kt_read_all_at(int fd, char *p, size_t n, uint64_t off);
 /* v[0, n) at offset off of fd, all of it (pwritev until nothing is left;
  * v is used up): 0, or the errno that stopped it.                        */
 int kt_write_all_at(int fd, struct iovec *v, int n, uint64_t off);
