@@ -46,6 +46,7 @@ kt_overlay_edit *kt_overlay_add_edit(kt_overlay *o, uint64_t args_off)
 
 void kt_overlay_reserve_edits(kt_overlay *o, size_t n)
 {
+    if (n == 0) return; /* nothing to make room for: no array yet to point into (NULL + 0 is undefined) */
     kt_overlay_edit *at = grow(o, (void **)&o->edits, o->nedits, &o->cap_edits, sizeof *at, n);
     if (at) kt_prefault(at, n * sizeof *at);
 }
